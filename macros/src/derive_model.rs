@@ -1,0 +1,194 @@
+//! `#[derive(Model)]`: validation of a JSON object into the struct (pydantic's lax mode, every
+//! error collected), its JSON Schema, and its use as a route's JSON body.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{Data, DeriveInput, Fields, LitStr};
+
+use crate::diag::Diagnostics;
+use crate::emit_handler::{constraint_assertions, constraints_tokens, default_tokens};
+use crate::parse::param_attrs;
+
+/// The JSON key of a field: its name, or `#[serde(rename = "..")]`.
+fn json_key(field: &syn::Field, diag: &mut Diagnostics) -> String {
+    let mut key = field
+        .ident
+        .as_ref()
+        .map(|i| i.to_string().trim_start_matches("r#").to_owned())
+        .unwrap_or_default();
+    for attr in field.attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        let result = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("rename") {
+                let value: LitStr = meta.value()?.parse()?;
+                key = value.value();
+            } else if meta.input.peek(syn::Token![=]) {
+                let _: syn::Expr = meta.value()?.parse()?;
+            } else if meta.input.peek(syn::token::Paren) {
+                let _content;
+                syn::parenthesized!(_content in meta.input);
+                let _: TokenStream = _content.parse()?;
+            }
+            Ok(())
+        });
+        if let Err(err) = result {
+            diag.push(err);
+        }
+    }
+    key
+}
+
+/// Expand the derive.
+pub fn expand(input: DeriveInput) -> TokenStream {
+    let mut diag = Diagnostics::default();
+    let name = &input.ident;
+    let name_str = name.to_string();
+    if !input.generics.params.is_empty() {
+        diag.error(
+            input.generics.span(),
+            "`Model` cannot be derived for a generic struct",
+        );
+    }
+    let fields = match &input.data {
+        Data::Struct(data) => match &data.fields {
+            Fields::Named(named) => named.named.iter().cloned().collect::<Vec<_>>(),
+            other => {
+                diag.error(
+                    other.span(),
+                    "`Model` needs a struct with named fields: the names are the JSON keys",
+                );
+                Vec::new()
+            }
+        },
+        _ => {
+            diag.error(
+                name.span(),
+                "`Model` can only be derived for a struct with named fields (use `StrEnum` for string enums)",
+            );
+            Vec::new()
+        }
+    };
+
+    let mut assertions = TokenStream::new();
+    let mut validate = TokenStream::new();
+    let mut build = Vec::new();
+    let mut schema = TokenStream::new();
+    for (i, field) in fields.iter().enumerate() {
+        let mut attrs = field.attrs.clone();
+        let parsed = param_attrs(&mut attrs, &mut diag, &["serde"]);
+        let ty = &field.ty;
+        let Some(ident) = &field.ident else { continue };
+        let key = json_key(field, &mut diag);
+        let slot = format_ident!("__f{}", i);
+        let constraints = constraints_tokens(&parsed.constraints);
+        let default = default_tokens(ty, parsed.default.as_ref());
+        assertions.extend(quote_spanned!(ty.span()=> const _: () = __rt::assert_from_json::<#ty>();));
+        assertions.extend(constraint_assertions(ty, &parsed.constraints));
+        validate.extend(quote! {
+            let #slot = __rt::field::<#ty>(object, #key, #default, #constraints, loc, errors);
+        });
+        build.push(quote!(#ident: #slot?));
+        let default_json = match &parsed.default {
+            Some(expr) => quote!(__rt::serde_json::to_value(&(|| -> #ty { #expr })()).ok()),
+            None => quote!(::core::option::Option::None),
+        };
+        let has_default = parsed.default.is_some();
+        schema.extend(quote! {
+            properties.insert(
+                #key.to_owned(),
+                __rt::field_schema::<#ty>(#key, #default_json, #constraints, registry),
+            );
+            if <#ty as __rt::FromJson>::REQUIRED && !#has_default {
+                required.push(__rt::Value::from(#key));
+            }
+        });
+    }
+    if !diag.is_empty() {
+        return diag.to_tokens();
+    }
+    let description = crate::parse::doc(&input.attrs);
+    let description = match (description.summary, description.description) {
+        (Some(s), Some(d)) => Some(format!("{s}\n\n{d}")),
+        (Some(s), None) => Some(s),
+        _ => None,
+    };
+    let description =
+        description.map(|d| quote!(schema.insert("description".to_owned(), __rt::Value::from(#d));));
+
+    quote! {
+        const _: () = {
+            use ::ferrapi::__private as __rt;
+            #assertions
+
+            impl __rt::Model for #name {
+                const NAME: &'static str = #name_str;
+
+                #[allow(unused_variables)]
+                fn validate_object(
+                    object: &__rt::Map<::std::string::String, __rt::Value>,
+                    loc: &mut __rt::Loc,
+                    errors: &mut __rt::ValidationErrors,
+                ) -> ::core::option::Option<Self> {
+                    #validate
+                    ::core::option::Option::Some(Self { #(#build),* })
+                }
+            }
+
+            impl __rt::FromJson for #name {
+                fn from_json(
+                    value: &__rt::Value,
+                    loc: &mut __rt::Loc,
+                    errors: &mut __rt::ValidationErrors,
+                ) -> ::core::option::Option<Self> {
+                    __rt::validate_model::<Self>(value, loc, errors)
+                }
+            }
+
+            impl __rt::JsonSchema for #name {
+                fn schema(registry: &mut __rt::SchemaRegistry) -> __rt::Value {
+                    registry.named(#name_str, |registry| {
+                        #[allow(unused_mut)]
+                        let mut properties = __rt::Map::new();
+                        #[allow(unused_mut)]
+                        let mut required: ::std::vec::Vec<__rt::Value> = ::std::vec::Vec::new();
+                        #schema
+                        let mut schema = __rt::Map::new();
+                        #description
+                        schema.insert("properties".to_owned(), __rt::Value::Object(properties));
+                        if !required.is_empty() {
+                            schema.insert("required".to_owned(), __rt::Value::Array(required));
+                        }
+                        schema.insert("title".to_owned(), __rt::Value::from(#name_str));
+                        schema.insert("type".to_owned(), __rt::Value::from("object"));
+                        __rt::Value::Object(schema)
+                    })
+                }
+            }
+
+            impl __rt::Constrainable for #name {}
+
+            impl __rt::Arg for #name {
+                const SOURCE: __rt::Source = __rt::Source::Body;
+
+                fn extract(
+                    cx: &__rt::RequestCx,
+                    _name: &'static str,
+                    _default: ::core::option::Option<fn() -> Self>,
+                    _constraints: &'static [__rt::Constraint],
+                    errors: &mut __rt::ValidationErrors,
+                ) -> ::core::option::Option<Self> {
+                    __rt::body_model::<Self>(cx, errors)
+                }
+
+                fn doc(
+                    _name: &'static str,
+                    _default: ::core::option::Option<fn() -> Self>,
+                    _constraints: &[__rt::Constraint],
+                    registry: &mut __rt::SchemaRegistry,
+                ) -> __rt::ArgDoc {
+                    __rt::ArgDoc::Body(<Self as __rt::JsonSchema>::schema(registry))
+                }
+            }
+        };
+    }
+}

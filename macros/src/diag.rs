@@ -1,0 +1,33 @@
+//! Error accumulation: every mistake in a route is reported, each at its own span, and the macro
+//! never panics.
+
+use proc_macro2::{Span, TokenStream};
+use std::fmt::Display;
+
+/// Collected errors of one macro invocation.
+#[derive(Default)]
+pub struct Diagnostics {
+    errors: Vec<syn::Error>,
+}
+
+impl Diagnostics {
+    /// Record an error at `span`.
+    pub fn error(&mut self, span: Span, message: impl Display) {
+        self.errors.push(syn::Error::new(span, message));
+    }
+
+    /// Record an existing `syn` error.
+    pub fn push(&mut self, error: syn::Error) {
+        self.errors.push(error);
+    }
+
+    /// True when nothing was reported.
+    pub fn is_empty(&self) -> bool {
+        self.errors.is_empty()
+    }
+
+    /// All errors as `compile_error!` invocations.
+    pub fn to_tokens(&self) -> TokenStream {
+        self.errors.iter().map(syn::Error::to_compile_error).collect()
+    }
+}

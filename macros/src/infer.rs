@@ -1,0 +1,153 @@
+//! Classification and checks: which argument is a path parameter, which is not, and every
+//! mistake a route author can make that is visible in the tokens.
+//!
+//! Classification is syntactic where it can be (a name in the path is a path parameter); for the
+//! other arguments the *type* decides through the runtime's `Arg` trait (a `StrEnum` is a query
+//! parameter, a `Model` the JSON body), because a proc macro cannot see trait impls.
+
+use syn::spanned::Spanned;
+use syn::{GenericArgument, ItemFn, PathArguments, Type};
+
+use crate::diag::Diagnostics;
+use crate::parse::{Doc, Param, RouteAttr};
+use crate::template;
+
+/// Where an argument comes from, as far as the macro can tell.
+pub enum Kind {
+    /// The `index`-th parameter of the path template.
+    Path {
+        /// Position in the template.
+        index: usize,
+    },
+    /// Query, body or injected: decided by the type's `Arg` impl.
+    Other,
+}
+
+/// An argument with its kind.
+pub struct Classified {
+    /// The argument.
+    pub param: Param,
+    /// Its kind.
+    pub kind: Kind,
+}
+
+/// Everything the emitters need.
+pub struct RouteModel {
+    /// `GET`, `POST`, …
+    pub method: &'static str,
+    /// The attribute.
+    pub attr: RouteAttr,
+    /// The function with framework attributes stripped.
+    pub func: ItemFn,
+    /// Arguments in signature order.
+    pub params: Vec<Classified>,
+    /// The doc comment.
+    pub doc: Doc,
+}
+
+/// `T` when `ty` is `Option<T>`.
+pub fn option_inner(ty: &Type) -> Option<&Type> {
+    generic_inner(ty, "Option")
+}
+
+/// `T` when `ty` is `Name<T>` (last path segment).
+pub fn generic_inner<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
+    let Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    if last.ident != name {
+        return None;
+    }
+    let PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    match args.args.first()? {
+        GenericArgument::Type(inner) if args.args.len() == 1 => Some(inner),
+        _ => None,
+    }
+}
+
+/// Check and classify.
+pub fn infer(
+    method: &'static str,
+    attr: RouteAttr,
+    func: ItemFn,
+    params: Vec<Param>,
+    diag: &mut Diagnostics,
+) -> RouteModel {
+    if func.sig.asyncness.is_none() {
+        diag.error(
+            func.sig.fn_token.span(),
+            format!(
+                "route handlers must be `async fn`: write `async fn {}(..)`",
+                func.sig.ident
+            ),
+        );
+    }
+    if !func.sig.generics.params.is_empty() {
+        diag.error(
+            func.sig.generics.span(),
+            "route handlers cannot be generic: every argument's type must be known to build the API",
+        );
+    }
+
+    let path_span = attr.path.span();
+    let template_params = match template::parse(&attr.path.value()) {
+        Ok(found) => found,
+        Err(problems) => {
+            for problem in problems {
+                diag.error(path_span, problem);
+            }
+            Vec::new()
+        }
+    };
+
+    for tp in &template_params {
+        if !params.iter().any(|p| crate::parse::api_name(&p.name) == tp.name) {
+            diag.error(
+                path_span,
+                format!(
+                    "path parameter `{{{0}}}` has no argument named `{0}`; add an argument such as `{0}: i64` or `{0}: String`",
+                    tp.name
+                ),
+            );
+        }
+    }
+
+    let mut classified = Vec::with_capacity(params.len());
+    for param in params {
+        let name = crate::parse::api_name(&param.name);
+        let index = template_params.iter().position(|tp| tp.name == name);
+        let is_option = option_inner(&param.ty).is_some();
+        if let (Some(_), Some(span)) = (index, param.attrs.default_span) {
+            diag.error(
+                span,
+                format!("`#[default]` cannot be used on path parameter `{name}`: a path parameter is always present"),
+            );
+        } else if let (true, Some(span)) = (is_option, param.attrs.default_span) {
+            diag.error(
+                span,
+                format!("`#[default]` on `Option` argument `{name}`: an absent `Option` is already `None`; remove one of them"),
+            );
+        }
+        if index.is_some() && is_option {
+            diag.error(
+                param.ty.span(),
+                format!("path parameter `{name}` cannot be an `Option`: a path parameter is always present"),
+            );
+        }
+        let kind = match index {
+            Some(index) => Kind::Path { index },
+            None => Kind::Other,
+        };
+        classified.push(Classified { param, kind });
+    }
+
+    let doc = crate::parse::doc(&func.attrs);
+    RouteModel {
+        method,
+        attr,
+        func,
+        params: classified,
+        doc,
+    }
+}

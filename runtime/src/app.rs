@@ -1,0 +1,396 @@
+//! The application: an ordered route list, shared state and configuration, compiled once into a
+//! [`Service`] that answers requests.
+//!
+//! Rules enforced here:
+//! - everything that can be computed before the first request is: the router, the shadowing
+//!   report, the OpenAPI document (kept as serialized bytes), the state checks;
+//! - a configuration mistake (a bad template, a missing state) stops the build with a clear error
+//!   instead of surfacing on some later request;
+//! - a panic in a handler is a logged 500, and the server keeps serving.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::header::{HeaderValue, ALLOW, CONTENT_LENGTH};
+use hyper::{Method, Request, StatusCode};
+use serde_json::json;
+
+use crate::body::{parse_body, read_limited, BodyInput};
+use crate::openapi::{document, Info};
+use crate::panic::CatchPanic;
+use crate::request::RequestCx;
+use crate::response::{error_response, internal_error, json_bytes_response, Response};
+use crate::route::{Route, RouteDef};
+use crate::router::{Lookup, RouteStatus, Router};
+use crate::schema::SchemaRegistry;
+use crate::state::StateMap;
+use crate::template::Template;
+
+/// Limits and switches of a server.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Largest accepted request body, in bytes (default 1 MiB).
+    pub body_limit: usize,
+    /// Time allowed to receive a request head (default 10 s).
+    pub header_read_timeout: Duration,
+    /// Time in-flight requests get to finish after a shutdown signal (default 10 s).
+    pub shutdown_timeout: Duration,
+    /// Where the OpenAPI document is served (`None`: not served). Default `/openapi.json`.
+    pub openapi_url: Option<String>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            body_limit: 1024 * 1024,
+            header_read_timeout: Duration::from_secs(10),
+            shutdown_timeout: Duration::from_secs(10),
+            openapi_url: Some("/openapi.json".to_owned()),
+        }
+    }
+}
+
+/// A row of the route table shown at start-up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RouteInfo {
+    /// The method.
+    pub method: Method,
+    /// The path in `{name}` form.
+    pub path: String,
+    /// The handler function's name.
+    pub name: &'static str,
+    /// `None` when served; the winning route's name and path when shadowed.
+    pub shadowed_by: Option<(&'static str, String)>,
+}
+
+impl std::fmt::Display for RouteInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:<7} {:<40} {}", self.method.as_str(), self.path, self.name)?;
+        if let Some((name, path)) = &self.shadowed_by {
+            write!(f, "  [shadowed by {name} ({path})]")?;
+        }
+        Ok(())
+    }
+}
+
+/// Why an app could not be built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuildError(pub String);
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// An application under construction: `App::new().routes(routes![...]).serve(addr)`.
+#[derive(Debug)]
+pub struct App {
+    routes: Vec<RouteDef>,
+    state: StateMap,
+    config: Config,
+    info: Info,
+}
+
+impl Default for App {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl App {
+    /// An empty app titled "API", version "0.1.0" (see [`App::title`], [`crate::app_info!`]).
+    pub fn new() -> Self {
+        App {
+            routes: Vec::new(),
+            state: StateMap::default(),
+            config: Config::default(),
+            info: Info {
+                title: "API".to_owned(),
+                version: "0.1.0".to_owned(),
+                description: None,
+            },
+        }
+    }
+
+    /// Append routes, in declaration order.
+    pub fn routes(mut self, routes: impl IntoIterator<Item = RouteDef>) -> Self {
+        self.routes.extend(routes);
+        self
+    }
+
+    /// Append one route.
+    pub fn route(mut self, route: impl Route) -> Self {
+        self.routes.push(route.def());
+        self
+    }
+
+    /// Register shared state, injected into handlers as `State<T>`.
+    pub fn state<T: Send + Sync + 'static>(mut self, value: T) -> Self {
+        self.state.insert(value);
+        self
+    }
+
+    /// Set the largest accepted request body, in bytes.
+    pub fn body_limit(mut self, bytes: usize) -> Self {
+        self.config.body_limit = bytes;
+        self
+    }
+
+    /// Set the time allowed to receive a request head.
+    pub fn header_read_timeout(mut self, timeout: Duration) -> Self {
+        self.config.header_read_timeout = timeout;
+        self
+    }
+
+    /// Set the time in-flight requests get after a shutdown signal.
+    pub fn shutdown_timeout(mut self, timeout: Duration) -> Self {
+        self.config.shutdown_timeout = timeout;
+        self
+    }
+
+    /// Serve the OpenAPI document at `url`, or not at all with `None`.
+    pub fn openapi_url(mut self, url: Option<&str>) -> Self {
+        self.config.openapi_url = url.map(str::to_owned);
+        self
+    }
+
+    /// Set `info.title`.
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.info.title = title.into();
+        self
+    }
+
+    /// Set `info.version`.
+    pub fn version(mut self, version: impl Into<String>) -> Self {
+        self.info.version = version.into();
+        self
+    }
+
+    /// Set `info.description`.
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.info.description = Some(description.into());
+        self
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The route table with shadowed routes marked (the same one the server logs at start-up).
+    pub fn route_table(&self) -> Result<Vec<RouteInfo>, BuildError> {
+        let (router, templates) = compile(&self.routes)?;
+        Ok(table(&self.routes, &router, &templates))
+    }
+
+    /// Compile the app into a service.
+    pub fn build(self) -> Result<Service, BuildError> {
+        let (router, templates) = compile(&self.routes)?;
+        for def in &self.routes {
+            (def.check)(&self.state).map_err(|msg| {
+                BuildError(format!(
+                    "route `{}` ({} {}): {msg}",
+                    def.name, def.method, def.path
+                ))
+            })?;
+        }
+        let route_table = table(&self.routes, &router, &templates);
+        let mut registry = SchemaRegistry::new();
+        let mut operations = Vec::new();
+        for ((def, status), template) in self.routes.iter().zip(router.statuses()).zip(&templates) {
+            if def.include_in_schema && *status == RouteStatus::Served {
+                let operation = (def.operation)(&mut registry);
+                operations.push((def.method.to_string(), template.openapi_path(), operation));
+            }
+        }
+        let doc = document(&self.info, operations, registry);
+        let openapi_json =
+            Bytes::from(serde_json::to_vec(&doc).map_err(|e| BuildError(format!("OpenAPI document: {e}")))?);
+        Ok(Service {
+            inner: Arc::new(Inner {
+                routes: self.routes,
+                router,
+                state: Arc::new(self.state),
+                config: self.config,
+                openapi_json,
+                route_table,
+            }),
+        })
+    }
+}
+
+fn compile(routes: &[RouteDef]) -> Result<(Router, Vec<Template>), BuildError> {
+    let mut templates = Vec::with_capacity(routes.len());
+    let mut keyed = Vec::with_capacity(routes.len());
+    for def in routes {
+        let template =
+            Template::parse(def.path).map_err(|e| BuildError(format!("route `{}`: {e}", def.name)))?;
+        keyed.push((def.method.clone(), template.clone()));
+        templates.push(template);
+    }
+    let router = Router::new(&keyed).map_err(|e| BuildError(e.to_string()))?;
+    Ok((router, templates))
+}
+
+fn table(routes: &[RouteDef], router: &Router, templates: &[Template]) -> Vec<RouteInfo> {
+    routes
+        .iter()
+        .zip(router.statuses())
+        .zip(templates)
+        .map(|((def, status), template)| RouteInfo {
+            method: def.method.clone(),
+            path: template.openapi_path(),
+            name: def.name,
+            shadowed_by: match status {
+                RouteStatus::Served => None,
+                RouteStatus::Shadowed { by } => Some((routes[*by].name, templates[*by].openapi_path())),
+            },
+        })
+        .collect()
+}
+
+struct Inner {
+    routes: Vec<RouteDef>,
+    router: Router,
+    state: Arc<StateMap>,
+    config: Config,
+    openapi_json: Bytes,
+    route_table: Vec<RouteInfo>,
+}
+
+/// A compiled app: answers requests in-process (`handle`) or over HTTP (see `Server`).
+#[derive(Clone)]
+pub struct Service {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Service {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Service")
+            .field("routes", &self.inner.routes.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Service {
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.inner.config
+    }
+
+    /// The route table with shadowed routes marked.
+    pub fn route_table(&self) -> &[RouteInfo] {
+        &self.inner.route_table
+    }
+
+    /// The serialized OpenAPI document.
+    pub fn openapi_json(&self) -> &Bytes {
+        &self.inner.openapi_json
+    }
+
+    /// Answer one request.
+    pub async fn handle<B>(&self, request: Request<B>) -> Response
+    where
+        B: hyper::body::Body,
+        B::Error: std::fmt::Display,
+    {
+        let started = Instant::now();
+        let is_head = request.method() == Method::HEAD;
+        let log = tracing::enabled!(tracing::Level::INFO)
+            .then(|| (request.method().clone(), request.uri().clone()));
+        let mut response = self.dispatch(request).await;
+        if let Some((method, uri)) = log {
+            let path = uri.path_and_query().map_or("/", |p| p.as_str());
+            tracing::info!(
+                "{method} {path} {} {:.3}ms",
+                response.status().as_u16(),
+                started.elapsed().as_secs_f64() * 1000.0
+            );
+        }
+        if is_head {
+            strip_body(&mut response);
+        }
+        response
+    }
+
+    async fn dispatch<B>(&self, request: Request<B>) -> Response
+    where
+        B: hyper::body::Body,
+        B::Error: std::fmt::Display,
+    {
+        let inner = &*self.inner;
+        let (parts, body) = request.into_parts();
+        if let Some(url) = &inner.config.openapi_url {
+            if parts.uri.path() == url && (parts.method == Method::GET || parts.method == Method::HEAD) {
+                return json_bytes_response(StatusCode::OK, inner.openapi_json.clone());
+            }
+        }
+        let (route, params) = match inner.router.lookup(&parts.method, parts.uri.path()) {
+            Lookup::Found { route, params } => (route, params),
+            Lookup::NotFound => return error_response(StatusCode::NOT_FOUND, &json!("Not Found")),
+            Lookup::MethodNotAllowed(allow) => {
+                let mut response =
+                    error_response(StatusCode::METHOD_NOT_ALLOWED, &json!("Method Not Allowed"));
+                response.headers_mut().insert(ALLOW, allow);
+                return response;
+            }
+        };
+        let Some(def) = inner.routes.get(route) else {
+            return internal_error();
+        };
+        let (body, body_input) = if def.reads_body {
+            let bytes = match read_limited(body, &parts.headers, inner.config.body_limit).await {
+                Ok(bytes) => bytes,
+                Err(response) => return response,
+            };
+            match parse_body(&parts.headers, &bytes) {
+                Ok(input) => (bytes, input),
+                Err(response) => return response,
+            }
+        } else {
+            (Bytes::new(), BodyInput::Missing)
+        };
+        let cx = RequestCx {
+            parts,
+            params,
+            body,
+            body_input,
+            state: inner.state.clone(),
+        };
+        match CatchPanic::new((def.handler)(cx)).await {
+            Ok(response) => response,
+            Err(message) => {
+                tracing::error!(route = def.name, panic = %message, "handler panicked");
+                internal_error()
+            }
+        }
+    }
+}
+
+/// HEAD answers carry GET's headers, including the length, without the body.
+fn strip_body(response: &mut Response) {
+    use hyper::body::Body as _;
+    if !response.headers().contains_key(CONTENT_LENGTH) {
+        if let Some(len) = response.body().size_hint().exact() {
+            response
+                .headers_mut()
+                .insert(CONTENT_LENGTH, HeaderValue::from(len));
+        }
+    }
+    *response.body_mut() = Full::new(Bytes::new());
+}
+
+/// `App::new()` titled and versioned after the calling package (`CARGO_PKG_NAME`/`VERSION`).
+#[macro_export]
+macro_rules! app_info {
+    () => {
+        $crate::App::new()
+            .title(env!("CARGO_PKG_NAME"))
+            .version(env!("CARGO_PKG_VERSION"))
+    };
+}

@@ -1,0 +1,270 @@
+//! pydantic-style constraints on numbers and strings: `ge`, `gt`, `le`, `lt`, `min_length`,
+//! `max_length`.
+//!
+//! Rules enforced here: the error types, messages and `ctx` are pydantic's
+//! (`greater_than_equal`, "Input should be greater than or equal to 0", `{"ge": 0}`); string
+//! lengths count characters (Unicode scalar values), as Python does.
+
+use std::cmp::Ordering;
+
+use serde_json::{json, Map, Value};
+
+use crate::error::Failure;
+
+/// A numeric bound as written in the attribute, kept as int or float so `ctx` shows it the same way.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Bound {
+    /// An integer literal.
+    Int(i128),
+    /// A float literal.
+    Float(f64),
+}
+
+impl Bound {
+    fn to_json(self) -> Value {
+        match self {
+            // i128 bounds written in source fit i64 in practice; fall back to a float otherwise.
+            Bound::Int(i) => i64::try_from(i)
+                .map(Value::from)
+                .unwrap_or_else(|_| json!(i as f64)),
+            Bound::Float(f) => json!(f),
+        }
+    }
+}
+
+/// One constraint from a `#[ge(..)]`-style attribute.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Constraint {
+    /// `>=`
+    Ge(Bound),
+    /// `>`
+    Gt(Bound),
+    /// `<=`
+    Le(Bound),
+    /// `<`
+    Lt(Bound),
+    /// At least this many characters.
+    MinLength(usize),
+    /// At most this many characters.
+    MaxLength(usize),
+}
+
+/// A value constraints can be checked on. Numbers compare with bounds, strings have a length;
+/// `Option` checks its content when present. Everything else has neither, and the route macro
+/// refuses constraints on it at compile time.
+pub trait Constrainable {
+    /// Compare with a numeric bound, if this is a number.
+    fn compare(&self, _bound: Bound) -> Option<Ordering> {
+        None
+    }
+    /// The length in characters, if this is a string.
+    fn char_len(&self) -> Option<usize> {
+        None
+    }
+    /// False for an absent optional value, which no constraint applies to.
+    fn is_present(&self) -> bool {
+        true
+    }
+}
+
+macro_rules! int_constrainable {
+    ($($ty:ty),*) => {$(
+        impl Constrainable for $ty {
+            fn compare(&self, bound: Bound) -> Option<Ordering> {
+                match bound {
+                    Bound::Int(b) => Some((*self as i128).cmp(&b)),
+                    Bound::Float(b) => (*self as f64).partial_cmp(&b),
+                }
+            }
+        }
+    )*};
+}
+int_constrainable!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, usize);
+
+macro_rules! float_constrainable {
+    ($($ty:ty),*) => {$(
+        impl Constrainable for $ty {
+            fn compare(&self, bound: Bound) -> Option<Ordering> {
+                let b = match bound {
+                    Bound::Int(b) => b as f64,
+                    Bound::Float(b) => b,
+                };
+                (*self as f64).partial_cmp(&b)
+            }
+        }
+    )*};
+}
+float_constrainable!(f32, f64);
+
+impl Constrainable for String {
+    fn char_len(&self) -> Option<usize> {
+        Some(self.chars().count())
+    }
+}
+
+impl Constrainable for bool {}
+impl Constrainable for Value {}
+impl<T> Constrainable for Vec<T> {}
+impl<K, V, S> Constrainable for std::collections::HashMap<K, V, S> {}
+impl<K, V> Constrainable for std::collections::BTreeMap<K, V> {}
+impl Constrainable for Map<String, Value> {}
+
+impl<T: Constrainable> Constrainable for Option<T> {
+    fn compare(&self, bound: Bound) -> Option<Ordering> {
+        self.as_ref().and_then(|v| v.compare(bound))
+    }
+    fn char_len(&self) -> Option<usize> {
+        self.as_ref().and_then(|v| v.char_len())
+    }
+    fn is_present(&self) -> bool {
+        self.as_ref().is_some_and(|v| v.is_present())
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+impl Constraint {
+    /// Check `value`; the first failed constraint's error, if any.
+    pub fn check<T: Constrainable + ?Sized>(&self, value: &T) -> Option<Failure> {
+        if !value.is_present() {
+            return None;
+        }
+        let failed = |want: &[Ordering], kind, words: &str, key: &str, bound: Bound| {
+            let ordering = value.compare(bound)?;
+            if want.contains(&ordering) {
+                return None;
+            }
+            let shown = bound.to_json();
+            Some(Failure::with_ctx(
+                kind,
+                format!("Input should be {words} {shown}"),
+                json!({ key: shown }),
+            ))
+        };
+        match *self {
+            Constraint::Ge(b) => failed(
+                &[Ordering::Greater, Ordering::Equal],
+                "greater_than_equal",
+                "greater than or equal to",
+                "ge",
+                b,
+            ),
+            Constraint::Gt(b) => failed(&[Ordering::Greater], "greater_than", "greater than", "gt", b),
+            Constraint::Le(b) => failed(
+                &[Ordering::Less, Ordering::Equal],
+                "less_than_equal",
+                "less than or equal to",
+                "le",
+                b,
+            ),
+            Constraint::Lt(b) => failed(&[Ordering::Less], "less_than", "less than", "lt", b),
+            Constraint::MinLength(n) => {
+                let len = value.char_len()?;
+                (len < n).then(|| {
+                    Failure::with_ctx(
+                        "string_too_short",
+                        format!("String should have at least {n} character{}", plural(n)),
+                        json!({ "min_length": n }),
+                    )
+                })
+            }
+            Constraint::MaxLength(n) => {
+                let len = value.char_len()?;
+                (len > n).then(|| {
+                    Failure::with_ctx(
+                        "string_too_long",
+                        format!("String should have at most {n} character{}", plural(n)),
+                        json!({ "max_length": n }),
+                    )
+                })
+            }
+        }
+    }
+
+    /// The first failure among `constraints`, in declaration order.
+    pub fn check_all<T: Constrainable + ?Sized>(constraints: &[Constraint], value: &T) -> Option<Failure> {
+        constraints.iter().find_map(|c| c.check(value))
+    }
+
+    /// Add the JSON Schema keyword of this constraint to `schema`.
+    pub fn annotate(&self, schema: &mut Map<String, Value>) {
+        let (key, value) = match *self {
+            Constraint::Ge(b) => ("minimum", b.to_json()),
+            Constraint::Gt(b) => ("exclusiveMinimum", b.to_json()),
+            Constraint::Le(b) => ("maximum", b.to_json()),
+            Constraint::Lt(b) => ("exclusiveMaximum", b.to_json()),
+            Constraint::MinLength(n) => ("minLength", json!(n)),
+            Constraint::MaxLength(n) => ("maxLength", json!(n)),
+        };
+        schema.insert(key.to_owned(), value);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numeric_bounds_use_pydantic_words_and_ctx() {
+        let err = Constraint::Ge(Bound::Int(0)).check(&-1i64).unwrap();
+        assert_eq!(err.kind, "greater_than_equal");
+        assert_eq!(err.msg, "Input should be greater than or equal to 0");
+        assert_eq!(err.ctx, Some(json!({"ge": 0})));
+        assert!(Constraint::Ge(Bound::Int(0)).check(&0i64).is_none());
+
+        let err = Constraint::Gt(Bound::Int(0)).check(&0u8).unwrap();
+        assert_eq!(
+            (err.kind, err.msg.as_ref()),
+            ("greater_than", "Input should be greater than 0")
+        );
+        let err = Constraint::Le(Bound::Int(10)).check(&11i32).unwrap();
+        assert_eq!(err.msg, "Input should be less than or equal to 10");
+        assert_eq!(err.ctx, Some(json!({"le": 10})));
+        let err = Constraint::Lt(Bound::Float(2.5)).check(&2.5f64).unwrap();
+        assert_eq!(
+            (err.kind, err.msg.as_ref()),
+            ("less_than", "Input should be less than 2.5")
+        );
+        assert_eq!(err.ctx, Some(json!({"lt": 2.5})));
+        assert!(Constraint::Lt(Bound::Float(2.5)).check(&2.4f64).is_none());
+        assert!(Constraint::Ge(Bound::Float(0.5)).check(&1i64).is_none());
+    }
+
+    #[test]
+    fn string_lengths_count_characters() {
+        let err = Constraint::MinLength(2).check(&"a".to_owned()).unwrap();
+        assert_eq!(err.kind, "string_too_short");
+        assert_eq!(err.msg, "String should have at least 2 characters");
+        assert_eq!(err.ctx, Some(json!({"min_length": 2})));
+        let err = Constraint::MinLength(1).check(&String::new()).unwrap();
+        assert_eq!(err.msg, "String should have at least 1 character");
+        let err = Constraint::MaxLength(3).check(&"abcd".to_owned()).unwrap();
+        assert_eq!(err.kind, "string_too_long");
+        assert_eq!(err.msg, "String should have at most 3 characters");
+        assert!(Constraint::MaxLength(3).check(&"ééé".to_owned()).is_none());
+    }
+
+    #[test]
+    fn absent_options_are_not_checked() {
+        assert!(Constraint::Ge(Bound::Int(0)).check(&None::<i64>).is_none());
+        assert!(Constraint::Ge(Bound::Int(0)).check(&Some(-1i64)).is_some());
+    }
+
+    #[test]
+    fn schema_keywords() {
+        let mut schema = Map::new();
+        Constraint::Ge(Bound::Int(0)).annotate(&mut schema);
+        Constraint::Lt(Bound::Float(2.5)).annotate(&mut schema);
+        Constraint::MaxLength(3).annotate(&mut schema);
+        assert_eq!(
+            Value::Object(schema),
+            json!({"minimum": 0, "exclusiveMaximum": 2.5, "maxLength": 3})
+        );
+    }
+}

@@ -1,0 +1,222 @@
+//! Converting one path or query string into a typed value.
+//!
+//! Rules enforced here (the spec's "Conventions for parameters", pydantic's messages):
+//! - an integer is an optional `+`/`-` and ASCII digits, nothing else (`4.2`, `1e3`, `" 1"`, `""`
+//!   are `int_parsing`); a well-formed integer outside the Rust type's range is `int_out_of_range`
+//!   with the bounds in `ctx`;
+//! - a float is what Rust's float grammar accepts, finite only (`nan`, `inf`, `1e400` are
+//!   `finite_number`);
+//! - a bool is true for `1`, `true`, `on`, `yes` in any letter case and false for anything else;
+//! - a string is taken as it is.
+
+use serde_json::{json, Value};
+
+use crate::constraint::Constrainable;
+use crate::error::Failure;
+use crate::schema::{JsonSchema, SchemaRegistry};
+
+/// A value that can be parsed from one path segment or query value.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be parsed from a path segment or query value",
+    label = "not a scalar parameter type",
+    note = "path and query parameters are integers, floats, bool, String, or an enum deriving `StrEnum`"
+)]
+pub trait FromParam: Sized + JsonSchema + Constrainable + serde::Serialize {
+    /// Parse the percent-decoded string.
+    fn from_param(raw: &str) -> Result<Self, Failure>;
+}
+
+const INT_PARSING: &str = "Input should be a valid integer, unable to parse string as an integer";
+
+/// True when `raw` is an optional sign followed by one or more ASCII digits.
+pub fn is_integer_literal(raw: &str) -> bool {
+    let digits = raw.strip_prefix(['+', '-']).unwrap_or(raw);
+    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The `int_out_of_range` failure for a type with bounds `min..=max`.
+pub fn int_out_of_range(min: impl Into<Value>, max: impl Into<Value>) -> Failure {
+    let (min, max) = (min.into(), max.into());
+    Failure::with_ctx(
+        "int_out_of_range",
+        format!("Input should be an integer between {min} and {max}"),
+        json!({ "min": min, "max": max }),
+    )
+}
+
+macro_rules! int_from_param {
+    ($($ty:ty => $format:literal),* $(,)?) => {$(
+        impl FromParam for $ty {
+            fn from_param(raw: &str) -> Result<Self, Failure> {
+                if !is_integer_literal(raw) {
+                    return Err(Failure::new("int_parsing", INT_PARSING));
+                }
+                // Rust's parser rejects a leading `+` only for unsigned types with no digits; the
+                // grammar was checked above, so any error now is a range error.
+                raw.parse::<$ty>().map_err(|_| int_out_of_range(<$ty>::MIN, <$ty>::MAX))
+            }
+        }
+
+        impl JsonSchema for $ty {
+            fn schema(_registry: &mut SchemaRegistry) -> Value {
+                if $format.is_empty() {
+                    json!({ "type": "integer" })
+                } else {
+                    json!({ "type": "integer", "format": $format })
+                }
+            }
+        }
+    )*};
+}
+
+int_from_param!(
+    i8 => "int8", i16 => "int16", i32 => "int32", i64 => "int64", isize => "int64",
+    u8 => "uint8", u16 => "uint16", u32 => "uint32", u64 => "uint64", usize => "uint64",
+);
+
+impl FromParam for i128 {
+    fn from_param(raw: &str) -> Result<Self, Failure> {
+        if !is_integer_literal(raw) {
+            return Err(Failure::new("int_parsing", INT_PARSING));
+        }
+        // JSON numbers of this width would lose precision in most clients: keep the i64 range.
+        raw.parse::<i128>()
+            .map_err(|_| int_out_of_range(i128::MIN.to_string(), i128::MAX.to_string()))
+    }
+}
+
+impl JsonSchema for i128 {
+    fn schema(_registry: &mut SchemaRegistry) -> Value {
+        json!({ "type": "integer" })
+    }
+}
+
+const FLOAT_PARSING: &str = "Input should be a valid number, unable to parse string as a number";
+
+/// The `finite_number` failure.
+pub fn not_finite() -> Failure {
+    Failure::new("finite_number", "Input should be a finite number")
+}
+
+macro_rules! float_from_param {
+    ($($ty:ty => $format:literal),*) => {$(
+        impl FromParam for $ty {
+            fn from_param(raw: &str) -> Result<Self, Failure> {
+                match raw.parse::<$ty>() {
+                    Ok(value) if value.is_finite() => Ok(value),
+                    Ok(_) => Err(not_finite()),
+                    Err(_) => Err(Failure::new("float_parsing", FLOAT_PARSING)),
+                }
+            }
+        }
+
+        impl JsonSchema for $ty {
+            fn schema(_registry: &mut SchemaRegistry) -> Value {
+                json!({ "type": "number", "format": $format })
+            }
+        }
+    )*};
+}
+
+float_from_param!(f32 => "float", f64 => "double");
+
+/// The spec's rule: `1`, `true`, `on`, `yes` in any letter case are true; anything else is false.
+pub fn is_truthy(raw: &str) -> bool {
+    ["1", "true", "on", "yes"]
+        .iter()
+        .any(|t| raw.eq_ignore_ascii_case(t))
+}
+
+impl FromParam for bool {
+    fn from_param(raw: &str) -> Result<Self, Failure> {
+        Ok(is_truthy(raw))
+    }
+}
+
+impl JsonSchema for bool {
+    fn schema(_registry: &mut SchemaRegistry) -> Value {
+        json!({ "type": "boolean" })
+    }
+}
+
+impl FromParam for String {
+    fn from_param(raw: &str) -> Result<Self, Failure> {
+        Ok(raw.to_owned())
+    }
+}
+
+impl JsonSchema for String {
+    fn schema(_registry: &mut SchemaRegistry) -> Value {
+        json!({ "type": "string" })
+    }
+}
+
+impl JsonSchema for &str {
+    fn schema(_registry: &mut SchemaRegistry) -> Value {
+        json!({ "type": "string" })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_accept_sign_and_digits_only() {
+        assert_eq!(i64::from_param("42"), Ok(42));
+        assert_eq!(i64::from_param("-5"), Ok(-5));
+        assert_eq!(i64::from_param("+5"), Ok(5));
+        assert_eq!(i64::from_param("007"), Ok(7));
+        for bad in [
+            "foo", "4.2", "1e3", "", "-", "+", " 1", "1 ", "1_000", "٣", "0x10", "--1",
+        ] {
+            let err = i64::from_param(bad).unwrap_err();
+            assert_eq!(err.kind, "int_parsing", "{bad:?}");
+            assert_eq!(err.msg, INT_PARSING);
+        }
+    }
+
+    #[test]
+    fn integers_out_of_range_have_their_own_error() {
+        let err = u8::from_param("256").unwrap_err();
+        assert_eq!(err.kind, "int_out_of_range");
+        assert_eq!(err.msg, "Input should be an integer between 0 and 255");
+        assert_eq!(err.ctx, Some(json!({"min": 0, "max": 255})));
+        assert_eq!(u8::from_param("-1").unwrap_err().kind, "int_out_of_range");
+        assert_eq!(
+            i64::from_param("99999999999999999999999").unwrap_err().msg,
+            "Input should be an integer between -9223372036854775808 and 9223372036854775807"
+        );
+        assert_eq!(i8::from_param("-128"), Ok(-128));
+        assert_eq!(u64::from_param("+18446744073709551615"), Ok(u64::MAX));
+    }
+
+    #[test]
+    fn floats_are_finite_numbers() {
+        assert_eq!(f64::from_param("4.2"), Ok(4.2));
+        assert_eq!(f64::from_param("-1e3"), Ok(-1000.0));
+        assert_eq!(f64::from_param("3"), Ok(3.0));
+        assert_eq!(f64::from_param("abc").unwrap_err().kind, "float_parsing");
+        assert_eq!(f64::from_param("").unwrap_err().msg, FLOAT_PARSING);
+        for non_finite in ["nan", "NaN", "inf", "-infinity", "1e400"] {
+            assert_eq!(f64::from_param(non_finite).unwrap_err().kind, "finite_number");
+        }
+        assert_eq!(f32::from_param("1e39").unwrap_err().kind, "finite_number");
+    }
+
+    #[test]
+    fn bool_truthy_set_in_any_case() {
+        for t in ["1", "true", "TRUE", "True", "on", "ON", "yes", "YeS"] {
+            assert_eq!(bool::from_param(t), Ok(true), "{t}");
+        }
+        for f in ["0", "false", "off", "no", "maybe", "", "2", "y", "t", " yes"] {
+            assert_eq!(bool::from_param(f), Ok(false), "{f}");
+        }
+    }
+
+    #[test]
+    fn strings_are_taken_as_is() {
+        assert_eq!(String::from_param(" a b "), Ok(" a b ".to_owned()));
+        assert_eq!(String::from_param(""), Ok(String::new()));
+    }
+}

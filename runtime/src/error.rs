@@ -1,0 +1,182 @@
+//! Validation errors in pydantic v2's shape, as FastAPI sends them.
+//!
+//! Rules enforced here:
+//! - a 422 body is `{"detail":[{"type","loc","msg","input"[,"ctx"]}]}`, keys in that order;
+//! - every error of one request is collected before answering (path, then query, then body);
+//! - messages are pydantic's own words, so clients written against FastAPI keep working.
+
+use std::borrow::Cow;
+
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+
+use crate::response::{json_bytes_response, Response};
+
+/// One element of an error location: a name (`"query"`, `"price"`) or an array index.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LocItem {
+    /// A name known at compile time.
+    Static(&'static str),
+    /// A name known only at run time (a map key).
+    Owned(String),
+    /// A position in a JSON array, or a byte offset for `json_invalid`.
+    Index(usize),
+}
+
+impl Serialize for LocItem {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            LocItem::Static(name) => s.serialize_str(name),
+            LocItem::Owned(name) => s.serialize_str(name),
+            LocItem::Index(i) => s.serialize_u64(*i as u64),
+        }
+    }
+}
+
+/// Where a value sits in the request, e.g. `["body", "items", 2, "price"]`.
+pub type Loc = Vec<LocItem>;
+
+/// One failed check: a pydantic error type, where, a human message, the offending input.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ErrorItem {
+    /// pydantic's error type, e.g. `int_parsing`.
+    pub kind: Cow<'static, str>,
+    /// Where the failure is.
+    pub loc: Loc,
+    /// pydantic's message.
+    pub msg: Cow<'static, str>,
+    /// The raw input that failed (`null` when missing).
+    pub input: Value,
+    /// Extra context, e.g. `{"ge": 0}`.
+    pub ctx: Option<Value>,
+}
+
+impl Serialize for ErrorItem {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(if self.ctx.is_some() { 5 } else { 4 }))?;
+        map.serialize_entry("type", &self.kind)?;
+        map.serialize_entry("loc", &self.loc)?;
+        map.serialize_entry("msg", &self.msg)?;
+        map.serialize_entry("input", &self.input)?;
+        if let Some(ctx) = &self.ctx {
+            map.serialize_entry("ctx", ctx)?;
+        }
+        map.end()
+    }
+}
+
+/// A check that failed, before it knows where: the converters return this and the caller adds the
+/// location and input.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failure {
+    /// pydantic's error type.
+    pub kind: &'static str,
+    /// pydantic's message.
+    pub msg: Cow<'static, str>,
+    /// Extra context.
+    pub ctx: Option<Value>,
+}
+
+impl Failure {
+    /// A failure without context.
+    pub fn new(kind: &'static str, msg: impl Into<Cow<'static, str>>) -> Self {
+        Failure {
+            kind,
+            msg: msg.into(),
+            ctx: None,
+        }
+    }
+
+    /// A failure with a context object.
+    pub fn with_ctx(kind: &'static str, msg: impl Into<Cow<'static, str>>, ctx: Value) -> Self {
+        Failure {
+            kind,
+            msg: msg.into(),
+            ctx: Some(ctx),
+        }
+    }
+
+    /// Place the failure at `loc` with the offending `input`.
+    pub fn at(self, loc: Loc, input: Value) -> ErrorItem {
+        ErrorItem {
+            kind: Cow::Borrowed(self.kind),
+            loc,
+            msg: self.msg,
+            input,
+            ctx: self.ctx,
+        }
+    }
+}
+
+/// All validation errors of one request, answered as one 422.
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct ValidationErrors {
+    items: Vec<ErrorItem>,
+}
+
+impl ValidationErrors {
+    /// No errors yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Record one error.
+    pub fn push(&mut self, item: ErrorItem) {
+        self.items.push(item);
+    }
+
+    /// True when every check so far passed.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// The errors, in the order they were found.
+    pub fn items(&self) -> &[ErrorItem] {
+        &self.items
+    }
+
+    /// Record that a required value is absent.
+    pub fn missing(&mut self, loc: Loc) {
+        self.push(Failure::new("missing", "Field required").at(loc, Value::Null));
+    }
+
+    /// The JSON body `{"detail": [...]}`.
+    pub fn to_json_bytes(&self) -> Vec<u8> {
+        struct Detail<'a>(&'a [ErrorItem]);
+        impl Serialize for Detail<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut map = s.serialize_map(Some(1))?;
+                map.serialize_entry("detail", &Items(self.0))?;
+                map.end()
+            }
+        }
+        struct Items<'a>(&'a [ErrorItem]);
+        impl Serialize for Items<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut seq = s.serialize_seq(Some(self.0.len()))?;
+                for item in self.0 {
+                    seq.serialize_element(item)?;
+                }
+                seq.end()
+            }
+        }
+        // Serializing plain strings, numbers and `Value`s cannot fail.
+        serde_json::to_vec(&Detail(&self.items)).unwrap_or_default()
+    }
+
+    /// The 422 response.
+    pub fn into_response(self) -> Response {
+        json_bytes_response(hyper::StatusCode::UNPROCESSABLE_ENTITY, self.to_json_bytes())
+    }
+}
+
+/// Location of a path parameter.
+pub fn path_loc(name: &'static str) -> Loc {
+    vec![LocItem::Static("path"), LocItem::Static(name)]
+}
+
+/// Location of a query parameter.
+pub fn query_loc(name: &'static str) -> Loc {
+    vec![LocItem::Static("query"), LocItem::Static(name)]
+}

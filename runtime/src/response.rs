@@ -1,0 +1,257 @@
+//! Turning handler results into HTTP responses.
+//!
+//! Rules enforced here:
+//! - JSON is `application/json`, text is `text/plain; charset=utf-8`, HTML `text/html; charset=utf-8`;
+//! - a value that cannot be serialized is a logged 500, never a panic;
+//! - `HttpError` bodies are `{"detail": <json>}` like FastAPI's `HTTPException`.
+
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::header::{HeaderName, HeaderValue, CONTENT_TYPE};
+use hyper::{HeaderMap, StatusCode};
+use serde::Serialize;
+use serde_json::Value;
+
+/// The body type of every response.
+pub type Body = Full<Bytes>;
+
+/// The response type handlers produce.
+pub type Response = hyper::Response<Body>;
+
+pub(crate) const APPLICATION_JSON: HeaderValue = HeaderValue::from_static("application/json");
+const TEXT_PLAIN: HeaderValue = HeaderValue::from_static("text/plain; charset=utf-8");
+const TEXT_HTML: HeaderValue = HeaderValue::from_static("text/html; charset=utf-8");
+
+/// Anything a handler may return.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned from a route",
+    label = "this type does not implement `IntoResponse`",
+    note = "return `Json<T>` (T: Serialize), `serde_json::Value`, `String`, `Html<T>`, `HttpError`, `(StatusCode, R)`, `Result<R, E>` or a `Response`"
+)]
+pub trait IntoResponse {
+    /// Build the response.
+    fn into_response(self) -> Response;
+}
+
+/// A body serialized as JSON (`application/json`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Json<T>(pub T);
+
+/// A body sent as HTML (`text/html; charset=utf-8`). The route author escapes dynamic strings
+/// (see [`escape_html`]).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Html<T>(pub T);
+
+/// An HTTP error with a JSON `detail`, e.g. `HttpError::new(404, "Employee not found")`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HttpError {
+    status: StatusCode,
+    detail: Value,
+}
+
+impl HttpError {
+    /// An error with `status` and a string (or any JSON) detail. An invalid status becomes 500.
+    pub fn new(status: u16, detail: impl Into<Value>) -> Self {
+        let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+        HttpError {
+            status,
+            detail: detail.into(),
+        }
+    }
+
+    /// 404 with `detail`.
+    pub fn not_found(detail: impl Into<Value>) -> Self {
+        Self::new(404, detail)
+    }
+
+    /// The status code.
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    /// The detail value.
+    pub fn detail(&self) -> &Value {
+        &self.detail
+    }
+}
+
+impl std::fmt::Display for HttpError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.status, self.detail)
+    }
+}
+
+impl std::error::Error for HttpError {}
+
+impl IntoResponse for HttpError {
+    fn into_response(self) -> Response {
+        error_response(self.status, &self.detail)
+    }
+}
+
+/// `{"detail": detail}` with `status`.
+pub fn error_response(status: StatusCode, detail: &Value) -> Response {
+    #[derive(Serialize)]
+    struct Detail<'a> {
+        detail: &'a Value,
+    }
+    match serde_json::to_vec(&Detail { detail }) {
+        Ok(bytes) => json_bytes_response(status, bytes),
+        Err(_) => internal_error(),
+    }
+}
+
+/// 500 `{"detail":"Internal Server Error"}`.
+pub fn internal_error() -> Response {
+    json_bytes_response(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        &b"{\"detail\":\"Internal Server Error\"}"[..],
+    )
+}
+
+/// A response with `status`, `Content-Type: application/json` and the given bytes.
+pub fn json_bytes_response(status: StatusCode, bytes: impl Into<Bytes>) -> Response {
+    with_content_type(status, APPLICATION_JSON, bytes.into())
+}
+
+fn with_content_type(status: StatusCode, content_type: HeaderValue, bytes: Bytes) -> Response {
+    let mut response = hyper::Response::new(Full::new(bytes));
+    *response.status_mut() = status;
+    response.headers_mut().insert(CONTENT_TYPE, content_type);
+    response
+}
+
+impl<T: Serialize> IntoResponse for Json<T> {
+    fn into_response(self) -> Response {
+        match serde_json::to_vec(&self.0) {
+            Ok(bytes) => json_bytes_response(StatusCode::OK, bytes),
+            Err(err) => {
+                tracing::error!(error = %err, "response body could not be serialized as JSON");
+                internal_error()
+            }
+        }
+    }
+}
+
+impl IntoResponse for Value {
+    fn into_response(self) -> Response {
+        Json(self).into_response()
+    }
+}
+
+impl IntoResponse for String {
+    fn into_response(self) -> Response {
+        with_content_type(StatusCode::OK, TEXT_PLAIN, Bytes::from(self))
+    }
+}
+
+impl IntoResponse for &'static str {
+    fn into_response(self) -> Response {
+        with_content_type(StatusCode::OK, TEXT_PLAIN, Bytes::from_static(self.as_bytes()))
+    }
+}
+
+impl<T: Into<Bytes>> IntoResponse for Html<T> {
+    fn into_response(self) -> Response {
+        with_content_type(StatusCode::OK, TEXT_HTML, self.0.into())
+    }
+}
+
+impl IntoResponse for Response {
+    fn into_response(self) -> Response {
+        self
+    }
+}
+
+impl IntoResponse for StatusCode {
+    fn into_response(self) -> Response {
+        let mut response = hyper::Response::new(Full::new(Bytes::new()));
+        *response.status_mut() = self;
+        response
+    }
+}
+
+impl IntoResponse for () {
+    fn into_response(self) -> Response {
+        StatusCode::OK.into_response()
+    }
+}
+
+impl<R: IntoResponse> IntoResponse for (StatusCode, R) {
+    fn into_response(self) -> Response {
+        let mut response = self.1.into_response();
+        *response.status_mut() = self.0;
+        response
+    }
+}
+
+impl<R: IntoResponse> IntoResponse for (HeaderMap, R) {
+    fn into_response(self) -> Response {
+        let mut response = self.1.into_response();
+        response.headers_mut().extend(self.0);
+        response
+    }
+}
+
+impl<R: IntoResponse, const N: usize> IntoResponse for ([(HeaderName, HeaderValue); N], R) {
+    fn into_response(self) -> Response {
+        let mut response = self.1.into_response();
+        for (name, value) in self.0 {
+            response.headers_mut().insert(name, value);
+        }
+        response
+    }
+}
+
+impl<R: IntoResponse, const N: usize> IntoResponse for (StatusCode, [(HeaderName, HeaderValue); N], R) {
+    fn into_response(self) -> Response {
+        let mut response = (self.1, self.2).into_response();
+        *response.status_mut() = self.0;
+        response
+    }
+}
+
+impl<R: IntoResponse, E: IntoResponse> IntoResponse for Result<R, E> {
+    fn into_response(self) -> Response {
+        match self {
+            Ok(ok) => ok.into_response(),
+            Err(err) => err.into_response(),
+        }
+    }
+}
+
+/// Escape `&`, `<`, `>`, `"` and `'` so a string can be placed in HTML text or an attribute.
+pub fn escape_html(input: &str) -> String {
+    let mut out = String::with_capacity(input.len() + 8);
+    for c in input.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#x27;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_every_html_special_character() {
+        assert_eq!(
+            escape_html(r#"<script>alert("x")</script> & 'y'"#),
+            "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#x27;y&#x27;"
+        );
+    }
+
+    #[test]
+    fn http_error_body_is_detail_object() {
+        let response = HttpError::new(404, "Employee not found").into_response();
+        assert_eq!(response.status(), StatusCode::NOT_FOUND);
+        assert_eq!(response.headers()[CONTENT_TYPE], "application/json");
+    }
+}

@@ -1,0 +1,295 @@
+//! Routing in declaration order on top of matchit.
+//!
+//! Rules enforced here (the spec's rule 7):
+//! - routes match in declaration order and the first match wins, whatever matchit's own
+//!   preference for static segments;
+//! - a route whose every path is already taken, for its method, by an earlier route (the same
+//!   template, or one that covers it like `/user/{id}` before `/user/me`) never runs: it is
+//!   reported as shadowed, once, when the router is built;
+//! - no route for the path is a 404; a path served only for other methods is a 405 with `Allow`;
+//!   HEAD is answered by GET routes; a trailing `/` on the request path is not significant.
+//!
+//! How: each distinct *shape* (`/item/{p0}`) is inserted into matchit once. Per shape the router
+//! keeps the candidate routes of that shape and of every overlapping shape, sorted by declaration
+//! index; a request walks that short list. Shapes without overlaps have one candidate per method.
+
+use hyper::header::HeaderValue;
+use hyper::Method;
+
+use crate::template::{Segment, Template};
+
+#[derive(Debug, Clone)]
+struct Candidate {
+    route: usize,
+    method: Method,
+    shape: usize,
+}
+
+#[derive(Debug)]
+struct Shape {
+    template: Template,
+    candidates: Vec<Candidate>,
+}
+
+/// Whether a declared route is served.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RouteStatus {
+    /// The route answers requests.
+    Served,
+    /// An earlier route (by index) answers every request this one would.
+    Shadowed {
+        /// Declaration index of the route that wins.
+        by: usize,
+    },
+}
+
+/// The outcome of a lookup.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Lookup {
+    /// Route `route` answers; `params` are byte ranges of the parameter values in the path.
+    Found {
+        /// Declaration index.
+        route: usize,
+        /// Byte ranges of the parameter values in the request path, in template order.
+        params: Vec<(usize, usize)>,
+    },
+    /// The path exists for other methods (the `Allow` header value).
+    MethodNotAllowed(HeaderValue),
+    /// No route has this path.
+    NotFound,
+}
+
+/// A route table compiled for lookups.
+#[derive(Debug)]
+pub struct Router {
+    matcher: matchit::Router<usize>,
+    shapes: Vec<Shape>,
+    statuses: Vec<RouteStatus>,
+}
+
+/// A route table that could not be compiled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RouterError(pub String);
+
+impl std::fmt::Display for RouterError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for RouterError {}
+
+impl Router {
+    /// Compile `routes` (method and template, in declaration order).
+    pub fn new(routes: &[(Method, Template)]) -> Result<Self, RouterError> {
+        let mut matcher = matchit::Router::new();
+        let mut shapes: Vec<Shape> = Vec::new();
+        let mut statuses = Vec::with_capacity(routes.len());
+        let mut route_shape = Vec::with_capacity(routes.len());
+
+        for (index, (method, template)) in routes.iter().enumerate() {
+            let key = template.shape();
+            let shape = match shapes.iter().position(|s| s.template.shape() == key) {
+                Some(found) => found,
+                None => {
+                    matcher
+                        .insert(key.clone(), shapes.len())
+                        .map_err(|err| RouterError(format!("route `{}`: {err}", template.openapi_path())))?;
+                    shapes.push(Shape {
+                        template: template.clone(),
+                        candidates: Vec::new(),
+                    });
+                    shapes.len() - 1
+                }
+            };
+            route_shape.push(shape);
+            let earlier = (0..index).find(|&e| {
+                statuses[e] == RouteStatus::Served && routes[e].0 == *method && routes[e].1.covers(template)
+            });
+            statuses.push(match earlier {
+                Some(by) => RouteStatus::Shadowed { by },
+                None => RouteStatus::Served,
+            });
+        }
+
+        let templates: Vec<Template> = shapes.iter().map(|s| s.template.clone()).collect();
+        for (shape_index, shape) in shapes.iter_mut().enumerate() {
+            for (route, (method, _)) in routes.iter().enumerate() {
+                let other = route_shape[route];
+                let relevant = other == shape_index || templates[shape_index].overlaps(&templates[other]);
+                if relevant && statuses[route] == RouteStatus::Served {
+                    shape.candidates.push(Candidate {
+                        route,
+                        method: method.clone(),
+                        shape: other,
+                    });
+                }
+            }
+        }
+        Ok(Router {
+            matcher,
+            shapes,
+            statuses,
+        })
+    }
+
+    /// Whether each route (by declaration index) is served.
+    pub fn statuses(&self) -> &[RouteStatus] {
+        &self.statuses
+    }
+
+    /// Find the route for `method` and `path` (the raw, percent-encoded request path).
+    pub fn lookup(&self, method: &Method, path: &str) -> Lookup {
+        let key = if path.len() > 1 {
+            path.strip_suffix('/').unwrap_or(path)
+        } else {
+            path
+        };
+        let Ok(matched) = self.matcher.at(key) else {
+            return Lookup::NotFound;
+        };
+        let matched_shape = *matched.value;
+        let Some(shape) = self.shapes.get(matched_shape) else {
+            return Lookup::NotFound;
+        };
+        let mut allowed: Vec<&Method> = Vec::new();
+        for candidate in &shape.candidates {
+            let template = match self.shapes.get(candidate.shape) {
+                Some(s) => &s.template,
+                None => continue,
+            };
+            if candidate.shape != matched_shape && !template.matches_path(key) {
+                continue;
+            }
+            let method_matches =
+                candidate.method == *method || (*method == Method::HEAD && candidate.method == Method::GET);
+            if method_matches {
+                return Lookup::Found {
+                    route: candidate.route,
+                    params: param_ranges(template, key),
+                };
+            }
+            if !allowed.contains(&&candidate.method) {
+                allowed.push(&candidate.method);
+            }
+        }
+        if allowed.is_empty() {
+            return Lookup::NotFound;
+        }
+        let mut allow = allowed.iter().map(|m| m.as_str()).collect::<Vec<_>>();
+        if allow.contains(&"GET") && !allow.contains(&"HEAD") {
+            allow.push("HEAD");
+        }
+        let allow = HeaderValue::from_str(&allow.join(", ")).unwrap_or(HeaderValue::from_static("GET"));
+        Lookup::MethodNotAllowed(allow)
+    }
+}
+
+/// Byte ranges in `path` of the segments that are parameters of `template`.
+fn param_ranges(template: &Template, path: &str) -> Vec<(usize, usize)> {
+    let mut ranges = Vec::new();
+    let mut offset = 0;
+    let mut segments = template.segments().iter();
+    for part in path.split('/') {
+        let start = offset;
+        offset += part.len() + 1;
+        if start == 0 && part.is_empty() {
+            continue; // the empty piece before the leading '/'
+        }
+        if let Some(Segment::Param(_)) = segments.next() {
+            ranges.push((start, start + part.len()));
+        }
+    }
+    ranges
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn router(routes: &[(&str, &str)]) -> Router {
+        let routes: Vec<(Method, Template)> = routes
+            .iter()
+            .map(|(m, p)| {
+                (
+                    Method::from_bytes(m.as_bytes()).unwrap(),
+                    Template::parse(p).unwrap(),
+                )
+            })
+            .collect();
+        Router::new(&routes).unwrap()
+    }
+
+    fn found(lookup: Lookup) -> (usize, Vec<(usize, usize)>) {
+        match lookup {
+            Lookup::Found { route, params } => (route, params),
+            other => panic!("expected a route, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn first_declaration_wins_over_static_preference() {
+        let r = router(&[("GET", "/user/{id}"), ("GET", "/user/me")]);
+        assert_eq!(found(r.lookup(&Method::GET, "/user/me")).0, 0);
+        assert_eq!(r.statuses()[1], RouteStatus::Shadowed { by: 0 });
+
+        let r = router(&[("GET", "/user/me"), ("GET", "/user/{id}")]);
+        assert_eq!(found(r.lookup(&Method::GET, "/user/me")).0, 0);
+        assert_eq!(found(r.lookup(&Method::GET, "/user/7")), (1, vec![(6, 7)]));
+        assert_eq!(r.statuses(), &[RouteStatus::Served, RouteStatus::Served]);
+    }
+
+    #[test]
+    fn duplicates_by_shape_are_shadowed() {
+        let r = router(&[
+            ("GET", "/item/{id}"),
+            ("GET", "/item/{id}"),
+            ("GET", "/item/:item_id"),
+            ("PUT", "/item/{item_id}"),
+        ]);
+        assert_eq!(r.statuses()[1], RouteStatus::Shadowed { by: 0 });
+        assert_eq!(r.statuses()[2], RouteStatus::Shadowed { by: 0 });
+        assert_eq!(r.statuses()[3], RouteStatus::Served);
+        assert_eq!(found(r.lookup(&Method::GET, "/item/42")), (0, vec![(6, 8)]));
+        assert_eq!(found(r.lookup(&Method::PUT, "/item/42")).0, 3);
+    }
+
+    #[test]
+    fn not_found_and_method_not_allowed() {
+        let r = router(&[("GET", "/item/{id}"), ("PUT", "/item/{id}"), ("POST", "/item")]);
+        assert_eq!(r.lookup(&Method::GET, "/nope"), Lookup::NotFound);
+        assert_eq!(r.lookup(&Method::GET, "/item/1/2"), Lookup::NotFound);
+        assert_eq!(
+            r.lookup(&Method::DELETE, "/item/1"),
+            Lookup::MethodNotAllowed(HeaderValue::from_static("GET, PUT, HEAD"))
+        );
+        assert_eq!(
+            r.lookup(&Method::GET, "/item"),
+            Lookup::MethodNotAllowed(HeaderValue::from_static("POST"))
+        );
+    }
+
+    #[test]
+    fn head_uses_get_and_trailing_slash_is_tolerated() {
+        let r = router(&[("GET", "/item/{id}"), ("POST", "/post/")]);
+        assert_eq!(found(r.lookup(&Method::HEAD, "/item/1")).0, 0);
+        assert_eq!(found(r.lookup(&Method::GET, "/item/1/")), (0, vec![(6, 7)]));
+        assert_eq!(found(r.lookup(&Method::POST, "/post")).0, 1);
+        assert_eq!(found(r.lookup(&Method::POST, "/post/")).0, 1);
+    }
+
+    #[test]
+    fn overlapping_shapes_respect_order_per_path() {
+        let r = router(&[("GET", "/a/{x}/c"), ("GET", "/a/b/{y}")]);
+        assert_eq!(found(r.lookup(&Method::GET, "/a/b/c")).0, 0);
+        assert_eq!(found(r.lookup(&Method::GET, "/a/b/d")), (1, vec![(5, 6)]));
+        assert_eq!(found(r.lookup(&Method::GET, "/a/z/c")), (0, vec![(3, 4)]));
+        assert_eq!(r.statuses(), &[RouteStatus::Served, RouteStatus::Served]);
+    }
+
+    #[test]
+    fn root_route() {
+        let r = router(&[("GET", "/")]);
+        assert_eq!(found(r.lookup(&Method::GET, "/")), (0, vec![]));
+    }
+}

@@ -1,0 +1,217 @@
+//! Path templates: `{name}` (FastAPI style) and `:name` (Express style), with or without a
+//! leading `/`.
+//!
+//! Rules enforced here:
+//! - a segment is either wholly a parameter or wholly literal text;
+//! - a trailing `/` is not significant (`/post/` and `/post` are one template);
+//! - the *shape* of a template names its parameters by position (`/item/{p0}`), so templates that
+//!   differ only in parameter names are recognised as the same route.
+
+use std::fmt;
+
+/// One segment of a template.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Segment {
+    /// Literal text that must match exactly.
+    Literal(String),
+    /// A parameter with its name.
+    Param(String),
+}
+
+/// A parsed path template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Template {
+    segments: Vec<Segment>,
+}
+
+/// Why a template was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateError(pub String);
+
+impl fmt::Display for TemplateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for TemplateError {}
+
+impl Template {
+    /// Parse `path`.
+    pub fn parse(path: &str) -> Result<Self, TemplateError> {
+        let trimmed = path.trim_start_matches('/');
+        let trimmed = trimmed.strip_suffix('/').unwrap_or(trimmed);
+        let mut segments = Vec::new();
+        if trimmed.is_empty() {
+            return Ok(Template { segments });
+        }
+        for raw in trimmed.split('/') {
+            let segment = if let Some(name) = raw.strip_prefix(':') {
+                Segment::Param(name.to_owned())
+            } else if let Some(name) = raw.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
+                Segment::Param(name.to_owned())
+            } else if raw.contains(['{', '}']) {
+                return Err(TemplateError(format!(
+                    "path `{path}`: segment `{raw}` must be wholly a `{{param}}` or wholly literal"
+                )));
+            } else if raw.is_empty() {
+                return Err(TemplateError(format!("path `{path}` has an empty segment")));
+            } else {
+                Segment::Literal(raw.to_owned())
+            };
+            if let Segment::Param(name) = &segment {
+                let valid = !name.is_empty()
+                    && name.chars().all(|c| c.is_alphanumeric() || c == '_')
+                    && !name.starts_with(|c: char| c.is_ascii_digit());
+                if !valid {
+                    return Err(TemplateError(format!(
+                        "path `{path}`: `{raw}` is not a valid parameter name"
+                    )));
+                }
+            }
+            segments.push(segment);
+        }
+        Ok(Template { segments })
+    }
+
+    /// The segments in order.
+    pub fn segments(&self) -> &[Segment] {
+        &self.segments
+    }
+
+    /// Parameter names in path order.
+    pub fn param_names(&self) -> impl Iterator<Item = &str> {
+        self.segments.iter().filter_map(|s| match s {
+            Segment::Param(name) => Some(name.as_str()),
+            Segment::Literal(_) => None,
+        })
+    }
+
+    /// The OpenAPI form: `/item/{id}`.
+    pub fn openapi_path(&self) -> String {
+        self.render(|_, name| format!("{{{name}}}"))
+    }
+
+    /// The shape: parameters renamed by position, `/item/{p0}`.
+    pub fn shape(&self) -> String {
+        self.render(|index, _| format!("{{p{index}}}"))
+    }
+
+    fn render(&self, param: impl Fn(usize, &str) -> String) -> String {
+        if self.segments.is_empty() {
+            return "/".to_owned();
+        }
+        let mut out = String::new();
+        let mut index = 0;
+        for segment in &self.segments {
+            out.push('/');
+            match segment {
+                Segment::Literal(text) => out.push_str(text),
+                Segment::Param(name) => {
+                    out.push_str(&param(index, name));
+                    index += 1;
+                }
+            }
+        }
+        out
+    }
+
+    /// True when some path matches both templates.
+    pub fn overlaps(&self, other: &Template) -> bool {
+        self.segments.len() == other.segments.len()
+            && self.segments.iter().zip(&other.segments).all(|pair| match pair {
+                (Segment::Literal(a), Segment::Literal(b)) => a == b,
+                _ => true,
+            })
+    }
+
+    /// True when every path `other` matches is also matched by `self`.
+    pub fn covers(&self, other: &Template) -> bool {
+        self.segments.len() == other.segments.len()
+            && self.segments.iter().zip(&other.segments).all(|pair| match pair {
+                (Segment::Literal(a), Segment::Literal(b)) => a == b,
+                (Segment::Param(_), _) => true,
+                (Segment::Literal(_), Segment::Param(_)) => false,
+            })
+    }
+
+    /// True when the request path's segments match this template.
+    pub fn matches_path(&self, path: &str) -> bool {
+        let trimmed = path.trim_start_matches('/');
+        let trimmed = trimmed.strip_suffix('/').unwrap_or(trimmed);
+        if trimmed.is_empty() {
+            return self.segments.is_empty();
+        }
+        let mut parts = trimmed.split('/');
+        for segment in &self.segments {
+            match (segment, parts.next()) {
+                (_, None) => return false,
+                (Segment::Literal(text), Some(part)) if text != part => return false,
+                (Segment::Param(_), Some("")) => return false,
+                _ => {}
+            }
+        }
+        parts.next().is_none()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_parameter_syntaxes_and_optional_leading_slash() {
+        let a = Template::parse("/user/{user_id}/item/{item_id}").unwrap();
+        let b = Template::parse("user/:user_id/item/:item_id").unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.openapi_path(), "/user/{user_id}/item/{item_id}");
+        assert_eq!(a.shape(), "/user/{p0}/item/{p1}");
+        assert_eq!(a.param_names().collect::<Vec<_>>(), ["user_id", "item_id"]);
+    }
+
+    #[test]
+    fn trailing_slash_is_not_significant() {
+        assert_eq!(
+            Template::parse("/post/").unwrap(),
+            Template::parse("/post").unwrap()
+        );
+        assert_eq!(Template::parse("/").unwrap().openapi_path(), "/");
+        assert_eq!(Template::parse("").unwrap().shape(), "/");
+    }
+
+    #[test]
+    fn malformed_templates_are_refused() {
+        for bad in [
+            "/item/{id",
+            "/item/{}",
+            "/item/:",
+            "/a//b",
+            "/item/x{id}",
+            "/item/{a-b}",
+            "/x/{1a}",
+        ] {
+            assert!(Template::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn overlap_and_cover() {
+        let me = Template::parse("/user/me").unwrap();
+        let id = Template::parse("/user/{id}").unwrap();
+        let other = Template::parse("/users/{id}").unwrap();
+        assert!(me.overlaps(&id) && id.overlaps(&me));
+        assert!(!id.overlaps(&other));
+        assert!(id.covers(&me) && !me.covers(&id));
+    }
+
+    #[test]
+    fn path_matching() {
+        let t = Template::parse("/user/{id}/item").unwrap();
+        assert!(t.matches_path("/user/7/item"));
+        assert!(t.matches_path("/user/7/item/"));
+        assert!(!t.matches_path("/user//item"));
+        assert!(!t.matches_path("/user/7"));
+        assert!(!t.matches_path("/user/7/item/x"));
+        assert!(Template::parse("/").unwrap().matches_path("/"));
+    }
+}
