@@ -1,0 +1,202 @@
+//! Route group A: typed parameters, FastAPI-style validation errors, OpenAPI.
+//!
+//! Rules enforced here (the spec's group A table): routes are declared in the spec's order, so the
+//! first declaration of a path is the one served (the extended and required-parameter forms of
+//! `/item/...` are declared, and shadowed); `/user/me` precedes `/user/{id}`.
+
+use ferrapi::prelude::*;
+use ferrapi::RouteDef;
+use serde::Serialize;
+
+/// An item, the body of `POST /item` and `PUT /item/{item_id}`.
+#[derive(Model, Serialize, Debug, Clone, PartialEq)]
+pub struct Item {
+    /// The item's name.
+    pub name: String,
+    /// An optional description.
+    pub description: Option<String>,
+    /// The price.
+    pub price: f64,
+    /// An optional tax, added to the price in `price_with_tax`.
+    pub tax: Option<f64>,
+}
+
+/// The side of a stock quote.
+#[derive(StrEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OrderType {
+    /// Buy at the ask price.
+    #[value("buy")]
+    Buy,
+    /// Sell at the bid price.
+    #[value("sell")]
+    Sell,
+}
+
+/// Greets.
+#[get("/")]
+pub async fn root() -> Json<Value> {
+    Json(json!({"message": "Hello World"}))
+}
+
+/// Read an item by integer id (the simple form, served).
+#[get("/item/{id}")]
+pub async fn read_item(id: i64) -> Json<Value> {
+    Json(json!({ "id": id }))
+}
+
+/// Read an item with an optional query and a short flag (the extended form; shadowed by the
+/// simple form under rule 7).
+#[get("/item/{id}")]
+pub async fn read_item_extended(id: String, q: Option<String>, #[default(false)] short: bool) -> Json<Value> {
+    let mut item = json!({ "id": id });
+    if let Some(q) = q.filter(|q| !q.is_empty()) {
+        item["q"] = json!(q);
+    }
+    if !short {
+        item["description"] = json!("This is an amazing item that has a long description");
+    }
+    Json(item)
+}
+
+/// Read an item with a required query parameter (the required-parameter form; shadowed).
+#[get("/item/{item_id}")]
+pub async fn read_item_needy(item_id: String, needy: String, #[default(0)] skip: i64, limit: Option<i64>) -> Json<Value> {
+    Json(json!({ "item_id": item_id, "needy": needy, "skip": skip, "limit": limit }))
+}
+
+/// The current user.
+#[get("/user/me")]
+pub async fn read_user_me() -> Json<Value> {
+    Json(json!({ "user_id": "the current user" }))
+}
+
+/// A user by id.
+#[get("/user/{id}")]
+pub async fn read_user(id: String) -> Json<Value> {
+    Json(json!({ "id": id }))
+}
+
+/// One item of a user.
+#[get("/user/{user_id}/item/{item_id}")]
+pub async fn read_user_item(user_id: i64, item_id: String, q: Option<String>, #[default(false)] short: bool) -> Json<Value> {
+    let mut item = json!({ "item_id": item_id, "owner_id": user_id });
+    if let Some(q) = q.filter(|q| !q.is_empty()) {
+        item["q"] = json!(q);
+    }
+    if !short {
+        item["description"] = json!("This is an amazing item that has a long description");
+    }
+    Json(item)
+}
+
+/// Bid and ask of the instruments the service quotes; other symbols get [`DEFAULT_QUOTE`].
+pub const INSTRUMENTS: &[(&str, f64, f64)] = &[
+    ("AAPL", 189.95, 190.05),
+    ("MSFT", 414.90, 415.10),
+    ("GOOG", 171.40, 171.60),
+    ("AMZN", 182.25, 182.45),
+    ("TSLA", 248.70, 249.10),
+];
+
+/// Bid and ask quoted for a symbol outside [`INSTRUMENTS`].
+pub const DEFAULT_QUOTE: (f64, f64) = (99.95, 100.05);
+
+/// A price for `symbol`: the ask when buying, the bid when selling.
+#[get("/stock/{symbol}/{type}")]
+pub async fn read_stock(symbol: String, r#type: OrderType) -> Json<Value> {
+    let (bid, ask) = INSTRUMENTS
+        .iter()
+        .find(|(s, _, _)| s.eq_ignore_ascii_case(&symbol))
+        .map_or(DEFAULT_QUOTE, |(_, bid, ask)| (*bid, *ask));
+    let price = match r#type {
+        OrderType::Buy => ask,
+        OrderType::Sell => bid,
+    };
+    Json(json!({ "symbol": symbol, "price": price, "type": r#type }))
+}
+
+/// The fixed ordered list of ten persons.
+pub const PERSONS: [&str; 10] = [
+    "Ada Lovelace",
+    "Alan Turing",
+    "Grace Hopper",
+    "Edsger Dijkstra",
+    "Barbara Liskov",
+    "Donald Knuth",
+    "Margaret Hamilton",
+    "Dennis Ritchie",
+    "Frances Allen",
+    "Ken Thompson",
+];
+
+/// A page of persons: indexes `skip` up to (not including) `skip + limit`.
+#[get("/person")]
+pub async fn read_persons(
+    #[default(0)]
+    #[ge(0)]
+    skip: i64,
+    #[default(5)]
+    #[ge(0)]
+    limit: i64,
+) -> Json<Value> {
+    let start = usize::try_from(skip).unwrap_or(usize::MAX).min(PERSONS.len());
+    let end = start.saturating_add(usize::try_from(limit).unwrap_or(usize::MAX)).min(PERSONS.len());
+    Json(PERSONS[start..end].iter().map(|name| json!({ "name": name })).collect())
+}
+
+/// The submitted item, with `price_with_tax` when a tax is given.
+#[post("/item")]
+pub async fn create_item(item: Item) -> Json<Value> {
+    let mut out = json!({ "name": item.name, "description": item.description, "price": item.price, "tax": item.tax });
+    if let Some(tax) = item.tax {
+        out["price_with_tax"] = json!(item.price + tax);
+    }
+    Json(out)
+}
+
+/// Replace an item: echoes the id, the item's fields, and `q` when given.
+#[put("/item/{item_id}")]
+pub async fn update_item(item_id: i64, item: Item, q: Option<String>) -> Json<Value> {
+    let mut out = json!({
+        "item_id": item_id, "name": item.name, "description": item.description, "price": item.price, "tax": item.tax
+    });
+    if let Some(q) = q.filter(|q| !q.is_empty()) {
+        out["q"] = json!(q);
+    }
+    Json(out)
+}
+
+/// Employees by integer id.
+pub const EMPLOYEES: &[(i64, &str, &str)] = &[
+    (1, "Ada Lovelace", "analyst"),
+    (2, "Alan Turing", "cryptographer"),
+    (3, "Grace Hopper", "admiral"),
+];
+
+/// An employee by id; 404 `{"detail": "Employee not found"}` for an unknown id.
+#[get("/employee/{id}", responses(404 = "Employee not found"))]
+pub async fn read_employee(id: i64) -> Result<Json<Value>, HttpError> {
+    EMPLOYEES
+        .iter()
+        .find(|(key, _, _)| *key == id)
+        .map(|(_, name, job)| Json(json!({ "name": name, "job": job })))
+        .ok_or_else(|| HttpError::not_found("Employee not found"))
+}
+
+/// Group A's routes in the spec's order.
+pub fn routes() -> Vec<RouteDef> {
+    ferrapi::routes![
+        root,
+        read_item,
+        read_item_extended,
+        read_item_needy,
+        read_user_me,
+        read_user,
+        read_user_item,
+        read_stock,
+        read_persons,
+        create_item,
+        update_item,
+        read_employee,
+    ]
+}
