@@ -44,17 +44,14 @@ pub fn expand(input: DeriveInput) -> TokenStream {
     let name = &input.ident;
     let name_str = name.to_string();
     if !input.generics.params.is_empty() {
-        diag.error(
-            input.generics.span(),
-            "`Model` cannot be derived for a generic struct",
-        );
+        diag.error_spanned(&input.generics, "`Model` cannot be derived for a generic struct");
     }
     let fields = match &input.data {
         Data::Struct(data) => match &data.fields {
             Fields::Named(named) => named.named.iter().cloned().collect::<Vec<_>>(),
             other => {
-                diag.error(
-                    other.span(),
+                diag.error_spanned(
+                    other,
                     "`Model` needs a struct with named fields: the names are the JSON keys",
                 );
                 Vec::new()
@@ -82,14 +79,17 @@ pub fn expand(input: DeriveInput) -> TokenStream {
         let slot = format_ident!("__f{}", i);
         let constraints = constraints_tokens(&parsed.constraints);
         let default = default_tokens(ty, parsed.default.as_ref());
-        assertions.extend(quote_spanned!(ty.span()=> const _: () = __rt::assert_from_json::<#ty>();));
+        assertions.extend(quote_spanned!(ty.span()=> __rt::assert_from_json::<#ty>();));
         assertions.extend(constraint_assertions(ty, &parsed.constraints));
         validate.extend(quote! {
             let #slot = __rt::field::<#ty>(object, #key, #default, #constraints, loc, errors);
         });
         build.push(quote!(#ident: #slot?));
+        // The same `default` tokens as in validation, so a mistyped default is one error.
         let default_json = match &parsed.default {
-            Some(expr) => quote!(__rt::serde_json::to_value(&(|| -> #ty { #expr })()).ok()),
+            Some(_) => quote! {
+                (#default).and_then(|default: fn() -> #ty| __rt::serde_json::to_value(&default()).ok())
+            },
             None => quote!(::core::option::Option::None),
         };
         let has_default = parsed.default.is_some();
@@ -115,22 +115,62 @@ pub fn expand(input: DeriveInput) -> TokenStream {
     let description =
         description.map(|d| quote!(schema.insert("description".to_owned(), __rt::Value::from(#d));));
 
+    // The field types are named only in the one body of `__PARTS` (its closures included): the
+    // compiler reports an unsatisfied bound once per span and body, so an unsupported field type
+    // is one error at the field rather than one per generated function.
     quote! {
         const _: () = {
             use ::ferrapi::__private as __rt;
-            #assertions
+
+            #[allow(clippy::type_complexity)]
+            const __PARTS: (
+                fn(
+                    &__rt::Map<::std::string::String, __rt::Value>,
+                    &mut __rt::Loc,
+                    &mut __rt::ValidationErrors,
+                ) -> ::core::option::Option<#name>,
+                fn(&mut __rt::SchemaRegistry) -> __rt::Value,
+            ) = {
+                #assertions
+                (
+                    #[allow(unused_variables)]
+                    |object: &__rt::Map<::std::string::String, __rt::Value>,
+                     loc: &mut __rt::Loc,
+                     errors: &mut __rt::ValidationErrors|
+                     -> ::core::option::Option<#name> {
+                        #validate
+                        ::core::option::Option::Some(#name { #(#build),* })
+                    },
+                    |registry: &mut __rt::SchemaRegistry| -> __rt::Value {
+                        registry.named(#name_str, |registry| {
+                            #[allow(unused_mut)]
+                            let mut properties = __rt::Map::new();
+                            #[allow(unused_mut)]
+                            let mut required: ::std::vec::Vec<__rt::Value> = ::std::vec::Vec::new();
+                            #schema
+                            let mut schema = __rt::Map::new();
+                            #description
+                            schema.insert("properties".to_owned(), __rt::Value::Object(properties));
+                            if !required.is_empty() {
+                                schema.insert("required".to_owned(), __rt::Value::Array(required));
+                            }
+                            schema.insert("title".to_owned(), __rt::Value::from(#name_str));
+                            schema.insert("type".to_owned(), __rt::Value::from("object"));
+                            __rt::Value::Object(schema)
+                        })
+                    },
+                )
+            };
 
             impl __rt::Model for #name {
                 const NAME: &'static str = #name_str;
 
-                #[allow(unused_variables)]
                 fn validate_object(
                     object: &__rt::Map<::std::string::String, __rt::Value>,
                     loc: &mut __rt::Loc,
                     errors: &mut __rt::ValidationErrors,
                 ) -> ::core::option::Option<Self> {
-                    #validate
-                    ::core::option::Option::Some(Self { #(#build),* })
+                    (__PARTS.0)(object, loc, errors)
                 }
             }
 
@@ -146,22 +186,7 @@ pub fn expand(input: DeriveInput) -> TokenStream {
 
             impl __rt::JsonSchema for #name {
                 fn schema(registry: &mut __rt::SchemaRegistry) -> __rt::Value {
-                    registry.named(#name_str, |registry| {
-                        #[allow(unused_mut)]
-                        let mut properties = __rt::Map::new();
-                        #[allow(unused_mut)]
-                        let mut required: ::std::vec::Vec<__rt::Value> = ::std::vec::Vec::new();
-                        #schema
-                        let mut schema = __rt::Map::new();
-                        #description
-                        schema.insert("properties".to_owned(), __rt::Value::Object(properties));
-                        if !required.is_empty() {
-                            schema.insert("required".to_owned(), __rt::Value::Array(required));
-                        }
-                        schema.insert("title".to_owned(), __rt::Value::from(#name_str));
-                        schema.insert("type".to_owned(), __rt::Value::from("object"));
-                        __rt::Value::Object(schema)
-                    })
+                    (__PARTS.1)(registry)
                 }
             }
 

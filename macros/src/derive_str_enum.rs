@@ -3,7 +3,6 @@
 
 use proc_macro2::TokenStream;
 use quote::quote;
-use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, LitStr};
 
 use crate::diag::Diagnostics;
@@ -40,10 +39,7 @@ pub fn expand(input: DeriveInput) -> TokenStream {
     let name = &input.ident;
     let name_str = name.to_string();
     if !input.generics.params.is_empty() {
-        diag.error(
-            input.generics.span(),
-            "`StrEnum` cannot be derived for a generic enum",
-        );
+        diag.error_spanned(&input.generics, "`StrEnum` cannot be derived for a generic enum");
     }
     let Data::Enum(data) = &input.data else {
         diag.error(
@@ -56,32 +52,39 @@ pub fn expand(input: DeriveInput) -> TokenStream {
     let mut values: Vec<String> = Vec::new();
     for variant in &data.variants {
         if !matches!(variant.fields, Fields::Unit) {
-            diag.error(
-                variant.span(),
-                "`StrEnum` variants carry no data: each is one string value",
+            diag.error_spanned(
+                &variant.fields,
+                format!(
+                    "`StrEnum` variants carry no data: each is one string value; write `{}` without fields",
+                    variant.ident
+                ),
             );
             continue;
         }
         let mut value = snake_case(&variant.ident.to_string());
+        let mut value_span = variant.ident.span();
         for attr in variant.attrs.iter().filter(|a| a.path().is_ident("value")) {
             match attr.parse_args::<LitStr>() {
-                Ok(lit) => value = lit.value(),
-                Err(_) => diag.error(
-                    attr.span(),
-                    "`#[value(..)]` takes a string, e.g. `#[value(\"buy\")]`",
-                ),
+                Ok(lit) => {
+                    value = lit.value();
+                    value_span = lit.span();
+                }
+                Err(_) => diag.error_spanned(attr, "`#[value(..)]` takes a string, e.g. `#[value(\"buy\")]`"),
             }
         }
-        if values.contains(&value) {
+        if let Some(first) = values.iter().position(|v| *v == value) {
             diag.error(
-                variant.span(),
-                format!("the value \"{value}\" is used by two variants"),
+                value_span,
+                format!(
+                    "the value \"{value}\" is already the value of `{}`: each variant needs its own, set with `#[value(\"..\")]`",
+                    variants[first]
+                ),
             );
         }
         values.push(value);
         variants.push(variant.ident.clone());
     }
-    if variants.is_empty() {
+    if data.variants.is_empty() {
         diag.error(name.span(), "`StrEnum` needs at least one variant");
     }
     if !diag.is_empty() {

@@ -2,6 +2,7 @@
 //! never panics.
 
 use proc_macro2::{Span, TokenStream};
+use quote::ToTokens;
 use std::fmt::Display;
 
 /// Collected errors of one macro invocation.
@@ -14,6 +15,12 @@ impl Diagnostics {
     /// Record an error at `span`.
     pub fn error(&mut self, span: Span, message: impl Display) {
         self.errors.push(syn::Error::new(span, message));
+    }
+
+    /// Record an error covering all of `tokens` (a whole attribute or type, not only its first
+    /// token: on stable Rust a proc macro cannot join spans, `syn` carries first and last).
+    pub fn error_spanned(&mut self, tokens: impl ToTokens, message: impl Display) {
+        self.errors.push(syn::Error::new_spanned(tokens, message));
     }
 
     /// Record an existing `syn` error.

@@ -3,7 +3,9 @@
 //!
 //! The handler collects every validation error (path, then query, then body) before answering,
 //! and every type requirement is asserted at the argument's own span so a mistake is reported
-//! where it was made.
+//! where it was made, once: assertions, handler, check and OpenAPI builder are one function body
+//! (closures included), and the compiler reports an unsatisfied bound once per span and body.
+//! Internal names in the handler start with `__`, so a user's names never shadow them.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
@@ -30,26 +32,32 @@ pub fn constraints_tokens(constraints: &[ConstraintSpec]) -> TokenStream {
     quote!(&[#(#items),*])
 }
 
-/// Assertions that a constrained type can take its constraints.
+/// Assertions (statements) that a constrained type can take its constraints.
 pub fn constraint_assertions(ty: &syn::Type, constraints: &[ConstraintSpec]) -> TokenStream {
     let numeric = constraints.iter().find(|c| !c.kind.ends_with("_length"));
     let text = constraints.iter().find(|c| c.kind.ends_with("_length"));
     let mut out = TokenStream::new();
     if let Some(c) = numeric {
         let span = c.span;
-        out.extend(quote_spanned!(span=> const _: () = __rt::assert_numeric::<#ty>();));
+        out.extend(quote_spanned!(span=> __rt::assert_numeric::<#ty>();));
     }
     if let Some(c) = text {
         let span = c.span;
-        out.extend(quote_spanned!(span=> const _: () = __rt::assert_text::<#ty>();));
+        out.extend(quote_spanned!(span=> __rt::assert_text::<#ty>();));
     }
     out
 }
 
-/// `Some((|| -> T { expr }) as fn() -> T)` or `None`.
+/// `Some(fn() -> T)` returning `expr`, or `None`. The expression initializes a `let` of the
+/// argument's type, so a mismatch reads "expected due to this" at that type.
 pub fn default_tokens(ty: &syn::Type, default: Option<&syn::Expr>) -> TokenStream {
     match default {
-        Some(expr) => quote!(::core::option::Option::Some((|| -> #ty { #expr }) as fn() -> #ty)),
+        Some(expr) => quote! {
+            ::core::option::Option::Some((|| {
+                let value: #ty = #expr;
+                value
+            }) as fn() -> #ty)
+        },
         None => quote!(::core::option::Option::None),
     }
 }
@@ -72,7 +80,6 @@ pub fn emit(model: &RouteModel) -> TokenStream {
     let mut reads_body = Vec::new();
     let mut checks = Vec::new();
     let mut slots = Vec::new();
-    let mut call_args = Vec::new();
 
     for (i, classified) in model.params.iter().enumerate() {
         let param = &classified.param;
@@ -83,18 +90,32 @@ pub fn emit(model: &RouteModel) -> TokenStream {
         assertions.extend(constraint_assertions(ty, &param.attrs.constraints));
         match classified.kind {
             Kind::Path { index } => {
-                assertions
-                    .extend(quote_spanned!(ty.span()=> const _: () = __rt::assert_path_param::<#ty>();));
+                assertions.extend(quote_spanned!(ty.span()=> __rt::assert_path_param::<#ty>();));
                 extract_path.extend(quote! {
                     let #slot: ::core::option::Option<#ty> =
-                        __rt::path_param::<#ty>(&cx, #index, #name, #constraints, &mut errors);
+                        __rt::path_param::<#ty>(&__cx, #index, #name, #constraints, &mut __errors);
                 });
             }
             Kind::Other => {
-                assertions.extend(quote_spanned!(ty.span()=> const _: () = __rt::assert_arg::<#ty>();));
+                // A qualified path, not `assert_arg::<T>()`: its error carries no "required by"
+                // note, so it is word for word the one the `assert_one_body` constants below would
+                // give for the same type, and the compiler shows it once.
+                assertions.extend(quote_spanned!(ty.span()=> let _ = <#ty as __rt::Arg>::SOURCE;));
+                // At most one JSON body: asserted for each pair of arguments at the later one, so
+                // a second `Model` argument is reported where it is written (once: the pairs give
+                // the same error), even when another argument has a mistake of its own.
+                for earlier in &reads_body {
+                    assertions.extend(quote_spanned! {ty.span()=>
+                        __rt::assert_one_body::<
+                            #ty,
+                            { #earlier },
+                            { <#ty as __rt::Arg>::SOURCE.is_body() },
+                        >();
+                    });
+                }
                 let default = default_tokens(ty, param.attrs.default.as_ref());
                 let extract = quote! {
-                    <#ty as __rt::Arg>::extract(&cx, #name, #default, #constraints, &mut errors)
+                    <#ty as __rt::Arg>::extract(&__cx, #name, #default, #constraints, &mut __errors)
                 };
                 extract_other.extend(quote! {
                     let mut #slot: ::core::option::Option<#ty> = ::core::option::Option::None;
@@ -112,26 +133,30 @@ pub fn emit(model: &RouteModel) -> TokenStream {
             }
         }
         slots.push(slot);
-        call_args.push(param.name.clone());
     }
 
-    let body_count = if reads_body.is_empty() {
-        quote!(0usize)
+    let reads_body_expr = if reads_body.is_empty() {
+        quote!(false)
     } else {
-        quote!(#((#reads_body) as usize)+*)
+        quote!(#(#reads_body)||*)
     };
-    let reads_body_expr = quote!((#body_count) > 0);
-    let too_many_bodies = format!(
-        "route `{name_str}` has more than one JSON body argument: a route takes at most one argument whose type derives `Model`"
-    );
-    let output_assertion = match &func.sig.output {
-        syn::ReturnType::Default => TokenStream::new(),
-        syn::ReturnType::Type(_, ty) => {
-            quote_spanned!(ty.span()=> const _: () = __rt::assert_into_response::<#ty>();)
-        }
+    let (output_assertion, respond) = match &func.sig.output {
+        syn::ReturnType::Default => (
+            TokenStream::new(),
+            quote!(__rt::IntoResponse::into_response(#fn_name(#(#slots),*).await)),
+        ),
+        syn::ReturnType::Type(_, ty) => (
+            quote_spanned!(ty.span()=> __rt::assert_into_response::<#ty>();),
+            // Named with the return type's span, so an unsatisfied bound here is the same error
+            // as the assertion's, which the compiler reports once.
+            quote_spanned!(ty.span()=> <#ty as __rt::IntoResponse>::into_response(#fn_name(#(#slots),*).await)),
+        ),
     };
     let operation = emit_openapi::operation(model);
 
+    // Every type requirement is asserted, and every use of the argument types is written, inside
+    // the one body of `def`: the compiler reports an unsatisfied bound once per span and body, so
+    // each mistake is one error at the argument rather than one per generated function.
     quote! {
         #func
 
@@ -143,48 +168,46 @@ pub fn emit(model: &RouteModel) -> TokenStream {
         const _: () = {
             use ::ferrapi::__private as __rt;
 
-            #assertions
-            #output_assertion
-            const _: () = ::core::assert!((#body_count) <= 1, #too_many_bodies);
-
-            fn __handler(cx: __rt::RequestCx) -> __rt::BoxFuture {
-                __rt::boxed(async move {
-                    #[allow(unused_mut)]
-                    let mut errors = __rt::ValidationErrors::new();
-                    #extract_path
-                    #extract_other
-                    #extract_body
-                    if !errors.is_empty() {
-                        return errors.into_response();
-                    }
-                    drop(cx);
-                    #[allow(irrefutable_let_patterns)]
-                    let (#(::core::option::Option::Some(#call_args),)*) = (#(#slots,)*) else {
-                        return __rt::internal_error();
-                    };
-                    __rt::IntoResponse::into_response(#fn_name(#(#call_args),*).await)
-                })
-            }
-
-            #[allow(unused_variables)]
-            fn __check(state: &__rt::StateMap) -> ::core::result::Result<(), ::std::string::String> {
-                #(#checks)*
-                ::core::result::Result::Ok(())
-            }
-
-            #operation
-
             impl __rt::Route for #fn_name {
+                #[allow(unused_variables)]
                 fn def(&self) -> __rt::RouteDef {
+                    #assertions
+                    #output_assertion
+
+                    let handler: fn(__rt::RequestCx) -> __rt::BoxFuture = |__cx: __rt::RequestCx| {
+                        __rt::boxed(async move {
+                            #[allow(unused_mut)]
+                            let mut __errors = __rt::ValidationErrors::new();
+                            #extract_path
+                            #extract_other
+                            #extract_body
+                            if !__errors.is_empty() {
+                                return __errors.into_response();
+                            }
+                            drop(__cx);
+                            #[allow(irrefutable_let_patterns)]
+                            let (#(::core::option::Option::Some(#slots),)*) = (#(#slots,)*) else {
+                                return __rt::internal_error();
+                            };
+                            #respond
+                        })
+                    };
+                    let check: fn(&__rt::StateMap) -> ::core::result::Result<(), ::std::string::String> =
+                        |state: &__rt::StateMap| {
+                            #(#checks)*
+                            ::core::result::Result::Ok(())
+                        };
+                    let operation: fn(&mut __rt::SchemaRegistry) -> __rt::Value = #operation;
+
                     __rt::RouteDef {
                         name: #name_str,
                         method: __rt::Method::#method,
                         path: #path,
-                        handler: __handler,
+                        handler,
                         reads_body: #reads_body_expr,
                         include_in_schema: #include_in_schema,
-                        operation: __operation,
-                        check: __check,
+                        operation,
+                        check,
                     }
                 }
             }

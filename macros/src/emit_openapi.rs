@@ -38,7 +38,7 @@ fn response(ty: &Type) -> Option<TokenStream> {
     }
 }
 
-/// `fn __operation(registry) -> Value`.
+/// `|registry| -> Value`: a closure building the operation object.
 pub fn operation(model: &RouteModel) -> TokenStream {
     let name = model.func.sig.ident.to_string();
     let summary = match &model.doc.summary {
@@ -79,7 +79,7 @@ pub fn operation(model: &RouteModel) -> TokenStream {
         .iter()
         .map(|(status, description)| quote!(op.extra_response(#status, #description);));
     quote! {
-        fn __operation(registry: &mut __rt::SchemaRegistry) -> __rt::Value {
+        |registry: &mut __rt::SchemaRegistry| -> __rt::Value {
             let mut op = __rt::Operation::new(#name, #summary, #description, &[#(#tags),*]);
             #params
             #response

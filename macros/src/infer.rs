@@ -84,8 +84,8 @@ pub fn infer(
         );
     }
     if !func.sig.generics.params.is_empty() {
-        diag.error(
-            func.sig.generics.span(),
+        diag.error_spanned(
+            &func.sig.generics,
             "route handlers cannot be generic: every argument's type must be known to build the API",
         );
     }
@@ -118,20 +118,20 @@ pub fn infer(
         let name = crate::parse::api_name(&param.name);
         let index = template_params.iter().position(|tp| tp.name == name);
         let is_option = option_inner(&param.ty).is_some();
-        if let (Some(_), Some(span)) = (index, param.attrs.default_span) {
-            diag.error(
-                span,
+        if let (Some(_), Some(attr)) = (index, &param.attrs.default_attr) {
+            diag.error_spanned(
+                attr,
                 format!("`#[default]` cannot be used on path parameter `{name}`: a path parameter is always present"),
             );
-        } else if let (true, Some(span)) = (is_option, param.attrs.default_span) {
-            diag.error(
-                span,
+        } else if let (true, Some(attr)) = (is_option, &param.attrs.default_attr) {
+            diag.error_spanned(
+                attr,
                 format!("`#[default]` on `Option` argument `{name}`: an absent `Option` is already `None`; remove one of them"),
             );
         }
         if index.is_some() && is_option {
-            diag.error(
-                param.ty.span(),
+            diag.error_spanned(
+                &param.ty,
                 format!("path parameter `{name}` cannot be an `Option`: a path parameter is always present"),
             );
         }

@@ -38,8 +38,8 @@ pub struct ParamAttrs {
     pub default: Option<Expr>,
     /// Constraints in declaration order.
     pub constraints: Vec<ConstraintSpec>,
-    /// The span of `#[default]`, for errors.
-    pub default_span: Option<Span>,
+    /// The `#[default(..)]` attribute as written, for errors.
+    pub default_attr: Option<Attribute>,
 }
 
 /// One function argument.
@@ -144,7 +144,7 @@ pub fn route_attr(tokens: TokenStream, diag: &mut Diagnostics) -> Option<RouteAt
     }
 }
 
-fn bound(expr: &Expr, kind: &str, span: Span, diag: &mut Diagnostics) -> Option<TokenStream> {
+fn bound(expr: &Expr, kind: &str, diag: &mut Diagnostics) -> Option<TokenStream> {
     let (negative, lit) = match expr {
         Expr::Lit(lit) => (false, &lit.lit),
         Expr::Unary(syn::ExprUnary {
@@ -188,8 +188,8 @@ fn bound(expr: &Expr, kind: &str, span: Span, diag: &mut Diagnostics) -> Option<
             } else {
                 "a number literal"
             };
-            diag.error(
-                span,
+            diag.error_spanned(
+                expr,
                 format!("`#[{kind}(..)]` takes {expected}, e.g. `#[{kind}(0)]`"),
             );
             None
@@ -202,7 +202,7 @@ pub fn param_attrs(attrs: &mut Vec<Attribute>, diag: &mut Diagnostics, extra_all
     let mut out = ParamAttrs {
         default: None,
         constraints: Vec::new(),
-        default_span: None,
+        default_attr: None,
     };
     let mut kept = Vec::new();
     for attr in attrs.drain(..) {
@@ -214,17 +214,17 @@ pub fn param_attrs(attrs: &mut Vec<Attribute>, diag: &mut Diagnostics, extra_all
             match attr.parse_args::<Expr>() {
                 Ok(expr) => {
                     out.default = Some(expr);
-                    out.default_span = Some(attr.span());
+                    out.default_attr = Some(attr.clone());
                 }
-                Err(_) => diag.error(
-                    attr.span(),
+                Err(_) => diag.error_spanned(
+                    &attr,
                     "`#[default(..)]` takes an expression, e.g. `#[default(0)]`",
                 ),
             }
         } else if CONSTRAINTS.contains(&ident.as_str()) {
             match attr.parse_args::<Expr>() {
                 Ok(expr) => {
-                    if let Some(value) = bound(&expr, &ident, attr.span(), diag) {
+                    if let Some(value) = bound(&expr, &ident, diag) {
                         out.constraints.push(ConstraintSpec {
                             kind: ident,
                             value,
@@ -232,8 +232,8 @@ pub fn param_attrs(attrs: &mut Vec<Attribute>, diag: &mut Diagnostics, extra_all
                         });
                     }
                 }
-                Err(_) => diag.error(
-                    attr.span(),
+                Err(_) => diag.error_spanned(
+                    &attr,
                     format!("`#[{ident}(..)]` takes a literal, e.g. `#[{ident}(0)]`"),
                 ),
             }
@@ -258,8 +258,8 @@ pub fn params(func: &mut ItemFn, diag: &mut Diagnostics) -> Vec<Param> {
     for input in func.sig.inputs.iter_mut() {
         match input {
             FnArg::Receiver(receiver) => {
-                diag.error(
-                    receiver.span(),
+                diag.error_spanned(
+                    &*receiver,
                     "route handlers are free functions; `self` is not allowed",
                 );
             }
@@ -271,8 +271,8 @@ pub fn params(func: &mut ItemFn, diag: &mut Diagnostics) -> Vec<Param> {
                         ty: (*typed.ty).clone(),
                         attrs,
                     }),
-                    other => diag.error(
-                        other.span(),
+                    other => diag.error_spanned(
+                        other,
                         "route arguments need a plain name: the name is the parameter's name in the API",
                     ),
                 }

@@ -41,13 +41,17 @@ pub fn parse(path: &str) -> Result<Vec<TemplateParam>, Vec<String>> {
                 && name.chars().all(|c| c.is_alphanumeric() || c == '_')
                 && !name.starts_with(|c: char| c.is_ascii_digit());
             if name.is_empty() {
-                problems.push(format!("empty parameter name in segment `{raw}`"));
+                problems.push(format!(
+                    "empty parameter name in segment `{raw}`: name the parameter after its argument, as in `{{id}}`"
+                ));
             } else if !valid {
                 problems.push(format!(
                     "`{name}` is not a valid parameter name (use letters, digits and `_`)"
                 ));
             } else if params.iter().any(|p| p.name == name) {
-                problems.push(format!("parameter `{name}` appears twice in the path"));
+                problems.push(format!(
+                    "parameter `{name}` appears twice in the path: each parameter needs its own name and argument"
+                ));
             } else {
                 params.push(TemplateParam {
                     name: name.to_owned(),

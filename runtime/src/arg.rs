@@ -60,7 +60,7 @@ pub enum ArgDoc {
     message = "`{Self}` cannot be a route argument",
     label = "not a query parameter, a JSON body or an injected value",
     note = "query parameters are integers, floats, bool, String, an enum deriving `StrEnum`, or `Option`/`Vec` of those",
-    note = "a JSON body is a struct deriving `Model`; shared state is `State<T>`; headers are `HeaderMap`"
+    note = "a JSON body is a struct deriving `Model`; shared state is `State<T>` with `T: Send + Sync + 'static`; headers are `HeaderMap`"
 )]
 pub trait Arg: Sized {
     /// Where the value comes from.
@@ -175,6 +175,9 @@ pub fn param_schema<T: FromParam>(
     Value::Object(schema)
 }
 
+// Not recommended: for a type that is no argument at all, the error names `Arg` and its notes
+// rather than the scalar conversion this impl needs.
+#[diagnostic::do_not_recommend]
 impl<T: FromParam + Serialize> Arg for T {
     const SOURCE: Source = Source::Query;
 

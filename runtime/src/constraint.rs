@@ -81,6 +81,16 @@ macro_rules! int_constrainable {
 }
 int_constrainable!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, usize);
 
+impl Constrainable for u128 {
+    fn compare(&self, bound: Bound) -> Option<Ordering> {
+        match bound {
+            Bound::Int(b) if b < 0 => Some(Ordering::Greater),
+            Bound::Int(b) => Some(self.cmp(&(b as u128))),
+            Bound::Float(b) => (*self as f64).partial_cmp(&b),
+        }
+    }
+}
+
 macro_rules! float_constrainable {
     ($($ty:ty),*) => {$(
         impl Constrainable for $ty {

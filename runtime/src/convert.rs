@@ -91,6 +91,22 @@ impl JsonSchema for i128 {
     }
 }
 
+impl FromParam for u128 {
+    fn from_param(raw: &str) -> Result<Self, Failure> {
+        if !is_integer_literal(raw) {
+            return Err(Failure::new("int_parsing", INT_PARSING));
+        }
+        raw.parse::<u128>()
+            .map_err(|_| int_out_of_range(0, u128::MAX.to_string()))
+    }
+}
+
+impl JsonSchema for u128 {
+    fn schema(_registry: &mut SchemaRegistry) -> Value {
+        json!({ "type": "integer", "minimum": 0 })
+    }
+}
+
 const FLOAT_PARSING: &str = "Input should be a valid number, unable to parse string as a number";
 
 /// The `finite_number` failure.
@@ -189,6 +205,11 @@ mod tests {
         );
         assert_eq!(i8::from_param("-128"), Ok(-128));
         assert_eq!(u64::from_param("+18446744073709551615"), Ok(u64::MAX));
+        assert_eq!(
+            i128::from_param("-170141183460469231731687303715884105728"),
+            Ok(i128::MIN)
+        );
+        assert_eq!(u128::from_param("-1").unwrap_err().kind, "int_out_of_range");
     }
 
     #[test]

@@ -151,4 +151,19 @@ pub mod __private {
     pub const fn assert_into_response<T: IntoResponse>() {}
     /// Assert `T: FromJson` (model fields).
     pub const fn assert_from_json<T: FromJson>() {}
+
+    /// Compile-time check that a route has at most one JSON body: implemented for every type
+    /// unless an earlier argument is the body (`EARLIER`) and this one is too (`BODY`).
+    #[diagnostic::on_unimplemented(
+        message = "`{Self}` would be another JSON body, and a route takes at most one",
+        label = "another argument whose type derives `Model`",
+        note = "an earlier argument is already the JSON body; put the fields of both in one struct deriving `Model`"
+    )]
+    pub trait OneBody<const EARLIER: bool, const BODY: bool> {}
+    impl<T: ?Sized> OneBody<false, false> for T {}
+    impl<T: ?Sized> OneBody<false, true> for T {}
+    impl<T: ?Sized> OneBody<true, false> for T {}
+
+    /// Assert that argument `T` is not a second JSON body.
+    pub const fn assert_one_body<T: OneBody<EARLIER, BODY>, const EARLIER: bool, const BODY: bool>() {}
 }

@@ -10,6 +10,11 @@ use std::collections::{BTreeMap, HashMap};
 use serde_json::{json, Map, Value};
 
 /// A type that can describe itself as JSON Schema.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no JSON Schema for the OpenAPI document",
+    label = "a type in the API without `JsonSchema`",
+    note = "derive `Model` for a struct or `StrEnum` for a string enum; return `Json<Value>` to leave a response undocumented"
+)]
 pub trait JsonSchema {
     /// The schema of the type; named types register themselves and return a `$ref`.
     fn schema(registry: &mut SchemaRegistry) -> Value;

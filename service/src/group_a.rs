@@ -60,7 +60,12 @@ pub async fn read_item_extended(id: String, q: Option<String>, #[default(false)]
 
 /// Read an item with a required query parameter (the required-parameter form; shadowed).
 #[get("/item/{item_id}")]
-pub async fn read_item_needy(item_id: String, needy: String, #[default(0)] skip: i64, limit: Option<i64>) -> Json<Value> {
+pub async fn read_item_needy(
+    item_id: String,
+    needy: String,
+    #[default(0)] skip: i64,
+    limit: Option<i64>,
+) -> Json<Value> {
     Json(json!({ "item_id": item_id, "needy": needy, "skip": skip, "limit": limit }))
 }
 
@@ -78,7 +83,12 @@ pub async fn read_user(id: String) -> Json<Value> {
 
 /// One item of a user.
 #[get("/user/{user_id}/item/{item_id}")]
-pub async fn read_user_item(user_id: i64, item_id: String, q: Option<String>, #[default(false)] short: bool) -> Json<Value> {
+pub async fn read_user_item(
+    user_id: i64,
+    item_id: String,
+    q: Option<String>,
+    #[default(false)] short: bool,
+) -> Json<Value> {
     let mut item = json!({ "item_id": item_id, "owner_id": user_id });
     if let Some(q) = q.filter(|q| !q.is_empty()) {
         item["q"] = json!(q);
@@ -140,14 +150,22 @@ pub async fn read_persons(
     limit: i64,
 ) -> Json<Value> {
     let start = usize::try_from(skip).unwrap_or(usize::MAX).min(PERSONS.len());
-    let end = start.saturating_add(usize::try_from(limit).unwrap_or(usize::MAX)).min(PERSONS.len());
-    Json(PERSONS[start..end].iter().map(|name| json!({ "name": name })).collect())
+    let end = start
+        .saturating_add(usize::try_from(limit).unwrap_or(usize::MAX))
+        .min(PERSONS.len());
+    Json(
+        PERSONS[start..end]
+            .iter()
+            .map(|name| json!({ "name": name }))
+            .collect(),
+    )
 }
 
 /// The submitted item, with `price_with_tax` when a tax is given.
 #[post("/item")]
 pub async fn create_item(item: Item) -> Json<Value> {
-    let mut out = json!({ "name": item.name, "description": item.description, "price": item.price, "tax": item.tax });
+    let mut out =
+        json!({ "name": item.name, "description": item.description, "price": item.price, "tax": item.tax });
     if let Some(tax) = item.tax {
         out["price_with_tax"] = json!(item.price + tax);
     }

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use ferrapi_tests::app::{app, service, spawn};
-use ferrapi_tests::client::{get, raw, send, send_json};
+use ferrapi_tests::client::{get, raw, send};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -43,7 +43,10 @@ async fn head_is_answered_by_get_routes_without_a_body() {
 async fn declaration_order_decides_and_shadowed_routes_never_run() {
     let addr = spawn(app()).await;
     // `/user/me` is declared before `/user/{id}`.
-    assert_eq!(get(addr, "/user/me").await.text(), r#"{"user_id":"the current user"}"#);
+    assert_eq!(
+        get(addr, "/user/me").await.text(),
+        r#"{"user_id":"the current user"}"#
+    );
     assert_eq!(get(addr, "/user/7").await.text(), r#"{"id":"7"}"#);
     // `/dup/{id}` is declared twice; the first declaration serves.
     assert_eq!(get(addr, "/dup/x").await.text(), "first x");
@@ -51,8 +54,14 @@ async fn declaration_order_decides_and_shadowed_routes_never_run() {
     let shadowed: Vec<_> = table.iter().filter(|r| r.shadowed_by.is_some()).collect();
     assert_eq!(shadowed.len(), 1);
     assert_eq!(shadowed[0].name, "dup_second");
-    assert_eq!(shadowed[0].shadowed_by, Some(("dup_first", "/dup/{id}".to_owned())));
-    assert_eq!(shadowed[0].to_string(), "GET     /dup/{other}                             dup_second  [shadowed by dup_first (/dup/{id})]");
+    assert_eq!(
+        shadowed[0].shadowed_by,
+        Some(("dup_first", "/dup/{id}".to_owned()))
+    );
+    assert_eq!(
+        shadowed[0].to_string(),
+        "GET     /dup/{other}                             dup_second  [shadowed by dup_first (/dup/{id})]"
+    );
     // The shadowed route still exists as a function and can be called directly.
     assert_eq!(ferrapi_tests::app::dup_second("y".into()).await, "second y");
 }
@@ -79,7 +88,10 @@ async fn a_later_static_route_loses_to_an_earlier_parameter_route() {
 async fn trailing_slash_is_served_by_the_route() {
     let addr = spawn(app()).await;
     assert_eq!(get(addr, "/item/42/").await.text(), r#"{"id":42}"#);
-    assert_eq!(get(addr, "/user/me/").await.text(), r#"{"user_id":"the current user"}"#);
+    assert_eq!(
+        get(addr, "/user/me/").await.text(),
+        r#"{"user_id":"the current user"}"#
+    );
     assert_eq!(send(addr, "POST", "/created/", &[], None).await.status, 201);
 }
 
@@ -87,14 +99,26 @@ async fn trailing_slash_is_served_by_the_route() {
 async fn response_kinds() {
     let addr = spawn(app()).await;
     let reply = get(addr, "/employee/2").await;
-    assert_eq!((reply.status, reply.text().as_str()), (404, r#"{"detail":"Employee not found"}"#));
-    assert_eq!(get(addr, "/employee/1").await.text(), r#"{"name":"Ada","job":"engineer"}"#);
+    assert_eq!(
+        (reply.status, reply.text().as_str()),
+        (404, r#"{"detail":"Employee not found"}"#)
+    );
+    assert_eq!(
+        get(addr, "/employee/1").await.text(),
+        r#"{"name":"Ada","job":"engineer"}"#
+    );
     let reply = get(addr, "/string-body").await;
-    assert_eq!((reply.status, reply.text().as_str()), (404, r#""Empleat no trobat""#));
+    assert_eq!(
+        (reply.status, reply.text().as_str()),
+        (404, r#""Empleat no trobat""#)
+    );
     assert_eq!(reply.header("content-type"), Some("application/json"));
     let reply = get(addr, "/hello/%3Cscript%3Ealert(1)%3C%2Fscript%3E").await;
     assert_eq!(reply.header("content-type"), Some("text/html; charset=utf-8"));
-    assert_eq!(reply.text(), "<h1>Hello &lt;script&gt;alert(1)&lt;/script&gt;</h1>");
+    assert_eq!(
+        reply.text(),
+        "<h1>Hello &lt;script&gt;alert(1)&lt;/script&gt;</h1>"
+    );
     let reply = send(addr, "POST", "/created", &[], None).await;
     assert_eq!(reply.status, 201);
     assert_eq!(reply.header("x-message"), Some("made"));
@@ -126,7 +150,10 @@ async fn declared_content_length_over_the_limit_is_413_without_reading() {
         .expect("read");
     let reply = ferrapi_tests::client::parse(&buffer);
     assert_eq!(reply.status, 413);
-    assert_eq!(reply.text(), r#"{"detail":"Request body is larger than the limit of 64 bytes"}"#);
+    assert_eq!(
+        reply.text(),
+        r#"{"detail":"Request body is larger than the limit of 64 bytes"}"#
+    );
 }
 
 #[tokio::test]
@@ -157,7 +184,10 @@ async fn keep_alive_serves_several_requests_on_one_connection() {
         .await
         .expect("send");
     let mut buffer = Vec::new();
-    tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut buffer)).await.expect("in time").expect("read");
+    tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut buffer))
+        .await
+        .expect("in time")
+        .expect("read");
     let text = String::from_utf8_lossy(&buffer);
     assert_eq!(text.matches("HTTP/1.1 200 OK").count(), 2, "{text}");
     assert!(text.contains(r#"{"id":1}"#) && text.contains(r#"{"id":2}"#));
@@ -167,10 +197,16 @@ async fn keep_alive_serves_several_requests_on_one_connection() {
 async fn a_client_that_never_finishes_its_head_is_disconnected() {
     let addr = spawn(app().header_read_timeout(Duration::from_millis(300))).await;
     let mut stream = TcpStream::connect(addr).await.expect("connect");
-    stream.write_all(b"GET /item/1 HTTP/1.1\r\nHost: x\r\n").await.expect("send part of the head");
+    stream
+        .write_all(b"GET /item/1 HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .expect("send part of the head");
     let mut buffer = Vec::new();
     let read = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut buffer)).await;
-    assert!(read.is_ok(), "the server closed the connection after the header-read timeout");
+    assert!(
+        read.is_ok(),
+        "the server closed the connection after the header-read timeout"
+    );
     // Other clients are served meanwhile and afterwards.
     assert_eq!(get(addr, "/item/1").await.status, 200);
 }
@@ -188,7 +224,10 @@ async fn openapi_document_is_served_as_prebuilt_bytes() {
     assert_eq!(doc["info"]["title"], "ferrapi test app");
     assert!(doc["paths"].get("/dup/{id}").is_some());
     assert!(doc["paths"].get("/hidden").is_none(), "include_in_schema = false");
-    assert_eq!(doc["paths"]["/items/{item_id}"]["get"]["operationId"], "read_needy");
+    assert_eq!(
+        doc["paths"]["/items/{item_id}"]["get"]["operationId"],
+        "read_needy"
+    );
     let moved = spawn(app().openapi_url(None)).await;
     assert_eq!(get(moved, "/openapi.json").await.status, 404);
 }
@@ -203,8 +242,14 @@ async fn graceful_shutdown_finishes_and_stops_accepting() {
     }));
     assert_eq!(get(addr, "/item/1").await.status, 200);
     let _ = stop.send(());
-    tokio::time::timeout(Duration::from_secs(5), running).await.expect("stops in time").expect("no panic");
-    assert!(TcpStream::connect(addr).await.is_err(), "new connections are refused after shutdown");
+    tokio::time::timeout(Duration::from_secs(5), running)
+        .await
+        .expect("stops in time")
+        .expect("no panic");
+    assert!(
+        TcpStream::connect(addr).await.is_err(),
+        "new connections are refused after shutdown"
+    );
 }
 
 #[tokio::test]
@@ -213,11 +258,35 @@ async fn missing_state_is_refused_when_the_app_is_built() {
         .routes(ferrapi::routes![ferrapi_tests::app::count])
         .build()
         .expect_err("State<Counter> is not registered");
-    assert!(err.to_string().contains("State<ferrapi_tests::app::Counter>"), "{err}");
+    assert!(
+        err.to_string().contains("State<ferrapi_tests::app::Counter>"),
+        "{err}"
+    );
 }
 
 #[tokio::test]
-async fn json_body_route_with_send_json_helper() {
+async fn http2_with_prior_knowledge_is_served() {
+    use bytes::Bytes;
+    use http_body_util::{BodyExt, Full};
+    use hyper_util::rt::{TokioExecutor, TokioIo};
+
     let addr = spawn(app()).await;
-    assert_eq!(send_json(addr, "POST", "/item", r#"{"name":"x","price":1}"#).await.status, 200);
+    let stream = TcpStream::connect(addr).await.expect("connect");
+    let (mut sender, connection) =
+        hyper::client::conn::http2::handshake(TokioExecutor::new(), TokioIo::new(stream))
+            .await
+            .expect("h2 handshake");
+    tokio::spawn(connection);
+    let request = hyper::Request::post(format!("http://{addr}/item"))
+        .header("content-type", "application/json")
+        .body(Full::new(Bytes::from_static(br#"{"name":"h2","price":2}"#)))
+        .expect("request");
+    let response = sender.send_request(request).await.expect("response");
+    assert_eq!(response.version(), hyper::Version::HTTP_2);
+    assert_eq!(response.status(), 200);
+    let body = response.into_body().collect().await.expect("body").to_bytes();
+    assert_eq!(
+        &body[..],
+        br#"{"name":"h2","description":null,"price":2.0,"tax":null}"#
+    );
 }

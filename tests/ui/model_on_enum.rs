@@ -1,0 +1,9 @@
+use ferrapi::prelude::*;
+
+#[derive(Model)]
+enum Shape {
+    Circle,
+    Square,
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+use ferrapi::prelude::*;
+
+#[derive(Model)]
+struct Point(f64, f64);
+
+fn main() {}

@@ -1,0 +1,6 @@
+use ferrapi::prelude::*;
+
+#[get("/items")]
+struct Items;
+
+fn main() {}

@@ -1,0 +1,8 @@
+use ferrapi::prelude::*;
+
+#[get("/item/{}")]
+async fn read_item() -> Json<Value> {
+    Json(json!({}))
+}
+
+fn main() {}
