@@ -27,9 +27,15 @@ fn response(ty: &Type) -> Option<TokenStream> {
         if last_ident(inner).as_deref() == Some("Value") {
             return None;
         }
-        return Some(
-            quote!(op.response("application/json", <#inner as __rt::JsonSchema>::schema(registry));),
-        );
+        return Some(quote! {
+            {
+                use __rt::{ProbeKnown as _, ProbeUnknown as _};
+                let probe = __rt::SchemaProbe::<#inner>(::core::marker::PhantomData);
+                if let ::core::option::Option::Some(schema) = (&probe).probe_schema(registry) {
+                    op.response("application/json", schema);
+                }
+            }
+        });
     }
     match last_ident(ty).as_deref() {
         Some("Html") => Some(quote!(op.response("text/html", __rt::json!({"type": "string"}));)),

@@ -105,6 +105,36 @@ pub mod __private {
     pub use serde;
     pub use serde_json::{self, json, Map, Value};
 
+    /// Finds a response body's schema when its type has one; `Json<T>` of a type that is only
+    /// `Serialize` is documented without a schema instead of failing to compile. (Autoref
+    /// specialization: `(&SchemaProbe::<T>(PhantomData)).probe_schema(r)` picks [`ProbeKnown`]
+    /// when `T: JsonSchema`, else [`ProbeUnknown`].)
+    pub struct SchemaProbe<T: ?Sized>(pub std::marker::PhantomData<T>);
+
+    /// The probe for types with a schema.
+    pub trait ProbeKnown {
+        /// The schema.
+        fn probe_schema(&self, registry: &mut SchemaRegistry) -> Option<Value>;
+    }
+
+    impl<T: JsonSchema + ?Sized> ProbeKnown for SchemaProbe<T> {
+        fn probe_schema(&self, registry: &mut SchemaRegistry) -> Option<Value> {
+            Some(T::schema(registry))
+        }
+    }
+
+    /// The fallback for types without one.
+    pub trait ProbeUnknown {
+        /// No schema.
+        fn probe_schema(&self, registry: &mut SchemaRegistry) -> Option<Value>;
+    }
+
+    impl<T: ?Sized> ProbeUnknown for &SchemaProbe<T> {
+        fn probe_schema(&self, _registry: &mut SchemaRegistry) -> Option<Value> {
+            None
+        }
+    }
+
     /// Box a handler future.
     pub fn boxed<F>(future: F) -> BoxFuture
     where

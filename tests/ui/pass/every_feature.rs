@@ -127,3 +127,14 @@ fn main() {
         .build();
     assert!(service.is_ok());
 }
+
+/// A response type that is only `Serialize`: documented without a schema.
+#[derive(serde::Serialize)]
+pub struct Report {
+    total: i64,
+}
+
+#[get("/report")]
+async fn report() -> Json<Report> {
+    Json(Report { total: 0 })
+}
