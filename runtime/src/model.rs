@@ -58,6 +58,43 @@ pub fn body_model<T: Model>(cx: &RequestCx, errors: &mut ValidationErrors) -> Op
     }
 }
 
+/// Validate the request body as any JSON-readable `T` (`Json<Map<String, Value>>` takes any
+/// object, `Json<Vec<i64>>` a list of integers): the body argument for types that are not models.
+pub fn body_value<T: crate::json::FromJson>(cx: &RequestCx, errors: &mut ValidationErrors) -> Option<T> {
+    let mut loc = vec![LocItem::Static("body")];
+    match cx.body_input() {
+        BodyInput::Missing => {
+            errors.missing(loc);
+            None
+        }
+        BodyInput::Json(value) => T::from_json(value, &mut loc, errors),
+        BodyInput::Text(text) => T::from_json(&Value::String(text.clone()), &mut loc, errors),
+    }
+}
+
+impl<T: crate::json::FromJson> crate::arg::Arg for crate::response::Json<T> {
+    const SOURCE: crate::arg::Source = crate::arg::Source::Body;
+
+    fn extract(
+        cx: &RequestCx,
+        _name: &'static str,
+        _default: Option<fn() -> Self>,
+        _constraints: &'static [crate::constraint::Constraint],
+        errors: &mut ValidationErrors,
+    ) -> Option<Self> {
+        body_value::<T>(cx, errors).map(crate::response::Json)
+    }
+
+    fn doc(
+        _name: &'static str,
+        _default: Option<fn() -> Self>,
+        _constraints: &[crate::constraint::Constraint],
+        registry: &mut crate::schema::SchemaRegistry,
+    ) -> crate::arg::ArgDoc {
+        crate::arg::ArgDoc::Body(T::schema(registry))
+    }
+}
+
 /// A string enumeration serialized as its values. Implemented by `#[derive(StrEnum)]`.
 pub trait StrEnum: Sized + 'static {
     /// The accepted values, in declaration order.

@@ -219,6 +219,12 @@ pub async fn nested(body: Nested) -> Json<Nested> {
     Json(body)
 }
 
+/// Any JSON object as the body.
+#[post("/any")]
+pub async fn any_object(body: Json<serde_json::Map<String, Value>>) -> Json<Value> {
+    Json(json!({"keys": body.0.len(), "body": body.0}))
+}
+
 /// Handlers can fail with an HTTP error.
 #[get("/employee/{id}", responses(404 = "Employee not found"))]
 pub async fn employee(id: i64) -> Result<Json<Value>, HttpError> {
@@ -320,6 +326,7 @@ pub fn app() -> App {
             create_item,
             update_item,
             nested,
+            any_object,
             employee,
             string_body,
             hello_html,

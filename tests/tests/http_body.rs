@@ -222,3 +222,29 @@ async fn bodies_fastapi_fails_on_get_a_clear_4xx() {
         r#"{"detail":"There was an error parsing the body"}"#
     );
 }
+
+#[tokio::test]
+async fn json_of_a_map_takes_any_object_and_refuses_other_bodies() {
+    let addr = spawn(app()).await;
+    let reply = send_json(
+        addr,
+        "POST",
+        "/any",
+        r#"{"name":"Tweety","wings":{"span":[1,2.5]},"ü":"ñ"}"#,
+    )
+    .await;
+    assert_eq!(reply.status, 200);
+    assert_eq!(
+        reply.text(),
+        r#"{"keys":3,"body":{"name":"Tweety","wings":{"span":[1,2.5]},"ü":"ñ"}}"#
+    );
+    let reply = send_json(addr, "POST", "/any", "[1]").await;
+    assert_eq!(
+        reply.text(),
+        r#"{"detail":[{"type":"dict_type","loc":["body"],"msg":"Input should be a valid dictionary","input":[1]}]}"#
+    );
+    assert_eq!(
+        send_json(addr, "POST", "/any", "").await.json()["detail"][0]["type"],
+        "missing"
+    );
+}
