@@ -70,6 +70,12 @@ pub fn expand(input: DeriveInput) -> TokenStream {
     let mut validate = TokenStream::new();
     let mut build = Vec::new();
     let mut schema = TokenStream::new();
+    let mut fast_slots = TokenStream::new();
+    let mut fast_arms = TokenStream::new();
+    let mut fast_finish = TokenStream::new();
+    let mut fast_keys = Vec::new();
+    let mut fast_indexes: Vec<usize> = Vec::new();
+    let mut fast_build = Vec::new();
     for (i, field) in fields.iter().enumerate() {
         let mut attrs = field.attrs.clone();
         let parsed = param_attrs(&mut attrs, &mut diag, &["serde"]);
@@ -85,6 +91,40 @@ pub fn expand(input: DeriveInput) -> TokenStream {
             let #slot = __rt::field::<#ty>(object, #key, #default, #constraints, loc, errors);
         });
         build.push(quote!(#ident: #slot?));
+        let index = fast_keys.len();
+        fast_keys.push(key.clone());
+        fast_indexes.push(index);
+        fast_build.push(quote!(#ident: #slot));
+        fast_slots.extend(quote! {
+            let mut #slot: ::core::option::Option<#ty> = ::core::option::Option::None;
+        });
+        let probe = format_ident!("__probe{}", i);
+        fast_slots.extend(quote! {
+            let #probe = __rt::FieldProbe::<#ty>::new();
+        });
+        fast_arms.extend(quote! {
+            #index => #slot = ::core::option::Option::Some(map.next_value_seed((&#probe).seed())?),
+        });
+        fast_finish.extend(quote! {
+            let #slot: #ty = match #slot {
+                ::core::option::Option::Some(value) => value,
+                ::core::option::Option::None => {
+                    match (#default).map(|default: fn() -> #ty| default()).or_else(|| (&#probe).absent()) {
+                        ::core::option::Option::Some(value) => value,
+                        ::core::option::Option::None => return ::core::result::Result::Err(
+                            <A::Error as __rt::serde::de::Error>::custom("missing field"),
+                        ),
+                    }
+                }
+            };
+        });
+        if !parsed.constraints.is_empty() {
+            fast_finish.extend(quote! {
+                if (&#probe).violates(#constraints, &#slot) {
+                    return ::core::result::Result::Err(<A::Error as __rt::serde::de::Error>::custom("constraint"));
+                }
+            });
+        }
         // The same `default` tokens as in validation, so a mistyped default is one error.
         let default_json = match &parsed.default {
             Some(_) => quote! {
@@ -181,6 +221,69 @@ pub fn expand(input: DeriveInput) -> TokenStream {
                     errors: &mut __rt::ValidationErrors,
                 ) -> ::core::option::Option<Self> {
                     __rt::validate_model::<Self>(value, loc, errors)
+                }
+            }
+
+            // The strict fast path (see the runtime's `fast_json`): any doubt declines, and the
+            // lax path above reports the errors.
+            impl __rt::FastJson for #name {
+                fn fast<'de, D: __rt::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    struct __Visitor;
+                    impl<'de> __rt::serde::de::Visitor<'de> for __Visitor {
+                        type Value = #name;
+
+                        fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                            f.write_str("a JSON object")
+                        }
+
+                        fn visit_map<A: __rt::serde::de::MapAccess<'de>>(
+                            self,
+                            mut map: A,
+                        ) -> ::core::result::Result<#name, A::Error> {
+                            #[allow(unused_imports)]
+                            use __rt::{FieldDecline as _, FieldFast as _};
+                            #fast_slots
+                            // A `match` on the key compiles to a length switch and one comparison.
+                            struct __Key;
+                            impl<'de> __rt::serde::de::DeserializeSeed<'de> for __Key {
+                                type Value = usize;
+                                fn deserialize<K: __rt::serde::Deserializer<'de>>(
+                                    self,
+                                    deserializer: K,
+                                ) -> ::core::result::Result<usize, K::Error> {
+                                    deserializer.deserialize_identifier(self)
+                                }
+                            }
+                            impl<'de> __rt::serde::de::Visitor<'de> for __Key {
+                                type Value = usize;
+                                fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                                    f.write_str("a field name")
+                                }
+                                fn visit_str<E: __rt::serde::de::Error>(
+                                    self,
+                                    key: &str,
+                                ) -> ::core::result::Result<usize, E> {
+                                    ::core::result::Result::Ok(match key {
+                                        #(#fast_keys => #fast_indexes,)*
+                                        _ => usize::MAX,
+                                    })
+                                }
+                            }
+                            while let ::core::option::Option::Some(key) = map.next_key_seed(__Key)? {
+                                match key {
+                                    #fast_arms
+                                    _ => {
+                                        map.next_value_seed(__rt::Skip)?;
+                                    }
+                                }
+                            }
+                            #fast_finish
+                            ::core::result::Result::Ok(#name { #(#fast_build),* })
+                        }
+                    }
+                    deserializer.deserialize_map(__Visitor)
                 }
             }
 

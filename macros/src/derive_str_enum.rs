@@ -129,6 +129,14 @@ pub fn expand(input: DeriveInput) -> TokenStream {
                 }
             }
 
+            impl __rt::FastJson for #name {
+                fn fast<'de, D: __rt::serde::Deserializer<'de>>(
+                    deserializer: D,
+                ) -> ::core::result::Result<Self, D::Error> {
+                    __rt::fast_enum::<Self, D>(deserializer)
+                }
+            }
+
             impl __rt::JsonSchema for #name {
                 fn schema(registry: &mut __rt::SchemaRegistry) -> __rt::Value {
                     registry.named(#name_str, |_| __rt::enum_schema::<Self>(#name_str))

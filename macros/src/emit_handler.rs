@@ -93,7 +93,7 @@ pub fn emit(model: &RouteModel) -> TokenStream {
                 assertions.extend(quote_spanned!(ty.span()=> __rt::assert_path_param::<#ty>();));
                 extract_path.extend(quote! {
                     let #slot: ::core::option::Option<#ty> =
-                        __rt::path_param::<#ty>(&__cx, #index, #name, #constraints, &mut __errors);
+                        __rt::path_param::<#ty>(__cx, #index, #name, #constraints, &mut __errors);
                 });
             }
             Kind::Other => {
@@ -115,7 +115,7 @@ pub fn emit(model: &RouteModel) -> TokenStream {
                 }
                 let default = default_tokens(ty, param.attrs.default.as_ref());
                 let extract = quote! {
-                    <#ty as __rt::Arg>::extract(&__cx, #name, #default, #constraints, &mut __errors)
+                    <#ty as __rt::Arg>::extract(__cx, #name, #default, #constraints, &mut __errors)
                 };
                 extract_other.extend(quote! {
                     let mut #slot: ::core::option::Option<#ty> = ::core::option::Option::None;
@@ -169,28 +169,25 @@ pub fn emit(model: &RouteModel) -> TokenStream {
             use ::ferrapi::__private as __rt;
 
             impl __rt::Route for #fn_name {
-                #[allow(unused_variables)]
+                #[allow(unused_variables, clippy::result_large_err)]
                 fn def(&self) -> __rt::RouteDef {
                     #assertions
                     #output_assertion
 
-                    let handler: fn(__rt::RequestCx) -> __rt::BoxFuture = |__cx: __rt::RequestCx| {
-                        __rt::boxed(async move {
-                            #[allow(unused_mut)]
-                            let mut __errors = __rt::ValidationErrors::new();
-                            #extract_path
-                            #extract_other
-                            #extract_body
-                            if !__errors.is_empty() {
-                                return __errors.into_response();
-                            }
-                            drop(__cx);
-                            #[allow(irrefutable_let_patterns)]
-                            let (#(::core::option::Option::Some(#slots),)*) = (#(#slots,)*) else {
-                                return __rt::internal_error();
-                            };
-                            #respond
-                        })
+                    let handler: __rt::Handler = |__cx: &__rt::RequestCx<'_>| {
+                        #[allow(unused_mut)]
+                        let mut __errors = __rt::ValidationErrors::new();
+                        #extract_path
+                        #extract_other
+                        #extract_body
+                        if !__errors.is_empty() {
+                            return ::core::result::Result::Err(__errors.into_response());
+                        }
+                        #[allow(irrefutable_let_patterns)]
+                        let (#(::core::option::Option::Some(#slots),)*) = (#(#slots,)*) else {
+                            return ::core::result::Result::Err(__rt::internal_error());
+                        };
+                        ::core::result::Result::Ok(__rt::boxed(async move { #respond }))
                     };
                     let check: fn(&__rt::StateMap) -> ::core::result::Result<(), ::std::string::String> =
                         |state: &__rt::StateMap| {

@@ -9,21 +9,16 @@
 //! - a panic in a handler is a logged 500, and the server keeps serving.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bytes::Bytes;
-use http_body_util::Full;
-use hyper::header::{HeaderValue, ALLOW, CONTENT_LENGTH};
-use hyper::{Method, Request, StatusCode};
-use serde_json::json;
+use hyper::{Method, Request};
 
-use crate::body::{parse_body, read_limited, BodyInput};
+use crate::dispatch::HandleFuture;
 use crate::openapi::{document, Info};
-use crate::panic::CatchPanic;
-use crate::request::RequestCx;
-use crate::response::{error_response, internal_error, json_bytes_response, Response};
+use crate::response::Response;
 use crate::route::{Route, RouteDef};
-use crate::router::{Lookup, RouteStatus, Router};
+use crate::router::{RouteStatus, Router};
 use crate::schema::SchemaRegistry;
 use crate::state::StateMap;
 use crate::template::Template;
@@ -215,7 +210,7 @@ impl App {
             inner: Arc::new(Inner {
                 routes: self.routes,
                 router,
-                state: Arc::new(self.state),
+                state: self.state,
                 config: self.config,
                 openapi_json,
                 route_table,
@@ -254,12 +249,12 @@ fn table(routes: &[RouteDef], router: &Router, templates: &[Template]) -> Vec<Ro
         .collect()
 }
 
-struct Inner {
-    routes: Vec<RouteDef>,
-    router: Router,
-    state: Arc<StateMap>,
-    config: Config,
-    openapi_json: Bytes,
+pub(crate) struct Inner {
+    pub(crate) routes: Vec<RouteDef>,
+    pub(crate) router: Router,
+    pub(crate) state: StateMap,
+    pub(crate) config: Config,
+    pub(crate) openapi_json: Bytes,
     route_table: Vec<RouteInfo>,
 }
 
@@ -293,96 +288,46 @@ impl Service {
         &self.inner.openapi_json
     }
 
-    /// Answer one request.
-    pub async fn handle<B>(&self, request: Request<B>) -> Response
+    /// Answer one request (in-process; the server calls this for every request it reads).
+    pub fn handle<B>(&self, request: Request<B>) -> HandleFuture<B>
     where
-        B: hyper::body::Body,
+        B: hyper::body::Body + Unpin,
         B::Error: std::fmt::Display,
     {
-        let started = Instant::now();
-        let is_head = request.method() == Method::HEAD;
-        let log = tracing::enabled!(tracing::Level::INFO)
-            .then(|| (request.method().clone(), request.uri().clone()));
-        let mut response = self.dispatch(request).await;
-        if let Some((method, uri)) = log {
-            let path = uri.path_and_query().map_or("/", |p| p.as_str());
-            tracing::info!(
-                "{method} {path} {} {:.3}ms",
-                response.status().as_u16(),
-                started.elapsed().as_secs_f64() * 1000.0
-            );
-        }
-        if is_head {
-            strip_body(&mut response);
-        }
-        response
-    }
-
-    async fn dispatch<B>(&self, request: Request<B>) -> Response
-    where
-        B: hyper::body::Body,
-        B::Error: std::fmt::Display,
-    {
-        let inner = &*self.inner;
-        let (parts, body) = request.into_parts();
-        if let Some(url) = &inner.config.openapi_url {
-            if parts.uri.path() == url && (parts.method == Method::GET || parts.method == Method::HEAD) {
-                return json_bytes_response(StatusCode::OK, inner.openapi_json.clone());
-            }
-        }
-        let (route, params) = match inner.router.lookup(&parts.method, parts.uri.path()) {
-            Lookup::Found { route, params } => (route, params),
-            Lookup::NotFound => return error_response(StatusCode::NOT_FOUND, &json!("Not Found")),
-            Lookup::MethodNotAllowed(allow) => {
-                let mut response =
-                    error_response(StatusCode::METHOD_NOT_ALLOWED, &json!("Method Not Allowed"));
-                response.headers_mut().insert(ALLOW, allow);
-                return response;
-            }
-        };
-        let Some(def) = inner.routes.get(route) else {
-            return internal_error();
-        };
-        let (body, body_input) = if def.reads_body {
-            let bytes = match read_limited(body, &parts.headers, inner.config.body_limit).await {
-                Ok(bytes) => bytes,
-                Err(response) => return response,
-            };
-            match parse_body(&parts.headers, &bytes) {
-                Ok(input) => (bytes, input),
-                Err(response) => return response,
-            }
-        } else {
-            (Bytes::new(), BodyInput::Missing)
-        };
-        let cx = RequestCx {
-            parts,
-            params,
-            body,
-            body_input,
-            state: inner.state.clone(),
-        };
-        match CatchPanic::new((def.handler)(cx)).await {
-            Ok(response) => response,
-            Err(message) => {
-                tracing::error!(route = def.name, panic = %message, "handler panicked");
-                internal_error()
-            }
-        }
+        crate::dispatch::start(&self.inner, request)
     }
 }
 
-/// HEAD answers carry GET's headers, including the length, without the body.
-fn strip_body(response: &mut Response) {
-    use hyper::body::Body as _;
-    if !response.headers().contains_key(CONTENT_LENGTH) {
-        if let Some(len) = response.body().size_hint().exact() {
-            response
-                .headers_mut()
-                .insert(CONTENT_LENGTH, HeaderValue::from(len));
-        }
+impl<B> hyper::service::Service<Request<B>> for Service
+where
+    B: hyper::body::Body + Unpin,
+    B::Error: std::fmt::Display,
+{
+    type Response = Response;
+    type Error = std::convert::Infallible;
+    type Future = ServiceFuture<B>;
+
+    fn call(&self, request: Request<B>) -> Self::Future {
+        ServiceFuture(self.handle(request))
     }
-    *response.body_mut() = Full::new(Bytes::new());
+}
+
+/// The future hyper awaits for one request: [`HandleFuture`] as a `Result` that cannot fail.
+pub struct ServiceFuture<B>(HandleFuture<B>);
+
+impl<B> std::future::Future for ServiceFuture<B>
+where
+    B: hyper::body::Body + Unpin,
+    B::Error: std::fmt::Display,
+{
+    type Output = Result<Response, std::convert::Infallible>;
+
+    fn poll(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Self::Output> {
+        std::pin::Pin::new(&mut self.get_mut().0).poll(cx).map(Ok)
+    }
 }
 
 /// `App::new()` titled and versioned after the calling package (`CARGO_PKG_NAME`/`VERSION`).

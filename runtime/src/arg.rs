@@ -91,6 +91,9 @@ pub trait Arg: Sized {
 
 /// Percent-decode a path or query value; invalid UTF-8 is an error with the raw text as input.
 fn decode(raw: &str) -> Result<std::borrow::Cow<'_, str>, Failure> {
+    if !raw.contains('%') {
+        return Ok(std::borrow::Cow::Borrowed(raw));
+    }
     percent_decode_str(raw).decode_utf8().map_err(|_| {
         Failure::new(
             "string_unicode",
@@ -103,15 +106,16 @@ fn decode(raw: &str) -> Result<std::borrow::Cow<'_, str>, Failure> {
 fn convert<T: FromParam>(
     raw: &str,
     constraints: &[Constraint],
-    loc: Loc,
+    loc: impl FnOnce() -> Loc,
     errors: &mut ValidationErrors,
 ) -> Option<T> {
     let result = T::from_param(raw).and_then(|v| match Constraint::check_all(constraints, &v) {
         Some(failure) => Err(failure),
         None => Ok(v),
     });
+    // The location is built only on failure: valid requests allocate nothing for it.
     result
-        .map_err(|f| errors.push(f.at(loc, Value::String(raw.to_owned()))))
+        .map_err(|f| errors.push(f.at(loc(), Value::String(raw.to_owned()))))
         .ok()
 }
 
@@ -128,7 +132,7 @@ pub fn path_param<T: FromParam>(
         return None;
     };
     match decode(raw) {
-        Ok(decoded) => convert(&decoded, constraints, path_loc(name), errors),
+        Ok(decoded) => convert(&decoded, constraints, || path_loc(name), errors),
         Err(failure) => {
             errors.push(failure.at(path_loc(name), Value::String(raw.to_owned())));
             None
@@ -189,7 +193,7 @@ impl<T: FromParam + Serialize> Arg for T {
         errors: &mut ValidationErrors,
     ) -> Option<Self> {
         match cx.query_last(name) {
-            Some(raw) => convert(&raw, constraints, query_loc(name), errors),
+            Some(raw) => convert(&raw, constraints, || query_loc(name), errors),
             None => match default {
                 Some(default) => Some(default()),
                 None => {
@@ -225,7 +229,7 @@ impl<T: FromParam + Serialize> Arg for Option<T> {
         errors: &mut ValidationErrors,
     ) -> Option<Self> {
         match cx.query_last(name) {
-            Some(raw) => convert::<T>(&raw, constraints, query_loc(name), errors).map(Some),
+            Some(raw) => convert::<T>(&raw, constraints, || query_loc(name), errors).map(Some),
             None => Some(default.and_then(|f| f())),
         }
     }
@@ -272,11 +276,13 @@ impl<T: FromParam + Serialize> Arg for Vec<T> {
         let mut seen = false;
         for (index, raw) in cx.query_all(name).enumerate() {
             seen = true;
-            let loc = vec![
-                LocItem::Static("query"),
-                LocItem::Static(name),
-                LocItem::Index(index),
-            ];
+            let loc = || {
+                vec![
+                    LocItem::Static("query"),
+                    LocItem::Static(name),
+                    LocItem::Index(index),
+                ]
+            };
             match convert::<T>(&raw, constraints, loc, errors) {
                 Some(v) => values.push(v),
                 None => ok = false,

@@ -11,12 +11,14 @@
 //!   `json_invalid` with Python's message and character offset, and is the only error reported.
 
 use bytes::{Buf, BufMut, Bytes, BytesMut};
-use http_body_util::BodyExt;
-use hyper::header::{CONTENT_LENGTH, CONTENT_TYPE};
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use hyper::header::CONTENT_TYPE;
 use hyper::{HeaderMap, StatusCode};
 use serde_json::{json, Value};
 
-use crate::error::{Failure, LocItem, ValidationErrors};
+use crate::error::{BadBody, ErrorItem, Failure, LocItem, ValidationErrors};
 use crate::json_error;
 use crate::response::{error_response, Response};
 
@@ -25,43 +27,64 @@ use crate::response::{error_response, Response};
 pub enum BodyInput {
     /// No body was sent.
     Missing,
-    /// A parsed JSON value.
-    Json(Value),
+    /// A body declared as JSON, not parsed yet (the target type decides how: see `fast_json`).
+    Json(Bytes),
     /// A body that is not declared as JSON, as text.
     Text(String),
 }
 
-/// Read the whole body, refusing more than `limit` bytes.
-pub(crate) async fn read_limited<B>(body: B, headers: &HeaderMap, limit: usize) -> Result<Bytes, Response>
+/// Reads a whole body, refusing more than `limit` bytes, by polling (see `dispatch`).
+pub(crate) struct BodyReader<B> {
+    body: B,
+    buffer: BytesMut,
+    limit: usize,
+}
+
+impl<B> BodyReader<B>
 where
-    B: hyper::body::Body,
+    B: hyper::body::Body + Unpin,
     B::Error: std::fmt::Display,
 {
-    let declared = headers
-        .get(CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|len| len > limit as u64) {
-        return Err(too_large(limit));
+    /// Start reading `body`; a declared `Content-Length` over `limit` is refused at once.
+    pub(crate) fn new(body: B, limit: usize) -> Result<Self, Response> {
+        // hyper turns `Content-Length` into the body's exact size hint (and refuses a malformed
+        // one), so the header need not be looked up and parsed again.
+        let hint = body.size_hint();
+        if hint.lower() > limit as u64 {
+            return Err(too_large(limit));
+        }
+        let capacity = hint.exact().map_or(0, |len| len as usize);
+        Ok(BodyReader {
+            body,
+            buffer: BytesMut::with_capacity(capacity),
+            limit,
+        })
     }
-    let mut body = std::pin::pin!(body);
-    let mut buffer = BytesMut::with_capacity(declared.map_or(0, |len| len as usize));
-    while let Some(frame) = body.frame().await {
-        let frame = frame.map_err(|err| {
-            tracing::debug!(error = %err, "request body could not be read");
-            error_response(
-                StatusCode::BAD_REQUEST,
-                &json!("The request body could not be read"),
-            )
-        })?;
-        if let Ok(data) = frame.into_data() {
-            if buffer.len() + data.remaining() > limit {
-                return Err(too_large(limit));
+
+    /// Poll until the body is complete, too large, or broken.
+    pub(crate) fn poll_read(&mut self, cx: &mut Context<'_>) -> Poll<Result<Bytes, Response>> {
+        loop {
+            match Pin::new(&mut self.body).poll_frame(cx) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(None) => return Poll::Ready(Ok(std::mem::take(&mut self.buffer).freeze())),
+                Poll::Ready(Some(Err(err))) => {
+                    tracing::debug!(error = %err, "request body could not be read");
+                    return Poll::Ready(Err(error_response(
+                        StatusCode::BAD_REQUEST,
+                        &json!("The request body could not be read"),
+                    )));
+                }
+                Poll::Ready(Some(Ok(frame))) => {
+                    if let Ok(data) = frame.into_data() {
+                        if self.buffer.len() + data.remaining() > self.limit {
+                            return Poll::Ready(Err(too_large(self.limit)));
+                        }
+                        self.buffer.put(data);
+                    }
+                }
             }
-            buffer.put(data);
         }
     }
-    Ok(buffer.freeze())
 }
 
 fn too_large(limit: usize) -> Response {
@@ -73,6 +96,9 @@ fn too_large(limit: usize) -> Response {
 
 /// True for `application/json` and `application/<anything>+json`, ignoring case and parameters.
 pub fn is_json_content_type(value: &str) -> bool {
+    if value == "application/json" {
+        return true;
+    }
     let essence = value.split(';').next().unwrap_or("").trim();
     let Some((main, sub)) = essence.split_once('/') else {
         return false;
@@ -82,32 +108,44 @@ pub fn is_json_content_type(value: &str) -> bool {
             || (sub.len() > 5 && sub[sub.len() - 5..].eq_ignore_ascii_case("+json")))
 }
 
-/// Decide what the body is, answering early for bodies that cannot be validated at all.
-pub fn parse_body(headers: &HeaderMap, body: &[u8]) -> Result<BodyInput, Response> {
+/// Decide what the body is from its content type.
+pub fn classify(headers: &HeaderMap, body: Bytes) -> BodyInput {
     if body.is_empty() {
-        return Ok(BodyInput::Missing);
+        return BodyInput::Missing;
     }
     let is_json = headers
         .get(CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .is_some_and(is_json_content_type);
-    if !is_json {
-        return Ok(BodyInput::Text(String::from_utf8_lossy(body).into_owned()));
-    }
-    let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
-    let Ok(text) = std::str::from_utf8(body) else {
-        return Err(error_response(
-            StatusCode::BAD_REQUEST,
-            &json!("There was an error parsing the body"),
-        ));
-    };
-    match serde_json::from_str::<Value>(text) {
-        Ok(value) => Ok(BodyInput::Json(value)),
-        Err(err) => Err(json_invalid(text, &err)),
+    if is_json {
+        BodyInput::Json(body)
+    } else {
+        BodyInput::Text(String::from_utf8_lossy(&body).into_owned())
     }
 }
 
-fn json_invalid(text: &str, err: &serde_json::Error) -> Response {
+/// The JSON text without a UTF-8 byte-order mark (Python's `json` accepts one).
+pub fn strip_bom(body: &[u8]) -> &[u8] {
+    body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body)
+}
+
+/// Parse a JSON body into a `Value`; a body that is not UTF-8 or not JSON is recorded in
+/// `errors` (it replaces every other error) and gives `None`.
+pub fn parse_json_value(body: &[u8], errors: &mut ValidationErrors) -> Option<Value> {
+    let Ok(text) = std::str::from_utf8(strip_bom(body)) else {
+        errors.bad_body(BadBody::NotUtf8);
+        return None;
+    };
+    match serde_json::from_str::<Value>(text) {
+        Ok(value) => Some(value),
+        Err(err) => {
+            errors.bad_body(BadBody::InvalidJson(Box::new(json_invalid(text, &err))));
+            None
+        }
+    }
+}
+
+fn json_invalid(text: &str, err: &serde_json::Error) -> ErrorItem {
     let (pos, message) = match json_error::locate(text) {
         Some(found) => (found.pos, found.msg.to_owned()),
         None => (
@@ -115,12 +153,8 @@ fn json_invalid(text: &str, err: &serde_json::Error) -> Response {
             describe_serde_error(text, err),
         ),
     };
-    let mut errors = ValidationErrors::new();
-    errors.push(
-        Failure::with_ctx("json_invalid", "JSON decode error", json!({ "error": message }))
-            .at(vec![LocItem::Static("body"), LocItem::Index(pos)], json!({})),
-    );
-    errors.into_response()
+    Failure::with_ctx("json_invalid", "JSON decode error", json!({ "error": message }))
+        .at(vec![LocItem::Static("body"), LocItem::Index(pos)], json!({}))
 }
 
 /// Describe an error Python would not have reported (non-finite numbers, nesting depth).
@@ -160,6 +194,7 @@ fn char_offset(text: &str, line: usize, column: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use http_body_util::BodyExt;
     use hyper::header::HeaderValue;
 
     fn headers(content_type: Option<&'static str>) -> HeaderMap {
@@ -200,43 +235,54 @@ mod tests {
 
     #[test]
     fn empty_and_non_json_bodies() {
+        let bytes = |b: &'static [u8]| Bytes::from_static(b);
         assert_eq!(
-            parse_body(&headers(Some("application/json")), b"").ok(),
-            Some(BodyInput::Missing)
+            classify(&headers(Some("application/json")), bytes(b"")),
+            BodyInput::Missing
         );
-        assert_eq!(parse_body(&headers(None), b"").ok(), Some(BodyInput::Missing));
+        assert_eq!(classify(&headers(None), bytes(b"")), BodyInput::Missing);
         assert_eq!(
-            parse_body(&headers(None), b"{\"a\":1}").ok(),
-            Some(BodyInput::Text("{\"a\":1}".into()))
-        );
-        assert_eq!(
-            parse_body(&headers(Some("text/plain")), b"x").ok(),
-            Some(BodyInput::Text("x".into()))
+            classify(&headers(None), bytes(b"{\"a\":1}")),
+            BodyInput::Text("{\"a\":1}".into())
         );
         assert_eq!(
-            parse_body(&headers(Some("application/json")), b"\xEF\xBB\xBF{\"a\":1}").ok(),
-            Some(BodyInput::Json(json!({"a": 1})))
+            classify(&headers(Some("text/plain")), bytes(b"x")),
+            BodyInput::Text("x".into())
         );
+        assert_eq!(
+            classify(&headers(Some("application/json")), bytes(b"{}")),
+            BodyInput::Json(bytes(b"{}"))
+        );
+        let mut errors = ValidationErrors::new();
+        assert_eq!(
+            parse_json_value(b"\xEF\xBB\xBF{\"a\":1}", &mut errors),
+            Some(json!({"a": 1}))
+        );
+        assert!(errors.is_empty());
+    }
+
+    async fn answer(body: &[u8]) -> (StatusCode, String) {
+        let mut errors = ValidationErrors::new();
+        assert_eq!(parse_json_value(body, &mut errors), None);
+        let response = errors.into_response();
+        (response.status(), body_text(response).await)
     }
 
     #[tokio::test]
     async fn invalid_json_is_json_invalid_with_python_offsets() {
-        let response = parse_body(&headers(Some("application/json")), br#"{"name":"#).unwrap_err();
-        assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        let (status, text) = answer(br#"{"name":"#).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
         assert_eq!(
-            body_text(response).await,
+            text,
             r#"{"detail":[{"type":"json_invalid","loc":["body",8],"msg":"JSON decode error","input":{},"ctx":{"error":"Expecting value"}}]}"#
         );
     }
 
     #[tokio::test]
     async fn invalid_utf8_is_a_400() {
-        let response = parse_body(&headers(Some("application/json")), b"{\"a\":\"\xff\"}").unwrap_err();
-        assert_eq!(response.status(), StatusCode::BAD_REQUEST);
-        assert_eq!(
-            body_text(response).await,
-            r#"{"detail":"There was an error parsing the body"}"#
-        );
+        let (status, text) = answer(b"{\"a\":\"\xff\"}").await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert_eq!(text, r#"{"detail":"There was an error parsing the body"}"#);
     }
 
     #[tokio::test]
@@ -246,9 +292,8 @@ mod tests {
             (r#"{"price":1e400}"#.to_owned(), "Number out of range"),
             ("[".repeat(5000), "nested too deeply"),
         ] {
-            let response = parse_body(&headers(Some("application/json")), text.as_bytes()).unwrap_err();
-            assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
-            let body = body_text(response).await;
+            let (status, body) = answer(text.as_bytes()).await;
+            assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
             assert!(body.contains(needle), "{body}");
         }
     }

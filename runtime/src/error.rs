@@ -109,10 +109,21 @@ impl Failure {
     }
 }
 
+/// A body that cannot be validated at all; it replaces every other error of the request, as in
+/// FastAPI (which parses the body before looking at anything else).
+#[derive(Debug, Clone, PartialEq)]
+pub enum BadBody {
+    /// Not UTF-8: 400 `There was an error parsing the body`.
+    NotUtf8,
+    /// Not JSON: the one `json_invalid` error.
+    InvalidJson(Box<ErrorItem>),
+}
+
 /// All validation errors of one request, answered as one 422.
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct ValidationErrors {
     items: Vec<ErrorItem>,
+    bad_body: Option<BadBody>,
 }
 
 impl ValidationErrors {
@@ -128,7 +139,12 @@ impl ValidationErrors {
 
     /// True when every check so far passed.
     pub fn is_empty(&self) -> bool {
-        self.items.is_empty()
+        self.items.is_empty() && self.bad_body.is_none()
+    }
+
+    /// Record a body that cannot be validated; the response will report only that.
+    pub fn bad_body(&mut self, bad: BadBody) {
+        self.bad_body = Some(bad);
     }
 
     /// The errors, in the order they were found.
@@ -165,9 +181,20 @@ impl ValidationErrors {
         serde_json::to_vec(&Detail(&self.items)).unwrap_or_default()
     }
 
-    /// The 422 response.
+    /// The response: 422 with every error, or the answer to a body that could not be read.
     pub fn into_response(self) -> Response {
-        json_bytes_response(hyper::StatusCode::UNPROCESSABLE_ENTITY, self.to_json_bytes())
+        match self.bad_body {
+            Some(BadBody::NotUtf8) => crate::response::error_response(
+                hyper::StatusCode::BAD_REQUEST,
+                &Value::from("There was an error parsing the body"),
+            ),
+            Some(BadBody::InvalidJson(item)) => ValidationErrors {
+                items: vec![*item],
+                bad_body: None,
+            }
+            .into_response(),
+            None => json_bytes_response(hyper::StatusCode::UNPROCESSABLE_ENTITY, self.to_json_bytes()),
+        }
     }
 }
 

@@ -16,6 +16,7 @@ use serde_json::{Map, Number, Value};
 use crate::constraint::{Constrainable, Constraint};
 use crate::convert::{int_out_of_range, is_integer_literal, not_finite, FromParam};
 use crate::error::{Failure, Loc, LocItem, ValidationErrors};
+use crate::fast_json::FastJson;
 use crate::schema::JsonSchema;
 
 /// A type a JSON body value can be validated into.
@@ -24,7 +25,7 @@ use crate::schema::JsonSchema;
     label = "not a JSON field type",
     note = "model fields are scalars, String, Option<T>, Vec<T>, maps with String keys, serde_json::Value, or types deriving `Model` or `StrEnum`"
 )]
-pub trait FromJson: Sized + JsonSchema + Constrainable {
+pub trait FromJson: Sized + JsonSchema + Constrainable + FastJson {
     /// Validate `value` found at `loc`; on failure record errors and return `None`.
     fn from_json(value: &Value, loc: &mut Loc, errors: &mut ValidationErrors) -> Option<Self>;
 

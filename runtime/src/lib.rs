@@ -35,7 +35,9 @@ mod arg;
 mod body;
 mod constraint;
 mod convert;
+mod dispatch;
 mod error;
+mod fast_json;
 mod json;
 mod json_error;
 pub mod logging;
@@ -51,18 +53,20 @@ mod server;
 mod state;
 mod template;
 
-pub use app::{App, BuildError, Config, RouteInfo, Service};
+pub use app::{App, BuildError, Config, RouteInfo, Service, ServiceFuture};
 pub use arg::{Arg, ArgDoc, Source};
 pub use body::BodyInput;
 pub use constraint::{Bound, Constrainable, Constraint};
 pub use convert::FromParam;
-pub use error::{ErrorItem, Failure, Loc, LocItem, ValidationErrors};
+pub use dispatch::HandleFuture;
+pub use error::{BadBody, ErrorItem, Failure, Loc, LocItem, ValidationErrors};
+pub use fast_json::FastJson;
 pub use json::FromJson;
 pub use model::{Model, StrEnum};
 pub use request::RequestCx;
 pub use response::{escape_html, Body, Html, HttpError, IntoResponse, Json, Response};
 pub use route::{BoxFuture, Handler, Route, RouteDef};
-pub use router::{Lookup, RouteStatus, Router};
+pub use router::{Lookup, PathParams, RouteStatus, Router};
 pub use schema::{JsonSchema, SchemaRegistry};
 pub use server::{shutdown_signal, ServeError, Server};
 pub use state::State;
@@ -90,6 +94,7 @@ pub mod __private {
     pub use crate::convert::FromParam;
     pub use crate::error::Failure;
     pub use crate::error::{Loc, LocItem, ValidationErrors};
+    pub use crate::fast_json::{fast_enum, FastJson, FieldDecline, FieldFast, FieldProbe, Skip};
     pub use crate::json::{field, field_schema, FromJson};
     pub use crate::model::{
         body_model, enum_failure, enum_from_json, enum_from_param, enum_schema, validate_model, Model,
@@ -98,7 +103,7 @@ pub mod __private {
     pub use crate::openapi::Operation;
     pub use crate::request::RequestCx;
     pub use crate::response::{internal_error, IntoResponse, Response};
-    pub use crate::route::{BoxFuture, Route, RouteDef};
+    pub use crate::route::{BoxFuture, Handler, Route, RouteDef};
     pub use crate::schema::{JsonSchema, SchemaRegistry};
     pub use crate::state::StateMap;
     pub use hyper::Method;

@@ -6,9 +6,11 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::body::BodyInput;
+use crate::body::{parse_json_value, strip_bom, BodyInput};
 use crate::error::{Failure, Loc, LocItem, ValidationErrors};
+use crate::fast_json;
 use crate::json::record;
+use crate::json::FromJson;
 use crate::request::RequestCx;
 
 /// A struct validated from a JSON object. Implemented by `#[derive(Model)]`.
@@ -42,17 +44,23 @@ pub fn validate_model<T: Model>(value: &Value, loc: &mut Loc, errors: &mut Valid
     }
 }
 
-/// Validate the request body as model `T`.
-pub fn body_model<T: Model>(cx: &RequestCx, errors: &mut ValidationErrors) -> Option<T> {
-    let mut loc = vec![LocItem::Static("body")];
+/// Validate the request body as model `T`: strictly from the bytes when that succeeds, else
+/// through the lax path that reports every error.
+pub fn body_model<T: Model + FromJson>(cx: &RequestCx, errors: &mut ValidationErrors) -> Option<T> {
     match cx.body_input() {
         BodyInput::Missing => {
-            errors.missing(loc);
+            errors.missing(vec![LocItem::Static("body")]);
             None
         }
-        BodyInput::Json(value) => validate_model(value, &mut loc, errors),
+        BodyInput::Json(bytes) => {
+            if let Some(value) = fast_json::from_slice::<T>(strip_bom(bytes)) {
+                return Some(value);
+            }
+            let value = parse_json_value(bytes, errors)?;
+            validate_model(&value, &mut vec![LocItem::Static("body")], errors)
+        }
         BodyInput::Text(text) => {
-            errors.push(not_an_object().at(loc, Value::String(text.clone())));
+            errors.push(not_an_object().at(vec![LocItem::Static("body")], Value::String(text.clone())));
             None
         }
     }
@@ -60,19 +68,25 @@ pub fn body_model<T: Model>(cx: &RequestCx, errors: &mut ValidationErrors) -> Op
 
 /// Validate the request body as any JSON-readable `T` (`Json<Map<String, Value>>` takes any
 /// object, `Json<Vec<i64>>` a list of integers): the body argument for types that are not models.
-pub fn body_value<T: crate::json::FromJson>(cx: &RequestCx, errors: &mut ValidationErrors) -> Option<T> {
+pub fn body_value<T: FromJson>(cx: &RequestCx, errors: &mut ValidationErrors) -> Option<T> {
     let mut loc = vec![LocItem::Static("body")];
     match cx.body_input() {
         BodyInput::Missing => {
             errors.missing(loc);
             None
         }
-        BodyInput::Json(value) => T::from_json(value, &mut loc, errors),
+        BodyInput::Json(bytes) => {
+            if let Some(value) = fast_json::from_slice::<T>(strip_bom(bytes)) {
+                return Some(value);
+            }
+            let value = parse_json_value(bytes, errors)?;
+            T::from_json(&value, &mut loc, errors)
+        }
         BodyInput::Text(text) => T::from_json(&Value::String(text.clone()), &mut loc, errors),
     }
 }
 
-impl<T: crate::json::FromJson> crate::arg::Arg for crate::response::Json<T> {
+impl<T: FromJson> crate::arg::Arg for crate::response::Json<T> {
     const SOURCE: crate::arg::Source = crate::arg::Source::Body;
 
     fn extract(

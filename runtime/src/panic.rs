@@ -28,14 +28,16 @@ impl Future for CatchPanic {
         match catch_unwind(AssertUnwindSafe(|| inner.as_mut().poll(cx))) {
             Ok(Poll::Ready(response)) => Poll::Ready(Ok(response)),
             Ok(Poll::Pending) => Poll::Pending,
-            Err(payload) => {
-                let message = payload
-                    .downcast_ref::<&str>()
-                    .map(|s| (*s).to_owned())
-                    .or_else(|| payload.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "non-string panic payload".to_owned());
-                Poll::Ready(Err(message))
-            }
+            Err(payload) => Poll::Ready(Err(panic_message(&*payload))),
         }
     }
+}
+
+/// The text of a panic payload.
+pub(crate) fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "non-string panic payload".to_owned())
 }

@@ -18,8 +18,10 @@ use crate::state::StateMap;
 /// The boxed future a handler returns.
 pub type BoxFuture = Pin<Box<dyn Future<Output = Response> + Send + 'static>>;
 
-/// A generated handler: extracts, validates, calls the user's function, converts the result.
-pub type Handler = fn(RequestCx) -> BoxFuture;
+/// A generated handler: extracts and validates the arguments, then either answers at once (a 422,
+/// say) or returns the boxed call of the user's function. Extraction borrows the request, so
+/// nothing of it is copied into the future.
+pub type Handler = for<'a, 'b> fn(&'b RequestCx<'a>) -> Result<BoxFuture, Response>;
 
 /// Everything the runtime knows of one route.
 #[derive(Clone)]

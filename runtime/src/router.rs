@@ -28,6 +28,8 @@ struct Candidate {
 #[derive(Debug)]
 struct Shape {
     template: Template,
+    /// Bit `i` is set when segment `i` is a parameter (templates have at most 64 segments).
+    param_mask: u64,
     candidates: Vec<Candidate>,
 }
 
@@ -43,6 +45,41 @@ pub enum RouteStatus {
     },
 }
 
+/// Most parameters a template may have (their ranges are kept inline, without allocating).
+pub const MAX_PARAMS: usize = 8;
+
+/// Byte ranges of the path parameter values in the request path, in template order. Offsets
+/// fit in `u16` because the `http` crate refuses URIs of 64 KiB or more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PathParams {
+    len: u8,
+    ranges: [(u16, u16); MAX_PARAMS],
+}
+
+impl PathParams {
+    fn push(&mut self, (start, end): (usize, usize)) {
+        let (Ok(start), Ok(end)) = (u16::try_from(start), u16::try_from(end)) else {
+            return;
+        };
+        if let Some(slot) = self.ranges.get_mut(usize::from(self.len)) {
+            *slot = (start, end);
+            self.len += 1;
+        }
+    }
+
+    /// The range of the `index`-th parameter.
+    pub fn get(&self, index: usize) -> Option<(usize, usize)> {
+        self.ranges[..usize::from(self.len)]
+            .get(index)
+            .map(|&(start, end)| (usize::from(start), usize::from(end)))
+    }
+
+    /// All ranges.
+    pub fn to_vec(&self) -> Vec<(usize, usize)> {
+        (0..usize::from(self.len)).filter_map(|i| self.get(i)).collect()
+    }
+}
+
 /// The outcome of a lookup.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Lookup {
@@ -51,7 +88,7 @@ pub enum Lookup {
         /// Declaration index.
         route: usize,
         /// Byte ranges of the parameter values in the request path, in template order.
-        params: Vec<(usize, usize)>,
+        params: PathParams,
     },
     /// The path exists for other methods (the `Allow` header value).
     MethodNotAllowed(HeaderValue),
@@ -88,6 +125,12 @@ impl Router {
         let mut route_shape = Vec::with_capacity(routes.len());
 
         for (index, (method, template)) in routes.iter().enumerate() {
+            if template.param_names().count() > MAX_PARAMS {
+                return Err(RouterError(format!(
+                    "route `{}` has more than {MAX_PARAMS} path parameters",
+                    template.openapi_path()
+                )));
+            }
             let key = template.shape();
             let shape = match shapes.iter().position(|s| s.template.shape() == key) {
                 Some(found) => found,
@@ -95,8 +138,21 @@ impl Router {
                     matcher
                         .insert(key.clone(), shapes.len())
                         .map_err(|err| RouterError(format!("route `{}`: {err}", template.openapi_path())))?;
+                    if template.segments().len() > 64 {
+                        return Err(RouterError(format!(
+                            "route `{}` has more than 64 segments",
+                            template.openapi_path()
+                        )));
+                    }
+                    let param_mask = template
+                        .segments()
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, s)| matches!(s, Segment::Param(_)))
+                        .fold(0u64, |mask, (i, _)| mask | (1 << i));
                     shapes.push(Shape {
                         template: template.clone(),
+                        param_mask,
                         candidates: Vec::new(),
                     });
                     shapes.len() - 1
@@ -154,19 +210,19 @@ impl Router {
         };
         let mut allowed: Vec<&Method> = Vec::new();
         for candidate in &shape.candidates {
-            let template = match self.shapes.get(candidate.shape) {
-                Some(s) => &s.template,
-                None => continue,
+            let Some(target) = self.shapes.get(candidate.shape) else {
+                continue;
             };
-            if candidate.shape != matched_shape && !template.matches_path(key) {
+            if candidate.shape != matched_shape && !target.template.matches_path(key) {
                 continue;
             }
             let method_matches =
                 candidate.method == *method || (*method == Method::HEAD && candidate.method == Method::GET);
             if method_matches {
+                let params = param_ranges(target.param_mask, key);
                 return Lookup::Found {
                     route: candidate.route,
-                    params: param_ranges(template, key),
+                    params,
                 };
             }
             if !allowed.contains(&&candidate.method) {
@@ -185,20 +241,29 @@ impl Router {
     }
 }
 
-/// Byte ranges in `path` of the segments that are parameters of `template`.
-fn param_ranges(template: &Template, path: &str) -> Vec<(usize, usize)> {
-    let mut ranges = Vec::new();
-    let mut offset = 0;
-    let mut segments = template.segments().iter();
-    for part in path.split('/') {
-        let start = offset;
-        offset += part.len() + 1;
-        if start == 0 && part.is_empty() {
-            continue; // the empty piece before the leading '/'
+/// Byte ranges in `path` (already matched) of the segments whose bit is set in `param_mask`.
+/// A byte scan: cheaper than walking matchit's parameters, which validate UTF-8 again.
+fn param_ranges(param_mask: u64, path: &str) -> PathParams {
+    let mut ranges = PathParams::default();
+    if param_mask == 0 {
+        return ranges;
+    }
+    let bytes = path.as_bytes();
+    let mut start = usize::from(bytes.first() == Some(&b'/'));
+    let mut segment = 0;
+    while start <= bytes.len() && segment < 64 {
+        let end = bytes[start..]
+            .iter()
+            .position(|&b| b == b'/')
+            .map_or(bytes.len(), |p| start + p);
+        if param_mask & (1 << segment) != 0 {
+            ranges.push((start, end));
         }
-        if let Some(Segment::Param(_)) = segments.next() {
-            ranges.push((start, start + part.len()));
+        if param_mask >> segment <= 1 || end == bytes.len() {
+            break;
         }
+        segment += 1;
+        start = end + 1;
     }
     ranges
 }
@@ -222,7 +287,7 @@ mod tests {
 
     fn found(lookup: Lookup) -> (usize, Vec<(usize, usize)>) {
         match lookup {
-            Lookup::Found { route, params } => (route, params),
+            Lookup::Found { route, params } => (route, params.to_vec()),
             other => panic!("expected a route, got {other:?}"),
         }
     }
@@ -291,5 +356,16 @@ mod tests {
     fn root_route() {
         let r = router(&[("GET", "/")]);
         assert_eq!(found(r.lookup(&Method::GET, "/")), (0, vec![]));
+    }
+
+    #[test]
+    fn parameter_ranges_by_byte_scan() {
+        assert_eq!(
+            param_ranges(0b1010, "/user/7/item/abc").to_vec(),
+            vec![(6, 7), (13, 16)]
+        );
+        assert_eq!(param_ranges(0b1, "/x").to_vec(), vec![(1, 2)]);
+        assert_eq!(param_ranges(0b10, "/a/").to_vec(), vec![(3, 3)]);
+        assert_eq!(param_ranges(0, "/a/b").to_vec(), vec![]);
     }
 }

@@ -8,14 +8,10 @@
 //! - an accept error (e.g. out of file descriptors) is logged and retried after a pause, never
 //!   fatal.
 
-use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use hyper::body::Incoming;
-use hyper::service::service_fn;
-use hyper::Request;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use hyper_util::server::graceful::GracefulShutdown;
@@ -122,12 +118,7 @@ impl Server {
                 accepted = listener.accept() => match accepted {
                     Ok((stream, _peer)) => {
                         let _ = stream.set_nodelay(true);
-                        let service = service.clone();
-                        let handler = service_fn(move |request: Request<Incoming>| {
-                            let service = service.clone();
-                            async move { Ok::<_, Infallible>(service.handle(request).await) }
-                        });
-                        let connection = builder.serve_connection(TokioIo::new(stream), handler).into_owned();
+                        let connection = builder.serve_connection(TokioIo::new(stream), service.clone()).into_owned();
                         let connection = graceful.watch(connection);
                         tokio::spawn(async move {
                             if let Err(err) = connection.await {

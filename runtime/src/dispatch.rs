@@ -1,0 +1,247 @@
+//! Answering one request: route, read the body if the route has one, run the handler, log.
+//!
+//! Rules enforced here:
+//! - everything up to the handler's future runs synchronously when the route takes no body:
+//!   the returned future is small (the boxed user future, or a ready response) and owns nothing
+//!   of the request but what the user's function took;
+//! - routes with a body read it by polling, never beyond the limit (413), then validate it;
+//! - a panic while extracting or inside the handler is a logged 500;
+//! - HEAD responses keep GET's headers (with the length) and drop the body; the request line is
+//!   logged only when the `info` level is on, and only then is the clock read.
+
+use std::future::Future;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Instant;
+
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::header::{HeaderValue, ALLOW, CONTENT_LENGTH};
+use hyper::http::request::Parts;
+use hyper::{Method, Request, StatusCode, Uri};
+use serde_json::json;
+
+use crate::app::Inner;
+use crate::body::{classify, BodyInput, BodyReader};
+use crate::panic::{panic_message, CatchPanic};
+use crate::request::RequestCx;
+use crate::response::{error_response, internal_error, json_bytes_response, Response};
+use crate::route::RouteDef;
+use crate::router::{Lookup, PathParams};
+
+/// What the request line log needs, kept only when it will be written.
+struct LogLine {
+    started: Instant,
+    method: Method,
+    uri: Uri,
+}
+
+/// A route that still needs its body.
+struct Reading<B> {
+    inner: Arc<Inner>,
+    route: usize,
+    parts: Parts,
+    params: PathParams,
+    reader: BodyReader<B>,
+}
+
+enum State<B> {
+    Ready(Option<Response>),
+    Running { future: CatchPanic, route: &'static str },
+    Reading(Box<Reading<B>>),
+}
+
+/// The future of [`crate::Service::handle`].
+pub struct HandleFuture<B> {
+    state: State<B>,
+    log: Option<Box<LogLine>>,
+    is_head: bool,
+}
+
+/// Run the handler of `def` on a routed request: its future, or an immediate answer.
+fn run(def: &RouteDef, cx: &RequestCx<'_>) -> State<()> {
+    match catch_unwind(AssertUnwindSafe(|| (def.handler)(cx))) {
+        Ok(Ok(future)) => State::Running {
+            future: CatchPanic::new(future),
+            route: def.name,
+        },
+        Ok(Err(response)) => State::Ready(Some(response)),
+        Err(payload) => {
+            tracing::error!(route = def.name, panic = %panic_message(&*payload), "handler panicked");
+            State::Ready(Some(internal_error()))
+        }
+    }
+}
+
+impl<B> State<B> {
+    fn from_run(state: State<()>) -> Self {
+        match state {
+            State::Ready(response) => State::Ready(response),
+            State::Running { future, route } => State::Running { future, route },
+            State::Reading(_) => State::Ready(Some(internal_error())),
+        }
+    }
+}
+
+/// Start answering `request`.
+pub(crate) fn start<B>(inner: &Arc<Inner>, request: Request<B>) -> HandleFuture<B>
+where
+    B: hyper::body::Body + Unpin,
+    B::Error: std::fmt::Display,
+{
+    let is_head = request.method() == Method::HEAD;
+    let log = tracing::enabled!(tracing::Level::INFO).then(|| {
+        Box::new(LogLine {
+            started: Instant::now(),
+            method: request.method().clone(),
+            uri: request.uri().clone(),
+        })
+    });
+    let (parts, body) = request.into_parts();
+    let state = route(inner, parts, body);
+    HandleFuture { state, log, is_head }
+}
+
+fn route<B>(inner: &Arc<Inner>, parts: Parts, body: B) -> State<B>
+where
+    B: hyper::body::Body + Unpin,
+    B::Error: std::fmt::Display,
+{
+    if let Some(url) = &inner.config.openapi_url {
+        if parts.uri.path() == url && (parts.method == Method::GET || parts.method == Method::HEAD) {
+            return State::Ready(Some(json_bytes_response(
+                StatusCode::OK,
+                inner.openapi_json.clone(),
+            )));
+        }
+    }
+    let (route, params) = match inner.router.lookup(&parts.method, parts.uri.path()) {
+        Lookup::Found { route, params } => (route, params),
+        Lookup::NotFound => {
+            return State::Ready(Some(error_response(StatusCode::NOT_FOUND, &json!("Not Found"))));
+        }
+        Lookup::MethodNotAllowed(allow) => {
+            let mut response = error_response(StatusCode::METHOD_NOT_ALLOWED, &json!("Method Not Allowed"));
+            response.headers_mut().insert(ALLOW, allow);
+            return State::Ready(Some(response));
+        }
+    };
+    let Some(def) = inner.routes.get(route) else {
+        return State::Ready(Some(internal_error()));
+    };
+    if def.reads_body {
+        return match BodyReader::new(body, inner.config.body_limit) {
+            Ok(reader) => State::Reading(Box::new(Reading {
+                inner: inner.clone(),
+                route,
+                parts,
+                params,
+                reader,
+            })),
+            Err(response) => State::Ready(Some(response)),
+        };
+    }
+    let body_input = BodyInput::Missing;
+    let cx = RequestCx {
+        parts: &parts,
+        params: &params,
+        body_input: &body_input,
+        state: &inner.state,
+    };
+    State::from_run(run(def, &cx))
+}
+
+impl<B> Future for HandleFuture<B>
+where
+    B: hyper::body::Body + Unpin,
+    B::Error: std::fmt::Display,
+{
+    type Output = Response;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Response> {
+        let this = self.get_mut();
+        loop {
+            match &mut this.state {
+                State::Ready(response) => {
+                    let response = response.take().unwrap_or_else(internal_error);
+                    return Poll::Ready(this.finish(response));
+                }
+                State::Running { future, route } => {
+                    let response = match Pin::new(future).poll(cx) {
+                        Poll::Pending => return Poll::Pending,
+                        Poll::Ready(Ok(response)) => response,
+                        Poll::Ready(Err(message)) => {
+                            tracing::error!(route = *route, panic = %message, "handler panicked");
+                            internal_error()
+                        }
+                    };
+                    return Poll::Ready(this.finish(response));
+                }
+                State::Reading(reading) => {
+                    let bytes = match reading.reader.poll_read(cx) {
+                        Poll::Pending => return Poll::Pending,
+                        Poll::Ready(Err(response)) => {
+                            this.state = State::Ready(Some(response));
+                            continue;
+                        }
+                        Poll::Ready(Ok(bytes)) => bytes,
+                    };
+                    let Reading {
+                        inner,
+                        route,
+                        parts,
+                        params,
+                        ..
+                    } = &**reading;
+                    let next = match inner.routes.get(*route) {
+                        Some(def) => {
+                            let body_input = classify(&parts.headers, bytes);
+                            let request = RequestCx {
+                                parts,
+                                params,
+                                body_input: &body_input,
+                                state: &inner.state,
+                            };
+                            State::from_run(run(def, &request))
+                        }
+                        None => State::Ready(Some(internal_error())),
+                    };
+                    this.state = next;
+                }
+            }
+        }
+    }
+}
+
+impl<B> HandleFuture<B> {
+    fn finish(&mut self, mut response: Response) -> Response {
+        if let Some(log) = self.log.take() {
+            let path = log.uri.path_and_query().map_or("/", |p| p.as_str());
+            tracing::info!(
+                "{} {path} {} {:.3}ms",
+                log.method,
+                response.status().as_u16(),
+                log.started.elapsed().as_secs_f64() * 1000.0
+            );
+        }
+        if self.is_head {
+            strip_body(&mut response);
+        }
+        response
+    }
+}
+
+/// HEAD answers carry GET's headers, including the length, without the body.
+fn strip_body(response: &mut Response) {
+    use hyper::body::Body as _;
+    if !response.headers().contains_key(CONTENT_LENGTH) {
+        if let Some(len) = response.body().size_hint().exact() {
+            response
+                .headers_mut()
+                .insert(CONTENT_LENGTH, HeaderValue::from(len));
+        }
+    }
+    *response.body_mut() = Full::new(Bytes::new());
+}
