@@ -133,10 +133,14 @@ pub fn expand(input: DeriveInput) -> TokenStream {
             None => quote!(::core::option::Option::None),
         };
         let has_default = parsed.default.is_some();
+        let field_doc = match crate::parse::doc_text(&field.attrs) {
+            Some(text) => quote!(::core::option::Option::Some(#text)),
+            None => quote!(::core::option::Option::None),
+        };
         schema.extend(quote! {
             properties.insert(
                 #key.to_owned(),
-                __rt::field_schema::<#ty>(#key, #default_json, #constraints, registry),
+                __rt::field_schema::<#ty>(#key, #default_json, #constraints, #field_doc, registry),
             );
             if <#ty as __rt::FromJson>::REQUIRED && !#has_default {
                 required.push(__rt::Value::from(#key));
@@ -146,12 +150,7 @@ pub fn expand(input: DeriveInput) -> TokenStream {
     if !diag.is_empty() {
         return diag.to_tokens();
     }
-    let description = crate::parse::doc(&input.attrs);
-    let description = match (description.summary, description.description) {
-        (Some(s), Some(d)) => Some(format!("{s}\n\n{d}")),
-        (Some(s), None) => Some(s),
-        _ => None,
-    };
+    let description = crate::parse::doc_text(&input.attrs);
     let description =
         description.map(|d| quote!(schema.insert("description".to_owned(), __rt::Value::from(#d));));
 
@@ -189,13 +188,13 @@ pub fn expand(input: DeriveInput) -> TokenStream {
                             let mut required: ::std::vec::Vec<__rt::Value> = ::std::vec::Vec::new();
                             #schema
                             let mut schema = __rt::Map::new();
-                            #description
                             schema.insert("properties".to_owned(), __rt::Value::Object(properties));
+                            schema.insert("type".to_owned(), __rt::Value::from("object"));
                             if !required.is_empty() {
                                 schema.insert("required".to_owned(), __rt::Value::Array(required));
                             }
                             schema.insert("title".to_owned(), __rt::Value::from(#name_str));
-                            schema.insert("type".to_owned(), __rt::Value::from("object"));
+                            #description
                             __rt::Value::Object(schema)
                         })
                     },

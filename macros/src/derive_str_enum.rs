@@ -91,6 +91,13 @@ pub fn expand(input: DeriveInput) -> TokenStream {
         return diag.to_tokens();
     }
     let expected = expected(&values);
+    let description = crate::parse::doc_text(&input.attrs).map(|text| {
+        quote! {
+            if let __rt::Value::Object(map) = &mut schema {
+                map.insert("description".to_owned(), __rt::Value::from(#text));
+            }
+        }
+    });
     quote! {
         const _: () = {
             use ::ferrapi::__private as __rt;
@@ -139,7 +146,12 @@ pub fn expand(input: DeriveInput) -> TokenStream {
 
             impl __rt::JsonSchema for #name {
                 fn schema(registry: &mut __rt::SchemaRegistry) -> __rt::Value {
-                    registry.named(#name_str, |_| __rt::enum_schema::<Self>(#name_str))
+                    registry.named(#name_str, |_| {
+                        #[allow(unused_mut)]
+                        let mut schema = __rt::enum_schema::<Self>(#name_str);
+                        #description
+                        schema
+                    })
                 }
             }
 

@@ -1,4 +1,9 @@
 //! Code generation: the function that builds the route's OpenAPI operation object.
+//!
+//! Rules enforced here: parameters are documented path first, then query, in declaration order
+//! (injected arguments are not); the response is read syntactically from the return type (a
+//! proc macro sees no trait impls), and a `Json<T>` whose `T` has no schema is documented without
+//! one rather than failing to compile.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -15,9 +20,27 @@ fn last_ident(ty: &Type) -> Option<String> {
     }
 }
 
-/// Media type and schema of the success response, read from the return type's shape.
+/// The first type argument of `Name<A, ..>` (`Result<T, E>` → `T`).
+fn first_type_argument<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
+    let Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    if last.ident != name {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    args.args.iter().find_map(|arg| match arg {
+        syn::GenericArgument::Type(inner) => Some(inner),
+        _ => None,
+    })
+}
+
+/// Media type and schema of the success response, read from the return type's shape: `Json<T>`
+/// (with T's schema when it has one), `Html<_>`, `String`/`&str` (text), through `Result<_, E>`
+/// and the last element of a tuple `(StatusCode, .., R)`.
 fn response(ty: &Type) -> Option<TokenStream> {
-    if let Some(ok) = generic_inner(ty, "Result") {
+    if let Some(ok) = first_type_argument(ty, "Result") {
         return response(ok);
     }
     if let Type::Tuple(tuple) = ty {

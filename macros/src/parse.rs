@@ -282,8 +282,9 @@ pub fn params(func: &mut ItemFn, diag: &mut Diagnostics) -> Vec<Param> {
     params
 }
 
-/// The doc comment of `attrs`.
-pub fn doc(attrs: &[Attribute]) -> Doc {
+/// The whole doc comment of `attrs`: its lines (one leading space removed) joined, trimmed;
+/// `None` when there is none.
+pub fn doc_text(attrs: &[Attribute]) -> Option<String> {
     let mut lines = Vec::new();
     for attr in attrs {
         if !attr.path().is_ident("doc") {
@@ -298,13 +299,18 @@ pub fn doc(attrs: &[Attribute]) -> Doc {
     }
     let text = lines.join("\n");
     let text = text.trim();
-    if text.is_empty() {
+    (!text.is_empty()).then(|| text.to_owned())
+}
+
+/// The doc comment of `attrs`, split into summary (first line) and description (the rest).
+pub fn doc(attrs: &[Attribute]) -> Doc {
+    let Some(text) = doc_text(attrs) else {
         return Doc {
             summary: None,
             description: None,
         };
-    }
-    let (first, rest) = text.split_once('\n').unwrap_or((text, ""));
+    };
+    let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
     let rest = rest.trim();
     Doc {
         summary: Some(first.trim().to_owned()),

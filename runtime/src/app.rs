@@ -15,7 +15,7 @@ use bytes::Bytes;
 use hyper::{Method, Request};
 
 use crate::dispatch::HandleFuture;
-use crate::openapi::{document, Info};
+use crate::openapi::{document, document_path, Info};
 use crate::response::Response;
 use crate::route::{Route, RouteDef};
 use crate::router::{RouteStatus, Router};
@@ -200,7 +200,11 @@ impl App {
         for ((def, status), template) in self.routes.iter().zip(router.statuses()).zip(&templates) {
             if def.include_in_schema && *status == RouteStatus::Served {
                 let operation = (def.operation)(&mut registry);
-                operations.push((def.method.to_string(), template.openapi_path(), operation));
+                operations.push((
+                    def.method.to_string(),
+                    document_path(template, def.path),
+                    operation,
+                ));
             }
         }
         let doc = document(&self.info, operations, registry);

@@ -12,13 +12,14 @@ use std::any::type_name;
 
 use percent_encoding::percent_decode_str;
 use serde::Serialize;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::constraint::Constraint;
 use crate::convert::FromParam;
 use crate::error::{path_loc, query_loc, Failure, Loc, LocItem, ValidationErrors};
 use crate::request::RequestCx;
 use crate::schema::SchemaRegistry;
+pub use crate::schema::{param_schema, title_case};
 use crate::state::{State, StateMap};
 
 /// Where an argument's value comes from.
@@ -138,45 +139,6 @@ pub fn path_param<T: FromParam>(
             None
         }
     }
-}
-
-/// "User Id" for `user_id`, as FastAPI titles parameters and fields.
-pub fn title_case(name: &str) -> String {
-    name.split('_')
-        .filter(|w| !w.is_empty())
-        .map(|w| {
-            let mut chars = w.chars();
-            chars
-                .next()
-                .map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// The schema of a scalar parameter with its constraints, default and title.
-pub fn param_schema<T: FromParam>(
-    name: &str,
-    default: Option<&T>,
-    constraints: &[Constraint],
-    registry: &mut SchemaRegistry,
-) -> Value {
-    let mut schema = match T::schema(registry) {
-        Value::Object(map) => map,
-        other => {
-            let mut map = Map::new();
-            map.insert("allOf".into(), json!([other]));
-            map
-        }
-    };
-    for constraint in constraints {
-        constraint.annotate(&mut schema);
-    }
-    if let Some(default) = default.and_then(|d| serde_json::to_value(d).ok()) {
-        schema.insert("default".into(), default);
-    }
-    schema.insert("title".into(), Value::String(title_case(name)));
-    Value::Object(schema)
 }
 
 // Not recommended: for a type that is no argument at all, the error names `Arg` and its notes

@@ -78,52 +78,6 @@ pub fn field<T: FromJson>(
     result
 }
 
-/// The schema of model field `key` of type `T`, with constraints, default and title as pydantic
-/// writes them (a bare `$ref` for a required nested model).
-pub fn field_schema<T: FromJson>(
-    key: &str,
-    default: Option<Value>,
-    constraints: &[Constraint],
-    registry: &mut crate::schema::SchemaRegistry,
-) -> Value {
-    let mut map = match T::schema(registry) {
-        Value::Object(map) => map,
-        other => {
-            let mut map = Map::new();
-            map.insert("allOf".into(), Value::Array(vec![other]));
-            map
-        }
-    };
-    if map.contains_key("$ref") && default.is_none() && constraints.is_empty() && T::REQUIRED {
-        return Value::Object(map);
-    }
-    match map.get_mut("anyOf") {
-        Some(Value::Array(branches)) => {
-            if let Some(Value::Object(first)) = branches.first_mut() {
-                for constraint in constraints {
-                    constraint.annotate(first);
-                }
-            }
-        }
-        _ => {
-            for constraint in constraints {
-                constraint.annotate(&mut map);
-            }
-        }
-    }
-    match default {
-        Some(value) => {
-            map.insert("default".into(), value);
-        }
-        None if !T::REQUIRED => {
-            map.insert("default".into(), Value::Null);
-        }
-        None => {}
-    }
-    map.insert("title".into(), Value::String(crate::arg::title_case(key)));
-    Value::Object(map)
-}
-
 impl FromJson for String {
     fn from_json(value: &Value, loc: &mut Loc, errors: &mut ValidationErrors) -> Option<Self> {
         match value {

@@ -88,14 +88,13 @@ pub mod prelude {
 /// Items the generated code names. Not a public API: it changes without notice.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::arg::title_case;
     pub use crate::arg::{path_param, Arg, ArgDoc, Source};
     pub use crate::constraint::{Bound, Constrainable, Constraint};
     pub use crate::convert::FromParam;
     pub use crate::error::Failure;
     pub use crate::error::{Loc, LocItem, ValidationErrors};
     pub use crate::fast_json::{fast_enum, FastJson, FieldDecline, FieldFast, FieldProbe, Skip};
-    pub use crate::json::{field, field_schema, FromJson};
+    pub use crate::json::{field, FromJson};
     pub use crate::model::{
         body_model, enum_failure, enum_from_json, enum_from_param, enum_schema, validate_model, Model,
         StrEnum,
@@ -104,7 +103,7 @@ pub mod __private {
     pub use crate::request::RequestCx;
     pub use crate::response::{internal_error, IntoResponse, Response};
     pub use crate::route::{BoxFuture, Handler, Route, RouteDef};
-    pub use crate::schema::{JsonSchema, SchemaRegistry};
+    pub use crate::schema::{field_schema, title_case, JsonSchema, SchemaRegistry};
     pub use crate::state::StateMap;
     pub use hyper::Method;
     pub use serde;

@@ -1,18 +1,28 @@
 //! The OpenAPI 3.1 document: operation fragments built by the route macros, assembled once when
 //! the app is built and served as pre-serialized bytes.
 //!
-//! Rules enforced here (FastAPI's layout): operations carry `summary`, `description`,
-//! `operationId`, `parameters` (path first, then query), `requestBody`, and `responses` with
-//! `"200": "Successful Response"` and `"422": "Validation Error"` on operations that validate input;
-//! `HTTPValidationError` and `ValidationError` are standard components; only served routes with
-//! `include_in_schema` appear.
+//! Rules enforced here (FastAPI's layout, `fastapi/openapi/utils.py`):
+//! - operations carry `tags`, `summary` (first doc line, else the function name in Title Case),
+//!   `description` (the rest of the doc comment), a unique `operationId` (the function name; a
+//!   repeated name gets `_2`, `_3`, ...), `parameters` (path first, then query, in declaration
+//!   order), `requestBody` (required, `application/json`), and `responses`: the success status
+//!   with "Successful Response" and the response schema when the return type names one, extra
+//!   responses declared on the route, and `"422": "Validation Error"` only on operations that
+//!   validate input (any parameter or body);
+//! - `HTTPValidationError` and `ValidationError` are standard components, present when an
+//!   operation refers to them;
+//! - only served routes with `include_in_schema` appear (shadowed duplicates do not), under their
+//!   path written with `{name}` parameters, also for routes declared with `:name`.
+
+use std::collections::HashSet;
 
 use serde_json::{json, Map, Value};
 
-use crate::arg::{param_schema, title_case, Arg, ArgDoc};
+use crate::arg::{Arg, ArgDoc};
 use crate::constraint::Constraint;
 use crate::convert::FromParam;
-use crate::schema::SchemaRegistry;
+use crate::schema::{param_schema, title_case, SchemaRegistry};
+use crate::template::Template;
 
 /// Builds one operation object; used by the code the route macros generate.
 #[derive(Debug)]
@@ -175,6 +185,17 @@ pub fn add_validation_components(registry: &mut SchemaRegistry) {
     );
 }
 
+/// The path of a route in the document: parameters written `{name}` (also when declared
+/// `:name`), with the trailing slash the route was declared with.
+pub fn document_path(template: &Template, declared: &str) -> String {
+    let path = template.openapi_path();
+    if declared.len() > 1 && declared.ends_with('/') && path != "/" {
+        path + "/"
+    } else {
+        path
+    }
+}
+
 /// Assemble the document from `(method, openapi path, operation)` triples in declaration order.
 pub fn document(
     info: &Info,
@@ -183,8 +204,19 @@ pub fn document(
 ) -> Value {
     let mut paths: Map<String, Value> = Map::new();
     let mut validates = false;
-    for (method, path, operation) in operations {
+    let mut ids: HashSet<String> = HashSet::new();
+    for (method, path, mut operation) in operations {
         validates |= operation["responses"].get("422").is_some();
+        if let Some(Value::String(id)) = operation.get_mut("operationId") {
+            let mut unique = id.clone();
+            let mut n = 1;
+            while ids.contains(&unique) {
+                n += 1;
+                unique = format!("{id}_{n}");
+            }
+            ids.insert(unique.clone());
+            *id = unique;
+        }
         let item = paths.entry(path).or_insert_with(|| json!({}));
         if let Value::Object(item) = item {
             item.insert(method.to_ascii_lowercase(), operation);
