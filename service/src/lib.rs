@@ -1,8 +1,10 @@
 //! The Resource API service (see the specification in `shared/spec`): route group A, typed and
-//! FastAPI-compatible, built on ferrapi. Group B and the stores arrive with their issues.
+//! FastAPI-compatible, built on ferrapi, and the document stores (`store`). Group B arrives with
+//! its issue.
 
 pub mod config;
 pub mod group_a;
+pub mod store;
 
 use config::{Config, Group};
 use ferrapi::App;

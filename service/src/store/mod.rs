@@ -1,0 +1,196 @@
+//! Document storage: one [`DocumentStore`] trait, an embedded SQLite implementation (the default)
+//! and a MongoDB implementation, chosen by the connection string.
+//!
+//! Rules enforced here, by every implementation (the conformance suite in
+//! `tests/tests/service_store.rs` checks them against both):
+//! - documents are JSON objects; the store assigns each one an `_id` (a 24-digit hex string) and
+//!   returns it under `_id`, first; an `_id` sent in a document is replaced by the assigned one;
+//! - a write is acknowledged only once it is durable (SQLite: committed with `synchronous=FULL`;
+//!   MongoDB: acknowledged by the server under the deployment's write concern);
+//! - "first" means first inserted: `find_one` and `list` return documents in insertion order;
+//! - user input is only ever a *value*: a string starting with `$` or a JSON object given as the
+//!   value to find is compared for equality, never interpreted as a query operator;
+//! - collection and field names are checked ([`check_collection`], [`check_field`]) because they
+//!   name storage structures; they come from code, not from requests;
+//! - every failure is a [`StoreError`] whose [`StoreError::detail`] is safe to show a client (no
+//!   paths, SQL or server internals); the full cause goes to the log.
+
+mod conn;
+mod error;
+mod mongo;
+mod sqlite;
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+pub use conn::{ConnError, ConnString, DEFAULT_SQLITE_PATH};
+pub use error::{StoreError, StoreErrorKind};
+pub use mongo::MongoStore;
+pub use sqlite::SqliteStore;
+
+/// A stored document: a JSON object.
+pub type Document = Map<String, Value>;
+
+/// The future every store method returns (boxed so the trait can be used as `dyn DocumentStore`).
+pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
+
+/// The field under which a document's id is returned.
+pub const ID_FIELD: &str = "_id";
+
+/// The store shared by the routes that need one, injected as `State<Store>`.
+#[derive(Debug, Clone)]
+pub struct Store(pub Arc<dyn DocumentStore>);
+
+impl std::ops::Deref for Store {
+    type Target = dyn DocumentStore;
+
+    fn deref(&self) -> &Self::Target {
+        &*self.0
+    }
+}
+
+/// Which documents `list` returns: `skip` documents in insertion order are passed over, then at
+/// most `limit` are returned. New criteria (filters, sort orders) are added as fields with
+/// defaults that keep today's behaviour, so build it with [`ListOptions::new`] and its setters.
+#[derive(Debug, Clone, Default, PartialEq)]
+#[non_exhaustive]
+pub struct ListOptions {
+    /// Documents to pass over first.
+    pub skip: u64,
+    /// The most documents to return (`None`: all).
+    pub limit: Option<u64>,
+}
+
+impl ListOptions {
+    /// Every document, in insertion order.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Pass over the first `skip` documents.
+    pub fn skip(mut self, skip: u64) -> Self {
+        self.skip = skip;
+        self
+    }
+
+    /// Return at most `limit` documents.
+    pub fn limit(mut self, limit: u64) -> Self {
+        self.limit = Some(limit);
+        self
+    }
+}
+
+/// A store of JSON documents in named collections. Implementations: [`SqliteStore`] (embedded)
+/// and [`MongoStore`]. See the module documentation for the rules every implementation keeps.
+pub trait DocumentStore: Send + Sync + std::fmt::Debug {
+    /// A short name of the implementation for logs (`"sqlite"`, `"mongodb"`).
+    fn kind(&self) -> &'static str;
+
+    /// Store `document` in `collection` and return its new id.
+    fn insert<'a>(&'a self, collection: &'a str, document: Document) -> StoreFuture<'a, String>;
+
+    /// The first inserted document of `collection` whose `field` is present and equal to `value`.
+    fn find_one<'a>(
+        &'a self,
+        collection: &'a str,
+        field: &'a str,
+        value: &'a Value,
+    ) -> StoreFuture<'a, Option<Document>>;
+
+    /// The document with this id (`None` also for a string that is not an id).
+    fn get<'a>(&'a self, collection: &'a str, id: &'a str) -> StoreFuture<'a, Option<Document>>;
+
+    /// Documents of `collection` in insertion order, as `options` select.
+    fn list<'a>(&'a self, collection: &'a str, options: &'a ListOptions) -> StoreFuture<'a, Vec<Document>>;
+
+    /// Replace the document with this id (keeping its id and its place in insertion order);
+    /// `false` when there is none.
+    fn replace<'a>(&'a self, collection: &'a str, id: &'a str, document: Document) -> StoreFuture<'a, bool>;
+
+    /// Delete the document with this id; `false` when there is none.
+    fn delete<'a>(&'a self, collection: &'a str, id: &'a str) -> StoreFuture<'a, bool>;
+
+    /// Make `find_one` on `field` of `collection` fast (idempotent; run at start-up).
+    fn ensure_index<'a>(&'a self, collection: &'a str, field: &'a str) -> StoreFuture<'a, ()>;
+}
+
+/// Open the store a connection string names: SQLite for a file, MongoDB for `mongodb://` and
+/// `mongodb+srv://` (connecting within a bounded time, so an unreachable server fails here).
+pub async fn open(conn: &ConnString) -> Result<Store, StoreError> {
+    Ok(Store(match conn {
+        ConnString::Sqlite { path, .. } => Arc::new(SqliteStore::open(path).await?),
+        ConnString::Mongo { uri } => Arc::new(MongoStore::connect(uri).await?),
+    }))
+}
+
+/// Check a collection name: 1 to 64 ASCII letters, digits, `_` or `-`.
+pub fn check_collection(name: &str) -> Result<(), StoreError> {
+    let valid = !name.is_empty()
+        && name.len() <= 64
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if valid {
+        Ok(())
+    } else {
+        Err(StoreError::invalid(format!(
+            "collection name {name:?} must be 1 to 64 ASCII letters, digits, `_` or `-`"
+        )))
+    }
+}
+
+/// Check a field name used to find documents: not empty, no `.`, no leading `$`, no NUL (MongoDB
+/// would read those as a path or an operator), and not `_id` (use [`DocumentStore::get`]).
+pub fn check_field(name: &str) -> Result<(), StoreError> {
+    if name == ID_FIELD {
+        return Err(StoreError::invalid("find documents by `_id` with `get`"));
+    }
+    if name.is_empty() || name.contains('.') || name.starts_with('$') || name.contains('\0') {
+        Err(StoreError::invalid(format!(
+            "field name {name:?} must be non-empty, without `.`, NUL or a leading `$`"
+        )))
+    } else {
+        Ok(())
+    }
+}
+
+/// `document` with `_id` first, set to `id`.
+pub(crate) fn with_id(id: String, mut document: Document) -> Document {
+    document.remove(ID_FIELD);
+    let mut out = Map::with_capacity(document.len() + 1);
+    out.insert(ID_FIELD.to_owned(), Value::String(id));
+    out.extend(document);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn names_that_could_become_paths_or_operators_are_refused() {
+        assert!(check_collection("birds").is_ok());
+        assert!(check_collection("").is_err());
+        assert!(check_collection("a.b").is_err());
+        assert!(check_collection("$cmd").is_err());
+        assert!(check_field("name").is_ok());
+        assert!(check_field("nom d'oiseau").is_ok());
+        assert!(check_field("$where").is_err());
+        assert!(check_field("a.b").is_err());
+        assert!(check_field("").is_err());
+        assert!(check_field("_id").is_err());
+    }
+
+    #[test]
+    fn id_goes_first_and_replaces_a_sent_one() {
+        let Value::Object(doc) = json!({"name": "x", "_id": "mine"}) else {
+            unreachable!()
+        };
+        let out = with_id("abc".into(), doc);
+        assert_eq!(Value::Object(out).to_string(), r#"{"_id":"abc","name":"x"}"#);
+    }
+}

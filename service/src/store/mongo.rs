@@ -1,0 +1,331 @@
+//! The MongoDB store, through the official driver.
+//!
+//! Rules enforced here:
+//! - the database is the connection string's path (`mongodb://host/NAME`), `resource_api` when it
+//!   has none; each collection is a MongoDB collection of the same name;
+//! - ids are `ObjectId`s, assigned here before the insert and returned as 24-digit hex strings;
+//!   insertion order is `_id` order (exact within one service process; across processes inserting
+//!   in the same second it follows the processes' random ObjectId parts);
+//! - JSON becomes BSON by a plain structural mapping (objects → documents, integers → Int64, other
+//!   numbers → Double): no extended-JSON reading, so `{"$oid": …}` sent by a client stays an
+//!   ordinary object;
+//! - a searched value is wrapped in `$eq`, so a string starting with `$` or an object full of
+//!   operators is compared as a value, never run as a query;
+//! - connecting and server selection are bounded (5 s unless the URI says otherwise) and so is
+//!   every operation ([`OPERATION_TIMEOUT`]): an unreachable server fails start-up quickly, and a
+//!   request during an outage gets a 503 instead of hanging; the driver reconnects by itself.
+
+use std::future::IntoFuture;
+use std::time::Duration;
+
+use mongodb::bson::oid::ObjectId;
+use mongodb::bson::{doc, Bson, Document as BsonDocument, RawDocument, RawDocumentBuf};
+use mongodb::error::{ErrorKind, WriteFailure};
+use mongodb::options::{ClientOptions, ConnectionString};
+use mongodb::{Client, Collection, Database, IndexModel};
+use serde_json::{Map, Number, Value};
+
+use super::conn::redact;
+use super::{
+    check_collection, check_field, with_id, Document, DocumentStore, ListOptions, StoreError, StoreFuture,
+    ID_FIELD,
+};
+
+/// The database used when the connection string names none.
+pub const DEFAULT_DATABASE: &str = "resource_api";
+/// Server selection and connection time-out, unless the URI sets its own.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+/// The longest any one store operation may take before it is answered as unavailable.
+pub const OPERATION_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A MongoDB-backed document store.
+#[derive(Debug, Clone)]
+pub struct MongoStore {
+    database: Database,
+}
+
+impl MongoStore {
+    /// Check that `uri` is a MongoDB connection string, without any network access.
+    pub fn validate(uri: &str) -> Result<(), StoreError> {
+        ConnectionString::parse(uri).map(|_| ()).map_err(|err| {
+            StoreError::invalid(format!("not a valid MongoDB connection string: {}", err.kind))
+        })
+    }
+
+    /// Connect to `uri` and check the server answers (a `ping`) within the connect time-out.
+    pub async fn connect(uri: &str) -> Result<Self, StoreError> {
+        let mut options = ClientOptions::parse(uri).await.map_err(|err| {
+            StoreError::invalid(format!("not a usable MongoDB connection string: {}", err.kind))
+        })?;
+        options.server_selection_timeout.get_or_insert(CONNECT_TIMEOUT);
+        options.connect_timeout.get_or_insert(CONNECT_TIMEOUT);
+        options.app_name.get_or_insert_with(|| "resource-api".to_owned());
+        let name = options
+            .default_database
+            .clone()
+            .unwrap_or_else(|| DEFAULT_DATABASE.to_owned());
+        let wait = options.server_selection_timeout.unwrap_or(CONNECT_TIMEOUT);
+        let client = Client::with_options(options)
+            .map_err(|err| StoreError::invalid(format!("MongoDB client: {}", err.kind)))?;
+        let database = client.database(&name);
+        let ping = tokio::time::timeout(
+            wait + Duration::from_secs(1),
+            database.run_command(doc! { "ping": 1 }),
+        );
+        match ping.await {
+            Ok(Ok(_)) => Ok(MongoStore { database }),
+            Ok(Err(err)) => Err(StoreError::unavailable(format!(
+                "cannot reach MongoDB at {} within {wait:?}: {}",
+                redact(uri),
+                err.kind
+            ))),
+            Err(_) => Err(StoreError::unavailable(format!(
+                "cannot reach MongoDB at {} within {wait:?}",
+                redact(uri)
+            ))),
+        }
+    }
+
+    /// The database in use.
+    pub fn database_name(&self) -> &str {
+        self.database.name()
+    }
+
+    /// Raw documents both ways: the driver's serde mapping would read a stored `{"$oid": …}`
+    /// object as an ObjectId; raw BSON converts structurally.
+    fn collection(&self, name: &str) -> Result<Collection<RawDocumentBuf>, StoreError> {
+        check_collection(name)?;
+        Ok(self.database.collection(name))
+    }
+}
+
+/// Run `op` within [`OPERATION_TIMEOUT`].
+async fn bounded<T>(op: impl IntoFuture<Output = mongodb::error::Result<T>>) -> Result<T, StoreError> {
+    match tokio::time::timeout(OPERATION_TIMEOUT, op.into_future()).await {
+        Ok(result) => result.map_err(mongo_error),
+        Err(_) => Err(StoreError::unavailable(format!(
+            "MongoDB did not answer within {OPERATION_TIMEOUT:?}"
+        ))),
+    }
+}
+
+fn mongo_error(err: mongodb::error::Error) -> StoreError {
+    match &*err.kind {
+        ErrorKind::Write(WriteFailure::WriteError(_))
+        | ErrorKind::BsonSerialization(_)
+        | ErrorKind::InvalidArgument { .. } => StoreError::rejected(err.to_string()),
+        _ => StoreError::unavailable(err.to_string()),
+    }
+}
+
+/// JSON → BSON, structurally (no extended JSON).
+fn to_bson(value: &Value) -> Bson {
+    match value {
+        Value::Null => Bson::Null,
+        Value::Bool(b) => Bson::Boolean(*b),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => Bson::Int64(i),
+            None => Bson::Double(n.as_f64().unwrap_or(f64::NAN)),
+        },
+        Value::String(s) => Bson::String(s.clone()),
+        Value::Array(items) => Bson::Array(items.iter().map(to_bson).collect()),
+        Value::Object(map) => Bson::Document(to_document(map)),
+    }
+}
+
+fn to_document(map: &Map<String, Value>) -> BsonDocument {
+    map.iter().map(|(k, v)| (k.clone(), to_bson(v))).collect()
+}
+
+/// BSON → JSON: the types JSON has map to themselves, ObjectIds to hex strings, anything else
+/// (written by another program) to relaxed extended JSON.
+fn to_json(value: Bson) -> Value {
+    match value {
+        Bson::Null | Bson::Undefined => Value::Null,
+        Bson::Boolean(b) => Value::Bool(b),
+        Bson::Int32(i) => Value::from(i),
+        Bson::Int64(i) => Value::from(i),
+        Bson::Double(f) => Number::from_f64(f).map_or(Value::Null, Value::Number),
+        Bson::String(s) => Value::String(s),
+        Bson::Array(items) => Value::Array(items.into_iter().map(to_json).collect()),
+        Bson::Document(doc) => Value::Object(from_document(doc)),
+        Bson::ObjectId(oid) => Value::String(oid.to_hex()),
+        other => other.into_relaxed_extjson(),
+    }
+}
+
+fn from_document(doc: BsonDocument) -> Map<String, Value> {
+    doc.into_iter().map(|(k, v)| (k, to_json(v))).collect()
+}
+
+/// A stored document as the store returns it: `_id` first, as a string.
+fn output(raw: &RawDocument) -> Result<Document, StoreError> {
+    let mut doc = BsonDocument::try_from(raw)
+        .map_err(|err| StoreError::unavailable(format!("MongoDB returned malformed BSON: {err}")))?;
+    let id = match doc.remove(ID_FIELD) {
+        Some(Bson::ObjectId(oid)) => oid.to_hex(),
+        Some(Bson::String(s)) => s,
+        Some(other) => to_json(other).to_string(),
+        None => String::new(),
+    };
+    Ok(with_id(id, from_document(doc)))
+}
+
+/// The document to write: `_id` first, then the fields without any `_id` the caller sent.
+fn input(id: ObjectId, document: &Document) -> Result<RawDocumentBuf, StoreError> {
+    let mut doc = BsonDocument::new();
+    doc.insert(ID_FIELD, id);
+    for (key, value) in document {
+        if key != ID_FIELD {
+            doc.insert(key.clone(), to_bson(value));
+        }
+    }
+    // Fails for what BSON cannot hold, such as a NUL in a field name.
+    RawDocumentBuf::from_document(&doc).map_err(|err| StoreError::rejected(err.to_string()))
+}
+
+impl DocumentStore for MongoStore {
+    fn kind(&self) -> &'static str {
+        "mongodb"
+    }
+
+    fn insert<'a>(&'a self, collection: &'a str, document: Document) -> StoreFuture<'a, String> {
+        Box::pin(async move {
+            let coll = self.collection(collection)?;
+            let id = ObjectId::new();
+            bounded(coll.insert_one(input(id, &document)?)).await?;
+            Ok(id.to_hex())
+        })
+    }
+
+    fn find_one<'a>(
+        &'a self,
+        collection: &'a str,
+        field: &'a str,
+        value: &'a Value,
+    ) -> StoreFuture<'a, Option<Document>> {
+        Box::pin(async move {
+            let coll = self.collection(collection)?;
+            check_field(field)?;
+            // `$eq` makes the value a value; `$exists` keeps `null` from matching a missing field.
+            let condition = match value {
+                Value::Null => doc! { "$eq": Bson::Null, "$exists": true },
+                _ => doc! { "$eq": to_bson(value) },
+            };
+            let mut filter = BsonDocument::new();
+            filter.insert(field, condition);
+            let found = bounded(coll.find_one(filter).sort(doc! { ID_FIELD: 1 })).await?;
+            found.as_deref().map(output).transpose()
+        })
+    }
+
+    fn get<'a>(&'a self, collection: &'a str, id: &'a str) -> StoreFuture<'a, Option<Document>> {
+        Box::pin(async move {
+            let coll = self.collection(collection)?;
+            let Ok(oid) = ObjectId::parse_str(id) else {
+                return Ok(None);
+            };
+            let found = bounded(coll.find_one(doc! { ID_FIELD: oid })).await?;
+            found.as_deref().map(output).transpose()
+        })
+    }
+
+    fn list<'a>(&'a self, collection: &'a str, options: &'a ListOptions) -> StoreFuture<'a, Vec<Document>> {
+        Box::pin(async move {
+            let coll = self.collection(collection)?;
+            // MongoDB reads a limit of 0 as "no limit".
+            if options.limit == Some(0) {
+                return Ok(Vec::new());
+            }
+            let mut find = coll.find(doc! {}).sort(doc! { ID_FIELD: 1 }).skip(options.skip);
+            if let Some(limit) = options.limit {
+                find = find.limit(i64::try_from(limit).unwrap_or(i64::MAX));
+            }
+            let mut out = Vec::new();
+            bounded(async {
+                let mut cursor = find.await?;
+                while cursor.advance().await? {
+                    out.push(cursor.current().to_raw_document_buf());
+                }
+                Ok(())
+            })
+            .await?;
+            out.iter().map(|raw| output(raw)).collect()
+        })
+    }
+
+    fn replace<'a>(&'a self, collection: &'a str, id: &'a str, document: Document) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            let coll = self.collection(collection)?;
+            let Ok(oid) = ObjectId::parse_str(id) else {
+                return Ok(false);
+            };
+            let result = bounded(coll.replace_one(doc! { ID_FIELD: oid }, input(oid, &document)?)).await?;
+            Ok(result.matched_count > 0)
+        })
+    }
+
+    fn delete<'a>(&'a self, collection: &'a str, id: &'a str) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            let coll = self.collection(collection)?;
+            let Ok(oid) = ObjectId::parse_str(id) else {
+                return Ok(false);
+            };
+            let result = bounded(coll.delete_one(doc! { ID_FIELD: oid })).await?;
+            Ok(result.deleted_count > 0)
+        })
+    }
+
+    fn ensure_index<'a>(&'a self, collection: &'a str, field: &'a str) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let coll = self.collection(collection)?;
+            check_field(field)?;
+            // `(field, _id)`: the seek for the value and the "first inserted" order in one index.
+            let mut keys = BsonDocument::new();
+            keys.insert(field, 1);
+            keys.insert(ID_FIELD, 1);
+            bounded(coll.create_index(IndexModel::builder().keys(keys).build())).await?;
+            Ok(())
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn json_round_trips_through_bson_without_extended_json() {
+        let value = json!({
+            "name": "Ω", "n": 3, "f": 2.5, "whole": 2.0, "big": u64::MAX, "t": true, "z": null,
+            "list": [1, "a", {"b": []}], "$oid": {"$oid": "0123456789abcdef01234567"}
+        });
+        let Value::Object(map) = value.clone() else {
+            unreachable!()
+        };
+        let back = Value::Object(from_document(to_document(&map)));
+        assert_eq!(back["$oid"], json!({"$oid": "0123456789abcdef01234567"}));
+        assert_eq!(back["whole"].to_string(), "2.0");
+        assert_eq!(back["big"], json!(u64::MAX as f64));
+        let mut expected = value;
+        expected["big"] = json!(u64::MAX as f64);
+        assert_eq!(back, expected);
+    }
+
+    #[test]
+    fn an_operator_object_is_a_value_inside_eq() {
+        let value = json!({"$ne": null});
+        let Bson::Document(inner) = to_bson(&value) else {
+            unreachable!()
+        };
+        let filter = doc! { "name": { "$eq": inner } };
+        assert_eq!(filter.to_string(), r#"{ "name": { "$eq": { "$ne": null } } }"#);
+    }
+
+    #[test]
+    fn malformed_uris_are_refused_without_network() {
+        assert!(MongoStore::validate("mongodb://127.0.0.1:27017/db").is_ok());
+        assert!(MongoStore::validate("mongodb://host:notaport/db").is_err());
+    }
+}

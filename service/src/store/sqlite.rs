@@ -1,0 +1,538 @@
+//! The embedded store: SQLite (bundled) in one file, no server to install.
+//!
+//! Rules enforced here:
+//! - WAL journal and `synchronous=FULL`: every commit fsyncs the WAL, so an acknowledged write
+//!   survives a killed process *and* a power loss (`NORMAL` would survive only the former);
+//! - one writer thread owns the only writing connection and commits whatever writes are queued
+//!   as one transaction (group commit): one fsync for a burst instead of one per write, and a
+//!   write is answered only after its transaction committed;
+//! - reads run on a small pool of connections on tokio's blocking threads, concurrently with the
+//!   writer (WAL readers never wait for it), so no SQLite call ever blocks an async worker;
+//! - insertion order is the `seq` column (`AUTOINCREMENT`, never reused), so "first" is exact;
+//! - `find_one` on an indexed field is one index seek on `(collection, json_extract(body,
+//!   '$."field"'), seq)`; the value is always a bound parameter and its JSON type is compared too
+//!   (the string `"1"` never equals the number `1`; the string `'{"$ne":null}'` never equals an
+//!   object);
+//! - a connection that failed is dropped and reopened on next use, so the store recovers by
+//!   itself once the file is usable again.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use mongodb::bson::oid::ObjectId;
+use rusqlite::types::Value as SqlValue;
+use rusqlite::{params, Connection, ErrorCode, OptionalExtension, TransactionBehavior};
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot};
+
+use super::{
+    check_collection, check_field, with_id, Document, DocumentStore, ListOptions, StoreError, StoreFuture,
+};
+
+/// How long a connection waits for a lock held by another process before giving up.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+/// The most writes committed in one transaction.
+const MAX_BATCH: usize = 512;
+/// Writes waiting for the writer thread before senders wait (back-pressure).
+const QUEUE: usize = 4096;
+/// Idle read connections kept open.
+const MAX_IDLE_READERS: usize = 8;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS documents (
+    seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+    collection TEXT NOT NULL,
+    id         TEXT NOT NULL,
+    body       TEXT NOT NULL,
+    UNIQUE (collection, id)
+);";
+
+/// The embedded SQLite document store.
+#[derive(Debug)]
+pub struct SqliteStore {
+    writes: mpsc::Sender<Job>,
+    readers: Arc<Readers>,
+}
+
+#[derive(Debug)]
+enum Op {
+    Insert {
+        collection: String,
+        id: String,
+        body: String,
+    },
+    Replace {
+        collection: String,
+        id: String,
+        body: String,
+    },
+    Delete {
+        collection: String,
+        id: String,
+    },
+    Index {
+        field: String,
+    },
+}
+
+#[derive(Debug)]
+struct Job {
+    op: Op,
+    reply: oneshot::Sender<Result<bool, StoreError>>,
+}
+
+impl SqliteStore {
+    /// Open (or create) the store at `path`, creating its directory, and start the writer.
+    pub async fn open(path: &Path) -> Result<Self, StoreError> {
+        let path = path.to_owned();
+        let opened = tokio::task::spawn_blocking(move || -> Result<(Connection, PathBuf), StoreError> {
+            if let Some(dir) = path.parent().filter(|dir| !dir.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir).map_err(|err| {
+                    StoreError::unavailable(format!("cannot create directory {}: {err}", dir.display()))
+                })?;
+            }
+            let conn = open_writer(&path)?;
+            Ok((conn, path))
+        })
+        .await
+        .map_err(|err| StoreError::unavailable(format!("opening the database: {err}")))?;
+        let (conn, path) = opened?;
+        let (writes, queue) = mpsc::channel(QUEUE);
+        let writer_path = path.clone();
+        std::thread::Builder::new()
+            .name("sqlite-writer".to_owned())
+            .spawn(move || writer(writer_path, conn, queue))
+            .map_err(|err| StoreError::unavailable(format!("cannot start the writer thread: {err}")))?;
+        Ok(SqliteStore {
+            writes,
+            readers: Arc::new(Readers {
+                path,
+                idle: Mutex::new(Vec::new()),
+            }),
+        })
+    }
+
+    async fn write(&self, op: Op) -> Result<bool, StoreError> {
+        let (reply, answer) = oneshot::channel();
+        self.writes
+            .send(Job { op, reply })
+            .await
+            .map_err(|_| StoreError::unavailable("the writer thread has stopped"))?;
+        answer
+            .await
+            .map_err(|_| StoreError::unavailable("the writer thread dropped a write"))?
+    }
+
+    async fn read<T, F>(&self, f: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+    {
+        let readers = self.readers.clone();
+        tokio::task::spawn_blocking(move || readers.with(f))
+            .await
+            .map_err(|err| StoreError::unavailable(format!("read task failed: {err}")))?
+    }
+}
+
+fn configure(conn: &Connection) -> Result<(), StoreError> {
+    conn.busy_timeout(BUSY_TIMEOUT).map_err(sql_error)?;
+    let mode: String = conn
+        .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))
+        .map_err(sql_error)?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        return Err(StoreError::unavailable(format!(
+            "the database refused WAL mode (journal_mode is {mode})"
+        )));
+    }
+    conn.pragma_update(None, "synchronous", "FULL")
+        .map_err(sql_error)?;
+    Ok(())
+}
+
+fn open_writer(path: &Path) -> Result<Connection, StoreError> {
+    let conn = Connection::open(path)
+        .map_err(|err| StoreError::unavailable(format!("cannot open {}: {err}", path.display())))?;
+    configure(&conn)
+        .map_err(|err| StoreError::unavailable(format!("{}: {}", path.display(), err.cause())))?;
+    conn.execute_batch(SCHEMA)
+        .map_err(|err| StoreError::unavailable(format!("{}: creating the schema: {err}", path.display())))?;
+    Ok(conn)
+}
+
+/// The writer thread: takes every queued write, commits them in one transaction, then answers.
+fn writer(path: PathBuf, conn: Connection, mut queue: mpsc::Receiver<Job>) {
+    let mut conn = Some(conn);
+    let mut batch = Vec::with_capacity(MAX_BATCH);
+    while let Some(job) = queue.blocking_recv() {
+        batch.push(job);
+        while batch.len() < MAX_BATCH {
+            match queue.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        if conn.is_none() {
+            match open_writer(&path) {
+                Ok(reopened) => {
+                    tracing::info!("embedded store: database reopened");
+                    conn = Some(reopened);
+                }
+                Err(err) => tracing::error!(error = %err, "embedded store: cannot reopen the database"),
+            }
+        }
+        let outcome = match conn.as_mut() {
+            Some(c) => commit(c, &batch),
+            None => Err(StoreError::unavailable("the database cannot be opened")),
+        };
+        match outcome {
+            Ok(results) => {
+                for (job, result) in batch.drain(..).zip(results) {
+                    let _ = job.reply.send(result);
+                }
+            }
+            Err(err) => {
+                tracing::error!(error = %err, writes = batch.len(), "embedded store: commit failed");
+                conn = None;
+                for job in batch.drain(..) {
+                    let _ = job.reply.send(Err(err.clone()));
+                }
+            }
+        }
+    }
+}
+
+/// Run `batch` in one transaction. `Err` when the transaction as a whole failed (nothing of it is
+/// stored); otherwise one result per write.
+fn commit(conn: &mut Connection, batch: &[Job]) -> Result<Vec<Result<bool, StoreError>>, StoreError> {
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(sql_error)?;
+    let mut results = Vec::with_capacity(batch.len());
+    for job in batch {
+        let result = match &job.op {
+            Op::Insert { collection, id, body } => tx
+                .prepare_cached("INSERT INTO documents (collection, id, body) VALUES (?1, ?2, ?3)")
+                .and_then(|mut stmt| stmt.execute(params![collection, id, body]))
+                .map(|_| true),
+            Op::Replace { collection, id, body } => tx
+                .prepare_cached("UPDATE documents SET body = ?3 WHERE collection = ?1 AND id = ?2")
+                .and_then(|mut stmt| stmt.execute(params![collection, id, body]))
+                .map(|changed| changed > 0),
+            Op::Delete { collection, id } => tx
+                .prepare_cached("DELETE FROM documents WHERE collection = ?1 AND id = ?2")
+                .and_then(|mut stmt| stmt.execute(params![collection, id]))
+                .map(|changed| changed > 0),
+            Op::Index { field } => tx.execute_batch(&index_sql(field)).map(|()| true),
+        };
+        results.push(result.map_err(sql_error));
+    }
+    tx.commit().map_err(sql_error)?;
+    Ok(results)
+}
+
+/// Read connections, reused across requests.
+#[derive(Debug)]
+struct Readers {
+    path: PathBuf,
+    idle: Mutex<Vec<Connection>>,
+}
+
+impl Readers {
+    fn with<T>(&self, f: impl FnOnce(&Connection) -> Result<T, StoreError>) -> Result<T, StoreError> {
+        let pooled = self.idle.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        let conn = match pooled {
+            Some(conn) => conn,
+            None => {
+                let conn = Connection::open(&self.path).map_err(|err| {
+                    StoreError::unavailable(format!("cannot open {}: {err}", self.path.display()))
+                })?;
+                conn.busy_timeout(BUSY_TIMEOUT).map_err(sql_error)?;
+                conn.pragma_update(None, "query_only", true).map_err(sql_error)?;
+                conn
+            }
+        };
+        let result = f(&conn);
+        // A connection that failed is not trusted again: the next read opens a fresh one.
+        if result.is_ok() {
+            let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
+            if idle.len() < MAX_IDLE_READERS {
+                idle.push(conn);
+            }
+        }
+        result
+    }
+}
+
+fn sql_error(err: rusqlite::Error) -> StoreError {
+    match err.sqlite_error_code() {
+        Some(ErrorCode::TooBig) => StoreError::rejected(err.to_string()),
+        _ => StoreError::unavailable(err.to_string()),
+    }
+}
+
+/// A field name that can be written into SQL as a JSON path literal (`$."field"`).
+fn is_plain_field(field: &str) -> bool {
+    !field.is_empty() && field.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// `json_extract(body, '$."field"')` — the same text in the index and in queries, so the planner
+/// matches them. Only for [`is_plain_field`] names.
+fn field_expr(field: &str) -> String {
+    format!("json_extract(body, '$.\"{field}\"')")
+}
+
+fn index_sql(field: &str) -> String {
+    format!(
+        "CREATE INDEX IF NOT EXISTS documents_by_{field} ON documents (collection, {}, seq)",
+        field_expr(field)
+    )
+}
+
+fn find_sql(field: &str) -> String {
+    let expr = field_expr(field);
+    let ty = format!("json_type(body, '$.\"{field}\"')");
+    format!(
+        "SELECT id, body FROM documents WHERE collection = ?1 AND {expr} = ?2 AND {ty} IN (?3, ?4) \
+         ORDER BY seq LIMIT 1"
+    )
+}
+
+/// The SQL value `json_extract` yields for a scalar, and the `json_type` names it may have.
+fn sql_scalar(value: &Value) -> Option<(SqlValue, &'static str, &'static str)> {
+    Some(match value {
+        Value::String(s) => (SqlValue::Text(s.clone()), "text", "text"),
+        Value::Bool(true) => (SqlValue::Integer(1), "true", "true"),
+        Value::Bool(false) => (SqlValue::Integer(0), "false", "false"),
+        Value::Number(n) => match n.as_i64() {
+            Some(i) => (SqlValue::Integer(i), "integer", "real"),
+            None => (SqlValue::Real(n.as_f64()?), "integer", "real"),
+        },
+        Value::Null | Value::Array(_) | Value::Object(_) => return None,
+    })
+}
+
+/// JSON equality where numbers compare by value (`1 == 1.0`), as both stores compare them.
+fn json_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => match (x.as_i64(), y.as_i64()) {
+            (Some(x), Some(y)) => x == y,
+            _ => x.as_f64() == y.as_f64(),
+        },
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_eq(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
+        }
+        _ => a == b,
+    }
+}
+
+fn decode(id: String, body: &str) -> Result<Document, StoreError> {
+    match serde_json::from_str(body) {
+        Ok(Value::Object(doc)) => Ok(with_id(id, doc)),
+        Ok(_) | Err(_) => Err(StoreError::unavailable(format!(
+            "document {id} is not a JSON object"
+        ))),
+    }
+}
+
+fn encode(document: &Document) -> Result<String, StoreError> {
+    let mut body = document.clone();
+    body.remove(super::ID_FIELD);
+    serde_json::to_string(&body).map_err(|err| StoreError::rejected(err.to_string()))
+}
+
+fn find_one(
+    conn: &Connection,
+    collection: &str,
+    field: &str,
+    value: &Value,
+) -> Result<Option<Document>, StoreError> {
+    if is_plain_field(field) {
+        if let Some((param, ty1, ty2)) = sql_scalar(value) {
+            let mut stmt = conn.prepare_cached(&find_sql(field)).map_err(sql_error)?;
+            let row = stmt
+                .query_row(params![collection, param, ty1, ty2], |row| {
+                    Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?))
+                })
+                .optional()
+                .map_err(sql_error)?;
+            return row.map(|(id, body)| decode(id, &body)).transpose();
+        }
+    }
+    // Objects, arrays, null, or a field that cannot be a path literal: compare in Rust.
+    let mut stmt = conn
+        .prepare_cached("SELECT id, body FROM documents WHERE collection = ?1 ORDER BY seq")
+        .map_err(sql_error)?;
+    let mut rows = stmt.query(params![collection]).map_err(sql_error)?;
+    while let Some(row) = rows.next().map_err(sql_error)? {
+        let id: String = row.get(0).map_err(sql_error)?;
+        let body: String = row.get(1).map_err(sql_error)?;
+        let doc = decode(id, &body)?;
+        if doc.get(field).is_some_and(|found| json_eq(found, value)) {
+            return Ok(Some(doc));
+        }
+    }
+    Ok(None)
+}
+
+impl DocumentStore for SqliteStore {
+    fn kind(&self) -> &'static str {
+        "sqlite"
+    }
+
+    fn insert<'a>(&'a self, collection: &'a str, document: Document) -> StoreFuture<'a, String> {
+        Box::pin(async move {
+            check_collection(collection)?;
+            let id = ObjectId::new().to_hex();
+            let body = encode(&document)?;
+            self.write(Op::Insert {
+                collection: collection.to_owned(),
+                id: id.clone(),
+                body,
+            })
+            .await?;
+            Ok(id)
+        })
+    }
+
+    fn find_one<'a>(
+        &'a self,
+        collection: &'a str,
+        field: &'a str,
+        value: &'a Value,
+    ) -> StoreFuture<'a, Option<Document>> {
+        Box::pin(async move {
+            check_collection(collection)?;
+            check_field(field)?;
+            let (collection, field, value) = (collection.to_owned(), field.to_owned(), value.clone());
+            self.read(move |conn| find_one(conn, &collection, &field, &value))
+                .await
+        })
+    }
+
+    fn get<'a>(&'a self, collection: &'a str, id: &'a str) -> StoreFuture<'a, Option<Document>> {
+        Box::pin(async move {
+            check_collection(collection)?;
+            let (collection, id) = (collection.to_owned(), id.to_owned());
+            self.read(move |conn| {
+                let mut stmt = conn
+                    .prepare_cached("SELECT body FROM documents WHERE collection = ?1 AND id = ?2")
+                    .map_err(sql_error)?;
+                let body: Option<String> = stmt
+                    .query_row(params![collection, id], |row| row.get(0))
+                    .optional()
+                    .map_err(sql_error)?;
+                body.map(|body| decode(id, &body)).transpose()
+            })
+            .await
+        })
+    }
+
+    fn list<'a>(&'a self, collection: &'a str, options: &'a ListOptions) -> StoreFuture<'a, Vec<Document>> {
+        Box::pin(async move {
+            check_collection(collection)?;
+            let collection = collection.to_owned();
+            let limit = options.limit.map_or(-1, |l| i64::try_from(l).unwrap_or(i64::MAX));
+            let skip = i64::try_from(options.skip).unwrap_or(i64::MAX);
+            self.read(move |conn| {
+                let mut stmt = conn
+                    .prepare_cached(
+                        "SELECT id, body FROM documents WHERE collection = ?1 ORDER BY seq LIMIT ?2 OFFSET ?3",
+                    )
+                    .map_err(sql_error)?;
+                let mut rows = stmt.query(params![collection, limit, skip]).map_err(sql_error)?;
+                let mut out = Vec::new();
+                while let Some(row) = rows.next().map_err(sql_error)? {
+                    let id: String = row.get(0).map_err(sql_error)?;
+                    let body: String = row.get(1).map_err(sql_error)?;
+                    out.push(decode(id, &body)?);
+                }
+                Ok(out)
+            })
+            .await
+        })
+    }
+
+    fn replace<'a>(&'a self, collection: &'a str, id: &'a str, document: Document) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            check_collection(collection)?;
+            let body = encode(&document)?;
+            self.write(Op::Replace {
+                collection: collection.to_owned(),
+                id: id.to_owned(),
+                body,
+            })
+            .await
+        })
+    }
+
+    fn delete<'a>(&'a self, collection: &'a str, id: &'a str) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            check_collection(collection)?;
+            self.write(Op::Delete {
+                collection: collection.to_owned(),
+                id: id.to_owned(),
+            })
+            .await
+        })
+    }
+
+    fn ensure_index<'a>(&'a self, collection: &'a str, field: &'a str) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            check_collection(collection)?;
+            check_field(field)?;
+            if !is_plain_field(field) {
+                return Err(StoreError::invalid(format!(
+                    "the embedded store indexes only fields of ASCII letters, digits and `_`, not {field:?}"
+                )));
+            }
+            // One index per field serves every collection (its first column is the collection).
+            self.write(Op::Index {
+                field: field.to_owned(),
+            })
+            .await
+            .map(|_| ())
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn find_by_an_indexed_field_is_an_index_seek() {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(SCHEMA).unwrap();
+        conn.execute_batch(&index_sql("name")).unwrap();
+        let plan: Vec<String> = conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {}", find_sql("name")))
+            .unwrap()
+            .query_map(params!["birds", "x", "text", "text"], |row| {
+                row.get::<_, String>(3)
+            })
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let plan = plan.join("; ");
+        assert!(plan.contains("USING INDEX documents_by_name"), "{plan}");
+        assert!(
+            !plan.contains("TEMP B-TREE"),
+            "sorting should come from the index: {plan}"
+        );
+    }
+
+    #[test]
+    fn numbers_compare_by_value() {
+        assert!(json_eq(&serde_json::json!(1), &serde_json::json!(1.0)));
+        assert!(!json_eq(&serde_json::json!("1"), &serde_json::json!(1)));
+        assert!(json_eq(
+            &serde_json::json!({"a": [1, 2]}),
+            &serde_json::json!({"a": [1.0, 2]})
+        ));
+    }
+}
