@@ -1,9 +1,12 @@
 //! Command-line and environment configuration (flags first, environment as fallback).
 //!
 //! Rules enforced here: every setting has a sensible default so `resource-api` alone serves on
-//! 127.0.0.1:8000; a bad value stops the program with one clear line.
+//! 127.0.0.1:8000 with the embedded store under `./data/`; a bad value stops the program with one
+//! clear line (see `main.rs`; `DB_CONN_STRING` is parsed by [`Config::conn_string`]).
 
 use clap::{Parser, ValueEnum};
+
+use crate::store::{ConnError, ConnString};
 
 /// Which route groups the binary serves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -14,6 +17,13 @@ pub enum Group {
     B,
     /// Group A declared first, then group B, on one listener.
     All,
+}
+
+impl Group {
+    /// True when group B's routes (and so the bird store) are served.
+    pub fn serves_b(self) -> bool {
+        matches!(self, Group::B | Group::All)
+    }
 }
 
 /// The Resource API service.
@@ -29,4 +39,24 @@ pub struct Config {
     /// Route groups to serve.
     #[arg(long, env = "GROUP", value_enum, default_value_t = Group::All)]
     pub group: Group,
+    /// Database: a file path or sqlite://PATH (embedded store), or mongodb:// / mongodb+srv://
+    /// (unset: sqlite://./data/resource-api.db).
+    #[arg(
+        long = "db",
+        env = "DB_CONN_STRING",
+        value_name = "CONN",
+        hide_env_values = true
+    )]
+    pub db: Option<String>,
 }
+
+impl Config {
+    /// The parsed connection string (`--db`, else `DB_CONN_STRING`, else the default).
+    pub fn conn_string(&self) -> Result<ConnString, ConnError> {
+        ConnString::parse(self.db.as_deref())
+    }
+}
+
+/// The effective connection string, reported by `GET /api/env` (injected as `State`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DbConnString(pub String);

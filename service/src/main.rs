@@ -1,21 +1,49 @@
 //! `resource-api`: serve the Resource API on `--host`/`--port` until SIGINT or SIGTERM.
+//!
+//! Rules enforced here: configuration is checked before anything is served, and every start-up
+//! failure (a bad flag or connection string, an unreachable database, a port in use) is one line
+//! on stderr and a non-zero exit: 2 for a value that cannot be parsed, 1 for anything else.
+
+use std::process::ExitCode;
 
 use clap::Parser;
 use resource_api::config::Config;
+use resource_api::Db;
 
 #[tokio::main]
-async fn main() -> std::process::ExitCode {
+async fn main() -> ExitCode {
     ferrapi::logging::init();
     let config = Config::parse();
-    let app = resource_api::app(&config);
+    let conn = match config.conn_string() {
+        Ok(conn) => conn,
+        Err(err) => {
+            eprintln!("resource-api: DB_CONN_STRING: {err}");
+            return ExitCode::from(2);
+        }
+    };
+    let db = if config.group.serves_b() {
+        match Db::open(&conn).await {
+            Ok(db) => {
+                tracing::info!("store: {} at {}", db.store.kind(), conn.redacted());
+                Some(db)
+            }
+            Err(err) => {
+                eprintln!("resource-api: cannot open the database: {}", err.cause());
+                return ExitCode::FAILURE;
+            }
+        }
+    } else {
+        None
+    };
+    let app = resource_api::app(config.group, db);
     match app.bind((config.host.as_str(), config.port)).await {
         Ok(server) => {
             server.run().await;
-            std::process::ExitCode::SUCCESS
+            ExitCode::SUCCESS
         }
         Err(err) => {
             eprintln!("resource-api: {err} ({}:{})", config.host, config.port);
-            std::process::ExitCode::FAILURE
+            ExitCode::FAILURE
         }
     }
 }

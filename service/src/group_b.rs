@@ -1,0 +1,158 @@
+//! Route group B: a small JSON, text and HTML API with bird storage (the spec's group B table).
+//!
+//! Rules enforced here:
+//! - routes are declared in the spec's order, so the HTML form of `/student/:username`, declared
+//!   second, is shadowed by the JSON form (declared anyway; the start-up route table shows it);
+//! - content types are the spec's: JSON, `text/plain; charset=utf-8`, `text/html; charset=utf-8`;
+//! - every dynamic string placed in HTML goes through [`escape_html`];
+//! - `employee/:id` is a zero-based index into [`EMPLOYEES`]; no employee there → 404 with the JSON
+//!   string `"Empleat no trobat"`; a non-integer id is the framework's 422;
+//! - a bird is any JSON object, stored as sent (the store assigns `_id`); a body that is not a
+//!   JSON object is refused by the framework (422) before the store is touched;
+//! - `GET /api/bird/:name` answers the first inserted bird of that name, or 404 `Not Found` as
+//!   text; the name is only ever a value to compare;
+//! - a store failure answers with its status (503 while the database is unavailable) and a
+//!   client-safe `{"detail": …}`; its cause goes to the log.
+
+use ferrapi::header::{HeaderName, HeaderValue};
+use ferrapi::prelude::*;
+use ferrapi::RouteDef;
+use serde_json::Map;
+
+use crate::config::DbConnString;
+use crate::store::{Store, StoreError};
+
+/// The collection birds are stored in.
+pub const BIRDS: &str = "birds";
+
+/// The ordered employee list of group B (looked up by zero-based position).
+pub const EMPLOYEES: [&str; 4] = ["Anna Puig", "Jordi Soler", "Marta Vidal", "Pau Ferrer"];
+
+/// What `GET /post/:id` prints for `page` when the query has none.
+pub const DEFAULT_PAGE: &str = "1";
+
+/// The value of the `X-Message` header of `GET /post/:id`.
+pub const X_MESSAGE: &str = "Post served by the Resource API";
+
+// Checked when compiling (`from_static` in a constant), so building the header cannot fail.
+const X_MESSAGE_NAME: HeaderName = HeaderName::from_static("x-message");
+const X_MESSAGE_VALUE: HeaderValue = HeaderValue::from_static(X_MESSAGE);
+
+/// A store failure as an HTTP error: the status its kind calls for, a client-safe detail.
+pub fn store_failure(err: &StoreError) -> HttpError {
+    tracing::error!(error = %err, "store operation failed");
+    HttpError::new(err.status(), err.detail())
+}
+
+/// A greeting.
+#[get("/api/hello")]
+pub async fn hello() -> Json<Value> {
+    Json(json!({ "ok": true, "message": "Hello from the Resource API" }))
+}
+
+/// An employee by zero-based position; 404 with the JSON string `"Empleat no trobat"` when there
+/// is none.
+#[get("employee/:id", responses(404 = "Empleat no trobat"))]
+pub async fn read_employee_by_index(id: i64) -> Result<Json<Value>, (StatusCode, Json<&'static str>)> {
+    usize::try_from(id)
+        .ok()
+        .and_then(|index| EMPLOYEES.get(index))
+        .map(|name| Json(json!({ "name": name })))
+        .ok_or((StatusCode::NOT_FOUND, Json("Empleat no trobat")))
+}
+
+/// A student, as JSON.
+#[get("/student/:username")]
+pub async fn read_student(username: String) -> Json<Value> {
+    Json(json!({ "student": username }))
+}
+
+/// A student, as an HTML greeting (declared second: shadowed by [`read_student`]).
+#[get("/student/:username")]
+pub async fn read_student_html(username: String) -> Html<String> {
+    Html(format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>Student</title></head>\n\
+         <body><h1>Hello, {}!</h1></body>\n</html>\n",
+        escape_html(&username)
+    ))
+}
+
+/// A static HTML page with a heading.
+#[get("/page")]
+pub async fn page() -> Html<&'static str> {
+    Html(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>Page</title></head>\n\
+         <body><h1>Welcome to the Resource API</h1></body>\n</html>\n",
+    )
+}
+
+/// Which page of a post the client wants, as text; sets `X-Message`. Without `page`, page
+/// [`DEFAULT_PAGE`] is meant.
+#[get("/post/:id")]
+pub async fn read_post(id: String, page: Option<String>) -> ([(HeaderName, HeaderValue); 1], String) {
+    let page = page.unwrap_or_else(|| DEFAULT_PAGE.to_owned());
+    (
+        [(X_MESSAGE_NAME, X_MESSAGE_VALUE)],
+        format!("You want to see {page} of {id}"),
+    )
+}
+
+/// Create a post: 201 with a text body.
+#[post("/post/", status = 201)]
+pub async fn create_post() -> (StatusCode, &'static str) {
+    (StatusCode::CREATED, "Post created")
+}
+
+/// Delete a post, as text.
+#[delete("/post/:id")]
+pub async fn delete_post(id: String) -> String {
+    format!("{id} is deleted!")
+}
+
+/// The database connection string in effect (the spec requires this route; it discloses any
+/// credential the string carries).
+#[get("/api/env")]
+pub async fn read_env(conn: State<DbConnString>) -> Json<Value> {
+    let DbConnString(value) = &*conn;
+    Json(json!({ "DB_CONN_STRING": value }))
+}
+
+/// Store any JSON object as a bird; answers its new id.
+#[post("/api/bird/", responses(503 = "The database is unavailable"))]
+pub async fn create_bird(
+    store: State<Store>,
+    bird: Json<Map<String, Value>>,
+) -> Result<Json<Value>, HttpError> {
+    let id = store
+        .insert(BIRDS, bird.0)
+        .await
+        .map_err(|err| store_failure(&err))?;
+    Ok(Json(json!({ "id": id })))
+}
+
+/// The first stored bird with this name; 404 `Not Found` (text) when there is none.
+#[get("/api/bird/:name", responses(404 = "Not Found", 503 = "The database is unavailable"))]
+pub async fn read_bird(store: State<Store>, name: String) -> Result<Response, HttpError> {
+    match store.find_one(BIRDS, "name", &Value::String(name)).await {
+        Ok(Some(bird)) => Ok(Json(bird).into_response()),
+        Ok(None) => Ok((StatusCode::NOT_FOUND, "Not Found").into_response()),
+        Err(err) => Err(store_failure(&err)),
+    }
+}
+
+/// Group B's routes in the spec's order.
+pub fn routes() -> Vec<RouteDef> {
+    ferrapi::routes![
+        hello,
+        read_employee_by_index,
+        read_student,
+        read_student_html,
+        page,
+        read_post,
+        create_post,
+        delete_post,
+        read_env,
+        create_bird,
+        read_bird,
+    ]
+}
