@@ -1,8 +1,71 @@
 #!/usr/bin/env bash
 # The project's test command: everything a fresh machine needs, then every test.
 # Usage: scripts/test.sh            (from anywhere; CI runs the same script)
+#
+# The MongoDB tests need a server speaking the MongoDB wire protocol. `mongod` cannot be installed
+# on these machines, so a pinned server from PyPI (SecantusDB, WiredTiger storage) is installed
+# into a virtualenv kept under ~/.cache (reused by later runs), started on a free loopback port
+# with its data in a temporary directory, and stopped by its PID when this script exits.
+# MONGODB_TEST_URI tells the tests where it is; in CI (CI set) a MongoDB test without it fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-echo "== cargo test --workspace"
+MONGO_SERVER="secantusdb==0.7.0b3"
+VENV="${RESOURCE_API_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/resource-api/mongo-venv}"
+
+# 1. The server, installed once per pin (quietly; pip's output is shown only if it fails).
+if ! "$VENV/bin/python" -c '' 2>/dev/null; then
+  rm -rf "$VENV"
+  mkdir -p "$(dirname "$VENV")"
+  python3 -m venv "$VENV"
+fi
+if [ "$(cat "$VENV/.pinned" 2>/dev/null)" != "$MONGO_SERVER" ]; then
+  echo "== installing $MONGO_SERVER into $VENV"
+  if ! "$VENV/bin/pip" install --quiet --disable-pip-version-check "$MONGO_SERVER" >"$VENV/pip.log" 2>&1; then
+    cat "$VENV/pip.log" >&2
+    echo "scripts/test.sh: could not install $MONGO_SERVER" >&2
+    exit 1
+  fi
+  echo "$MONGO_SERVER" >"$VENV/.pinned"
+fi
+
+# 2. Start it on a free loopback port, data in a temporary directory.
+data="$(mktemp -d "${TMPDIR:-/tmp}/resource-api-mongo.XXXXXX")"
+server_pid=""
+cleanup() {
+  if [ -n "$server_pid" ]; then
+    kill "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+  fi
+  rm -rf "$data"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+port="$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+# From inside $data, so no secantusd.toml of the working directory is picked up.
+(cd "$data" && exec "$VENV/bin/secantusd-py" --host 127.0.0.1 --port "$port" --storage-path "$data/db" \
+  --log-level WARNING >"$data/server.log" 2>&1) &
+server_pid=$!
+
+# 3. Wait (at most 30 s) until it accepts connections.
+ready=""
+for _ in $(seq 1 300); do
+  if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+    ready=1
+    break
+  fi
+  if ! kill -0 "$server_pid" 2>/dev/null; then
+    break
+  fi
+  sleep 0.1
+done
+if [ -z "$ready" ]; then
+  cat "$data/server.log" >&2
+  echo "scripts/test.sh: the MongoDB test server did not accept connections on 127.0.0.1:$port within 30 s" >&2
+  exit 1
+fi
+export MONGODB_TEST_URI="mongodb://127.0.0.1:$port/resource_api_test"
+
+echo "== cargo test --workspace (MongoDB test server: $MONGO_SERVER on 127.0.0.1:$port)"
 cargo test --workspace --no-fail-fast

@@ -1,0 +1,203 @@
+//! Durability of the embedded store, end to end: the real `resource-api` binary is killed with
+//! SIGKILL in the middle of a burst of bird inserts, restarted on the same data, and every insert
+//! that was answered 200 must be readable, with the id it was given.
+
+// Test code: a failed expectation is a test failure, reported with its message.
+#![allow(clippy::expect_used)]
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// The service binary, started on a free port with the embedded store at `db`.
+struct Service {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Service {
+    fn start(db: &Path) -> Service {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_resource-api"))
+            .args(["--host", "127.0.0.1", "--port", "0", "--group", "b"])
+            .env("DB_CONN_STRING", format!("sqlite://{}", db.display()))
+            .env("RUST_LOG", "info")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start resource-api");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let (found, port) = mpsc::channel();
+        std::thread::spawn(move || {
+            // Read every line (so the service never blocks on a full pipe); report the address.
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if let Some(rest) = line.split("listening on http://").nth(1) {
+                    let addr: String = rest
+                        .chars()
+                        .take_while(|c| c.is_ascii_digit() || *c == '.' || *c == ':')
+                        .collect();
+                    let _ = found.send(addr);
+                }
+            }
+        });
+        let addr = port
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the service logs its address within 30 s")
+            .parse()
+            .expect("a socket address");
+        Service { child, addr }
+    }
+
+    fn kill(mut self) {
+        self.child.kill().expect("SIGKILL the service");
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Service {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One HTTP/1.1 exchange; `None` when the connection fails or is cut.
+async fn request(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> Option<(u16, Vec<u8>)> {
+    let mut stream = TcpStream::connect(addr).await.ok()?;
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    if let Some(body) = body {
+        head.push_str(&format!(
+            "Content-Type: application/json\r\nContent-Length: {}\r\n",
+            body.len()
+        ));
+    }
+    head.push_str("\r\n");
+    head.push_str(body.unwrap_or(""));
+    stream.write_all(head.as_bytes()).await.ok()?;
+    let mut reply = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut reply))
+        .await
+        .ok()?
+        .ok()?;
+    let split = reply.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let status = std::str::from_utf8(&reply[..split])
+        .ok()?
+        .split(' ')
+        .nth(1)?
+        .parse()
+        .ok()?;
+    Some((status, reply[split + 4..].to_vec()))
+}
+
+fn temp_dir() -> PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let dir = std::env::temp_dir()
+        .join("resource-api-tests")
+        .join(format!("durability-{}-{nanos}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("create a temporary directory");
+    dir
+}
+
+/// Insert birds from `TASKS` tasks until the service dies; kill it once `kill_after` inserts
+/// were acknowledged. Returns every acknowledged `(name, id)`.
+async fn burst_then_kill(service: Service, round: usize, kill_after: usize) -> Vec<(String, String)> {
+    const TASKS: usize = 48;
+    let addr = service.addr;
+    let stop = Arc::new(AtomicBool::new(false));
+    let acked_count = Arc::new(AtomicUsize::new(0));
+    let mut tasks = Vec::new();
+    for t in 0..TASKS {
+        let (stop, acked_count) = (stop.clone(), acked_count.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut acked = Vec::new();
+            let mut i = 0;
+            while !stop.load(Ordering::SeqCst) && i < 10_000 {
+                let name = format!("burst-{round}-{t}-{i}");
+                let body = format!(
+                    r#"{{"name":"{name}","task":{t},"i":{i},"padding":"{}"}}"#,
+                    "p".repeat(200)
+                );
+                match request(addr, "POST", "/api/bird/", Some(&body)).await {
+                    Some((200, reply)) => {
+                        let id = serde_json::from_slice::<Value>(&reply)
+                            .ok()
+                            .and_then(|v| v["id"].as_str().map(str::to_owned));
+                        acked.push((name, id.expect("a 200 carries an id")));
+                        acked_count.fetch_add(1, Ordering::SeqCst);
+                    }
+                    Some((status, reply)) => {
+                        panic!("insert answered {status}: {}", String::from_utf8_lossy(&reply))
+                    }
+                    None => break, // the service is gone
+                }
+                i += 1;
+            }
+            acked
+        }));
+    }
+    // Kill mid-burst: once enough inserts were acknowledged, while every task has one in flight.
+    let waited = tokio::time::timeout(Duration::from_secs(60), async {
+        while acked_count.load(Ordering::SeqCst) < kill_after {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+    })
+    .await;
+    assert!(
+        waited.is_ok(),
+        "the burst reached {kill_after} inserts within 60 s"
+    );
+    service.kill();
+    stop.store(true, Ordering::SeqCst);
+    let mut acked = Vec::new();
+    for task in tasks {
+        acked.extend(task.await.expect("insert task"));
+    }
+    assert!(acked.len() >= kill_after);
+    acked
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_acknowledged_insert_survives_sigkill() {
+    const ROUNDS: usize = 3;
+    let dir = temp_dir();
+    let db = dir.join("birds.db");
+    let mut acked = Vec::new();
+    for round in 0..ROUNDS {
+        acked.extend(burst_then_kill(Service::start(&db), round, 300).await);
+        // Restart on the same file: everything acknowledged so far, in every round, is there.
+        let service = Service::start(&db);
+        let mut lost = Vec::new();
+        for (name, id) in &acked {
+            match request(service.addr, "GET", &format!("/api/bird/{name}"), None).await {
+                Some((200, body)) => {
+                    let bird: Value = serde_json::from_slice(&body).expect("a stored bird is JSON");
+                    assert_eq!(bird["_id"].as_str(), Some(id.as_str()), "{name}");
+                    assert_eq!(bird["name"].as_str(), Some(name.as_str()));
+                    assert_eq!(
+                        bird["padding"].as_str().map(str::len),
+                        Some(200),
+                        "{name} is whole"
+                    );
+                }
+                other => lost.push((name.clone(), other.map(|(status, _)| status))),
+            }
+        }
+        eprintln!(
+            "round {round}: {} acknowledged inserts so far, killed with SIGKILL mid-burst; {} lost",
+            acked.len(),
+            lost.len()
+        );
+        assert!(lost.is_empty(), "acknowledged but lost: {lost:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

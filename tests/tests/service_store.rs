@@ -1,0 +1,367 @@
+//! The store conformance suite: every case runs against the embedded store (SQLite) and against
+//! MongoDB (the server scripts/test.sh starts; see `service_support`), through the same
+//! `DocumentStore` trait object the service uses.
+
+mod service_support;
+
+use std::collections::HashSet;
+use std::time::Instant;
+
+use resource_api::store::{Document, ListOptions, Store, StoreErrorKind};
+use serde_json::{json, Value};
+use service_support::{mongo_store, sqlite_store};
+
+const C: &str = "conformance";
+
+fn object(value: Value) -> Document {
+    match value {
+        Value::Object(map) => map,
+        other => panic!("not an object: {other}"),
+    }
+}
+
+/// `value` as the store returns it: `_id` first.
+fn stored(id: &str, value: Value) -> Value {
+    let mut out = serde_json::Map::new();
+    out.insert("_id".into(), json!(id));
+    out.extend(object(value));
+    Value::Object(out)
+}
+
+async fn insert(store: &Store, value: Value) -> String {
+    store.insert(C, object(value)).await.expect("insert")
+}
+
+async fn find(store: &Store, field: &str, value: Value) -> Option<Value> {
+    store
+        .find_one(C, field, &value)
+        .await
+        .expect("find_one")
+        .map(Value::Object)
+}
+
+async fn names(store: &Store, options: ListOptions) -> Vec<Value> {
+    store
+        .list(C, &options)
+        .await
+        .expect("list")
+        .into_iter()
+        .map(|doc| doc["name"].clone())
+        .collect()
+}
+
+async fn insert_get_and_find(store: Store) {
+    let id = insert(&store, json!({"name": "robin", "wings": 2})).await;
+    assert_eq!(id.len(), 24, "ids are 24 hex digits: {id}");
+    assert!(id.bytes().all(|b| b.is_ascii_hexdigit()), "{id}");
+    let expected = stored(&id, json!({"name": "robin", "wings": 2}));
+    let got = store.get(C, &id).await.expect("get").map(Value::Object);
+    assert_eq!(got.as_ref(), Some(&expected));
+    // `_id` comes first.
+    assert!(got
+        .unwrap()
+        .to_string()
+        .starts_with(&format!(r#"{{"_id":"{id}""#)));
+    assert_eq!(find(&store, "name", json!("robin")).await, Some(expected));
+    assert_eq!(find(&store, "name", json!("Robin")).await, None);
+    assert_eq!(find(&store, "colour", json!("red")).await, None);
+    assert_eq!(store.get(C, "000000000000000000000000").await.expect("get"), None);
+    assert_eq!(store.get(C, "not an id").await.expect("get"), None);
+    let other = store
+        .insert(C, object(json!({"name": "wren"})))
+        .await
+        .expect("insert");
+    assert_ne!(other, id);
+    // Collections are separate.
+    assert_eq!(
+        store
+            .find_one("elsewhere", "name", &json!("robin"))
+            .await
+            .expect("find"),
+        None
+    );
+    assert_eq!(store.get("elsewhere", &id).await.expect("get"), None);
+}
+
+async fn a_sent_id_is_replaced(store: Store) {
+    let id = insert(&store, json!({"_id": "chosen-by-client", "name": "jay"})).await;
+    assert_ne!(id, "chosen-by-client");
+    assert_eq!(
+        store.get(C, &id).await.expect("get").map(Value::Object),
+        Some(stored(&id, json!({"name": "jay"})))
+    );
+}
+
+async fn the_first_inserted_wins(store: Store) {
+    let mut ids = Vec::new();
+    for i in 0..3 {
+        ids.push(insert(&store, json!({"name": "twin", "i": i})).await);
+    }
+    assert_eq!(
+        find(&store, "name", json!("twin")).await.map(|d| d["i"].clone()),
+        Some(json!(0))
+    );
+    assert!(store.delete(C, &ids[0]).await.expect("delete"));
+    assert_eq!(
+        find(&store, "name", json!("twin")).await.map(|d| d["i"].clone()),
+        Some(json!(1))
+    );
+    // Replacing keeps a document's place.
+    assert!(store
+        .replace(C, &ids[1], object(json!({"name": "twin", "i": 10})))
+        .await
+        .expect("replace"));
+    assert_eq!(
+        find(&store, "name", json!("twin")).await.map(|d| d["i"].clone()),
+        Some(json!(10))
+    );
+}
+
+async fn values_are_never_operators(store: Store) {
+    insert(&store, json!({"name": {"$ne": null}, "kind": "object"})).await;
+    insert(&store, json!({"name": "$where", "kind": "dollar string"})).await;
+    insert(&store, json!({"name": "1", "kind": "string"})).await;
+    insert(&store, json!({"name": 1, "kind": "number"})).await;
+    insert(&store, json!({"name": true, "kind": "bool"})).await;
+    let kind = |doc: Option<Value>| doc.map(|d| d["kind"].clone());
+    assert_eq!(
+        kind(find(&store, "name", json!("$where")).await),
+        Some(json!("dollar string"))
+    );
+    assert_eq!(
+        kind(find(&store, "name", json!("1")).await),
+        Some(json!("string"))
+    );
+    assert_eq!(kind(find(&store, "name", json!(1)).await), Some(json!("number")));
+    assert_eq!(
+        kind(find(&store, "name", json!(1.0)).await),
+        Some(json!("number"))
+    );
+    assert_eq!(kind(find(&store, "name", json!(true)).await), Some(json!("bool")));
+    assert_eq!(
+        kind(find(&store, "name", json!({"$ne": null})).await),
+        Some(json!("object"))
+    );
+    // The text of an object is not the object, and operators match nothing.
+    assert_eq!(find(&store, "name", json!(r#"{"$ne":null}"#)).await, None);
+    assert_eq!(find(&store, "name", json!({"$gt": ""})).await, None);
+    assert_eq!(find(&store, "name", json!({"$exists": true})).await, None);
+    assert_eq!(find(&store, "name", json!("$gt")).await, None);
+}
+
+async fn list_in_insertion_order(store: Store) {
+    for name in ["a", "b", "c", "d", "e"] {
+        insert(&store, json!({"name": name})).await;
+    }
+    store
+        .insert("other", object(json!({"name": "x"})))
+        .await
+        .expect("insert");
+    assert_eq!(
+        names(&store, ListOptions::new()).await,
+        [json!("a"), json!("b"), json!("c"), json!("d"), json!("e")]
+    );
+    assert_eq!(
+        names(&store, ListOptions::new().skip(1).limit(2)).await,
+        [json!("b"), json!("c")]
+    );
+    assert_eq!(
+        names(&store, ListOptions::new().skip(3)).await,
+        [json!("d"), json!("e")]
+    );
+    assert!(names(&store, ListOptions::new().limit(0)).await.is_empty());
+    assert!(names(&store, ListOptions::new().skip(10)).await.is_empty());
+    assert!(store
+        .list("empty", &ListOptions::new())
+        .await
+        .expect("list")
+        .is_empty());
+}
+
+async fn replace_and_delete(store: Store) {
+    let a = insert(&store, json!({"name": "a", "v": 1})).await;
+    let b = insert(&store, json!({"name": "b", "v": 1})).await;
+    let c = insert(&store, json!({"name": "c", "v": 1})).await;
+    assert!(store
+        .replace(
+            C,
+            &b,
+            object(json!({"_id": "ignored", "name": "b2", "v": 2, "new": [1]}))
+        )
+        .await
+        .expect("replace"));
+    assert_eq!(
+        store.get(C, &b).await.expect("get").map(Value::Object),
+        Some(stored(&b, json!({"name": "b2", "v": 2, "new": [1]})))
+    );
+    assert_eq!(find(&store, "name", json!("b")).await, None);
+    assert_eq!(
+        names(&store, ListOptions::new()).await,
+        [json!("a"), json!("b2"), json!("c")]
+    );
+    assert!(!store
+        .replace(C, "000000000000000000000000", object(json!({})))
+        .await
+        .expect("replace"));
+    assert!(!store
+        .replace(C, "nope", object(json!({})))
+        .await
+        .expect("replace"));
+    assert!(store.delete(C, &a).await.expect("delete"));
+    assert!(!store.delete(C, &a).await.expect("delete again"));
+    assert!(!store.delete(C, "nope").await.expect("delete"));
+    assert_eq!(store.get(C, &a).await.expect("get"), None);
+    assert_eq!(names(&store, ListOptions::new()).await, [json!("b2"), json!("c")]);
+    let _ = c;
+}
+
+async fn unicode_round_trips(store: Store) {
+    let name = "Ocell 🐦 — ñandú, 日本語, ελληνικά, \u{200d}";
+    let doc = json!({"name": name, "clé": "valeur", "emoji 🦜": ["🐧", "\u{1F985}"], "escapes": "\"\\/\n\t"});
+    let id = insert(&store, doc.clone()).await;
+    assert_eq!(
+        find(&store, "name", json!(name)).await,
+        Some(stored(&id, doc.clone()))
+    );
+    assert_eq!(find(&store, "clé", json!("valeur")).await, Some(stored(&id, doc)));
+}
+
+async fn nested_documents_round_trip(store: Store) {
+    let doc = json!({
+        "name": "nested",
+        "numbers": [0, -1, 42, i64::MAX, i64::MIN, 2.5, -0.125, 2.0, 1e300],
+        "flags": {"t": true, "f": false, "n": null},
+        "deep": {"a": {"b": {"c": {"d": [{"e": [[], {}, [[1]]]}]}}}},
+        "empty": {},
+        "list": [],
+        "mixed": [1, "two", {"three": 3}, [4], null, false],
+        "$oid": {"$oid": "0123456789abcdef01234567"},
+        "$date": {"$date": "2020-01-01T00:00:00Z"}
+    });
+    let id = insert(&store, doc.clone()).await;
+    let got = store.get(C, &id).await.expect("get").map(Value::Object);
+    assert_eq!(got, Some(stored(&id, doc.clone())));
+    // Byte for byte, including `2.0` staying a float and key order.
+    assert_eq!(
+        got.map(|g| g.to_string()),
+        Some(stored(&id, doc.clone()).to_string())
+    );
+    assert_eq!(
+        find(&store, "flags", json!({"t": true, "f": false, "n": null})).await,
+        Some(stored(&id, doc))
+    );
+}
+
+async fn large_documents_near_the_body_limit(store: Store) {
+    // About 1,040,000 bytes of JSON: just under the service's 1 MiB body limit.
+    let chunk = "x".repeat(1000);
+    let doc = json!({"name": "large", "chunks": vec![chunk; 1036]});
+    let size = doc.to_string().len();
+    assert!((1_030_000..1_048_576).contains(&size), "{size}");
+    let id = insert(&store, doc.clone()).await;
+    assert_eq!(
+        find(&store, "name", json!("large")).await,
+        Some(stored(&id, doc.clone()))
+    );
+    assert_eq!(
+        store.get(C, &id).await.expect("get").map(Value::Object),
+        Some(stored(&id, doc))
+    );
+}
+
+async fn concurrent_inserts_are_all_readable(store: Store) {
+    const TASKS: usize = 64;
+    const EACH: usize = 20;
+    let started = Instant::now();
+    let mut tasks = Vec::new();
+    for t in 0..TASKS {
+        let store = store.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut acked = Vec::new();
+            for i in 0..EACH {
+                let name = format!("bird-{t}-{i}");
+                let id = store
+                    .insert(C, object(json!({"name": name, "t": t, "i": i})))
+                    .await
+                    .expect("insert");
+                acked.push((id, name));
+            }
+            acked
+        }));
+    }
+    let mut acked = Vec::new();
+    for task in tasks {
+        acked.extend(task.await.expect("insert task"));
+    }
+    let elapsed = started.elapsed();
+    eprintln!(
+        "{}: {} concurrent inserts from {TASKS} tasks in {elapsed:.2?} ({:.0}/s)",
+        store.kind(),
+        acked.len(),
+        acked.len() as f64 / elapsed.as_secs_f64()
+    );
+    let ids: HashSet<_> = acked.iter().map(|(id, _)| id.clone()).collect();
+    assert_eq!(ids.len(), TASKS * EACH, "every id is unique");
+    for (id, name) in &acked {
+        let doc = store
+            .get(C, id)
+            .await
+            .expect("get")
+            .unwrap_or_else(|| panic!("{id} lost"));
+        assert_eq!(doc["name"], json!(name));
+        let found = find(&store, "name", json!(name)).await.expect("found by name");
+        assert_eq!(found["_id"], json!(id));
+    }
+    assert_eq!(
+        store.list(C, &ListOptions::new()).await.expect("list").len(),
+        TASKS * EACH
+    );
+}
+
+async fn invalid_names_are_refused(store: Store) {
+    let err = store.insert("bad.name", object(json!({}))).await.unwrap_err();
+    assert_eq!(err.kind(), StoreErrorKind::Invalid);
+    assert_eq!(err.status(), 500);
+    for field in ["$where", "a.b", "", "_id"] {
+        let err = store.find_one(C, field, &json!("x")).await.unwrap_err();
+        assert_eq!(err.kind(), StoreErrorKind::Invalid, "{field:?}");
+    }
+}
+
+/// One `#[tokio::test]` per case and store.
+macro_rules! conformance {
+    ($($case:ident),* $(,)?) => {
+        mod embedded {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+                async fn $case() {
+                    let (store, _conn, _dir) = super::sqlite_store(stringify!($case)).await;
+                    super::$case(store).await;
+                }
+            )*
+        }
+        mod mongodb {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+                async fn $case() {
+                    let Some((store, _conn)) = super::mongo_store(stringify!($case)).await else { return };
+                    super::$case(store).await;
+                }
+            )*
+        }
+    };
+}
+
+conformance![
+    insert_get_and_find,
+    a_sent_id_is_replaced,
+    the_first_inserted_wins,
+    values_are_never_operators,
+    list_in_insertion_order,
+    replace_and_delete,
+    unicode_round_trips,
+    nested_documents_round_trip,
+    large_documents_near_the_body_limit,
+    concurrent_inserts_are_all_readable,
+    invalid_names_are_refused,
+];

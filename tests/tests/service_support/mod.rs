@@ -1,0 +1,104 @@
+//! Shared by the `service_*` tests: temporary directories, the two stores, the MongoDB test URI.
+//!
+//! Rules enforced here: every test gets its own embedded database file and its own MongoDB
+//! database, so tests run in parallel without seeing each other's documents; MongoDB tests need
+//! `MONGODB_TEST_URI` (scripts/test.sh starts a server and sets it) — in CI (`CI` set) a missing
+//! URI fails the test, elsewhere the test is skipped with one line saying how to run it.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use resource_api::store::{self, ConnString, Store};
+
+static NEXT: AtomicUsize = AtomicUsize::new(0);
+
+/// A unique suffix for names made by this process.
+pub fn unique(tag: &str) -> String {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    format!(
+        "{tag}_{}_{}_{nanos:x}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    )
+}
+
+/// A directory removed when dropped.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    /// A new empty directory under the system's temporary directory.
+    pub fn new(tag: &str) -> Self {
+        let path = std::env::temp_dir().join("resource-api-tests").join(unique(tag));
+        std::fs::create_dir_all(&path).expect("create a temporary directory");
+        TempDir(path)
+    }
+
+    /// Its path.
+    pub fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// An embedded store in a fresh directory (keep the `TempDir` alive while using the store).
+pub async fn sqlite_store(tag: &str) -> (Store, ConnString, TempDir) {
+    let dir = TempDir::new(tag);
+    let raw = format!("sqlite://{}", dir.path().join("birds.db").display());
+    let conn = ConnString::parse(Some(&raw)).expect("a sqlite:// connection string");
+    let store = store::open(&conn).await.expect("open the embedded store");
+    (store, conn, dir)
+}
+
+/// `MONGODB_TEST_URI` with its database replaced by a fresh one named after `tag`, or `None`
+/// (outside CI only) when no test server was given.
+pub fn mongo_uri(tag: &str) -> Option<String> {
+    let base = match std::env::var("MONGODB_TEST_URI") {
+        Ok(uri) if !uri.trim().is_empty() => uri,
+        _ => {
+            if std::env::var_os("CI").is_some() {
+                panic!(
+                    "MONGODB_TEST_URI is not set: CI must run the MongoDB tests (scripts/test.sh starts a server)"
+                );
+            }
+            eprintln!(
+                "skipping {tag}: MongoDB tests need MONGODB_TEST_URI; run scripts/test.sh to start a server"
+            );
+            return None;
+        }
+    };
+    Some(with_database(&base, &unique(tag)))
+}
+
+/// `uri` with the database path replaced by `database` (options kept).
+pub fn with_database(uri: &str, database: &str) -> String {
+    let (scheme, rest) = uri.split_once("://").expect("a URI with a scheme");
+    let (hosts_and_path, options) = match rest.split_once('?') {
+        Some((left, options)) => (left, Some(options)),
+        None => (rest, None),
+    };
+    let hosts = hosts_and_path.split('/').next().unwrap_or(hosts_and_path);
+    match options {
+        Some(options) => format!("{scheme}://{hosts}/{database}?{options}"),
+        None => format!("{scheme}://{hosts}/{database}"),
+    }
+}
+
+/// A MongoDB store on a fresh database, or `None` when skipped (see [`mongo_uri`]).
+pub async fn mongo_store(tag: &str) -> Option<(Store, ConnString)> {
+    let uri = mongo_uri(tag)?;
+    let conn = ConnString::parse(Some(&uri)).expect("a mongodb:// connection string");
+    let store = store::open(&conn)
+        .await
+        .expect("connect to the MongoDB test server");
+    Some((store, conn))
+}
