@@ -3,7 +3,7 @@
 //!
 //! Rules enforced here:
 //! - everything that can be computed before the first request is: the router, the shadowing
-//!   report, the OpenAPI document (kept as serialized bytes), the state checks;
+//!   report, the OpenAPI document (kept as serialized bytes) and the docs pages, the state checks;
 //! - a configuration mistake (a bad template, a missing state) stops the build with a clear error
 //!   instead of surfacing on some later request;
 //! - a panic in a handler is a logged 500, and the server keeps serving.
@@ -15,10 +15,11 @@ use bytes::Bytes;
 use hyper::{Method, Request};
 
 use crate::dispatch::HandleFuture;
+use crate::docs::DocsRoutes;
 use crate::openapi::{document, document_path, Info};
 use crate::response::Response;
 use crate::route::{Route, RouteDef};
-use crate::router::{RouteStatus, Router};
+use crate::router::{Lookup, RouteStatus, Router};
 use crate::schema::SchemaRegistry;
 use crate::state::StateMap;
 use crate::template::Template;
@@ -32,8 +33,13 @@ pub struct Config {
     pub header_read_timeout: Duration,
     /// Time in-flight requests get to finish after a shutdown signal (default 10 s).
     pub shutdown_timeout: Duration,
-    /// Where the OpenAPI document is served (`None`: not served). Default `/openapi.json`.
+    /// Where the OpenAPI document is served (`None`: not served, and neither are the pages).
+    /// Default `/openapi.json`.
     pub openapi_url: Option<String>,
+    /// Where Swagger UI is served (`None`: not served). Default `/docs`.
+    pub docs_url: Option<String>,
+    /// Where ReDoc is served (`None`: not served). Default `/redoc`.
+    pub redoc_url: Option<String>,
 }
 
 impl Default for Config {
@@ -43,6 +49,8 @@ impl Default for Config {
             header_read_timeout: Duration::from_secs(10),
             shutdown_timeout: Duration::from_secs(10),
             openapi_url: Some("/openapi.json".to_owned()),
+            docs_url: Some("/docs".to_owned()),
+            redoc_url: Some("/redoc".to_owned()),
         }
     }
 }
@@ -148,9 +156,22 @@ impl App {
         self
     }
 
-    /// Serve the OpenAPI document at `url`, or not at all with `None`.
+    /// Serve the OpenAPI document at `url`, or not at all with `None` (which also switches off
+    /// the documentation pages).
     pub fn openapi_url(mut self, url: Option<&str>) -> Self {
         self.config.openapi_url = url.map(str::to_owned);
+        self
+    }
+
+    /// Serve Swagger UI at `url` (its assets below it), or not at all with `None`.
+    pub fn docs_url(mut self, url: Option<&str>) -> Self {
+        self.config.docs_url = url.map(str::to_owned);
+        self
+    }
+
+    /// Serve ReDoc at `url` (its assets below it), or not at all with `None`.
+    pub fn redoc_url(mut self, url: Option<&str>) -> Self {
+        self.config.redoc_url = url.map(str::to_owned);
         self
     }
 
@@ -210,6 +231,16 @@ impl App {
         let doc = document(&self.info, operations, registry);
         let openapi_json =
             Bytes::from(serde_json::to_vec(&doc).map_err(|e| BuildError(format!("OpenAPI document: {e}")))?);
+        let docs = DocsRoutes::new(&self.config, &self.info.title, openapi_json.clone())?;
+        for path in docs.paths() {
+            if let Lookup::Found { route, .. } = router.lookup(&Method::GET, path) {
+                tracing::warn!(
+                    "GET {path} is answered by the OpenAPI document or a docs page, not by route `{}`; \
+                     move them with App::openapi_url/docs_url/redoc_url",
+                    self.routes[route].name
+                );
+            }
+        }
         Ok(Service {
             inner: Arc::new(Inner {
                 routes: self.routes,
@@ -217,6 +248,7 @@ impl App {
                 state: self.state,
                 config: self.config,
                 openapi_json,
+                docs,
                 route_table,
             }),
         })
@@ -259,6 +291,7 @@ pub(crate) struct Inner {
     pub(crate) state: StateMap,
     pub(crate) config: Config,
     pub(crate) openapi_json: Bytes,
+    pub(crate) docs: DocsRoutes,
     route_table: Vec<RouteInfo>,
 }
 

@@ -27,7 +27,7 @@ use crate::app::Inner;
 use crate::body::{classify, BodyInput, BodyReader};
 use crate::panic::{panic_message, CatchPanic};
 use crate::request::RequestCx;
-use crate::response::{error_response, internal_error, json_bytes_response, Response};
+use crate::response::{error_response, internal_error, Response};
 use crate::route::RouteDef;
 use crate::router::{Lookup, PathParams};
 
@@ -109,13 +109,8 @@ where
     B: hyper::body::Body + Unpin,
     B::Error: std::fmt::Display,
 {
-    if let Some(url) = &inner.config.openapi_url {
-        if parts.uri.path() == url && (parts.method == Method::GET || parts.method == Method::HEAD) {
-            return State::Ready(Some(json_bytes_response(
-                StatusCode::OK,
-                inner.openapi_json.clone(),
-            )));
-        }
+    if let Some(response) = inner.docs.respond(&parts.method, parts.uri.path()) {
+        return State::Ready(Some(response));
     }
     let (route, params) = match inner.router.lookup(&parts.method, parts.uri.path()) {
         Lookup::Found { route, params } => (route, params),

@@ -1,0 +1,401 @@
+//! The OpenAPI document and the two documentation pages (Swagger UI at `/docs`, ReDoc at
+//! `/redoc`), answered before routing from responses prepared when the app is built.
+//!
+//! Rules enforced here:
+//! - the pages work with no network beyond the service: every script, stylesheet and icon is
+//!   served from the binary (see `build.rs` for where the bytes come from), no CDN, no font
+//!   service, and Swagger UI's online validator is off;
+//! - assets carry their content type, `X-Content-Type-Options: nosniff` and a one-year
+//!   `immutable` cache: their URLs contain the library's version and a hash of the bytes, so a
+//!   new build never meets a stale cache; the pages and the document are `no-cache`;
+//! - the HTML pages also carry a Content-Security-Policy that allows only this origin's scripts
+//!   and connections (inline styles stay allowed: both libraries set styles from script), and
+//!   they hold no inline script: each page's configuration is a `data-` attribute read by a
+//!   small script of our own;
+//! - each URL can be moved or switched off on the app; without the document, no page is served;
+//! - GET and HEAD are answered; another method on one of these paths is 405 with `Allow`.
+
+use std::sync::OnceLock;
+
+use bytes::Bytes;
+use http_body_util::Full;
+use hyper::header::{
+    HeaderName, HeaderValue, ALLOW, CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, REFERRER_POLICY,
+    X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
+};
+use hyper::{Method, StatusCode};
+use serde_json::json;
+
+use crate::app::{BuildError, Config};
+use crate::response::{error_response, escape_html, Response};
+
+/// The version of Swagger UI served at `/docs`.
+pub const SWAGGER_UI_VERSION: &str = include_str!(concat!(env!("OUT_DIR"), "/swagger-ui.version"));
+/// The version of ReDoc served at `/redoc`.
+pub const REDOC_VERSION: &str = include_str!(concat!(env!("OUT_DIR"), "/redoc.version"));
+
+const SWAGGER_UI_BUNDLE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/swagger-ui-bundle.js"));
+const SWAGGER_UI_CSS: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/swagger-ui.css"));
+const SWAGGER_UI_FAVICON: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/favicon-32x32.png"));
+const REDOC_BUNDLE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/redoc.standalone.js"));
+
+/// Starts Swagger UI on the `#swagger-ui` element with the document its `data-openapi-url` names.
+/// The options are FastAPI's defaults, plus `validatorUrl: null` (no request to the online
+/// validator).
+const SWAGGER_INIT: &str = r##""use strict";
+(function () {
+  var root = document.getElementById("swagger-ui");
+  window.ui = SwaggerUIBundle({
+    url: root.getAttribute("data-openapi-url"),
+    dom_id: "#swagger-ui",
+    layout: "BaseLayout",
+    deepLinking: true,
+    showExtensions: true,
+    showCommonExtensions: true,
+    validatorUrl: null,
+    presets: [SwaggerUIBundle.presets.apis, SwaggerUIBundle.SwaggerUIStandalonePreset]
+  });
+})();
+"##;
+
+/// Starts ReDoc on the `#redoc` element with the document its `data-openapi-url` names.
+const REDOC_INIT: &str = r#""use strict";
+(function () {
+  var root = document.getElementById("redoc");
+  Redoc.init(root.getAttribute("data-openapi-url"), {}, root);
+})();
+"#;
+
+const JAVASCRIPT: &str = "text/javascript; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
+const PNG: &str = "image/png";
+const HTML: &str = "text/html; charset=utf-8";
+const JSON: &str = "application/json";
+
+/// What the pages may load: this origin's scripts, styles, images and connections (data: URLs
+/// for the icons both libraries inline; blob: workers for ReDoc's search).
+pub const CONTENT_SECURITY_POLICY_VALUE: &str = "default-src 'none'; script-src 'self'; \
+     style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; \
+     connect-src 'self'; worker-src 'self' blob:; base-uri 'none'; form-action 'none'; \
+     frame-ancestors 'none'";
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+const NO_CACHE: &str = "no-cache";
+
+/// One answer, prepared once.
+struct Entry {
+    path: String,
+    content_type: &'static str,
+    cache_control: &'static str,
+    html: bool,
+    body: Bytes,
+}
+
+/// The document and pages of one app, looked up by exact path.
+pub(crate) struct DocsRoutes {
+    entries: Vec<Entry>,
+}
+
+/// FNV-1a (64 bit) of `parts`: a short name for the assets' content, for cache busting.
+fn fingerprint(parts: &[&[u8]]) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for part in parts {
+        for &byte in *part {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    format!("{:08x}", hash >> 32)
+}
+
+/// The folders of the two pages' assets, e.g. `swagger-ui-5.32.6-1a2b3c4d`.
+fn asset_folders() -> &'static (String, String) {
+    static FOLDERS: OnceLock<(String, String)> = OnceLock::new();
+    FOLDERS.get_or_init(|| {
+        let swagger = fingerprint(&[
+            SWAGGER_UI_BUNDLE,
+            SWAGGER_UI_CSS,
+            SWAGGER_UI_FAVICON,
+            SWAGGER_INIT.as_bytes(),
+        ]);
+        let redoc = fingerprint(&[REDOC_BUNDLE, REDOC_INIT.as_bytes()]);
+        (
+            format!("swagger-ui-{SWAGGER_UI_VERSION}-{swagger}"),
+            format!("redoc-{REDOC_VERSION}-{redoc}"),
+        )
+    })
+}
+
+/// Check a configured URL: an absolute path without a trailing slash, query or fragment.
+fn check_url(what: &str, url: &str) -> Result<(), BuildError> {
+    let valid = url.starts_with('/')
+        && (url == "/" || !url.ends_with('/'))
+        && !url.contains(['?', '#', '"', '<', '>', ' ']);
+    if valid {
+        Ok(())
+    } else {
+        Err(BuildError(format!(
+            "{what} `{url}` must be an absolute path like `/docs`, without a trailing slash, query or fragment"
+        )))
+    }
+}
+
+fn swagger_page(title: &str, openapi_url: &str, assets: &str) -> String {
+    let title = escape_html(title);
+    let openapi_url = escape_html(openapi_url);
+    format!(
+        r#"<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title} - Swagger UI</title>
+<link rel="stylesheet" href="{assets}/swagger-ui.css">
+<link rel="icon" type="image/png" href="{assets}/favicon-32x32.png">
+</head>
+<body>
+<div id="swagger-ui" data-openapi-url="{openapi_url}"></div>
+<script src="{assets}/swagger-ui-bundle.js"></script>
+<script src="{assets}/swagger-init.js"></script>
+</body>
+</html>
+"#
+    )
+}
+
+fn redoc_page(title: &str, openapi_url: &str, assets: &str) -> String {
+    let title = escape_html(title);
+    let openapi_url = escape_html(openapi_url);
+    format!(
+        r#"<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title} - ReDoc</title>
+<link rel="icon" href="data:,">
+<style>body {{ margin: 0; padding: 0; }}</style>
+</head>
+<body>
+<div id="redoc" data-openapi-url="{openapi_url}"></div>
+<script src="{assets}/redoc.standalone.js"></script>
+<script src="{assets}/redoc-init.js"></script>
+</body>
+</html>
+"#
+    )
+}
+
+impl DocsRoutes {
+    /// The answers `config` asks for, for the document `openapi_json` of the API titled `title`.
+    pub(crate) fn new(config: &Config, title: &str, openapi_json: Bytes) -> Result<Self, BuildError> {
+        let mut entries = Vec::new();
+        let Some(openapi_url) = &config.openapi_url else {
+            return Ok(DocsRoutes { entries });
+        };
+        check_url("openapi_url", openapi_url)?;
+        entries.push(Entry {
+            path: openapi_url.clone(),
+            content_type: JSON,
+            cache_control: NO_CACHE,
+            html: false,
+            body: openapi_json,
+        });
+        let (swagger_folder, redoc_folder) = asset_folders();
+        let mut asset = |path: String, content_type, body| {
+            entries.push(Entry {
+                path,
+                content_type,
+                cache_control: IMMUTABLE,
+                html: false,
+                body,
+            });
+        };
+        let mut pages = Vec::new();
+        if let Some(docs_url) = &config.docs_url {
+            check_url("docs_url", docs_url)?;
+            let assets = format!("{}/{swagger_folder}", docs_url.trim_end_matches('/'));
+            let files: [(&str, &'static str, &'static [u8]); 4] = [
+                ("swagger-ui-bundle.js", JAVASCRIPT, SWAGGER_UI_BUNDLE),
+                ("swagger-ui.css", CSS, SWAGGER_UI_CSS),
+                ("favicon-32x32.png", PNG, SWAGGER_UI_FAVICON),
+                ("swagger-init.js", JAVASCRIPT, SWAGGER_INIT.as_bytes()),
+            ];
+            for (file, content_type, bytes) in files {
+                asset(
+                    format!("{assets}/{file}"),
+                    content_type,
+                    Bytes::from_static(bytes),
+                );
+            }
+            pages.push((docs_url.clone(), swagger_page(title, openapi_url, &assets)));
+        }
+        if let Some(redoc_url) = &config.redoc_url {
+            check_url("redoc_url", redoc_url)?;
+            let assets = format!("{}/{redoc_folder}", redoc_url.trim_end_matches('/'));
+            let files: [(&str, &'static str, &'static [u8]); 2] = [
+                ("redoc.standalone.js", JAVASCRIPT, REDOC_BUNDLE),
+                ("redoc-init.js", JAVASCRIPT, REDOC_INIT.as_bytes()),
+            ];
+            for (file, content_type, bytes) in files {
+                asset(
+                    format!("{assets}/{file}"),
+                    content_type,
+                    Bytes::from_static(bytes),
+                );
+            }
+            pages.push((redoc_url.clone(), redoc_page(title, openapi_url, &assets)));
+        }
+        for (path, html) in pages {
+            entries.push(Entry {
+                path,
+                content_type: HTML,
+                cache_control: NO_CACHE,
+                html: true,
+                body: Bytes::from(html),
+            });
+        }
+        for (i, entry) in entries.iter().enumerate() {
+            if entries[..i].iter().any(|e| e.path == entry.path) {
+                return Err(BuildError(format!(
+                    "`{}` is configured for two of openapi_url, docs_url and redoc_url",
+                    entry.path
+                )));
+            }
+        }
+        Ok(DocsRoutes { entries })
+    }
+
+    /// The paths answered here, for the start-up check that no route is hidden behind them.
+    pub(crate) fn paths(&self) -> impl Iterator<Item = &str> {
+        self.entries.iter().map(|e| e.path.as_str())
+    }
+
+    /// The answer for `path`, if it is one of ours (a trailing slash is not significant).
+    pub(crate) fn respond(&self, method: &Method, path: &str) -> Option<Response> {
+        let path = match path.strip_suffix('/') {
+            Some(stripped) if !stripped.is_empty() => stripped,
+            _ => path,
+        };
+        let entry = self.entries.iter().find(|e| e.path == path)?;
+        if method != Method::GET && method != Method::HEAD {
+            let mut response = error_response(StatusCode::METHOD_NOT_ALLOWED, &json!("Method Not Allowed"));
+            response
+                .headers_mut()
+                .insert(ALLOW, HeaderValue::from_static("GET, HEAD"));
+            return Some(response);
+        }
+        let mut response = hyper::Response::new(Full::new(entry.body.clone()));
+        let headers = response.headers_mut();
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static(entry.content_type));
+        headers.insert(CACHE_CONTROL, HeaderValue::from_static(entry.cache_control));
+        headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+        if entry.html {
+            headers.insert(
+                CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static(CONTENT_SECURITY_POLICY_VALUE),
+            );
+            headers.insert(REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+            headers.insert(X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+            headers.insert(
+                HeaderName::from_static("cross-origin-opener-policy"),
+                HeaderValue::from_static("same-origin"),
+            );
+        }
+        Some(response)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn routes(config: &Config) -> DocsRoutes {
+        match DocsRoutes::new(config, "My <API>", Bytes::from_static(b"{}")) {
+            Ok(routes) => routes,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    #[test]
+    fn assets_came_from_the_packages() {
+        assert!(SWAGGER_UI_VERSION.starts_with("5."), "{SWAGGER_UI_VERSION}");
+        assert!(REDOC_VERSION.starts_with("2."), "{REDOC_VERSION}");
+        assert!(SWAGGER_UI_BUNDLE.len() > 1_000_000);
+        assert!(SWAGGER_UI_CSS.starts_with(b".swagger-ui"));
+        assert!(SWAGGER_UI_FAVICON.starts_with(b"\x89PNG"));
+        assert!(REDOC_BUNDLE.starts_with(b"/*!"));
+    }
+
+    #[test]
+    fn pages_name_only_local_assets_and_escape_the_title() {
+        let routes = routes(&Config::default());
+        let paths: Vec<&str> = routes.paths().collect();
+        assert_eq!(paths.len(), 9, "{paths:?}");
+        for page in ["/docs", "/redoc"] {
+            assert!(routes.respond(&Method::GET, page).is_some());
+            let entry = routes
+                .entries
+                .iter()
+                .find(|e| e.path == page)
+                .map(|e| e.body.clone());
+            let body = String::from_utf8_lossy(&entry.unwrap_or_default()).into_owned();
+            assert!(body.contains("My &lt;API&gt;"), "{body}");
+            assert!(!body.contains("http"), "no absolute URL in {page}: {body}");
+            assert!(!body.contains("<script>"), "no inline script in {page}");
+            for src in body.split("src=\"").skip(1) {
+                let src = src.split('"').next().unwrap_or_default();
+                assert!(paths.contains(&src), "{src} is served");
+            }
+        }
+    }
+
+    #[test]
+    fn urls_can_move_and_switch_off() {
+        let config = Config {
+            openapi_url: Some("/api/spec.json".into()),
+            docs_url: Some("/api/docs".into()),
+            redoc_url: None,
+            ..Config::default()
+        };
+        let routes = routes(&config);
+        assert!(routes.respond(&Method::GET, "/api/spec.json").is_some());
+        assert!(routes.respond(&Method::GET, "/api/docs/").is_some());
+        assert!(routes.respond(&Method::GET, "/redoc").is_none());
+        assert!(routes.respond(&Method::GET, "/openapi.json").is_none());
+        let no_document = Config {
+            openapi_url: None,
+            ..Config::default()
+        };
+        assert_eq!(routes_count(&no_document), 0, "no page without the document");
+    }
+
+    fn routes_count(config: &Config) -> usize {
+        routes(config).paths().count()
+    }
+
+    #[test]
+    fn bad_urls_are_refused() {
+        for (docs, redoc) in [
+            ("docs", "/redoc"),
+            ("/docs/", "/redoc"),
+            ("/x", "/x"),
+            ("/d?x", "/r"),
+        ] {
+            let config = Config {
+                docs_url: Some(docs.into()),
+                redoc_url: Some(redoc.into()),
+                ..Config::default()
+            };
+            assert!(
+                DocsRoutes::new(&config, "t", Bytes::new()).is_err(),
+                "{docs} {redoc}"
+            );
+        }
+    }
+
+    #[test]
+    fn fingerprints_differ_with_content() {
+        assert_ne!(fingerprint(&[b"a"]), fingerprint(&[b"b"]));
+        assert_eq!(fingerprint(&[b"ab"]).len(), 8);
+    }
+}
