@@ -2,7 +2,10 @@
 //!
 //! Rules enforced here (the spec's group A table): routes are declared in the spec's order, so the
 //! first declaration of a path is the one served (the extended and required-parameter forms of
-//! `/item/...` are declared, and shadowed); `/user/me` precedes `/user/{id}`.
+//! `/item/...` are declared, and shadowed); `/user/me` precedes `/user/{id}`. Every served route
+//! answers a typed model, so `/openapi.json` gives the JSON Schema of every response (clients
+//! generated from it get typed results); keys present only sometimes are `Option`s left out when
+//! `None`.
 
 use ferrapi::prelude::*;
 use ferrapi::RouteDef;
@@ -32,16 +35,124 @@ pub enum OrderType {
     Sell,
 }
 
+/// A greeting.
+#[derive(Model, Serialize, Debug, Clone, PartialEq)]
+pub struct Message {
+    /// The greeting.
+    pub message: String,
+}
+
+/// An item id, as an integer.
+#[derive(Model, Serialize, Debug, Clone, PartialEq)]
+pub struct ItemId {
+    /// The id from the path.
+    pub id: i64,
+}
+
+/// A user id, as a string.
+#[derive(Model, Serialize, Debug, Clone, PartialEq)]
+pub struct UserId {
+    /// The id from the path.
+    pub id: String,
+}
+
+/// The current user.
+#[derive(Model, Serialize, Debug, Clone, PartialEq)]
+pub struct CurrentUser {
+    /// Who the current user is.
+    pub user_id: String,
+}
+
+/// One item of a user.
+#[derive(Model, Serialize, Debug, Clone, PartialEq)]
+pub struct UserItem {
+    /// The item id from the path.
+    pub item_id: String,
+    /// The user id from the path.
+    pub owner_id: i64,
+    /// The query `q`, when given and not empty.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub q: Option<String>,
+    /// A long description, unless `short` is true.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+/// A price quote for one instrument.
+#[derive(Model, Serialize, Debug, Clone, PartialEq)]
+pub struct Quote {
+    /// The instrument.
+    pub symbol: String,
+    /// The ask when buying, the bid when selling.
+    pub price: f64,
+    /// The side quoted.
+    pub r#type: OrderType,
+}
+
+/// A person of the fixed list.
+#[derive(Model, Serialize, Debug, Clone, PartialEq)]
+pub struct Person {
+    /// The person's name.
+    pub name: String,
+}
+
+/// A submitted item, with the price including tax when a tax is given.
+#[derive(Model, Serialize, Debug, Clone, PartialEq)]
+pub struct ItemWithTax {
+    /// The item's name.
+    pub name: String,
+    /// An optional description.
+    pub description: Option<String>,
+    /// The price.
+    pub price: f64,
+    /// An optional tax.
+    pub tax: Option<f64>,
+    /// `price + tax`, present only when a tax is given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub price_with_tax: Option<f64>,
+}
+
+/// A replaced item.
+#[derive(Model, Serialize, Debug, Clone, PartialEq)]
+pub struct UpdatedItem {
+    /// The item id from the path.
+    pub item_id: i64,
+    /// The item's name.
+    pub name: String,
+    /// An optional description.
+    pub description: Option<String>,
+    /// The price.
+    pub price: f64,
+    /// An optional tax.
+    pub tax: Option<f64>,
+    /// The query `q`, when given and not empty.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub q: Option<String>,
+}
+
+/// An employee.
+#[derive(Model, Serialize, Debug, Clone, PartialEq)]
+pub struct Employee {
+    /// The employee's name.
+    pub name: String,
+    /// The employee's job.
+    pub job: String,
+}
+
+const LONG_DESCRIPTION: &str = "This is an amazing item that has a long description";
+
 /// Greets.
 #[get("/")]
-pub async fn root() -> Json<Value> {
-    Json(json!({"message": "Hello World"}))
+pub async fn root() -> Json<Message> {
+    Json(Message {
+        message: "Hello World".to_owned(),
+    })
 }
 
 /// Read an item by integer id (the simple form, served).
 #[get("/item/{id}")]
-pub async fn read_item(id: i64) -> Json<Value> {
-    Json(json!({ "id": id }))
+pub async fn read_item(id: i64) -> Json<ItemId> {
+    Json(ItemId { id })
 }
 
 /// Read an item with an optional query and a short flag (the extended form; shadowed by the
@@ -53,7 +164,7 @@ pub async fn read_item_extended(id: String, q: Option<String>, #[default(false)]
         item["q"] = json!(q);
     }
     if !short {
-        item["description"] = json!("This is an amazing item that has a long description");
+        item["description"] = json!(LONG_DESCRIPTION);
     }
     Json(item)
 }
@@ -71,14 +182,16 @@ pub async fn read_item_needy(
 
 /// The current user.
 #[get("/user/me")]
-pub async fn read_user_me() -> Json<Value> {
-    Json(json!({ "user_id": "the current user" }))
+pub async fn read_user_me() -> Json<CurrentUser> {
+    Json(CurrentUser {
+        user_id: "the current user".to_owned(),
+    })
 }
 
 /// A user by id.
 #[get("/user/{id}")]
-pub async fn read_user(id: String) -> Json<Value> {
-    Json(json!({ "id": id }))
+pub async fn read_user(id: String) -> Json<UserId> {
+    Json(UserId { id })
 }
 
 /// One item of a user.
@@ -88,15 +201,13 @@ pub async fn read_user_item(
     item_id: String,
     q: Option<String>,
     #[default(false)] short: bool,
-) -> Json<Value> {
-    let mut item = json!({ "item_id": item_id, "owner_id": user_id });
-    if let Some(q) = q.filter(|q| !q.is_empty()) {
-        item["q"] = json!(q);
-    }
-    if !short {
-        item["description"] = json!("This is an amazing item that has a long description");
-    }
-    Json(item)
+) -> Json<UserItem> {
+    Json(UserItem {
+        item_id,
+        owner_id: user_id,
+        q: q.filter(|q| !q.is_empty()),
+        description: (!short).then(|| LONG_DESCRIPTION.to_owned()),
+    })
 }
 
 /// Bid and ask of the instruments the service quotes; other symbols get [`DEFAULT_QUOTE`].
@@ -113,7 +224,7 @@ pub const DEFAULT_QUOTE: (f64, f64) = (99.95, 100.05);
 
 /// A price for `symbol`: the ask when buying, the bid when selling.
 #[get("/stock/{symbol}/{type}")]
-pub async fn read_stock(symbol: String, r#type: OrderType) -> Json<Value> {
+pub async fn read_stock(symbol: String, r#type: OrderType) -> Json<Quote> {
     let (bid, ask) = INSTRUMENTS
         .iter()
         .find(|(s, _, _)| s.eq_ignore_ascii_case(&symbol))
@@ -122,7 +233,11 @@ pub async fn read_stock(symbol: String, r#type: OrderType) -> Json<Value> {
         OrderType::Buy => ask,
         OrderType::Sell => bid,
     };
-    Json(json!({ "symbol": symbol, "price": price, "type": r#type }))
+    Json(Quote {
+        symbol,
+        price,
+        r#type,
+    })
 }
 
 /// The fixed ordered list of ten persons.
@@ -148,7 +263,7 @@ pub async fn read_persons(
     #[default(5)]
     #[ge(0)]
     limit: i64,
-) -> Json<Value> {
+) -> Json<Vec<Person>> {
     let start = usize::try_from(skip).unwrap_or(usize::MAX).min(PERSONS.len());
     let end = start
         .saturating_add(usize::try_from(limit).unwrap_or(usize::MAX))
@@ -156,32 +271,36 @@ pub async fn read_persons(
     Json(
         PERSONS[start..end]
             .iter()
-            .map(|name| json!({ "name": name }))
+            .map(|name| Person {
+                name: (*name).to_owned(),
+            })
             .collect(),
     )
 }
 
 /// The submitted item, with `price_with_tax` when a tax is given.
 #[post("/item")]
-pub async fn create_item(item: Item) -> Json<Value> {
-    let mut out =
-        json!({ "name": item.name, "description": item.description, "price": item.price, "tax": item.tax });
-    if let Some(tax) = item.tax {
-        out["price_with_tax"] = json!(item.price + tax);
-    }
-    Json(out)
+pub async fn create_item(item: Item) -> Json<ItemWithTax> {
+    Json(ItemWithTax {
+        price_with_tax: item.tax.map(|tax| item.price + tax),
+        name: item.name,
+        description: item.description,
+        price: item.price,
+        tax: item.tax,
+    })
 }
 
 /// Replace an item: echoes the id, the item's fields, and `q` when given.
 #[put("/item/{item_id}")]
-pub async fn update_item(item_id: i64, item: Item, q: Option<String>) -> Json<Value> {
-    let mut out = json!({
-        "item_id": item_id, "name": item.name, "description": item.description, "price": item.price, "tax": item.tax
-    });
-    if let Some(q) = q.filter(|q| !q.is_empty()) {
-        out["q"] = json!(q);
-    }
-    Json(out)
+pub async fn update_item(item_id: i64, item: Item, q: Option<String>) -> Json<UpdatedItem> {
+    Json(UpdatedItem {
+        item_id,
+        name: item.name,
+        description: item.description,
+        price: item.price,
+        tax: item.tax,
+        q: q.filter(|q| !q.is_empty()),
+    })
 }
 
 /// Employees by integer id.
@@ -193,11 +312,16 @@ pub const EMPLOYEES: &[(i64, &str, &str)] = &[
 
 /// An employee by id; 404 `{"detail": "Employee not found"}` for an unknown id.
 #[get("/employee/{id}", responses(404 = "Employee not found"))]
-pub async fn read_employee(id: i64) -> Result<Json<Value>, HttpError> {
+pub async fn read_employee(id: i64) -> Result<Json<Employee>, HttpError> {
     EMPLOYEES
         .iter()
         .find(|(key, _, _)| *key == id)
-        .map(|(_, name, job)| Json(json!({ "name": name, "job": job })))
+        .map(|(_, name, job)| {
+            Json(Employee {
+                name: (*name).to_owned(),
+                job: (*job).to_owned(),
+            })
+        })
         .ok_or_else(|| HttpError::not_found("Employee not found"))
 }
 
