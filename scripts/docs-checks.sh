@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# The OpenAPI document and the docs pages, checked with real tools against the running service:
+#   1. openapi-spec-validator (PyPI) validates the service's live /openapi.json and the example
+#      app's document (tests/snapshots/openapi_example_app.json, which the snapshot test keeps
+#      equal to what the example app serves);
+#   2. openapi-python-client (PyPI) generates a client from the live /openapi.json (any generator
+#      warning fails), and tests/docs-checks/client_check.py calls the service through it and
+#      checks the typed results;
+#   3. headless Chromium (Debian's `chromium`, driven by playwright-core from npm) opens /docs and
+#      /redoc with every request to a host other than 127.0.0.1 blocked, finds every documented
+#      operation rendered and "Try it out" answered, and saves screenshots to target/docs-checks/.
+# Usage: scripts/docs-checks.sh      (scripts/test.sh calls it; it needs PyPI, npm and Debian's
+#        packages the first time, and reuses what it installed afterwards)
+#
+# What it installs, each only when missing or when its pin changed: a virtualenv with the pins
+# of tests/docs-checks/requirements.txt under ~/.cache (DOCS_CHECKS_VENV to move it),
+# tests/docs-checks/node_modules (npm ci from the committed package-lock.json), and chromium
+# (apt-get). The service (debug build) runs on a free loopback port with its birds in a
+# temporary directory, and is stopped by its PID when the script exits. Every check runs; the
+# script exits 1 if any failed, naming each failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CHECKS=tests/docs-checks
+OUT="${DOCS_CHECKS_OUT:-target/docs-checks}"
+VENV="${DOCS_CHECKS_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/resource-api/docs-checks-venv}"
+TARGET="${CARGO_TARGET_DIR:-target}"
+
+say() { echo "docs-checks: $*"; }
+die() {
+  echo "docs-checks: $*" >&2
+  exit 1
+}
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }
+
+# ---- 1. What the checks need.
+started="$(now)"
+if ! "$VENV/bin/python" -c '' 2>/dev/null; then
+  rm -rf "$VENV"
+  mkdir -p "$(dirname "$VENV")"
+  python3 -m venv "$VENV" || die "cannot create a virtualenv at $VENV (python3 -m venv)"
+fi
+pins="$(cat "$CHECKS/requirements.txt")"
+if [ "$(cat "$VENV/.pinned" 2>/dev/null)" != "$pins" ]; then
+  say "installing $(grep -v '^#' "$CHECKS/requirements.txt" | tr '\n' ' ')into $VENV"
+  if ! "$VENV/bin/pip" install --quiet --disable-pip-version-check -r "$CHECKS/requirements.txt" \
+    >"$VENV/pip.log" 2>&1; then
+    cat "$VENV/pip.log" >&2
+    die "could not install $CHECKS/requirements.txt"
+  fi
+  echo "$pins" >"$VENV/.pinned"
+fi
+command -v node >/dev/null || die "node is not installed (the machine's Node.js runs playwright-core)"
+if [ "$(cat "$CHECKS/node_modules/.lock-stamp" 2>/dev/null)" != "$(cksum <"$CHECKS/package-lock.json")" ]; then
+  say "installing playwright-core (npm ci in $CHECKS)"
+  (cd "$CHECKS" && npm ci --no-audit --no-fund --loglevel=error) || die "npm ci failed in $CHECKS"
+  cksum <"$CHECKS/package-lock.json" >"$CHECKS/node_modules/.lock-stamp"
+fi
+if ! command -v chromium >/dev/null; then
+  say "installing chromium (apt-get)"
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } \
+    >"${TMPDIR:-/tmp}/docs-checks-apt.log" 2>&1 ||
+    { cat "${TMPDIR:-/tmp}/docs-checks-apt.log" >&2; die "could not install chromium"; }
+fi
+say "tools ready ($(since "$started"))"
+
+# ---- 2. The service, on a free loopback port.
+started="$(now)"
+cargo build --quiet -p resource-api || die "cargo build -p resource-api failed"
+binary="$TARGET/debug/resource-api"
+[ -x "$binary" ] || die "no service binary at $binary"
+work="$(mktemp -d "${TMPDIR:-/tmp}/docs-checks.XXXXXX")"
+service_pid=""
+cleanup() {
+  if [ -n "$service_pid" ]; then
+    kill "$service_pid" 2>/dev/null || true
+    wait "$service_pid" 2>/dev/null || true
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+port="$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+base="http://127.0.0.1:$port"
+DB_CONN_STRING="sqlite://$work/birds.db" "$binary" --host 127.0.0.1 --port "$port" --group all \
+  >"$work/service.log" 2>&1 &
+service_pid=$!
+fetch='import sys, urllib.request; open(sys.argv[2], "wb").write(urllib.request.urlopen(sys.argv[1], timeout=5).read())'
+ready=""
+for _ in $(seq 1 300); do
+  if "$VENV/bin/python" -c "$fetch" "$base/openapi.json" "$work/openapi.json" 2>/dev/null; then
+    ready=1
+    break
+  fi
+  kill -0 "$service_pid" 2>/dev/null || break
+  sleep 0.1
+done
+if [ -z "$ready" ]; then
+  cat "$work/service.log" >&2
+  die "the service did not answer $base/openapi.json within 30 s"
+fi
+say "service on $base, document $(wc -c <"$work/openapi.json") bytes ($(since "$started"))"
+
+# ---- 3. The checks.
+failed=()
+passed=0
+run() {
+  local name="$1"
+  shift
+  local t
+  t="$(now)"
+  if "$@"; then
+    passed=$((passed + 1))
+    say "ok   $name ($(since "$t"))"
+  else
+    failed+=("$name")
+    say "FAIL $name ($(since "$t"))"
+  fi
+}
+
+validate() { "$VENV/bin/openapi-spec-validator" "$@"; }
+client() {
+  rm -rf "$work/client"
+  mkdir -p "$work/client"
+  # ruff (a dependency of the generator) formats the generated code; it must be on PATH.
+  PATH="$VENV/bin:$PATH" "$VENV/bin/openapi-python-client" generate --url "$base/openapi.json" \
+    --meta none --output-path "$work/client/resource_api_client" --fail-on-warning \
+    >"$work/generate.log" 2>&1 || { cat "$work/generate.log" >&2; return 1; }
+  "$VENV/bin/python" "$CHECKS/client_check.py" "$work/client" "$base"
+}
+browser() {
+  mkdir -p "$OUT"
+  (cd "$CHECKS" && node browser.mjs "$base" "$(cd "$OLDPWD" && cd "$OUT" && pwd)")
+}
+
+run "openapi-spec-validator: the service's /openapi.json" validate "$work/openapi.json"
+run "openapi-spec-validator: the example app's document" validate tests/snapshots/openapi_example_app.json
+run "openapi-python-client: a generated client calls the service" client
+run "chromium: /docs and /redoc render every operation offline" browser
+
+if [ "${#failed[@]}" -gt 0 ]; then
+  for name in "${failed[@]}"; do
+    echo "docs-checks: FAILED: $name" >&2
+  done
+  echo "docs-checks: $passed passed, ${#failed[@]} failed"
+  exit 1
+fi
+echo "docs-checks: $passed passed, 0 failed"
