@@ -6,8 +6,9 @@
 //! - one writer thread owns the only writing connection and commits whatever writes are queued
 //!   as one transaction (group commit): one fsync for a burst instead of one per write, and a
 //!   write is answered only after its transaction committed;
-//! - reads run on a small pool of connections on tokio's blocking threads, concurrently with the
-//!   writer (WAL readers never wait for it), so no SQLite call ever blocks an async worker;
+//! - reads run on tokio's blocking threads, at most [`MAX_READERS`] at once, each with a pooled
+//!   connection, concurrently with the writer (WAL readers never wait for it), so no SQLite call
+//!   ever blocks an async worker;
 //! - insertion order is the `seq` column (`AUTOINCREMENT`, never reused), so "first" is exact;
 //! - `find_one` on an indexed field is one index seek on `(collection, json_extract(body,
 //!   '$."field"'), seq)`; the value is always a bound parameter and its JSON type is compared too
@@ -24,7 +25,7 @@ use mongodb::bson::oid::ObjectId;
 use rusqlite::types::Value as SqlValue;
 use rusqlite::{params, Connection, ErrorCode, OptionalExtension, TransactionBehavior};
 use serde_json::Value;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, Semaphore};
 
 use super::{
     check_collection, check_field, with_id, Document, DocumentStore, ListOptions, StoreError, StoreFuture,
@@ -36,8 +37,10 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 const MAX_BATCH: usize = 512;
 /// Writes waiting for the writer thread before senders wait (back-pressure).
 const QUEUE: usize = 4096;
-/// Idle read connections kept open.
-const MAX_IDLE_READERS: usize = 8;
+/// Reads running at once (each on a blocking thread with its own connection); more wait their
+/// turn, so connections are reused instead of opened per read under load, and the blocking pool
+/// stays small.
+const MAX_READERS: usize = 8;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS documents (
@@ -53,6 +56,7 @@ CREATE TABLE IF NOT EXISTS documents (
 pub struct SqliteStore {
     writes: mpsc::Sender<Job>,
     readers: Arc<Readers>,
+    read_permits: Arc<Semaphore>,
 }
 
 #[derive(Debug)]
@@ -110,6 +114,7 @@ impl SqliteStore {
                 path,
                 idle: Mutex::new(Vec::new()),
             }),
+            read_permits: Arc::new(Semaphore::new(MAX_READERS)),
         })
     }
 
@@ -129,10 +134,20 @@ impl SqliteStore {
         T: Send + 'static,
         F: FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     {
-        let readers = self.readers.clone();
-        tokio::task::spawn_blocking(move || readers.with(f))
+        let permit = self
+            .read_permits
+            .clone()
+            .acquire_owned()
             .await
-            .map_err(|err| StoreError::unavailable(format!("read task failed: {err}")))?
+            .map_err(|_| StoreError::unavailable("the store is closed"))?;
+        let readers = self.readers.clone();
+        tokio::task::spawn_blocking(move || {
+            let result = readers.with(f);
+            drop(permit);
+            result
+        })
+        .await
+        .map_err(|err| StoreError::unavailable(format!("read task failed: {err}")))?
     }
 }
 
@@ -257,7 +272,7 @@ impl Readers {
         // A connection that failed is not trusted again: the next read opens a fresh one.
         if result.is_ok() {
             let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
-            if idle.len() < MAX_IDLE_READERS {
+            if idle.len() < MAX_READERS {
                 idle.push(conn);
             }
         }
