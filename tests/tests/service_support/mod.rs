@@ -7,8 +7,10 @@
 
 #![allow(dead_code)]
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Once;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use resource_api::store::{self, ConnString, Store};
@@ -70,9 +72,14 @@ pub fn mongo_uri(tag: &str) -> Option<String> {
                     "MONGODB_TEST_URI is not set: CI must run the MongoDB tests (scripts/test.sh starts a server)"
                 );
             }
-            eprintln!(
-                "skipping {tag}: MongoDB tests need MONGODB_TEST_URI; run scripts/test.sh to start a server"
-            );
+            // One line per test binary, past libtest's capture (which takes only the print macros).
+            static SAID: Once = Once::new();
+            SAID.call_once(|| {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "MongoDB tests skipped: MONGODB_TEST_URI is not set (scripts/test.sh starts a server and sets it)"
+                );
+            });
             return None;
         }
     };
