@@ -234,10 +234,10 @@ impl App {
         let docs = DocsRoutes::new(&self.config, &self.info.title, openapi_json.clone())?;
         for path in docs.paths() {
             if let Lookup::Found { route, .. } = router.lookup(&Method::GET, path) {
+                let name = self.routes.get(route).map_or("?", |def| def.name);
                 tracing::warn!(
-                    "GET {path} is answered by the OpenAPI document or a docs page, not by route `{}`; \
-                     move them with App::openapi_url/docs_url/redoc_url",
-                    self.routes[route].name
+                    "GET {path} is answered by the OpenAPI document or a docs page, not by route `{name}`; \
+                     move them with App::openapi_url/docs_url/redoc_url"
                 );
             }
         }
