@@ -69,3 +69,6 @@ export MONGODB_TEST_URI="mongodb://127.0.0.1:$port/resource_api_test"
 
 echo "== cargo test --workspace (MongoDB test server: $MONGO_SERVER on 127.0.0.1:$port)"
 cargo test --workspace --no-fail-fast
+
+echo "== scripts/docs-checks.sh (openapi-spec-validator, generated Python client, headless Chromium)"
+scripts/docs-checks.sh
