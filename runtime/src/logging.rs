@@ -1,5 +1,6 @@
 //! Log set-up: `tracing` to stderr, level from `RUST_LOG` (default `info`).
 
+use std::io::IsTerminal;
 use std::str::FromStr;
 
 use tracing_subscriber::filter::Targets;
@@ -19,7 +20,9 @@ pub fn init() {
         .with(
             tracing_subscriber::fmt::layer()
                 .with_writer(std::io::stderr)
-                .with_target(false),
+                .with_target(false)
+                // Colour codes only for a person at a terminal, not in log files.
+                .with_ansi(std::io::stderr().is_terminal()),
         )
         .with(filter)
         .try_init();
