@@ -7,7 +7,7 @@ mod service_support;
 use std::collections::HashSet;
 use std::time::Instant;
 
-use resource_api::store::{Document, ListOptions, Store, StoreErrorKind};
+use resource_api::store::{Direction, Document, ListOptions, Store, StoreErrorKind};
 use serde_json::{json, Value};
 use service_support::{mongo_store, sqlite_store};
 
@@ -328,6 +328,155 @@ async fn invalid_names_are_refused(store: Store) {
     }
 }
 
+async fn list_filters_by_equality(store: Store) {
+    for (name, kind, legs, tame) in [
+        ("a", "owl", 2, true),
+        ("b", "cat", 4, true),
+        ("c", "owl", 2, false),
+        ("d", "owl", 2, true),
+        ("e", "dog", 4, true),
+    ] {
+        insert(
+            &store,
+            json!({"name": name, "kind": kind, "legs": legs, "tame": tame}),
+        )
+        .await;
+    }
+    insert(&store, json!({"name": "f", "kind": null, "legs": "2"})).await;
+    insert(&store, json!({"name": "g"})).await;
+    let owls = || ListOptions::new().filter("kind", "owl");
+    assert_eq!(names(&store, owls()).await, [json!("a"), json!("c"), json!("d")]);
+    assert_eq!(
+        names(&store, owls().filter("tame", true)).await,
+        [json!("a"), json!("d")]
+    );
+    assert_eq!(names(&store, owls().skip(1).limit(1)).await, [json!("c")]);
+    // Numbers compare by value and type: the string "2" is not the number 2.
+    assert_eq!(
+        names(&store, ListOptions::new().filter("legs", 4)).await,
+        [json!("b"), json!("e")]
+    );
+    assert_eq!(
+        names(&store, ListOptions::new().filter("legs", 4.0)).await,
+        [json!("b"), json!("e")]
+    );
+    assert_eq!(
+        names(&store, ListOptions::new().filter("legs", "2")).await,
+        [json!("f")]
+    );
+    // `null` matches a present null, not a missing field.
+    assert_eq!(
+        names(&store, ListOptions::new().filter("kind", Value::Null)).await,
+        [json!("f")]
+    );
+    assert!(names(&store, owls().filter("kind", "cat")).await.is_empty());
+    // Values are values: operators and their text match nothing.
+    for value in ["$ne", r#"{"$ne":null}"#, "' OR 1=1 --"] {
+        assert!(names(&store, ListOptions::new().filter("kind", value))
+            .await
+            .is_empty());
+    }
+    // A field name with spaces and non-ASCII letters works too.
+    insert(&store, json!({"name": "h", "nom d'oiseau": "mésange"})).await;
+    assert_eq!(
+        names(&store, ListOptions::new().filter("nom d'oiseau", "mésange")).await,
+        [json!("h")]
+    );
+}
+
+async fn list_sorts_with_ties_in_insertion_order(store: Store) {
+    for (name, rank, born) in [
+        ("kiwi", json!(3), "2001-05-01"),
+        ("emu", json!(1), "1999-12-31"),
+        ("Tui", json!(2), "2010-01-01"),
+        ("auk", json!(2.0), "2001-05-01"),
+        ("jay", json!(2.5), "1850-01-01"),
+    ] {
+        insert(&store, json!({"name": name, "rank": rank, "born": born})).await;
+    }
+    insert(&store, json!({"name": "moa"})).await;
+    let sorted = |field: &str, direction| ListOptions::new().sort(field, direction);
+    // Strings by code point (upper case first); the missing field first.
+    assert_eq!(
+        names(&store, sorted("name", Direction::Ascending)).await,
+        [
+            json!("Tui"),
+            json!("auk"),
+            json!("emu"),
+            json!("jay"),
+            json!("kiwi"),
+            json!("moa")
+        ]
+    );
+    assert_eq!(
+        names(&store, sorted("name", Direction::Descending)).await,
+        [
+            json!("moa"),
+            json!("kiwi"),
+            json!("jay"),
+            json!("emu"),
+            json!("auk"),
+            json!("Tui")
+        ]
+    );
+    // Numbers by value (integers and floats together); ties in insertion order both ways; a
+    // missing field sorts first ascending and last descending.
+    assert_eq!(
+        names(&store, sorted("rank", Direction::Ascending)).await,
+        [
+            json!("moa"),
+            json!("emu"),
+            json!("Tui"),
+            json!("auk"),
+            json!("jay"),
+            json!("kiwi")
+        ]
+    );
+    assert_eq!(
+        names(&store, sorted("rank", Direction::Descending)).await,
+        [
+            json!("kiwi"),
+            json!("jay"),
+            json!("Tui"),
+            json!("auk"),
+            json!("emu"),
+            json!("moa")
+        ]
+    );
+    // ISO dates sort as strings, so by date.
+    assert_eq!(
+        names(
+            &store,
+            sorted("born", Direction::Descending).filter("rank", 2).limit(5)
+        )
+        .await,
+        [json!("Tui"), json!("auk")]
+    );
+    assert_eq!(
+        names(&store, sorted("born", Direction::Ascending).skip(2).limit(2)).await,
+        [json!("emu"), json!("kiwi")]
+    );
+}
+
+async fn bad_list_options_are_refused(store: Store) {
+    for options in [
+        ListOptions::new().filter("$where", "x"),
+        ListOptions::new().filter("a.b", "x"),
+        ListOptions::new().filter("a\"b", "x"),
+        ListOptions::new().filter("kind", json!({"$ne": null})),
+        ListOptions::new().filter("kind", json!(["owl"])),
+        ListOptions::new().sort("$natural", Direction::Ascending),
+        ListOptions::new().sort("_id", Direction::Descending),
+        ListOptions::new()
+            .sort("x", Direction::Ascending)
+            .filter("", 1)
+            .limit(0),
+    ] {
+        let err = store.list(C, &options).await.unwrap_err();
+        assert_eq!(err.kind(), StoreErrorKind::Invalid, "{options:?}");
+    }
+}
+
 /// One `#[tokio::test]` per case and store.
 macro_rules! conformance {
     ($($case:ident),* $(,)?) => {
@@ -358,6 +507,9 @@ conformance![
     the_first_inserted_wins,
     values_are_never_operators,
     list_in_insertion_order,
+    list_filters_by_equality,
+    list_sorts_with_ties_in_insertion_order,
+    bad_list_options_are_refused,
     replace_and_delete,
     unicode_round_trips,
     nested_documents_round_trip,

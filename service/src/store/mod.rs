@@ -7,7 +7,10 @@
 //!   returns it under `_id`, first; an `_id` sent in a document is replaced by the assigned one;
 //! - a write is acknowledged only once it is durable (SQLite: committed with `synchronous=FULL`;
 //!   MongoDB: acknowledged by the server under the deployment's write concern);
-//! - "first" means first inserted: `find_one` and `list` return documents in insertion order;
+//! - "first" means first inserted: `find_one` returns, and `list` without a sort field lists,
+//!   documents in insertion order; a sort field's ties stay in insertion order;
+//! - `list` filters by equality only, on scalar values, with the same typed comparison as
+//!   `find_one`, and a missing field sorts as `null`, first;
 //! - user input is only ever a *value*: a string starting with `$` or a JSON object given as the
 //!   value to find is compared for equality, never interpreted as a query operator;
 //! - collection and field names are checked ([`check_collection`], [`check_field`]) because they
@@ -52,9 +55,22 @@ impl std::ops::Deref for Store {
     }
 }
 
-/// Which documents `list` returns: `skip` documents in insertion order are passed over, then at
-/// most `limit` are returned. New criteria (filters, sort orders) are added as fields with
-/// defaults that keep today's behaviour, so build it with [`ListOptions::new`] and its setters.
+/// The direction of a sort.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Direction {
+    /// Smallest first (missing and `null` values first).
+    #[default]
+    Ascending,
+    /// Largest first (missing and `null` values last).
+    Descending,
+}
+
+/// Which documents `list` returns, and in which order: the documents whose fields equal every
+/// [`filter`](ListOptions::filter) (all of them when there is none), sorted by the
+/// [`sort`](ListOptions::sort) field with ties in insertion order (insertion order when there is
+/// no sort field); `skip` of them are passed over, then at most `limit` are returned. New
+/// criteria are added as fields with defaults that keep today's behaviour, so build it with
+/// [`ListOptions::new`] and its setters.
 #[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ListOptions {
@@ -62,6 +78,14 @@ pub struct ListOptions {
     pub skip: u64,
     /// The most documents to return (`None`: all).
     pub limit: Option<u64>,
+    /// Equality conditions, all of which a document must meet: the field is present and equal
+    /// to the value (a string, number, boolean or `null`; numbers compare by value, and the JSON
+    /// type must match: the string `"1"` never equals the number `1`).
+    pub filters: Vec<(String, Value)>,
+    /// The field to sort by, and the direction. Values of one type sort naturally (numbers by
+    /// value, strings by Unicode code point); a missing field sorts as `null`, before everything
+    /// else. Sorting one field that mixes types is not specified beyond numbers before strings.
+    pub sort: Option<(String, Direction)>,
 }
 
 impl ListOptions {
@@ -80,6 +104,34 @@ impl ListOptions {
     pub fn limit(mut self, limit: u64) -> Self {
         self.limit = Some(limit);
         self
+    }
+
+    /// Only documents whose `field` is present and equal to `value` (a scalar or `null`).
+    pub fn filter(mut self, field: impl Into<String>, value: impl Into<Value>) -> Self {
+        self.filters.push((field.into(), value.into()));
+        self
+    }
+
+    /// Sort by `field` in `direction` (ties stay in insertion order).
+    pub fn sort(mut self, field: impl Into<String>, direction: Direction) -> Self {
+        self.sort = Some((field.into(), direction));
+        self
+    }
+
+    /// Check the field names and filter values (every store calls this before querying).
+    pub fn check(&self) -> Result<(), StoreError> {
+        for (field, value) in &self.filters {
+            check_list_field(field)?;
+            if matches!(value, Value::Array(_) | Value::Object(_)) {
+                return Err(StoreError::invalid(format!(
+                    "the filter on {field:?} must be a string, number, boolean or null, not {value}"
+                )));
+            }
+        }
+        if let Some((field, _)) = &self.sort {
+            check_list_field(field)?;
+        }
+        Ok(())
     }
 }
 
@@ -103,7 +155,8 @@ pub trait DocumentStore: Send + Sync + std::fmt::Debug {
     /// The document with this id (`None` also for a string that is not an id).
     fn get<'a>(&'a self, collection: &'a str, id: &'a str) -> StoreFuture<'a, Option<Document>>;
 
-    /// Documents of `collection` in insertion order, as `options` select.
+    /// Documents of `collection` as `options` select and order them (by default: all, in
+    /// insertion order).
     fn list<'a>(&'a self, collection: &'a str, options: &'a ListOptions) -> StoreFuture<'a, Vec<Document>>;
 
     /// Replace the document with this id (keeping its id and its place in insertion order);
@@ -157,6 +210,18 @@ pub fn check_field(name: &str) -> Result<(), StoreError> {
     }
 }
 
+/// Check a field name used to filter or sort a list: [`check_field`], and no `"`, `\` or control
+/// characters (the embedded store writes the name into a JSON path).
+pub fn check_list_field(name: &str) -> Result<(), StoreError> {
+    check_field(name)?;
+    if name.chars().any(|c| c == '"' || c == '\\' || c.is_control()) {
+        return Err(StoreError::invalid(format!(
+            "field name {name:?} to filter or sort by must not hold `\"`, `\\` or control characters"
+        )));
+    }
+    Ok(())
+}
+
 /// `document` with `_id` first, set to `id`.
 pub(crate) fn with_id(id: String, mut document: Document) -> Document {
     document.remove(ID_FIELD);
@@ -183,6 +248,10 @@ mod tests {
         assert!(check_field("a.b").is_err());
         assert!(check_field("").is_err());
         assert!(check_field("_id").is_err());
+        assert!(check_list_field("date_of_birth").is_ok());
+        assert!(check_list_field("a\"b").is_err());
+        assert!(check_list_field("a\\b").is_err());
+        assert!(check_list_field("a\nb").is_err());
     }
 
     #[test]

@@ -11,6 +11,8 @@
 //!   ordinary object;
 //! - a searched value is wrapped in `$eq`, so a string starting with `$` or an object full of
 //!   operators is compared as a value, never run as a query;
+//! - `list` filters with the same `$eq` conditions and sorts by `(field, _id)`, so ties keep
+//!   insertion order;
 //! - connecting and server selection are bounded (5 s unless the URI says otherwise) and so is
 //!   every operation ([`OPERATION_TIMEOUT`]): an unreachable server fails start-up quickly, and a
 //!   request during an outage gets a 503 instead of hanging; the driver reconnects by itself.
@@ -27,8 +29,8 @@ use serde_json::{Map, Number, Value};
 
 use super::conn::redact;
 use super::{
-    check_collection, check_field, with_id, Document, DocumentStore, ListOptions, StoreError, StoreFuture,
-    ID_FIELD,
+    check_collection, check_field, with_id, Direction, Document, DocumentStore, ListOptions, StoreError,
+    StoreFuture, ID_FIELD,
 };
 
 /// The database used when the connection string names none.
@@ -158,6 +160,15 @@ fn from_document(doc: BsonDocument) -> Map<String, Value> {
     doc.into_iter().map(|(k, v)| (k, to_json(v))).collect()
 }
 
+/// The condition "present and equal to `value`": `$eq` makes the value a value (never an
+/// operator), and `$exists` keeps `null` from matching a missing field.
+fn equals(value: &Value) -> BsonDocument {
+    match value {
+        Value::Null => doc! { "$eq": Bson::Null, "$exists": true },
+        _ => doc! { "$eq": to_bson(value) },
+    }
+}
+
 /// A stored document as the store returns it: `_id` first, as a string.
 fn output(raw: &RawDocument) -> Result<Document, StoreError> {
     let mut doc = BsonDocument::try_from(raw)
@@ -207,13 +218,8 @@ impl DocumentStore for MongoStore {
         Box::pin(async move {
             let coll = self.collection(collection)?;
             check_field(field)?;
-            // `$eq` makes the value a value; `$exists` keeps `null` from matching a missing field.
-            let condition = match value {
-                Value::Null => doc! { "$eq": Bson::Null, "$exists": true },
-                _ => doc! { "$eq": to_bson(value) },
-            };
             let mut filter = BsonDocument::new();
-            filter.insert(field, condition);
+            filter.insert(field, equals(value));
             let found = bounded(coll.find_one(filter).sort(doc! { ID_FIELD: 1 })).await?;
             found.as_deref().map(output).transpose()
         })
@@ -233,11 +239,36 @@ impl DocumentStore for MongoStore {
     fn list<'a>(&'a self, collection: &'a str, options: &'a ListOptions) -> StoreFuture<'a, Vec<Document>> {
         Box::pin(async move {
             let coll = self.collection(collection)?;
+            options.check()?;
             // MongoDB reads a limit of 0 as "no limit".
             if options.limit == Some(0) {
                 return Ok(Vec::new());
             }
-            let mut find = coll.find(doc! {}).sort(doc! { ID_FIELD: 1 }).skip(options.skip);
+            // One condition per filter under `$and`: two filters on one field both apply.
+            let conditions: Vec<Bson> = options
+                .filters
+                .iter()
+                .map(|(field, value)| {
+                    let mut condition = BsonDocument::new();
+                    condition.insert(field.clone(), equals(value));
+                    Bson::Document(condition)
+                })
+                .collect();
+            let filter = if conditions.is_empty() {
+                BsonDocument::new()
+            } else {
+                doc! { "$and": conditions }
+            };
+            let mut sort = BsonDocument::new();
+            if let Some((field, direction)) = &options.sort {
+                let direction = match direction {
+                    Direction::Ascending => 1,
+                    Direction::Descending => -1,
+                };
+                sort.insert(field.clone(), direction);
+            }
+            sort.insert(ID_FIELD, 1);
+            let mut find = coll.find(filter).sort(sort).skip(options.skip);
             if let Some(limit) = options.limit {
                 find = find.limit(i64::try_from(limit).unwrap_or(i64::MAX));
             }

@@ -14,6 +14,10 @@
 //!   '$."field"'), seq)`; the value is always a bound parameter and its JSON type is compared too
 //!   (the string `"1"` never equals the number `1`; the string `'{"$ne":null}'` never equals an
 //!   object);
+//! - `list` is one SQL query: filters and the sort field are `json_extract` of the body, values
+//!   are bound parameters compared with their JSON type (as `find_one` does), field names are
+//!   written into the SQL only when they are plain names (ASCII letters, digits, `_`) and bound
+//!   as a JSON path otherwise; ties are broken by `seq`;
 //! - a connection that failed is dropped and reopened on next use, so the store recovers by
 //!   itself once the file is usable again.
 
@@ -28,7 +32,8 @@ use serde_json::Value;
 use tokio::sync::{mpsc, oneshot, Semaphore};
 
 use super::{
-    check_collection, check_field, with_id, Document, DocumentStore, ListOptions, StoreError, StoreFuture,
+    check_collection, check_field, with_id, Direction, Document, DocumentStore, ListOptions, StoreError,
+    StoreFuture,
 };
 
 /// How long a connection waits for a lock held by another process before giving up.
@@ -360,6 +365,67 @@ fn encode(document: &Document) -> Result<String, StoreError> {
     serde_json::to_string(&body).map_err(|err| StoreError::rejected(err.to_string()))
 }
 
+/// A JSON path naming `field` (`$."field"`); the field was checked by `check_list_field`.
+fn json_path(field: &str) -> String {
+    format!("$.\"{field}\"")
+}
+
+/// `json_extract` or `json_type` of `field`: written into the SQL for a [`is_plain_field`] name
+/// (the same text as the index, so the planner can use it), else with the path as a parameter.
+fn field_sql(function: &str, field: &str, params: &mut Vec<SqlValue>) -> String {
+    if is_plain_field(field) {
+        format!("{function}(body, '$.\"{field}\"')")
+    } else {
+        params.push(SqlValue::Text(json_path(field)));
+        format!("{function}(body, ?{})", params.len())
+    }
+}
+
+/// The SQL and parameters of a `list`: every value a bound parameter, field names either
+/// checked plain names or bound paths.
+fn list_query(collection: &str, options: &ListOptions) -> (String, Vec<SqlValue>) {
+    let mut params = vec![SqlValue::Text(collection.to_owned())];
+    let mut sql = String::from("SELECT id, body FROM documents WHERE collection = ?1");
+    for (field, value) in &options.filters {
+        let ty = field_sql("json_type", field, &mut params);
+        match sql_scalar(value) {
+            Some((param, ty1, ty2)) => {
+                let expr = field_sql("json_extract", field, &mut params);
+                params.push(param);
+                let value_at = params.len();
+                params.push(SqlValue::Text(ty1.to_owned()));
+                params.push(SqlValue::Text(ty2.to_owned()));
+                sql.push_str(&format!(
+                    " AND {expr} = ?{value_at} AND {ty} IN (?{}, ?{})",
+                    value_at + 1,
+                    value_at + 2
+                ));
+            }
+            // `null` (objects and arrays were refused by `ListOptions::check`).
+            None => sql.push_str(&format!(" AND {ty} = 'null'")),
+        }
+    }
+    sql.push_str(" ORDER BY ");
+    if let Some((field, direction)) = &options.sort {
+        let expr = field_sql("json_extract", field, &mut params);
+        let direction = match direction {
+            Direction::Ascending => "ASC",
+            Direction::Descending => "DESC",
+        };
+        sql.push_str(&format!("{expr} {direction}, "));
+    }
+    let limit = options.limit.map_or(-1, |l| i64::try_from(l).unwrap_or(i64::MAX));
+    let skip = i64::try_from(options.skip).unwrap_or(i64::MAX);
+    params.push(SqlValue::Integer(limit));
+    params.push(SqlValue::Integer(skip));
+    sql.push_str(&format!(
+        "seq LIMIT ?{} OFFSET ?{}",
+        params.len() - 1,
+        params.len()
+    ));
+    (sql, params)
+}
+
 fn find_one(
     conn: &Connection,
     collection: &str,
@@ -450,16 +516,13 @@ impl DocumentStore for SqliteStore {
     fn list<'a>(&'a self, collection: &'a str, options: &'a ListOptions) -> StoreFuture<'a, Vec<Document>> {
         Box::pin(async move {
             check_collection(collection)?;
-            let collection = collection.to_owned();
-            let limit = options.limit.map_or(-1, |l| i64::try_from(l).unwrap_or(i64::MAX));
-            let skip = i64::try_from(options.skip).unwrap_or(i64::MAX);
+            options.check()?;
+            let (sql, params) = list_query(collection, options);
             self.read(move |conn| {
-                let mut stmt = conn
-                    .prepare_cached(
-                        "SELECT id, body FROM documents WHERE collection = ?1 ORDER BY seq LIMIT ?2 OFFSET ?3",
-                    )
+                let mut stmt = conn.prepare_cached(&sql).map_err(sql_error)?;
+                let mut rows = stmt
+                    .query(rusqlite::params_from_iter(params))
                     .map_err(sql_error)?;
-                let mut rows = stmt.query(params![collection, limit, skip]).map_err(sql_error)?;
                 let mut out = Vec::new();
                 while let Some(row) = rows.next().map_err(sql_error)? {
                     let id: String = row.get(0).map_err(sql_error)?;
@@ -539,6 +602,31 @@ mod tests {
             !plan.contains("TEMP B-TREE"),
             "sorting should come from the index: {plan}"
         );
+    }
+
+    #[test]
+    fn a_list_filtered_by_an_indexed_field_uses_the_index() {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(SCHEMA).unwrap();
+        conn.execute_batch(&index_sql("doctor_id")).unwrap();
+        let options = ListOptions::new()
+            .filter("doctor_id", "abc")
+            .sort("start time", Direction::Descending)
+            .limit(10);
+        let (sql, params) = list_query("visits", &options);
+        assert!(
+            sql.contains("json_extract(body, ?"),
+            "a non-plain name is bound: {sql}"
+        );
+        let plan: Vec<String> = conn
+            .prepare(&format!("EXPLAIN QUERY PLAN {sql}"))
+            .unwrap()
+            .query_map(rusqlite::params_from_iter(params), |row| row.get::<_, String>(3))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        let plan = plan.join("; ");
+        assert!(plan.contains("USING INDEX documents_by_doctor_id"), "{plan}");
     }
 
     #[test]
