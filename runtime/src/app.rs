@@ -29,8 +29,15 @@ use crate::template::Template;
 pub struct Config {
     /// Largest accepted request body, in bytes (default 1 MiB).
     pub body_limit: usize,
-    /// Time allowed to receive a request head (default 10 s).
+    /// Time allowed to receive a request head (default 10 s). hyper starts this clock as soon as
+    /// a connection waits for its next request, so it is also the idle keep-alive timeout.
     pub header_read_timeout: Duration,
+    /// Largest request head (request line plus headers), in bytes (default 64 KiB, at least
+    /// 8 KiB); a larger head is answered 431 by hyper. At most 100 header fields are accepted.
+    pub max_head_bytes: usize,
+    /// Requests served at once (default 1024; `None`: unlimited). A request beyond the limit is
+    /// answered at once with 503 and `Retry-After: 1`, instead of waiting in a queue.
+    pub max_concurrency: Option<usize>,
     /// Time in-flight requests get to finish after a shutdown signal (default 10 s).
     pub shutdown_timeout: Duration,
     /// Where the OpenAPI document is served (`None`: not served, and neither are the pages).
@@ -47,6 +54,8 @@ impl Default for Config {
         Config {
             body_limit: 1024 * 1024,
             header_read_timeout: Duration::from_secs(10),
+            max_head_bytes: 64 * 1024,
+            max_concurrency: Some(1024),
             shutdown_timeout: Duration::from_secs(10),
             openapi_url: Some("/openapi.json".to_owned()),
             docs_url: Some("/docs".to_owned()),
@@ -147,6 +156,18 @@ impl App {
     /// Set the time allowed to receive a request head.
     pub fn header_read_timeout(mut self, timeout: Duration) -> Self {
         self.config.header_read_timeout = timeout;
+        self
+    }
+
+    /// Set the largest accepted request head, in bytes (values below 8 KiB count as 8 KiB).
+    pub fn max_head_bytes(mut self, bytes: usize) -> Self {
+        self.config.max_head_bytes = bytes;
+        self
+    }
+
+    /// Set how many requests are served at once (`None`: unlimited); beyond it, 503 at once.
+    pub fn max_concurrency(mut self, limit: Option<usize>) -> Self {
+        self.config.max_concurrency = limit;
         self
     }
 

@@ -2,15 +2,29 @@
 //!
 //! Rules enforced here:
 //! - the request head must arrive within the header-read timeout (slow clients cannot hold a
-//!   connection open forever);
+//!   connection open forever); hyper starts that clock as soon as a connection waits for a
+//!   request, so idle keep-alive connections are closed after the same time;
+//! - a request head larger than `max_head_bytes`, or with more than 100 header fields, is
+//!   answered 431 by hyper (a request target over 64 KiB: 414) and the connection closed;
+//! - at most `max_concurrency` requests are served at once; one more is answered 503 at once with
+//!   `Retry-After: 1` and `{"detail": …}` instead of queueing without bound;
 //! - on shutdown (SIGINT/SIGTERM, or the caller's future) the listener closes at once, in-flight
 //!   requests get `shutdown_timeout` to finish, then the server returns;
 //! - an accept error (e.g. out of file descriptors) is logged and retried after a pause, never
 //!   fatal.
 
+use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
+
+use hyper::body::Incoming;
+use hyper::header::{HeaderValue, RETRY_AFTER};
+use hyper::{Request, StatusCode};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
@@ -18,6 +32,8 @@ use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::{TcpListener, ToSocketAddrs};
 
 use crate::app::{App, Service};
+use crate::dispatch::HandleFuture;
+use crate::response::{error_response, Response};
 
 /// A bound, not yet running server.
 #[derive(Debug)]
@@ -108,8 +124,16 @@ impl Server {
             .http1()
             .timer(TokioTimer::new())
             .header_read_timeout(service.config().header_read_timeout)
+            .max_buf_size(service.config().max_head_bytes.max(MIN_HEAD_BYTES))
             .keep_alive(true);
-        let shutdown_timeout = service.config().shutdown_timeout;
+        let limited = Limited {
+            permits: service
+                .config()
+                .max_concurrency
+                .map(|limit| Arc::new(Semaphore::new(limit.min(Semaphore::MAX_PERMITS)))),
+            service,
+        };
+        let shutdown_timeout = limited.service.config().shutdown_timeout;
         let graceful = GracefulShutdown::new();
         let mut shutdown = std::pin::pin!(shutdown);
 
@@ -118,7 +142,7 @@ impl Server {
                 accepted = listener.accept() => match accepted {
                     Ok((stream, _peer)) => {
                         let _ = stream.set_nodelay(true);
-                        let connection = builder.serve_connection(TokioIo::new(stream), service.clone()).into_owned();
+                        let connection = builder.serve_connection(TokioIo::new(stream), limited.clone()).into_owned();
                         let connection = graceful.watch(connection);
                         tokio::spawn(async move {
                             if let Err(err) = connection.await {
@@ -144,6 +168,69 @@ impl Server {
             .is_err()
         {
             tracing::warn!("shutdown timeout reached; closing remaining connections");
+        }
+    }
+}
+
+/// hyper refuses a read buffer below 8 KiB (it would panic).
+const MIN_HEAD_BYTES: usize = 8192;
+
+/// The service with the concurrency limit in front of it.
+#[derive(Clone)]
+struct Limited {
+    service: Service,
+    permits: Option<Arc<Semaphore>>,
+}
+
+impl hyper::service::Service<Request<Incoming>> for Limited {
+    type Response = Response;
+    type Error = Infallible;
+    type Future = LimitedFuture;
+
+    fn call(&self, request: Request<Incoming>) -> LimitedFuture {
+        let permit = match &self.permits {
+            None => None,
+            Some(permits) => match permits.clone().try_acquire_owned() {
+                Ok(permit) => Some(permit),
+                Err(_) => return LimitedFuture::Busy(Some(busy())),
+            },
+        };
+        LimitedFuture::Serving {
+            future: self.service.handle(request),
+            _permit: permit,
+        }
+    }
+}
+
+/// 503 with `Retry-After`, for a request over the concurrency limit.
+fn busy() -> Response {
+    tracing::debug!("concurrency limit reached; answering 503");
+    let mut response = error_response(
+        StatusCode::SERVICE_UNAVAILABLE,
+        &serde_json::json!("The server is busy; retry shortly"),
+    );
+    response
+        .headers_mut()
+        .insert(RETRY_AFTER, HeaderValue::from_static("1"));
+    response
+}
+
+/// A request being served (holding a permit until its response is ready), or refused.
+enum LimitedFuture {
+    Serving {
+        future: HandleFuture<Incoming>,
+        _permit: Option<OwnedSemaphorePermit>,
+    },
+    Busy(Option<Response>),
+}
+
+impl Future for LimitedFuture {
+    type Output = Result<Response, Infallible>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match self.get_mut() {
+            LimitedFuture::Serving { future, .. } => Pin::new(future).poll(cx).map(Ok),
+            LimitedFuture::Busy(response) => Poll::Ready(Ok(response.take().unwrap_or_else(busy))),
         }
     }
 }
