@@ -66,7 +66,9 @@ pub use fast_json::FastJson;
 pub use json::FromJson;
 pub use model::{Model, StrEnum};
 pub use request::RequestCx;
-pub use response::{escape_html, Body, Html, HttpError, IntoResponse, Json, Response};
+pub use response::{
+    escape_html, Body, Html, HttpError, IntoResponse, Json, Response, HTML_CONTENT_SECURITY_POLICY,
+};
 pub use route::{BoxFuture, Handler, Route, RouteDef};
 pub use router::{Lookup, PathParams, RouteStatus, Router};
 pub use schema::{JsonSchema, SchemaRegistry};

@@ -48,6 +48,20 @@ pub struct Config {
         hide_env_values = true
     )]
     pub db: Option<String>,
+    /// Serve `GET /api/env`, which discloses the connection string and any credential in it
+    /// (on by default, as the specification requires; `--expose-env=false` removes the route).
+    #[arg(
+        long,
+        env = "EXPOSE_ENV",
+        default_value_t = true,
+        action = clap::ArgAction::Set,
+        value_parser = clap::builder::BoolishValueParser::new(),
+        value_name = "BOOL"
+    )]
+    pub expose_env: bool,
+    /// Requests served at once; more get 503 with `Retry-After` at once (0: no limit).
+    #[arg(long, env = "MAX_CONCURRENCY", default_value_t = 1024)]
+    pub max_concurrency: usize,
 }
 
 impl Config {

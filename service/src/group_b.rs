@@ -25,6 +25,9 @@ use crate::store::{Store, StoreError};
 /// The collection birds are stored in.
 pub const BIRDS: &str = "birds";
 
+/// The handler name of `GET /api/env`, left out when the service runs with `--expose-env=false`.
+pub const ENV_ROUTE: &str = "read_env";
+
 /// The ordered employee list of group B (looked up by zero-based position).
 pub const EMPLOYEES: [&str; 4] = ["Anna Puig", "Jordi Soler", "Marta Vidal", "Pau Ferrer"];
 

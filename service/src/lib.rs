@@ -5,7 +5,8 @@
 //! Rules enforced here: group A is declared before group B (the spec's rule 7), so where both
 //! declare one path shape for one method (`GET /employee/{id}`) group A's route is served and
 //! group B's is shadowed; group B's routes get their store and connection string as state, and
-//! an app built without them is refused at start-up, not at the first request.
+//! an app built without them is refused at start-up, not at the first request; `GET /api/env`
+//! (which discloses the connection string) can be left out with `expose_env = false`.
 
 pub mod config;
 pub mod group_a;
@@ -45,6 +46,12 @@ impl Db {
 /// The app serving `group`: group A declared first, then group B. `db` is required when group B
 /// is served (building the app fails otherwise).
 pub fn app(group: Group, db: Option<Db>) -> App {
+    app_with_env(group, db, true)
+}
+
+/// [`app`], with `GET /api/env` served only when `expose_env` is true (it discloses the
+/// connection string, credentials included).
+pub fn app_with_env(group: Group, db: Option<Db>, expose_env: bool) -> App {
     let mut app = ferrapi::app_info!().title("Resource API").description(
         "Group A: typed parameters with FastAPI-compatible validation errors. \
          Group B: JSON, text and HTML routes, and birds kept in a document store.",
@@ -53,7 +60,11 @@ pub fn app(group: Group, db: Option<Db>) -> App {
         app = app.routes(group_a::routes());
     }
     if group.serves_b() {
-        app = app.routes(group_b::routes());
+        app = app.routes(
+            group_b::routes()
+                .into_iter()
+                .filter(|route| expose_env || route.name != group_b::ENV_ROUTE),
+        );
     }
     if let Some(db) = db {
         app = app.state(db.store).state(DbConnString(db.conn_string));

@@ -35,7 +35,14 @@ async fn main() -> ExitCode {
     } else {
         None
     };
-    let app = resource_api::app(config.group, db);
+    if config.group.serves_b() && config.expose_env {
+        tracing::warn!(
+            "GET /api/env discloses DB_CONN_STRING (credentials included) to every client; \
+             start with --expose-env=false (or EXPOSE_ENV=false) to remove it"
+        );
+    }
+    let app = resource_api::app_with_env(config.group, db, config.expose_env)
+        .max_concurrency((config.max_concurrency > 0).then_some(config.max_concurrency));
     match app.bind((config.host.as_str(), config.port)).await {
         Ok(server) => {
             server.run().await;
