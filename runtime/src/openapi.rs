@@ -6,7 +6,8 @@
 //!   `description` (the rest of the doc comment), a unique `operationId` (the function name; a
 //!   repeated name gets `_2`, `_3`, ...), `parameters` (path first, then query, in declaration
 //!   order), `requestBody` (required, `application/json`), and `responses`: the success status
-//!   with "Successful Response" and the response schema when the return type names one, extra
+//!   with "Successful Response" and the response schema when the return type names one (no
+//!   content at all for 204 and 304, which have no body, as FastAPI writes them), extra
 //!   responses declared on the route, and `"422": "Validation Error"` only on operations that
 //!   validate input (any parameter or body);
 //! - `HTTPValidationError` and `ValidationError` are standard components, present when an
@@ -125,11 +126,14 @@ impl Operation {
             );
         }
         let mut responses = Map::new();
-        let (media_type, schema) = self.response.unwrap_or(("application/json", json!({})));
-        responses.insert(
-            self.success_status.to_string(),
-            json!({ "description": "Successful Response", "content": { media_type: { "schema": schema } } }),
-        );
+        let success = if matches!(self.success_status, 204 | 304) {
+            // These statuses have no body (RFC 9110), so no content is documented.
+            json!({ "description": "Successful Response" })
+        } else {
+            let (media_type, schema) = self.response.unwrap_or(("application/json", json!({})));
+            json!({ "description": "Successful Response", "content": { media_type: { "schema": schema } } })
+        };
+        responses.insert(self.success_status.to_string(), success);
         for (status, description) in self.extra_responses {
             responses.insert(status.to_string(), json!({ "description": description }));
         }

@@ -1,13 +1,16 @@
 //! The Resource API service (see the specification in `shared/spec`), built on ferrapi: route
-//! group A (typed, FastAPI-compatible), route group B (JSON, text and HTML, with birds kept in a
-//! [`store::DocumentStore`]), and their configuration.
+//! group A (typed, FastAPI-compatible, with the clinic's doctors, patients and visits), route
+//! group B (JSON, text and HTML, with birds), both keeping their records in one
+//! [`store::DocumentStore`], and their configuration.
 //!
 //! Rules enforced here: group A is declared before group B (the spec's rule 7), so where both
 //! declare one path shape for one method (`GET /employee/{id}`) group A's route is served and
-//! group B's is shadowed; group B's routes get their store and connection string as state, and
+//! group B's is shadowed; the routes of both groups get the store (group A's clinic through
+//! [`clinic::Clinic`], group B's birds directly) and group B the connection string as state, and
 //! an app built without them is refused at start-up, not at the first request; `GET /api/env`
 //! (which discloses the connection string) can be left out with `expose_env = false`.
 
+pub mod clinic;
 pub mod config;
 pub mod group_a;
 pub mod group_b;
@@ -17,7 +20,8 @@ use config::{DbConnString, Group};
 use ferrapi::App;
 use store::{ConnString, Store, StoreError};
 
-/// What group B needs: the bird store and the connection string `/api/env` reports.
+/// What the routes need: the store (clinic and birds) and the connection string `/api/env`
+/// reports.
 #[derive(Debug, Clone)]
 pub struct Db {
     /// The store.
@@ -27,15 +31,17 @@ pub struct Db {
 }
 
 impl Db {
-    /// Open the store `conn` names and prepare it for group B (an index on the birds' `name`).
+    /// Open the store `conn` names and prepare it (the indexes of the clinic's lists and of the
+    /// birds' `name`).
     pub async fn open(conn: &ConnString) -> Result<Self, StoreError> {
         let store = store::open(conn).await?;
         Self::prepare(store, conn.effective()).await
     }
 
-    /// Prepare an open `store` for group B; `conn_string` is what `/api/env` will report.
+    /// Prepare an open `store` for both groups; `conn_string` is what `/api/env` will report.
     pub async fn prepare(store: Store, conn_string: &str) -> Result<Self, StoreError> {
         store.ensure_index(group_b::BIRDS, "name").await?;
+        clinic::Clinic::prepare(&store).await?;
         Ok(Db {
             store,
             conn_string: conn_string.to_owned(),
@@ -43,8 +49,9 @@ impl Db {
     }
 }
 
-/// The app serving `group`: group A declared first, then group B. `db` is required when group B
-/// is served (building the app fails otherwise).
+/// The app serving `group`: group A declared first, then group B. `db` is required (building
+/// the app fails without it): group A keeps doctors, patients and visits in its store, group B
+/// its birds.
 pub fn app(group: Group, db: Option<Db>) -> App {
     app_with_env(group, db, true)
 }
@@ -54,7 +61,8 @@ pub fn app(group: Group, db: Option<Db>) -> App {
 pub fn app_with_env(group: Group, db: Option<Db>, expose_env: bool) -> App {
     let mut app = ferrapi::app_info!().title("Resource API").description(
         "Group A: typed parameters with FastAPI-compatible validation errors. \
-         Group B: JSON, text and HTML routes, and birds kept in a document store.",
+         Doctors, patients and visits of a clinic, kept in the service's store. \
+         Group B: JSON, text and HTML routes, and birds kept in the same store.",
     );
     if matches!(group, Group::A | Group::All) {
         app = app.routes(group_a::routes());
@@ -67,7 +75,10 @@ pub fn app_with_env(group: Group, db: Option<Db>, expose_env: bool) -> App {
         );
     }
     if let Some(db) = db {
-        app = app.state(db.store).state(DbConnString(db.conn_string));
+        app = app
+            .state(clinic::Clinic::new(db.store.clone()))
+            .state(db.store)
+            .state(DbConnString(db.conn_string));
     }
     app
 }

@@ -21,19 +21,16 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let db = if config.group.serves_b() {
-        match Db::open(&conn).await {
-            Ok(db) => {
-                tracing::info!("store: {} at {}", db.store.kind(), conn.redacted());
-                Some(db)
-            }
-            Err(err) => {
-                eprintln!("resource-api: cannot open the database: {}", err.cause());
-                return ExitCode::FAILURE;
-            }
+    // Every group keeps records: group A the clinic's, group B the birds.
+    let db = match Db::open(&conn).await {
+        Ok(db) => {
+            tracing::info!("store: {} at {}", db.store.kind(), conn.redacted());
+            db
         }
-    } else {
-        None
+        Err(err) => {
+            eprintln!("resource-api: cannot open the database: {}", err.cause());
+            return ExitCode::FAILURE;
+        }
     };
     if config.group.serves_b() && config.expose_env {
         tracing::warn!(
@@ -41,7 +38,7 @@ async fn main() -> ExitCode {
              start with --expose-env=false (or EXPOSE_ENV=false) to remove it"
         );
     }
-    let app = resource_api::app_with_env(config.group, db, config.expose_env)
+    let app = resource_api::app_with_env(config.group, Some(db), config.expose_env)
         .max_concurrency((config.max_concurrency > 0).then_some(config.max_concurrency));
     match app.bind((config.host.as_str(), config.port)).await {
         Ok(server) => {

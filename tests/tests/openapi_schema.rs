@@ -502,3 +502,23 @@ fn standard_validation_components_are_fastapis() {
         ["HTTPValidationError", "Leaf", "Shapes", "Side", "ValidationError"]
     );
 }
+
+/// Delete a thing.
+#[delete("/thing/{thing_id}", status = 204, responses(404 = "No such thing"))]
+async fn delete_thing(thing_id: i64) -> Result<StatusCode, HttpError> {
+    let _ = thing_id;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[test]
+fn a_204_response_documents_no_content() {
+    let service = App::new()
+        .routes(ferrapi::routes![delete_thing])
+        .build()
+        .expect("the app builds");
+    let doc: Value = serde_json::from_slice(service.openapi_json()).expect("JSON");
+    assert_eq!(
+        doc["paths"]["/thing/{thing_id}"]["delete"]["responses"]["204"],
+        json!({"description": "Successful Response"})
+    );
+}

@@ -293,10 +293,13 @@ async fn group_modes_choose_the_routes() {
     assert!(served("create_bird") && !served("read_employee") && !served("root"));
     assert!(!served("read_student_html"));
 
-    // Group A alone needs no store, and has no group B route.
-    let addr = spawn(app(Group::A, None)).await;
+    // Group A alone has no group B route; it needs the store too (for the clinic).
+    let addr = spawn(app(Group::A, Some(db.clone()))).await;
     assert_eq!(get(addr, "/api/hello").await.status, 404);
     assert_eq!(get(addr, "/employee/1").await.json()["job"], json!("analyst"));
+    assert_eq!(get(addr, "/doctors").await.json(), json!([]));
+    let err = app(Group::A, None).build().unwrap_err();
+    assert!(err.to_string().contains("Clinic"), "{err}");
 
     // Group B without its store is refused when the app is built, not at the first request.
     let err = app(Group::B, None).build().unwrap_err();

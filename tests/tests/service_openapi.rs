@@ -1,13 +1,27 @@
 //! The service's OpenAPI document (group A): every served operation documented with the JSON
-//! Schema of its response, shadowed forms left out, the models as components. (The document is
-//! also validated and used to generate a client by `scripts/docs-checks.sh`.)
+//! Schema of its response, shadowed forms left out, the models as components, the clinic's
+//! resources with their statuses. (The document is also validated and used to generate a client
+//! by `scripts/docs-checks.sh`.)
+
+mod service_support;
 
 use resource_api::config::Group;
+use resource_api::Db;
 use serde_json::{json, Value};
 
 fn document() -> Value {
-    let service = resource_api::app(Group::A, None).build().expect("group A builds");
-    serde_json::from_slice(service.openapi_json()).expect("JSON")
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async {
+        let (store, conn, _dir) = service_support::sqlite_store("openapi").await;
+        let db = Db::prepare(store, conn.effective()).await.expect("prepare");
+        let service = resource_api::app(Group::A, Some(db))
+            .build()
+            .expect("group A builds");
+        serde_json::from_slice(service.openapi_json()).expect("JSON")
+    })
 }
 
 #[test]
@@ -70,7 +84,54 @@ fn every_group_a_operation_has_a_typed_response() {
         ),
     ];
     let mut count = 0;
-    for (path, method, schema) in expected {
+    let clinic = [
+        (
+            "/doctors",
+            "get",
+            json!({"type": "array", "items": {"$ref": "#/components/schemas/Doctor"}}),
+        ),
+        (
+            "/patients",
+            "get",
+            json!({"type": "array", "items": {"$ref": "#/components/schemas/Patient"}}),
+        ),
+        (
+            "/visits",
+            "get",
+            json!({"type": "array", "items": {"$ref": "#/components/schemas/Visit"}}),
+        ),
+        (
+            "/doctors/{doctor_id}",
+            "get",
+            json!({"$ref": "#/components/schemas/Doctor"}),
+        ),
+        (
+            "/doctors/{doctor_id}",
+            "put",
+            json!({"$ref": "#/components/schemas/Doctor"}),
+        ),
+        (
+            "/patients/{patient_id}",
+            "get",
+            json!({"$ref": "#/components/schemas/Patient"}),
+        ),
+        (
+            "/patients/{patient_id}",
+            "put",
+            json!({"$ref": "#/components/schemas/Patient"}),
+        ),
+        (
+            "/visits/{visit_id}",
+            "get",
+            json!({"$ref": "#/components/schemas/Visit"}),
+        ),
+        (
+            "/visits/{visit_id}",
+            "put",
+            json!({"$ref": "#/components/schemas/Visit"}),
+        ),
+    ];
+    for (path, method, schema) in expected.into_iter().chain(clinic) {
         let op = &doc["paths"][path][method];
         let ok = &op["responses"]["200"];
         assert_eq!(ok["description"], "Successful Response", "{method} {path}");
@@ -90,6 +151,28 @@ fn every_group_a_operation_has_a_typed_response() {
                 .sum()
         })
         .unwrap_or_default();
+    // POST answers 201 with the created resource, DELETE 204 without a body.
+    for (collection, model) in [
+        ("doctors", "Doctor"),
+        ("patients", "Patient"),
+        ("visits", "Visit"),
+    ] {
+        let created = &doc["paths"][format!("/{collection}")]["post"]["responses"];
+        assert_eq!(
+            created["201"]["content"]["application/json"]["schema"],
+            json!({"$ref": format!("#/components/schemas/{model}")})
+        );
+        assert!(created.get("200").is_none(), "{created}");
+        let item = format!("/{collection}/{{{}_id}}", &collection[..collection.len() - 1]);
+        let deleted = &doc["paths"][&item]["delete"]["responses"];
+        assert_eq!(deleted["204"], json!({"description": "Successful Response"}));
+        assert_eq!(deleted["404"]["description"], format!("{model} not found"));
+        count += 2;
+    }
+    assert_eq!(
+        doc["paths"]["/doctors/{doctor_id}"]["delete"]["responses"]["409"],
+        json!({"description": "The doctor has visits"})
+    );
     assert_eq!(documented, count, "only the served routes are documented");
     assert_eq!(
         doc["paths"]["/employee/{id}"]["get"]["responses"]["404"],
@@ -126,4 +209,40 @@ fn response_models_leave_out_absent_keys() {
         doc["components"]["schemas"]["Quote"]["properties"]["type"],
         json!({"$ref": "#/components/schemas/OrderType", "description": "The side quoted."})
     );
+}
+
+#[test]
+fn clinic_models_carry_their_constraints_and_formats() {
+    let doc = document();
+    let schemas = &doc["components"]["schemas"];
+    assert_eq!(
+        schemas["PatientIn"]["properties"]["date_of_birth"],
+        json!({"type": "string", "format": "date", "title": "Date Of Birth",
+               "description": "Date of birth, `YYYY-MM-DD`, not in the future."})
+    );
+    assert_eq!(
+        schemas["VisitIn"]["properties"]["start_time"]["format"],
+        json!("date-time")
+    );
+    assert_eq!(
+        schemas["VisitIn"]["properties"]["duration_minutes"],
+        json!({"type": "integer", "format": "uint16", "minimum": 5, "maximum": 480, "default": 30,
+               "title": "Duration Minutes", "description": "How long the visit lasts, in minutes."})
+    );
+    assert_eq!(
+        schemas["VisitIn"]["required"],
+        json!(["doctor_id", "patient_id", "start_time", "reason"])
+    );
+    assert_eq!(schemas["DoctorIn"]["properties"]["name"]["minLength"], json!(1));
+    assert_eq!(schemas["Specialty"]["enum"][0], json!("general_practice"));
+    let list = &doc["paths"]["/doctors"]["get"];
+    let limit = list["parameters"]
+        .as_array()
+        .and_then(|ps| ps.iter().find(|p| p["name"] == "limit"))
+        .expect("a limit parameter");
+    assert_eq!(
+        limit["schema"],
+        json!({"type": "integer", "format": "int64", "minimum": 1, "maximum": 100, "default": 20, "title": "Limit"})
+    );
+    assert_eq!(list["tags"], json!(["doctors"]));
 }

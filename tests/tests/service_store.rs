@@ -443,6 +443,22 @@ async fn list_sorts_with_ties_in_insertion_order(store: Store) {
             json!("moa")
         ]
     );
+    // Newest first: everything without a sort field, ties with one.
+    assert_eq!(
+        names(&store, ListOptions::new().newest_first().skip(1).limit(3)).await,
+        [json!("jay"), json!("auk"), json!("Tui")]
+    );
+    assert_eq!(
+        names(&store, sorted("rank", Direction::Descending).newest_first()).await,
+        [
+            json!("kiwi"),
+            json!("jay"),
+            json!("auk"),
+            json!("Tui"),
+            json!("emu"),
+            json!("moa")
+        ]
+    );
     // ISO dates sort as strings, so by date.
     assert_eq!(
         names(

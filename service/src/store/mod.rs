@@ -68,7 +68,7 @@ pub enum Direction {
 /// Which documents `list` returns, and in which order: the documents whose fields equal every
 /// [`filter`](ListOptions::filter) (all of them when there is none), sorted by the
 /// [`sort`](ListOptions::sort) field with ties in insertion order (insertion order when there is
-/// no sort field); `skip` of them are passed over, then at most `limit` are returned. New
+/// no sort field; newest first after [`newest_first`](ListOptions::newest_first)); `skip` of them are passed over, then at most `limit` are returned. New
 /// criteria are added as fields with defaults that keep today's behaviour, so build it with
 /// [`ListOptions::new`] and its setters.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -86,6 +86,9 @@ pub struct ListOptions {
     /// value, strings by Unicode code point); a missing field sorts as `null`, before everything
     /// else. Sorting one field that mixes types is not specified beyond numbers before strings.
     pub sort: Option<(String, Direction)>,
+    /// The direction of insertion order: of every document without a sort field, of ties with
+    /// one (default: oldest first).
+    pub insertion: Direction,
 }
 
 impl ListOptions {
@@ -115,6 +118,12 @@ impl ListOptions {
     /// Sort by `field` in `direction` (ties stay in insertion order).
     pub fn sort(mut self, field: impl Into<String>, direction: Direction) -> Self {
         self.sort = Some((field.into(), direction));
+        self
+    }
+
+    /// Newest first: insertion order reversed (for ties too, when sorting by a field).
+    pub fn newest_first(mut self) -> Self {
+        self.insertion = Direction::Descending;
         self
     }
 

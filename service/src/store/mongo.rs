@@ -259,15 +259,15 @@ impl DocumentStore for MongoStore {
             } else {
                 doc! { "$and": conditions }
             };
+            let number = |direction: &Direction| match direction {
+                Direction::Ascending => 1,
+                Direction::Descending => -1,
+            };
             let mut sort = BsonDocument::new();
             if let Some((field, direction)) = &options.sort {
-                let direction = match direction {
-                    Direction::Ascending => 1,
-                    Direction::Descending => -1,
-                };
-                sort.insert(field.clone(), direction);
+                sort.insert(field.clone(), number(direction));
             }
-            sort.insert(ID_FIELD, 1);
+            sort.insert(ID_FIELD, number(&options.insertion));
             let mut find = coll.find(filter).sort(sort).skip(options.skip);
             if let Some(limit) = options.limit {
                 find = find.limit(i64::try_from(limit).unwrap_or(i64::MAX));

@@ -418,8 +418,12 @@ fn list_query(collection: &str, options: &ListOptions) -> (String, Vec<SqlValue>
     let skip = i64::try_from(options.skip).unwrap_or(i64::MAX);
     params.push(SqlValue::Integer(limit));
     params.push(SqlValue::Integer(skip));
+    let insertion = match options.insertion {
+        Direction::Ascending => "ASC",
+        Direction::Descending => "DESC",
+    };
     sql.push_str(&format!(
-        "seq LIMIT ?{} OFFSET ?{}",
+        "seq {insertion} LIMIT ?{} OFFSET ?{}",
         params.len() - 1,
         params.len()
     ));

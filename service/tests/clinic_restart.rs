@@ -1,0 +1,217 @@
+//! The clinic's records survive a restart of the real `resource-api` binary: doctors, patients and
+//! a visit are created through HTTP, the process is killed (SIGKILL, so nothing is flushed on the
+//! way out), a new process is started on the same database, and everything reads back the same,
+//! by id and in lists. Once with the embedded store (`--group a`), once with MongoDB
+//! (`MONGODB_TEST_URI`, as scripts/test.sh sets it; in CI a missing URI fails the test).
+
+// Test code: a failed expectation is a test failure, reported with its message.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::SocketAddr;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// The service binary on a free port, with `DB_CONN_STRING=db`.
+struct Service {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Service {
+    fn start(db: &str, group: &str) -> Service {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_resource-api"))
+            .args(["--host", "127.0.0.1", "--port", "0", "--group", group])
+            .env("DB_CONN_STRING", db)
+            .env("RUST_LOG", "info")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start resource-api");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let (found, port) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                if let Some(rest) = line.split("listening on http://").nth(1) {
+                    let addr: String = rest
+                        .chars()
+                        .take_while(|c| c.is_ascii_digit() || *c == '.' || *c == ':')
+                        .collect();
+                    let _ = found.send(addr);
+                }
+            }
+        });
+        let addr = port
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the service logs its address within 30 s")
+            .parse()
+            .expect("a socket address");
+        Service { child, addr }
+    }
+
+    fn kill(mut self) {
+        self.child.kill().expect("SIGKILL the service");
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Service {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One HTTP/1.1 exchange: status, `Location` header, JSON body (`null` when empty).
+async fn request(
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+) -> (u16, Option<String>, Value) {
+    let mut stream = TcpStream::connect(addr).await.expect("connect");
+    let body = body.map(|b| b.to_string());
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    if let Some(body) = &body {
+        head.push_str(&format!(
+            "Content-Type: application/json\r\nContent-Length: {}\r\n",
+            body.len()
+        ));
+    }
+    head.push_str("\r\n");
+    head.push_str(body.as_deref().unwrap_or(""));
+    stream.write_all(head.as_bytes()).await.expect("send");
+    let mut reply = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut reply))
+        .await
+        .expect("a reply within 10 s")
+        .expect("read");
+    let split = reply.windows(4).position(|w| w == b"\r\n\r\n").expect("a head");
+    let head = String::from_utf8_lossy(&reply[..split]).into_owned();
+    let status = head
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .expect("a status");
+    let location = head
+        .lines()
+        .find_map(|line| {
+            line.strip_prefix("location: ")
+                .or_else(|| line.strip_prefix("Location: "))
+        })
+        .map(str::to_owned);
+    let body = &reply[split + 4..];
+    let json = if body.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_slice(body).expect("a JSON body")
+    };
+    (status, location, json)
+}
+
+async fn create(addr: SocketAddr, collection: &str, body: Value) -> Value {
+    let (status, location, created) = request(addr, "POST", &format!("/{collection}"), Some(body)).await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().expect("an id");
+    assert_eq!(location.as_deref(), Some(format!("/{collection}/{id}").as_str()));
+    created
+}
+
+async fn survives_a_restart(db: &str, group: &str) {
+    let service = Service::start(db, group);
+    let addr = service.addr;
+    let doctor = create(addr, "doctors", json!({"name": "Ada", "specialty": "neurology"})).await;
+    let gone = create(addr, "doctors", json!({"name": "Gone", "specialty": "surgery"})).await;
+    let patient = create(
+        addr,
+        "patients",
+        json!({"name": "Bo", "date_of_birth": "1990-01-31"}),
+    )
+    .await;
+    let visit = create(
+        addr,
+        "visits",
+        json!({"doctor_id": doctor["id"], "patient_id": patient["id"],
+               "start_time": "2024-05-01T09:30:00+02:00", "reason": "Headache"}),
+    )
+    .await;
+    let path = format!("/doctors/{}", gone["id"].as_str().unwrap());
+    assert_eq!(request(addr, "DELETE", &path, None).await.0, 204);
+    let replaced = json!({"name": "Ada King", "specialty": "neurology", "email": "ada@example.org"});
+    let doctor_path = format!("/doctors/{}", doctor["id"].as_str().unwrap());
+    let (status, _, doctor) = request(addr, "PUT", &doctor_path, Some(replaced)).await;
+    assert_eq!(status, 200);
+    service.kill();
+
+    let service = Service::start(db, group);
+    let addr = service.addr;
+    for (collection, resource) in [("doctors", &doctor), ("patients", &patient), ("visits", &visit)] {
+        let path = format!("/{collection}/{}", resource["id"].as_str().unwrap());
+        let (status, _, read) = request(addr, "GET", &path, None).await;
+        assert_eq!((status, &read), (200, resource), "{path} after a restart");
+        let (_, _, listed) = request(addr, "GET", &format!("/{collection}"), None).await;
+        assert_eq!(listed, json!([resource]), "{collection} after a restart");
+    }
+    assert_eq!(
+        request(addr, "GET", &path, None).await.0,
+        404,
+        "a deleted doctor stays deleted"
+    );
+    // The references still hold after the restart.
+    assert_eq!(request(addr, "DELETE", &doctor_path, None).await.0, 409);
+    service.kill();
+}
+
+fn unique(tag: &str) -> String {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    format!("{tag}_{}_{nanos:x}", std::process::id())
+}
+
+#[tokio::test]
+async fn embedded_store_survives_a_restart() {
+    let dir = std::env::temp_dir()
+        .join("resource-api-tests")
+        .join(unique("clinic_restart"));
+    std::fs::create_dir_all(&dir).expect("create a temporary directory");
+    let db = format!("sqlite://{}", dir.join("clinic.db").display());
+    survives_a_restart(&db, "a").await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn mongodb_survives_a_restart() {
+    let base = match std::env::var("MONGODB_TEST_URI") {
+        Ok(uri) if !uri.trim().is_empty() => uri,
+        _ => {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "MONGODB_TEST_URI is not set: CI must run the MongoDB tests (scripts/test.sh starts a server)"
+            );
+            let _ = writeln!(
+                std::io::stderr(),
+                "MongoDB restart test skipped: MONGODB_TEST_URI is not set (scripts/test.sh sets it)"
+            );
+            return;
+        }
+    };
+    // The same server, a fresh database.
+    let (scheme, rest) = base.split_once("://").expect("a URI with a scheme");
+    let (hosts, options) = match rest.split_once('?') {
+        Some((left, options)) => (left.split('/').next().unwrap_or(left), Some(options)),
+        None => (rest.split('/').next().unwrap_or(rest), None),
+    };
+    let database = unique("restart");
+    let uri = match options {
+        Some(options) => format!("{scheme}://{hosts}/{database}?{options}"),
+        None => format!("{scheme}://{hosts}/{database}"),
+    };
+    survives_a_restart(&uri, "all").await;
+}
