@@ -1,0 +1,115 @@
+//! axum 0.8: the scenarios with serde extractors (usage: `peer-axum PORT OPENAPI_FILE`).
+//!
+//! Rules: typed `Path`/`Query`/`Json` extractors; a rejected integer path parameter becomes the
+//! framework's 422 body through a custom rejection (`Result<Path<_>, PathRejection>` mapped once).
+
+use axum::extract::rejection::PathRejection;
+use axum::extract::{Path, Query};
+use axum::http::header::CONTENT_TYPE;
+use axum::http::{StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use bytes::Bytes;
+use peer_common::*;
+use serde::Deserialize;
+
+/// The custom rejection: a path integer that does not parse, as the framework's 422.
+struct IntParsing(&'static str, String);
+
+impl IntoResponse for IntParsing {
+    fn into_response(self) -> Response {
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            [(CONTENT_TYPE, "application/json")],
+            int_parsing_422(self.0, &self.1),
+        )
+            .into_response()
+    }
+}
+
+async fn root() -> Json<Message> {
+    Json(Message {
+        message: "Hello World",
+    })
+}
+
+async fn read_item(id: Result<Path<i64>, PathRejection>, uri: Uri) -> Result<Json<ItemId>, IntParsing> {
+    match id {
+        Ok(Path(id)) => Ok(Json(ItemId { id })),
+        Err(_) => Err(IntParsing(
+            "id",
+            uri.path().rsplit('/').next().unwrap_or_default().to_owned(),
+        )),
+    }
+}
+
+#[derive(Deserialize)]
+struct UserItemQuery {
+    q: Option<String>,
+    short: Option<String>,
+}
+
+async fn read_user_item(
+    Path((user_id, item_id)): Path<(String, String)>,
+    Query(query): Query<UserItemQuery>,
+) -> Response {
+    let Ok(owner_id) = user_id.parse::<i64>() else {
+        return IntParsing("user_id", user_id).into_response();
+    };
+    let short = query.short.as_deref().and_then(parse_bool).unwrap_or(false);
+    Json(UserItem {
+        item_id: &item_id,
+        owner_id,
+        q: query.q.as_deref().filter(|q| !q.is_empty()),
+        description: (!short).then_some(LONG_DESCRIPTION),
+    })
+    .into_response()
+}
+
+#[derive(Deserialize)]
+struct PersonQuery {
+    #[serde(default)]
+    skip: i64,
+    #[serde(default = "five")]
+    limit: i64,
+}
+
+fn five() -> i64 {
+    5
+}
+
+async fn read_persons(Query(query): Query<PersonQuery>) -> Json<Vec<Person>> {
+    Json(persons(query.skip, query.limit))
+}
+
+async fn create_item(Json(item): Json<Item>) -> Json<ItemWithTax> {
+    Json(ItemWithTax::from(item))
+}
+
+#[tokio::main]
+async fn main() -> std::io::Result<()> {
+    let openapi = Bytes::from(openapi_bytes());
+    let app = Router::new()
+        .route("/", get(root))
+        .route("/item/{id}", get(read_item))
+        .route("/user/{user_id}/item/{item_id}", get(read_user_item))
+        .route("/person", get(read_persons))
+        .route("/item", post(create_item))
+        .route(
+            "/openapi.json",
+            get(move || {
+                let openapi = openapi.clone();
+                async move { ([(CONTENT_TYPE, "application/json")], openapi) }
+            }),
+        )
+        .fallback(|| async {
+            (
+                StatusCode::NOT_FOUND,
+                [(CONTENT_TYPE, "application/json")],
+                "{\"detail\":\"Not Found\"}",
+            )
+        });
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port())).await?;
+    axum::serve(listener, app).await
+}

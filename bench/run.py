@@ -1,0 +1,421 @@
+#!/usr/bin/env python3
+"""Side-by-side load benchmark: the Resource API (ferrapi) against hand-written hyper, axum and
+actix-web, on the same scenarios. See BENCHMARKS.md for the method and the latest figures.
+
+Rules enforced here:
+- only 127.0.0.1 is ever a target; every wait and every loop is bounded;
+- a verify step runs first: every peer must answer every scenario with the service's status,
+  content type and body, byte for byte, or the run stops (a benchmark of different work is
+  meaningless);
+- the server runs pinned to CPU 0 and wrk to CPU 1; peers are interleaved round by round;
+- the server's CPU time per request comes from /proc/PID/stat (utime + stime) over each run;
+- no timing is ever asserted: a smoke run (--smoke) only proves the harness works end to end.
+
+Usage:
+  bench/run.py                      # full run (5 s per scenario, 3 rounds), writes BENCHMARKS.md
+  bench/run.py --smoke              # 1 s per scenario, 1 round, every peer, no write (CI)
+  bench/run.py --peers service,hyper-raw,axum --duration 5 --rounds 3 --no-write
+"""
+
+import argparse
+import http.client
+import json
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import datetime, timezone
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH = os.path.join(ROOT, "bench")
+LUA = os.path.join(BENCH, "lua")
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+ITEM_BODY = '{"name":"Foo","description":"A very nice Item","price":35.4,"tax":3.2}'
+BIRD_BODY = '{"name":"bench-bird","color":"yellow","wingspan_cm":12}'
+
+# (name, method, path, body, service only, lua script)
+SCENARIOS = [
+    ("GET /", "GET", "/", None, False, None),
+    ("GET /item/42", "GET", "/item/42", None, False, None),
+    ("GET /item/foo (422)", "GET", "/item/foo", None, False, None),
+    ("GET /user/7/item/abc?q=x&short=yes", "GET", "/user/7/item/abc?q=x&short=yes", None, False, None),
+    ("POST /item", "POST", "/item", ITEM_BODY, False, "post_item.lua"),
+    ("GET /person?skip=2&limit=3", "GET", "/person?skip=2&limit=3", None, False, None),
+    ("GET /openapi.json", "GET", "/openapi.json", None, False, None),
+    ("POST /api/bird/", "POST", "/api/bird/", BIRD_BODY, True, "post_bird.lua"),
+    ("GET /api/bird/{name}", "GET", "/api/bird/bench-bird", None, True, None),
+]
+
+PEERS = ["service", "hyper-raw", "axum", "actix"]
+BASE = "hyper-raw"
+
+
+def log(msg):
+    print(f"[bench] {msg}", file=sys.stderr, flush=True)
+
+
+def die(msg):
+    log(f"FAILED: {msg}")
+    sys.exit(1)
+
+
+def run(cmd, **kw):
+    log("$ " + " ".join(cmd))
+    return subprocess.run(cmd, check=True, **kw)
+
+
+def ensure_tools():
+    if shutil.which("taskset") is None:
+        die("taskset (util-linux) is required")
+    if shutil.which("wrk") is None:
+        log("wrk missing: installing the Debian package")
+        apt = ["apt-get"] if os.geteuid() == 0 else ["sudo", "apt-get"]
+        run(apt + ["update", "-qq"], stdout=subprocess.DEVNULL)
+        run(apt + ["install", "-y", "-qq", "wrk"], stdout=subprocess.DEVNULL)
+    if shutil.which("wrk") is None:
+        die("wrk could not be installed")
+
+
+def target_dirs():
+    product = os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target")
+    peers = os.environ.get("BENCH_TARGET_DIR") or os.path.join(
+        os.environ["CARGO_TARGET_DIR"], "bench-peers") if os.environ.get("CARGO_TARGET_DIR") else os.path.join(BENCH, "target")
+    return product, peers
+
+
+def build(peers):
+    product, peer_target = target_dirs()
+    timings = {}
+    if "service" in peers or "service-info" in peers:
+        t = time.monotonic()
+        run(["cargo", "build", "--release", "--quiet", "-p", "resource-api"], cwd=ROOT)
+        timings["service"] = time.monotonic() - t
+    rust_peers = [p for p in peers if p in ("hyper-raw", "axum", "actix")]
+    if rust_peers:
+        env = dict(os.environ, CARGO_TARGET_DIR=peer_target)
+        cmd = ["cargo", "build", "--release", "--quiet", "--manifest-path", os.path.join(BENCH, "Cargo.toml")]
+        for p in rust_peers:
+            cmd += ["-p", f"peer-{p}"]
+        t = time.monotonic()
+        run(cmd, env=env)
+        timings["peers"] = time.monotonic() - t
+    bins = {
+        "service": os.path.join(product, "release", "resource-api"),
+        "service-info": os.path.join(product, "release", "resource-api"),
+        "hyper-raw": os.path.join(peer_target, "release", "peer-hyper-raw"),
+        "axum": os.path.join(peer_target, "release", "peer-axum"),
+        "actix": os.path.join(peer_target, "release", "peer-actix"),
+    }
+    return bins, timings
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """One server process pinned to CPU 0, stopped by its PID."""
+
+    def __init__(self, peer, bins, workdir, openapi_file):
+        self.peer = peer
+        self.port = free_port()
+        env = dict(os.environ)
+        if peer.startswith("service"):
+            env["RUST_LOG"] = "info" if peer == "service-info" else "warn"
+            db = os.path.join(workdir, f"birds-{peer}-{self.port}.db")
+            cmd = [bins[peer], "--host", "127.0.0.1", "--port", str(self.port), "--db", f"sqlite://{db}"]
+        else:
+            cmd = [bins[peer], str(self.port), openapi_file]
+        self.logfile = open(os.path.join(workdir, f"{peer}-{self.port}.log"), "wb")
+        self.proc = subprocess.Popen(["taskset", "-c", "0"] + cmd, env=env, stdout=self.logfile,
+                                     stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                die(f"{peer} exited at start-up (log: {self.logfile.name})")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        else:
+            self.stop()
+            die(f"{peer} did not listen on 127.0.0.1:{self.port} within 30 s")
+        time.sleep(0.2)
+        self.idle_rss_kib = self.status("VmRSS")
+
+    def status(self, key):
+        try:
+            with open(f"/proc/{self.proc.pid}/status") as f:
+                for line in f:
+                    if line.startswith(key + ":"):
+                        return int(line.split()[1])
+        except OSError:
+            pass
+        return 0
+
+    def cpu_ticks(self):
+        with open(f"/proc/{self.proc.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+
+    def request(self, method, path, body=None):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        conn.request(method, path, body=body, headers=headers)
+        resp = conn.getresponse()
+        data = resp.read()
+        ctype = resp.getheader("Content-Type")
+        conn.close()
+        return resp.status, ctype, data
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        self.logfile.close()
+
+
+def scenarios_for(peer):
+    return [s for s in SCENARIOS if not s[4] or peer.startswith("service")]
+
+
+def verify(peers, bins, workdir, openapi_file):
+    """Every peer answers every shared scenario exactly as the service does."""
+    expected = {}
+    svc = Server("service", bins, workdir, openapi_file)
+    try:
+        for name, method, path, body, _, _ in SCENARIOS:
+            expected[name] = svc.request(method, path, body)
+            if expected[name][0] >= 500:
+                die(f"service answered {name} with {expected[name][0]}")
+        if expected["GET /api/bird/{name}"][0] != 200:
+            die("service: the bird inserted by POST /api/bird/ is not found by name")
+    finally:
+        svc.stop()
+    failures = []
+    for peer in peers:
+        if peer.startswith("service"):
+            continue
+        srv = Server(peer, bins, workdir, openapi_file)
+        try:
+            for name, method, path, body, _, _ in scenarios_for(peer):
+                got = srv.request(method, path, body)
+                if got != expected[name]:
+                    failures.append(f"{peer} {name}: expected {expected[name]!r}, got {got!r}")
+        finally:
+            srv.stop()
+    if failures:
+        for f in failures:
+            log("MISMATCH " + f[:600])
+        die(f"{len(failures)} answer(s) differ from the service's")
+    log(f"verify: {len(peers)} peer(s) x {len(SCENARIOS)} scenarios answer identically")
+
+
+def capture_openapi(bins, workdir):
+    path = os.path.join(workdir, "openapi.json")
+    svc = Server("service", bins, workdir, path)
+    try:
+        status, _, data = svc.request("GET", "/openapi.json")
+    finally:
+        svc.stop()
+    if status != 200:
+        die(f"service /openapi.json answered {status}")
+    with open(path, "wb") as f:
+        f.write(data)
+    return path
+
+
+def parse_duration_ms(text):
+    units = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}
+    for unit in ("us", "ms", "s", "m"):
+        if text.endswith(unit):
+            return float(text[: -len(unit)]) * units[unit]
+    return float(text)
+
+
+def wrk(port, scenario, duration, connections):
+    name, method, path, body, _, script = scenario
+    cmd = ["taskset", "-c", "1", "wrk", "-t1", f"-c{connections}", f"-d{duration}s", "--latency",
+           "--timeout", "5s"]
+    if script:
+        cmd += ["-s", os.path.join(LUA, script)]
+    cmd.append(f"http://127.0.0.1:{port}{path}")
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=duration + 60).stdout
+    result = {"errors": 0}
+    for line in out.splitlines():
+        words = line.split()
+        if line.strip().startswith("50%"):
+            result["p50_ms"] = parse_duration_ms(words[1])
+        elif line.strip().startswith("99%"):
+            result["p99_ms"] = parse_duration_ms(words[1])
+        elif "requests in" in line:
+            result["requests"] = int(words[0])
+        elif line.startswith("Requests/sec:"):
+            result["rps"] = float(words[1])
+        elif line.strip().startswith("Socket errors:"):
+            result["errors"] += sum(int(w.strip(",")) for w in words[3::2])
+    if "requests" not in result or "rps" not in result:
+        die(f"could not parse wrk output for {name}:\n{out}")
+    return result
+
+
+def load_round(peers, bins, workdir, openapi_file, duration, connections, results, rss):
+    for peer in peers:
+        srv = Server(peer, bins, workdir, openapi_file)
+        try:
+            if peer.startswith("service"):
+                srv.request("POST", "/api/bird/", BIRD_BODY)
+            for scenario in scenarios_for(peer):
+                before = srv.cpu_ticks()
+                r = wrk(srv.port, scenario, duration, connections)
+                after = srv.cpu_ticks()
+                r["cpu_us"] = (after - before) / CLK_TCK * 1e6 / max(r["requests"], 1)
+                results.setdefault((peer, scenario[0]), []).append(r)
+                log(f"{peer:10} {scenario[0]:36} {r['rps']:>10.0f} req/s  p50 {r.get('p50_ms', 0):.2f} ms  "
+                    f"p99 {r.get('p99_ms', 0):.2f} ms  cpu {r['cpu_us']:.1f} us/req")
+            rss.setdefault(peer, []).append((srv.idle_rss_kib, srv.status("VmHWM")))
+        finally:
+            srv.stop()
+
+
+def med(values):
+    return statistics.median(values) if values else 0.0
+
+
+def spread(values):
+    if len(values) < 2:
+        return "-"
+    m = med(values)
+    return f"±{(max(values) - min(values)) / 2 / m * 100:.0f}%" if m else "-"
+
+
+def table(peers, results, rss, meta):
+    lines = []
+    lines.append(f"Run: {meta['date']} on {meta['machine']}; load average before the run: {meta['load']}; "
+                 f"{meta['rounds']} round(s) x {meta['duration']} s per scenario, {meta['connections']} connections, "
+                 f"server on CPU 0, wrk on CPU 1. Medians; ± is half the min–max range over rounds, relative to the median. "
+                 f"Ratios are to hyper-raw (req/s: higher is better; CPU/req: lower is better).")
+    lines.append("")
+    lines.append("| scenario | peer | req/s | ± | × hyper-raw | p50 ms | p99 ms | CPU µs/req | CPU × hyper-raw |")
+    lines.append("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    for scenario in SCENARIOS:
+        name = scenario[0]
+        base = results.get((BASE, name))
+        base_rps = med([r["rps"] for r in base]) if base else None
+        base_cpu = med([r["cpu_us"] for r in base]) if base else None
+        for peer in peers:
+            rs = results.get((peer, name))
+            if not rs:
+                continue
+            rps = med([r["rps"] for r in rs])
+            cpu = med([r["cpu_us"] for r in rs])
+            ratio = f"{rps / base_rps:.2f}" if base_rps else "-"
+            cratio = f"{cpu / base_cpu:.2f}" if base_cpu else "-"
+            lines.append(f"| `{name}` | {peer} | {rps:,.0f} | {spread([r['rps'] for r in rs])} | {ratio} | "
+                         f"{med([r.get('p50_ms', 0) for r in rs]):.2f} | {med([r.get('p99_ms', 0) for r in rs]):.2f} | "
+                         f"{cpu:.1f} | {cratio} |")
+    lines.append("")
+    lines.append("| peer | idle RSS MiB | peak RSS (VmHWM) MiB |")
+    lines.append("|---|---:|---:|")
+    for peer in peers:
+        if peer in rss:
+            idle = med([a for a, _ in rss[peer]]) / 1024
+            peak = max(b for _, b in rss[peer]) / 1024
+            lines.append(f"| {peer} | {idle:.1f} | {peak:.1f} |")
+    return "\n".join(lines)
+
+
+def write_benchmarks(text):
+    path = os.path.join(ROOT, "BENCHMARKS.md")
+    begin, end = "<!-- results:begin -->", "<!-- results:end -->"
+    with open(path) as f:
+        doc = f.read()
+    if begin not in doc or end not in doc:
+        die("BENCHMARKS.md lacks the results markers")
+    head, rest = doc.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    with open(path, "w") as f:
+        f.write(head + begin + "\n" + text + "\n" + end + tail)
+    log(f"wrote {path}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--smoke", action="store_true", help="1 s per scenario, 1 round, no write")
+    ap.add_argument("--peers", default=None, help="comma-separated: " + ",".join(PEERS + ["service-info"]))
+    ap.add_argument("--duration", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--connections", type=int, default=64)
+    ap.add_argument("--no-write", action="store_true", help="print the table, leave BENCHMARKS.md alone")
+    ap.add_argument("--verify-only", action="store_true")
+    ap.add_argument("--with-info-log", action="store_true",
+                    help="also run the service with RUST_LOG=info (the per-request log line's cost)")
+    ap.add_argument("--wait-load", type=float, default=0.0, metavar="MINUTES",
+                    help="first wait (polling every 30 s, at most MINUTES) for a 1-minute load below 0.7")
+    args = ap.parse_args()
+    if args.smoke:
+        args.duration, args.rounds, args.no_write = 1, 1, True
+        peers = (args.peers or ",".join(PEERS)).split(",")
+    else:
+        peers = (args.peers or ",".join(PEERS)).split(",")
+    if args.with_info_log and "service-info" not in peers:
+        peers.append("service-info")
+    for p in peers:
+        if p not in PEERS + ["service-info"]:
+            die(f"unknown peer {p}")
+    args.duration = max(1, min(args.duration, 120))
+    args.rounds = max(1, min(args.rounds, 20))
+
+    ensure_tools()
+    bins, timings = build(peers)
+    for what, secs in timings.items():
+        log(f"build {what}: {secs:.1f} s")
+    deadline = time.monotonic() + max(0.0, min(args.wait_load, 30.0)) * 60
+    while float(open("/proc/loadavg").read().split()[0]) >= 0.7 and time.monotonic() < deadline:
+        log(f"load average {open('/proc/loadavg').read().split()[0]} >= 0.7: waiting 30 s")
+        time.sleep(30)
+    load = open("/proc/loadavg").read().split()[:3]
+    log(f"load average: {' '.join(load)}")
+    with tempfile.TemporaryDirectory(prefix="ferrapi-bench-") as workdir:
+        openapi_file = capture_openapi(bins, workdir)
+        verify([p for p in peers if p != "service-info"], bins, workdir, openapi_file)
+        if args.verify_only:
+            return
+        results, rss = {}, {}
+        for round_no in range(args.rounds):
+            log(f"round {round_no + 1}/{args.rounds}")
+            load_round(peers, bins, workdir, openapi_file, args.duration, args.connections, results, rss)
+    errors = sum(r["errors"] for rs in results.values() for r in rs)
+    if errors:
+        log(f"warning: wrk reported {errors} socket error(s)")
+    cpu = subprocess.run(["sh", "-c", "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"],
+                         capture_output=True, text=True).stdout.strip()
+    meta = {
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": f"{os.cpu_count()} × {cpu or 'unknown CPU'}, {os.uname().sysname} {os.uname().release}",
+        "load": " ".join(load),
+        "rounds": args.rounds,
+        "duration": args.duration,
+        "connections": args.connections,
+    }
+    text = table(peers, results, rss, meta)
+    print(text)
+    if not args.no_write:
+        write_benchmarks(text)
+
+
+if __name__ == "__main__":
+    main()
