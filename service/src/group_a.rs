@@ -345,3 +345,168 @@ pub fn routes() -> Vec<RouteDef> {
     routes.extend(crate::clinic::routes());
     routes
 }
+
+#[cfg(test)]
+mod tests {
+    //! Every handler called directly, as a function: the shadowed `/item/...` forms included,
+    //! which no request reaches (rule 7) but which are real routes with real code.
+
+    use super::*;
+
+    #[tokio::test]
+    async fn the_three_item_forms_each_answer_their_shape() {
+        assert_eq!(read_item(42).await.0, ItemId { id: 42 });
+
+        let long = read_item_extended("foo".into(), Some("bar".into()), false)
+            .await
+            .0;
+        assert_eq!(
+            long,
+            json!({"id": "foo", "q": "bar", "description": LONG_DESCRIPTION})
+        );
+        assert_eq!(
+            read_item_extended("foo".into(), Some(String::new()), true)
+                .await
+                .0,
+            json!({"id": "foo"}),
+            "an empty q is left out, and short leaves out the description"
+        );
+        assert_eq!(
+            read_item_extended("foo".into(), None, false).await.0,
+            json!({"id": "foo", "description": LONG_DESCRIPTION})
+        );
+
+        assert_eq!(
+            read_item_needy("x".into(), "n".into(), 0, None).await.0,
+            json!({"item_id": "x", "needy": "n", "skip": 0, "limit": null})
+        );
+        assert_eq!(
+            read_item_needy("x".into(), "n".into(), 3, Some(7)).await.0,
+            json!({"item_id": "x", "needy": "n", "skip": 3, "limit": 7})
+        );
+    }
+
+    #[tokio::test]
+    async fn the_three_item_forms_are_declared_and_two_are_shadowed() {
+        let table = ferrapi::App::new()
+            .routes(routes())
+            .route_table()
+            .expect("a route table");
+        let row = |name: &str| {
+            table
+                .iter()
+                .find(|row| row.name == name)
+                .unwrap_or_else(|| panic!("{name} is declared"))
+        };
+        assert_eq!(row("read_item").shadowed_by, None);
+        for shadowed in ["read_item_extended", "read_item_needy"] {
+            assert_eq!(
+                row(shadowed).shadowed_by,
+                Some(("read_item", "/item/{id}".to_owned())),
+                "{shadowed}"
+            );
+        }
+        let order: Vec<&str> = table.iter().map(|row| row.name).collect();
+        assert_eq!(
+            order[..12],
+            [
+                "root",
+                "read_item",
+                "read_item_extended",
+                "read_item_needy",
+                "read_user_me",
+                "read_user",
+                "read_user_item",
+                "read_stock",
+                "read_persons",
+                "create_item",
+                "update_item",
+                "read_employee"
+            ],
+            "the spec's order"
+        );
+    }
+
+    #[tokio::test]
+    async fn users() {
+        assert_eq!(read_user_me().await.0.user_id, "the current user");
+        assert_eq!(read_user("me2".into()).await.0, UserId { id: "me2".into() });
+        assert_eq!(
+            read_user_item(7, "hammer".into(), Some("q".into()), false)
+                .await
+                .0,
+            UserItem {
+                item_id: "hammer".into(),
+                owner_id: 7,
+                q: Some("q".into()),
+                description: Some(LONG_DESCRIPTION.into()),
+            }
+        );
+        assert_eq!(
+            read_user_item(7, "hammer".into(), Some(String::new()), true)
+                .await
+                .0,
+            UserItem {
+                item_id: "hammer".into(),
+                owner_id: 7,
+                q: None,
+                description: None,
+            }
+        );
+    }
+
+    #[tokio::test]
+    async fn stock_quotes_ask_for_buy_and_bid_for_sell() {
+        let buy = read_stock("AAPL".into(), OrderType::Buy).await.0;
+        let sell = read_stock("aapl".into(), OrderType::Sell).await.0;
+        assert_eq!((buy.symbol.as_str(), buy.price), ("AAPL", 190.05));
+        assert_eq!((sell.symbol.as_str(), sell.price), ("aapl", 189.95));
+        assert!(buy.price > sell.price);
+        let unknown = read_stock("ZZZZ".into(), OrderType::Buy).await.0;
+        assert_eq!(unknown.price, DEFAULT_QUOTE.1);
+        assert_eq!(
+            read_stock("ZZZZ".into(), OrderType::Sell).await.0.price,
+            DEFAULT_QUOTE.0
+        );
+    }
+
+    #[tokio::test]
+    async fn persons_are_a_slice_of_the_fixed_list() {
+        let names = |people: Vec<Person>| people.into_iter().map(|p| p.name).collect::<Vec<_>>();
+        assert_eq!(names(read_persons(0, 5).await.0), PERSONS[..5]);
+        assert_eq!(names(read_persons(8, 5).await.0), PERSONS[8..]);
+        assert!(read_persons(10, 5).await.0.is_empty());
+        assert!(read_persons(i64::MAX, i64::MAX).await.0.is_empty());
+        assert!(read_persons(3, 0).await.0.is_empty());
+        assert_eq!(names(read_persons(0, i64::MAX).await.0), PERSONS);
+    }
+
+    #[tokio::test]
+    async fn items_and_employees() {
+        let item = Item {
+            name: "Foo".into(),
+            description: None,
+            price: 10.0,
+            tax: Some(2.5),
+        };
+        assert_eq!(create_item(item.clone()).await.0.price_with_tax, Some(12.5));
+        let untaxed = Item {
+            tax: None,
+            ..item.clone()
+        };
+        assert_eq!(create_item(untaxed).await.0.price_with_tax, None);
+        let updated = update_item(5, item, Some("q".into())).await.0;
+        assert_eq!((updated.item_id, updated.q.as_deref()), (5, Some("q")));
+        assert_eq!(
+            read_employee(2).await.map(|e| e.0),
+            Ok(Employee {
+                name: "Alan Turing".into(),
+                job: "cryptographer".into()
+            })
+        );
+        assert_eq!(
+            read_employee(99).await.map(|e| e.0),
+            Err(HttpError::not_found("Employee not found"))
+        );
+    }
+}
