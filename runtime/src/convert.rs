@@ -4,8 +4,9 @@
 //! - an integer is an optional `+`/`-` and ASCII digits, nothing else (`4.2`, `1e3`, `" 1"`, `""`
 //!   are `int_parsing`); a well-formed integer outside the Rust type's range is `int_out_of_range`
 //!   with the bounds in `ctx`;
-//! - a float is what Rust's float grammar accepts, finite only (`nan`, `inf`, `1e400` are
-//!   `finite_number`);
+//! - a float is what Rust's float grammar accepts after pydantic's clean-up (surrounding
+//!   whitespace trimmed, `_` separators between digits removed, as Python's `float()` allows),
+//!   finite only (`nan`, `inf`, `1e400` are `finite_number`);
 //! - a bool is true for `1`, `true`, `on`, `yes` in any letter case and false for anything else;
 //! - a string is taken as it is.
 
@@ -114,11 +115,37 @@ pub fn not_finite() -> Failure {
     Failure::new("finite_number", "Input should be a finite number")
 }
 
+/// `raw` without surrounding whitespace and without the `_` digit separators Python's `float()`
+/// (and so pydantic) accepts: each `_` between two ASCII digits. `None` for a misplaced `_`.
+fn python_float_text(raw: &str) -> Option<std::borrow::Cow<'_, str>> {
+    let raw = raw.trim();
+    if !raw.contains('_') {
+        return Some(std::borrow::Cow::Borrowed(raw));
+    }
+    let bytes = raw.as_bytes();
+    let mut out = String::with_capacity(raw.len());
+    for (i, c) in raw.char_indices() {
+        if c == '_' {
+            let digit_before = i > 0 && bytes[i - 1].is_ascii_digit();
+            let digit_after = bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
+            if !(digit_before && digit_after) {
+                return None;
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Some(std::borrow::Cow::Owned(out))
+}
+
 macro_rules! float_from_param {
     ($($ty:ty => $format:literal),*) => {$(
         impl FromParam for $ty {
             fn from_param(raw: &str) -> Result<Self, Failure> {
-                match raw.parse::<$ty>() {
+                let Some(text) = python_float_text(raw) else {
+                    return Err(Failure::new("float_parsing", FLOAT_PARSING));
+                };
+                match text.parse::<$ty>() {
                     Ok(value) if value.is_finite() => Ok(value),
                     Ok(_) => Err(not_finite()),
                     Err(_) => Err(Failure::new("float_parsing", FLOAT_PARSING)),
@@ -223,6 +250,17 @@ mod tests {
             assert_eq!(f64::from_param(non_finite).unwrap_err().kind, "finite_number");
         }
         assert_eq!(f32::from_param("1e39").unwrap_err().kind, "finite_number");
+    }
+
+    #[test]
+    fn floats_take_pythons_underscores_and_spaces() {
+        assert_eq!(f64::from_param("1_000"), Ok(1000.0));
+        assert_eq!(f64::from_param("1_000.000_5"), Ok(1000.0005));
+        assert_eq!(f64::from_param("1e1_0"), Ok(1e10));
+        assert_eq!(f64::from_param(" 12.5 "), Ok(12.5));
+        for bad in ["_1", "1_", "1__0", "1_.5", "1._5", "1_e3", "_", "1 000"] {
+            assert_eq!(f64::from_param(bad).unwrap_err().kind, "float_parsing", "{bad:?}");
+        }
     }
 
     #[test]
