@@ -9,7 +9,10 @@
 //!   with "Successful Response" and the response schema when the return type names one (no
 //!   content at all for 204 and 304, which have no body, as FastAPI writes them), extra
 //!   responses declared on the route, and `"422": "Validation Error"` only on operations that
-//!   validate input (any parameter or body);
+//!   validate input (any parameter or body); operations with a body also document the answers
+//!   the body reader gives before validation, `400` (not UTF-8, or not readable) and `413` (over
+//!   the limit) — FastAPI gives them too but leaves them out, so clients and schemathesis would
+//!   see undocumented statuses;
 //! - `HTTPValidationError` and `ValidationError` are standard components, present when an
 //!   operation refers to them;
 //! - only served routes with `include_in_schema` appear (shadowed duplicates do not), under their
@@ -116,6 +119,7 @@ impl Operation {
         }
         op.insert("operationId".into(), json!(self.operation_id));
         let validates = !self.parameters.is_empty() || self.body.is_some();
+        let reads_body = self.body.is_some();
         if !self.parameters.is_empty() {
             op.insert("parameters".into(), Value::Array(self.parameters));
         }
@@ -136,6 +140,16 @@ impl Operation {
         responses.insert(self.success_status.to_string(), success);
         for (status, description) in self.extra_responses {
             responses.insert(status.to_string(), json!({ "description": description }));
+        }
+        if reads_body {
+            for (status, description) in [
+                ("400", "The request body could not be read or is not UTF-8"),
+                ("413", "The request body is larger than the limit"),
+            ] {
+                responses
+                    .entry(status)
+                    .or_insert_with(|| json!({ "description": description }));
+            }
         }
         if validates {
             responses.insert(
