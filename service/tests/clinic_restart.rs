@@ -7,66 +7,17 @@
 // Test code: a failed expectation is a test failure, reported with its message.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
-use std::io::{BufRead, BufReader, Write};
+mod support;
+
+use std::io::Write;
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
 use std::time::Duration;
 
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-/// The service binary on a free port, with `DB_CONN_STRING=db`.
-struct Service {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl Service {
-    fn start(db: &str, group: &str) -> Service {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_resource-api"))
-            .args(["--host", "127.0.0.1", "--port", "0", "--group", group])
-            .env("DB_CONN_STRING", db)
-            .env("RUST_LOG", "info")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start resource-api");
-        let stderr = child.stderr.take().expect("stderr is piped");
-        let (found, port) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if let Some(rest) = line.split("listening on http://").nth(1) {
-                    let addr: String = rest
-                        .chars()
-                        .take_while(|c| c.is_ascii_digit() || *c == '.' || *c == ':')
-                        .collect();
-                    let _ = found.send(addr);
-                }
-            }
-        });
-        let addr = port
-            .recv_timeout(Duration::from_secs(30))
-            .expect("the service logs its address within 30 s")
-            .parse()
-            .expect("a socket address");
-        Service { child, addr }
-    }
-
-    fn kill(mut self) {
-        self.child.kill().expect("SIGKILL the service");
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Service {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use support::Service;
 
 /// One HTTP/1.1 exchange: status, `Location` header, JSON body (`null` when empty).
 async fn request(

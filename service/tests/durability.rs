@@ -5,69 +5,19 @@
 // Test code: a failed expectation is a test failure, reported with its message.
 #![allow(clippy::expect_used)]
 
-use std::io::{BufRead, BufReader};
+mod support;
+
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-/// The service binary, started on a free port with the embedded store at `db`.
-struct Service {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl Service {
-    fn start(db: &Path) -> Service {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_resource-api"))
-            .args(["--host", "127.0.0.1", "--port", "0", "--group", "b"])
-            .env("DB_CONN_STRING", format!("sqlite://{}", db.display()))
-            .env("RUST_LOG", "info")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start resource-api");
-        let stderr = child.stderr.take().expect("stderr is piped");
-        let (found, port) = mpsc::channel();
-        std::thread::spawn(move || {
-            // Read every line (so the service never blocks on a full pipe); report the address.
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if let Some(rest) = line.split("listening on http://").nth(1) {
-                    let addr: String = rest
-                        .chars()
-                        .take_while(|c| c.is_ascii_digit() || *c == '.' || *c == ':')
-                        .collect();
-                    let _ = found.send(addr);
-                }
-            }
-        });
-        let addr = port
-            .recv_timeout(Duration::from_secs(30))
-            .expect("the service logs its address within 30 s")
-            .parse()
-            .expect("a socket address");
-        Service { child, addr }
-    }
-
-    fn kill(mut self) {
-        self.child.kill().expect("SIGKILL the service");
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Service {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use support::Service;
 
 /// One HTTP/1.1 exchange; `None` when the connection fails or is cut.
 async fn request(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> Option<(u16, Vec<u8>)> {
@@ -173,9 +123,16 @@ async fn every_acknowledged_insert_survives_sigkill() {
     let db = dir.join("birds.db");
     let mut acked = Vec::new();
     for round in 0..ROUNDS {
-        acked.extend(burst_then_kill(Service::start(&db), round, 300).await);
+        acked.extend(
+            burst_then_kill(
+                Service::start(&format!("sqlite://{}", db.display()), "b"),
+                round,
+                300,
+            )
+            .await,
+        );
         // Restart on the same file: everything acknowledged so far, in every round, is there.
-        let service = Service::start(&db);
+        let service = Service::start(&format!("sqlite://{}", db.display()), "b");
         let mut lost = Vec::new();
         for (name, id) in &acked {
             match request(service.addr, "GET", &format!("/api/bird/{name}"), None).await {
