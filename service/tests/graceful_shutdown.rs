@@ -234,12 +234,12 @@ async fn a_rolling_restart_of_two_processes_loses_no_acknowledged_write() {
         }));
     }
     tokio::time::sleep(Duration::from_millis(500)).await;
-    for slot in 0..2 {
-        running[slot].sigterm();
-        assert_eq!(running[slot].wait_exit(Duration::from_secs(15)), Some(0));
+    for (slot, service) in running.iter_mut().enumerate() {
+        service.sigterm();
+        assert_eq!(service.wait_exit(Duration::from_secs(15)), Some(0));
         let fresh = Service::start(&db, &[]);
         slots.lock().unwrap()[slot] = fresh.addr;
-        running[slot] = fresh;
+        *service = fresh;
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
     stop.store(true, Ordering::SeqCst);
