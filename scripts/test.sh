@@ -72,3 +72,6 @@ cargo test --workspace --no-fail-fast
 
 echo "== scripts/docs-checks.sh (openapi-spec-validator, generated Python client, headless Chromium)"
 scripts/docs-checks.sh
+
+echo "== scripts/fastapi-compare.sh (group A next to FastAPI: status and JSON bodies)"
+scripts/fastapi-compare.sh
