@@ -104,7 +104,7 @@ async fn a_mongodb_outage_under_load_is_bounded_503s_then_recovery() {
             let mut i = 0u64;
             while !stop.load(Ordering::SeqCst) {
                 let started = Instant::now();
-                let reply = if i % 2 == 0 {
+                let reply = if i.is_multiple_of(2) {
                     send_json(
                         addr,
                         "POST",
@@ -120,7 +120,7 @@ async fn a_mongodb_outage_under_load_is_bounded_503s_then_recovery() {
                 match reply.status {
                     200 => tally.ok.fetch_add(1, Ordering::SeqCst),
                     // A read of a bird whose write was refused during the outage.
-                    404 if i % 2 == 1 => tally.ok.fetch_add(1, Ordering::SeqCst),
+                    404 if !i.is_multiple_of(2) => tally.ok.fetch_add(1, Ordering::SeqCst),
                     503 if reply.text().contains("unavailable") && !reply.text().contains("127.0.0.1") => {
                         tally.unavailable.fetch_add(1, Ordering::SeqCst)
                     }
