@@ -1,6 +1,7 @@
-//! Durability of the embedded store, end to end: the real `resource-api` binary is killed with
-//! SIGKILL in the middle of a burst of bird inserts, restarted on the same data, and every insert
-//! that was answered 200 must be readable, with the id it was given.
+//! Durability of the stores, end to end: the real `resource-api` binary is killed with SIGKILL in
+//! the middle of a burst of bird inserts, restarted on the same data, and every insert that was
+//! answered 200 must be readable, whole, with the id it was given — on the embedded store, and on
+//! MongoDB (`MONGODB_TEST_URI`, as scripts/test.sh sets it; in CI a missing URI fails the test).
 
 // Test code: a failed expectation is a test failure, reported with its message.
 #![allow(clippy::expect_used)]
@@ -118,21 +119,48 @@ async fn burst_then_kill(service: Service, round: usize, kill_after: usize) -> V
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_acknowledged_insert_survives_sigkill() {
-    const ROUNDS: usize = 3;
     let dir = temp_dir();
-    let db = dir.join("birds.db");
+    let db = format!("sqlite://{}", dir.join("birds.db").display());
+    kill_rounds(&db).await;
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_acknowledged_insert_survives_sigkill_on_mongodb() {
+    let base = match std::env::var("MONGODB_TEST_URI") {
+        Ok(uri) if !uri.trim().is_empty() => uri,
+        _ => {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "MONGODB_TEST_URI is not set: CI must run the MongoDB tests (scripts/test.sh starts a server)"
+            );
+            eprintln!(
+                "MongoDB durability test skipped: MONGODB_TEST_URI is not set (scripts/test.sh sets it)"
+            );
+            return;
+        }
+    };
+    // The same server, a fresh database.
+    let (scheme, rest) = base.split_once("://").expect("a URI with a scheme");
+    let hosts = rest.split(['/', '?']).next().unwrap_or(rest);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    kill_rounds(&format!(
+        "{scheme}://{hosts}/durability_{}_{nanos:x}",
+        std::process::id()
+    ))
+    .await;
+}
+
+/// Three rounds of burst, SIGKILL, restart and check, on the store `db` names.
+async fn kill_rounds(db: &str) {
+    const ROUNDS: usize = 3;
     let mut acked = Vec::new();
     for round in 0..ROUNDS {
-        acked.extend(
-            burst_then_kill(
-                Service::start(&format!("sqlite://{}", db.display()), "b"),
-                round,
-                300,
-            )
-            .await,
-        );
+        acked.extend(burst_then_kill(Service::start(db, "b"), round, 300).await);
         // Restart on the same file: everything acknowledged so far, in every round, is there.
-        let service = Service::start(&format!("sqlite://{}", db.display()), "b");
+        let service = Service::start(db, "b");
         let mut lost = Vec::new();
         for (name, id) in &acked {
             match request(service.addr, "GET", &format!("/api/bird/{name}"), None).await {
@@ -156,5 +184,4 @@ async fn every_acknowledged_insert_survives_sigkill() {
         );
         assert!(lost.is_empty(), "acknowledged but lost: {lost:?}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
