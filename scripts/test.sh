@@ -75,3 +75,6 @@ scripts/docs-checks.sh
 
 echo "== scripts/fastapi-compare.sh (group A next to FastAPI: status and JSON bodies)"
 scripts/fastapi-compare.sh
+
+echo "== scripts/reliability-checks.sh (cargo-deny, schemathesis, 3 × 30 s fuzzing)"
+scripts/reliability-checks.sh
