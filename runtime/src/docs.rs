@@ -93,6 +93,14 @@ struct Entry {
 /// The document and pages of one app, looked up by exact path.
 pub(crate) struct DocsRoutes {
     entries: Vec<Entry>,
+    /// Bit `n` is set when an entry's path is `n` bytes long (bit 127: 127 bytes or more), so
+    /// most request paths are known not to be ours without comparing any string.
+    lengths: u128,
+}
+
+/// The bit of [`DocsRoutes::lengths`] for a path of `len` bytes.
+fn length_bit(len: usize) -> u128 {
+    1 << len.min(127)
 }
 
 /// FNV-1a (64 bit) of `parts`: a short name for the assets' content, for cache busting.
@@ -186,11 +194,16 @@ fn redoc_page(title: &str, openapi_url: &str, assets: &str) -> String {
 }
 
 impl DocsRoutes {
+    fn with_entries(entries: Vec<Entry>) -> Self {
+        let lengths = entries.iter().fold(0, |mask, e| mask | length_bit(e.path.len()));
+        DocsRoutes { entries, lengths }
+    }
+
     /// The answers `config` asks for, for the document `openapi_json` of the API titled `title`.
     pub(crate) fn new(config: &Config, title: &str, openapi_json: Bytes) -> Result<Self, BuildError> {
         let mut entries = Vec::new();
         let Some(openapi_url) = &config.openapi_url else {
-            return Ok(DocsRoutes { entries });
+            return Ok(DocsRoutes::with_entries(entries));
         };
         check_url("openapi_url", openapi_url)?;
         entries.push(Entry {
@@ -262,7 +275,7 @@ impl DocsRoutes {
                 )));
             }
         }
-        Ok(DocsRoutes { entries })
+        Ok(DocsRoutes::with_entries(entries))
     }
 
     /// The paths answered here, for the start-up check that no route is hidden behind them.
@@ -276,6 +289,9 @@ impl DocsRoutes {
             Some(stripped) if !stripped.is_empty() => stripped,
             _ => path,
         };
+        if self.lengths & length_bit(path.len()) == 0 {
+            return None;
+        }
         let entry = self.entries.iter().find(|e| e.path == path)?;
         if method != Method::GET && method != Method::HEAD {
             let mut response = error_response(StatusCode::METHOD_NOT_ALLOWED, &json!("Method Not Allowed"));
@@ -390,6 +406,24 @@ mod tests {
                 DocsRoutes::new(&config, "t", Bytes::new()).is_err(),
                 "{docs} {redoc}"
             );
+        }
+    }
+
+    #[test]
+    fn the_length_filter_never_hides_a_page() {
+        let long = format!("/{}", "d".repeat(200));
+        let config = Config {
+            docs_url: Some(long.clone()),
+            ..Config::default()
+        };
+        let docs = routes(&config);
+        for path in ["/openapi.json", "/openapi.json/", "/redoc", long.as_str()] {
+            assert!(docs.respond(&Method::GET, path).is_some(), "{path}");
+        }
+        // Same lengths as served paths, other bytes; and a long path that is not ours.
+        let other_long = format!("/{}", "e".repeat(200));
+        for path in ["/openapi.jsoN", "/redox", "/item/42", other_long.as_str()] {
+            assert!(docs.respond(&Method::GET, path).is_none(), "{path}");
         }
     }
 
