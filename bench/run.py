@@ -13,7 +13,7 @@ Rules enforced here:
 
 Usage:
   bench/run.py                      # full run (5 s per scenario, 3 rounds), writes BENCHMARKS.md
-  bench/run.py --smoke              # 1 s per scenario, 1 round, every peer, no write (CI)
+  bench/run.py --smoke              # debug builds, 1 s per scenario, 1 round, no write (CI)
   bench/run.py --peers service,hyper-raw,axum --duration 5 --rounds 3 --no-write
 """
 
@@ -52,7 +52,8 @@ SCENARIOS = [
     ("GET /api/bird/{name}", "GET", "/api/bird/bench-bird", None, True, None),
 ]
 
-PEERS = ["service", "hyper-raw", "axum", "actix"]
+PEERS = ["service", "ferrapi-bare", "hyper-raw", "axum", "actix"]
+SMOKE_PEERS = ["service", "hyper-raw", "axum", "actix"]
 BASE = "hyper-raw"
 
 
@@ -89,28 +90,31 @@ def target_dirs():
     return product, peers
 
 
-def build(peers):
+def build(peers, release):
     product, peer_target = target_dirs()
+    profile = ["--release"] if release else []
+    out = "release" if release else "debug"
     timings = {}
     if "service" in peers or "service-info" in peers:
         t = time.monotonic()
-        run(["cargo", "build", "--release", "--quiet", "-p", "resource-api"], cwd=ROOT)
+        run(["cargo", "build", *profile, "--quiet", "-p", "resource-api"], cwd=ROOT)
         timings["service"] = time.monotonic() - t
-    rust_peers = [p for p in peers if p in ("hyper-raw", "axum", "actix")]
+    rust_peers = [p for p in peers if p in ("ferrapi-bare", "hyper-raw", "axum", "actix")]
     if rust_peers:
         env = dict(os.environ, CARGO_TARGET_DIR=peer_target)
-        cmd = ["cargo", "build", "--release", "--quiet", "--manifest-path", os.path.join(BENCH, "Cargo.toml")]
+        cmd = ["cargo", "build", *profile, "--quiet", "--manifest-path", os.path.join(BENCH, "Cargo.toml")]
         for p in rust_peers:
             cmd += ["-p", f"peer-{p}"]
         t = time.monotonic()
         run(cmd, env=env)
         timings["peers"] = time.monotonic() - t
     bins = {
-        "service": os.path.join(product, "release", "resource-api"),
-        "service-info": os.path.join(product, "release", "resource-api"),
-        "hyper-raw": os.path.join(peer_target, "release", "peer-hyper-raw"),
-        "axum": os.path.join(peer_target, "release", "peer-axum"),
-        "actix": os.path.join(peer_target, "release", "peer-actix"),
+        "service": os.path.join(product, out, "resource-api"),
+        "service-info": os.path.join(product, out, "resource-api"),
+        "hyper-raw": os.path.join(peer_target, out, "peer-hyper-raw"),
+        "axum": os.path.join(peer_target, out, "peer-axum"),
+        "actix": os.path.join(peer_target, out, "peer-actix"),
+        "ferrapi-bare": os.path.join(peer_target, out, "peer-ferrapi-bare"),
     }
     return bins, timings
 
@@ -354,7 +358,9 @@ def write_benchmarks(text):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--smoke", action="store_true", help="1 s per scenario, 1 round, no write")
+    ap.add_argument("--smoke", action="store_true",
+                    help="1 s per scenario, 1 round, debug builds (CI reuses cargo test's), no write")
+    ap.add_argument("--debug", action="store_true", help="debug builds (figures meaningless; for smoke runs)")
     ap.add_argument("--peers", default=None, help="comma-separated: " + ",".join(PEERS + ["service-info"]))
     ap.add_argument("--duration", type=int, default=5)
     ap.add_argument("--rounds", type=int, default=3)
@@ -367,8 +373,8 @@ def main():
                     help="first wait (polling every 30 s, at most MINUTES) for a 1-minute load below 0.7")
     args = ap.parse_args()
     if args.smoke:
-        args.duration, args.rounds, args.no_write = 1, 1, True
-        peers = (args.peers or ",".join(PEERS)).split(",")
+        args.duration, args.rounds, args.no_write, args.debug = 1, 1, True, True
+        peers = (args.peers or ",".join(SMOKE_PEERS)).split(",")
     else:
         peers = (args.peers or ",".join(PEERS)).split(",")
     if args.with_info_log and "service-info" not in peers:
@@ -380,7 +386,7 @@ def main():
     args.rounds = max(1, min(args.rounds, 20))
 
     ensure_tools()
-    bins, timings = build(peers)
+    bins, timings = build(peers, release=not args.debug)
     for what, secs in timings.items():
         log(f"build {what}: {secs:.1f} s")
     deadline = time.monotonic() + max(0.0, min(args.wait_load, 30.0)) * 60
