@@ -101,7 +101,7 @@ impl<'a> Cursor<'a> {
         Ok(value)
     }
 
-    fn expect(&mut self, allowed: &[u8], what: &'static str) -> Result<u8, &'static str> {
+    fn take_one_of(&mut self, allowed: &[u8], what: &'static str) -> Result<u8, &'static str> {
         match self.bytes.get(self.at) {
             None => Err("input is too short"),
             Some(b) if allowed.contains(b) => {
@@ -123,9 +123,9 @@ impl<'a> Cursor<'a> {
 
 fn parse_date_part(cursor: &mut Cursor<'_>) -> Result<Date, &'static str> {
     let year = cursor.digits(4, "invalid character in year")?;
-    cursor.expect(b"-", "invalid date separator, expected `-`")?;
+    cursor.take_one_of(b"-", "invalid date separator, expected `-`")?;
     let month = cursor.digits(2, "invalid character in month")?;
-    cursor.expect(b"-", "invalid date separator, expected `-`")?;
+    cursor.take_one_of(b"-", "invalid date separator, expected `-`")?;
     let day = cursor.digits(2, "invalid character in day")?;
     let (Ok(year), Ok(month), Ok(day)) = (u16::try_from(year), u8::try_from(month), u8::try_from(day)) else {
         return Err("input is too short");
@@ -333,18 +333,18 @@ impl Instant {
             return Err(NoOffset);
         }
         cursor
-            .expect(
+            .take_one_of(
                 b"Tt _",
                 "invalid datetime separator, expected `T`, `t`, `_` or space",
             )
             .map_err(Parsing)?;
         let hour = cursor.digits(2, "invalid character in hour").map_err(Parsing)?;
         cursor
-            .expect(b":", "invalid time separator, expected `:`")
+            .take_one_of(b":", "invalid time separator, expected `:`")
             .map_err(Parsing)?;
         let minute = cursor.digits(2, "invalid character in minute").map_err(Parsing)?;
         cursor
-            .expect(b":", "invalid time separator, expected `:`")
+            .take_one_of(b":", "invalid time separator, expected `:`")
             .map_err(Parsing)?;
         let second = cursor.digits(2, "invalid character in second").map_err(Parsing)?;
         if hour > 23 {
@@ -378,7 +378,7 @@ impl Instant {
                     .digits(2, "invalid timezone hour, expected `HH`")
                     .map_err(Parsing)?;
                 cursor
-                    .expect(b":", "invalid timezone sign, expected `:`")
+                    .take_one_of(b":", "invalid timezone sign, expected `:`")
                     .map_err(Parsing)?;
                 let minutes = cursor
                     .digits(2, "invalid timezone minute, expected `MM`")
