@@ -78,3 +78,6 @@ scripts/fastapi-compare.sh
 
 echo "== scripts/reliability-checks.sh (cargo-deny, schemathesis, 3 × 30 s fuzzing)"
 scripts/reliability-checks.sh
+
+echo "== scripts/bench-smoke.sh (load-benchmark harness: verify + 1 s per scenario; no timing asserted)"
+scripts/bench-smoke.sh
