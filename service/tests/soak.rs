@@ -9,71 +9,16 @@
 // Test code: a failed expectation is a test failure, reported with its message.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-struct Service {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl Service {
-    fn start(db: &std::path::Path) -> Service {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_resource-api"))
-            .args(["--host", "127.0.0.1", "--port", "0"])
-            .env("DB_CONN_STRING", format!("sqlite://{}", db.display()))
-            .env("RUST_LOG", "warn,ferrapi::server=info")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start resource-api");
-        let stderr = child.stderr.take().expect("stderr is piped");
-        let (found, port) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if let Some(rest) = line.split("listening on http://").nth(1) {
-                    let addr: String = rest
-                        .chars()
-                        .take_while(|c| c.is_ascii_digit() || *c == '.' || *c == ':')
-                        .collect();
-                    let _ = found.send(addr);
-                }
-            }
-        });
-        let addr = port
-            .recv_timeout(Duration::from_secs(30))
-            .expect("the service logs its address")
-            .parse()
-            .expect("a socket address");
-        Service { child, addr }
-    }
-
-    fn rss_kib(&self) -> u64 {
-        std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
-            .ok()
-            .and_then(|s| {
-                s.lines()
-                    .find(|l| l.starts_with("VmRSS:"))
-                    .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse().ok()))
-            })
-            .unwrap_or(0)
-    }
-}
-
-impl Drop for Service {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+mod support;
+use support::Service;
 
 /// One step of the mixed scenario: (method, path, body, expected status).
 fn step(worker: usize, i: u64) -> (&'static str, String, Option<String>, u16) {
@@ -259,7 +204,11 @@ async fn soak() {
     let window = Duration::from_secs(env_or("SOAK_WINDOW", 30));
     let dir = std::env::temp_dir().join(format!("resource-api-soak-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    let service = Service::start(&dir.join("soak.db"));
+    let service = Service::start_logging(
+        &format!("sqlite://{}", dir.join("soak.db").display()),
+        "all",
+        "warn,ferrapi::server=info",
+    );
     let addr = service.addr;
 
     // 1. Peak: flat out for 10 s.

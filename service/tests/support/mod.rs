@@ -24,10 +24,16 @@ impl Service {
     /// Start the binary on 127.0.0.1 with a free port, serving `group`, with
     /// `DB_CONN_STRING=db`.
     pub fn start(db: &str, group: &str) -> Service {
+        Self::start_logging(db, group, "info")
+    }
+
+    /// [`Service::start`] with `RUST_LOG=rust_log` (it must keep `ferrapi::server` at `info`,
+    /// which logs the address).
+    pub fn start_logging(db: &str, group: &str, rust_log: &str) -> Service {
         let mut child = Command::new(env!("CARGO_BIN_EXE_resource-api"))
             .args(["--host", "127.0.0.1", "--port", "0", "--group", group])
             .env("DB_CONN_STRING", db)
-            .env("RUST_LOG", "info")
+            .env("RUST_LOG", rust_log)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -53,6 +59,18 @@ impl Service {
             .parse()
             .expect("a socket address");
         Service { child, addr }
+    }
+
+    /// The process's resident memory (`VmRSS`), in KiB; 0 if it cannot be read.
+    pub fn rss_kib(&self) -> u64 {
+        std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find(|l| l.starts_with("VmRSS:"))
+                    .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse().ok()))
+            })
+            .unwrap_or(0)
     }
 
     /// SIGKILL: nothing is flushed on the way out.
