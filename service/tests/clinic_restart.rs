@@ -11,11 +11,8 @@ mod support;
 
 use std::io::Write;
 use std::net::SocketAddr;
-use std::time::Duration;
 
 use serde_json::{json, Value};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
 
 use support::Service;
 
@@ -26,44 +23,12 @@ async fn request(
     path: &str,
     body: Option<Value>,
 ) -> (u16, Option<String>, Value) {
-    let mut stream = TcpStream::connect(addr).await.expect("connect");
     let body = body.map(|b| b.to_string());
-    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
-    if let Some(body) = &body {
-        head.push_str(&format!(
-            "Content-Type: application/json\r\nContent-Length: {}\r\n",
-            body.len()
-        ));
-    }
-    head.push_str("\r\n");
-    head.push_str(body.as_deref().unwrap_or(""));
-    stream.write_all(head.as_bytes()).await.expect("send");
-    let mut reply = Vec::new();
-    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut reply))
+    let reply = support::request(addr, method, path, body.as_deref())
         .await
-        .expect("a reply within 10 s")
-        .expect("read");
-    let split = reply.windows(4).position(|w| w == b"\r\n\r\n").expect("a head");
-    let head = String::from_utf8_lossy(&reply[..split]).into_owned();
-    let status = head
-        .split(' ')
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .expect("a status");
-    let location = head
-        .lines()
-        .find_map(|line| {
-            line.strip_prefix("location: ")
-                .or_else(|| line.strip_prefix("Location: "))
-        })
-        .map(str::to_owned);
-    let body = &reply[split + 4..];
-    let json = if body.is_empty() {
-        Value::Null
-    } else {
-        serde_json::from_slice(body).expect("a JSON body")
-    };
-    (status, location, json)
+        .expect("a reply within 10 s");
+    let json = reply.json().expect("a JSON body");
+    (reply.status, reply.location, json)
 }
 
 async fn create(addr: SocketAddr, collection: &str, body: Value) -> Value {

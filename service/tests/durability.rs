@@ -15,37 +15,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
 
 use support::Service;
 
-/// One HTTP/1.1 exchange; `None` when the connection fails or is cut.
+/// One exchange: status and body; `None` when the connection fails or is cut.
 async fn request(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> Option<(u16, Vec<u8>)> {
-    let mut stream = TcpStream::connect(addr).await.ok()?;
-    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
-    if let Some(body) = body {
-        head.push_str(&format!(
-            "Content-Type: application/json\r\nContent-Length: {}\r\n",
-            body.len()
-        ));
-    }
-    head.push_str("\r\n");
-    head.push_str(body.unwrap_or(""));
-    stream.write_all(head.as_bytes()).await.ok()?;
-    let mut reply = Vec::new();
-    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut reply))
+    support::request(addr, method, path, body)
         .await
-        .ok()?
-        .ok()?;
-    let split = reply.windows(4).position(|w| w == b"\r\n\r\n")?;
-    let status = std::str::from_utf8(&reply[..split])
-        .ok()?
-        .split(' ')
-        .nth(1)?
-        .parse()
-        .ok()?;
-    Some((status, reply[split + 4..].to_vec()))
+        .map(|reply| (reply.status, reply.body))
 }
 
 fn temp_dir() -> PathBuf {

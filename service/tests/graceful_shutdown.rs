@@ -6,125 +6,35 @@
 // Test code: a failed expectation is a test failure, reported with its message.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
-use std::io::{BufRead, BufReader};
+mod support;
+
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use serde_json::Value;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
-/// The service binary on a free port with the embedded store at `db`; its stderr lines are kept.
-struct Service {
-    child: Child,
-    addr: SocketAddr,
-    log: Arc<Mutex<Vec<String>>>,
+use support::Service;
+
+/// The service binary on a free port serving group B with the embedded store at `db`.
+fn start(db: &Path, extra: &[&str]) -> Service {
+    Service::start_with(&format!("sqlite://{}", db.display()), "b", "info", extra)
 }
 
-impl Service {
-    fn start(db: &Path, extra: &[&str]) -> Service {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_resource-api"))
-            .args(["--host", "127.0.0.1", "--port", "0", "--group", "b"])
-            .args(extra)
-            .env("DB_CONN_STRING", format!("sqlite://{}", db.display()))
-            .env("RUST_LOG", "info")
-            .env_remove("EXPOSE_ENV")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start resource-api");
-        let stderr = child.stderr.take().expect("stderr is piped");
-        let log = Arc::new(Mutex::new(Vec::new()));
-        let (found, port) = mpsc::channel();
-        let lines = log.clone();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if let Some(rest) = line.split("listening on http://").nth(1) {
-                    let addr: String = rest
-                        .chars()
-                        .take_while(|c| c.is_ascii_digit() || *c == '.' || *c == ':')
-                        .collect();
-                    let _ = found.send(addr);
-                }
-                lines.lock().unwrap().push(line);
-            }
-        });
-        let addr = port
-            .recv_timeout(Duration::from_secs(30))
-            .expect("the service logs its address within 30 s")
-            .parse()
-            .expect("a socket address");
-        Service { child, addr, log }
-    }
-
-    fn logged(&self, needle: &str) -> bool {
-        self.log.lock().unwrap().iter().any(|line| line.contains(needle))
-    }
-
-    fn sigterm(&self) {
-        let status = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status()
-            .expect("run kill");
-        assert!(status.success());
-    }
-
-    /// Wait (at most `within`) for the process to exit; its exit code.
-    fn wait_exit(&mut self, within: Duration) -> Option<i32> {
-        let deadline = Instant::now() + within;
-        while Instant::now() < deadline {
-            if let Some(status) = self.child.try_wait().expect("try_wait") {
-                return status.code();
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        panic!("the service did not exit within {within:?}");
-    }
-}
-
-impl Drop for Service {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// One exchange; `None` when the connection fails or is cut.
+/// One exchange: status and JSON body (`Null` when empty or not JSON); `None` when cut.
 async fn request(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> Option<(u16, Value)> {
-    let mut stream = TcpStream::connect(addr).await.ok()?;
-    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
-    if let Some(body) = body {
-        head.push_str(&format!(
-            "Content-Type: application/json\r\nContent-Length: {}\r\n",
-            body.len()
-        ));
-    }
-    head.push_str("\r\n");
-    head.push_str(body.unwrap_or(""));
-    stream.write_all(head.as_bytes()).await.ok()?;
-    read_reply(&mut stream).await
+    let reply = support::request(addr, method, path, body).await?;
+    Some((reply.status, reply.json().unwrap_or(Value::Null)))
 }
 
+/// Read a reply from `stream`: status and JSON body.
 async fn read_reply(stream: &mut TcpStream) -> Option<(u16, Value)> {
-    let mut reply = Vec::new();
-    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut reply))
-        .await
-        .ok()?
-        .ok()?;
-    let split = reply.windows(4).position(|w| w == b"\r\n\r\n")?;
-    let status = std::str::from_utf8(&reply[..split])
-        .ok()?
-        .split(' ')
-        .nth(1)?
-        .parse()
-        .ok()?;
-    let body = serde_json::from_slice(&reply[split + 4..]).unwrap_or(Value::Null);
-    Some((status, body))
+    let reply = support::read_reply(stream).await?;
+    Some((reply.status, reply.json().unwrap_or(Value::Null)))
 }
 
 fn temp_dir(tag: &str) -> PathBuf {
@@ -142,7 +52,7 @@ fn temp_dir(tag: &str) -> PathBuf {
 async fn sigterm_completes_the_request_in_flight_then_exits() {
     let dir = temp_dir("sigterm");
     let db = dir.join("birds.db");
-    let mut service = Service::start(&db, &[]);
+    let mut service = start(&db, &[]);
     assert!(
         service.logged("GET /api/env discloses DB_CONN_STRING"),
         "the start-up warning is logged while /api/env is served"
@@ -178,7 +88,7 @@ async fn sigterm_completes_the_request_in_flight_then_exits() {
     assert!(service.logged("shutting down"));
 
     // The acknowledged insert is there after a restart; and the switch removes /api/env.
-    let service = Service::start(&db, &["--expose-env=false"]);
+    let service = start(&db, &["--expose-env=false"]);
     assert!(!service.logged("GET /api/env discloses"));
     let (status, bird) = request(service.addr, "GET", "/api/bird/in-flight", None)
         .await
@@ -197,7 +107,7 @@ async fn a_rolling_restart_of_two_processes_loses_no_acknowledged_write() {
     let dir = temp_dir("rolling");
     let db = dir.join("birds.db");
     // The two processes, and the address table the writers read (as a load balancer would).
-    let mut running = vec![Service::start(&db, &[]), Service::start(&db, &[])];
+    let mut running = vec![start(&db, &[]), start(&db, &[])];
     let slots = Arc::new(Mutex::new([running[0].addr, running[1].addr]));
     let stop = Arc::new(AtomicBool::new(false));
     let mut writers = Vec::new();
@@ -237,7 +147,7 @@ async fn a_rolling_restart_of_two_processes_loses_no_acknowledged_write() {
     for (slot, service) in running.iter_mut().enumerate() {
         service.sigterm();
         assert_eq!(service.wait_exit(Duration::from_secs(15)), Some(0));
-        let fresh = Service::start(&db, &[]);
+        let fresh = start(&db, &[]);
         slots.lock().unwrap()[slot] = fresh.addr;
         *service = fresh;
         tokio::time::sleep(Duration::from_millis(500)).await;

@@ -8,7 +8,6 @@
 
 mod service_support;
 
-use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -18,52 +17,7 @@ use ferrapi_tests::client::{get, send_json};
 use resource_api::config::Group;
 use resource_api::store::ConnString;
 use resource_api::{app, Db};
-use service_support::{mongo_uri, unique, with_database};
-
-/// A TCP relay that can be cut (existing connections closed, new ones dropped) and restored.
-struct Relay {
-    addr: SocketAddr,
-    up: Arc<AtomicBool>,
-    cut: tokio::sync::watch::Sender<u64>,
-}
-
-impl Relay {
-    async fn start(target: String) -> Relay {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind the relay");
-        let addr = listener.local_addr().expect("relay address");
-        let up = Arc::new(AtomicBool::new(true));
-        let (cut, _) = tokio::sync::watch::channel(0u64);
-        let (up2, cut2) = (up.clone(), cut.clone());
-        tokio::spawn(async move {
-            while let Ok((mut client, _)) = listener.accept().await {
-                if !up2.load(Ordering::SeqCst) {
-                    continue;
-                }
-                let target = target.clone();
-                let mut cuts = cut2.subscribe();
-                tokio::spawn(async move {
-                    let Ok(mut server) = tokio::net::TcpStream::connect(&target).await else {
-                        return;
-                    };
-                    tokio::select! {
-                        _ = tokio::io::copy_bidirectional(&mut client, &mut server) => {}
-                        _ = cuts.changed() => {}
-                    }
-                });
-            }
-        });
-        Relay { addr, up, cut }
-    }
-
-    fn set_up(&self, up: bool) {
-        self.up.store(up, Ordering::SeqCst);
-        if !up {
-            self.cut.send_modify(|n| *n += 1);
-        }
-    }
-}
+use service_support::{mongo_uri, unique, with_database, Relay};
 
 #[derive(Default)]
 struct Tally {

@@ -5,8 +5,6 @@
 mod service_support;
 
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ferrapi::App;
@@ -16,7 +14,7 @@ use resource_api::config::Group;
 use resource_api::store::{ConnString, ListOptions, Store};
 use resource_api::{app, group_b, Db};
 use serde_json::{json, Value};
-use service_support::{mongo_store, mongo_uri, sqlite_store, unique, with_database};
+use service_support::{mongo_store, mongo_uri, sqlite_store, unique, with_database, Relay};
 
 async fn serve(group: Group, store: Store, conn: &ConnString) -> SocketAddr {
     let db = Db::prepare(store, conn.effective())
@@ -346,51 +344,6 @@ async fn a_locked_embedded_database_is_a_503_then_recovers() {
         404,
         "the refused write was not stored"
     );
-}
-
-/// A TCP relay to the MongoDB test server that can be cut and restored.
-struct Relay {
-    addr: SocketAddr,
-    up: Arc<AtomicBool>,
-    cut: tokio::sync::watch::Sender<u64>,
-}
-
-impl Relay {
-    async fn start(target: String) -> Relay {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind the relay");
-        let addr = listener.local_addr().expect("relay address");
-        let up = Arc::new(AtomicBool::new(true));
-        let (cut, _) = tokio::sync::watch::channel(0u64);
-        let (up2, cut2) = (up.clone(), cut.clone());
-        tokio::spawn(async move {
-            while let Ok((mut client, _)) = listener.accept().await {
-                if !up2.load(Ordering::SeqCst) {
-                    continue; // dropped: the client sees the connection closed
-                }
-                let target = target.clone();
-                let mut cuts = cut2.subscribe();
-                tokio::spawn(async move {
-                    let Ok(mut server) = tokio::net::TcpStream::connect(&target).await else {
-                        return;
-                    };
-                    tokio::select! {
-                        _ = tokio::io::copy_bidirectional(&mut client, &mut server) => {}
-                        _ = cuts.changed() => {}
-                    }
-                });
-            }
-        });
-        Relay { addr, up, cut }
-    }
-
-    fn set_up(&self, up: bool) {
-        self.up.store(up, Ordering::SeqCst);
-        if !up {
-            self.cut.send_modify(|n| *n += 1);
-        }
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

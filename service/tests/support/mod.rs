@@ -1,45 +1,60 @@
 //! Shared by the tests that run the real `resource-api` binary: start it on a free loopback port
-//! and find the address it logs, kill it (SIGKILL) or let it be killed when dropped.
+//! and find the address it logs, keep its log lines, signal or kill it, and talk HTTP/1.1 to it
+//! over a raw socket.
 //!
 //! Rules enforced here: the binary's stderr is always drained (so it never blocks on a full
 //! pipe); a service that does not log its address within 30 s fails the test; no process
-//! outlives its `Service`.
+//! outlives its `Service`; the tests' own `EXPOSE_ENV` never leaks into the service.
 
-#![allow(dead_code, clippy::expect_used)]
+#![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
-use std::time::Duration;
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
 
 /// The service binary, running.
 pub struct Service {
     child: Child,
     /// Where it listens.
     pub addr: SocketAddr,
+    log: Arc<Mutex<Vec<String>>>,
 }
 
 impl Service {
     /// Start the binary on 127.0.0.1 with a free port, serving `group`, with
-    /// `DB_CONN_STRING=db`.
+    /// `DB_CONN_STRING=db` and `RUST_LOG=info`.
     pub fn start(db: &str, group: &str) -> Service {
-        Self::start_logging(db, group, "info")
+        Self::start_with(db, group, "info", &[])
     }
 
     /// [`Service::start`] with `RUST_LOG=rust_log` (it must keep `ferrapi::server` at `info`,
     /// which logs the address).
     pub fn start_logging(db: &str, group: &str, rust_log: &str) -> Service {
+        Self::start_with(db, group, rust_log, &[])
+    }
+
+    /// The most general start: `RUST_LOG` and extra command-line arguments too.
+    pub fn start_with(db: &str, group: &str, rust_log: &str, extra: &[&str]) -> Service {
         let mut child = Command::new(env!("CARGO_BIN_EXE_resource-api"))
             .args(["--host", "127.0.0.1", "--port", "0", "--group", group])
+            .args(extra)
             .env("DB_CONN_STRING", db)
             .env("RUST_LOG", rust_log)
+            .env_remove("EXPOSE_ENV")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
             .expect("start resource-api");
         let stderr = child.stderr.take().expect("stderr is piped");
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let lines = log.clone();
         let (found, port) = mpsc::channel();
         std::thread::spawn(move || {
             // Read every line (so the service never blocks on a full pipe); report the address.
@@ -51,6 +66,7 @@ impl Service {
                         .collect();
                     let _ = found.send(addr);
                 }
+                lines.lock().unwrap().push(line);
             }
         });
         let addr = port
@@ -58,7 +74,12 @@ impl Service {
             .expect("the service logs its address within 30 s")
             .parse()
             .expect("a socket address");
-        Service { child, addr }
+        Service { child, addr, log }
+    }
+
+    /// True when some log line so far contains `needle`.
+    pub fn logged(&self, needle: &str) -> bool {
+        self.log.lock().unwrap().iter().any(|line| line.contains(needle))
     }
 
     /// The process's resident memory (`VmRSS`), in KiB; 0 if it cannot be read.
@@ -73,6 +94,27 @@ impl Service {
             .unwrap_or(0)
     }
 
+    /// SIGTERM: a graceful shutdown.
+    pub fn sigterm(&self) {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .expect("run kill");
+        assert!(status.success());
+    }
+
+    /// Wait (at most `within`) for the process to exit; its exit code.
+    pub fn wait_exit(&mut self, within: Duration) -> Option<i32> {
+        let deadline = Instant::now() + within;
+        while Instant::now() < deadline {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                return status.code();
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("the service did not exit within {within:?}");
+    }
+
     /// SIGKILL: nothing is flushed on the way out.
     pub fn kill(mut self) {
         self.child.kill().expect("SIGKILL the service");
@@ -85,4 +127,63 @@ impl Drop for Service {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// A reply read off a raw socket.
+pub struct Reply {
+    /// The status code.
+    pub status: u16,
+    /// The `Location` header, if any.
+    pub location: Option<String>,
+    /// The body bytes.
+    pub body: Vec<u8>,
+}
+
+impl Reply {
+    /// The body as JSON: `Null` when empty, `None` when it is not JSON.
+    pub fn json(&self) -> Option<Value> {
+        if self.body.is_empty() {
+            return Some(Value::Null);
+        }
+        serde_json::from_slice(&self.body).ok()
+    }
+}
+
+/// One HTTP/1.1 exchange (`Connection: close`, JSON body if given); `None` when the connection
+/// fails or is cut.
+pub async fn request(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> Option<Reply> {
+    let mut stream = TcpStream::connect(addr).await.ok()?;
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    if let Some(body) = body {
+        head.push_str(&format!(
+            "Content-Type: application/json\r\nContent-Length: {}\r\n",
+            body.len()
+        ));
+    }
+    head.push_str("\r\n");
+    head.push_str(body.unwrap_or(""));
+    stream.write_all(head.as_bytes()).await.ok()?;
+    read_reply(&mut stream).await
+}
+
+/// Read a whole reply (until the server closes, at most 10 s).
+pub async fn read_reply(stream: &mut TcpStream) -> Option<Reply> {
+    let mut reply = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut reply))
+        .await
+        .ok()?
+        .ok()?;
+    let split = reply.windows(4).position(|w| w == b"\r\n\r\n")?;
+    let head = std::str::from_utf8(&reply[..split]).ok()?;
+    let status = head.split(' ').nth(1)?.parse().ok()?;
+    let location = head.lines().find_map(|line| {
+        let (name, value) = line.split_once(':')?;
+        name.eq_ignore_ascii_case("location")
+            .then(|| value.trim().to_owned())
+    });
+    Some(Reply {
+        status,
+        location,
+        body: reply[split + 4..].to_vec(),
+    })
 }

@@ -109,3 +109,52 @@ pub async fn mongo_store(tag: &str) -> Option<(Store, ConnString)> {
         .expect("connect to the MongoDB test server");
     Some((store, conn))
 }
+
+/// A TCP relay (to the MongoDB test server) that can be cut — existing connections closed, new
+/// ones dropped — and restored: how the tests simulate a database outage.
+pub struct Relay {
+    /// Where clients connect.
+    pub addr: std::net::SocketAddr,
+    up: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    cut: tokio::sync::watch::Sender<u64>,
+}
+
+impl Relay {
+    /// Relay 127.0.0.1:<free port> to `target`.
+    pub async fn start(target: String) -> Relay {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind the relay");
+        let addr = listener.local_addr().expect("relay address");
+        let up = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+        let (cut, _) = tokio::sync::watch::channel(0u64);
+        let (up2, cut2) = (up.clone(), cut.clone());
+        tokio::spawn(async move {
+            while let Ok((mut client, _)) = listener.accept().await {
+                if !up2.load(Ordering::SeqCst) {
+                    continue; // dropped: the client sees the connection closed
+                }
+                let target = target.clone();
+                let mut cuts = cut2.subscribe();
+                tokio::spawn(async move {
+                    let Ok(mut server) = tokio::net::TcpStream::connect(&target).await else {
+                        return;
+                    };
+                    tokio::select! {
+                        _ = tokio::io::copy_bidirectional(&mut client, &mut server) => {}
+                        _ = cuts.changed() => {}
+                    }
+                });
+            }
+        });
+        Relay { addr, up, cut }
+    }
+
+    /// Cut (`false`) or restore (`true`) the relay.
+    pub fn set_up(&self, up: bool) {
+        self.up.store(up, Ordering::SeqCst);
+        if !up {
+            self.cut.send_modify(|n| *n += 1);
+        }
+    }
+}
