@@ -29,11 +29,13 @@ use crate::template::Template;
 pub struct Config {
     /// Largest accepted request body, in bytes (default 1 MiB).
     pub body_limit: usize,
-    /// Time allowed to receive a request head (default 10 s). hyper starts this clock as soon as
-    /// a connection waits for its next request, so it is also the idle keep-alive timeout.
+    /// Time allowed to receive a request head (default 10 s). The clock starts when a connection
+    /// is accepted and whenever it waits for its next request, so it is also the idle keep-alive
+    /// timeout.
     pub header_read_timeout: Duration,
-    /// Largest request head (request line plus headers), in bytes (default 64 KiB, at least
-    /// 8 KiB); a larger head is answered 431 by hyper. At most 100 header fields are accepted.
+    /// Largest request head (request line plus headers), in bytes (default 64 KiB); a larger head
+    /// is answered 431 by hyper, however the client split its writes. At most 100 header fields
+    /// are accepted.
     pub max_head_bytes: usize,
     /// Requests served at once (default 1024; `None`: unlimited). A request beyond the limit is
     /// answered at once with 503 and `Retry-After: 1`, instead of waiting in a queue.
@@ -159,7 +161,7 @@ impl App {
         self
     }
 
-    /// Set the largest accepted request head, in bytes (values below 8 KiB count as 8 KiB).
+    /// Set the largest accepted request head, in bytes.
     pub fn max_head_bytes(mut self, bytes: usize) -> Self {
         self.config.max_head_bytes = bytes;
         self

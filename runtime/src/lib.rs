@@ -45,6 +45,7 @@ pub mod logging;
 mod model;
 mod openapi;
 mod panic;
+mod protocol;
 mod request;
 mod response;
 mod route;

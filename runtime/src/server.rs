@@ -1,9 +1,12 @@
 //! Serving a [`Service`] over HTTP/1.1 and HTTP/2 with hyper.
 //!
 //! Rules enforced here:
+//! - each connection's protocol is decided once from its first bytes (see [`crate::protocol`]),
+//!   then served by hyper's HTTP/1 or HTTP/2 connection directly;
 //! - the request head must arrive within the header-read timeout (slow clients cannot hold a
-//!   connection open forever); hyper starts that clock as soon as a connection waits for a
-//!   request, so idle keep-alive connections are closed after the same time;
+//!   connection open forever); the clock starts at accept (a connection that sends nothing is
+//!   closed after it) and hyper restarts it whenever a connection waits for a request, so idle
+//!   keep-alive connections are closed after the same time;
 //! - a request head larger than `max_head_bytes`, or with more than 100 header fields, is
 //!   answered 431 by hyper (a request target over 64 KiB: 414) and the connection closed;
 //! - at most `max_concurrency` requests are served at once; one more is answered 503 at once with
@@ -24,15 +27,16 @@ use std::time::Duration;
 
 use hyper::body::Incoming;
 use hyper::header::{HeaderValue, RETRY_AFTER};
+use hyper::server::conn::{http1, http2};
 use hyper::{Request, StatusCode};
 
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
-use hyper_util::server::conn::auto;
-use hyper_util::server::graceful::GracefulShutdown;
-use tokio::net::{TcpListener, ToSocketAddrs};
+use hyper_util::server::graceful::{GracefulShutdown, Watcher};
+use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 
 use crate::app::{App, Service};
 use crate::dispatch::HandleFuture;
+use crate::protocol::{sniff, Protocol};
 use crate::response::{error_response, Response};
 
 /// A bound, not yet running server.
@@ -119,15 +123,23 @@ impl Server {
         }
         tracing::info!("listening on http://{local_addr}");
 
-        let mut builder = auto::Builder::new(TokioExecutor::new());
-        builder
-            .http1()
+        let config = service.config();
+        let mut http1 = http1::Builder::new();
+        http1
             .timer(TokioTimer::new())
-            .header_read_timeout(service.config().header_read_timeout)
-            .max_buf_size(service.config().max_head_bytes.max(MIN_HEAD_BYTES))
+            .header_read_timeout(config.header_read_timeout)
+            .max_header_size(config.max_head_bytes)
+            .max_buf_size(config.max_head_bytes.max(MIN_HEAD_BYTES))
             .keep_alive(true);
+        let mut http2 = http2::Builder::new(TokioExecutor::new());
+        http2.timer(TokioTimer::new());
+        let protocols = Arc::new(Protocols {
+            http1,
+            http2,
+            first_bytes_timeout: config.header_read_timeout,
+        });
         let limited = Limited {
-            gate: service.config().max_concurrency.map(|limit| {
+            gate: config.max_concurrency.map(|limit| {
                 Arc::new(Gate {
                     in_flight: AtomicUsize::new(0),
                     limit,
@@ -144,13 +156,12 @@ impl Server {
                 accepted = listener.accept() => match accepted {
                     Ok((stream, _peer)) => {
                         let _ = stream.set_nodelay(true);
-                        let connection = builder.serve_connection(TokioIo::new(stream), limited.clone()).into_owned();
-                        let connection = graceful.watch(connection);
-                        tokio::spawn(async move {
-                            if let Err(err) = connection.await {
-                                tracing::debug!(error = %err, "connection ended with an error");
-                            }
-                        });
+                        tokio::spawn(serve_connection(
+                            stream,
+                            protocols.clone(),
+                            limited.clone(),
+                            graceful.watcher(),
+                        ));
                     }
                     Err(err) => {
                         tracing::warn!(error = %err, "accept failed; retrying");
@@ -176,6 +187,37 @@ impl Server {
 
 /// hyper refuses a read buffer below 8 KiB (it would panic).
 const MIN_HEAD_BYTES: usize = 8192;
+
+/// How connections are served, shared by every connection.
+struct Protocols {
+    http1: http1::Builder,
+    http2: http2::Builder<TokioExecutor>,
+    /// How long a new connection may take to send its first bytes.
+    first_bytes_timeout: Duration,
+}
+
+/// Serve one accepted connection until it closes (or shutdown closes it).
+async fn serve_connection(stream: TcpStream, protocols: Arc<Protocols>, service: Limited, watcher: Watcher) {
+    let protocol = match tokio::time::timeout(protocols.first_bytes_timeout, sniff(&stream)).await {
+        Ok(Ok(protocol)) => protocol,
+        Ok(Err(err)) => {
+            tracing::debug!(error = %err, "connection failed before its first request");
+            return;
+        }
+        Err(_) => {
+            tracing::debug!("connection sent nothing within the header-read timeout; closed");
+            return;
+        }
+    };
+    let io = TokioIo::new(stream);
+    let outcome = match protocol {
+        Protocol::Http1 => watcher.watch(protocols.http1.serve_connection(io, service)).await,
+        Protocol::Http2 => watcher.watch(protocols.http2.serve_connection(io, service)).await,
+    };
+    if let Err(err) = outcome {
+        tracing::debug!(error = %err, "connection ended with an error");
+    }
+}
 
 /// The service with the concurrency limit in front of it.
 #[derive(Clone)]

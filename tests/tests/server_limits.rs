@@ -1,5 +1,6 @@
 //! The server under slow, idle and excessive clients, over real HTTP on 127.0.0.1: a slowloris
-//! sender is cut off by the header-read timeout while others are served; 1,000 idle keep-alive
+//! sender is cut off by the header-read timeout while others are served, and so is a connection
+//! that sends nothing or half of the HTTP/2 preface; the head limit holds whatever the write sizes; 1,000 idle keep-alive
 //! connections do not slow other clients and are closed after the idle timeout; beyond the
 //! concurrency limit requests get 503 with `Retry-After` at once; on shutdown the listener closes,
 //! in-flight requests complete, and a request that outlives the shutdown timeout does not hold
@@ -141,6 +142,72 @@ async fn a_thousand_idle_keep_alive_connections_do_not_stop_other_clients() {
         }
     }
     assert_eq!(closed, 1000);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_that_sends_nothing_or_half_a_preface_is_closed_after_the_timeout() {
+    let timeout = Duration::from_secs(1);
+    let (addr, _stop, _) = serve(test_app().header_read_timeout(timeout)).await;
+    let mut silent = TcpStream::connect(addr).await.expect("connect");
+    let mut half_preface = TcpStream::connect(addr).await.expect("connect");
+    half_preface
+        .write_all(b"PRI * HTTP/2.0\r\n")
+        .await
+        .expect("send part of the HTTP/2 preface");
+    let started = Instant::now();
+    assert!(closed_within(&mut silent, Duration::from_secs(3)).await);
+    assert!(closed_within(&mut half_preface, Duration::from_secs(3)).await);
+    assert!(
+        started.elapsed() >= timeout - Duration::from_millis(100),
+        "closed before the timeout: {:?}",
+        started.elapsed()
+    );
+    // The server is still serving.
+    assert_eq!(get(addr, "/fast").await.status, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_head_limit_holds_however_the_head_is_written() {
+    let (addr, _stop, _) = serve(test_app().max_head_bytes(4096)).await;
+    let head = |filler: usize| {
+        format!(
+            "GET /fast HTTP/1.1\r\nHost: t\r\nX-Fill: {}\r\nConnection: close\r\n\r\n",
+            "a".repeat(filler)
+        )
+    };
+    for (filler, status) in [(3000, 200), (5000, 431)] {
+        // In one write (the whole head arrives in one read)...
+        let mut stream = TcpStream::connect(addr).await.expect("connect");
+        stream.write_all(head(filler).as_bytes()).await.expect("send");
+        let mut reply = Vec::new();
+        let _ = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut reply)).await;
+        let text = String::from_utf8_lossy(&reply);
+        assert!(
+            text.starts_with(&format!("HTTP/1.1 {status}")),
+            "{filler} B in one write: {text}"
+        );
+        // ...and in small pieces, stopping at the first reply (bytes sent after the server closed
+        // would make it reset the connection, and the reset could discard the reply).
+        let mut stream = TcpStream::connect(addr).await.expect("connect");
+        let mut reply = Vec::new();
+        for piece in head(filler).as_bytes().chunks(512) {
+            if stream.write_all(piece).await.is_err() {
+                break;
+            }
+            let mut chunk = [0u8; 1024];
+            if let Ok(Ok(n)) = tokio::time::timeout(Duration::from_millis(50), stream.read(&mut chunk)).await
+            {
+                reply.extend_from_slice(&chunk[..n]);
+                break;
+            }
+        }
+        let _ = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut reply)).await;
+        let text = String::from_utf8_lossy(&reply);
+        assert!(
+            text.starts_with(&format!("HTTP/1.1 {status}")),
+            "{filler} B in pieces: {text}"
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
