@@ -21,6 +21,7 @@
 mod conn;
 mod error;
 mod mongo;
+mod read_pool;
 mod sqlite;
 
 use std::future::Future;

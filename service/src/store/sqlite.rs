@@ -6,8 +6,8 @@
 //! - one writer thread owns the only writing connection and commits whatever writes are queued
 //!   as one transaction (group commit): one fsync for a burst instead of one per write, and a
 //!   write is answered only after its transaction committed;
-//! - reads run on tokio's blocking threads, at most [`MAX_READERS`] at once, each with a pooled
-//!   connection, concurrently with the writer (WAL readers never wait for it), so no SQLite call
+//! - reads run on the reader threads of [`ReadPool`] (at most eight, each with its own
+//!   connection), concurrently with the writer (WAL readers never wait for it), so no SQLite call
 //!   ever blocks an async worker;
 //! - insertion order is the `seq` column (`AUTOINCREMENT`, never reused), so "first" is exact;
 //! - `find_one` on an indexed field is one index seek on `(collection, json_extract(body,
@@ -22,15 +22,15 @@
 //!   itself once the file is usable again.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use mongodb::bson::oid::ObjectId;
 use rusqlite::types::Value as SqlValue;
 use rusqlite::{params, Connection, ErrorCode, OptionalExtension, TransactionBehavior};
 use serde_json::Value;
-use tokio::sync::{mpsc, oneshot, Semaphore};
+use tokio::sync::{mpsc, oneshot};
 
+use super::read_pool::ReadPool;
 use super::{
     check_collection, check_field, with_id, Direction, Document, DocumentStore, ListOptions, StoreError,
     StoreFuture,
@@ -42,10 +42,6 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 const MAX_BATCH: usize = 512;
 /// Writes waiting for the writer thread before senders wait (back-pressure).
 const QUEUE: usize = 4096;
-/// Reads running at once (each on a blocking thread with its own connection); more wait their
-/// turn, so connections are reused instead of opened per read under load, and the blocking pool
-/// stays small.
-const MAX_READERS: usize = 8;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS documents (
@@ -60,8 +56,7 @@ CREATE TABLE IF NOT EXISTS documents (
 #[derive(Debug)]
 pub struct SqliteStore {
     writes: mpsc::Sender<Job>,
-    readers: Arc<Readers>,
-    read_permits: Arc<Semaphore>,
+    readers: ReadPool,
 }
 
 #[derive(Debug)]
@@ -115,11 +110,7 @@ impl SqliteStore {
             .map_err(|err| StoreError::unavailable(format!("cannot start the writer thread: {err}")))?;
         Ok(SqliteStore {
             writes,
-            readers: Arc::new(Readers {
-                path,
-                idle: Mutex::new(Vec::new()),
-            }),
-            read_permits: Arc::new(Semaphore::new(MAX_READERS)),
+            readers: ReadPool::open(path, BUSY_TIMEOUT)?,
         })
     }
 
@@ -139,20 +130,7 @@ impl SqliteStore {
         T: Send + 'static,
         F: FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
     {
-        let permit = self
-            .read_permits
-            .clone()
-            .acquire_owned()
-            .await
-            .map_err(|_| StoreError::unavailable("the store is closed"))?;
-        let readers = self.readers.clone();
-        tokio::task::spawn_blocking(move || {
-            let result = readers.with(f);
-            drop(permit);
-            result
-        })
-        .await
-        .map_err(|err| StoreError::unavailable(format!("read task failed: {err}")))?
+        self.readers.read(f).await
     }
 }
 
@@ -250,39 +228,6 @@ fn commit(conn: &mut Connection, batch: &[Job]) -> Result<Vec<Result<bool, Store
     }
     tx.commit().map_err(sql_error)?;
     Ok(results)
-}
-
-/// Read connections, reused across requests.
-#[derive(Debug)]
-struct Readers {
-    path: PathBuf,
-    idle: Mutex<Vec<Connection>>,
-}
-
-impl Readers {
-    fn with<T>(&self, f: impl FnOnce(&Connection) -> Result<T, StoreError>) -> Result<T, StoreError> {
-        let pooled = self.idle.lock().unwrap_or_else(|p| p.into_inner()).pop();
-        let conn = match pooled {
-            Some(conn) => conn,
-            None => {
-                let conn = Connection::open(&self.path).map_err(|err| {
-                    StoreError::unavailable(format!("cannot open {}: {err}", self.path.display()))
-                })?;
-                conn.busy_timeout(BUSY_TIMEOUT).map_err(sql_error)?;
-                conn.pragma_update(None, "query_only", true).map_err(sql_error)?;
-                conn
-            }
-        };
-        let result = f(&conn);
-        // A connection that failed is not trusted again: the next read opens a fresh one.
-        if result.is_ok() {
-            let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
-            if idle.len() < MAX_READERS {
-                idle.push(conn);
-            }
-        }
-        result
-    }
 }
 
 fn sql_error(err: rusqlite::Error) -> StoreError {
