@@ -6,7 +6,7 @@
 //! - one writer thread owns the only writing connection and commits whatever writes are queued
 //!   as one transaction (group commit): one fsync for a burst instead of one per write, and a
 //!   write is answered only after its transaction committed;
-//! - reads run on the reader threads of [`ReadPool`] (at most eight, each with its own
+//! - reads run on the reader threads of [`ReadPool`] (twice the cores, at most 8, each with its own
 //!   connection), concurrently with the writer (WAL readers never wait for it), so no SQLite call
 //!   ever blocks an async worker;
 //! - insertion order is the `seq` column (`AUTOINCREMENT`, never reused), so "first" is exact;
