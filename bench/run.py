@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Side-by-side load benchmark: the Resource API (ferrapi) against hand-written hyper, axum and
-actix-web, on the same scenarios. See BENCHMARKS.md for the method and the latest figures.
+"""Side-by-side load benchmark: the Resource API (ferrapi) against hand-written hyper, axum,
+actix-web, FastAPI + uvicorn and Express 4, on the same scenarios. See BENCHMARKS.md for the method
+and the latest figures.
 
 Rules enforced here:
 - only 127.0.0.1 is ever a target; every wait and every loop is bounded;
@@ -9,12 +10,17 @@ Rules enforced here:
   meaningless);
 - the server runs pinned to CPU 0 and wrk to CPU 1; peers are interleaved round by round;
 - the server's CPU time per request comes from /proc/PID/stat (utime + stime) over each run;
-- no timing is ever asserted: a smoke run (--smoke) only proves the harness works end to end.
+- no timing is ever asserted: a smoke run (--smoke) only proves the harness works end to end;
+- the fastapi and express peers are installed into bench/ on demand (bench/.venv-fastapi from
+  bench/peers/fastapi/requirements.txt, bench/peers/express/node_modules by `npm ci`), again only
+  when their pins change; without python3's venv or node/npm they are skipped with a notice,
+  unless --peers names them.
 
 Usage:
   bench/run.py                      # full run (5 s per scenario, 3 rounds), writes BENCHMARKS.md
   bench/run.py --smoke              # debug builds, 1 s per scenario, 1 round, no write (CI)
   bench/run.py --peers service,hyper-raw,axum --duration 5 --rounds 3 --no-write
+  bench/run.py --peers service,hyper-raw,fastapi,express --verify-only
 """
 
 import argparse
@@ -52,9 +58,19 @@ SCENARIOS = [
     ("GET /api/bird/{name}", "GET", "/api/bird/bench-bird", None, True, None),
 ]
 
-PEERS = ["service", "ferrapi-bare", "hyper-raw", "axum", "actix"]
+PEERS = ["service", "ferrapi-bare", "hyper-raw", "axum", "actix", "fastapi", "express"]
+RUST_PEERS = ["ferrapi-bare", "hyper-raw", "axum", "actix"]
+# Not Rust: installed into bench/ on demand, skipped with a notice when their runtime is missing.
+INSTALLED_PEERS = ["fastapi", "express"]
 SMOKE_PEERS = ["service", "hyper-raw", "axum", "actix"]
+# The smoke run only verifies these (no load): their answers are checked in CI at little cost.
+SMOKE_VERIFY_PEERS = ["fastapi", "express"]
 BASE = "hyper-raw"
+
+FASTAPI_DIR = os.path.join(BENCH, "peers", "fastapi")
+FASTAPI_VENV = os.path.join(BENCH, ".venv-fastapi")
+EXPRESS_DIR = os.path.join(BENCH, "peers", "express")
+INSTALL_TIMEOUT = 600
 
 
 def log(msg):
@@ -69,6 +85,95 @@ def die(msg):
 def run(cmd, **kw):
     log("$ " + " ".join(cmd))
     return subprocess.run(cmd, check=True, **kw)
+
+
+class Unavailable(Exception):
+    """A peer's runtime is missing or its packages could not be installed."""
+
+
+def install_step(cmd, cwd, logfile):
+    """One bounded install command, its output kept in LOGFILE; Unavailable when it fails."""
+    log("$ " + " ".join(cmd))
+    with open(logfile, "wb") as out:
+        try:
+            done = subprocess.run(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                  timeout=INSTALL_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            raise Unavailable(f"{cmd[0]} did not finish within {INSTALL_TIMEOUT} s (log: {logfile})")
+        except OSError as e:
+            raise Unavailable(f"cannot run {cmd[0]}: {e}")
+    if done.returncode != 0:
+        with open(logfile, errors="replace") as f:
+            tail = f.read()[-1500:]
+        raise Unavailable(f"{' '.join(cmd[:3])} failed (exit {done.returncode}, log: {logfile}):\n{tail}")
+
+
+def stamp_matches(stamp, pins):
+    try:
+        with open(stamp, "rb") as f:
+            return f.read() == pins
+    except OSError:
+        return False
+
+
+def install_fastapi():
+    """bench/.venv-fastapi with exactly bench/peers/fastapi/requirements.txt; its interpreter and app."""
+    python = os.path.join(FASTAPI_VENV, "bin", "python")
+    with open(os.path.join(FASTAPI_DIR, "requirements.txt"), "rb") as f:
+        pins = f.read()
+    stamp = os.path.join(FASTAPI_VENV, ".installed")
+    if not (os.access(python, os.X_OK) and stamp_matches(stamp, pins)):
+        if not os.access(python, os.X_OK):
+            shutil.rmtree(FASTAPI_VENV, ignore_errors=True)
+            os.makedirs(os.path.dirname(FASTAPI_VENV), exist_ok=True)
+            install_step([sys.executable, "-m", "venv", FASTAPI_VENV], BENCH, os.path.join(BENCH, ".venv-fastapi.log"))
+        try:
+            os.remove(stamp)
+        except OSError:
+            pass
+        install_step([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r",
+                      os.path.join(FASTAPI_DIR, "requirements.txt")], BENCH, os.path.join(FASTAPI_VENV, "pip.log"))
+        with open(stamp, "wb") as f:
+            f.write(pins)
+    return [python, os.path.join(FASTAPI_DIR, "app.py")]
+
+
+def install_express():
+    """bench/peers/express/node_modules by `npm ci` from its package-lock.json; node and the app."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node is None or npm is None:
+        raise Unavailable("node and npm are required (Debian: apt-get install nodejs npm)")
+    with open(os.path.join(EXPRESS_DIR, "package-lock.json"), "rb") as f:
+        pins = f.read()
+    modules = os.path.join(EXPRESS_DIR, "node_modules")
+    stamp = os.path.join(modules, ".bench-installed")
+    if not stamp_matches(stamp, pins):
+        install_step([npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], EXPRESS_DIR,
+                     os.path.join(BENCH, ".npm-express.log"))
+        with open(stamp, "wb") as f:
+            f.write(pins)
+    return [os.path.realpath(node), os.path.join(EXPRESS_DIR, "app.js")]
+
+
+INSTALLERS = {"fastapi": install_fastapi, "express": install_express}
+
+
+def install_peers(peers, explicit):
+    """The argv prefixes of the installed peers among PEERS that can run, and the install checks'
+    durations. One that cannot is left out with a one-line notice, or stops the run when EXPLICIT
+    (the --peers list) names it."""
+    argv, timings = {}, {}
+    for peer in [p for p in INSTALLED_PEERS if p in peers]:
+        t = time.monotonic()
+        try:
+            argv[peer] = INSTALLERS[peer]()
+        except Unavailable as e:
+            if peer in explicit:
+                die(f"peer {peer} was asked for but cannot run: {e}")
+            log(f"skipping peer {peer}: {str(e).splitlines()[0]}")
+            continue
+        timings[peer] = time.monotonic() - t
+    return argv, timings
 
 
 def ensure_tools():
@@ -99,7 +204,7 @@ def build(peers, release):
         t = time.monotonic()
         run(["cargo", "build", *profile, "--quiet", "-p", "resource-api"], cwd=ROOT)
         timings["service"] = time.monotonic() - t
-    rust_peers = [p for p in peers if p in ("ferrapi-bare", "hyper-raw", "axum", "actix")]
+    rust_peers = [p for p in peers if p in RUST_PEERS]
     if rust_peers:
         env = dict(os.environ, CARGO_TARGET_DIR=peer_target)
         cmd = ["cargo", "build", *profile, "--quiet", "--manifest-path", os.path.join(BENCH, "Cargo.toml")]
@@ -108,13 +213,14 @@ def build(peers, release):
         t = time.monotonic()
         run(cmd, env=env)
         timings["peers"] = time.monotonic() - t
+    # Each peer's argv before its PORT and OPENAPI_FILE arguments (the service's before its options).
     bins = {
-        "service": os.path.join(product, out, "resource-api"),
-        "service-info": os.path.join(product, out, "resource-api"),
-        "hyper-raw": os.path.join(peer_target, out, "peer-hyper-raw"),
-        "axum": os.path.join(peer_target, out, "peer-axum"),
-        "actix": os.path.join(peer_target, out, "peer-actix"),
-        "ferrapi-bare": os.path.join(peer_target, out, "peer-ferrapi-bare"),
+        "service": [os.path.join(product, out, "resource-api")],
+        "service-info": [os.path.join(product, out, "resource-api")],
+        "hyper-raw": [os.path.join(peer_target, out, "peer-hyper-raw")],
+        "axum": [os.path.join(peer_target, out, "peer-axum")],
+        "actix": [os.path.join(peer_target, out, "peer-actix")],
+        "ferrapi-bare": [os.path.join(peer_target, out, "peer-ferrapi-bare")],
     }
     return bins, timings
 
@@ -135,9 +241,11 @@ class Server:
         if peer.startswith("service"):
             env["RUST_LOG"] = "info" if peer == "service-info" else "warn"
             db = os.path.join(workdir, f"birds-{peer}-{self.port}.db")
-            cmd = [bins[peer], "--host", "127.0.0.1", "--port", str(self.port), "--db", f"sqlite://{db}"]
+            cmd = [*bins[peer], "--host", "127.0.0.1", "--port", str(self.port), "--db", f"sqlite://{db}"]
         else:
-            cmd = [bins[peer], str(self.port), openapi_file]
+            cmd = [*bins[peer], str(self.port), openapi_file]
+            if peer == "express":
+                env["NODE_ENV"] = "production"
         self.logfile = open(os.path.join(workdir, f"{peer}-{self.port}.log"), "wb")
         self.proc = subprocess.Popen(["taskset", "-c", "0"] + cmd, env=env, stdout=self.logfile,
                                      stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
@@ -153,6 +261,15 @@ class Server:
         else:
             self.stop()
             die(f"{peer} did not listen on 127.0.0.1:{self.port} within 30 s")
+        # The PID whose /proc/PID/stat is read must be the server itself (taskset execs it), not a
+        # wrapper (a shell, npm, a pyenv shim) around it.
+        try:
+            exe = os.readlink(f"/proc/{self.proc.pid}/exe").removesuffix(" (deleted)")
+        except OSError:
+            exe = "?"
+        if os.path.realpath(exe) != os.path.realpath(cmd[0]):
+            self.stop()
+            die(f"{peer}: PID {self.proc.pid} runs {exe}, not {os.path.realpath(cmd[0])}")
         time.sleep(0.2)
         self.idle_rss_kib = self.status("VmRSS")
 
@@ -361,7 +478,8 @@ def main():
     ap.add_argument("--smoke", action="store_true",
                     help="1 s per scenario, 1 round, debug builds (CI reuses cargo test's), no write")
     ap.add_argument("--debug", action="store_true", help="debug builds (figures meaningless; for smoke runs)")
-    ap.add_argument("--peers", default=None, help="comma-separated: " + ",".join(PEERS + ["service-info"]))
+    ap.add_argument("--peers", default=None, help="comma-separated: " + ",".join(PEERS + ["service-info"]) +
+                    " (default: all but service-info)")
     ap.add_argument("--duration", type=int, default=5)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--connections", type=int, default=64)
@@ -372,11 +490,15 @@ def main():
     ap.add_argument("--wait-load", type=float, default=0.0, metavar="MINUTES",
                     help="first wait (polling every 30 s, at most MINUTES) for a 1-minute load below 0.7")
     args = ap.parse_args()
+    explicit = args.peers.split(",") if args.peers else []
+    verify_extra = []
     if args.smoke:
         args.duration, args.rounds, args.no_write, args.debug = 1, 1, True, True
-        peers = (args.peers or ",".join(SMOKE_PEERS)).split(",")
+        peers = explicit or list(SMOKE_PEERS)
+        if not explicit:
+            verify_extra = list(SMOKE_VERIFY_PEERS)
     else:
-        peers = (args.peers or ",".join(PEERS)).split(",")
+        peers = explicit or list(PEERS)
     if args.with_info_log and "service-info" not in peers:
         peers.append("service-info")
     for p in peers:
@@ -387,6 +509,11 @@ def main():
 
     ensure_tools()
     bins, timings = build(peers, release=not args.debug)
+    installed, install_timings = install_peers(peers + verify_extra, explicit)
+    bins.update(installed)
+    timings.update({f"{peer} (install, or check of its pins)": secs for peer, secs in install_timings.items()})
+    peers = [p for p in peers if p not in INSTALLED_PEERS or p in installed]
+    verify_extra = [p for p in verify_extra if p in installed]
     for what, secs in timings.items():
         log(f"build {what}: {secs:.1f} s")
     deadline = time.monotonic() + max(0.0, min(args.wait_load, 30.0)) * 60
@@ -397,7 +524,7 @@ def main():
     log(f"load average: {' '.join(load)}")
     with tempfile.TemporaryDirectory(prefix="ferrapi-bench-") as workdir:
         openapi_file = capture_openapi(bins, workdir)
-        verify([p for p in peers if p != "service-info"], bins, workdir, openapi_file)
+        verify([p for p in peers + verify_extra if p != "service-info"], bins, workdir, openapi_file)
         if args.verify_only:
             return
         results, rss = {}, {}
