@@ -14,6 +14,7 @@ use syn::spanned::Spanned;
 use crate::emit_openapi;
 use crate::infer::{Kind, RouteModel};
 use crate::parse::ConstraintSpec;
+use crate::suspend;
 
 /// `&[__rt::Constraint::Ge(..), ..]`.
 pub fn constraints_tokens(constraints: &[ConstraintSpec]) -> TokenStream {
@@ -140,19 +141,36 @@ pub fn emit(model: &RouteModel) -> TokenStream {
     } else {
         quote!(#(#reads_body)||*)
     };
-    let (output_assertion, respond) = match &func.sig.output {
-        syn::ReturnType::Default => (
-            TokenStream::new(),
-            quote!(__rt::IntoResponse::into_response(#fn_name(#(#slots),*).await)),
-        ),
+    // The conversion of the function's result, named with the return type's span so an
+    // unsatisfied bound here is the same error as the assertion's, which the compiler reports once.
+    let (output_assertion, into_response) = match &func.sig.output {
+        syn::ReturnType::Default => (TokenStream::new(), quote!(__rt::IntoResponse::into_response)),
         syn::ReturnType::Type(_, ty) => (
             quote_spanned!(ty.span()=> __rt::assert_into_response::<#ty>();),
-            // Named with the return type's span, so an unsatisfied bound here is the same error
-            // as the assertion's, which the compiler reports once.
-            quote_spanned!(ty.span()=> <#ty as __rt::IntoResponse>::into_response(#fn_name(#(#slots),*).await)),
+            quote_spanned!(ty.span()=> <#ty as __rt::IntoResponse>::into_response),
         ),
     };
     let operation = emit_openapi::operation(model);
+    // A body that cannot suspend completes on its first poll: run it inside the handler and answer
+    // at once, which spares boxing the future and polling it through the dispatcher later. Both
+    // ways await the call inside an `async` block of this body and convert its result in a call
+    // spanned like the assertion, so a route's mistakes read the same whichever way it runs.
+    let call = if suspend::may_suspend(&func.block) {
+        quote!(::core::result::Result::Ok(__rt::boxed(async move {
+            #into_response(#fn_name(#(#slots),*).await)
+        })))
+    } else {
+        let output = quote!(__output);
+        let convert = match &func.sig.output {
+            syn::ReturnType::Default => quote!(|#output| #into_response(#output)),
+            syn::ReturnType::Type(_, ty) => quote_spanned!(ty.span()=> |#output| #into_response(#output)),
+        };
+        quote!(::core::result::Result::Err(__rt::answer_now(
+            #name_str,
+            async move { #fn_name(#(#slots),*).await },
+            #convert,
+        )))
+    };
 
     // Every type requirement is asserted, and every use of the argument types is written, inside
     // the one body of `def`: the compiler reports an unsatisfied bound once per span and body, so
@@ -169,7 +187,7 @@ pub fn emit(model: &RouteModel) -> TokenStream {
             use ::ferrapi::__private as __rt;
 
             impl __rt::Route for #fn_name {
-                #[allow(unused_variables, clippy::result_large_err)]
+                #[allow(unused_variables, clippy::result_large_err, clippy::redundant_closure)]
                 fn def(&self) -> __rt::RouteDef {
                     #assertions
                     #output_assertion
@@ -180,14 +198,14 @@ pub fn emit(model: &RouteModel) -> TokenStream {
                         #extract_path
                         #extract_other
                         #extract_body
-                        if !__errors.is_empty() {
-                            return ::core::result::Result::Err(__errors.into_response());
+                        if let ::core::result::Result::Err(__response) = __errors.finish() {
+                            return ::core::result::Result::Err(__response);
                         }
                         #[allow(irrefutable_let_patterns)]
                         let (#(::core::option::Option::Some(#slots),)*) = (#(#slots,)*) else {
                             return ::core::result::Result::Err(__rt::internal_error());
                         };
-                        ::core::result::Result::Ok(__rt::boxed(async move { #respond }))
+                        #call
                     };
                     let check: fn(&__rt::StateMap) -> ::core::result::Result<(), ::std::string::String> =
                         |state: &__rt::StateMap| {

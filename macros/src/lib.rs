@@ -17,6 +17,7 @@ mod emit_handler;
 mod emit_openapi;
 mod infer;
 mod parse;
+mod suspend;
 mod template;
 
 fn route(method: &'static str, attr: TokenStream, item: TokenStream) -> TokenStream {

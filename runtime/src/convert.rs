@@ -49,12 +49,17 @@ macro_rules! int_from_param {
     ($($ty:ty => $format:literal),* $(,)?) => {$(
         impl FromParam for $ty {
             fn from_param(raw: &str) -> Result<Self, Failure> {
+                // Whatever Rust's parser accepts is an integer literal in range (an optional sign
+                // and ASCII digits), so a success needs no second look at the text.
+                if let Ok(value) = raw.parse::<$ty>() {
+                    return Ok(value);
+                }
                 if !is_integer_literal(raw) {
                     return Err(Failure::new("int_parsing", INT_PARSING));
                 }
-                // Rust's parser rejects a leading `+` only for unsigned types with no digits; the
-                // grammar was checked above, so any error now is a range error.
-                raw.parse::<$ty>().map_err(|_| int_out_of_range(<$ty>::MIN, <$ty>::MAX))
+                // The grammar is right, so the value is out of the type's range (or a `-` sign on
+                // an unsigned type).
+                Err(int_out_of_range(<$ty>::MIN, <$ty>::MAX))
             }
         }
 

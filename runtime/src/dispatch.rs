@@ -61,7 +61,7 @@ pub struct HandleFuture<B> {
 }
 
 /// Run the handler of `def` on a routed request: its future, or an immediate answer.
-fn run(def: &RouteDef, cx: &RequestCx<'_>) -> State<()> {
+fn run<B>(def: &RouteDef, cx: &RequestCx<'_>) -> State<B> {
     match catch_unwind(AssertUnwindSafe(|| (def.handler)(cx))) {
         Ok(Ok(future)) => State::Running {
             future: CatchPanic::new(future),
@@ -71,16 +71,6 @@ fn run(def: &RouteDef, cx: &RequestCx<'_>) -> State<()> {
         Err(payload) => {
             tracing::error!(route = def.name, panic = %panic_message(&*payload), "handler panicked");
             State::Ready(Some(internal_error()))
-        }
-    }
-}
-
-impl<B> State<B> {
-    fn from_run(state: State<()>) -> Self {
-        match state {
-            State::Ready(response) => State::Ready(response),
-            State::Running { future, route } => State::Running { future, route },
-            State::Reading(_) => State::Ready(Some(internal_error())),
         }
     }
 }
@@ -109,10 +99,11 @@ where
     B: hyper::body::Body + Unpin,
     B::Error: std::fmt::Display,
 {
-    if let Some(response) = inner.docs.respond(&parts.method, parts.uri.path()) {
+    let path = parts.uri.path();
+    if let Some(response) = inner.docs.respond(&parts.method, path) {
         return State::Ready(Some(response));
     }
-    let (route, params) = match inner.router.lookup(&parts.method, parts.uri.path()) {
+    let (route, params) = match inner.router.lookup(&parts.method, path) {
         Lookup::Found { route, params } => (route, params),
         Lookup::NotFound => {
             return State::Ready(Some(error_response(StatusCode::NOT_FOUND, &json!("Not Found"))));
@@ -141,11 +132,12 @@ where
     let body_input = BodyInput::Missing;
     let cx = RequestCx {
         parts: &parts,
+        path,
         params: &params,
         body_input: &body_input,
         state: &inner.state,
     };
-    State::from_run(run(def, &cx))
+    run(def, &cx)
 }
 
 impl<B> Future for HandleFuture<B>
@@ -160,11 +152,12 @@ where
         loop {
             match &mut this.state {
                 State::Ready(response) => {
-                    let response = response.take().unwrap_or_else(internal_error);
-                    return Poll::Ready(this.finish(response));
+                    let mut response = response.take().unwrap_or_else(internal_error);
+                    this.finish(&mut response);
+                    return Poll::Ready(response);
                 }
                 State::Running { future, route } => {
-                    let response = match Pin::new(future).poll(cx) {
+                    let mut response = match Pin::new(future).poll(cx) {
                         Poll::Pending => return Poll::Pending,
                         Poll::Ready(Ok(response)) => response,
                         Poll::Ready(Err(message)) => {
@@ -172,7 +165,8 @@ where
                             internal_error()
                         }
                     };
-                    return Poll::Ready(this.finish(response));
+                    this.finish(&mut response);
+                    return Poll::Ready(response);
                 }
                 State::Reading(reading) => {
                     let bytes = match reading.reader.poll_read(cx) {
@@ -195,11 +189,12 @@ where
                             let body_input = classify(&parts.headers, bytes);
                             let request = RequestCx {
                                 parts,
+                                path: parts.uri.path(),
                                 params,
                                 body_input: &body_input,
                                 state: &inner.state,
                             };
-                            State::from_run(run(def, &request))
+                            run(def, &request)
                         }
                         None => State::Ready(Some(internal_error())),
                     };
@@ -211,7 +206,9 @@ where
 }
 
 impl<B> HandleFuture<B> {
-    fn finish(&mut self, mut response: Response) -> Response {
+    /// Log the request line (when on) and drop the body of a HEAD answer, in place: the response
+    /// is large, and each move of it is a copy.
+    fn finish(&mut self, response: &mut Response) {
         if let Some(log) = self.log.take() {
             let path = log.uri.path_and_query().map_or("/", |p| p.as_str());
             tracing::info!(
@@ -222,9 +219,8 @@ impl<B> HandleFuture<B> {
             );
         }
         if self.is_head {
-            strip_body(&mut response);
+            strip_body(response);
         }
-        response
     }
 }
 

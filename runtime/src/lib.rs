@@ -107,7 +107,7 @@ pub mod __private {
     pub use crate::openapi::Operation;
     pub use crate::request::RequestCx;
     pub use crate::response::{internal_error, IntoResponse, Response};
-    pub use crate::route::{BoxFuture, Handler, Route, RouteDef};
+    pub use crate::route::{answer_now, BoxFuture, Handler, Route, RouteDef};
     pub use crate::schema::{field_schema, title_case, JsonSchema, SchemaRegistry};
     pub use crate::state::StateMap;
     pub use hyper::Method;

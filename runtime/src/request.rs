@@ -20,6 +20,8 @@ use crate::state::StateMap;
 #[derive(Debug, Clone, Copy)]
 pub struct RequestCx<'a> {
     pub(crate) parts: &'a Parts,
+    /// `parts.uri.path()`, worked out once by the dispatcher (the router needed it too).
+    pub(crate) path: &'a str,
     pub(crate) params: &'a PathParams,
     pub(crate) body_input: &'a BodyInput,
     pub(crate) state: &'a StateMap,
@@ -29,7 +31,7 @@ impl<'a> RequestCx<'a> {
     /// The raw (still percent-encoded) value of the `index`-th path parameter.
     pub fn path_raw(&self, index: usize) -> Option<&'a str> {
         let (start, end) = self.params.get(index)?;
-        self.parts.uri.path().get(start..end)
+        self.path.get(start..end)
     }
 
     /// The raw query string, if any.

@@ -6,12 +6,13 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::task::{Context, Poll, Waker};
 
 use hyper::Method;
 use serde_json::Value;
 
 use crate::request::RequestCx;
-use crate::response::Response;
+use crate::response::{internal_error, Response};
 use crate::schema::SchemaRegistry;
 use crate::state::StateMap;
 
@@ -19,9 +20,33 @@ use crate::state::StateMap;
 pub type BoxFuture = Pin<Box<dyn Future<Output = Response> + Send + 'static>>;
 
 /// A generated handler: extracts and validates the arguments, then either answers at once (a 422,
-/// say) or returns the boxed call of the user's function. Extraction borrows the request, so
-/// nothing of it is copied into the future.
+/// say, or the answer of a function that cannot suspend: see [`answer_now`]) or returns the boxed
+/// call of the user's function. Extraction borrows the request, so nothing of it is copied into
+/// the future.
 pub type Handler = for<'a, 'b> fn(&'b RequestCx<'a>) -> Result<BoxFuture, Response>;
+
+/// Run the call of a route function whose body has no `.await` (the route macro checked its
+/// tokens) to completion, here and now, and convert its result with `respond`: such a future is
+/// ready on its first poll, so it needs neither a box nor a waker. Should it suspend after all (a
+/// macro the check trusted expanded to an `.await`), the request is answered with a logged 500
+/// rather than left hanging.
+///
+/// The bound on the future is the boxed path's, so whether a route compiles does not depend on
+/// its body having an `.await`.
+pub fn answer_now<F, R>(route: &'static str, future: F, respond: R) -> Response
+where
+    F: Future + Send + 'static,
+    R: FnOnce(F::Output) -> Response,
+{
+    let mut future = std::pin::pin!(future);
+    match future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(output) => respond(output),
+        Poll::Pending => {
+            tracing::error!(route, "handler suspended although its body has no `.await`");
+            internal_error()
+        }
+    }
+}
 
 /// Everything the runtime knows of one route.
 #[derive(Clone)]
@@ -72,4 +97,31 @@ macro_rules! routes {
     ($($($segment:ident)::+),* $(,)?) => {
         ::std::vec![$($crate::Route::def(&$($segment)::+ {})),*]
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::response::IntoResponse;
+    use hyper::StatusCode;
+
+    #[test]
+    fn a_ready_future_is_answered_in_place() {
+        let response = answer_now("ready", async { StatusCode::CREATED }, StatusCode::into_response);
+        assert_eq!(response.status(), StatusCode::CREATED);
+    }
+
+    #[test]
+    fn a_future_that_suspends_after_all_is_a_500() {
+        let mut polled = false;
+        let pending_once = std::future::poll_fn(move |_| {
+            if std::mem::replace(&mut polled, true) {
+                Poll::Ready(StatusCode::OK)
+            } else {
+                Poll::Pending
+            }
+        });
+        let response = answer_now("suspends", pending_once, StatusCode::into_response);
+        assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
+    }
 }

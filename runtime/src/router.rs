@@ -28,9 +28,39 @@ struct Candidate {
 #[derive(Debug)]
 struct Shape {
     template: Template,
-    /// Bit `i` is set when segment `i` is a parameter (templates have at most 64 segments).
-    param_mask: u64,
+    /// Where the parameter values of a path of this shape are (see [`Step`]).
+    layout: Vec<Step>,
     candidates: Vec<Candidate>,
+}
+
+/// One step of finding the parameter values in a path that matched a shape, without reading its
+/// literal segments: matchit compared those byte for byte, so each spans exactly as many bytes as
+/// in the template. Only a parameter that is not the last segment is scanned, for its end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Step {
+    /// A literal segment of this many bytes, then its `/`.
+    Skip(usize),
+    /// A parameter value, up to the next `/`.
+    Param,
+    /// The last segment, a parameter: the rest of the path.
+    Tail,
+}
+
+/// The steps for `template`, ending at its last parameter (nothing after it is read).
+fn layout(template: &Template) -> Vec<Step> {
+    let segments = template.segments();
+    let Some(last_param) = segments.iter().rposition(|s| matches!(s, Segment::Param(_))) else {
+        return Vec::new();
+    };
+    segments[..=last_param]
+        .iter()
+        .enumerate()
+        .map(|(i, segment)| match segment {
+            Segment::Literal(text) => Step::Skip(text.len()),
+            Segment::Param(_) if i + 1 == segments.len() => Step::Tail,
+            Segment::Param(_) => Step::Param,
+        })
+        .collect()
 }
 
 /// Whether a declared route is served.
@@ -138,21 +168,9 @@ impl Router {
                     matcher
                         .insert(key.clone(), shapes.len())
                         .map_err(|err| RouterError(format!("route `{}`: {err}", template.openapi_path())))?;
-                    if template.segments().len() > 64 {
-                        return Err(RouterError(format!(
-                            "route `{}` has more than 64 segments",
-                            template.openapi_path()
-                        )));
-                    }
-                    let param_mask = template
-                        .segments()
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, s)| matches!(s, Segment::Param(_)))
-                        .fold(0u64, |mask, (i, _)| mask | (1 << i));
                     shapes.push(Shape {
                         template: template.clone(),
-                        param_mask,
+                        layout: layout(template),
                         candidates: Vec::new(),
                     });
                     shapes.len() - 1
@@ -208,23 +226,26 @@ impl Router {
         let Some(shape) = self.shapes.get(matched_shape) else {
             return Lookup::NotFound;
         };
-        let mut allowed: Vec<&Method> = Vec::new();
-        for candidate in &shape.candidates {
-            let Some(target) = self.shapes.get(candidate.shape) else {
-                continue;
+        let applies = |candidate: &&Candidate| {
+            candidate.shape == matched_shape
+                || self
+                    .shapes
+                    .get(candidate.shape)
+                    .is_some_and(|target| target.template.matches_path(key))
+        };
+        let winner = shape.candidates.iter().filter(applies).find(|candidate| {
+            candidate.method == *method || (*method == Method::HEAD && candidate.method == Method::GET)
+        });
+        if let Some(winner) = winner {
+            let layout = self.shapes.get(winner.shape).map_or(&[][..], |s| &s.layout[..]);
+            return Lookup::Found {
+                route: winner.route,
+                params: param_ranges(layout, key),
             };
-            if candidate.shape != matched_shape && !target.template.matches_path(key) {
-                continue;
-            }
-            let method_matches =
-                candidate.method == *method || (*method == Method::HEAD && candidate.method == Method::GET);
-            if method_matches {
-                let params = param_ranges(target.param_mask, key);
-                return Lookup::Found {
-                    route: candidate.route,
-                    params,
-                };
-            }
+        }
+        // A miss: the rarer path, so the list of allowed methods is only built here.
+        let mut allowed: Vec<&Method> = Vec::new();
+        for candidate in shape.candidates.iter().filter(applies) {
             if !allowed.contains(&&candidate.method) {
                 allowed.push(&candidate.method);
             }
@@ -241,29 +262,24 @@ impl Router {
     }
 }
 
-/// Byte ranges in `path` (already matched) of the segments whose bit is set in `param_mask`.
-/// A byte scan: cheaper than walking matchit's parameters, which validate UTF-8 again.
-fn param_ranges(param_mask: u64, path: &str) -> PathParams {
-    let mut ranges = PathParams::default();
-    if param_mask == 0 {
-        return ranges;
-    }
+/// Byte ranges of the parameter values in `path`, which matched the shape of `layout` (so it
+/// starts with one `/`, and each literal segment is as long as in the template). Reads only the
+/// bytes of parameter values, and not even those of a last-segment parameter.
+fn param_ranges(layout: &[Step], path: &str) -> PathParams {
     let bytes = path.as_bytes();
-    let mut start = usize::from(bytes.first() == Some(&b'/'));
-    let mut segment = 0;
-    while start <= bytes.len() && segment < 64 {
-        let end = bytes[start..]
-            .iter()
-            .position(|&b| b == b'/')
-            .map_or(bytes.len(), |p| start + p);
-        if param_mask & (1 << segment) != 0 {
-            ranges.push((start, end));
+    let mut ranges = PathParams::default();
+    let mut start = 1;
+    for step in layout {
+        match *step {
+            Step::Skip(len) => start += len + 1,
+            Step::Param => {
+                let rest = bytes.get(start..).unwrap_or_default();
+                let end = start + rest.iter().position(|&b| b == b'/').unwrap_or(rest.len());
+                ranges.push((start, end));
+                start = end + 1;
+            }
+            Step::Tail => ranges.push((start, bytes.len())),
         }
-        if param_mask >> segment <= 1 || end == bytes.len() {
-            break;
-        }
-        segment += 1;
-        start = end + 1;
     }
     ranges
 }
@@ -358,14 +374,41 @@ mod tests {
         assert_eq!(found(r.lookup(&Method::GET, "/")), (0, vec![]));
     }
 
+    fn ranges(template: &str, path: &str) -> Vec<(usize, usize)> {
+        param_ranges(&layout(&Template::parse(template).unwrap()), path).to_vec()
+    }
+
     #[test]
-    fn parameter_ranges_by_byte_scan() {
+    fn parameter_ranges_from_the_layout() {
         assert_eq!(
-            param_ranges(0b1010, "/user/7/item/abc").to_vec(),
+            ranges("/user/{a}/item/{b}", "/user/7/item/abc"),
             vec![(6, 7), (13, 16)]
         );
-        assert_eq!(param_ranges(0b1, "/x").to_vec(), vec![(1, 2)]);
-        assert_eq!(param_ranges(0b10, "/a/").to_vec(), vec![(3, 3)]);
-        assert_eq!(param_ranges(0, "/a/b").to_vec(), vec![]);
+        assert_eq!(
+            ranges("/user/{a}/item/{b}/x", "/user/7/item/abc/x"),
+            vec![(6, 7), (13, 16)]
+        );
+        assert_eq!(ranges("/{a}/{b}", "/x%2F/y"), vec![(1, 5), (6, 7)]);
+        assert_eq!(ranges("/{x}", "/x"), vec![(1, 2)]);
+        assert_eq!(ranges("/a/b", "/a/b"), vec![]);
+        assert_eq!(ranges("/", "/"), vec![]);
+    }
+
+    #[test]
+    fn parameter_ranges_of_an_overlapping_shape() {
+        let r = router(&[
+            ("GET", "/a/{x}/c"),
+            ("GET", "/a/bb/{y}/{z}"),
+            ("GET", "/{u}/bb/{v}/d"),
+        ]);
+        assert_eq!(found(r.lookup(&Method::GET, "/a/bb/c")), (0, vec![(3, 5)]));
+        assert_eq!(
+            found(r.lookup(&Method::GET, "/a/bb/cc/d")),
+            (1, vec![(6, 8), (9, 10)])
+        );
+        assert_eq!(
+            found(r.lookup(&Method::GET, "/zz/bb/cc/d")),
+            (2, vec![(1, 3), (7, 9)])
+        );
     }
 }
