@@ -91,6 +91,8 @@ pub trait Arg: Sized {
 }
 
 /// Percent-decode a path or query value; invalid UTF-8 is an error with the raw text as input.
+// Inlined into `path_param`, which is instantiated in the route author's crate.
+#[inline]
 fn decode(raw: &str) -> Result<std::borrow::Cow<'_, str>, Failure> {
     // A plain loop: `str::contains(char)` and `memchr` set up for long texts, which costs more
     // than scanning the few bytes of a typical value.

@@ -36,7 +36,12 @@ pub enum BodyInput {
 /// Reads a whole body, refusing more than `limit` bytes, by polling (see `dispatch`).
 pub(crate) struct BodyReader<B> {
     body: B,
+    /// The first data frame, kept as it came: a body of one frame (most bodies) is not copied.
+    first: Bytes,
+    /// The body so far, once a second frame arrived.
     buffer: BytesMut,
+    /// The declared length, to size `buffer`.
+    capacity: usize,
     limit: usize,
 }
 
@@ -56,7 +61,9 @@ where
         let capacity = hint.exact().map_or(0, |len| len as usize);
         Ok(BodyReader {
             body,
-            buffer: BytesMut::with_capacity(capacity),
+            first: Bytes::new(),
+            buffer: BytesMut::new(),
+            capacity,
             limit,
         })
     }
@@ -66,7 +73,14 @@ where
         loop {
             match Pin::new(&mut self.body).poll_frame(cx) {
                 Poll::Pending => return Poll::Pending,
-                Poll::Ready(None) => return Poll::Ready(Ok(std::mem::take(&mut self.buffer).freeze())),
+                Poll::Ready(None) => {
+                    let body = if self.buffer.is_empty() {
+                        std::mem::take(&mut self.first)
+                    } else {
+                        std::mem::take(&mut self.buffer).freeze()
+                    };
+                    return Poll::Ready(Ok(body));
+                }
                 Poll::Ready(Some(Err(err))) => {
                     tracing::debug!(error = %err, "request body could not be read");
                     return Poll::Ready(Err(error_response(
@@ -75,11 +89,21 @@ where
                     )));
                 }
                 Poll::Ready(Some(Ok(frame))) => {
-                    if let Ok(data) = frame.into_data() {
-                        if self.buffer.len() + data.remaining() > self.limit {
+                    if let Ok(mut data) = frame.into_data() {
+                        let read = self.first.len() + self.buffer.len();
+                        if read + data.remaining() > self.limit {
                             return Poll::Ready(Err(too_large(self.limit)));
                         }
-                        self.buffer.put(data);
+                        if read == 0 {
+                            // `Bytes` hands itself over without a copy.
+                            self.first = data.copy_to_bytes(data.remaining());
+                        } else {
+                            if self.buffer.is_empty() {
+                                self.buffer.reserve(self.capacity.max(read + data.remaining()));
+                                self.buffer.put(std::mem::take(&mut self.first));
+                            }
+                            self.buffer.put(data);
+                        }
                     }
                 }
             }
@@ -295,6 +319,67 @@ mod tests {
             let (status, body) = answer(text.as_bytes()).await;
             assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
             assert!(body.contains(needle), "{body}");
+        }
+    }
+
+    /// A body of the given frames, `Pending` (with a wake-up) before each when `stall`.
+    struct Frames {
+        frames: std::collections::VecDeque<&'static [u8]>,
+        stall: bool,
+        stalled: bool,
+    }
+
+    impl hyper::body::Body for Frames {
+        type Data = Bytes;
+        type Error = std::convert::Infallible;
+
+        fn poll_frame(
+            mut self: Pin<&mut Self>,
+            cx: &mut Context<'_>,
+        ) -> Poll<Option<Result<hyper::body::Frame<Bytes>, Self::Error>>> {
+            if self.stall && !std::mem::replace(&mut self.stalled, true) {
+                cx.waker().wake_by_ref();
+                return Poll::Pending;
+            }
+            self.stalled = false;
+            let frame = self.frames.pop_front();
+            Poll::Ready(frame.map(|f| Ok(hyper::body::Frame::data(Bytes::from_static(f)))))
+        }
+    }
+
+    async fn read(frames: &[&'static [u8]], stall: bool, limit: usize) -> Result<Bytes, StatusCode> {
+        let body = Frames {
+            frames: frames.iter().copied().collect(),
+            stall,
+            stalled: false,
+        };
+        let mut reader = BodyReader::new(body, limit).map_err(|r| r.status())?;
+        std::future::poll_fn(|cx| reader.poll_read(cx))
+            .await
+            .map_err(|r| r.status())
+    }
+
+    #[tokio::test]
+    async fn bodies_of_one_or_many_frames_are_read_whole() {
+        for stall in [false, true] {
+            assert_eq!(read(&[], stall, 10).await, Ok(Bytes::new()));
+            assert_eq!(read(&[b"{}"], stall, 10).await, Ok(Bytes::from_static(b"{}")));
+            assert_eq!(
+                read(&[b"", b"ab"], stall, 10).await,
+                Ok(Bytes::from_static(b"ab"))
+            );
+            assert_eq!(
+                read(&[b"ab", b"", b"cd", b"e"], stall, 10).await,
+                Ok(Bytes::from_static(b"abcde"))
+            );
+            assert_eq!(
+                read(&[b"abcd", b"efg"], stall, 6).await,
+                Err(StatusCode::PAYLOAD_TOO_LARGE)
+            );
+            assert_eq!(
+                read(&[b"abcdefg"], stall, 6).await,
+                Err(StatusCode::PAYLOAD_TOO_LARGE)
+            );
         }
     }
 

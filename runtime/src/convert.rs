@@ -48,6 +48,9 @@ pub fn int_out_of_range(min: impl Into<Value>, max: impl Into<Value>) -> Failure
 macro_rules! int_from_param {
     ($($ty:ty => $format:literal),* $(,)?) => {$(
         impl FromParam for $ty {
+            // Inlined into the generated handlers (another crate): the success path is a few
+            // instructions around `str::parse`, the call would cost as much.
+            #[inline]
             fn from_param(raw: &str) -> Result<Self, Failure> {
                 // Whatever Rust's parser accepts is an integer literal in range (an optional sign
                 // and ASCII digits), so a success needs no second look at the text.

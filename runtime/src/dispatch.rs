@@ -1,9 +1,10 @@
 //! Answering one request: route, read the body if the route has one, run the handler, log.
 //!
 //! Rules enforced here:
-//! - everything up to the handler's future runs synchronously when the route takes no body:
-//!   the returned future is small (the boxed user future, or a ready response) and owns nothing
-//!   of the request but what the user's function took;
+//! - everything up to the handler's future runs synchronously when the route takes no body, or
+//!   when its body is already whole (one poll without a waker tells): the returned future is
+//!   small (the boxed user future, or a ready response) and owns nothing of the request but what
+//!   the user's function took;
 //! - routes with a body read it by polling, never beyond the limit (413), then validate it;
 //! - a panic while extracting or inside the handler is a logged 500;
 //! - HEAD responses keep GET's headers (with the length) and drop the body; the request line is
@@ -13,7 +14,7 @@ use std::future::Future;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
+use std::task::{Context, Poll, Waker};
 use std::time::Instant;
 
 use bytes::Bytes;
@@ -117,19 +118,30 @@ where
     let Some(def) = inner.routes.get(route) else {
         return State::Ready(Some(internal_error()));
     };
-    if def.reads_body {
-        return match BodyReader::new(body, inner.config.body_limit) {
-            Ok(reader) => State::Reading(Box::new(Reading {
-                inner: inner.clone(),
-                route,
-                parts,
-                params,
-                reader,
-            })),
-            Err(response) => State::Ready(Some(response)),
+    let body_input = if def.reads_body {
+        let mut reader = match BodyReader::new(body, inner.config.body_limit) {
+            Ok(reader) => reader,
+            Err(response) => return State::Ready(Some(response)),
         };
-    }
-    let body_input = BodyInput::Missing;
+        // A small body is usually whole by the time its head is routed: one poll without a
+        // waker finds out, and then the route runs here, without boxing the request to wait.
+        // If it is not, the future polls the body again with the real waker before waiting.
+        match reader.poll_read(&mut Context::from_waker(Waker::noop())) {
+            Poll::Ready(Ok(bytes)) => classify(&parts.headers, bytes),
+            Poll::Ready(Err(response)) => return State::Ready(Some(response)),
+            Poll::Pending => {
+                return State::Reading(Box::new(Reading {
+                    inner: inner.clone(),
+                    route,
+                    parts,
+                    params,
+                    reader,
+                }))
+            }
+        }
+    } else {
+        BodyInput::Missing
+    };
     let cx = RequestCx {
         parts: &parts,
         path,

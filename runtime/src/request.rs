@@ -29,6 +29,8 @@ pub struct RequestCx<'a> {
 
 impl<'a> RequestCx<'a> {
     /// The raw (still percent-encoded) value of the `index`-th path parameter.
+    // Inlined: generated handlers, in the route author's crate, call this once per argument.
+    #[inline]
     pub fn path_raw(&self, index: usize) -> Option<&'a str> {
         let (start, end) = self.params.get(index)?;
         self.path.get(start..end)

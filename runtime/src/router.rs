@@ -98,6 +98,7 @@ impl PathParams {
     }
 
     /// The range of the `index`-th parameter.
+    #[inline]
     pub fn get(&self, index: usize) -> Option<(usize, usize)> {
         self.ranges[..usize::from(self.len)]
             .get(index)
