@@ -41,11 +41,15 @@ where
     let mut future = std::pin::pin!(future);
     match future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
         Poll::Ready(output) => respond(output),
-        Poll::Pending => {
-            tracing::error!(route, "handler suspended although its body has no `.await`");
-            internal_error()
-        }
+        Poll::Pending => suspended(route),
     }
+}
+
+/// The answer when [`answer_now`]'s future suspended; out of line, it never happens.
+#[cold]
+fn suspended(route: &'static str) -> Response {
+    tracing::error!(route, "handler suspended although its body has no `.await`");
+    internal_error()
 }
 
 /// Everything the runtime knows of one route.

@@ -234,14 +234,23 @@ impl Router {
                     .get(candidate.shape)
                     .is_some_and(|target| target.template.matches_path(key))
         };
-        let winner = shape.candidates.iter().filter(applies).find(|candidate| {
-            candidate.method == *method || (*method == Method::HEAD && candidate.method == Method::GET)
-        });
-        if let Some(winner) = winner {
-            let layout = self.shapes.get(winner.shape).map_or(&[][..], |s| &s.layout[..]);
+        // The method first: it is the cheaper test, and a candidate of the matched shape itself
+        // (the usual winner) needs no other.
+        for candidate in &shape.candidates {
+            if candidate.method != *method && !(*method == Method::HEAD && candidate.method == Method::GET) {
+                continue;
+            }
+            let target = if candidate.shape == matched_shape {
+                shape
+            } else {
+                match self.shapes.get(candidate.shape) {
+                    Some(target) if target.template.matches_path(key) => target,
+                    _ => continue,
+                }
+            };
             return Lookup::Found {
-                route: winner.route,
-                params: param_ranges(layout, key),
+                route: candidate.route,
+                params: param_ranges(&target.layout, key),
             };
         }
         // A miss: the rarer path, so the list of allowed methods is only built here.
