@@ -399,6 +399,7 @@ def load_round(peers, bins, workdir, openapi_file, duration, connections, result
         try:
             if peer.startswith("service"):
                 srv.request("POST", "/api/bird/", BIRD_BODY)
+            shared_hwm = anon = 0
             for scenario in scenarios_for(peer):
                 before = srv.cpu_ticks()
                 r = wrk(srv.port, scenario, duration, connections)
@@ -407,7 +408,12 @@ def load_round(peers, bins, workdir, openapi_file, duration, connections, result
                 results.setdefault((peer, scenario[0]), []).append(r)
                 log(f"{peer:10} {scenario[0]:36} {r['rps']:>10.0f} req/s  p50 {r.get('p50_ms', 0):.2f} ms  "
                     f"p99 {r.get('p99_ms', 0):.2f} ms  cpu {r['cpu_us']:.1f} us/req")
-            rss.setdefault(peer, []).append((srv.idle_rss_kib, srv.status("VmHWM")))
+                # The scenarios every peer serves come first: the high-water mark after them compares
+                # like with like; the service's store scenarios come after.
+                if not scenario[4]:
+                    shared_hwm = srv.status("VmHWM")
+                anon = max(anon, srv.status("RssAnon"))
+            rss.setdefault(peer, []).append((srv.idle_rss_kib, shared_hwm, srv.status("VmHWM"), anon))
         finally:
             srv.stop()
 
@@ -449,13 +455,16 @@ def table(peers, results, rss, meta):
                          f"{med([r.get('p50_ms', 0) for r in rs]):.2f} | {med([r.get('p99_ms', 0) for r in rs]):.2f} | "
                          f"{cpu:.1f} | {cratio} |")
     lines.append("")
-    lines.append("| peer | idle RSS MiB | peak RSS (VmHWM) MiB |")
-    lines.append("|---|---:|---:|")
+    lines.append("| peer | idle RSS MiB | peak RSS, shared scenarios MiB | peak RSS, all scenarios MiB | "
+                 "largest anonymous RSS MiB |")
+    lines.append("|---|---:|---:|---:|---:|")
     for peer in peers:
         if peer in rss:
-            idle = med([a for a, _ in rss[peer]]) / 1024
-            peak = max(b for _, b in rss[peer]) / 1024
-            lines.append(f"| {peer} | {idle:.1f} | {peak:.1f} |")
+            idle = med([r[0] for r in rss[peer]]) / 1024
+            shared = max(r[1] for r in rss[peer]) / 1024
+            peak = max(r[2] for r in rss[peer]) / 1024
+            anon = max(r[3] for r in rss[peer]) / 1024
+            lines.append(f"| {peer} | {idle:.1f} | {shared:.1f} | {peak:.1f} | {anon:.1f} |")
     return "\n".join(lines)
 
 
