@@ -61,8 +61,14 @@ struct Reading<B> {
 }
 
 enum State<B> {
-    Ready(Option<Response>),
-    Running { future: CatchPanic, route: &'static str },
+    /// The answer; `Pending` once handed out. (A `Poll`, the future's own output type, so the
+    /// answer leaves in one copy, by `mem::replace`, rather than through `Option::take` and a
+    /// rewrap: two copies of a 150-byte value.)
+    Ready(Poll<Response>),
+    Running {
+        future: CatchPanic,
+        route: &'static str,
+    },
     Reading(Box<Reading<B>>),
 }
 
@@ -83,8 +89,8 @@ fn run<B>(def: &RouteDef, cx: &RequestCx<'_>) -> State<B> {
             future: CatchPanic::new(future),
             route: def.name,
         },
-        Ok(Err(response)) => State::Ready(Some(response)),
-        Err(payload) => State::Ready(Some(panicked(def.name, &*payload))),
+        Ok(Err(response)) => State::Ready(Poll::Ready(response)),
+        Err(payload) => State::Ready(Poll::Ready(panicked(def.name, &*payload))),
     }
 }
 
@@ -116,27 +122,27 @@ where
 {
     let path = parts.uri.path();
     if let Some(response) = inner.docs.respond(&parts.method, path) {
-        return State::Ready(Some(response));
+        return State::Ready(Poll::Ready(response));
     }
     let (route, params) = match inner.router.lookup(&parts.method, path) {
         Lookup::Found { route, params } => (route, params),
-        Lookup::NotFound => return State::Ready(Some(not_found())),
-        Lookup::MethodNotAllowed(allow) => return State::Ready(Some(method_not_allowed(allow))),
+        Lookup::NotFound => return State::Ready(Poll::Ready(not_found())),
+        Lookup::MethodNotAllowed(allow) => return State::Ready(Poll::Ready(method_not_allowed(allow))),
     };
     let Some(def) = inner.routes.get(route) else {
-        return State::Ready(Some(internal_error()));
+        return State::Ready(Poll::Ready(internal_error()));
     };
     let body_input = if def.reads_body {
         let mut reader = match BodyReader::new(body, inner.config.body_limit) {
             Ok(reader) => reader,
-            Err(response) => return State::Ready(Some(response)),
+            Err(response) => return State::Ready(Poll::Ready(response)),
         };
         // A small body is usually whole by the time its head is routed: one poll without a
         // waker finds out, and then the route runs here, without boxing the request to wait.
         // If it is not, the future polls the body again with the real waker before waiting.
         match reader.poll_read(&mut Context::from_waker(Waker::noop())) {
             Poll::Ready(Ok(bytes)) => classify(&parts.headers, bytes),
-            Poll::Ready(Err(response)) => return State::Ready(Some(response)),
+            Poll::Ready(Err(response)) => return State::Ready(Poll::Ready(response)),
             Poll::Pending => {
                 return State::Reading(Box::new(Reading {
                     inner: inner.clone(),
@@ -185,10 +191,13 @@ where
         let this = self.get_mut();
         loop {
             match &mut this.state {
-                State::Ready(response) => {
-                    let mut response = response.take().unwrap_or_else(internal_error);
-                    this.finish(&mut response);
-                    return Poll::Ready(response);
+                State::Ready(slot) => {
+                    match slot {
+                        Poll::Ready(response) => finish(&mut this.log, this.is_head, response),
+                        // Polled again after answering.
+                        Poll::Pending => *slot = Poll::Ready(internal_error()),
+                    }
+                    return std::mem::replace(slot, Poll::Pending);
                 }
                 State::Running { future, route } => {
                     let mut response = match Pin::new(future).poll(cx) {
@@ -199,14 +208,14 @@ where
                             internal_error()
                         }
                     };
-                    this.finish(&mut response);
+                    finish(&mut this.log, this.is_head, &mut response);
                     return Poll::Ready(response);
                 }
                 State::Reading(reading) => {
                     let bytes = match reading.reader.poll_read(cx) {
                         Poll::Pending => return Poll::Pending,
                         Poll::Ready(Err(response)) => {
-                            this.state = State::Ready(Some(response));
+                            this.state = State::Ready(Poll::Ready(response));
                             continue;
                         }
                         Poll::Ready(Ok(bytes)) => bytes,
@@ -230,7 +239,7 @@ where
                             };
                             run(def, &request)
                         }
-                        None => State::Ready(Some(internal_error())),
+                        None => State::Ready(Poll::Ready(internal_error())),
                     };
                     this.state = next;
                 }
@@ -239,22 +248,20 @@ where
     }
 }
 
-impl<B> HandleFuture<B> {
-    /// Log the request line (when on) and drop the body of a HEAD answer, in place: the response
-    /// is large, and each move of it is a copy.
-    fn finish(&mut self, response: &mut Response) {
-        if let Some(log) = self.log.take() {
-            let path = log.uri.path_and_query().map_or("/", |p| p.as_str());
-            tracing::info!(
-                "{} {path} {} {:.3}ms",
-                log.method,
-                response.status().as_u16(),
-                log.started.elapsed().as_secs_f64() * 1000.0
-            );
-        }
-        if self.is_head {
-            strip_body(response);
-        }
+/// Log the request line (when on) and drop the body of a HEAD answer, in place: the response is
+/// large, and each move of it is a copy.
+fn finish(log: &mut Option<Box<LogLine>>, is_head: bool, response: &mut Response) {
+    if let Some(log) = log.take() {
+        let path = log.uri.path_and_query().map_or("/", |p| p.as_str());
+        tracing::info!(
+            "{} {path} {} {:.3}ms",
+            log.method,
+            response.status().as_u16(),
+            log.started.elapsed().as_secs_f64() * 1000.0
+        );
+    }
+    if is_head {
+        strip_body(response);
     }
 }
 
