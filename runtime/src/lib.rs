@@ -33,6 +33,7 @@
 mod app;
 mod arg;
 mod body;
+mod conn_timer;
 mod constraint;
 mod convert;
 mod dispatch;

@@ -6,7 +6,8 @@
 //! - the request head must arrive within the header-read timeout (slow clients cannot hold a
 //!   connection open forever); the clock starts at accept (a connection that sends nothing is
 //!   closed after it) and hyper restarts it whenever a connection waits for a request, so idle
-//!   keep-alive connections are closed after the same time;
+//!   keep-alive connections are closed after the same time; each HTTP/1 connection has its own
+//!   timer for this (see [`crate::conn_timer`]);
 //! - a request head larger than `max_head_bytes`, or with more than 100 header fields, is
 //!   answered 431 by hyper (a request target over 64 KiB: 414) and the connection closed;
 //! - at most `max_concurrency` requests are served at once; one more is answered 503 at once with
@@ -35,6 +36,7 @@ use hyper_util::server::graceful::{GracefulShutdown, Watcher};
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 
 use crate::app::{App, Service};
+use crate::conn_timer::ConnTimer;
 use crate::dispatch::HandleFuture;
 use crate::protocol::{sniff, Protocol};
 use crate::response::{error_response, Response};
@@ -124,9 +126,10 @@ impl Server {
         tracing::info!("listening on http://{local_addr}");
 
         let config = service.config();
+        // Each connection gets its own timer (see `serve_connection`); this one is replaced.
         let mut http1 = http1::Builder::new();
         http1
-            .timer(TokioTimer::new())
+            .timer(ConnTimer::default())
             .header_read_timeout(config.header_read_timeout)
             .max_header_size(config.max_head_bytes)
             .max_buf_size(config.max_head_bytes.max(MIN_HEAD_BYTES))
@@ -211,7 +214,11 @@ async fn serve_connection(stream: TcpStream, protocols: Arc<Protocols>, service:
     };
     let io = TokioIo::new(stream);
     let outcome = match protocol {
-        Protocol::Http1 => watcher.watch(protocols.http1.serve_connection(io, service)).await,
+        Protocol::Http1 => {
+            let mut http1 = protocols.http1.clone();
+            http1.timer(ConnTimer::default());
+            watcher.watch(http1.serve_connection(io, service)).await
+        }
         Protocol::Http2 => watcher.watch(protocols.http2.serve_connection(io, service)).await,
     };
     if let Err(err) = outcome {
