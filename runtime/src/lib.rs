@@ -47,6 +47,7 @@ mod model;
 mod openapi;
 mod panic;
 mod protocol;
+mod query;
 mod request;
 mod response;
 mod route;

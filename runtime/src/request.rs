@@ -3,8 +3,8 @@
 //!
 //! Rules enforced here: everything is borrowed from the dispatcher (no copy of the request head
 //! per request); nothing is decoded until an argument asks for it; the query string is scanned
-//! on demand (a route has few parameters) and a repeated scalar parameter takes its last value,
-//! as Starlette does.
+//! on demand (a route has few parameters; see [`crate::query`]) and a repeated scalar parameter
+//! takes its last value, as Starlette does.
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -13,6 +13,7 @@ use hyper::http::request::Parts;
 use hyper::HeaderMap;
 
 use crate::body::BodyInput;
+use crate::query;
 use crate::router::PathParams;
 use crate::state::StateMap;
 
@@ -43,13 +44,7 @@ impl<'a> RequestCx<'a> {
 
     /// The last value of query parameter `name`, decoded.
     pub fn query_last(&self, name: &str) -> Option<Cow<'a, str>> {
-        let mut last = None;
-        for (key, value) in form_urlencoded::parse(self.query_string().as_bytes()) {
-            if key == name {
-                last = Some(value);
-            }
-        }
-        last
+        query::last(self.query_string(), name)
     }
 
     /// Every value of query parameter `name`, decoded, in order.
@@ -57,9 +52,7 @@ impl<'a> RequestCx<'a> {
     where
         'a: 'n,
     {
-        form_urlencoded::parse(self.query_string().as_bytes())
-            .filter(move |(key, _)| key == name)
-            .map(|(_, value)| value)
+        query::all(self.query_string(), name)
     }
 
     /// The request headers.
