@@ -9,7 +9,8 @@
 //!
 //! Rules enforced here:
 //! - each connection owns one tokio `Sleep` (created on first use); a sleep handed to hyper only
-//!   carries its deadline and polls that shared timer;
+//!   carries its deadline and polls that shared timer, or not even that when the timer is armed,
+//!   unfired, and registered with the waker of the task polling now;
 //! - deadlines only move forward (each is "now + timeout"), so the shared timer is armed for a
 //!   deadline at or before the current one: when it fires early it is re-armed for the current
 //!   deadline (at most once per timeout period), when it fires at or after it, the sleep is over;
@@ -20,7 +21,7 @@
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
-use std::task::{Context, Poll};
+use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
 use hyper::rt::{Sleep, Timer};
@@ -28,13 +29,20 @@ use hyper::rt::{Sleep, Timer};
 /// The timer of one connection (give each connection its own).
 #[derive(Clone, Default)]
 pub(crate) struct ConnTimer {
-    armed: Arc<Mutex<Option<Pin<Box<tokio::time::Sleep>>>>>,
+    armed: Arc<Mutex<Armed>>,
+}
+
+/// The connection's tokio timer, and the waker its last registration will wake.
+#[derive(Default)]
+struct Armed {
+    timer: Option<Pin<Box<tokio::time::Sleep>>>,
+    waker: Option<Waker>,
 }
 
 /// One wait for a request head, ending at `deadline`.
 struct HeadSleep {
     deadline: tokio::time::Instant,
-    armed: Arc<Mutex<Option<Pin<Box<tokio::time::Sleep>>>>>,
+    armed: Arc<Mutex<Armed>>,
 }
 
 impl Timer for ConnTimer {
@@ -59,12 +67,22 @@ impl Future for HeadSleep {
         let deadline = self.deadline;
         // A poisoned lock only means a poll panicked midway; the timer inside is still usable.
         let mut armed = self.armed.lock().unwrap_or_else(|p| p.into_inner());
-        let timer = armed.get_or_insert_with(|| Box::pin(tokio::time::sleep_until(deadline)));
+        let Armed { timer, waker } = &mut *armed;
+        let timer = timer.get_or_insert_with(|| Box::pin(tokio::time::sleep_until(deadline)));
+        // Polled again by the same task while the timer is armed no later than this deadline and
+        // has not fired: it will wake this task, so there is nothing to register again.
+        if timer.deadline() <= deadline
+            && !timer.is_elapsed()
+            && waker.as_ref().is_some_and(|w| w.will_wake(cx.waker()))
+        {
+            return Poll::Pending;
+        }
         if timer.deadline() > deadline {
             timer.as_mut().reset(deadline);
         }
         loop {
             if timer.as_mut().poll(cx).is_pending() {
+                *waker = Some(cx.waker().clone());
                 return Poll::Pending;
             }
             if timer.deadline() >= deadline {
@@ -137,6 +155,22 @@ mod tests {
         let again = tokio::time::Instant::now();
         timer.sleep_until(now() + Duration::from_secs(2)).await;
         assert_about(again.elapsed(), Duration::from_secs(2));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn polled_again_and_again_by_one_task_it_still_ends_at_its_deadline() {
+        let timer = ConnTimer::default();
+        let started = tokio::time::Instant::now();
+        let mut sleep = timer.sleep_until(now() + Duration::from_secs(1));
+        std::future::poll_fn(|cx| {
+            for _ in 0..3 {
+                assert!(sleep.as_mut().poll(cx).is_pending());
+            }
+            Poll::Ready(())
+        })
+        .await;
+        sleep.await;
+        assert_about(started.elapsed(), Duration::from_secs(1));
     }
 
     #[tokio::test(start_paused = true)]
