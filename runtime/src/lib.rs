@@ -38,6 +38,7 @@ mod constraint;
 mod convert;
 mod dispatch;
 mod docs;
+mod drain;
 mod error;
 mod fast_json;
 mod json;

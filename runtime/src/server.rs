@@ -32,12 +32,12 @@ use hyper::server::conn::{http1, http2};
 use hyper::{Request, StatusCode};
 
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
-use hyper_util::server::graceful::{GracefulShutdown, Watcher};
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 
 use crate::app::{App, Service};
 use crate::conn_timer::ConnTimer;
 use crate::dispatch::HandleFuture;
+use crate::drain::{Drain, Open};
 use crate::protocol::{sniff, Protocol};
 use crate::response::{error_response, Response};
 
@@ -151,7 +151,7 @@ impl Server {
             service,
         };
         let shutdown_timeout = limited.service.config().shutdown_timeout;
-        let graceful = GracefulShutdown::new();
+        let drain = Drain::default();
         let mut shutdown = std::pin::pin!(shutdown);
 
         loop {
@@ -163,7 +163,7 @@ impl Server {
                             stream,
                             protocols.clone(),
                             limited.clone(),
-                            graceful.watcher(),
+                            drain.open(),
                         ));
                     }
                     Err(err) => {
@@ -179,7 +179,7 @@ impl Server {
             "shutting down: waiting up to {:?} for in-flight requests",
             shutdown_timeout
         );
-        if tokio::time::timeout(shutdown_timeout, graceful.shutdown())
+        if tokio::time::timeout(shutdown_timeout, drain.shutdown())
             .await
             .is_err()
         {
@@ -200,7 +200,7 @@ struct Protocols {
 }
 
 /// Serve one accepted connection until it closes (or shutdown closes it).
-async fn serve_connection(stream: TcpStream, protocols: Arc<Protocols>, service: Limited, watcher: Watcher) {
+async fn serve_connection(stream: TcpStream, protocols: Arc<Protocols>, service: Limited, open: Open) {
     let protocol = match tokio::time::timeout(protocols.first_bytes_timeout, sniff(&stream)).await {
         Ok(Ok(protocol)) => protocol,
         Ok(Err(err)) => {
@@ -217,9 +217,13 @@ async fn serve_connection(stream: TcpStream, protocols: Arc<Protocols>, service:
         Protocol::Http1 => {
             let mut http1 = protocols.http1.clone();
             http1.timer(ConnTimer::default());
-            watcher.watch(http1.serve_connection(io, service)).await
+            let connection = http1.serve_connection(io, service);
+            open.serve(connection, |c| c.graceful_shutdown()).await
         }
-        Protocol::Http2 => watcher.watch(protocols.http2.serve_connection(io, service)).await,
+        Protocol::Http2 => {
+            let connection = protocols.http2.serve_connection(io, service);
+            open.serve(connection, |c| c.graceful_shutdown()).await
+        }
     };
     if let Err(err) = outcome {
         tracing::debug!(error = %err, "connection ended with an error");
