@@ -3,7 +3,8 @@
 //!
 //! Rules enforced here:
 //! - a connection counts as open from accept until its task ends, so [`Drain::shutdown`] also
-//!   waits for connections still deciding their protocol;
+//!   waits for connections still deciding their protocol (those give up when it starts: see
+//!   [`Open::closing`]);
 //! - the shutdown flag is set before waking the connections, and a connection registers for the
 //!   wake-up before reading the flag, so none misses it;
 //! - a connection polled again by the same task only reads the flag: hyper-util's
@@ -70,6 +71,17 @@ impl Drain {
 }
 
 impl Open {
+    /// Completes when the server starts closing (at once if it already has).
+    pub(crate) async fn closing(&self) {
+        let woken = self.0.close.notified();
+        let mut woken = std::pin::pin!(woken);
+        woken.as_mut().enable();
+        if self.0.closing.load(Ordering::Acquire) {
+            return;
+        }
+        woken.await;
+    }
+
     /// Serve `conn` to its end; when the server starts closing, `close` is called on it once (it
     /// should finish the request in flight, then end).
     pub(crate) async fn serve<C: Future>(&self, conn: C, mut close: impl FnMut(Pin<&mut C>)) -> C::Output {
@@ -171,6 +183,29 @@ mod tests {
         .unwrap_or_else(|_| panic!("a late connection was never asked to close"));
         assert!(served.is_ok());
         assert_eq!(asked.load(Ordering::SeqCst), 1);
+    }
+
+    #[tokio::test]
+    async fn closing_completes_when_shutdown_begins_or_has_begun() {
+        let drain = Drain::default();
+        let before = drain.open();
+        let waiting = tokio::spawn(async move { before.closing().await });
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        assert!(!waiting.is_finished(), "closing completed before any shutdown");
+        let after = drain.open();
+        let shutdown = tokio::spawn(async move { drain.shutdown().await });
+        tokio::time::timeout(Duration::from_secs(5), waiting)
+            .await
+            .unwrap_or_else(|_| panic!("closing did not complete on shutdown"))
+            .unwrap_or_else(|err| panic!("task: {err}"));
+        tokio::time::timeout(Duration::from_secs(5), after.closing())
+            .await
+            .unwrap_or_else(|_| panic!("closing after shutdown began did not complete at once"));
+        drop(after);
+        tokio::time::timeout(Duration::from_secs(5), shutdown)
+            .await
+            .unwrap_or_else(|_| panic!("shutdown did not end once both were dropped"))
+            .unwrap_or_else(|err| panic!("task: {err}"));
     }
 
     #[tokio::test]

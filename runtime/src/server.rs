@@ -201,7 +201,14 @@ struct Protocols {
 
 /// Serve one accepted connection until it closes (or shutdown closes it).
 async fn serve_connection(stream: TcpStream, protocols: Arc<Protocols>, service: Limited, open: Open) {
-    let protocol = match tokio::time::timeout(protocols.first_bytes_timeout, sniff(&stream)).await {
+    let sniffed = tokio::select! {
+        sniffed = tokio::time::timeout(protocols.first_bytes_timeout, sniff(&stream)) => sniffed,
+        () = open.closing() => {
+            tracing::debug!("connection closed before its first request: shutting down");
+            return;
+        }
+    };
+    let protocol = match sniffed {
         Ok(Ok(protocol)) => protocol,
         Ok(Err(err)) => {
             tracing::debug!(error = %err, "connection failed before its first request");

@@ -252,6 +252,21 @@ async fn shutdown_finishes_in_flight_requests_and_refuses_new_connections() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_that_sent_nothing_does_not_hold_up_shutdown() {
+    let (addr, stop, server) = serve(test_app()).await;
+    let mut silent = TcpStream::connect(addr).await.expect("connect");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let started = Instant::now();
+    let _ = stop.send(());
+    tokio::time::timeout(Duration::from_secs(2), server)
+        .await
+        .expect("the server returns without waiting out the 10 s header-read timeout")
+        .expect("join");
+    assert!(started.elapsed() < Duration::from_secs(2));
+    assert!(closed_within(&mut silent, Duration::from_secs(1)).await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shutdown_is_bounded_by_the_shutdown_timeout() {
     let (addr, stop, server) = serve(test_app().shutdown_timeout(Duration::from_millis(500))).await;
     let _stuck = tokio::spawn(async move { get(addr, "/sleep/60000").await });
