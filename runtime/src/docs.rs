@@ -243,42 +243,44 @@ impl DocsRoutes {
             openapi_json,
         ));
         let (swagger_folder, redoc_folder) = asset_folders();
-        let mut asset = |path: String, content_type, body| {
-            entries.push(Entry::new(path, content_type, IMMUTABLE, false, body));
+        // Each page's files, served below the page's own URL in a versioned folder.
+        let mut add_assets = |assets: &str, files: &[(&str, &'static str, &'static [u8])]| {
+            for &(file, content_type, bytes) in files {
+                let path = format!("{assets}/{file}");
+                entries.push(Entry::new(
+                    path,
+                    content_type,
+                    IMMUTABLE,
+                    false,
+                    Bytes::from_static(bytes),
+                ));
+            }
         };
         let mut pages = Vec::new();
         if let Some(docs_url) = &config.docs_url {
             check_url("docs_url", docs_url)?;
             let assets = format!("{}/{swagger_folder}", docs_url.trim_end_matches('/'));
-            let files: [(&str, &'static str, &'static [u8]); 4] = [
-                ("swagger-ui-bundle.js", JAVASCRIPT, SWAGGER_UI_BUNDLE),
-                ("swagger-ui.css", CSS, SWAGGER_UI_CSS),
-                ("favicon-32x32.png", PNG, SWAGGER_UI_FAVICON),
-                ("swagger-init.js", JAVASCRIPT, SWAGGER_INIT.as_bytes()),
-            ];
-            for (file, content_type, bytes) in files {
-                asset(
-                    format!("{assets}/{file}"),
-                    content_type,
-                    Bytes::from_static(bytes),
-                );
-            }
+            add_assets(
+                &assets,
+                &[
+                    ("swagger-ui-bundle.js", JAVASCRIPT, SWAGGER_UI_BUNDLE),
+                    ("swagger-ui.css", CSS, SWAGGER_UI_CSS),
+                    ("favicon-32x32.png", PNG, SWAGGER_UI_FAVICON),
+                    ("swagger-init.js", JAVASCRIPT, SWAGGER_INIT.as_bytes()),
+                ],
+            );
             pages.push((docs_url.clone(), swagger_page(title, openapi_url, &assets)));
         }
         if let Some(redoc_url) = &config.redoc_url {
             check_url("redoc_url", redoc_url)?;
             let assets = format!("{}/{redoc_folder}", redoc_url.trim_end_matches('/'));
-            let files: [(&str, &'static str, &'static [u8]); 2] = [
-                ("redoc.standalone.js", JAVASCRIPT, REDOC_BUNDLE),
-                ("redoc-init.js", JAVASCRIPT, REDOC_INIT.as_bytes()),
-            ];
-            for (file, content_type, bytes) in files {
-                asset(
-                    format!("{assets}/{file}"),
-                    content_type,
-                    Bytes::from_static(bytes),
-                );
-            }
+            add_assets(
+                &assets,
+                &[
+                    ("redoc.standalone.js", JAVASCRIPT, REDOC_BUNDLE),
+                    ("redoc-init.js", JAVASCRIPT, REDOC_INIT.as_bytes()),
+                ],
+            );
             pages.push((redoc_url.clone(), redoc_page(title, openapi_url, &assets)));
         }
         for (path, html) in pages {
