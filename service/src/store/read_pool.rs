@@ -151,16 +151,16 @@ fn reader(shared: &Shared) {
         shared.idle.fetch_sub(1, Ordering::AcqRel);
         let Ok(job) = job else { break };
         shared.pending.fetch_sub(1, Ordering::AcqRel);
-        if conn.is_none() {
-            match open_reader(&shared.path, shared.busy_timeout) {
-                Ok(opened) => conn = Some(opened),
+        let connection = match conn {
+            Some(ref connection) => connection,
+            None => match open_reader(&shared.path, shared.busy_timeout) {
+                Ok(opened) => conn.insert(opened),
                 Err(err) => {
                     job(Err(err));
                     continue;
                 }
-            }
-        }
-        let Some(connection) = conn.as_ref() else { continue };
+            },
+        };
         let trusted = catch_unwind(AssertUnwindSafe(|| job(Ok(connection)))).unwrap_or_else(|_| {
             tracing::error!("embedded store: a read panicked; its connection is reopened");
             false
