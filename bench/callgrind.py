@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""User-space instructions per request of one server binary, counted by callgrind under wrk load.
+
+Requests/s on this shared 2-core machine move by 10-50 % between runs; callgrind's instruction
+counts do not (two runs of one binary differ by up to 2 %), so this is how a small change to the
+per-request path is measured (BENCHMARKS.md, "Where the CPU goes").
+
+Rules enforced here:
+- instrumentation is switched on only after the server answers (start-up is not counted) and off
+  before it is stopped, so the count is the requests' alone;
+- the count is divided by the requests wrk reports as completed; a run with socket errors or
+  non-2xx/4xx-as-expected answers still reports, but says so;
+- only 127.0.0.1 is ever a target, every wait is bounded, the server is always stopped.
+
+Usage:
+  bench/callgrind.py BINARY [--arg ARG ...] [--scenario 'GET /item/42'] [--scenario 'POST /item'] ...
+  bench/callgrind.py target/release/resource-api --env RUST_LOG=warn --env DB_CONN_STRING=/tmp/x.db
+
+A scenario is 'METHOD PATH'; POST /item and POST /api/bird/ use the Lua scripts of bench/lua/.
+The server must accept `--port PORT` (or take `--port-flag` to name another flag).
+"""
+
+import argparse
+import glob
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+BENCH = os.path.dirname(os.path.abspath(__file__))
+LUA = {"POST /item": "post_item.lua", "POST /api/bird/": "post_bird.lua"}
+DEFAULT_SCENARIOS = ["GET /item/42", "POST /item"]
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_ready(port, proc, seconds=120):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            sys.exit(f"callgrind.py: the server exited with status {proc.returncode} before answering")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.2)
+    sys.exit(f"callgrind.py: the server did not accept connections on 127.0.0.1:{port} in {seconds} s")
+
+
+def total_instructions(out_file):
+    # One file per dump; `totals:` holds the event count of that part (`summary:` can read 0 when
+    # instrumentation was off at start).
+    total = 0
+    for path in glob.glob(out_file + "*"):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.startswith("totals:"):
+                    total += int(line.split()[1])
+                    break
+    return total
+
+
+def run(binary, args, env, scenario, duration, port_flag):
+    method, path = scenario.split(" ", 1)
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "callgrind.out")
+        cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}",
+               binary, port_flag, str(port), *args]
+        proc = subprocess.Popen(cmd, env={**os.environ, **env}, stdout=subprocess.DEVNULL,
+                                stderr=open(os.path.join(tmp, "server.log"), "w"), cwd=tmp)
+        try:
+            wait_ready(port, proc)
+            subprocess.run(["callgrind_control", "-i", "on", str(proc.pid)], check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
+            wrk = ["wrk", "-t1", "-c4", f"-d{duration}s"]
+            if scenario in LUA:
+                wrk += ["-s", os.path.join(BENCH, "lua", LUA[scenario])]
+            elif method != "GET":
+                sys.exit(f"callgrind.py: no Lua script for {scenario}")
+            result = subprocess.run(wrk + [f"http://127.0.0.1:{port}{path}"], capture_output=True,
+                                    text=True, timeout=duration + 120)
+            subprocess.run(["callgrind_control", "-i", "off", str(proc.pid)], check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60)
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        match = re.search(r"(\d+) requests in", result.stdout)
+        if not match or int(match.group(1)) == 0:
+            sys.exit(f"callgrind.py: wrk served no requests:\n{result.stdout}{result.stderr}")
+        requests = int(match.group(1))
+        notes = []
+        if "Socket errors" in result.stdout:
+            notes.append("socket errors")
+        if "Non-2xx" in result.stdout:
+            notes.append("non-2xx answers")
+        return total_instructions(out), requests, notes
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("binary")
+    parser.add_argument("--arg", action="append", default=[], help="an argument for the server")
+    parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the server")
+    parser.add_argument("--scenario", action="append", help="'METHOD PATH' (default: GET /item/42, POST /item)")
+    parser.add_argument("--duration", type=int, default=5)
+    parser.add_argument("--port-flag", default="--port")
+    opts = parser.parse_args()
+    env = dict(e.split("=", 1) for e in opts.env)
+    env.setdefault("RUST_LOG", "warn")
+    for scenario in opts.scenario or DEFAULT_SCENARIOS:
+        instructions, requests, notes = run(os.path.abspath(opts.binary), opts.arg, env, scenario,
+                                            opts.duration, opts.port_flag)
+        note = f"  ({', '.join(notes)})" if notes else ""
+        print(f"{scenario:<40} {instructions / requests:>10,.0f} instructions/request "
+              f"({requests} requests){note}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
