@@ -3,7 +3,9 @@
 //! panicking, and a found route's index is one of the routes given.
 #![no_main]
 
-use ferrapi::{Lookup, Method, Router, Template};
+use ferrapi::__fuzz::{Lookup, Router};
+use ferrapi::Method;
+use ferrapi_template::Template;
 use libfuzzer_sys::fuzz_target;
 
 const FIXED: [&str; 8] = [

@@ -5,89 +5,19 @@
 //! - everything that can be computed before the first request is: the router, the shadowing
 //!   report, the OpenAPI document (kept as serialized bytes) and the docs pages, the state checks;
 //! - a configuration mistake (a bad template, a missing state) stops the build with a clear error
-//!   instead of surfacing on some later request;
-//! - a panic in a handler is a logged 500, and the server keeps serving.
+//!   instead of surfacing on some later request.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use hyper::{Method, Request};
+use hyper::Method;
 
-use crate::dispatch::HandleFuture;
-use crate::docs::DocsRoutes;
-use crate::openapi::{document, document_path, Info};
-use crate::response::Response;
-use crate::route::{Route, RouteDef};
-use crate::router::{Lookup, RouteStatus, Router};
-use crate::schema::SchemaRegistry;
-use crate::state::StateMap;
-use crate::template::Template;
-
-/// Limits and switches of a server.
-#[derive(Debug, Clone)]
-pub struct Config {
-    /// Largest accepted request body, in bytes (default 1 MiB).
-    pub body_limit: usize,
-    /// Time allowed to receive a request head (default 10 s). The clock starts when a connection
-    /// is accepted and whenever it waits for its next request, so it is also the idle keep-alive
-    /// timeout.
-    pub header_read_timeout: Duration,
-    /// Largest request head (request line plus headers), in bytes (default 64 KiB); a larger head
-    /// is answered 431 by hyper, however the client split its writes. At most 100 header fields
-    /// are accepted.
-    pub max_head_bytes: usize,
-    /// Requests served at once (default 1024; `None`: unlimited). A request beyond the limit is
-    /// answered at once with 503 and `Retry-After: 1`, instead of waiting in a queue.
-    pub max_concurrency: Option<usize>,
-    /// Time in-flight requests get to finish after a shutdown signal (default 10 s).
-    pub shutdown_timeout: Duration,
-    /// Where the OpenAPI document is served (`None`: not served, and neither are the pages).
-    /// Default `/openapi.json`.
-    pub openapi_url: Option<String>,
-    /// Where Swagger UI is served (`None`: not served). Default `/docs`.
-    pub docs_url: Option<String>,
-    /// Where ReDoc is served (`None`: not served). Default `/redoc`.
-    pub redoc_url: Option<String>,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            body_limit: 1024 * 1024,
-            header_read_timeout: Duration::from_secs(10),
-            max_head_bytes: 64 * 1024,
-            max_concurrency: Some(1024),
-            shutdown_timeout: Duration::from_secs(10),
-            openapi_url: Some("/openapi.json".to_owned()),
-            docs_url: Some("/docs".to_owned()),
-            redoc_url: Some("/redoc".to_owned()),
-        }
-    }
-}
-
-/// A row of the route table shown at start-up.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RouteInfo {
-    /// The method.
-    pub method: Method,
-    /// The path in `{name}` form.
-    pub path: String,
-    /// The handler function's name.
-    pub name: &'static str,
-    /// `None` when served; the winning route's name and path when shadowed.
-    pub shadowed_by: Option<(&'static str, String)>,
-}
-
-impl std::fmt::Display for RouteInfo {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:<7} {:<40} {}", self.method.as_str(), self.path, self.name)?;
-        if let Some((name, path)) = &self.shadowed_by {
-            write!(f, "  [shadowed by {name} ({path})]")?;
-        }
-        Ok(())
-    }
-}
+use crate::config::Config;
+use crate::dispatch::{Compiled, Service};
+use crate::extract::StateMap;
+use crate::openapi::{document, document_path, DocsRoutes, Info};
+use crate::routing::{Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable};
+use crate::validate::SchemaRegistry;
 
 /// Why an app could not be built.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -223,13 +153,13 @@ impl App {
 
     /// The route table with shadowed routes marked (the same one the server logs at start-up).
     pub fn route_table(&self) -> Result<Vec<RouteInfo>, BuildError> {
-        let (router, templates) = compile(&self.routes)?;
-        Ok(table(&self.routes, &router, &templates))
+        let table = RouteTable::compile(&self.routes).map_err(BuildError)?;
+        Ok(table.rows(&self.routes))
     }
 
     /// Compile the app into a service.
     pub fn build(self) -> Result<Service, BuildError> {
-        let (router, templates) = compile(&self.routes)?;
+        let table = RouteTable::compile(&self.routes).map_err(BuildError)?;
         for def in &self.routes {
             (def.check)(&self.state).map_err(|msg| {
                 BuildError(format!(
@@ -238,7 +168,8 @@ impl App {
                 ))
             })?;
         }
-        let route_table = table(&self.routes, &router, &templates);
+        let route_table = table.rows(&self.routes);
+        let RouteTable { router, templates } = table;
         let mut registry = SchemaRegistry::new();
         let mut operations = Vec::new();
         for ((def, status), template) in self.routes.iter().zip(router.statuses()).zip(&templates) {
@@ -254,7 +185,8 @@ impl App {
         let doc = document(&self.info, operations, registry);
         let openapi_json =
             Bytes::from(serde_json::to_vec(&doc).map_err(|e| BuildError(format!("OpenAPI document: {e}")))?);
-        let docs = DocsRoutes::new(&self.config, &self.info.title, openapi_json.clone())?;
+        let docs =
+            DocsRoutes::new(&self.config, &self.info.title, openapi_json.clone()).map_err(BuildError)?;
         for path in docs.paths() {
             if let Lookup::Found { route, .. } = router.lookup(&Method::GET, path) {
                 let name = self.routes.get(route).map_or("?", |def| def.name);
@@ -264,129 +196,15 @@ impl App {
                 );
             }
         }
-        Ok(Service {
-            inner: Arc::new(Inner {
-                routes: self.routes,
-                router,
-                state: self.state,
-                config: self.config,
-                openapi_json,
-                docs,
-                route_table,
-            }),
-        })
-    }
-}
-
-fn compile(routes: &[RouteDef]) -> Result<(Router, Vec<Template>), BuildError> {
-    let mut templates = Vec::with_capacity(routes.len());
-    let mut keyed = Vec::with_capacity(routes.len());
-    for def in routes {
-        let template =
-            Template::parse(def.path).map_err(|e| BuildError(format!("route `{}`: {e}", def.name)))?;
-        keyed.push((def.method.clone(), template.clone()));
-        templates.push(template);
-    }
-    let router = Router::new(&keyed).map_err(|e| BuildError(e.to_string()))?;
-    Ok((router, templates))
-}
-
-fn table(routes: &[RouteDef], router: &Router, templates: &[Template]) -> Vec<RouteInfo> {
-    routes
-        .iter()
-        .zip(router.statuses())
-        .zip(templates)
-        .map(|((def, status), template)| RouteInfo {
-            method: def.method.clone(),
-            path: template.openapi_path(),
-            name: def.name,
-            shadowed_by: match status {
-                RouteStatus::Served => None,
-                RouteStatus::Shadowed { by } => Some((routes[*by].name, templates[*by].openapi_path())),
-            },
-        })
-        .collect()
-}
-
-pub(crate) struct Inner {
-    pub(crate) routes: Vec<RouteDef>,
-    pub(crate) router: Router,
-    pub(crate) state: StateMap,
-    pub(crate) config: Config,
-    pub(crate) openapi_json: Bytes,
-    pub(crate) docs: DocsRoutes,
-    route_table: Vec<RouteInfo>,
-}
-
-/// A compiled app: answers requests in-process (`handle`) or over HTTP (see `Server`).
-#[derive(Clone)]
-pub struct Service {
-    inner: Arc<Inner>,
-}
-
-impl std::fmt::Debug for Service {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Service")
-            .field("routes", &self.inner.routes.len())
-            .finish_non_exhaustive()
-    }
-}
-
-impl Service {
-    /// The configuration.
-    pub fn config(&self) -> &Config {
-        &self.inner.config
-    }
-
-    /// The route table with shadowed routes marked.
-    pub fn route_table(&self) -> &[RouteInfo] {
-        &self.inner.route_table
-    }
-
-    /// The serialized OpenAPI document.
-    pub fn openapi_json(&self) -> &Bytes {
-        &self.inner.openapi_json
-    }
-
-    /// Answer one request (in-process; the server calls this for every request it reads).
-    pub fn handle<B>(&self, request: Request<B>) -> HandleFuture<B>
-    where
-        B: hyper::body::Body + Unpin,
-        B::Error: std::fmt::Display,
-    {
-        crate::dispatch::start(&self.inner, request)
-    }
-}
-
-impl<B> hyper::service::Service<Request<B>> for Service
-where
-    B: hyper::body::Body + Unpin,
-    B::Error: std::fmt::Display,
-{
-    type Response = Response;
-    type Error = std::convert::Infallible;
-    type Future = ServiceFuture<B>;
-
-    fn call(&self, request: Request<B>) -> Self::Future {
-        ServiceFuture(self.handle(request))
-    }
-}
-
-/// The future hyper awaits for one request: [`HandleFuture`] as a `Result` that cannot fail.
-pub struct ServiceFuture<B>(HandleFuture<B>);
-
-impl<B> std::future::Future for ServiceFuture<B>
-where
-    B: hyper::body::Body + Unpin,
-    B::Error: std::fmt::Display,
-{
-    type Output = Result<Response, std::convert::Infallible>;
-
-    fn poll(
-        self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Self::Output> {
-        std::pin::Pin::new(&mut self.get_mut().0).poll(cx).map(Ok)
+        Ok(Service::new(Compiled {
+            routes: self.routes,
+            router,
+            state: self.state,
+            config: self.config,
+            openapi_json,
+            docs,
+            route_table,
+        }))
     }
 }
 

@@ -27,7 +27,7 @@ fn assert_page_headers(reply: &Reply) {
     assert_eq!(reply.header("x-content-type-options"), Some("nosniff"));
     assert_eq!(reply.header("cache-control"), Some("no-cache"));
     let csp = reply.header("content-security-policy").expect("a CSP header");
-    assert_eq!(csp, ferrapi::CONTENT_SECURITY_POLICY_VALUE);
+    assert_eq!(csp, ferrapi::docs::CONTENT_SECURITY_POLICY);
     assert!(csp.contains("default-src 'none'") && csp.contains("script-src 'self'"));
     assert!(!csp.contains("http"), "no other origin is allowed");
 }

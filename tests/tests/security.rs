@@ -57,7 +57,7 @@ async fn html_answers_are_escaped_and_carry_nosniff_and_a_csp() {
     assert_eq!(reply.status, 200);
     assert_eq!(
         reply.header("content-security-policy"),
-        Some(ferrapi::CONTENT_SECURITY_POLICY_VALUE)
+        Some(ferrapi::docs::CONTENT_SECURITY_POLICY)
     );
     assert_eq!(reply.header("x-content-type-options"), Some("nosniff"));
 }

@@ -18,7 +18,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use ferrapi::{
+use ferrapi::types::{
     Constrainable, Failure, FastJson, FromJson, FromParam, JsonSchema, Loc, SchemaRegistry, ValidationErrors,
 };
 use serde::{Deserialize, Deserializer, Serialize, Serializer};

@@ -28,7 +28,8 @@ pub mod models;
 
 use ferrapi::header::{HeaderName, HeaderValue, LOCATION};
 use ferrapi::prelude::*;
-use ferrapi::{Failure, FromJson, LocItem, RouteDef, ValidationErrors};
+use ferrapi::types::{Failure, FromJson, LocItem, ValidationErrors};
+use ferrapi::RouteDef;
 use serde::Serialize;
 use serde_json::Map;
 use tokio::sync::Mutex;

@@ -1,10 +1,9 @@
-//! The OpenAPI 3.1 document: operation fragments built by the route macros, assembled once when
-//! the app is built and served as pre-serialized bytes.
+//! One OpenAPI operation, built by the code the route macros generate.
 //!
 //! Rules enforced here (FastAPI's layout, `fastapi/openapi/utils.py`):
 //! - operations carry `tags`, `summary` (first doc line, else the function name in Title Case),
-//!   `description` (the rest of the doc comment), a unique `operationId` (the function name; a
-//!   repeated name gets `_2`, `_3`, ...), `parameters` (path first, then query, in declaration
+//!   `description` (the rest of the doc comment), `operationId` (the function name; made unique
+//!   when the document is assembled), `parameters` (path first, then query, in declaration
 //!   order), `requestBody` (required, `application/json`), and `responses`: the success status
 //!   with "Successful Response" and the response schema when the return type names one (no
 //!   content at all for 204 and 304, which have no body, as FastAPI writes them), extra
@@ -12,21 +11,28 @@
 //!   validate input (any parameter or body); operations with a body also document the answers
 //!   the body reader gives before validation, `400` (not UTF-8, or not readable) and `413` (over
 //!   the limit) — FastAPI gives them too but leaves them out, so clients and schemathesis would
-//!   see undocumented statuses;
-//! - `HTTPValidationError` and `ValidationError` are standard components, present when an
-//!   operation refers to them;
-//! - only served routes with `include_in_schema` appear (shadowed duplicates do not), under their
-//!   path written with `{name}` parameters, also for routes declared with `:name`.
-
-use std::collections::HashSet;
+//!   see undocumented statuses.
 
 use serde_json::{json, Map, Value};
 
-use crate::arg::{Arg, ArgDoc};
-use crate::constraint::Constraint;
-use crate::convert::FromParam;
-use crate::schema::{param_schema, title_case, SchemaRegistry};
-use crate::template::Template;
+use super::fields::param_schema;
+use crate::validate::{title_case, Constraint, FromParam, SchemaRegistry};
+
+/// An argument's contribution to the OpenAPI operation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ArgDoc {
+    /// A query parameter with its schema.
+    Query {
+        /// The parameter schema (with `default` and constraints).
+        schema: Value,
+        /// Whether the client must send it.
+        required: bool,
+    },
+    /// The request body schema.
+    Body(Value),
+    /// Not documented.
+    Hidden,
+}
 
 /// Builds one operation object; used by the code the route macros generate.
 #[derive(Debug)]
@@ -75,15 +81,10 @@ impl Operation {
             .push(json!({ "name": name, "in": "path", "required": true, "schema": schema }));
     }
 
-    /// Document a non-path argument (query parameter or body; injected ones are skipped).
-    pub fn arg<T: Arg>(
-        &mut self,
-        name: &'static str,
-        default: Option<fn() -> T>,
-        constraints: &[Constraint],
-        registry: &mut SchemaRegistry,
-    ) {
-        match T::doc(name, default, constraints, registry) {
+    /// Add what a non-path argument documents (a query parameter or the body; injected ones
+    /// document nothing).
+    pub fn arg_doc(&mut self, name: &'static str, doc: ArgDoc) {
+        match doc {
             ArgDoc::Query { schema, required } => self
                 .parameters
                 .push(json!({ "name": name, "in": "query", "required": required, "schema": schema })),
@@ -163,99 +164,4 @@ impl Operation {
         op.insert("responses".into(), Value::Object(responses));
         Value::Object(op)
     }
-}
-
-/// Title, version and description of the API.
-#[derive(Debug, Clone)]
-pub struct Info {
-    /// `info.title`.
-    pub title: String,
-    /// `info.version`.
-    pub version: String,
-    /// `info.description`.
-    pub description: Option<String>,
-}
-
-/// Add FastAPI's standard validation error components.
-pub fn add_validation_components(registry: &mut SchemaRegistry) {
-    registry.insert(
-        "HTTPValidationError",
-        json!({
-            "properties": { "detail": { "items": { "$ref": "#/components/schemas/ValidationError" }, "type": "array", "title": "Detail" } },
-            "type": "object",
-            "title": "HTTPValidationError"
-        }),
-    );
-    registry.insert(
-        "ValidationError",
-        json!({
-            "properties": {
-                "loc": { "items": { "anyOf": [{ "type": "string" }, { "type": "integer" }] }, "type": "array", "title": "Location" },
-                "msg": { "type": "string", "title": "Message" },
-                "type": { "type": "string", "title": "Error Type" },
-                "input": { "title": "Input" },
-                "ctx": { "type": "object", "title": "Context" }
-            },
-            "type": "object",
-            "required": ["loc", "msg", "type"],
-            "title": "ValidationError"
-        }),
-    );
-}
-
-/// The path of a route in the document: parameters written `{name}` (also when declared
-/// `:name`), with the trailing slash the route was declared with.
-pub fn document_path(template: &Template, declared: &str) -> String {
-    let path = template.openapi_path();
-    if declared.len() > 1 && declared.ends_with('/') && path != "/" {
-        path + "/"
-    } else {
-        path
-    }
-}
-
-/// Assemble the document from `(method, openapi path, operation)` triples in declaration order.
-pub fn document(
-    info: &Info,
-    operations: Vec<(String, String, Value)>,
-    mut registry: SchemaRegistry,
-) -> Value {
-    let mut paths: Map<String, Value> = Map::new();
-    let mut validates = false;
-    let mut ids: HashSet<String> = HashSet::new();
-    for (method, path, mut operation) in operations {
-        validates |= operation["responses"].get("422").is_some();
-        if let Some(Value::String(id)) = operation.get_mut("operationId") {
-            let mut unique = id.clone();
-            let mut n = 1;
-            while ids.contains(&unique) {
-                n += 1;
-                unique = format!("{id}_{n}");
-            }
-            ids.insert(unique.clone());
-            *id = unique;
-        }
-        let item = paths.entry(path).or_insert_with(|| json!({}));
-        if let Value::Object(item) = item {
-            item.insert(method.to_ascii_lowercase(), operation);
-        }
-    }
-    if validates {
-        add_validation_components(&mut registry);
-    }
-    let mut info_obj = Map::new();
-    info_obj.insert("title".into(), json!(info.title));
-    if let Some(description) = &info.description {
-        info_obj.insert("description".into(), json!(description));
-    }
-    info_obj.insert("version".into(), json!(info.version));
-    let mut doc = Map::new();
-    doc.insert("openapi".into(), json!("3.1.0"));
-    doc.insert("info".into(), Value::Object(info_obj));
-    doc.insert("paths".into(), Value::Object(paths));
-    let components = registry.into_components();
-    if !components.is_empty() {
-        doc.insert("components".into(), json!({ "schemas": components }));
-    }
-    Value::Object(doc)
 }

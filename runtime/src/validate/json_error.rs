@@ -10,11 +10,11 @@
 //!   caller describes serde_json's error instead.
 
 /// Nesting depth at which the locator gives up (serde_json refuses at 128).
-pub const MAX_DEPTH: usize = 160;
+pub(super) const MAX_DEPTH: usize = 160;
 
 /// A syntax error as Python's `json.loads` reports it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PyJsonError {
+pub(super) struct PyJsonError {
     /// Offset of the error, in characters from the start of the text.
     pub pos: usize,
     /// Python's message, e.g. `Expecting ',' delimiter`.
@@ -202,7 +202,7 @@ impl Scanner {
 
 /// The first error Python's `json.loads` would report for `text`, or `None` if Python would
 /// accept it (or it is nested too deeply to follow).
-pub fn locate(text: &str) -> Option<PyJsonError> {
+pub(super) fn locate(text: &str) -> Option<PyJsonError> {
     let scanner = Scanner {
         s: text.chars().collect(),
     };

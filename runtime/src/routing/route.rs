@@ -11,10 +11,9 @@ use std::task::{Context, Poll, Waker};
 use hyper::Method;
 use serde_json::Value;
 
-use crate::request::RequestCx;
+use crate::extract::{RequestCx, StateMap};
 use crate::response::{internal_error, Response};
-use crate::schema::SchemaRegistry;
-use crate::state::StateMap;
+use crate::validate::SchemaRegistry;
 
 /// The boxed future a handler returns.
 pub type BoxFuture = Pin<Box<dyn Future<Output = Response> + Send + 'static>>;

@@ -26,7 +26,7 @@ use hyper::header::{
 use hyper::{Method, StatusCode};
 use serde_json::json;
 
-use crate::app::{BuildError, Config};
+use crate::config::Config;
 use crate::response::{error_response, escape_html, Response};
 
 /// The version of Swagger UI served at `/docs`.
@@ -163,16 +163,16 @@ fn asset_folders() -> &'static (String, String) {
 }
 
 /// Check a configured URL: an absolute path without a trailing slash, query or fragment.
-fn check_url(what: &str, url: &str) -> Result<(), BuildError> {
+fn check_url(what: &str, url: &str) -> Result<(), String> {
     let valid = url.starts_with('/')
         && (url == "/" || !url.ends_with('/'))
         && !url.contains(['?', '#', '"', '<', '>', ' ']);
     if valid {
         Ok(())
     } else {
-        Err(BuildError(format!(
+        Err(format!(
             "{what} `{url}` must be an absolute path like `/docs`, without a trailing slash, query or fragment"
-        )))
+        ))
     }
 }
 
@@ -229,7 +229,7 @@ impl DocsRoutes {
     }
 
     /// The answers `config` asks for, for the document `openapi_json` of the API titled `title`.
-    pub(crate) fn new(config: &Config, title: &str, openapi_json: Bytes) -> Result<Self, BuildError> {
+    pub(crate) fn new(config: &Config, title: &str, openapi_json: Bytes) -> Result<Self, String> {
         let mut entries = Vec::new();
         let Some(openapi_url) = &config.openapi_url else {
             return Ok(DocsRoutes::with_entries(entries));
@@ -288,10 +288,10 @@ impl DocsRoutes {
         }
         for (i, entry) in entries.iter().enumerate() {
             if entries[..i].iter().any(|e| e.path == entry.path) {
-                return Err(BuildError(format!(
+                return Err(format!(
                     "`{}` is configured for two of openapi_url, docs_url and redoc_url",
                     entry.path
-                )));
+                ));
             }
         }
         Ok(DocsRoutes::with_entries(entries))

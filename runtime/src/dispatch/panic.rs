@@ -5,7 +5,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use crate::route::BoxFuture;
+use crate::response::Response;
+use crate::routing::BoxFuture;
 
 /// Polls the inner future, turning a panic into `Err(message)`.
 pub(crate) struct CatchPanic {
@@ -19,7 +20,7 @@ impl CatchPanic {
 }
 
 impl Future for CatchPanic {
-    type Output = Result<crate::response::Response, String>;
+    type Output = Result<Response, String>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let inner = &mut self.inner;

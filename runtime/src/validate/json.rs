@@ -13,11 +13,11 @@ use std::hash::BuildHasher;
 
 use serde_json::{Map, Number, Value};
 
-use crate::constraint::{Constrainable, Constraint};
-use crate::convert::{int_out_of_range, is_integer_literal, not_finite, FromParam};
-use crate::error::{Failure, Loc, LocItem, ValidationErrors};
-use crate::fast_json::FastJson;
-use crate::schema::JsonSchema;
+use super::constraint::{Constrainable, Constraint};
+use super::convert::{int_out_of_range, is_integer_literal, not_finite, FromParam};
+use super::error::{Failure, Loc, LocItem, ValidationErrors};
+use super::fast_json::FastJson;
+use super::schema::JsonSchema;
 
 /// A type a JSON body value can be validated into.
 #[diagnostic::on_unimplemented(
@@ -39,7 +39,7 @@ pub trait FromJson: Sized + JsonSchema + Constrainable + FastJson {
 }
 
 /// Record `failure` at `loc` with `input`.
-pub fn record(errors: &mut ValidationErrors, loc: &Loc, failure: Failure, input: &Value) {
+pub(super) fn record(errors: &mut ValidationErrors, loc: &Loc, failure: Failure, input: &Value) {
     errors.push(failure.at(loc.clone(), input.clone()));
 }
 

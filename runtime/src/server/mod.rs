@@ -1,13 +1,15 @@
-//! Serving a [`Service`] over HTTP/1.1 and HTTP/2 with hyper.
+//! The server: a [`Service`] served over HTTP/1.1 and HTTP/2 with hyper, one task per connection.
+//! Its files: `protocol` (HTTP/1 or HTTP/2, decided once per connection), `conn_timer` (the
+//! header-read timeout), `drain` (graceful shutdown).
 //!
 //! Rules enforced here:
-//! - each connection's protocol is decided once from its first bytes (see [`crate::protocol`]),
+//! - each connection's protocol is decided once from its first bytes (see `protocol.rs`),
 //!   then served by hyper's HTTP/1 or HTTP/2 connection directly;
 //! - the request head must arrive within the header-read timeout (slow clients cannot hold a
 //!   connection open forever); the clock starts at accept (a connection that sends nothing is
 //!   closed after it) and hyper restarts it whenever a connection waits for a request, so idle
 //!   keep-alive connections are closed after the same time; each HTTP/1 connection has its own
-//!   timer for this (see [`crate::conn_timer`]);
+//!   timer for this (see `conn_timer.rs`);
 //! - a request head larger than `max_head_bytes`, or with more than 100 header fields, is
 //!   answered 431 by hyper (a request target over 64 KiB: 414) and the connection closed;
 //! - at most `max_concurrency` requests are served at once; one more is answered 503 at once with
@@ -34,12 +36,16 @@ use hyper::{Request, StatusCode};
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 
-use crate::app::{App, Service};
-use crate::conn_timer::ConnTimer;
-use crate::dispatch::HandleFuture;
-use crate::drain::{Drain, Open};
-use crate::protocol::{sniff, Protocol};
+mod conn_timer;
+mod drain;
+mod protocol;
+
+use crate::app::{App, BuildError};
+use crate::dispatch::{HandleFuture, Service};
 use crate::response::{error_response, Response};
+use conn_timer::ConnTimer;
+use drain::{Drain, Open};
+use protocol::{sniff, Protocol};
 
 /// A bound, not yet running server.
 #[derive(Debug)]
@@ -53,7 +59,7 @@ pub struct Server {
 #[derive(Debug)]
 pub enum ServeError {
     /// The app is misconfigured.
-    Build(crate::app::BuildError),
+    Build(BuildError),
     /// The address could not be bound.
     Bind(std::io::Error),
 }
@@ -284,7 +290,7 @@ impl hyper::service::Service<Request<Incoming>> for Limited {
             },
         };
         LimitedFuture::Serving {
-            future: self.service.handle(request),
+            future: self.service.dispatch(request),
             _permit: permit,
         }
     }

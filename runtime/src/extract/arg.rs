@@ -1,26 +1,28 @@
-//! How each handler argument is obtained from a request.
+//! How each handler argument that is not a path parameter is obtained: the [`Arg`] trait, and its
+//! implementations for query parameters, state and the injected request parts.
 //!
-//! Rules enforced here (the spec's "Conventions for parameters"):
-//! - path parameters are percent-decoded, then converted; invalid UTF-8 is `string_unicode`;
+//! Rules enforced here (FastAPI's parameter conventions):
 //! - a scalar query parameter is required unless it is `Option<T>` (absent → `None`) or has a
-//!   default; `Vec<T>` collects every repetition (absent → empty) with the index in `loc`;
-//! - `input` in a path/query error is the raw (decoded) string, as FastAPI reports it;
+//!   default; `Vec<T>` collects every repetition (absent → empty) with the index in `loc`; a
+//!   repeated scalar takes its last value, as Starlette does;
+//! - `input` in a query error is the raw (decoded) string, as FastAPI reports it;
 //! - which kind an argument type is (query, body, injected) is a property of the type: the
-//!   `StrEnum` derive makes a query parameter, the `Model` derive a JSON body.
+//!   `StrEnum` derive makes a query parameter, the `Model` derive a JSON body (see
+//!   [`super::json_body`]), `State<T>`, `HeaderMap`, `Method` and `Uri` are injected;
+//! - each argument documents itself in the route's OpenAPI operation ([`Arg::doc`]): a query
+//!   parameter with its schema, the body, or nothing for injected values.
 
 use std::any::type_name;
 
-use percent_encoding::percent_decode_str;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::constraint::Constraint;
-use crate::convert::FromParam;
-use crate::error::{path_loc, query_loc, Failure, Loc, LocItem, ValidationErrors};
-use crate::request::RequestCx;
-use crate::schema::SchemaRegistry;
-pub use crate::schema::{param_schema, title_case};
-use crate::state::{State, StateMap};
+use super::request::RequestCx;
+use super::state::{State, StateMap};
+use crate::openapi::{param_schema, ArgDoc, Operation};
+use crate::validate::{
+    query_loc, title_case, Constraint, FromParam, Loc, LocItem, SchemaRegistry, ValidationErrors,
+};
 
 /// Where an argument's value comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,22 +40,6 @@ impl Source {
     pub const fn is_body(self) -> bool {
         matches!(self, Source::Body)
     }
-}
-
-/// An argument's contribution to the OpenAPI operation.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ArgDoc {
-    /// A query parameter with its schema.
-    Query {
-        /// The parameter schema (with `default` and constraints).
-        schema: Value,
-        /// Whether the client must send it.
-        required: bool,
-    },
-    /// The request body schema.
-    Body(Value),
-    /// Not documented.
-    Hidden,
 }
 
 /// A handler argument that is not a path parameter.
@@ -90,25 +76,8 @@ pub trait Arg: Sized {
     }
 }
 
-/// Percent-decode a path or query value; invalid UTF-8 is an error with the raw text as input.
-// Inlined into `path_param`, which is instantiated in the route author's crate.
-#[inline]
-fn decode(raw: &str) -> Result<std::borrow::Cow<'_, str>, Failure> {
-    // A plain loop: `str::contains(char)` and `memchr` set up for long texts, which costs more
-    // than scanning the few bytes of a typical value.
-    if !raw.bytes().any(|b| b == b'%') {
-        return Ok(std::borrow::Cow::Borrowed(raw));
-    }
-    percent_decode_str(raw).decode_utf8().map_err(|_| {
-        Failure::new(
-            "string_unicode",
-            "Input should be a valid string, unable to parse raw data as a unicode string",
-        )
-    })
-}
-
 /// Convert `raw` to `T` and check `constraints`, recording any failure at `loc`.
-fn convert<T: FromParam>(
+pub(crate) fn convert<T: FromParam>(
     raw: &str,
     constraints: &[Constraint],
     loc: impl FnOnce() -> Loc,
@@ -122,27 +91,6 @@ fn convert<T: FromParam>(
     result
         .map_err(|f| errors.push(f.at(loc(), Value::String(raw.to_owned()))))
         .ok()
-}
-
-/// Extract the `index`-th path parameter, named `name`.
-pub fn path_param<T: FromParam>(
-    cx: &RequestCx,
-    index: usize,
-    name: &'static str,
-    constraints: &'static [Constraint],
-    errors: &mut ValidationErrors,
-) -> Option<T> {
-    let Some(raw) = cx.path_raw(index) else {
-        errors.missing(path_loc(name));
-        return None;
-    };
-    match decode(raw) {
-        Ok(decoded) => convert(&decoded, constraints, || path_loc(name), errors),
-        Err(failure) => {
-            errors.push(failure.at(path_loc(name), Value::String(raw.to_owned())));
-            None
-        }
-    }
 }
 
 // Not recommended: for a type that is no argument at all, the error names `Arg` and its notes
@@ -349,3 +297,18 @@ macro_rules! injected {
 injected!(hyper::HeaderMap, |cx| cx.headers().clone());
 injected!(hyper::Method, |cx| cx.parts().method.clone());
 injected!(hyper::Uri, |cx| cx.parts().uri.clone());
+
+// Defined here rather than beside `Operation`: documenting an argument is the argument's job (see
+// `Arg::doc`), and the OpenAPI layer sits below extraction, knowing nothing of `Arg`.
+impl Operation {
+    /// Document a non-path argument (query parameter or body; injected ones are skipped).
+    pub fn arg<T: Arg>(
+        &mut self,
+        name: &'static str,
+        default: Option<fn() -> T>,
+        constraints: &[Constraint],
+        registry: &mut SchemaRegistry,
+    ) {
+        self.arg_doc(name, T::doc(name, default, constraints, registry));
+    }
+}

@@ -1,4 +1,7 @@
-//! Answering one request: route, read the body if the route has one, run the handler, log.
+//! Dispatch: answering one request — route it, read the body if the route has one, run the
+//! generated handler, log. This is the per-request path; the server calls it for every request it
+//! reads, and [`Service::handle`] calls it in-process. Its files: `service` (the compiled app),
+//! `panic` (a panic is a 500).
 //!
 //! Rules enforced here:
 //! - everything up to the handler's future runs synchronously when the route takes no body, or
@@ -24,13 +27,16 @@ use hyper::http::request::Parts;
 use hyper::{Method, Request, StatusCode, Uri};
 use serde_json::json;
 
-use crate::app::Inner;
-use crate::body::{classify, BodyInput, BodyReader};
-use crate::panic::{panic_message, CatchPanic};
-use crate::request::RequestCx;
+mod panic;
+mod service;
+
+pub(crate) use service::Compiled;
+pub use service::{Service, ServiceFuture};
+
+use crate::extract::{classify, BodyInput, BodyReader, PathParams, RequestCx};
 use crate::response::{error_response, internal_error, Response};
-use crate::route::RouteDef;
-use crate::router::{Lookup, PathParams};
+use crate::routing::{Lookup, RouteDef};
+use panic::{panic_message, CatchPanic};
 
 /// What the request line log needs, kept only when it will be written.
 struct LogLine {
@@ -53,7 +59,7 @@ impl LogLine {
 
 /// A route that still needs its body.
 struct Reading<B> {
-    inner: Arc<Inner>,
+    inner: Arc<Compiled>,
     route: usize,
     parts: Parts,
     params: PathParams,
@@ -72,8 +78,8 @@ enum State<B> {
     Reading(Box<Reading<B>>),
 }
 
-/// The future of [`crate::Service::handle`].
-pub struct HandleFuture<B> {
+/// The future of [`Service::handle`].
+pub(crate) struct HandleFuture<B> {
     state: State<B>,
     log: Option<Box<LogLine>>,
     is_head: bool,
@@ -102,7 +108,7 @@ fn panicked(route: &'static str, payload: &(dyn std::any::Any + Send)) -> Respon
 }
 
 /// Start answering `request`.
-pub(crate) fn start<B>(inner: &Arc<Inner>, request: Request<B>) -> HandleFuture<B>
+pub(crate) fn start<B>(inner: &Arc<Compiled>, request: Request<B>) -> HandleFuture<B>
 where
     B: hyper::body::Body + Unpin,
     B::Error: std::fmt::Display,
@@ -115,7 +121,7 @@ where
 }
 
 #[inline(always)]
-fn route<B>(inner: &Arc<Inner>, parts: Parts, body: B) -> State<B>
+fn route<B>(inner: &Arc<Compiled>, parts: Parts, body: B) -> State<B>
 where
     B: hyper::body::Body + Unpin,
     B::Error: std::fmt::Display,

@@ -16,7 +16,9 @@
 use hyper::header::HeaderValue;
 use hyper::Method;
 
-use crate::template::{Segment, Template};
+use ferrapi_template::{Segment, Template};
+
+use crate::extract::{PathParams, MAX_PARAMS};
 
 #[derive(Debug, Clone)]
 struct Candidate {
@@ -73,42 +75,6 @@ pub enum RouteStatus {
         /// Declaration index of the route that wins.
         by: usize,
     },
-}
-
-/// Most parameters a template may have (their ranges are kept inline, without allocating).
-pub const MAX_PARAMS: usize = 8;
-
-/// Byte ranges of the path parameter values in the request path, in template order. Offsets
-/// fit in `u16` because the `http` crate refuses URIs of 64 KiB or more.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct PathParams {
-    len: u8,
-    ranges: [(u16, u16); MAX_PARAMS],
-}
-
-impl PathParams {
-    fn push(&mut self, (start, end): (usize, usize)) {
-        let (Ok(start), Ok(end)) = (u16::try_from(start), u16::try_from(end)) else {
-            return;
-        };
-        if let Some(slot) = self.ranges.get_mut(usize::from(self.len)) {
-            *slot = (start, end);
-            self.len += 1;
-        }
-    }
-
-    /// The range of the `index`-th parameter.
-    #[inline]
-    pub fn get(&self, index: usize) -> Option<(usize, usize)> {
-        self.ranges[..usize::from(self.len)]
-            .get(index)
-            .map(|&(start, end)| (usize::from(start), usize::from(end)))
-    }
-
-    /// All ranges.
-    pub fn to_vec(&self) -> Vec<(usize, usize)> {
-        (0..usize::from(self.len)).filter_map(|i| self.get(i)).collect()
-    }
 }
 
 /// The outcome of a lookup.

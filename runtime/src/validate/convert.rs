@@ -12,9 +12,9 @@
 
 use serde_json::{json, Value};
 
-use crate::constraint::Constrainable;
-use crate::error::Failure;
-use crate::schema::{JsonSchema, SchemaRegistry};
+use super::constraint::Constrainable;
+use super::error::Failure;
+use super::schema::{JsonSchema, SchemaRegistry};
 
 /// A value that can be parsed from one path segment or query value.
 #[diagnostic::on_unimplemented(
@@ -30,13 +30,13 @@ pub trait FromParam: Sized + JsonSchema + Constrainable + serde::Serialize {
 const INT_PARSING: &str = "Input should be a valid integer, unable to parse string as an integer";
 
 /// True when `raw` is an optional sign followed by one or more ASCII digits.
-pub fn is_integer_literal(raw: &str) -> bool {
+pub(super) fn is_integer_literal(raw: &str) -> bool {
     let digits = raw.strip_prefix(['+', '-']).unwrap_or(raw);
     !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// The `int_out_of_range` failure for a type with bounds `min..=max`.
-pub fn int_out_of_range(min: impl Into<Value>, max: impl Into<Value>) -> Failure {
+pub(super) fn int_out_of_range(min: impl Into<Value>, max: impl Into<Value>) -> Failure {
     let (min, max) = (min.into(), max.into());
     Failure::with_ctx(
         "int_out_of_range",
@@ -119,7 +119,7 @@ impl JsonSchema for u128 {
 const FLOAT_PARSING: &str = "Input should be a valid number, unable to parse string as a number";
 
 /// The `finite_number` failure.
-pub fn not_finite() -> Failure {
+pub(super) fn not_finite() -> Failure {
     Failure::new("finite_number", "Input should be a finite number")
 }
 
@@ -172,7 +172,7 @@ macro_rules! float_from_param {
 float_from_param!(f32 => "float", f64 => "double");
 
 /// The spec's rule: `1`, `true`, `on`, `yes` in any letter case are true; anything else is false.
-pub fn is_truthy(raw: &str) -> bool {
+pub(super) fn is_truthy(raw: &str) -> bool {
     ["1", "true", "on", "yes"]
         .iter()
         .any(|t| raw.eq_ignore_ascii_case(t))

@@ -17,8 +17,6 @@ use serde::de::{DeserializeSeed, Error as _, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
-use crate::model::StrEnum;
-
 /// Strict deserialization straight from JSON text. The default refuses, sending every body of
 /// the type through the lax path.
 // The same words as `FromJson`'s, so a field type lacking both is reported once.
@@ -59,7 +57,7 @@ impl<'de, T: FastJson> DeserializeSeed<'de> for FastSeed<T> {
 }
 
 /// Deserialize `bytes` (a whole JSON text) as `T` on the fast path; `None` when it declines.
-pub fn from_slice<T: FastJson>(bytes: &[u8]) -> Option<T> {
+pub(crate) fn from_slice<T: FastJson>(bytes: &[u8]) -> Option<T> {
     let mut deserializer = serde_json::Deserializer::from_slice(bytes);
     let value = T::fast(&mut deserializer).ok()?;
     deserializer.end().ok()?;
@@ -110,79 +108,6 @@ impl<'de> Visitor<'de> for Skip {
             map.next_value_seed(Skip)?;
         }
         Ok(())
-    }
-}
-
-/// What the fast path of a derived model needs of one field type, found by autoref
-/// specialization (`(&FieldProbe::<T>::new()).seed()`): the real thing when `T: FromJson`, a
-/// path that declines otherwise. The fallback exists so that an unsupported field type is
-/// reported once, by the derive's assertion, instead of again by the fast path.
-pub struct FieldProbe<T>(PhantomData<T>);
-
-impl<T> FieldProbe<T> {
-    /// The probe.
-    pub fn new() -> Self {
-        FieldProbe(PhantomData)
-    }
-}
-
-impl<T> Default for FieldProbe<T> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-/// The field probe for supported types.
-pub trait FieldFast<T> {
-    /// The seed deserializing the field.
-    fn seed(&self) -> FastSeed<T>;
-    /// The value of an absent field, if any.
-    fn absent(&self) -> Option<T>;
-    /// True when `value` breaks one of `constraints`.
-    fn violates(&self, constraints: &[crate::constraint::Constraint], value: &T) -> bool;
-}
-
-impl<T: crate::json::FromJson> FieldFast<T> for FieldProbe<T> {
-    fn seed(&self) -> FastSeed<T> {
-        FastSeed::new()
-    }
-    fn absent(&self) -> Option<T> {
-        T::when_absent()
-    }
-    fn violates(&self, constraints: &[crate::constraint::Constraint], value: &T) -> bool {
-        crate::constraint::Constraint::check_all(constraints, value).is_some()
-    }
-}
-
-/// The field probe for unsupported types (which fail to compile elsewhere anyway).
-pub trait FieldDecline<T> {
-    /// A seed that declines.
-    fn seed(&self) -> Decline<T>;
-    /// None.
-    fn absent(&self) -> Option<T>;
-    /// Always true.
-    fn violates(&self, constraints: &[crate::constraint::Constraint], value: &T) -> bool;
-}
-
-impl<T> FieldDecline<T> for &FieldProbe<T> {
-    fn seed(&self) -> Decline<T> {
-        Decline(PhantomData)
-    }
-    fn absent(&self) -> Option<T> {
-        None
-    }
-    fn violates(&self, _constraints: &[crate::constraint::Constraint], _value: &T) -> bool {
-        true
-    }
-}
-
-/// A seed that always declines.
-pub struct Decline<T>(PhantomData<T>);
-
-impl<'de, T> DeserializeSeed<'de> for Decline<T> {
-    type Value = T;
-    fn deserialize<D: Deserializer<'de>>(self, _deserializer: D) -> Result<T, D::Error> {
-        Err(D::Error::custom("no fast path"))
     }
 }
 
@@ -302,21 +227,6 @@ impl<T: FastJson> FastJson for BTreeMap<String, T> {
             BTreeMap::new(),
         )
     }
-}
-
-/// The fast path of a string enum: exactly one of its values.
-pub fn fast_enum<'de, T: StrEnum, D: Deserializer<'de>>(deserializer: D) -> Result<T, D::Error> {
-    struct EnumVisitor<T>(PhantomData<T>);
-    impl<'de, T: StrEnum> Visitor<'de> for EnumVisitor<T> {
-        type Value = T;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str(T::EXPECTED)
-        }
-        fn visit_str<E: serde::de::Error>(self, value: &str) -> Result<T, E> {
-            T::from_value(value).ok_or_else(|| E::custom("not a value of the enum"))
-        }
-    }
-    deserializer.deserialize_str(EnumVisitor(PhantomData))
 }
 
 #[cfg(test)]

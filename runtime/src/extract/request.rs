@@ -3,7 +3,7 @@
 //!
 //! Rules enforced here: everything is borrowed from the dispatcher (no copy of the request head
 //! per request); nothing is decoded until an argument asks for it; the query string is scanned
-//! on demand (a route has few parameters; see [`crate::query`]) and a repeated scalar parameter
+//! on demand (a route has few parameters; see `query.rs`) and a repeated scalar parameter
 //! takes its last value, as Starlette does.
 
 use std::borrow::Cow;
@@ -12,10 +12,10 @@ use std::sync::Arc;
 use hyper::http::request::Parts;
 use hyper::HeaderMap;
 
-use crate::body::BodyInput;
-use crate::query;
-use crate::router::PathParams;
-use crate::state::StateMap;
+use super::body::BodyInput;
+use super::path::PathParams;
+use super::query;
+use super::state::StateMap;
 
 /// One routed request, as the generated handler reads it.
 #[derive(Debug, Clone, Copy)]

@@ -9,7 +9,7 @@ use std::cmp::Ordering;
 
 use serde_json::{json, Map, Value};
 
-use crate::error::Failure;
+use super::error::Failure;
 
 /// A numeric bound as written in the attribute, kept as int or float so `ctx` shows it the same way.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -1,11 +1,29 @@
-//! Path templates: `{name}` (FastAPI style) and `:name` (Express style), with or without a
-//! leading `/`.
+//! The path-template grammar of ferrapi, in one place: the route macros check a template with it
+//! at compile time (so a mistake is reported at the attribute), and the router compiles it at
+//! start-up. Dependency-free.
+//!
+//! ```
+//! use ferrapi_template::Template;
+//!
+//! let template = Template::parse("/user/:user_id/item/{item_id}/").unwrap();
+//! assert_eq!(template.openapi_path(), "/user/{user_id}/item/{item_id}");
+//! assert_eq!(template.shape(), "/user/{p0}/item/{p1}");
+//! assert!(Template::parse("/user/{id}/{id}").is_err());
+//! ```
 //!
 //! Rules enforced here:
-//! - a segment is either wholly a parameter or wholly literal text;
+//! - a parameter is written `{name}` (FastAPI style) or `:name` (Express style); a leading `/` is
+//!   optional;
+//! - a segment is either wholly a parameter or wholly literal text (`x{id}` and `{id` are refused),
+//!   and no segment is empty (`//`);
+//! - a parameter name is letters, digits and `_`, not starting with a digit, and each name appears
+//!   once (it names one handler argument);
 //! - a trailing `/` is not significant (`/post/` and `/post` are one template);
 //! - the *shape* of a template names its parameters by position (`/item/{p0}`), so templates that
-//!   differ only in parameter names are recognised as the same route.
+//!   differ only in parameter names are recognised as the same route;
+//! - every problem of a template is reported, not only the first.
+
+#![forbid(unsafe_code)]
 
 use std::fmt;
 
@@ -24,54 +42,94 @@ pub struct Template {
     segments: Vec<Segment>,
 }
 
-/// Why a template was refused.
+/// Why a template was refused: every problem found, each a sentence.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TemplateError(pub String);
+pub struct TemplateError {
+    path: String,
+    problems: Vec<String>,
+}
+
+impl TemplateError {
+    /// The template as written.
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// Each problem, in path order (the route macros report each at the attribute).
+    pub fn problems(&self) -> &[String] {
+        &self.problems
+    }
+}
 
 impl fmt::Display for TemplateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        write!(f, "path `{}`: {}", self.path, self.problems.join("; "))
     }
 }
 
 impl std::error::Error for TemplateError {}
 
+/// What one raw segment is, or why it is refused.
+fn segment(path: &str, raw: &str) -> Result<Segment, String> {
+    let name = if let Some(name) = raw.strip_prefix(':') {
+        name
+    } else if raw.contains(['{', '}']) {
+        match raw.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
+            Some(name) if !name.contains(['{', '}']) => name,
+            _ => {
+                return Err(format!(
+                    "malformed path segment `{raw}`: braces must enclose a whole segment, as in `{{name}}`"
+                ))
+            }
+        }
+    } else if raw.is_empty() {
+        return Err(format!("path `{path}` has an empty segment (`//`)"));
+    } else {
+        return Ok(Segment::Literal(raw.to_owned()));
+    };
+    if name.is_empty() {
+        return Err(format!(
+            "empty parameter name in segment `{raw}`: name the parameter after its argument, as in `{{id}}`"
+        ));
+    }
+    let valid = name.chars().all(|c| c.is_alphanumeric() || c == '_')
+        && !name.starts_with(|c: char| c.is_ascii_digit());
+    if !valid {
+        return Err(format!(
+            "`{name}` is not a valid parameter name (use letters, digits and `_`)"
+        ));
+    }
+    Ok(Segment::Param(name.to_owned()))
+}
+
 impl Template {
-    /// Parse `path`.
+    /// Parse `path`; on failure, every problem found.
     pub fn parse(path: &str) -> Result<Self, TemplateError> {
         let trimmed = path.trim_start_matches('/');
         let trimmed = trimmed.strip_suffix('/').unwrap_or(trimmed);
-        let mut segments = Vec::new();
-        if trimmed.is_empty() {
-            return Ok(Template { segments });
-        }
-        for raw in trimmed.split('/') {
-            let segment = if let Some(name) = raw.strip_prefix(':') {
-                Segment::Param(name.to_owned())
-            } else if let Some(name) = raw.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
-                Segment::Param(name.to_owned())
-            } else if raw.contains(['{', '}']) {
-                return Err(TemplateError(format!(
-                    "path `{path}`: segment `{raw}` must be wholly a `{{param}}` or wholly literal"
-                )));
-            } else if raw.is_empty() {
-                return Err(TemplateError(format!("path `{path}` has an empty segment")));
-            } else {
-                Segment::Literal(raw.to_owned())
-            };
-            if let Segment::Param(name) = &segment {
-                let valid = !name.is_empty()
-                    && name.chars().all(|c| c.is_alphanumeric() || c == '_')
-                    && !name.starts_with(|c: char| c.is_ascii_digit());
-                if !valid {
-                    return Err(TemplateError(format!(
-                        "path `{path}`: `{raw}` is not a valid parameter name"
-                    )));
+        let mut segments: Vec<Segment> = Vec::new();
+        let mut problems = Vec::new();
+        if !trimmed.is_empty() {
+            for raw in trimmed.split('/') {
+                match segment(path, raw) {
+                    Ok(Segment::Param(name)) if segments.contains(&Segment::Param(name.clone())) => {
+                        problems.push(format!(
+                            "parameter `{name}` appears twice in the path: each parameter needs its own name and argument"
+                        ));
+                    }
+                    Ok(segment) => segments.push(segment),
+                    Err(problem) => problems.push(problem),
                 }
             }
-            segments.push(segment);
         }
-        Ok(Template { segments })
+        if problems.is_empty() {
+            Ok(Template { segments })
+        } else {
+            Err(TemplateError {
+                path: path.to_owned(),
+                problems,
+            })
+        }
     }
 
     /// The segments in order.
@@ -156,6 +214,7 @@ impl Template {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
@@ -183,15 +242,37 @@ mod tests {
     fn malformed_templates_are_refused() {
         for bad in [
             "/item/{id",
+            "/item/id}",
+            "/item/{{id}}",
             "/item/{}",
             "/item/:",
             "/a//b",
             "/item/x{id}",
             "/item/{a-b}",
             "/x/{1a}",
+            "/x/{id}/:id",
         ] {
             assert!(Template::parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn every_problem_is_reported_in_words() {
+        let err = Template::parse("/a//{id/{}/{id}/:id/{1x}").unwrap_err();
+        assert_eq!(
+            err.problems(),
+            [
+                "path `/a//{id/{}/{id}/:id/{1x}` has an empty segment (`//`)",
+                "malformed path segment `{id`: braces must enclose a whole segment, as in `{name}`",
+                "empty parameter name in segment `{}`: name the parameter after its argument, as in `{id}`",
+                "parameter `id` appears twice in the path: each parameter needs its own name and argument",
+                "`1x` is not a valid parameter name (use letters, digits and `_`)",
+            ]
+        );
+        assert!(err
+            .to_string()
+            .starts_with("path `/a//{id/{}/{id}/:id/{1x}`: path `/a//"));
+        assert_eq!(err.path(), "/a//{id/{}/{id}/:id/{1x}");
     }
 
     #[test]

@@ -11,8 +11,6 @@ use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
-use crate::response::{json_bytes_response, Response};
-
 /// One element of an error location: a name (`"query"`, `"price"`) or an array index.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LocItem {
@@ -122,8 +120,8 @@ pub enum BadBody {
 /// All validation errors of one request, answered as one 422.
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct ValidationErrors {
-    items: Vec<ErrorItem>,
-    bad_body: Option<BadBody>,
+    pub(crate) items: Vec<ErrorItem>,
+    pub(crate) bad_body: Option<BadBody>,
 }
 
 impl ValidationErrors {
@@ -180,45 +178,14 @@ impl ValidationErrors {
         // Serializing plain strings, numbers and `Value`s cannot fail.
         serde_json::to_vec(&Detail(&self.items)).unwrap_or_default()
     }
-
-    /// `Err` with the answer when a check failed ([`Self::into_response`]), else `Ok`: what the
-    /// generated handler asks once every argument is extracted.
-    #[inline]
-    pub fn finish(self) -> Result<(), Response> {
-        if !self.is_empty() {
-            return Err(self.into_response());
-        }
-        // Nothing recorded and nothing allocated: forgetting the value leaks nothing and spares
-        // every valid request the out-of-line drop glue (a call, a loop over no items).
-        if self.items.capacity() == 0 {
-            std::mem::forget(self);
-        }
-        Ok(())
-    }
-
-    /// The response: 422 with every error, or the answer to a body that could not be read.
-    pub fn into_response(self) -> Response {
-        match self.bad_body {
-            Some(BadBody::NotUtf8) => crate::response::error_response(
-                hyper::StatusCode::BAD_REQUEST,
-                &Value::from("There was an error parsing the body"),
-            ),
-            Some(BadBody::InvalidJson(item)) => ValidationErrors {
-                items: vec![*item],
-                bad_body: None,
-            }
-            .into_response(),
-            None => json_bytes_response(hyper::StatusCode::UNPROCESSABLE_ENTITY, self.to_json_bytes()),
-        }
-    }
 }
 
 /// Location of a path parameter.
-pub fn path_loc(name: &'static str) -> Loc {
+pub(crate) fn path_loc(name: &'static str) -> Loc {
     vec![LocItem::Static("path"), LocItem::Static(name)]
 }
 
 /// Location of a query parameter.
-pub fn query_loc(name: &'static str) -> Loc {
+pub(crate) fn query_loc(name: &'static str) -> Loc {
     vec![LocItem::Static("query"), LocItem::Static(name)]
 }

@@ -1,0 +1,115 @@
+//! The OpenAPI 3.1 document: the operations of the served routes, assembled once when the app is
+//! built (and served as pre-serialized bytes).
+//!
+//! Rules enforced here (FastAPI's layout, `fastapi/openapi/utils.py`):
+//! - `openapi` is `3.1.0`; `info` has `title`, `description` when set, and `version`;
+//! - operations appear under their path written with `{name}` parameters (also for routes declared
+//!   with `:name`), with the trailing slash they were declared with, in declaration order; a
+//!   repeated `operationId` gets `_2`, `_3`, ...;
+//! - `HTTPValidationError` and `ValidationError` are standard components, present when an
+//!   operation refers to them; other components are the named schemas of the operations' types,
+//!   sorted by name;
+//! - only served routes with `include_in_schema` are given to [`document`] (shadowed duplicates
+//!   are not): the app decides, this module lays out.
+
+use std::collections::HashSet;
+
+use ferrapi_template::Template;
+use serde_json::{json, Map, Value};
+
+use crate::validate::SchemaRegistry;
+
+/// Title, version and description of the API.
+#[derive(Debug, Clone)]
+pub(crate) struct Info {
+    /// `info.title`.
+    pub title: String,
+    /// `info.version`.
+    pub version: String,
+    /// `info.description`.
+    pub description: Option<String>,
+}
+
+/// Add FastAPI's standard validation error components.
+pub(super) fn add_validation_components(registry: &mut SchemaRegistry) {
+    registry.insert(
+        "HTTPValidationError",
+        json!({
+            "properties": { "detail": { "items": { "$ref": "#/components/schemas/ValidationError" }, "type": "array", "title": "Detail" } },
+            "type": "object",
+            "title": "HTTPValidationError"
+        }),
+    );
+    registry.insert(
+        "ValidationError",
+        json!({
+            "properties": {
+                "loc": { "items": { "anyOf": [{ "type": "string" }, { "type": "integer" }] }, "type": "array", "title": "Location" },
+                "msg": { "type": "string", "title": "Message" },
+                "type": { "type": "string", "title": "Error Type" },
+                "input": { "title": "Input" },
+                "ctx": { "type": "object", "title": "Context" }
+            },
+            "type": "object",
+            "required": ["loc", "msg", "type"],
+            "title": "ValidationError"
+        }),
+    );
+}
+
+/// The path of a route in the document: parameters written `{name}` (also when declared
+/// `:name`), with the trailing slash the route was declared with.
+pub(crate) fn document_path(template: &Template, declared: &str) -> String {
+    let path = template.openapi_path();
+    if declared.len() > 1 && declared.ends_with('/') && path != "/" {
+        path + "/"
+    } else {
+        path
+    }
+}
+
+/// Assemble the document from `(method, openapi path, operation)` triples in declaration order.
+pub(crate) fn document(
+    info: &Info,
+    operations: Vec<(String, String, Value)>,
+    mut registry: SchemaRegistry,
+) -> Value {
+    let mut paths: Map<String, Value> = Map::new();
+    let mut validates = false;
+    let mut ids: HashSet<String> = HashSet::new();
+    for (method, path, mut operation) in operations {
+        validates |= operation["responses"].get("422").is_some();
+        if let Some(Value::String(id)) = operation.get_mut("operationId") {
+            let mut unique = id.clone();
+            let mut n = 1;
+            while ids.contains(&unique) {
+                n += 1;
+                unique = format!("{id}_{n}");
+            }
+            ids.insert(unique.clone());
+            *id = unique;
+        }
+        let item = paths.entry(path).or_insert_with(|| json!({}));
+        if let Value::Object(item) = item {
+            item.insert(method.to_ascii_lowercase(), operation);
+        }
+    }
+    if validates {
+        add_validation_components(&mut registry);
+    }
+    let mut info_obj = Map::new();
+    info_obj.insert("title".into(), json!(info.title));
+    if let Some(description) = &info.description {
+        info_obj.insert("description".into(), json!(description));
+    }
+    info_obj.insert("version".into(), json!(info.version));
+    let mut doc = Map::new();
+    doc.insert("openapi".into(), json!("3.1.0"));
+    doc.insert("info".into(), Value::Object(info_obj));
+    doc.insert("paths".into(), Value::Object(paths));
+    let components = registry.into_components();
+    if !components.is_empty() {
+        doc.insert("components".into(), json!({ "schemas": components }));
+    }
+    Value::Object(doc)
+}

@@ -1,0 +1,165 @@
+//! The schemas of path and query parameters and of model fields, as pydantic and FastAPI write
+//! them.
+//!
+//! Rules enforced here:
+//! - a parameter or field gets pydantic's title (`user_id` → "User Id"), unless its schema is a
+//!   reference to a named type (alone or as `anyOf` with null), where pydantic omits it;
+//! - constraints become their JSON Schema keywords (`minimum`, `maxLength`, ...), on the non-null
+//!   branch of an `anyOf`;
+//! - a default is shown as `default`; an optional model field without one has `default: null`.
+
+use serde_json::{Map, Value};
+
+use crate::validate::{title_case, Constraint, FromJson, FromParam, SchemaRegistry};
+
+/// True when `schema` refers to a named type: `{"$ref"}`, or `anyOf` with a `$ref` branch.
+fn is_reference(schema: &Map<String, Value>) -> bool {
+    schema.contains_key("$ref")
+        || matches!(schema.get("anyOf"), Some(Value::Array(branches))
+            if branches.iter().any(|b| b.get("$ref").is_some()))
+}
+
+/// `schema` as an object to add keywords to (a non-object schema is wrapped in `allOf`).
+fn into_object(schema: Value) -> Map<String, Value> {
+    match schema {
+        Value::Object(map) => map,
+        other => {
+            let mut map = Map::new();
+            map.insert("allOf".into(), Value::Array(vec![other]));
+            map
+        }
+    }
+}
+
+/// Add the keywords of `constraints` to `schema`, on its first `anyOf` branch if it has one.
+fn annotate(schema: &mut Map<String, Value>, constraints: &[Constraint]) {
+    let target = match schema.get_mut("anyOf") {
+        Some(Value::Array(branches)) => match branches.first_mut() {
+            Some(Value::Object(first)) => first,
+            _ => return,
+        },
+        _ => schema,
+    };
+    for constraint in constraints {
+        constraint.annotate(target);
+    }
+}
+
+/// The schema of a scalar path or query parameter with its constraints, default and title.
+pub(crate) fn param_schema<T: FromParam>(
+    name: &str,
+    default: Option<&T>,
+    constraints: &[Constraint],
+    registry: &mut SchemaRegistry,
+) -> Value {
+    let mut schema = into_object(T::schema(registry));
+    annotate(&mut schema, constraints);
+    if let Some(default) = default.and_then(|d| serde_json::to_value(d).ok()) {
+        schema.insert("default".into(), default);
+    }
+    if !is_reference(&schema) {
+        schema.insert("title".into(), Value::String(title_case(name)));
+    }
+    Value::Object(schema)
+}
+
+/// The schema of model field `key` of type `T`, with constraints, default, title and
+/// description as pydantic writes them (a bare `$ref` for a required nested model).
+pub fn field_schema<T: FromJson>(
+    key: &str,
+    default: Option<Value>,
+    constraints: &[Constraint],
+    description: Option<&str>,
+    registry: &mut SchemaRegistry,
+) -> Value {
+    let mut schema = into_object(T::schema(registry));
+    annotate(&mut schema, constraints);
+    match default {
+        Some(value) => {
+            schema.insert("default".into(), value);
+        }
+        None if !T::REQUIRED => {
+            schema.insert("default".into(), Value::Null);
+        }
+        None => {}
+    }
+    if !is_reference(&schema) {
+        schema.insert("title".into(), Value::String(title_case(key)));
+    }
+    if let Some(description) = description {
+        schema.insert("description".into(), Value::String(description.to_owned()));
+    }
+    Value::Object(schema)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::validate::Bound;
+    use serde_json::json;
+
+    #[test]
+    fn parameters_have_title_default_and_constraints() {
+        let mut registry = SchemaRegistry::new();
+        assert_eq!(
+            param_schema::<i64>("skip", Some(&0), &[Constraint::Ge(Bound::Int(0))], &mut registry),
+            json!({"type": "integer", "format": "int64", "minimum": 0, "default": 0, "title": "Skip"})
+        );
+        assert_eq!(
+            param_schema::<String>(
+                "s",
+                None,
+                &[Constraint::MinLength(2), Constraint::MaxLength(3)],
+                &mut registry
+            ),
+            json!({"type": "string", "minLength": 2, "maxLength": 3, "title": "S"})
+        );
+        assert_eq!(
+            param_schema::<f64>(
+                "b",
+                Some(&1.5),
+                &[Constraint::Lt(Bound::Float(2.5))],
+                &mut registry
+            ),
+            json!({"type": "number", "format": "double", "exclusiveMaximum": 2.5, "default": 1.5, "title": "B"})
+        );
+    }
+
+    #[test]
+    fn model_fields_as_pydantic_writes_them() {
+        let mut registry = SchemaRegistry::new();
+        assert_eq!(
+            field_schema::<String>("name", None, &[], None, &mut registry),
+            json!({"type": "string", "title": "Name"})
+        );
+        assert_eq!(
+            field_schema::<Option<f64>>("tax", None, &[], Some("The tax."), &mut registry),
+            json!({
+                "anyOf": [{"type": "number", "format": "double"}, {"type": "null"}],
+                "default": null,
+                "title": "Tax",
+                "description": "The tax."
+            })
+        );
+        assert_eq!(
+            field_schema::<Option<i64>>("qty", None, &[Constraint::Gt(Bound::Int(0))], None, &mut registry),
+            json!({
+                "anyOf": [{"type": "integer", "format": "int64", "exclusiveMinimum": 0}, {"type": "null"}],
+                "default": null,
+                "title": "Qty"
+            })
+        );
+        assert_eq!(
+            field_schema::<u8>("retries", Some(json!(3)), &[], None, &mut registry),
+            json!({"type": "integer", "format": "uint8", "default": 3, "title": "Retries"})
+        );
+        assert_eq!(
+            field_schema::<Vec<String>>("tags", Some(json!([])), &[], None, &mut registry),
+            json!({"type": "array", "items": {"type": "string"}, "default": [], "title": "Tags"})
+        );
+        assert_eq!(
+            field_schema::<Value>("input", None, &[], None, &mut registry),
+            json!({"title": "Input"})
+        );
+    }
+}

@@ -1,0 +1,26 @@
+//! The OpenAPI document and the documentation pages.
+//!
+//! Each route documents itself: the route macros generate a function that builds the route's
+//! [`Operation`] (its arguments contribute their parameters or body, see `extract`), and the app
+//! assembles the document once, when it is built. Its files:
+//!
+//! - `operation`: one operation object, FastAPI's layout;
+//! - `fields`: the schemas of parameters and model fields, pydantic's titles and keywords;
+//! - `document`: the whole document (`info`, `paths`, `components`);
+//! - `docs`: the OpenAPI document's URL and the Swagger UI and ReDoc pages, served offline.
+//!
+//! Rules enforced here: the document is laid out as FastAPI writes it (so tools and generated
+//! clients that work with FastAPI work here), it is built and serialized once, and the pages load
+//! nothing from any host but the service.
+
+mod docs;
+mod document;
+mod fields;
+mod operation;
+
+pub(crate) use docs::DocsRoutes;
+pub use docs::{CONTENT_SECURITY_POLICY_VALUE, REDOC_VERSION, SWAGGER_UI_VERSION};
+pub(crate) use document::{document, document_path, Info};
+pub use fields::field_schema;
+pub(crate) use fields::param_schema;
+pub use operation::{ArgDoc, Operation};

@@ -1,0 +1,24 @@
+//! Routing: the declared routes, compiled once into a router that answers in declaration order.
+//!
+//! This layer is built once, when the app is built, and consulted once per request (a lookup that
+//! returns a route index and the byte ranges of its path parameters). Its files:
+//!
+//! - `route`: what a route is to the runtime ([`RouteDef`]: method, template, generated handler,
+//!   OpenAPI fragment builder), the contract between the route macros and the runtime;
+//! - `router`: declaration-order matching on top of matchit, the shadow report, 404/405;
+//! - `table`: templates parsed and the router compiled from the route list, and the route table.
+//!
+//! Rules enforced here: the first declared route that matches a request's method and path answers
+//! it, whatever matchit's own preference for static segments; a route that an earlier one always
+//! takes is reported as shadowed when the app is built; the path-template grammar is
+//! `ferrapi-template`'s, the same the route macros check at compile time.
+
+mod route;
+mod router;
+mod table;
+
+pub use route::{answer_now, BoxFuture, Handler, Route, RouteDef};
+pub(crate) use router::RouteStatus;
+pub use router::{Lookup, Router};
+pub use table::RouteInfo;
+pub(crate) use table::RouteTable;

@@ -1,0 +1,42 @@
+//! Validation: turning request text and JSON into typed values, with pydantic v2's errors.
+//!
+//! This layer knows nothing of HTTP, routing or requests: it converts strings and JSON values and
+//! describes types, and every other layer builds on it. Its files:
+//!
+//! - `error`: the error shapes (`{"type","loc","msg","input"[,"ctx"]}`) and their collection;
+//! - `convert`: one path or query string into a scalar ([`FromParam`]);
+//! - `constraint`: `ge`/`gt`/`le`/`lt`/`min_length`/`max_length`;
+//! - `json`: a JSON value into a Rust type, laxly, every error reported ([`FromJson`]);
+//! - `fast_json`: the strict path straight from the bytes, which only ever accepts;
+//! - `json_text`, `json_error`: a body's text into a JSON value, with Python's error messages;
+//! - `model`, `str_enum`: what `#[derive(Model)]` and `#[derive(StrEnum)]` generate against;
+//! - `schema`: each type's JSON Schema ([`JsonSchema`]), with pydantic's titles.
+//!
+//! Rules enforced here: messages, error types and `ctx` are pydantic's own words, measured
+//! against FastAPI (tests/fastapi/observed.json), so clients written against FastAPI keep
+//! working; every failure is recorded and validation goes on, so one answer lists them all;
+//! nothing here panics on any input.
+
+mod constraint;
+mod convert;
+mod error;
+pub(crate) mod fast_json;
+mod json;
+mod json_error;
+mod json_text;
+mod model;
+mod schema;
+mod str_enum;
+
+pub use constraint::{Bound, Constrainable, Constraint};
+pub use convert::FromParam;
+pub(crate) use error::BadBody;
+pub(crate) use error::{path_loc, query_loc};
+pub use error::{ErrorItem, Failure, Loc, LocItem, ValidationErrors};
+pub use fast_json::{FastJson, Skip};
+pub use json::{field, FromJson};
+pub(crate) use json_text::{parse_json_value, strip_bom};
+pub(crate) use model::not_an_object;
+pub use model::{validate_model, FieldDecline, FieldFast, FieldProbe, Model};
+pub use schema::{title_case, JsonSchema, SchemaRegistry};
+pub use str_enum::{enum_failure, enum_from_json, enum_from_param, enum_schema, fast_enum, StrEnum};
