@@ -214,7 +214,7 @@ pub fn emit(model: &RouteModel) -> TokenStream {
                         };
                     let operation: fn(&mut __rt::SchemaRegistry) -> __rt::Value = #operation;
 
-                    __rt::RouteDef {
+                    __rt::RouteDef::from(__rt::RouteParts {
                         name: #name_str,
                         method: __rt::Method::#method,
                         path: #path,
@@ -223,7 +223,7 @@ pub fn emit(model: &RouteModel) -> TokenStream {
                         include_in_schema: #include_in_schema,
                         operation,
                         check,
-                    }
+                    })
                 }
             }
         };

@@ -97,7 +97,7 @@ pub mod __private {
     pub use crate::extract::{body_model, path_param, Arg, RequestCx, Source, StateMap};
     pub use crate::openapi::{field_schema, ArgDoc, Operation};
     pub use crate::response::internal_error;
-    pub use crate::routing::{answer_now, BoxFuture, Handler};
+    pub use crate::routing::{answer_now, BoxFuture, Handler, RouteParts};
     pub use crate::validate::{
         enum_failure, enum_from_json, enum_from_param, enum_schema, fast_enum, field, title_case,
         validate_model, Constraint, FieldDecline, FieldFast, FieldProbe, Skip,

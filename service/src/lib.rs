@@ -71,7 +71,7 @@ pub fn app_with_env(group: Group, db: Option<Db>, expose_env: bool) -> App {
         app = app.routes(
             group_b::routes()
                 .into_iter()
-                .filter(|route| expose_env || route.name != group_b::ENV_ROUTE),
+                .filter(|route| expose_env || route.name() != group_b::ENV_ROUTE),
         );
     }
     if let Some(db) = db {

@@ -17,7 +17,7 @@ mod route;
 mod router;
 mod table;
 
-pub use route::{answer_now, BoxFuture, Handler, Route, RouteDef};
+pub use route::{answer_now, BoxFuture, Handler, Route, RouteDef, RouteParts};
 pub(crate) use router::RouteStatus;
 pub use router::{Lookup, Router};
 pub use table::RouteInfo;

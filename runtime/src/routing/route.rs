@@ -51,9 +51,41 @@ fn suspended(route: &'static str) -> Response {
     internal_error()
 }
 
-/// Everything the runtime knows of one route.
+/// One route of an app, as a route attribute (`#[get("/item/{id}")]`) declares it: method, path
+/// template, the generated handler and its OpenAPI operation. Made by [`routes!`](crate::routes)
+/// and [`Route::def`]; given to [`App::routes`](crate::App::routes).
 #[derive(Clone)]
 pub struct RouteDef {
+    pub(crate) name: &'static str,
+    pub(crate) method: Method,
+    pub(crate) path: &'static str,
+    pub(crate) handler: Handler,
+    pub(crate) reads_body: bool,
+    pub(crate) include_in_schema: bool,
+    pub(crate) operation: fn(&mut SchemaRegistry) -> Value,
+    pub(crate) check: fn(&StateMap) -> Result<(), String>,
+}
+
+impl RouteDef {
+    /// The handler function's name, also the OpenAPI `operationId`.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The HTTP method.
+    pub fn method(&self) -> &Method {
+        &self.method
+    }
+
+    /// The path template as written (`/item/{id}` or `/item/:id`).
+    pub fn path(&self) -> &'static str {
+        self.path
+    }
+}
+
+/// What a route attribute generates for one route; [`RouteDef`] is made from it. Named fields,
+/// so the generated code says what each value is.
+pub struct RouteParts {
     /// The function's name, also the OpenAPI `operationId`.
     pub name: &'static str,
     /// The HTTP method.
@@ -70,6 +102,31 @@ pub struct RouteDef {
     pub operation: fn(&mut SchemaRegistry) -> Value,
     /// Checks, at build time, that the app holds what the arguments need.
     pub check: fn(&StateMap) -> Result<(), String>,
+}
+
+impl From<RouteParts> for RouteDef {
+    fn from(parts: RouteParts) -> Self {
+        let RouteParts {
+            name,
+            method,
+            path,
+            handler,
+            reads_body,
+            include_in_schema,
+            operation,
+            check,
+        } = parts;
+        RouteDef {
+            name,
+            method,
+            path,
+            handler,
+            reads_body,
+            include_in_schema,
+            operation,
+            check,
+        }
+    }
 }
 
 impl std::fmt::Debug for RouteDef {

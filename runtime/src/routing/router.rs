@@ -1,6 +1,6 @@
 //! Routing in declaration order on top of matchit.
 //!
-//! Rules enforced here (the spec's rule 7):
+//! Rules enforced here:
 //! - routes match in declaration order and the first match wins, whatever matchit's own
 //!   preference for static segments;
 //! - a route whose every path is already taken, for its method, by an earlier route (the same

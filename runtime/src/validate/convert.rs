@@ -1,6 +1,7 @@
 //! Converting one path or query string into a typed value.
 //!
-//! Rules enforced here (the spec's "Conventions for parameters", pydantic's messages):
+//! Rules enforced here (FastAPI's parameter conventions, with pydantic's messages; where they
+//! differ from FastAPI's, the manual's "Differences from FastAPI" says why):
 //! - an integer is an optional `+`/`-` and ASCII digits, nothing else (`4.2`, `1e3`, `" 1"`, `""`
 //!   are `int_parsing`); a well-formed integer outside the Rust type's range is `int_out_of_range`
 //!   with the bounds in `ctx`;
@@ -171,7 +172,8 @@ macro_rules! float_from_param {
 
 float_from_param!(f32 => "float", f64 => "double");
 
-/// The spec's rule: `1`, `true`, `on`, `yes` in any letter case are true; anything else is false.
+/// A query or path bool: `1`, `true`, `on`, `yes` in any letter case are true; anything else is
+/// false (never an error: a link like `?short` or `?short=maybe` still answers).
 pub(super) fn is_truthy(raw: &str) -> bool {
     ["1", "true", "on", "yes"]
         .iter()
