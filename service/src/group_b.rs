@@ -25,9 +25,6 @@ use crate::store::{Store, StoreError};
 /// The collection birds are stored in.
 pub const BIRDS: &str = "birds";
 
-/// The handler name of `GET /api/env`, left out when the service runs with `--expose-env=false`.
-pub const ENV_ROUTE: &str = "read_env";
-
 /// The ordered employee list of group B (looked up by zero-based position).
 pub const EMPLOYEES: [&str; 4] = ["Anna Puig", "Jordi Soler", "Marta Vidal", "Pau Ferrer"];
 
@@ -143,9 +140,10 @@ pub async fn read_bird(store: State<Store>, name: String) -> Result<Response, Ht
     }
 }
 
-/// Group B's routes in the spec's order.
-pub fn routes() -> Vec<RouteDef> {
-    ferrapi::routes![
+/// Group B's routes in the spec's order, `GET /api/env` among them only when `expose_env` (it
+/// discloses the connection string): a route left out is neither served nor documented.
+pub fn routes(expose_env: bool) -> Vec<RouteDef> {
+    let mut routes = ferrapi::routes![
         hello,
         read_employee_by_index,
         read_student,
@@ -154,8 +152,10 @@ pub fn routes() -> Vec<RouteDef> {
         read_post,
         create_post,
         delete_post,
-        read_env,
-        create_bird,
-        read_bird,
-    ]
+    ];
+    if expose_env {
+        routes.extend(ferrapi::routes![read_env]);
+    }
+    routes.extend(ferrapi::routes![create_bird, read_bird]);
+    routes
 }

@@ -68,11 +68,7 @@ pub fn app_with_env(group: Group, db: Option<Db>, expose_env: bool) -> App {
         app = app.routes(group_a::routes());
     }
     if group.serves_b() {
-        app = app.routes(
-            group_b::routes()
-                .into_iter()
-                .filter(|route| expose_env || route.name != group_b::ENV_ROUTE),
-        );
+        app = app.routes(group_b::routes(expose_env));
     }
     if let Some(db) = db {
         app = app
