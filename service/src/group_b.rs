@@ -19,7 +19,7 @@ use ferrapi::prelude::*;
 use ferrapi::RouteDef;
 use serde_json::Map;
 
-use crate::config::DbConnString;
+use crate::config::ReportedConnString;
 use crate::store::{Store, StoreError};
 
 /// The collection birds are stored in.
@@ -112,8 +112,8 @@ pub async fn delete_post(id: String) -> String {
 /// The database connection string in effect (the spec requires this route; it discloses any
 /// credential the string carries).
 #[get("/api/env")]
-pub async fn read_env(conn: State<DbConnString>) -> Json<Value> {
-    let DbConnString(value) = &*conn;
+pub async fn read_env(conn: State<ReportedConnString>) -> Json<Value> {
+    let ReportedConnString(value) = &*conn;
     Json(json!({ "DB_CONN_STRING": value }))
 }
 

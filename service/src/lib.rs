@@ -16,9 +16,9 @@ pub mod group_a;
 pub mod group_b;
 pub mod store;
 
-use config::{DbConnString, Group};
+use config::{Group, ReportedConnString};
 use ferrapi::App;
-use store::{ConnString, Store, StoreError};
+use store::{Store, StoreError, StoreLocation};
 
 /// What the routes need: the store (clinic and birds) and the connection string `/api/env`
 /// reports.
@@ -31,11 +31,11 @@ pub struct Db {
 }
 
 impl Db {
-    /// Open the store `conn` names and prepare it (the indexes of the clinic's lists and of the
-    /// birds' `name`).
-    pub async fn open(conn: &ConnString) -> Result<Self, StoreError> {
-        let store = store::open(conn).await?;
-        Self::prepare(store, conn.effective()).await
+    /// Open the store at `location` and prepare it (the indexes of the clinic's lists and of
+    /// the birds' `name`).
+    pub async fn open(location: &StoreLocation) -> Result<Self, StoreError> {
+        let store = store::open(location).await?;
+        Self::prepare(store, location.effective()).await
     }
 
     /// Prepare an open `store` for both groups; `conn_string` is what `/api/env` will report.
@@ -74,7 +74,7 @@ pub fn app_with_env(group: Group, db: Option<Db>, expose_env: bool) -> App {
         app = app
             .state(clinic::Clinic::new(db.store.clone()))
             .state(db.store)
-            .state(DbConnString(db.conn_string));
+            .state(ReportedConnString(db.conn_string));
     }
     app
 }
