@@ -20,7 +20,8 @@ use ferrapi::RouteDef;
 use serde_json::Map;
 
 use crate::config::ReportedConnString;
-use crate::store::{Store, StoreError};
+use crate::store::Store;
+use crate::store_http::store_failure;
 
 /// The collection birds are stored in.
 pub const BIRDS: &str = "birds";
@@ -37,12 +38,6 @@ pub const X_MESSAGE: &str = "Post served by the Resource API";
 // Checked when compiling (`from_static` in a constant), so building the header cannot fail.
 const X_MESSAGE_NAME: HeaderName = HeaderName::from_static("x-message");
 const X_MESSAGE_VALUE: HeaderValue = HeaderValue::from_static(X_MESSAGE);
-
-/// A store failure as an HTTP error: the status its kind calls for, a client-safe detail.
-pub fn store_failure(err: &StoreError) -> HttpError {
-    tracing::error!(error = %err, "store operation failed");
-    HttpError::new(err.status(), err.detail())
-}
 
 /// A greeting.
 #[get("/api/hello")]

@@ -15,6 +15,7 @@ pub mod config;
 pub mod group_a;
 pub mod group_b;
 pub mod store;
+pub mod store_http;
 
 use config::{Group, ReportedConnString};
 use ferrapi::App;

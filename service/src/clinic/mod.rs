@@ -33,8 +33,8 @@ use serde::Serialize;
 use serde_json::Map;
 use tokio::sync::Mutex;
 
-use crate::group_b::store_failure;
 use crate::store::{Direction, Document, ListOptions, Store, StoreError, ID_FIELD};
+use crate::store_http::store_failure;
 pub use dates::{BirthDate, Date, Instant};
 pub use models::{
     Doctor, DoctorIn, DoctorSort, Patient, PatientIn, PatientSort, SortOrder, Specialty, Visit, VisitIn,
