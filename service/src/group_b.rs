@@ -11,6 +11,8 @@
 //!   JSON object is refused by the framework (422) before the store is touched;
 //! - `GET /api/bird/:name` answers the first inserted bird of that name, or 404 `Not Found` as
 //!   text; the name is only ever a value to compare;
+//! - `GET /api/env` discloses the connection string, so it is in [`routes()`]' list only when asked
+//!   for (`--expose-env`, on by default): left out, it is neither routed nor documented;
 //! - a store failure answers with its status (503 while the database is unavailable) and a
 //!   client-safe `{"detail": …}`; its cause goes to the log.
 

@@ -8,7 +8,8 @@
 //! group B's is shadowed; the routes of both groups get the store (group A's clinic through
 //! [`clinic::Clinic`], group B's birds directly) and group B the connection string as state, and
 //! an app built without them is refused at start-up, not at the first request; `GET /api/env`
-//! (which discloses the connection string) can be left out with `expose_env = false`.
+//! (which discloses the connection string) can be left out with `expose_env = false`, in which
+//! case group B's route list is built without it.
 
 pub mod clinic;
 pub mod config;
