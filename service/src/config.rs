@@ -2,11 +2,11 @@
 //!
 //! Rules enforced here: every setting has a sensible default so `resource-api` alone serves on
 //! 127.0.0.1:8000 with the embedded store under `./data/`; a bad value stops the program with one
-//! clear line (see `main.rs`; `DB_CONN_STRING` is parsed by [`Config::conn_string`]).
+//! clear line (see `main.rs`; `DB_CONN_STRING` is parsed by [`Config::store_location`]).
 
 use clap::{Parser, ValueEnum};
 
-use crate::store::{ConnError, ConnString};
+use crate::store::{ConnError, StoreLocation};
 
 /// Which route groups the binary serves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -65,12 +65,13 @@ pub struct Config {
 }
 
 impl Config {
-    /// The parsed connection string (`--db`, else `DB_CONN_STRING`, else the default).
-    pub fn conn_string(&self) -> Result<ConnString, ConnError> {
-        ConnString::parse(self.db.as_deref())
+    /// The store the connection string names (`--db`, else `DB_CONN_STRING`, else the default).
+    pub fn store_location(&self) -> Result<StoreLocation, ConnError> {
+        StoreLocation::parse(self.db.as_deref())
     }
 }
 
-/// The effective connection string, reported by `GET /api/env` (injected as `State`).
+/// The effective connection string as `GET /api/env` reports it (injected as `State`); the
+/// store itself is opened from the parsed [`StoreLocation`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DbConnString(pub String);
+pub struct ReportedConnString(pub String);

@@ -11,6 +11,8 @@
 //!   JSON object is refused by the framework (422) before the store is touched;
 //! - `GET /api/bird/:name` answers the first inserted bird of that name, or 404 `Not Found` as
 //!   text; the name is only ever a value to compare;
+//! - `GET /api/env` discloses the connection string, so it is in [`routes()`]' list only when asked
+//!   for (`--expose-env`, on by default): left out, it is neither routed nor documented;
 //! - a store failure answers with its status (503 while the database is unavailable) and a
 //!   client-safe `{"detail": …}`; its cause goes to the log.
 
@@ -19,14 +21,12 @@ use ferrapi::prelude::*;
 use ferrapi::RouteDef;
 use serde_json::Map;
 
-use crate::config::DbConnString;
-use crate::store::{Store, StoreError};
+use crate::config::ReportedConnString;
+use crate::store::Store;
+use crate::store_http::store_failure;
 
 /// The collection birds are stored in.
 pub const BIRDS: &str = "birds";
-
-/// The handler name of `GET /api/env`, left out when the service runs with `--expose-env=false`.
-pub const ENV_ROUTE: &str = "read_env";
 
 /// The ordered employee list of group B (looked up by zero-based position).
 pub const EMPLOYEES: [&str; 4] = ["Anna Puig", "Jordi Soler", "Marta Vidal", "Pau Ferrer"];
@@ -40,12 +40,6 @@ pub const X_MESSAGE: &str = "Post served by the Resource API";
 // Checked when compiling (`from_static` in a constant), so building the header cannot fail.
 const X_MESSAGE_NAME: HeaderName = HeaderName::from_static("x-message");
 const X_MESSAGE_VALUE: HeaderValue = HeaderValue::from_static(X_MESSAGE);
-
-/// A store failure as an HTTP error: the status its kind calls for, a client-safe detail.
-pub fn store_failure(err: &StoreError) -> HttpError {
-    tracing::error!(error = %err, "store operation failed");
-    HttpError::new(err.status(), err.detail())
-}
 
 /// A greeting.
 #[get("/api/hello")]
@@ -115,8 +109,8 @@ pub async fn delete_post(id: String) -> String {
 /// The database connection string in effect (the spec requires this route; it discloses any
 /// credential the string carries).
 #[get("/api/env")]
-pub async fn read_env(conn: State<DbConnString>) -> Json<Value> {
-    let DbConnString(value) = &*conn;
+pub async fn read_env(conn: State<ReportedConnString>) -> Json<Value> {
+    let ReportedConnString(value) = &*conn;
     Json(json!({ "DB_CONN_STRING": value }))
 }
 
@@ -143,9 +137,10 @@ pub async fn read_bird(store: State<Store>, name: String) -> Result<Response, Ht
     }
 }
 
-/// Group B's routes in the spec's order.
-pub fn routes() -> Vec<RouteDef> {
-    ferrapi::routes![
+/// Group B's routes in the spec's order, `GET /api/env` among them only when `expose_env` (it
+/// discloses the connection string): a route left out is neither served nor documented.
+pub fn routes(expose_env: bool) -> Vec<RouteDef> {
+    let mut routes = ferrapi::routes![
         hello,
         read_employee_by_index,
         read_student,
@@ -154,8 +149,10 @@ pub fn routes() -> Vec<RouteDef> {
         read_post,
         create_post,
         delete_post,
-        read_env,
-        create_bird,
-        read_bird,
-    ]
+    ];
+    if expose_env {
+        routes.extend(ferrapi::routes![read_env]);
+    }
+    routes.extend(ferrapi::routes![create_bird, read_bird]);
+    routes
 }

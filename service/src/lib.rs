@@ -8,17 +8,19 @@
 //! group B's is shadowed; the routes of both groups get the store (group A's clinic through
 //! [`clinic::Clinic`], group B's birds directly) and group B the connection string as state, and
 //! an app built without them is refused at start-up, not at the first request; `GET /api/env`
-//! (which discloses the connection string) can be left out with `expose_env = false`.
+//! (which discloses the connection string) can be left out with `expose_env = false`, in which
+//! case group B's route list is built without it.
 
 pub mod clinic;
 pub mod config;
 pub mod group_a;
 pub mod group_b;
 pub mod store;
+pub mod store_http;
 
-use config::{DbConnString, Group};
+use config::{Group, ReportedConnString};
 use ferrapi::App;
-use store::{ConnString, Store, StoreError};
+use store::{Store, StoreError, StoreLocation};
 
 /// What the routes need: the store (clinic and birds) and the connection string `/api/env`
 /// reports.
@@ -31,11 +33,11 @@ pub struct Db {
 }
 
 impl Db {
-    /// Open the store `conn` names and prepare it (the indexes of the clinic's lists and of the
-    /// birds' `name`).
-    pub async fn open(conn: &ConnString) -> Result<Self, StoreError> {
-        let store = store::open(conn).await?;
-        Self::prepare(store, conn.effective()).await
+    /// Open the store at `location` and prepare it (the indexes of the clinic's lists and of
+    /// the birds' `name`).
+    pub async fn open(location: &StoreLocation) -> Result<Self, StoreError> {
+        let store = store::open(location).await?;
+        Self::prepare(store, location.effective()).await
     }
 
     /// Prepare an open `store` for both groups; `conn_string` is what `/api/env` will report.
@@ -68,17 +70,13 @@ pub fn app_with_env(group: Group, db: Option<Db>, expose_env: bool) -> App {
         app = app.routes(group_a::routes());
     }
     if group.serves_b() {
-        app = app.routes(
-            group_b::routes()
-                .into_iter()
-                .filter(|route| expose_env || route.name() != group_b::ENV_ROUTE),
-        );
+        app = app.routes(group_b::routes(expose_env));
     }
     if let Some(db) = db {
         app = app
             .state(clinic::Clinic::new(db.store.clone()))
             .state(db.store)
-            .state(DbConnString(db.conn_string));
+            .state(ReportedConnString(db.conn_string));
     }
     app
 }

@@ -14,17 +14,17 @@ use resource_api::Db;
 async fn main() -> ExitCode {
     ferrapi::logging::init();
     let config = Config::parse();
-    let conn = match config.conn_string() {
-        Ok(conn) => conn,
+    let location = match config.store_location() {
+        Ok(location) => location,
         Err(err) => {
             eprintln!("resource-api: DB_CONN_STRING: {err}");
             return ExitCode::from(2);
         }
     };
     // Every group keeps records: group A the clinic's, group B the birds.
-    let db = match Db::open(&conn).await {
+    let db = match Db::open(&location).await {
         Ok(db) => {
-            tracing::info!("store: {} at {}", db.store.kind(), conn.redacted());
+            tracing::info!("store: {} at {}", db.store.kind(), location.redacted());
             db
         }
         Err(err) => {

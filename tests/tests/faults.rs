@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::client::{get, send_json};
 use resource_api::config::Group;
-use resource_api::store::ConnString;
+use resource_api::store::StoreLocation;
 use resource_api::{app, Db};
 use service_support::{mongo_uri, unique, with_database, Relay};
 
@@ -38,7 +38,7 @@ async fn a_mongodb_outage_under_load_is_bounded_503s_then_recovery() {
     let relay = Relay::start(target).await;
     let relayed = with_database(&format!("mongodb://{}/", relay.addr), &unique("outage_load"));
     let selection_timeout = Duration::from_millis(1500);
-    let conn = ConnString::parse(Some(&format!(
+    let conn = StoreLocation::parse(Some(&format!(
         "{relayed}?serverSelectionTimeoutMS={}&directConnection=true",
         selection_timeout.as_millis()
     )))

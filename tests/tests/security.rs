@@ -11,12 +11,12 @@ use ferrapi::App;
 use ferrapi_tests::app::{app as example_app, spawn};
 use ferrapi_tests::client::{get, send_json, Reply};
 use resource_api::config::Group;
-use resource_api::store::{ConnString, Store};
+use resource_api::store::{Store, StoreLocation};
 use resource_api::{app_with_env, group_b, Db};
 use serde_json::json;
 use service_support::{mongo_store, sqlite_store};
 
-async fn serve(group: Group, store: Store, conn: &ConnString, expose_env: bool) -> SocketAddr {
+async fn serve(group: Group, store: Store, conn: &StoreLocation, expose_env: bool) -> SocketAddr {
     let db = Db::prepare(store, conn.effective())
         .await
         .expect("prepare the store");

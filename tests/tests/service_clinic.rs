@@ -13,12 +13,12 @@ use ferrapi_tests::app::spawn;
 use ferrapi_tests::client::{get, send, send_json, Reply};
 use resource_api::clinic::{self, Date};
 use resource_api::config::Group;
-use resource_api::store::{ConnString, Store};
+use resource_api::store::{Store, StoreLocation};
 use resource_api::{app, Db};
 use serde_json::{json, Value};
 use service_support::{mongo_store, sqlite_store};
 
-async fn serve(group: Group, store: Store, conn: &ConnString) -> SocketAddr {
+async fn serve(group: Group, store: Store, conn: &StoreLocation) -> SocketAddr {
     let db = Db::prepare(store, conn.effective())
         .await
         .expect("prepare the store");
@@ -72,7 +72,7 @@ fn names(reply: &Reply) -> Vec<String> {
         .collect()
 }
 
-async fn doctors_crud(store: Store, conn: ConnString) {
+async fn doctors_crud(store: Store, conn: StoreLocation) {
     let addr = serve(Group::A, store, &conn).await;
     assert_eq!(get(addr, "/doctors").await.json(), json!([]));
 
@@ -263,7 +263,7 @@ async fn doctors_crud(store: Store, conn: ConnString) {
     assert_eq!(names(&get(addr, "/doctors").await).len(), 4);
 }
 
-async fn doctor_validation(store: Store, conn: ConnString) {
+async fn doctor_validation(store: Store, conn: StoreLocation) {
     let addr = serve(Group::A, store, &conn).await;
     let reply = post(
         addr,
@@ -303,7 +303,7 @@ async fn doctor_validation(store: Store, conn: ConnString) {
     assert_eq!(get(addr, "/doctors").await.json(), json!([]));
 }
 
-async fn patients_crud_and_dates(store: Store, conn: ConnString) {
+async fn patients_crud_and_dates(store: Store, conn: StoreLocation) {
     let addr = serve(Group::A, store, &conn).await;
     let ada = create(
         addr,
@@ -424,7 +424,7 @@ async fn patients_crud_and_dates(store: Store, conn: ConnString) {
     );
 }
 
-async fn visits_and_references(store: Store, conn: ConnString) {
+async fn visits_and_references(store: Store, conn: StoreLocation) {
     let addr = serve(Group::All, store, &conn).await;
     let doctor = create(addr, "doctors", json!({"name": "Who", "specialty": "cardiology"})).await;
     let other = create(addr, "doctors", json!({"name": "Watson", "specialty": "surgery"})).await;
@@ -631,7 +631,7 @@ async fn visits_and_references(store: Store, conn: ConnString) {
     assert_eq!(get(addr, "/api/hello").await.status, 200);
 }
 
-async fn booking_races_leave_no_orphan(store: Store, conn: ConnString) {
+async fn booking_races_leave_no_orphan(store: Store, conn: StoreLocation) {
     let addr = serve(Group::A, store, &conn).await;
     for round in 0..5 {
         let doctor = create(

@@ -11,12 +11,12 @@ use ferrapi::App;
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::client::{get, send, send_json, Reply};
 use resource_api::config::Group;
-use resource_api::store::{ConnString, ListOptions, Store};
+use resource_api::store::{ListOptions, Store, StoreLocation};
 use resource_api::{app, group_b, Db};
 use serde_json::{json, Value};
 use service_support::{mongo_store, mongo_uri, sqlite_store, unique, with_database, Relay};
 
-async fn serve(group: Group, store: Store, conn: &ConnString) -> SocketAddr {
+async fn serve(group: Group, store: Store, conn: &StoreLocation) -> SocketAddr {
     let db = Db::prepare(store, conn.effective())
         .await
         .expect("prepare the store");
@@ -36,7 +36,7 @@ async fn bird_count(store: &Store) -> usize {
 }
 
 /// Every group B route, served with `--group b` on `store`.
-async fn every_route(store: Store, conn: ConnString) {
+async fn every_route(store: Store, conn: StoreLocation) {
     let addr = serve(Group::B, store.clone(), &conn).await;
 
     let reply = get(addr, "/api/hello").await;
@@ -355,7 +355,7 @@ async fn a_mongodb_outage_is_a_bounded_503_then_recovers() {
     let target = rest.split(['/', '?']).next().unwrap_or_default().to_owned();
     let relay = Relay::start(target).await;
     let relayed = with_database(&format!("mongodb://{}/", relay.addr), &unique("outage"));
-    let conn = ConnString::parse(Some(&format!(
+    let conn = StoreLocation::parse(Some(&format!(
         "{relayed}?serverSelectionTimeoutMS=1500&directConnection=true"
     )))
     .expect("parse");

@@ -18,8 +18,8 @@
 //! - every failure is a [`StoreError`] whose [`StoreError::detail`] is safe to show a client (no
 //!   paths, SQL or server internals); the full cause goes to the log.
 
-mod conn;
 mod error;
+mod location;
 mod mongo;
 mod read_pool;
 mod sqlite;
@@ -30,8 +30,8 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-pub use conn::{ConnError, ConnString, DEFAULT_SQLITE_PATH};
 pub use error::{StoreError, StoreErrorKind};
+pub use location::{ConnError, StoreLocation, DEFAULT_SQLITE_PATH};
 pub use mongo::MongoStore;
 pub use sqlite::SqliteStore;
 
@@ -182,10 +182,10 @@ pub trait DocumentStore: Send + Sync + std::fmt::Debug {
 
 /// Open the store a connection string names: SQLite for a file, MongoDB for `mongodb://` and
 /// `mongodb+srv://` (connecting within a bounded time, so an unreachable server fails here).
-pub async fn open(conn: &ConnString) -> Result<Store, StoreError> {
-    Ok(Store(match conn {
-        ConnString::Sqlite { path, .. } => Arc::new(SqliteStore::open(path).await?),
-        ConnString::Mongo { uri } => Arc::new(MongoStore::connect(uri).await?),
+pub async fn open(location: &StoreLocation) -> Result<Store, StoreError> {
+    Ok(Store(match location {
+        StoreLocation::Sqlite { path, .. } => Arc::new(SqliteStore::open(path).await?),
+        StoreLocation::Mongo { uri } => Arc::new(MongoStore::connect(uri).await?),
     }))
 }
 

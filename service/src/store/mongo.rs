@@ -27,7 +27,7 @@ use mongodb::options::{ClientOptions, ConnectionString};
 use mongodb::{Client, Collection, Database, IndexModel};
 use serde_json::{Map, Number, Value};
 
-use super::conn::redact;
+use super::location::redact;
 use super::{
     check_collection, check_field, with_id, Direction, Document, DocumentStore, ListOptions, StoreError,
     StoreFuture, ID_FIELD,

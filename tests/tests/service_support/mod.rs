@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Once;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use resource_api::store::{self, ConnString, Store};
+use resource_api::store::{self, Store, StoreLocation};
 
 static NEXT: AtomicUsize = AtomicUsize::new(0);
 
@@ -53,10 +53,10 @@ impl Drop for TempDir {
 }
 
 /// An embedded store in a fresh directory (keep the `TempDir` alive while using the store).
-pub async fn sqlite_store(tag: &str) -> (Store, ConnString, TempDir) {
+pub async fn sqlite_store(tag: &str) -> (Store, StoreLocation, TempDir) {
     let dir = TempDir::new(tag);
     let raw = format!("sqlite://{}", dir.path().join("birds.db").display());
-    let conn = ConnString::parse(Some(&raw)).expect("a sqlite:// connection string");
+    let conn = StoreLocation::parse(Some(&raw)).expect("a sqlite:// connection string");
     let store = store::open(&conn).await.expect("open the embedded store");
     (store, conn, dir)
 }
@@ -101,9 +101,9 @@ pub fn with_database(uri: &str, database: &str) -> String {
 }
 
 /// A MongoDB store on a fresh database, or `None` when skipped (see [`mongo_uri`]).
-pub async fn mongo_store(tag: &str) -> Option<(Store, ConnString)> {
+pub async fn mongo_store(tag: &str) -> Option<(Store, StoreLocation)> {
     let uri = mongo_uri(tag)?;
-    let conn = ConnString::parse(Some(&uri)).expect("a mongodb:// connection string");
+    let conn = StoreLocation::parse(Some(&uri)).expect("a mongodb:// connection string");
     let store = store::open(&conn)
         .await
         .expect("connect to the MongoDB test server");

@@ -8,7 +8,7 @@
 //!   network: `mongodb+srv` names are resolved when connecting);
 //! - any other scheme, or a scheme with nothing after it, is refused with one clear line;
 //! - the effective string is kept exactly as given (the spec's `/api/env` shows it); logs use
-//!   [`ConnString::redacted`], which hides a password.
+//!   [`StoreLocation::redacted`], which hides a password.
 
 use std::fmt;
 use std::path::PathBuf;
@@ -16,9 +16,9 @@ use std::path::PathBuf;
 /// Where the embedded store keeps its file when `DB_CONN_STRING` is unset.
 pub const DEFAULT_SQLITE_PATH: &str = "./data/resource-api.db";
 
-/// A parsed connection string.
+/// Which store a connection string names, and where it is: what `DB_CONN_STRING` parses to.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ConnString {
+pub enum StoreLocation {
     /// The embedded SQLite store.
     Sqlite {
         /// The database file (its directory is created if missing).
@@ -45,17 +45,17 @@ impl fmt::Display for ConnError {
 
 impl std::error::Error for ConnError {}
 
-impl ConnString {
+impl StoreLocation {
     /// Parse `raw` (`None` or blank: the default embedded store).
     pub fn parse(raw: Option<&str>) -> Result<Self, ConnError> {
         let Some(raw) = raw.filter(|raw| !raw.trim().is_empty()) else {
-            return Ok(ConnString::Sqlite {
+            return Ok(StoreLocation::Sqlite {
                 path: PathBuf::from(DEFAULT_SQLITE_PATH),
                 effective: format!("sqlite://{DEFAULT_SQLITE_PATH}"),
             });
         };
         let Some((scheme, rest)) = raw.split_once("://") else {
-            return Ok(ConnString::Sqlite {
+            return Ok(StoreLocation::Sqlite {
                 path: PathBuf::from(raw),
                 effective: raw.to_owned(),
             });
@@ -66,13 +66,13 @@ impl ConnString {
             )));
         }
         match scheme.to_ascii_lowercase().as_str() {
-            "sqlite" => Ok(ConnString::Sqlite {
+            "sqlite" => Ok(StoreLocation::Sqlite {
                 path: PathBuf::from(rest),
                 effective: raw.to_owned(),
             }),
             "mongodb" | "mongodb+srv" => {
                 super::MongoStore::validate(raw).map_err(|err| ConnError(err.cause().to_owned()))?;
-                Ok(ConnString::Mongo { uri: raw.to_owned() })
+                Ok(StoreLocation::Mongo { uri: raw.to_owned() })
             }
             _ => Err(ConnError(format!(
                 "unsupported scheme `{scheme}://` (use a file path, sqlite://PATH, mongodb:// or mongodb+srv://)"
@@ -83,8 +83,8 @@ impl ConnString {
     /// The effective connection string (what `/api/env` reports): as given, or the default.
     pub fn effective(&self) -> &str {
         match self {
-            ConnString::Sqlite { effective, .. } => effective,
-            ConnString::Mongo { uri } => uri,
+            StoreLocation::Sqlite { effective, .. } => effective,
+            StoreLocation::Mongo { uri } => uri,
         }
     }
 
@@ -118,26 +118,28 @@ mod tests {
     #[test]
     fn unset_and_blank_mean_the_default_embedded_store() {
         for raw in [None, Some(""), Some("  ")] {
-            let conn = ConnString::parse(raw).unwrap();
+            let conn = StoreLocation::parse(raw).unwrap();
             assert_eq!(conn.effective(), "sqlite://./data/resource-api.db");
             assert!(
-                matches!(conn, ConnString::Sqlite { ref path, .. } if path == &PathBuf::from(DEFAULT_SQLITE_PATH))
+                matches!(conn, StoreLocation::Sqlite { ref path, .. } if path == &PathBuf::from(DEFAULT_SQLITE_PATH))
             );
         }
     }
 
     #[test]
     fn files_and_sqlite_urls_name_the_embedded_store() {
-        let conn = ConnString::parse(Some("sqlite:///var/lib/birds.db")).unwrap();
+        let conn = StoreLocation::parse(Some("sqlite:///var/lib/birds.db")).unwrap();
         assert_eq!(
             conn,
-            ConnString::Sqlite {
+            StoreLocation::Sqlite {
                 path: "/var/lib/birds.db".into(),
                 effective: "sqlite:///var/lib/birds.db".into()
             }
         );
-        let conn = ConnString::parse(Some("data/x.db")).unwrap();
-        assert!(matches!(conn, ConnString::Sqlite { ref path, .. } if path == &PathBuf::from("data/x.db")));
+        let conn = StoreLocation::parse(Some("data/x.db")).unwrap();
+        assert!(
+            matches!(conn, StoreLocation::Sqlite { ref path, .. } if path == &PathBuf::from("data/x.db"))
+        );
     }
 
     #[test]
@@ -147,22 +149,22 @@ mod tests {
             "mongodb+srv://u:p@cluster.example.net/",
         ] {
             assert_eq!(
-                ConnString::parse(Some(uri)).unwrap(),
-                ConnString::Mongo { uri: uri.to_owned() }
+                StoreLocation::parse(Some(uri)).unwrap(),
+                StoreLocation::Mongo { uri: uri.to_owned() }
             );
         }
     }
 
     #[test]
     fn other_schemes_and_empty_urls_are_refused() {
-        let err = ConnString::parse(Some("postgres://localhost/db")).unwrap_err();
+        let err = StoreLocation::parse(Some("postgres://localhost/db")).unwrap_err();
         assert!(
             err.to_string().contains("unsupported scheme `postgres://`"),
             "{err}"
         );
-        assert!(ConnString::parse(Some("mongodb://")).is_err());
-        assert!(ConnString::parse(Some("sqlite://")).is_err());
-        let err = ConnString::parse(Some("mongodb://host:port/db")).unwrap_err();
+        assert!(StoreLocation::parse(Some("mongodb://")).is_err());
+        assert!(StoreLocation::parse(Some("sqlite://")).is_err());
+        let err = StoreLocation::parse(Some("mongodb://host:port/db")).unwrap_err();
         assert!(
             err.to_string()
                 .starts_with("not a valid MongoDB connection string"),

@@ -1,0 +1,168 @@
+//! The CRUD the clinic's three resources share: listing with filters, a sort field and paging;
+//! reading, creating, replacing and deleting one resource by id; and turning what the store
+//! answers into HTTP answers.
+//!
+//! Rules enforced here:
+//! - a list is sorted by the given field (ties in creation order) or, without one, in creation
+//!   order (`desc`: newest first), then paged by `skip` and `limit`;
+//! - `POST` → 201 with `Location: /{collection}/{id}` and the created resource; `PUT` (a whole
+//!   replacement) → 200 with the resource; `DELETE` → 204;
+//! - an unknown id (also one that is not 24 hex digits, which no store assigns) → 404
+//!   `{"detail": "<Resource> not found"}`, the detail given by the resource;
+//! - a resource is stored as its input model's JSON object and answered as its output model,
+//!   `_id` renamed `id`; a stored document that does not fit the output model is logged and
+//!   answered 500, never sent malformed;
+//! - a store failure answers its status (503 while the database is unavailable) with a
+//!   client-safe detail ([`store_failure`]); the cause goes to the log.
+
+use ferrapi::header::{HeaderName, HeaderValue, LOCATION};
+use ferrapi::prelude::*;
+use ferrapi::types::{FromJson, LocItem, ValidationErrors};
+use serde::Serialize;
+use serde_json::Map;
+
+use super::models::SortOrder;
+use crate::store::{Direction, Document, ListOptions, Store, StoreError, ID_FIELD};
+use crate::store_http::store_failure;
+
+/// The answer to a `POST`: 201, `Location`, the created resource.
+type CreatedParts<T> = (StatusCode, [(HeaderName, HeaderValue); 1], Json<T>);
+
+/// A store failure as the response a clinic route answers with.
+pub(super) fn failure(err: &StoreError) -> Response {
+    store_failure(err).into_response()
+}
+
+/// A 500 whose cause (`what`) goes to the log only.
+fn internal(what: &str) -> Response {
+    tracing::error!("{what}");
+    HttpError::new(500, "Internal Server Error").into_response()
+}
+
+/// `input` as a document to store.
+fn to_document<T: Serialize>(input: &T) -> Result<Document, Response> {
+    match serde_json::to_value(input) {
+        Ok(Value::Object(document)) => Ok(document),
+        Ok(_) | Err(_) => Err(internal("a clinic model did not serialize to a JSON object")),
+    }
+}
+
+/// A stored document as the output model `T`: `_id` becomes `id`, and the fields are validated
+/// (a document that does not fit is logged and answered 500).
+fn from_stored<T: FromJson>(mut document: Document, collection: &str) -> Result<T, Response> {
+    let id = document.remove(ID_FIELD).unwrap_or(Value::Null);
+    let mut object = Map::with_capacity(document.len() + 1);
+    object.insert("id".to_owned(), id);
+    object.extend(document);
+    let value = Value::Object(object);
+    let mut errors = ValidationErrors::new();
+    let mut loc = vec![LocItem::Static("stored")];
+    T::from_json(&value, &mut loc, &mut errors).ok_or_else(|| {
+        internal(&format!(
+            "a stored document of `{collection}` does not fit its model: {}",
+            String::from_utf8_lossy(&errors.to_json_bytes())
+        ))
+    })
+}
+
+/// `options` limited to the page a list asked for (`skip` and `limit` are already checked to be
+/// in range by their constraints).
+pub(super) fn page(options: ListOptions, skip: i64, limit: i64) -> ListOptions {
+    options
+        .skip(u64::try_from(skip).unwrap_or(0))
+        .limit(u64::try_from(limit).unwrap_or(0))
+}
+
+/// `options` sorted by `field` in `order`; without a field, creation order (`desc`: newest first).
+pub(super) fn sorted(options: ListOptions, field: Option<&'static str>, order: SortOrder) -> ListOptions {
+    match (field, order) {
+        (Some(field), SortOrder::Asc) => options.sort(field, Direction::Ascending),
+        (Some(field), SortOrder::Desc) => options.sort(field, Direction::Descending),
+        (None, SortOrder::Asc) => options,
+        // Without a sort field, `desc` is newest first.
+        (None, SortOrder::Desc) => options.newest_first(),
+    }
+}
+
+/// The documents of `collection` that `options` selects, as output models.
+pub(super) async fn list<T: FromJson>(
+    store: &Store,
+    collection: &str,
+    options: ListOptions,
+) -> Result<Json<Vec<T>>, Response> {
+    let documents = store
+        .list(collection, &options)
+        .await
+        .map_err(|err| failure(&err))?;
+    documents
+        .into_iter()
+        .map(|document| from_stored(document, collection))
+        .collect::<Result<Vec<T>, _>>()
+        .map(Json)
+}
+
+/// The resource with this id; 404 with `not_found` as its detail when there is none.
+pub(super) async fn read<T: FromJson>(
+    store: &Store,
+    collection: &str,
+    id: &str,
+    not_found: &'static str,
+) -> Result<Json<T>, Response> {
+    match store.get(collection, id).await {
+        Ok(Some(document)) => from_stored(document, collection).map(Json),
+        Ok(None) => Err(HttpError::not_found(not_found).into_response()),
+        Err(err) => Err(failure(&err)),
+    }
+}
+
+/// Store `input` as a new resource: 201, its `Location` and the created resource.
+pub(super) async fn create<I: Serialize, T: FromJson>(
+    store: &Store,
+    collection: &'static str,
+    input: &I,
+) -> Result<CreatedParts<T>, Response> {
+    let mut document = to_document(input)?;
+    let id = store
+        .insert(collection, document.clone())
+        .await
+        .map_err(|err| failure(&err))?;
+    let location = HeaderValue::try_from(format!("/{collection}/{id}"))
+        .map_err(|_| internal("a new id does not fit in a Location header"))?;
+    document.insert(ID_FIELD.to_owned(), Value::String(id));
+    let created = from_stored(document, collection)?;
+    Ok((StatusCode::CREATED, [(LOCATION, location)], Json(created)))
+}
+
+/// Replace the resource with this id by `input`; 404 with `not_found` when there is none.
+pub(super) async fn replace<I: Serialize, T: FromJson>(
+    store: &Store,
+    collection: &'static str,
+    id: &str,
+    input: &I,
+    not_found: &'static str,
+) -> Result<Json<T>, Response> {
+    let mut document = to_document(input)?;
+    if !store
+        .replace(collection, id, document.clone())
+        .await
+        .map_err(|err| failure(&err))?
+    {
+        return Err(HttpError::not_found(not_found).into_response());
+    }
+    document.insert(ID_FIELD.to_owned(), Value::String(id.to_owned()));
+    from_stored(document, collection).map(Json)
+}
+
+/// Delete the resource with this id: 204, or 404 with `not_found` when there is none.
+pub(super) async fn delete(
+    store: &Store,
+    collection: &str,
+    id: &str,
+    not_found: &'static str,
+) -> Result<StatusCode, Response> {
+    if store.delete(collection, id).await.map_err(|err| failure(&err))? {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(HttpError::not_found(not_found).into_response())
+    }
+}

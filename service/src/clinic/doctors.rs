@@ -1,0 +1,105 @@
+//! Doctors: `GET`/`POST /doctors` and `GET`/`PUT`/`DELETE /doctors/{doctor_id}`, tagged
+//! `doctors`.
+//!
+//! Rules enforced here:
+//! - a doctor is a [`DoctorIn`] (a name, one [`Specialty`], an optional e-mail), validated before
+//!   the handler runs, and is answered as a [`Doctor`];
+//! - `GET /doctors` filters by `specialty` and `name` (equality), sorts by `name` or `specialty`
+//!   (`sort`, `order`) and pages by `skip` and `limit`, as every clinic list does;
+//! - an unknown doctor is 404 `{"detail": "Doctor not found"}`;
+//! - a doctor who still has visits is not deleted (409), and the check and the deletion run under
+//!   the clinic's lock, so no visit is booked with the doctor in between.
+
+use ferrapi::header::{HeaderName, HeaderValue};
+use ferrapi::prelude::*;
+
+use super::crud::{create, delete, list, page, read, replace, sorted};
+use super::models::{Doctor, DoctorIn, DoctorSort, SortOrder, Specialty};
+use super::references::refuse_if_referenced;
+use super::{Clinic, DEFAULT_LIMIT, DOCTORS, DOCTOR_NOT_FOUND};
+use crate::store::ListOptions;
+
+/// List doctors, optionally of one specialty or name, sorted and paged.
+#[get("/doctors", tags("doctors"), responses(503 = "The database is unavailable"))]
+pub async fn list_doctors(
+    clinic: State<Clinic>,
+    specialty: Option<Specialty>,
+    name: Option<String>,
+    sort: Option<DoctorSort>,
+    #[default(SortOrder::Asc)] order: SortOrder,
+    #[default(0)]
+    #[ge(0)]
+    skip: i64,
+    #[default(DEFAULT_LIMIT)]
+    #[ge(1)]
+    #[le(100)]
+    limit: i64,
+) -> Result<Json<Vec<Doctor>>, Response> {
+    let mut options = ListOptions::new();
+    if let Some(specialty) = specialty {
+        options = options.filter("specialty", specialty.to_string());
+    }
+    if let Some(name) = name {
+        options = options.filter("name", name);
+    }
+    let field = sort.map(|sort| match sort {
+        DoctorSort::Name => "name",
+        DoctorSort::Specialty => "specialty",
+    });
+    list(
+        &clinic.store,
+        DOCTORS,
+        page(sorted(options, field, order), skip, limit),
+    )
+    .await
+}
+
+/// Add a doctor.
+#[post("/doctors", status = 201, tags("doctors"), responses(503 = "The database is unavailable"))]
+pub async fn create_doctor(
+    clinic: State<Clinic>,
+    doctor: DoctorIn,
+) -> Result<(StatusCode, [(HeaderName, HeaderValue); 1], Json<Doctor>), Response> {
+    create(&clinic.store, DOCTORS, &doctor).await
+}
+
+/// A doctor by id.
+#[get(
+    "/doctors/{doctor_id}",
+    tags("doctors"),
+    responses(404 = "Doctor not found", 503 = "The database is unavailable")
+)]
+pub async fn read_doctor(clinic: State<Clinic>, doctor_id: String) -> Result<Json<Doctor>, Response> {
+    read(&clinic.store, DOCTORS, &doctor_id, DOCTOR_NOT_FOUND).await
+}
+
+/// Replace a doctor.
+#[put(
+    "/doctors/{doctor_id}",
+    tags("doctors"),
+    responses(404 = "Doctor not found", 503 = "The database is unavailable")
+)]
+pub async fn replace_doctor(
+    clinic: State<Clinic>,
+    doctor_id: String,
+    doctor: DoctorIn,
+) -> Result<Json<Doctor>, Response> {
+    replace(&clinic.store, DOCTORS, &doctor_id, &doctor, DOCTOR_NOT_FOUND).await
+}
+
+/// Delete a doctor who has no visits.
+#[delete(
+    "/doctors/{doctor_id}",
+    status = 204,
+    tags("doctors"),
+    responses(
+        404 = "Doctor not found",
+        409 = "The doctor has visits",
+        503 = "The database is unavailable"
+    )
+)]
+pub async fn delete_doctor(clinic: State<Clinic>, doctor_id: String) -> Result<StatusCode, Response> {
+    let _serialized = clinic.references.lock().await;
+    refuse_if_referenced(&clinic.store, "doctor_id", &doctor_id, "Doctor").await?;
+    delete(&clinic.store, DOCTORS, &doctor_id, DOCTOR_NOT_FOUND).await
+}

@@ -1,0 +1,107 @@
+//! Patients: `GET`/`POST /patients` and `GET`/`PUT`/`DELETE /patients/{patient_id}`, tagged
+//! `patients`.
+//!
+//! Rules enforced here:
+//! - a patient is a [`PatientIn`] (a name, a date of birth not in the future, an optional phone
+//!   number), validated before the handler runs, and is answered as a [`Patient`];
+//! - `GET /patients` filters by `name` and `date_of_birth` (equality; a date that is not
+//!   `YYYY-MM-DD` is 422), sorts by `name` or `date_of_birth` (`sort`, `order`) and pages by
+//!   `skip` and `limit`, as every clinic list does;
+//! - an unknown patient is 404 `{"detail": "Patient not found"}`;
+//! - a patient who still has visits is not deleted (409), and the check and the deletion run
+//!   under the clinic's lock, so no visit is booked for the patient in between.
+
+use ferrapi::header::{HeaderName, HeaderValue};
+use ferrapi::prelude::*;
+
+use super::crud::{create, delete, list, page, read, replace, sorted};
+use super::dates::Date;
+use super::models::{Patient, PatientIn, PatientSort, SortOrder};
+use super::references::refuse_if_referenced;
+use super::{Clinic, DEFAULT_LIMIT, PATIENTS, PATIENT_NOT_FOUND};
+use crate::store::ListOptions;
+
+/// List patients, optionally by name or date of birth, sorted and paged.
+#[get("/patients", tags("patients"), responses(503 = "The database is unavailable"))]
+pub async fn list_patients(
+    clinic: State<Clinic>,
+    name: Option<String>,
+    date_of_birth: Option<Date>,
+    sort: Option<PatientSort>,
+    #[default(SortOrder::Asc)] order: SortOrder,
+    #[default(0)]
+    #[ge(0)]
+    skip: i64,
+    #[default(DEFAULT_LIMIT)]
+    #[ge(1)]
+    #[le(100)]
+    limit: i64,
+) -> Result<Json<Vec<Patient>>, Response> {
+    let mut options = ListOptions::new();
+    if let Some(name) = name {
+        options = options.filter("name", name);
+    }
+    if let Some(date) = date_of_birth {
+        options = options.filter("date_of_birth", date.to_string());
+    }
+    let field = sort.map(|sort| match sort {
+        PatientSort::Name => "name",
+        PatientSort::DateOfBirth => "date_of_birth",
+    });
+    list(
+        &clinic.store,
+        PATIENTS,
+        page(sorted(options, field, order), skip, limit),
+    )
+    .await
+}
+
+/// Register a patient.
+#[post("/patients", status = 201, tags("patients"), responses(503 = "The database is unavailable"))]
+pub async fn create_patient(
+    clinic: State<Clinic>,
+    patient: PatientIn,
+) -> Result<(StatusCode, [(HeaderName, HeaderValue); 1], Json<Patient>), Response> {
+    create(&clinic.store, PATIENTS, &patient).await
+}
+
+/// A patient by id.
+#[get(
+    "/patients/{patient_id}",
+    tags("patients"),
+    responses(404 = "Patient not found", 503 = "The database is unavailable")
+)]
+pub async fn read_patient(clinic: State<Clinic>, patient_id: String) -> Result<Json<Patient>, Response> {
+    read(&clinic.store, PATIENTS, &patient_id, PATIENT_NOT_FOUND).await
+}
+
+/// Replace a patient.
+#[put(
+    "/patients/{patient_id}",
+    tags("patients"),
+    responses(404 = "Patient not found", 503 = "The database is unavailable")
+)]
+pub async fn replace_patient(
+    clinic: State<Clinic>,
+    patient_id: String,
+    patient: PatientIn,
+) -> Result<Json<Patient>, Response> {
+    replace(&clinic.store, PATIENTS, &patient_id, &patient, PATIENT_NOT_FOUND).await
+}
+
+/// Delete a patient who has no visits.
+#[delete(
+    "/patients/{patient_id}",
+    status = 204,
+    tags("patients"),
+    responses(
+        404 = "Patient not found",
+        409 = "The patient has visits",
+        503 = "The database is unavailable"
+    )
+)]
+pub async fn delete_patient(clinic: State<Clinic>, patient_id: String) -> Result<StatusCode, Response> {
+    let _serialized = clinic.references.lock().await;
+    refuse_if_referenced(&clinic.store, "patient_id", &patient_id, "Patient").await?;
+    delete(&clinic.store, PATIENTS, &patient_id, PATIENT_NOT_FOUND).await
+}

@@ -1,0 +1,121 @@
+//! Visits: `GET`/`POST /visits` and `GET`/`PUT`/`DELETE /visits/{visit_id}`, tagged `visits`.
+//!
+//! Rules enforced here:
+//! - a visit is a [`VisitIn`] (a doctor, a patient, a start instant with an offset, 5 to 480
+//!   minutes, a reason, optional notes), validated before the handler runs, and is answered as a
+//!   [`Visit`] (its start in UTC);
+//! - `GET /visits` filters by `doctor_id` and `patient_id` (equality), sorts by `start_time` or
+//!   `duration_minutes` (`sort`, `order`) and pages by `skip` and `limit`, as every clinic list
+//!   does;
+//! - a visit booked or replaced must name an existing doctor and patient (422 otherwise, one
+//!   error per unknown id), checked under the clinic's lock, so neither is deleted in between;
+//! - replacing an unknown visit is 404 before its doctor and patient are looked at; any unknown
+//!   visit is 404 `{"detail": "Visit not found"}`;
+//! - cancelling a visit needs no lock: removing a reference cannot leave one dangling.
+
+use ferrapi::header::{HeaderName, HeaderValue};
+use ferrapi::prelude::*;
+
+use super::crud::{create, delete, failure, list, page, read, replace, sorted};
+use super::models::{SortOrder, Visit, VisitIn, VisitSort};
+use super::references::check_references;
+use super::{Clinic, DEFAULT_LIMIT, VISITS, VISIT_NOT_FOUND};
+use crate::store::ListOptions;
+
+/// List visits, optionally of one doctor or patient, sorted and paged.
+#[get("/visits", tags("visits"), responses(503 = "The database is unavailable"))]
+pub async fn list_visits(
+    clinic: State<Clinic>,
+    doctor_id: Option<String>,
+    patient_id: Option<String>,
+    sort: Option<VisitSort>,
+    #[default(SortOrder::Asc)] order: SortOrder,
+    #[default(0)]
+    #[ge(0)]
+    skip: i64,
+    #[default(DEFAULT_LIMIT)]
+    #[ge(1)]
+    #[le(100)]
+    limit: i64,
+) -> Result<Json<Vec<Visit>>, Response> {
+    let mut options = ListOptions::new();
+    if let Some(doctor_id) = doctor_id {
+        options = options.filter("doctor_id", doctor_id);
+    }
+    if let Some(patient_id) = patient_id {
+        options = options.filter("patient_id", patient_id);
+    }
+    let field = sort.map(|sort| match sort {
+        VisitSort::StartTime => "start_time",
+        VisitSort::DurationMinutes => "duration_minutes",
+    });
+    list(
+        &clinic.store,
+        VISITS,
+        page(sorted(options, field, order), skip, limit),
+    )
+    .await
+}
+
+/// Book a visit of an existing patient with an existing doctor.
+#[post(
+    "/visits",
+    status = 201,
+    tags("visits"),
+    responses(503 = "The database is unavailable")
+)]
+pub async fn create_visit(
+    clinic: State<Clinic>,
+    visit: VisitIn,
+) -> Result<(StatusCode, [(HeaderName, HeaderValue); 1], Json<Visit>), Response> {
+    let _serialized = clinic.references.lock().await;
+    check_references(&clinic.store, &visit).await?;
+    create(&clinic.store, VISITS, &visit).await
+}
+
+/// A visit by id.
+#[get(
+    "/visits/{visit_id}",
+    tags("visits"),
+    responses(404 = "Visit not found", 503 = "The database is unavailable")
+)]
+pub async fn read_visit(clinic: State<Clinic>, visit_id: String) -> Result<Json<Visit>, Response> {
+    read(&clinic.store, VISITS, &visit_id, VISIT_NOT_FOUND).await
+}
+
+/// Replace a visit (its doctor and patient must exist).
+#[put(
+    "/visits/{visit_id}",
+    tags("visits"),
+    responses(404 = "Visit not found", 503 = "The database is unavailable")
+)]
+pub async fn replace_visit(
+    clinic: State<Clinic>,
+    visit_id: String,
+    visit: VisitIn,
+) -> Result<Json<Visit>, Response> {
+    let _serialized = clinic.references.lock().await;
+    // An unknown visit is 404 before its references are looked at.
+    if clinic
+        .store
+        .get(VISITS, &visit_id)
+        .await
+        .map_err(|err| failure(&err))?
+        .is_none()
+    {
+        return Err(HttpError::not_found(VISIT_NOT_FOUND).into_response());
+    }
+    check_references(&clinic.store, &visit).await?;
+    replace(&clinic.store, VISITS, &visit_id, &visit, VISIT_NOT_FOUND).await
+}
+
+/// Cancel a visit.
+#[delete(
+    "/visits/{visit_id}",
+    status = 204,
+    tags("visits"),
+    responses(404 = "Visit not found", 503 = "The database is unavailable")
+)]
+pub async fn delete_visit(clinic: State<Clinic>, visit_id: String) -> Result<StatusCode, Response> {
+    delete(&clinic.store, VISITS, &visit_id, VISIT_NOT_FOUND).await
+}
