@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The house rules that no compiler checks (DESIGN.md, issue 11), run by CI after fmt and clippy:
+#   1. no import cycle among the modules of the framework crates, nor between their top-level
+#      folders (the layers), nor in the service (scripts/check-cycles.py);
+#   2. the documentation builds without a warning (broken intra-doc links, bare URLs, missing
+#      docs): `cargo doc --workspace --no-deps` with RUSTDOCFLAGS="-D warnings"; the doctests run
+#      with the tests (`cargo test --workspace` includes them);
+#   3. the publishable crates package and their packages build on their own
+#      (`cargo package` of ferrapi-template, ferrapi-macros and ferrapi, verified against a local
+#      registry of the three; needs the crates.io index, which this machine reaches).
+# Usage: scripts/house-checks.sh [cycles|doc|package]...   (default: all three)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+steps=("$@")
+[ ${#steps[@]} -eq 0 ] && steps=(cycles doc package)
+
+for step in "${steps[@]}"; do
+  case "$step" in
+    cycles)
+      echo "== module cycles (scripts/check-cycles.py)"
+      python3 scripts/check-cycles.py runtime/src runtime/template/src macros/src service/src
+      ;;
+    doc)
+      echo "== cargo doc --workspace --no-deps (RUSTDOCFLAGS=-D warnings)"
+      RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
+      ;;
+    package)
+      echo "== cargo package -p ferrapi-template -p ferrapi-macros -p ferrapi"
+      # --allow-dirty: the check is that the crates package and build, not that the tree is clean.
+      cargo package --quiet --allow-dirty -p ferrapi-template -p ferrapi-macros -p ferrapi
+      ;;
+    *)
+      echo "scripts/house-checks.sh: unknown step: $step (cycles, doc, package)" >&2
+      exit 2
+      ;;
+  esac
+done
