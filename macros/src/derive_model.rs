@@ -38,8 +38,16 @@ fn json_key(field: &syn::Field, diag: &mut Diagnostics) -> String {
     key
 }
 
+/// The expansion of `#[derive(Model)]` on `item`.
+pub fn derive(item: TokenStream) -> TokenStream {
+    match syn::parse2::<DeriveInput>(item) {
+        Ok(input) => expand(input),
+        Err(err) => err.to_compile_error(),
+    }
+}
+
 /// Expand the derive.
-pub fn expand(input: DeriveInput) -> TokenStream {
+fn expand(input: DeriveInput) -> TokenStream {
     let mut diag = Diagnostics::default();
     let name = &input.ident;
     let name_str = name.to_string();

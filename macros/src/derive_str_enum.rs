@@ -33,8 +33,16 @@ fn expected(values: &[String]) -> String {
     }
 }
 
+/// The expansion of `#[derive(StrEnum)]` on `item`.
+pub fn derive(item: TokenStream) -> TokenStream {
+    match syn::parse2::<DeriveInput>(item) {
+        Ok(input) => expand(input),
+        Err(err) => err.to_compile_error(),
+    }
+}
+
 /// Expand the derive.
-pub fn expand(input: DeriveInput) -> TokenStream {
+fn expand(input: DeriveInput) -> TokenStream {
     let mut diag = Diagnostics::default();
     let name = &input.ident;
     let name_str = name.to_string();

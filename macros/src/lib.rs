@@ -17,49 +17,18 @@ mod emit_handler;
 mod emit_openapi;
 mod infer;
 mod parse;
+mod route;
+#[cfg(test)]
+mod snapshots;
 mod suspend;
 mod template;
-
-fn route(method: &'static str, attr: TokenStream, item: TokenStream) -> TokenStream {
-    let mut diag = diag::Diagnostics::default();
-    let mut func = match syn::parse::<syn::ItemFn>(item.clone()) {
-        Ok(func) => func,
-        Err(err) => {
-            let mut out = proc_macro2::TokenStream::from(item);
-            out.extend(
-                syn::Error::new(
-                    err.span(),
-                    format!("`#[{}]` goes on an `async fn`", method.to_lowercase()),
-                )
-                .to_compile_error(),
-            );
-            return out.into();
-        }
-    };
-    let attr = parse::route_attr(attr.into(), &mut diag);
-    let params = parse::params(&mut func, &mut diag);
-    let Some(attr) = attr else {
-        let mut out = quote::quote!(#func);
-        out.extend(diag.to_tokens());
-        return out.into();
-    };
-    let model = infer::infer(method, attr, func, params, &mut diag);
-    if !diag.is_empty() {
-        // Re-emit the function (attributes stripped) so the rest of the crate still type-checks.
-        let func = &model.func;
-        let mut out = quote::quote!(#func);
-        out.extend(diag.to_tokens());
-        return out.into();
-    }
-    emit_handler::emit(&model).into()
-}
 
 macro_rules! route_attribute {
     ($($name:ident => $method:literal),* $(,)?) => {$(
         #[doc = concat!("Declare a `", $method, "` route: `#[", stringify!($name), "(\"/path/{param}\")]` on an `async fn`.")]
         #[proc_macro_attribute]
         pub fn $name(attr: TokenStream, item: TokenStream) -> TokenStream {
-            route($method, attr, item)
+            route::expand($method, attr.into(), item.into()).into()
         }
     )*};
 }
@@ -69,17 +38,11 @@ route_attribute!(get => "GET", post => "POST", put => "PUT", delete => "DELETE",
 /// Derive JSON body validation and JSON Schema for a struct with named fields.
 #[proc_macro_derive(Model, attributes(ge, gt, le, lt, min_length, max_length, default, serde))]
 pub fn derive_model(item: TokenStream) -> TokenStream {
-    match syn::parse::<syn::DeriveInput>(item) {
-        Ok(input) => derive_model::expand(input).into(),
-        Err(err) => err.to_compile_error().into(),
-    }
+    derive_model::derive(item.into()).into()
 }
 
 /// Derive a string enumeration: `#[value("buy")]` on each unit variant (default: snake_case name).
 #[proc_macro_derive(StrEnum, attributes(value))]
 pub fn derive_str_enum(item: TokenStream) -> TokenStream {
-    match syn::parse::<syn::DeriveInput>(item) {
-        Ok(input) => derive_str_enum::expand(input).into(),
-        Err(err) => err.to_compile_error().into(),
-    }
+    derive_str_enum::derive(item.into()).into()
 }
