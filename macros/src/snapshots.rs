@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 
-use crate::{derive_model, derive_str_enum, route};
+use crate::{model, route, str_enum};
 
 const HEADER: &str =
     "// The expansion of the input file of the same name by ferrapi-macros, pretty-printed.\n\
@@ -76,10 +76,10 @@ fn expand_item(item: syn::Item) -> TokenStream {
                 _ => &[],
             };
             if derives(attrs, "Model") {
-                out.extend(derive_model::derive(item.to_token_stream()));
+                out.extend(model::derive(item.to_token_stream()));
             }
             if derives(attrs, "StrEnum") {
-                out.extend(derive_str_enum::derive(item.to_token_stream()));
+                out.extend(str_enum::derive(item.to_token_stream()));
             }
             out
         }

@@ -222,7 +222,9 @@ const _: () = {
                     mut map: A,
                 ) -> ::core::result::Result<Page, A::Error> {
                     #[allow(unused_imports)]
-                    use __rt::{FieldDecline as _, FieldFast as _};
+                    use __rt::FieldDecline as _;
+                    #[allow(unused_imports)]
+                    use __rt::FieldFast as _;
                     let mut __f0: ::core::option::Option<u32> = ::core::option::Option::None;
                     let __probe0 = __rt::FieldProbe::<u32>::new();
                     let mut __f1: ::core::option::Option<String> = ::core::option::Option::None;

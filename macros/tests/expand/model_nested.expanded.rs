@@ -183,7 +183,9 @@ const _: () = {
                     mut map: A,
                 ) -> ::core::result::Result<Invoice, A::Error> {
                     #[allow(unused_imports)]
-                    use __rt::{FieldDecline as _, FieldFast as _};
+                    use __rt::FieldDecline as _;
+                    #[allow(unused_imports)]
+                    use __rt::FieldFast as _;
                     let mut __f0: ::core::option::Option<Customer> = ::core::option::Option::None;
                     let __probe0 = __rt::FieldProbe::<Customer>::new();
                     let mut __f1: ::core::option::Option<Vec<Line>> = ::core::option::Option::None;

@@ -182,7 +182,9 @@ const _: () = {
                     mut map: A,
                 ) -> ::core::result::Result<Point, A::Error> {
                     #[allow(unused_imports)]
-                    use __rt::{FieldDecline as _, FieldFast as _};
+                    use __rt::FieldDecline as _;
+                    #[allow(unused_imports)]
+                    use __rt::FieldFast as _;
                     let mut __f0: ::core::option::Option<i64> = ::core::option::Option::None;
                     let __probe0 = __rt::FieldProbe::<i64>::new();
                     let mut __f1: ::core::option::Option<f64> = ::core::option::Option::None;

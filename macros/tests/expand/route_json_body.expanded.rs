@@ -81,7 +81,8 @@ const _: () = {
                 op.path_param::<u32>("id", &[], registry);
                 op.arg::<Item>("item", ::core::option::Option::None, &[], registry);
                 {
-                    use __rt::{ProbeKnown as _, ProbeUnknown as _};
+                    use __rt::ProbeKnown as _;
+                    use __rt::ProbeUnknown as _;
                     let probe = __rt::SchemaProbe::<Item>(::core::marker::PhantomData);
                     if let ::core::option::Option::Some(schema) = (&probe)
                         .probe_schema(registry)

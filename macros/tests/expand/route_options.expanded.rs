@@ -75,7 +75,8 @@ const _: () = {
                 );
                 op.arg::<Thing>("thing", ::core::option::Option::None, &[], registry);
                 {
-                    use __rt::{ProbeKnown as _, ProbeUnknown as _};
+                    use __rt::ProbeKnown as _;
+                    use __rt::ProbeUnknown as _;
                     let probe = __rt::SchemaProbe::<Thing>(::core::marker::PhantomData);
                     if let ::core::option::Option::Some(schema) = (&probe)
                         .probe_schema(registry)

@@ -84,7 +84,8 @@ const _: () = {
                     registry,
                 );
                 {
-                    use __rt::{ProbeKnown as _, ProbeUnknown as _};
+                    use __rt::ProbeKnown as _;
+                    use __rt::ProbeUnknown as _;
                     let probe = __rt::SchemaProbe::<
                         Vec<String>,
                     >(::core::marker::PhantomData);

@@ -9,8 +9,9 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::Type;
 
-use crate::emit_handler::{constraints_tokens, default_tokens};
-use crate::infer::{generic_inner, Kind, RouteModel};
+use super::infer::{generic_inner, Kind, RouteModel};
+use super::parse::api_name;
+use crate::{paths, tokens};
 
 fn last_ident(ty: &Type) -> Option<String> {
     match ty {
@@ -36,6 +37,26 @@ fn first_type_argument<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
     })
 }
 
+/// `op.response(..)` for `Json<inner>`, with `inner`'s schema when it has one (probed by
+/// autoref specialization, so a type without a schema is not an error).
+fn json_response(inner: &Type) -> TokenStream {
+    let (probe_known, probe_unknown, schema_probe) = (
+        paths::probe_known(),
+        paths::probe_unknown(),
+        paths::schema_probe(),
+    );
+    quote! {
+        {
+            use #probe_known as _;
+            use #probe_unknown as _;
+            let probe = #schema_probe::<#inner>(::core::marker::PhantomData);
+            if let ::core::option::Option::Some(schema) = (&probe).probe_schema(registry) {
+                op.response("application/json", schema);
+            }
+        }
+    }
+}
+
 /// Media type and schema of the success response, read from the return type's shape: `Json<T>`
 /// (with T's schema when it has one), `Html<_>`, `String`/`&str` (text), through `Result<_, E>`
 /// and the last element of a tuple `(StatusCode, .., R)`.
@@ -50,35 +71,19 @@ fn response(ty: &Type) -> Option<TokenStream> {
         if last_ident(inner).as_deref() == Some("Value") {
             return None;
         }
-        return Some(quote! {
-            {
-                use __rt::{ProbeKnown as _, ProbeUnknown as _};
-                let probe = __rt::SchemaProbe::<#inner>(::core::marker::PhantomData);
-                if let ::core::option::Option::Some(schema) = (&probe).probe_schema(registry) {
-                    op.response("application/json", schema);
-                }
-            }
-        });
+        return Some(json_response(inner));
     }
+    let json = paths::json();
     match last_ident(ty).as_deref() {
-        Some("Html") => Some(quote!(op.response("text/html", __rt::json!({"type": "string"}));)),
-        Some("String" | "str") => Some(quote!(op.response("text/plain", __rt::json!({"type": "string"}));)),
+        Some("Html") => Some(quote!(op.response("text/html", #json!({"type": "string"}));)),
+        Some("String" | "str") => Some(quote!(op.response("text/plain", #json!({"type": "string"}));)),
         _ => None,
     }
 }
 
-/// `|registry| -> Value`: a closure building the operation object.
-pub fn operation(model: &RouteModel) -> TokenStream {
-    let name = model.func.sig.ident.to_string();
-    let summary = match &model.doc.summary {
-        Some(s) => quote!(::core::option::Option::Some(#s)),
-        None => quote!(::core::option::Option::None),
-    };
-    let description = match &model.doc.description {
-        Some(s) => quote!(::core::option::Option::Some(#s)),
-        None => quote!(::core::option::Option::None),
-    };
-    let tags = &model.attr.tags;
+/// `op.path_param::<T>(..)` for each path parameter, then `op.arg::<T>(..)` for each other
+/// argument (the runtime leaves out those that are not parameters).
+fn parameters(model: &RouteModel) -> TokenStream {
     let mut params = TokenStream::new();
     for classified in model
         .params
@@ -86,34 +91,50 @@ pub fn operation(model: &RouteModel) -> TokenStream {
         .filter(|c| matches!(c.kind, Kind::Path { .. }))
     {
         let ty = &classified.param.ty;
-        let pname = crate::parse::api_name(&classified.param.name);
-        let constraints = constraints_tokens(&classified.param.attrs.constraints);
+        let pname = api_name(&classified.param.name);
+        let constraints = tokens::constraints(&classified.param.attrs.constraints);
         params.extend(quote!(op.path_param::<#ty>(#pname, #constraints, registry);));
     }
     for classified in model.params.iter().filter(|c| matches!(c.kind, Kind::Other)) {
         let ty = &classified.param.ty;
-        let pname = crate::parse::api_name(&classified.param.name);
-        let constraints = constraints_tokens(&classified.param.attrs.constraints);
-        let default = default_tokens(ty, classified.param.attrs.default.as_ref());
+        let pname = api_name(&classified.param.name);
+        let constraints = tokens::constraints(&classified.param.attrs.constraints);
+        let default = tokens::default_fn(ty, classified.param.attrs.default.as_ref());
         params.extend(quote!(op.arg::<#ty>(#pname, #default, #constraints, registry);));
     }
-    let response = match &model.func.sig.output {
-        syn::ReturnType::Type(_, ty) => response(ty).unwrap_or_default(),
-        syn::ReturnType::Default => TokenStream::new(),
-    };
+    params
+}
+
+/// The route's `status = N` and `responses(..)` options.
+fn statuses(model: &RouteModel) -> TokenStream {
     let status = model.attr.status.iter().map(|s| quote!(op.success_status(#s);));
     let extra = model
         .attr
         .responses
         .iter()
         .map(|(status, description)| quote!(op.extra_response(#status, #description);));
+    quote!(#(#status)* #(#extra)*)
+}
+
+/// `|registry| -> Value`: a closure building the operation object.
+pub fn operation(model: &RouteModel) -> TokenStream {
+    let name = model.func.sig.ident.to_string();
+    let summary = tokens::option_str(model.doc.summary.as_deref());
+    let description = tokens::option_str(model.doc.description.as_deref());
+    let tags = &model.attr.tags;
+    let params = parameters(model);
+    let response = match &model.func.sig.output {
+        syn::ReturnType::Type(_, ty) => response(ty).unwrap_or_default(),
+        syn::ReturnType::Default => TokenStream::new(),
+    };
+    let statuses = statuses(model);
+    let (schema_registry, value, operation) = (paths::schema_registry(), paths::value(), paths::operation());
     quote! {
-        |registry: &mut __rt::SchemaRegistry| -> __rt::Value {
-            let mut op = __rt::Operation::new(#name, #summary, #description, &[#(#tags),*]);
+        |registry: &mut #schema_registry| -> #value {
+            let mut op = #operation::new(#name, #summary, #description, &[#(#tags),*]);
             #params
             #response
-            #(#status)*
-            #(#extra)*
+            #statuses
             op.finish()
         }
     }

@@ -1,5 +1,5 @@
 //! A route attribute from tokens to tokens: parse (`parse.rs`) → check and classify (`infer.rs`)
-//! → emit (`emit_handler.rs`, `emit_openapi.rs`).
+//! → emit (`emit.rs`: the handler and the `Route` impl; `openapi.rs`: the operation object).
 //!
 //! Rules enforced here: every mistake found is reported, each at its own span, and the function
 //! is re-emitted (framework attributes stripped) beside the errors so the rest of the crate still
@@ -9,7 +9,12 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use crate::diag::Diagnostics;
-use crate::{emit_handler, infer, parse};
+
+mod emit;
+mod infer;
+mod openapi;
+mod parse;
+mod suspend;
 
 /// The expansion of `#[get(attr)] item` (for `method` `"GET"`, and so on).
 pub fn expand(method: &'static str, attr: TokenStream, item: TokenStream) -> TokenStream {
@@ -28,7 +33,7 @@ pub fn expand(method: &'static str, attr: TokenStream, item: TokenStream) -> Tok
         let func = &model.func;
         return with_errors(quote!(#func), &diag);
     }
-    emit_handler::emit(&model)
+    emit::emit(&model)
 }
 
 /// The item unchanged, and an error at what made it fail to parse as a function.

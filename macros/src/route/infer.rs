@@ -8,8 +8,8 @@
 use syn::spanned::Spanned;
 use syn::{GenericArgument, ItemFn, PathArguments, Type};
 
+use super::parse::{api_name, doc, Doc, Param, RouteAttr};
 use crate::diag::Diagnostics;
-use crate::parse::{Doc, Param, RouteAttr};
 use crate::template;
 
 /// Where an argument comes from, as far as the macro can tell.
@@ -66,14 +66,8 @@ pub fn generic_inner<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
     }
 }
 
-/// Check and classify.
-pub fn infer(
-    method: &'static str,
-    attr: RouteAttr,
-    func: ItemFn,
-    params: Vec<Param>,
-    diag: &mut Diagnostics,
-) -> RouteModel {
+/// Errors in the signature itself: not `async`, or generic.
+fn check_signature(func: &ItemFn, diag: &mut Diagnostics) {
     if func.sig.asyncness.is_none() {
         diag.error(
             func.sig.fn_token.span(),
@@ -89,7 +83,15 @@ pub fn infer(
             "route handlers cannot be generic: every argument's type must be known to build the API",
         );
     }
+}
 
+/// The path template's parameters, each of which must name an argument; every problem is
+/// reported at the path string.
+fn template_params(
+    attr: &RouteAttr,
+    params: &[Param],
+    diag: &mut Diagnostics,
+) -> Vec<template::TemplateParam> {
     let path_span = attr.path.span();
     let template_params = match template::parse(&attr.path.value()) {
         Ok(found) => found,
@@ -100,9 +102,8 @@ pub fn infer(
             Vec::new()
         }
     };
-
     for tp in &template_params {
-        if !params.iter().any(|p| crate::parse::api_name(&p.name) == tp.name) {
+        if !params.iter().any(|p| api_name(&p.name) == tp.name) {
             diag.error(
                 path_span,
                 format!(
@@ -112,42 +113,61 @@ pub fn infer(
             );
         }
     }
+    template_params
+}
 
-    let mut classified = Vec::with_capacity(params.len());
-    for param in params {
-        let name = crate::parse::api_name(&param.name);
-        let index = template_params.iter().position(|tp| tp.name == name);
-        let is_option = option_inner(&param.ty).is_some();
-        if let (Some(_), Some(attr)) = (index, &param.attrs.default_attr) {
-            diag.error_spanned(
-                attr,
-                format!("`#[default]` cannot be used on path parameter `{name}`: a path parameter is always present"),
-            );
-        } else if let (true, Some(attr)) = (is_option, &param.attrs.default_attr) {
-            diag.error_spanned(
-                attr,
-                format!("`#[default]` on `Option` argument `{name}`: an absent `Option` is already `None`; remove one of them"),
-            );
-        }
-        if index.is_some() && is_option {
-            diag.error_spanned(
-                &param.ty,
-                format!("path parameter `{name}` cannot be an `Option`: a path parameter is always present"),
-            );
-        }
-        let kind = match index {
-            Some(index) => Kind::Path { index },
-            None => Kind::Other,
-        };
-        classified.push(Classified { param, kind });
+/// An argument's kind (a path parameter when its name is in the template), and the mistakes of
+/// `#[default]` or `Option` on it.
+fn classify(param: Param, template_params: &[template::TemplateParam], diag: &mut Diagnostics) -> Classified {
+    let name = api_name(&param.name);
+    let index = template_params.iter().position(|tp| tp.name == name);
+    let is_option = option_inner(&param.ty).is_some();
+    if let (Some(_), Some(attr)) = (index, &param.attrs.default_attr) {
+        diag.error_spanned(
+            attr,
+            format!(
+                "`#[default]` cannot be used on path parameter `{name}`: a path parameter is always present"
+            ),
+        );
+    } else if let (true, Some(attr)) = (is_option, &param.attrs.default_attr) {
+        diag.error_spanned(
+            attr,
+            format!("`#[default]` on `Option` argument `{name}`: an absent `Option` is already `None`; remove one of them"),
+        );
     }
+    if index.is_some() && is_option {
+        diag.error_spanned(
+            &param.ty,
+            format!("path parameter `{name}` cannot be an `Option`: a path parameter is always present"),
+        );
+    }
+    let kind = match index {
+        Some(index) => Kind::Path { index },
+        None => Kind::Other,
+    };
+    Classified { param, kind }
+}
 
-    let doc = crate::parse::doc(&func.attrs);
+/// Check and classify.
+pub fn infer(
+    method: &'static str,
+    attr: RouteAttr,
+    func: ItemFn,
+    params: Vec<Param>,
+    diag: &mut Diagnostics,
+) -> RouteModel {
+    check_signature(&func, diag);
+    let template_params = template_params(&attr, &params, diag);
+    let params = params
+        .into_iter()
+        .map(|param| classify(param, &template_params, diag))
+        .collect();
+    let doc = doc(&func.attrs);
     RouteModel {
         method,
         attr,
         func,
-        params: classified,
+        params,
         doc,
     }
 }
