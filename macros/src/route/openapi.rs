@@ -6,11 +6,12 @@
 //! one rather than failing to compile.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
 use syn::Type;
 
 use super::infer::{generic_inner, Kind, RouteModel};
-use super::parse::api_name;
+use super::parse::{api_name, Description};
 use crate::{paths, tokens};
 
 fn last_ident(ty: &Type) -> Option<String> {
@@ -105,14 +106,27 @@ fn parameters(model: &RouteModel) -> TokenStream {
     params
 }
 
+/// A response's description as a `&'static str` expression. A constant is bound to a `let` of
+/// that type written at the constant's path, so a constant of another type is a type error there.
+fn description(description: &Description) -> TokenStream {
+    match description {
+        Description::Literal(lit) => quote!(#lit),
+        Description::Constant(path) => quote_spanned! {path.span()=>
+            {
+                let description: &'static str = #path;
+                description
+            }
+        },
+    }
+}
+
 /// The route's `status = N` and `responses(..)` options.
 fn statuses(model: &RouteModel) -> TokenStream {
     let status = model.attr.status.iter().map(|s| quote!(op.success_status(#s);));
-    let extra = model
-        .attr
-        .responses
-        .iter()
-        .map(|(status, description)| quote!(op.extra_response(#status, #description);));
+    let extra = model.attr.responses.iter().map(|response| {
+        let (status, description) = (&response.status, description(&response.description));
+        quote!(op.extra_response(#status, #description);)
+    });
     quote!(#(#status)* #(#extra)*)
 }
 

@@ -3,10 +3,12 @@
 //!
 //! Rules enforced here: the attribute starts with the path template as a string literal and
 //! takes only the options `tags(..)`, `status = N`, `responses(N = "..")` and
-//! `include_in_schema = bool`; a route function takes no `self` and names each argument with a
-//! plain identifier (the parameter's name in the API).
+//! `include_in_schema = bool`; a status is an unsuffixed integer literal from 100 to 599 and a
+//! response's description a string literal or the path of a `&str` constant, each mistake
+//! reported at the culprit (all of them, not only the first); a route function takes no `self`
+//! and names each argument with a plain identifier (the parameter's name in the API).
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream, TokenTree};
 use syn::parse::{ParseStream, Parser};
 use syn::{Attribute, FnArg, Ident, ItemFn, LitInt, LitStr, Pat, Token, Type};
 
@@ -23,8 +25,25 @@ pub struct RouteAttr {
     pub include_in_schema: bool,
     /// `status = 201`: the documented success status.
     pub status: Option<LitInt>,
-    /// `responses(404 = "Not found", ...)`.
-    pub responses: Vec<(LitInt, LitStr)>,
+    /// `responses(404 = "Not found", 503 = UNAVAILABLE, ...)`.
+    pub responses: Vec<ExtraResponse>,
+}
+
+/// One entry of `responses(..)`: a documented response besides the success.
+pub struct ExtraResponse {
+    /// The status, an integer literal from 100 to 599.
+    pub status: LitInt,
+    /// What the response means.
+    pub description: Description,
+}
+
+/// A response's description: a string literal, or the path of a `&str` constant (or static),
+/// so a description shared by many routes is written once.
+pub enum Description {
+    /// `"Not found"`.
+    Literal(LitStr),
+    /// `UNAVAILABLE`, `crate::messages::UNAVAILABLE`.
+    Constant(syn::Path),
 }
 
 /// One function argument.
@@ -51,24 +70,89 @@ pub fn api_name(ident: &Ident) -> String {
     name.strip_prefix("r#").map(str::to_owned).unwrap_or(name)
 }
 
-/// `responses(404 = "Not found", ..)`: the pairs inside the parentheses.
-fn responses(input: ParseStream) -> syn::Result<Vec<(LitInt, LitStr)>> {
+/// The tokens up to the next top-level `stop` character (not included), or to the end.
+fn tokens_until(input: ParseStream, stop: char) -> syn::Result<TokenStream> {
+    let mut tokens = TokenStream::new();
+    while !input.is_empty() && input.cursor().punct().is_none_or(|(p, _)| p.as_char() != stop) {
+        tokens.extend([input.parse::<TokenTree>()?]);
+    }
+    Ok(tokens)
+}
+
+/// An HTTP status written as an unsuffixed integer literal from 100 to 599; `None` (an error at
+/// the tokens, or at `span` when there are none) otherwise.
+fn status(tokens: TokenStream, span: Span, example: &str, diag: &mut Diagnostics) -> Option<LitInt> {
+    let valid = |lit: &LitInt| {
+        lit.suffix().is_empty() && lit.base10_parse::<u16>().is_ok_and(|n| (100..=599).contains(&n))
+    };
+    match syn::parse2::<LitInt>(tokens.clone()) {
+        Ok(lit) if valid(&lit) => Some(lit),
+        _ => {
+            let message = format!("expected an HTTP status, an integer from 100 to 599, e.g. `{example}`");
+            if tokens.is_empty() {
+                diag.error(span, message);
+            } else {
+                diag.error_spanned(tokens, message);
+            }
+            None
+        }
+    }
+}
+
+/// A response's description: a string literal or a plain path (no generic arguments).
+fn description(tokens: TokenStream, span: Span, diag: &mut Diagnostics) -> Option<Description> {
+    if let Ok(lit) = syn::parse2::<LitStr>(tokens.clone()) {
+        return Some(Description::Literal(lit));
+    }
+    if let Ok(path) = syn::parse2::<syn::Path>(tokens.clone()) {
+        if path.segments.iter().all(|s| s.arguments.is_none()) {
+            return Some(Description::Constant(path));
+        }
+    }
+    let message = "expected the response's description: a string literal or the name of a `&str` constant, e.g. `503 = \"The database is unavailable\"` or `503 = UNAVAILABLE`";
+    if tokens.is_empty() {
+        diag.error(span, message);
+    } else {
+        diag.error_spanned(tokens, message);
+    }
+    None
+}
+
+/// One `status = description` entry of `responses(..)`: a mistake in either is recorded in
+/// `diag` (the entry is then left out) and parsing goes on, so all of them are reported.
+fn extra_response(input: ParseStream, diag: &mut Diagnostics) -> syn::Result<Option<ExtraResponse>> {
+    let status_span = input.span();
+    let status_tokens = tokens_until(input, '=')?;
+    let eq: Token![=] = input.parse()?;
+    let status = status(status_tokens, status_span, "404 = \"Not found\"", diag);
+    let description = description(tokens_until(input, ',')?, eq.span, diag);
+    Ok(status
+        .zip(description)
+        .map(|(status, description)| ExtraResponse { status, description }))
+}
+
+/// `responses(404 = "Not found", ..)`: the entries inside the parentheses.
+fn responses(input: ParseStream, diag: &mut Diagnostics) -> syn::Result<Vec<ExtraResponse>> {
     let content;
     syn::parenthesized!(content in input);
-    let pairs = content.parse_terminated(
-        |p| {
-            let status: LitInt = p.parse()?;
-            p.parse::<Token![=]>()?;
-            let description: LitStr = p.parse()?;
-            Ok((status, description))
-        },
-        Token![,],
-    )?;
-    Ok(pairs.into_iter().collect())
+    let mut entries = Vec::new();
+    while !content.is_empty() {
+        entries.extend(extra_response(&content, diag)?);
+        if content.is_empty() {
+            break;
+        }
+        content.parse::<Token![,]>()?;
+    }
+    Ok(entries)
 }
 
 /// One option after the path, `key` already read, into `attr`.
-fn route_option(key: &Ident, input: ParseStream, attr: &mut RouteAttr) -> syn::Result<()> {
+fn route_option(
+    key: &Ident,
+    input: ParseStream,
+    attr: &mut RouteAttr,
+    diag: &mut Diagnostics,
+) -> syn::Result<()> {
     match key.to_string().as_str() {
         "tags" => {
             let content;
@@ -82,10 +166,10 @@ fn route_option(key: &Ident, input: ParseStream, attr: &mut RouteAttr) -> syn::R
             attr.include_in_schema = value.value;
         }
         "status" => {
-            input.parse::<Token![=]>()?;
-            attr.status = Some(input.parse()?);
+            let eq: Token![=] = input.parse()?;
+            attr.status = status(tokens_until(input, ',')?, eq.span, "status = 201", diag);
         }
-        "responses" => attr.responses.extend(responses(input)?),
+        "responses" => attr.responses.extend(responses(input, diag)?),
         other => {
             return Err(syn::Error::new(
                 key.span(),
@@ -99,7 +183,7 @@ fn route_option(key: &Ident, input: ParseStream, attr: &mut RouteAttr) -> syn::R
 }
 
 /// The path template and the options after it.
-fn parse_route_attr(input: ParseStream) -> syn::Result<RouteAttr> {
+fn parse_route_attr(input: ParseStream, diag: &mut Diagnostics) -> syn::Result<RouteAttr> {
     let path: LitStr = input.parse().map_err(|e| {
         syn::Error::new(
             e.span(),
@@ -119,14 +203,14 @@ fn parse_route_attr(input: ParseStream) -> syn::Result<RouteAttr> {
             break;
         }
         let key: Ident = input.parse()?;
-        route_option(&key, input, &mut attr)?;
+        route_option(&key, input, &mut attr, diag)?;
     }
     Ok(attr)
 }
 
 /// Parse the attribute's tokens.
 pub fn route_attr(tokens: TokenStream, diag: &mut Diagnostics) -> Option<RouteAttr> {
-    match parse_route_attr.parse2(tokens) {
+    match (|input: ParseStream| parse_route_attr(input, diag)).parse2(tokens) {
         Ok(attr) => Some(attr),
         Err(err) => {
             diag.push(err);
