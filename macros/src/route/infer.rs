@@ -1,6 +1,10 @@
 //! Classification and checks: which argument is a path parameter, which is not, and every
 //! mistake a route author can make that is visible in the tokens.
 //!
+//! Rules enforced here: a route is a non-generic `async fn`; its path template is well formed and
+//! each of its parameters names an argument; a path parameter is not an `Option` and takes no
+//! `#[default]`, nor does an `Option` argument.
+//!
 //! Classification is syntactic where it can be (a name in the path is a path parameter); for the
 //! other arguments the *type* decides through the runtime's `Arg` trait (a `StrEnum` is a query
 //! parameter, a `Model` the JSON body), because a proc macro cannot see trait impls.
