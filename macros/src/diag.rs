@@ -1,5 +1,7 @@
-//! Error accumulation: every mistake in a route is reported, each at its own span, and the macro
-//! never panics.
+//! Error accumulation for every macro of the crate.
+//!
+//! Rules enforced here: every mistake is reported (not only the first), each at its own span, as
+//! a `compile_error!`; the macros never panic.
 
 use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;

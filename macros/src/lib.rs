@@ -1,85 +1,55 @@
-//! Procedural macros of ferrapi. Use them through the `ferrapi` crate, which re-exports them.
+//! Procedural macros of ferrapi. Use them through the `ferrapi` crate, which re-exports them
+//! and documents them in full.
 //!
 //! - `#[get("/path")]`, `#[post]`, `#[put]`, `#[delete]`, `#[patch]`, `#[head]`, `#[options]`:
-//!   turn an `async fn` into a route (see `ferrapi`'s documentation for the conventions).
+//!   turn an `async fn` into a route.
 //! - `#[derive(Model)]`: a struct validated from a JSON object, usable as a route's body.
 //! - `#[derive(StrEnum)]`: a string enumeration usable as a path/query parameter or field.
 //!
-//! The pipeline is parse (`parse.rs`) → check and classify (`infer.rs`) → emit
-//! (`emit_handler.rs`, `emit_openapi.rs`); errors are collected in `diag.rs` and all reported.
+//! Rules enforced here: this file only wires the entry points; each expansion is a function from
+//! `proc_macro2` tokens to tokens (so the snapshot tests can call it): `route` (parse → infer →
+//! emit), `model` and `str_enum` (parse → emit). They share `attrs` (the attributes on arguments
+//! and fields), `tokens` (pieces more than one expansion writes), `paths` (every runtime path the
+//! expansions name) and `diag` (errors, all reported, each at its own span; no macro panics).
 
 use proc_macro::TokenStream;
 
-mod derive_model;
-mod derive_str_enum;
+mod attrs;
 mod diag;
-mod emit_handler;
-mod emit_openapi;
-mod infer;
-mod parse;
-mod suspend;
-mod template;
-
-fn route(method: &'static str, attr: TokenStream, item: TokenStream) -> TokenStream {
-    let mut diag = diag::Diagnostics::default();
-    let mut func = match syn::parse::<syn::ItemFn>(item.clone()) {
-        Ok(func) => func,
-        Err(err) => {
-            let mut out = proc_macro2::TokenStream::from(item);
-            out.extend(
-                syn::Error::new(
-                    err.span(),
-                    format!("`#[{}]` goes on an `async fn`", method.to_lowercase()),
-                )
-                .to_compile_error(),
-            );
-            return out.into();
-        }
-    };
-    let attr = parse::route_attr(attr.into(), &mut diag);
-    let params = parse::params(&mut func, &mut diag);
-    let Some(attr) = attr else {
-        let mut out = quote::quote!(#func);
-        out.extend(diag.to_tokens());
-        return out.into();
-    };
-    let model = infer::infer(method, attr, func, params, &mut diag);
-    if !diag.is_empty() {
-        // Re-emit the function (attributes stripped) so the rest of the crate still type-checks.
-        let func = &model.func;
-        let mut out = quote::quote!(#func);
-        out.extend(diag.to_tokens());
-        return out.into();
-    }
-    emit_handler::emit(&model).into()
-}
+mod model;
+mod paths;
+mod route;
+#[cfg(test)]
+mod snapshots;
+mod str_enum;
+mod tokens;
 
 macro_rules! route_attribute {
     ($($name:ident => $method:literal),* $(,)?) => {$(
-        #[doc = concat!("Declare a `", $method, "` route: `#[", stringify!($name), "(\"/path/{param}\")]` on an `async fn`.")]
+        #[doc = concat!(
+            "Turn an `async fn` into a `", $method, "` route: `#[", stringify!($name),
+            "(\"/path/{param}\", ..options)]`. Arguments named in the path are path parameters; ",
+            "the others are read by their type (query parameter, JSON body, or injected)."
+        )]
         #[proc_macro_attribute]
         pub fn $name(attr: TokenStream, item: TokenStream) -> TokenStream {
-            route($method, attr, item)
+            route::expand($method, attr.into(), item.into()).into()
         }
     )*};
 }
 
 route_attribute!(get => "GET", post => "POST", put => "PUT", delete => "DELETE", patch => "PATCH", head => "HEAD", options => "OPTIONS");
 
-/// Derive JSON body validation and JSON Schema for a struct with named fields.
+/// Derive validation from a JSON object (every error collected), a JSON Schema, and use as a
+/// route's JSON body, for a struct with named fields (`#[default(..)]` and constraints on fields).
 #[proc_macro_derive(Model, attributes(ge, gt, le, lt, min_length, max_length, default, serde))]
 pub fn derive_model(item: TokenStream) -> TokenStream {
-    match syn::parse::<syn::DeriveInput>(item) {
-        Ok(input) => derive_model::expand(input).into(),
-        Err(err) => err.to_compile_error().into(),
-    }
+    model::derive(item.into()).into()
 }
 
-/// Derive a string enumeration: `#[value("buy")]` on each unit variant (default: snake_case name).
+/// Derive a string enumeration for an enum of unit variants: `#[value("buy")]` sets a variant's
+/// value (default: its name in snake_case); usable as a path/query parameter or a model field.
 #[proc_macro_derive(StrEnum, attributes(value))]
 pub fn derive_str_enum(item: TokenStream) -> TokenStream {
-    match syn::parse::<syn::DeriveInput>(item) {
-        Ok(input) => derive_str_enum::expand(input).into(),
-        Err(err) => err.to_compile_error().into(),
-    }
+    str_enum::derive(item.into()).into()
 }

@@ -104,11 +104,6 @@ pub mod __private {
     };
     pub use serde;
     pub use serde_json::{self, json, Map, Value};
-
-    // TODO(issue 11): the generated code still names these public items through this path;
-    // remove once the macros name them by their public paths.
-    pub use crate::types::*;
-    pub use crate::{IntoResponse, Method, Model, Response, Route, RouteDef, StrEnum};
 }
 
 /// The router, for the fuzz targets (fuzz/). Not a public API.

@@ -1,6 +1,10 @@
 //! Classification and checks: which argument is a path parameter, which is not, and every
 //! mistake a route author can make that is visible in the tokens.
 //!
+//! Rules enforced here: a route is a non-generic `async fn`; its path template is well formed and
+//! each of its parameters names an argument; a path parameter is not an `Option` and takes no
+//! `#[default]`, nor does an `Option` argument.
+//!
 //! Classification is syntactic where it can be (a name in the path is a path parameter); for the
 //! other arguments the *type* decides through the runtime's `Arg` trait (a `StrEnum` is a query
 //! parameter, a `Model` the JSON body), because a proc macro cannot see trait impls.
@@ -8,9 +12,9 @@
 use syn::spanned::Spanned;
 use syn::{GenericArgument, ItemFn, PathArguments, Type};
 
+use super::parse::{api_name, doc, Doc, Param, RouteAttr};
 use crate::diag::Diagnostics;
-use crate::parse::{Doc, Param, RouteAttr};
-use crate::template;
+use ferrapi_template::Template;
 
 /// Where an argument comes from, as far as the macro can tell.
 pub enum Kind {
@@ -66,14 +70,8 @@ pub fn generic_inner<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
     }
 }
 
-/// Check and classify.
-pub fn infer(
-    method: &'static str,
-    attr: RouteAttr,
-    func: ItemFn,
-    params: Vec<Param>,
-    diag: &mut Diagnostics,
-) -> RouteModel {
+/// Errors in the signature itself: not `async`, or generic.
+fn check_signature(func: &ItemFn, diag: &mut Diagnostics) {
     if func.sig.asyncness.is_none() {
         diag.error(
             func.sig.fn_token.span(),
@@ -89,65 +87,87 @@ pub fn infer(
             "route handlers cannot be generic: every argument's type must be known to build the API",
         );
     }
+}
 
+/// The path template's parameters, each of which must name an argument; every problem is
+/// reported at the path string.
+fn template_params(attr: &RouteAttr, params: &[Param], diag: &mut Diagnostics) -> Vec<String> {
     let path_span = attr.path.span();
-    let template_params = match template::parse(&attr.path.value()) {
-        Ok(found) => found,
-        Err(problems) => {
-            for problem in problems {
+    let template_params = match Template::parse(&attr.path.value()) {
+        Ok(template) => template.param_names().map(str::to_owned).collect(),
+        Err(err) => {
+            for problem in err.problems() {
                 diag.error(path_span, problem);
             }
             Vec::new()
         }
     };
-
     for tp in &template_params {
-        if !params.iter().any(|p| crate::parse::api_name(&p.name) == tp.name) {
+        if !params.iter().any(|p| api_name(&p.name) == *tp) {
             diag.error(
                 path_span,
                 format!(
                     "path parameter `{{{0}}}` has no argument named `{0}`; add an argument such as `{0}: i64` or `{0}: String`",
-                    tp.name
+                    tp
                 ),
             );
         }
     }
+    template_params
+}
 
-    let mut classified = Vec::with_capacity(params.len());
-    for param in params {
-        let name = crate::parse::api_name(&param.name);
-        let index = template_params.iter().position(|tp| tp.name == name);
-        let is_option = option_inner(&param.ty).is_some();
-        if let (Some(_), Some(attr)) = (index, &param.attrs.default_attr) {
-            diag.error_spanned(
-                attr,
-                format!("`#[default]` cannot be used on path parameter `{name}`: a path parameter is always present"),
-            );
-        } else if let (true, Some(attr)) = (is_option, &param.attrs.default_attr) {
-            diag.error_spanned(
-                attr,
-                format!("`#[default]` on `Option` argument `{name}`: an absent `Option` is already `None`; remove one of them"),
-            );
-        }
-        if index.is_some() && is_option {
-            diag.error_spanned(
-                &param.ty,
-                format!("path parameter `{name}` cannot be an `Option`: a path parameter is always present"),
-            );
-        }
-        let kind = match index {
-            Some(index) => Kind::Path { index },
-            None => Kind::Other,
-        };
-        classified.push(Classified { param, kind });
+/// An argument's kind (a path parameter when its name is in the template), and the mistakes of
+/// `#[default]` or `Option` on it.
+fn classify(param: Param, template_params: &[String], diag: &mut Diagnostics) -> Classified {
+    let name = api_name(&param.name);
+    let index = template_params.iter().position(|tp| *tp == name);
+    let is_option = option_inner(&param.ty).is_some();
+    if let (Some(_), Some(attr)) = (index, &param.attrs.default_attr) {
+        diag.error_spanned(
+            attr,
+            format!(
+                "`#[default]` cannot be used on path parameter `{name}`: a path parameter is always present"
+            ),
+        );
+    } else if let (true, Some(attr)) = (is_option, &param.attrs.default_attr) {
+        diag.error_spanned(
+            attr,
+            format!("`#[default]` on `Option` argument `{name}`: an absent `Option` is already `None`; remove one of them"),
+        );
     }
+    if index.is_some() && is_option {
+        diag.error_spanned(
+            &param.ty,
+            format!("path parameter `{name}` cannot be an `Option`: a path parameter is always present"),
+        );
+    }
+    let kind = match index {
+        Some(index) => Kind::Path { index },
+        None => Kind::Other,
+    };
+    Classified { param, kind }
+}
 
-    let doc = crate::parse::doc(&func.attrs);
+/// Check and classify.
+pub fn infer(
+    method: &'static str,
+    attr: RouteAttr,
+    func: ItemFn,
+    params: Vec<Param>,
+    diag: &mut Diagnostics,
+) -> RouteModel {
+    check_signature(&func, diag);
+    let template_params = template_params(&attr, &params, diag);
+    let params = params
+        .into_iter()
+        .map(|param| classify(param, &template_params, diag))
+        .collect();
+    let doc = doc(&func.attrs);
     RouteModel {
         method,
         attr,
         func,
-        params: classified,
+        params,
         doc,
     }
 }

@@ -5,7 +5,7 @@
 //! well-known ones that never expand to an `.await` of their own (`json!`, `format!`, `vec!`,
 //! the logging macros, …). Anything else — another macro, `macro_rules!`, an `async` closure with
 //! an `.await` — counts as "may suspend". The answer only picks the cheaper way to run the route
-//! (see `emit_handler.rs`); a wrong "may suspend" costs an allocation, never correctness.
+//! (see `emit.rs`); a wrong "may suspend" costs an allocation, never correctness.
 
 use proc_macro2::{Spacing, TokenStream, TokenTree};
 use quote::ToTokens;

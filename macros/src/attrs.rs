@@ -1,0 +1,207 @@
+//! The attributes this framework reads on a route's arguments and a model's fields
+//! (`#[default(..)]`, the constraints), and doc comments.
+//!
+//! Rules enforced here: a constraint's bound is a literal of the right kind (a number for `ge`,
+//! `gt`, `le`, `lt`; a non-negative integer for `min_length`, `max_length`), reported at the
+//! expression otherwise; framework attributes are stripped so the item stays valid Rust; an
+//! attribute that is neither the framework's, a lint/`cfg`/doc attribute nor one the caller
+//! allows is an error at its name.
+
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+use syn::{Attribute, Expr, Lit};
+
+use crate::diag::Diagnostics;
+
+const LINT_ATTRS: &[&str] = &[
+    "allow", "warn", "deny", "forbid", "expect", "cfg", "cfg_attr", "doc",
+];
+const CONSTRAINTS: &[&str] = &["ge", "gt", "le", "lt", "min_length", "max_length"];
+
+/// The bound of a constraint, as written.
+pub enum Bound {
+    /// The length of `min_length` / `max_length`.
+    Length(usize),
+    /// An integer bound; `negative` when written with a leading `-`.
+    Int {
+        /// Written with a leading `-`.
+        negative: bool,
+        /// The magnitude.
+        value: i128,
+    },
+    /// A float bound; `negative` when written with a leading `-`.
+    Float {
+        /// Written with a leading `-`.
+        negative: bool,
+        /// The magnitude.
+        value: f64,
+    },
+}
+
+/// A numeric or length constraint written on an argument or field.
+pub struct ConstraintSpec {
+    /// `ge`, `gt`, `le`, `lt`, `min_length`, `max_length`.
+    pub kind: String,
+    /// The bound.
+    pub bound: Bound,
+    /// Where it was written.
+    pub span: Span,
+}
+
+impl ConstraintSpec {
+    /// True for `min_length` / `max_length`.
+    pub fn is_length(&self) -> bool {
+        is_length(&self.kind)
+    }
+}
+
+fn is_length(kind: &str) -> bool {
+    kind.ends_with("_length")
+}
+
+/// Attributes this framework reads on arguments and fields.
+pub struct ParamAttrs {
+    /// `#[default(expr)]`.
+    pub default: Option<Expr>,
+    /// Constraints in declaration order.
+    pub constraints: Vec<ConstraintSpec>,
+    /// The `#[default(..)]` attribute as written, for errors.
+    pub default_attr: Option<Attribute>,
+}
+
+/// The literal of a bound and whether a `-` precedes it; anything else reads as a literal no
+/// constraint accepts, so it is reported with the constraint's own message.
+fn signed_literal(expr: &Expr) -> (bool, Lit) {
+    let not_a_literal = Lit::Verbatim(proc_macro2::Literal::u8_unsuffixed(0));
+    match expr {
+        Expr::Lit(lit) => (false, lit.lit.clone()),
+        Expr::Unary(syn::ExprUnary {
+            op: syn::UnOp::Neg(_),
+            expr,
+            ..
+        }) => match &**expr {
+            Expr::Lit(lit) => (true, lit.lit.clone()),
+            _ => (false, not_a_literal),
+        },
+        _ => (false, not_a_literal),
+    }
+}
+
+fn bound(expr: &Expr, kind: &str, diag: &mut Diagnostics) -> Option<Bound> {
+    let (negative, lit) = signed_literal(expr);
+    let is_length = is_length(kind);
+    match &lit {
+        Lit::Int(int) if is_length && !negative => int.base10_parse::<usize>().ok().map(Bound::Length),
+        Lit::Int(int) if !is_length => match int.base10_parse::<i128>() {
+            Ok(value) => Some(Bound::Int { negative, value }),
+            Err(e) => {
+                diag.push(e);
+                None
+            }
+        },
+        Lit::Float(float) if !is_length => match float.base10_parse::<f64>() {
+            Ok(value) => Some(Bound::Float { negative, value }),
+            Err(e) => {
+                diag.push(e);
+                None
+            }
+        },
+        _ => {
+            let expected = if is_length {
+                "a non-negative integer literal"
+            } else {
+                "a number literal"
+            };
+            diag.error_spanned(
+                expr,
+                format!("`#[{kind}(..)]` takes {expected}, e.g. `#[{kind}(0)]`"),
+            );
+            None
+        }
+    }
+}
+
+/// Read `#[default(expr)]` into `out`.
+fn default_attr(attr: Attribute, out: &mut ParamAttrs, diag: &mut Diagnostics) {
+    match attr.parse_args::<Expr>() {
+        Ok(expr) => {
+            out.default = Some(expr);
+            out.default_attr = Some(attr);
+        }
+        Err(_) => diag.error_spanned(
+            &attr,
+            "`#[default(..)]` takes an expression, e.g. `#[default(0)]`",
+        ),
+    }
+}
+
+/// Read the constraint `#[kind(bound)]` into `out`.
+fn constraint_attr(attr: &Attribute, kind: String, out: &mut ParamAttrs, diag: &mut Diagnostics) {
+    match attr.parse_args::<Expr>() {
+        Ok(expr) => {
+            if let Some(bound) = bound(&expr, &kind, diag) {
+                out.constraints.push(ConstraintSpec {
+                    kind,
+                    bound,
+                    span: attr.span(),
+                });
+            }
+        }
+        Err(_) => diag.error_spanned(
+            attr,
+            format!("`#[{kind}(..)]` takes a literal, e.g. `#[{kind}(0)]`"),
+        ),
+    }
+}
+
+/// Read and strip this framework's attributes from `attrs`; report unknown ones.
+pub fn param_attrs(attrs: &mut Vec<Attribute>, diag: &mut Diagnostics, extra_allowed: &[&str]) -> ParamAttrs {
+    let mut out = ParamAttrs {
+        default: None,
+        constraints: Vec::new(),
+        default_attr: None,
+    };
+    let mut kept = Vec::new();
+    for attr in attrs.drain(..) {
+        let Some(ident) = attr.path().get_ident().map(|i| i.to_string()) else {
+            kept.push(attr);
+            continue;
+        };
+        if ident == "default" {
+            default_attr(attr, &mut out, diag);
+        } else if CONSTRAINTS.contains(&ident.as_str()) {
+            constraint_attr(&attr, ident, &mut out, diag);
+        } else if LINT_ATTRS.contains(&ident.as_str()) || extra_allowed.contains(&ident.as_str()) {
+            kept.push(attr);
+        } else {
+            diag.error(
+                attr.path().span(),
+                format!(
+                    "unknown attribute `#[{ident}]`; arguments take `#[default(..)]` and the constraints `ge`, `gt`, `le`, `lt`, `min_length`, `max_length`"
+                ),
+            );
+        }
+    }
+    *attrs = kept;
+    out
+}
+
+/// The whole doc comment of `attrs`: its lines (one leading space removed) joined, trimmed;
+/// `None` when there is none.
+pub fn doc_text(attrs: &[Attribute]) -> Option<String> {
+    let mut lines = Vec::new();
+    for attr in attrs {
+        if !attr.path().is_ident("doc") {
+            continue;
+        }
+        if let syn::Meta::NameValue(nv) = &attr.meta {
+            if let Expr::Lit(syn::ExprLit { lit: Lit::Str(s), .. }) = &nv.value {
+                let text = s.value();
+                lines.push(text.strip_prefix(' ').unwrap_or(&text).to_owned());
+            }
+        }
+    }
+    let text = lines.join("\n");
+    let text = text.trim();
+    (!text.is_empty()).then(|| text.to_owned())
+}

@@ -1,0 +1,29 @@
+//! `#[derive(Model)]`: validation of a JSON object into the struct (pydantic's lax mode, every
+//! error collected), a strict fast path, its JSON Schema, and its use as a route's JSON body.
+//! Parse (`parse.rs`) → emit (`emit.rs`, with the fast path in `fast.rs`).
+//!
+//! Rules enforced here: every mistake in the input is reported, and nothing else is emitted
+//! while there is one.
+
+use proc_macro2::TokenStream;
+use syn::DeriveInput;
+
+use crate::diag::Diagnostics;
+
+mod emit;
+mod fast;
+mod parse;
+
+/// The expansion of `#[derive(Model)]` on `item`.
+pub fn derive(item: TokenStream) -> TokenStream {
+    let input = match syn::parse2::<DeriveInput>(item) {
+        Ok(input) => input,
+        Err(err) => return err.to_compile_error(),
+    };
+    let mut diag = Diagnostics::default();
+    let model = parse::model(&input, &mut diag);
+    if !diag.is_empty() {
+        return diag.to_tokens();
+    }
+    emit::emit(&model)
+}

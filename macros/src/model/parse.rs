@@ -1,0 +1,140 @@
+//! Parsing: the struct deriving `Model` into its name, doc comment and fields.
+//!
+//! Rules enforced here: `Model` is derived for a non-generic struct with named fields (the names
+//! are the JSON keys, or `#[serde(rename = "..")]`); a field takes the framework's attributes
+//! (`#[default(..)]`, constraints), lint and doc attributes, and `#[serde(..)]` (read only for
+//! `rename`, the rest is serde's).
+
+use proc_macro2::TokenStream;
+use quote::format_ident;
+use syn::{Data, DeriveInput, Fields, Ident, LitStr, Type};
+
+use crate::attrs::{doc_text, param_attrs, ParamAttrs};
+use crate::diag::Diagnostics;
+use crate::tokens;
+
+/// A struct deriving `Model`.
+pub struct ModelInput {
+    /// The struct's name.
+    pub name: Ident,
+    /// Its doc comment: the schema's description.
+    pub description: Option<String>,
+    /// Its fields in declaration order.
+    pub fields: Vec<Field>,
+}
+
+/// One field, with what every generated function needs of it.
+pub struct Field {
+    /// The Rust name.
+    pub ident: Ident,
+    /// The type.
+    pub ty: Type,
+    /// The JSON key.
+    pub key: String,
+    /// `#[default(..)]` and the constraints.
+    pub attrs: ParamAttrs,
+    /// The doc comment: the property's description.
+    pub doc: Option<String>,
+    /// Position in the struct.
+    pub index: usize,
+}
+
+impl Field {
+    /// `__fN`: the local holding the field's value in the generated functions.
+    pub fn slot(&self) -> Ident {
+        format_ident!("__f{}", self.index)
+    }
+
+    /// `&[Constraint, ..]`.
+    pub fn constraints(&self) -> TokenStream {
+        tokens::constraints(&self.attrs.constraints)
+    }
+
+    /// `Some(fn() -> T)` / `None`: the same tokens wherever the default is used, so a mistyped
+    /// default is one error.
+    pub fn default(&self) -> TokenStream {
+        tokens::default_fn(&self.ty, self.attrs.default.as_ref())
+    }
+}
+
+/// The JSON key of a field: its name, or `#[serde(rename = "..")]`.
+fn json_key(field: &syn::Field, diag: &mut Diagnostics) -> String {
+    let mut key = field
+        .ident
+        .as_ref()
+        .map(|i| i.to_string().trim_start_matches("r#").to_owned())
+        .unwrap_or_default();
+    for attr in field.attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        let result = attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("rename") {
+                let value: LitStr = meta.value()?.parse()?;
+                key = value.value();
+            } else if meta.input.peek(syn::Token![=]) {
+                let _: syn::Expr = meta.value()?.parse()?;
+            } else if meta.input.peek(syn::token::Paren) {
+                let _content;
+                syn::parenthesized!(_content in meta.input);
+                let _: TokenStream = _content.parse()?;
+            }
+            Ok(())
+        });
+        if let Err(err) = result {
+            diag.push(err);
+        }
+    }
+    key
+}
+
+/// The named fields of the struct; an error when `input` is not a struct with named fields.
+fn named_fields(input: &DeriveInput, diag: &mut Diagnostics) -> Vec<syn::Field> {
+    match &input.data {
+        Data::Struct(data) => match &data.fields {
+            Fields::Named(named) => named.named.iter().cloned().collect(),
+            other => {
+                diag.error_spanned(
+                    other,
+                    "`Model` needs a struct with named fields: the names are the JSON keys",
+                );
+                Vec::new()
+            }
+        },
+        _ => {
+            diag.error(
+                input.ident.span(),
+                "`Model` can only be derived for a struct with named fields (use `StrEnum` for string enums)",
+            );
+            Vec::new()
+        }
+    }
+}
+
+fn field(index: usize, field: &syn::Field, diag: &mut Diagnostics) -> Option<Field> {
+    let mut attrs = field.attrs.clone();
+    let parsed = param_attrs(&mut attrs, diag, &["serde"]);
+    let ident = field.ident.clone()?;
+    Some(Field {
+        ident,
+        ty: field.ty.clone(),
+        key: json_key(field, diag),
+        attrs: parsed,
+        doc: doc_text(&field.attrs),
+        index,
+    })
+}
+
+/// Parse the derive's input; every mistake is recorded in `diag`.
+pub fn model(input: &DeriveInput, diag: &mut Diagnostics) -> ModelInput {
+    if !input.generics.params.is_empty() {
+        diag.error_spanned(&input.generics, "`Model` cannot be derived for a generic struct");
+    }
+    let fields = named_fields(input, diag);
+    ModelInput {
+        name: input.ident.clone(),
+        description: doc_text(&input.attrs),
+        fields: fields
+            .iter()
+            .enumerate()
+            .filter_map(|(i, f)| field(i, f, diag))
+            .collect(),
+    }
+}

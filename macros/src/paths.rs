@@ -1,0 +1,185 @@
+//! Every path of the runtime crate that generated code names, in one place.
+//!
+//! Rules enforced here: expansions reach the runtime only through the functions of this module
+//! (each returns the path of one runtime item, at the call site; [`at`] moves it to a span of the
+//! input when an error should point there), so moving an item in the runtime is a change to its
+//! one line here. An item of ferrapi's public API is named by its one public path
+//! (`::ferrapi::types::FromJson`); an item only generated code needs is reached as `__rt::Item`,
+//! the hidden `::ferrapi::__private` opened by [`runtime_scope`]. The struct literal of a route's
+//! definition is written by [`route_def`] alone.
+
+use proc_macro2::{Ident, Span, TokenStream, TokenTree};
+use quote::quote;
+
+/// `items` inside `const _: () = { .. }` (a scope of their own, so nothing leaks into the
+/// user's module), opened by the `use` of the alias the paths below go through.
+pub fn runtime_scope(items: TokenStream) -> TokenStream {
+    quote! {
+        const _: () = {
+            use ::ferrapi::__private as __rt;
+
+            #items
+        };
+    }
+}
+
+/// `tokens` with every token (and every group's delimiters) spanned at `span`, as if written in
+/// `quote_spanned!(span=> ..)`: the compiler then reports a problem with the path there.
+pub fn at(span: Span, tokens: TokenStream) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut tree| {
+            if let TokenTree::Group(group) = &tree {
+                let mut respanned = proc_macro2::Group::new(group.delimiter(), at(span, group.stream()));
+                respanned.set_span(span);
+                tree = TokenTree::Group(respanned);
+            } else {
+                tree.set_span(span);
+            }
+            tree
+        })
+        .collect()
+}
+
+macro_rules! runtime_paths {
+    ($($(#[$meta:meta])* $name:ident => $($segment:ident)::+;)*) => {$(
+        #[doc = concat!("`", stringify!($($segment)::+), "` of the runtime (hidden: `__private`).")]
+        $(#[$meta])*
+        pub fn $name() -> TokenStream {
+            quote!(__rt $(::$segment)+)
+        }
+    )*};
+}
+
+/// Items of ferrapi's public API, named by their public path.
+macro_rules! public_paths {
+    ($($(#[$meta:meta])* $name:ident => $($segment:ident)::+;)*) => {$(
+        #[doc = concat!("`::ferrapi::", stringify!($($segment)::+), "`.")]
+        $(#[$meta])*
+        pub fn $name() -> TokenStream {
+            quote!(::ferrapi $(::$segment)+)
+        }
+    )*};
+}
+
+// Route definition and dispatch.
+public_paths! {
+    route => Route;
+    route_def_type => RouteDef;
+    method => Method;
+    into_response => IntoResponse;
+}
+runtime_paths! {
+    route_parts => RouteParts;
+    handler => Handler;
+    request_cx => RequestCx;
+    state_map => StateMap;
+    boxed => boxed;
+    answer_now => answer_now;
+    internal_error => internal_error;
+}
+
+// Arguments and their validation.
+public_paths! {
+    validation_errors => types::ValidationErrors;
+    loc => types::Loc;
+    failure => types::Failure;
+    bound => types::Bound;
+    constrainable => types::Constrainable;
+}
+runtime_paths! {
+    arg => Arg;
+    source => Source;
+    arg_doc => ArgDoc;
+    path_param => path_param;
+    body_model => body_model;
+    constraint => Constraint;
+}
+
+// Compile-time assertions: each bound's error is written for a route author.
+runtime_paths! {
+    assert_numeric => assert_numeric;
+    assert_text => assert_text;
+    assert_path_param => assert_path_param;
+    assert_one_body => assert_one_body;
+    assert_into_response => assert_into_response;
+    assert_from_json => assert_from_json;
+}
+
+// Models and string enumerations.
+public_paths! {
+    model => Model;
+    from_json => types::FromJson;
+    fast_json => types::FastJson;
+    str_enum => StrEnum;
+    from_param => types::FromParam;
+}
+runtime_paths! {
+    validate_model => validate_model;
+    field => field;
+    field_probe => FieldProbe;
+    field_decline => FieldDecline;
+    field_fast => FieldFast;
+    skip => Skip;
+    enum_from_param => enum_from_param;
+    enum_from_json => enum_from_json;
+    fast_enum => fast_enum;
+}
+
+// JSON values, serde, and the OpenAPI document.
+public_paths! {
+    json_schema => types::JsonSchema;
+    schema_registry => types::SchemaRegistry;
+}
+runtime_paths! {
+    value => Value;
+    map => Map;
+    json => json;
+    serde => serde;
+    serde_json => serde_json;
+    field_schema => field_schema;
+    enum_schema => enum_schema;
+    operation => Operation;
+    schema_probe => SchemaProbe;
+    probe_known => ProbeKnown;
+    probe_unknown => ProbeUnknown;
+}
+
+/// The values of a route's [`route_def`] that the expansion computes.
+pub struct RouteDefFields<'a> {
+    /// The function's name.
+    pub name: &'a str,
+    /// The `Method` constant (`GET`, …).
+    pub method: &'a Ident,
+    /// The path template as written.
+    pub path: &'a syn::LitStr,
+    /// An expression: true when an argument reads the body.
+    pub reads_body: TokenStream,
+    /// Whether the route is in the OpenAPI document.
+    pub include_in_schema: bool,
+}
+
+/// The struct literal of a route's definition. `handler`, `operation` and `check` are locals of
+/// those names in the generated `def` body.
+pub fn route_def(fields: RouteDefFields<'_>) -> TokenStream {
+    let RouteDefFields {
+        name,
+        method,
+        path,
+        reads_body,
+        include_in_schema,
+    } = fields;
+    let (route_def, parts, method_type) = (route_def_type(), route_parts(), self::method());
+    quote! {
+        #route_def::from(#parts {
+            name: #name,
+            method: #method_type::#method,
+            path: #path,
+            handler,
+            reads_body: #reads_body,
+            include_in_schema: #include_in_schema,
+            operation,
+            check,
+        })
+    }
+}

@@ -1,0 +1,338 @@
+//! Code generation: the route's unit type, its `Route` impl and the handler that extracts,
+//! validates, calls the function and converts its result.
+//!
+//! Rules enforced here: the handler collects every validation error (path, then query, then
+//! body) before answering, and every type requirement is asserted at the argument's own span so a
+//! mistake is reported where it was made, once: assertions, handler, check and OpenAPI builder
+//! are one function body (closures included), and the compiler reports an unsatisfied bound once
+//! per span and body. Internal names in the handler start with `__`, so a user's names never
+//! shadow them.
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use super::infer::{Kind, RouteModel};
+use super::parse::api_name;
+use super::{openapi, suspend};
+use crate::paths::{self, RouteDefFields};
+use crate::tokens;
+
+/// What the generated code needs of one argument, computed once.
+struct Argument<'a> {
+    ty: &'a syn::Type,
+    /// The parameter's name in the API.
+    name: String,
+    /// The handler's local holding the extracted value (`__argN`).
+    slot: syn::Ident,
+    /// `&[Constraint, ..]`.
+    constraints: TokenStream,
+    /// Position in the path template, for a path parameter.
+    path_index: Option<usize>,
+    /// `Some(fn() -> T)` / `None`, for an argument that is not a path parameter.
+    default: TokenStream,
+    /// The constraints' own assertions.
+    constraint_assertions: TokenStream,
+}
+
+impl Argument<'_> {
+    /// `<T as Arg>::SOURCE.is_body()`.
+    fn is_body(&self) -> TokenStream {
+        let (ty, arg) = (self.ty, paths::arg());
+        quote!(<#ty as #arg>::SOURCE.is_body())
+    }
+}
+
+fn arguments(model: &RouteModel) -> Vec<Argument<'_>> {
+    let arguments = model.params.iter().enumerate().map(|(i, classified)| {
+        let param = &classified.param;
+        let constraints = &param.attrs.constraints;
+        Argument {
+            ty: &param.ty,
+            name: api_name(&param.name),
+            slot: format_ident!("__arg{}", i),
+            constraints: tokens::constraints(constraints),
+            path_index: match classified.kind {
+                Kind::Path { index } => Some(index),
+                Kind::Other => None,
+            },
+            default: tokens::default_fn(&param.ty, param.attrs.default.as_ref()),
+            constraint_assertions: tokens::constraint_assertions(&param.ty, constraints),
+        }
+    });
+    arguments.collect()
+}
+
+/// The type requirements of the arguments, each at the argument's type: path parameters are
+/// parsed from text; any other type has an `Arg` impl, and at most one reads the JSON body.
+fn argument_assertions(arguments: &[Argument<'_>]) -> TokenStream {
+    let mut out = TokenStream::new();
+    let mut earlier_others: Vec<&Argument<'_>> = Vec::new();
+    for argument in arguments {
+        let ty = argument.ty;
+        let span = ty.span();
+        out.extend(argument.constraint_assertions.clone());
+        if argument.path_index.is_some() {
+            let assert = paths::at(span, paths::assert_path_param());
+            out.extend(quote_spanned!(span=> #assert::<#ty>();));
+            continue;
+        }
+        // A qualified path, not `assert_arg::<T>()`: its error carries no "required by" note, so
+        // it is word for word the one the `assert_one_body` constants below would give for the
+        // same type, and the compiler shows it once.
+        let arg = paths::at(span, paths::arg());
+        out.extend(quote_spanned!(span=> let _ = <#ty as #arg>::SOURCE;));
+        // At most one JSON body: asserted for each pair of arguments at the later one, so a
+        // second `Model` argument is reported where it is written (once: the pairs give the same
+        // error), even when another argument has a mistake of its own.
+        let assert = paths::at(span, paths::assert_one_body());
+        for earlier in &earlier_others {
+            let earlier = earlier.is_body();
+            out.extend(quote_spanned! {span=>
+                #assert::<
+                    #ty,
+                    { #earlier },
+                    { <#ty as #arg>::SOURCE.is_body() },
+                >();
+            });
+        }
+        earlier_others.push(argument);
+    }
+    out
+}
+
+/// The conversion of the function's result to a response, and its assertion. Named with the
+/// return type's span, so an unsatisfied bound in the conversion is the same error as the
+/// assertion's, which the compiler reports once.
+fn output_conversion(output: &syn::ReturnType) -> (TokenStream, TokenStream) {
+    let into_response = paths::into_response();
+    match output {
+        syn::ReturnType::Default => (TokenStream::new(), quote!(#into_response::into_response)),
+        syn::ReturnType::Type(_, ty) => {
+            let span = ty.span();
+            let (assert, into_response) = (
+                paths::at(span, paths::assert_into_response()),
+                paths::at(span, into_response),
+            );
+            (
+                quote_spanned!(span=> #assert::<#ty>();),
+                quote_spanned!(span=> <#ty as #into_response>::into_response),
+            )
+        }
+    }
+}
+
+/// The handler's statements reading a path parameter.
+fn extract_path(argument: &Argument<'_>, index: usize) -> TokenStream {
+    let Argument {
+        ty,
+        name,
+        slot,
+        constraints,
+        ..
+    } = argument;
+    let path_param = paths::path_param();
+    quote! {
+        let #slot: ::core::option::Option<#ty> =
+            #path_param::<#ty>(__cx, #index, #name, #constraints, &mut __errors);
+    }
+}
+
+/// `<T as Arg>::extract(..)` for an argument that is not a path parameter.
+fn extract_call(argument: &Argument<'_>) -> TokenStream {
+    let Argument {
+        ty,
+        name,
+        constraints,
+        default,
+        ..
+    } = argument;
+    let arg = paths::arg();
+    quote! {
+        <#ty as #arg>::extract(__cx, #name, #default, #constraints, &mut __errors)
+    }
+}
+
+/// The handler's statements reading an argument that is not the body (query, injected).
+fn extract_other(argument: &Argument<'_>) -> TokenStream {
+    let (ty, slot, arg) = (argument.ty, &argument.slot, paths::arg());
+    let extract = extract_call(argument);
+    quote! {
+        let mut #slot: ::core::option::Option<#ty> = ::core::option::Option::None;
+        if !<#ty as #arg>::SOURCE.is_body() {
+            #slot = #extract;
+        }
+    }
+}
+
+/// The handler's statements reading an argument that is the body: after every other argument,
+/// so their errors are collected before the body is read.
+fn extract_body(argument: &Argument<'_>) -> TokenStream {
+    let (ty, slot, arg) = (argument.ty, &argument.slot, paths::arg());
+    let extract = extract_call(argument);
+    quote! {
+        if <#ty as #arg>::SOURCE.is_body() {
+            #slot = #extract;
+        }
+    }
+}
+
+/// The call of the route function with the extracted arguments, converted to a response.
+///
+/// A body that cannot suspend completes on its first poll: run it inside the handler and answer
+/// at once, which spares boxing the future and polling it through the dispatcher later. Both
+/// ways await the call inside an `async` block of this body and convert its result in a call
+/// spanned like the assertion, so a route's mistakes read the same whichever way it runs.
+fn call(model: &RouteModel, arguments: &[Argument<'_>], into_response: &TokenStream) -> TokenStream {
+    let func = &model.func;
+    let fn_name = &func.sig.ident;
+    let name_str = fn_name.to_string();
+    let slots = arguments.iter().map(|a| &a.slot);
+    if suspend::may_suspend(&func.block) {
+        let boxed = paths::boxed();
+        return quote!(::core::result::Result::Ok(#boxed(async move {
+            #into_response(#fn_name(#(#slots),*).await)
+        })));
+    }
+    let output = quote!(__output);
+    let convert = match &func.sig.output {
+        syn::ReturnType::Default => quote!(|#output| #into_response(#output)),
+        syn::ReturnType::Type(_, ty) => quote_spanned!(ty.span()=> |#output| #into_response(#output)),
+    };
+    let answer_now = paths::answer_now();
+    quote!(::core::result::Result::Err(#answer_now(
+        #name_str,
+        async move { #fn_name(#(#slots),*).await },
+        #convert,
+    )))
+}
+
+/// The `handler` closure: extract every argument (errors collected), answer 422 with all of
+/// them, or call the function.
+fn handler(model: &RouteModel, arguments: &[Argument<'_>], into_response: &TokenStream) -> TokenStream {
+    let mut extract = TokenStream::new();
+    for argument in arguments {
+        if let Some(index) = argument.path_index {
+            extract.extend(extract_path(argument, index));
+        }
+    }
+    let others = arguments.iter().filter(|a| a.path_index.is_none());
+    extract.extend(others.clone().map(extract_other));
+    extract.extend(others.map(extract_body));
+    let slots = arguments.iter().map(|a| &a.slot);
+    let slots_again = slots.clone();
+    let call = call(model, arguments, into_response);
+    let (handler, request_cx, validation_errors, internal_error) = (
+        paths::handler(),
+        paths::request_cx(),
+        paths::validation_errors(),
+        paths::internal_error(),
+    );
+    quote! {
+        let handler: #handler = |__cx: &#request_cx<'_>| {
+            #[allow(unused_mut)]
+            let mut __errors = #validation_errors::new();
+            #extract
+            if let ::core::result::Result::Err(__response) = __errors.finish() {
+                return ::core::result::Result::Err(__response);
+            }
+            #[allow(irrefutable_let_patterns)]
+            let (#(::core::option::Option::Some(#slots),)*) = (#(#slots_again,)*) else {
+                return ::core::result::Result::Err(#internal_error());
+            };
+            #call
+        };
+    }
+}
+
+/// The `check` closure: each injected argument's check against the app's state at build time.
+fn check(arguments: &[Argument<'_>]) -> TokenStream {
+    let (arg, state_map) = (paths::arg(), paths::state_map());
+    let checks = arguments
+        .iter()
+        .filter(|a| a.path_index.is_none())
+        .map(|a| a.ty)
+        .map(|ty| quote!(<#ty as #arg>::check(state)?;));
+    quote! {
+        let check: fn(&#state_map) -> ::core::result::Result<(), ::std::string::String> =
+            |state: &#state_map| {
+                #(#checks)*
+                ::core::result::Result::Ok(())
+            };
+    }
+}
+
+/// The route's definition: `true` in `reads_body` when any argument is the body.
+fn route_def(model: &RouteModel, arguments: &[Argument<'_>]) -> TokenStream {
+    let reads_body: Vec<TokenStream> = arguments
+        .iter()
+        .filter(|a| a.path_index.is_none())
+        .map(Argument::is_body)
+        .collect();
+    let reads_body = if reads_body.is_empty() {
+        quote!(false)
+    } else {
+        quote!(#(#reads_body)||*)
+    };
+    paths::route_def(RouteDefFields {
+        name: &model.func.sig.ident.to_string(),
+        method: &syn::Ident::new(model.method, Span::call_site()),
+        path: &model.attr.path,
+        reads_body,
+        include_in_schema: model.attr.include_in_schema,
+    })
+}
+
+/// The body of `Route::def`. Every type requirement is asserted, and every use of the argument
+/// types is written, inside this one body: the compiler reports an unsatisfied bound once per
+/// span and body, so each mistake is one error at the argument rather than one per generated
+/// function.
+fn def_body(model: &RouteModel) -> TokenStream {
+    let arguments = arguments(model);
+    let assertions = argument_assertions(&arguments);
+    let (output_assertion, into_response) = output_conversion(&model.func.sig.output);
+    let handler = handler(model, &arguments, &into_response);
+    let check = check(&arguments);
+    let operation = openapi::operation(model);
+    let route_def = route_def(model, &arguments);
+    let (schema_registry, value) = (paths::schema_registry(), paths::value());
+    quote! {
+        #assertions
+        #output_assertion
+
+        #handler
+        #check
+        let operation: fn(&mut #schema_registry) -> #value = #operation;
+
+        #route_def
+    }
+}
+
+/// The whole expansion of a route attribute: the function, a unit type of the same name (with
+/// its docs) and the type's `Route` impl.
+pub fn emit(model: &RouteModel) -> TokenStream {
+    let func = &model.func;
+    let fn_name = &func.sig.ident;
+    let vis = &func.vis;
+    let docs = func.attrs.iter().filter(|a| a.path().is_ident("doc"));
+    let body = def_body(model);
+    let (route, route_def) = (paths::route(), paths::route_def_type());
+    let route_impl = paths::runtime_scope(quote! {
+        impl #route for #fn_name {
+            #[allow(unused_variables, clippy::result_large_err, clippy::redundant_closure)]
+            fn def(&self) -> #route_def {
+                #body
+            }
+        }
+    });
+    quote! {
+        #func
+
+        #(#docs)*
+        #[allow(non_camel_case_types, missing_docs)]
+        #[derive(Debug, Clone, Copy)]
+        #vis struct #fn_name {}
+
+        #route_impl
+    }
+}

@@ -1,0 +1,155 @@
+//! Code generation: the function that builds the route's OpenAPI operation object.
+//!
+//! Rules enforced here: parameters are documented path first, then query, in declaration order
+//! (injected arguments are not); the response is read syntactically from the return type (a
+//! proc macro sees no trait impls), and a `Json<T>` whose `T` has no schema is documented without
+//! one rather than failing to compile.
+
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::Type;
+
+use super::infer::{generic_inner, Kind, RouteModel};
+use super::parse::{api_name, Description};
+use crate::{paths, tokens};
+
+fn last_ident(ty: &Type) -> Option<String> {
+    match ty {
+        Type::Path(path) => path.path.segments.last().map(|s| s.ident.to_string()),
+        Type::Reference(reference) => last_ident(&reference.elem),
+        _ => None,
+    }
+}
+
+/// The first type argument of `Name<A, ..>` (`Result<T, E>` → `T`).
+fn first_type_argument<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
+    let Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    if last.ident != name {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    args.args.iter().find_map(|arg| match arg {
+        syn::GenericArgument::Type(inner) => Some(inner),
+        _ => None,
+    })
+}
+
+/// `op.response(..)` for `Json<inner>`, with `inner`'s schema when it has one (probed by
+/// autoref specialization, so a type without a schema is not an error).
+fn json_response(inner: &Type) -> TokenStream {
+    let (probe_known, probe_unknown, schema_probe) = (
+        paths::probe_known(),
+        paths::probe_unknown(),
+        paths::schema_probe(),
+    );
+    quote! {
+        {
+            use #probe_known as _;
+            use #probe_unknown as _;
+            let probe = #schema_probe::<#inner>(::core::marker::PhantomData);
+            if let ::core::option::Option::Some(schema) = (&probe).probe_schema(registry) {
+                op.response("application/json", schema);
+            }
+        }
+    }
+}
+
+/// Media type and schema of the success response, read from the return type's shape: `Json<T>`
+/// (with T's schema when it has one), `Html<_>`, `String`/`&str` (text), through `Result<_, E>`
+/// and the last element of a tuple `(StatusCode, .., R)`.
+fn response(ty: &Type) -> Option<TokenStream> {
+    if let Some(ok) = first_type_argument(ty, "Result") {
+        return response(ok);
+    }
+    if let Type::Tuple(tuple) = ty {
+        return tuple.elems.last().and_then(response);
+    }
+    if let Some(inner) = generic_inner(ty, "Json") {
+        if last_ident(inner).as_deref() == Some("Value") {
+            return None;
+        }
+        return Some(json_response(inner));
+    }
+    let json = paths::json();
+    match last_ident(ty).as_deref() {
+        Some("Html") => Some(quote!(op.response("text/html", #json!({"type": "string"}));)),
+        Some("String" | "str") => Some(quote!(op.response("text/plain", #json!({"type": "string"}));)),
+        _ => None,
+    }
+}
+
+/// `op.path_param::<T>(..)` for each path parameter, then `op.arg::<T>(..)` for each other
+/// argument (the runtime leaves out those that are not parameters).
+fn parameters(model: &RouteModel) -> TokenStream {
+    let mut params = TokenStream::new();
+    for classified in model
+        .params
+        .iter()
+        .filter(|c| matches!(c.kind, Kind::Path { .. }))
+    {
+        let ty = &classified.param.ty;
+        let pname = api_name(&classified.param.name);
+        let constraints = tokens::constraints(&classified.param.attrs.constraints);
+        params.extend(quote!(op.path_param::<#ty>(#pname, #constraints, registry);));
+    }
+    for classified in model.params.iter().filter(|c| matches!(c.kind, Kind::Other)) {
+        let ty = &classified.param.ty;
+        let pname = api_name(&classified.param.name);
+        let constraints = tokens::constraints(&classified.param.attrs.constraints);
+        let default = tokens::default_fn(ty, classified.param.attrs.default.as_ref());
+        params.extend(quote!(op.arg::<#ty>(#pname, #default, #constraints, registry);));
+    }
+    params
+}
+
+/// A response's description as a `&'static str` expression. A constant is bound to a `let` of
+/// that type written at the constant's path, so a constant of another type is a type error there.
+fn description(description: &Description) -> TokenStream {
+    match description {
+        Description::Literal(lit) => quote!(#lit),
+        Description::Constant(path) => quote_spanned! {path.span()=>
+            {
+                let description: &'static str = #path;
+                description
+            }
+        },
+    }
+}
+
+/// The route's `status = N` and `responses(..)` options.
+fn statuses(model: &RouteModel) -> TokenStream {
+    let status = model.attr.status.iter().map(|s| quote!(op.success_status(#s);));
+    let extra = model.attr.responses.iter().map(|response| {
+        let (status, description) = (&response.status, description(&response.description));
+        quote!(op.extra_response(#status, #description);)
+    });
+    quote!(#(#status)* #(#extra)*)
+}
+
+/// `|registry| -> Value`: a closure building the operation object.
+pub fn operation(model: &RouteModel) -> TokenStream {
+    let name = model.func.sig.ident.to_string();
+    let summary = tokens::option_str(model.doc.summary.as_deref());
+    let description = tokens::option_str(model.doc.description.as_deref());
+    let tags = &model.attr.tags;
+    let params = parameters(model);
+    let response = match &model.func.sig.output {
+        syn::ReturnType::Type(_, ty) => response(ty).unwrap_or_default(),
+        syn::ReturnType::Default => TokenStream::new(),
+    };
+    let statuses = statuses(model);
+    let (schema_registry, value, operation) = (paths::schema_registry(), paths::value(), paths::operation());
+    quote! {
+        |registry: &mut #schema_registry| -> #value {
+            let mut op = #operation::new(#name, #summary, #description, &[#(#tags),*]);
+            #params
+            #response
+            #statuses
+            op.finish()
+        }
+    }
+}

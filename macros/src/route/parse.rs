@@ -1,0 +1,266 @@
+//! Parsing: the route attribute's options and the function's arguments. Nothing is checked
+//! against the path here beyond syntax; see `infer.rs`.
+//!
+//! Rules enforced here: the attribute starts with the path template as a string literal and
+//! takes only the options `tags(..)`, `status = N`, `responses(N = "..")` and
+//! `include_in_schema = bool`; a status is an unsuffixed integer literal from 100 to 599 and a
+//! response's description a string literal or the path of a `&str` constant, each mistake
+//! reported at the culprit (all of them, not only the first); a route function takes no `self`
+//! and names each argument with a plain identifier (the parameter's name in the API).
+
+use proc_macro2::{Span, TokenStream, TokenTree};
+use syn::parse::{ParseStream, Parser};
+use syn::{Attribute, FnArg, Ident, ItemFn, LitInt, LitStr, Pat, Token, Type};
+
+use crate::attrs::{doc_text, param_attrs, ParamAttrs};
+use crate::diag::Diagnostics;
+
+/// The arguments of `#[get("/path", ...)]`.
+pub struct RouteAttr {
+    /// The path template literal.
+    pub path: LitStr,
+    /// `tags("a", "b")`.
+    pub tags: Vec<LitStr>,
+    /// `include_in_schema = false`.
+    pub include_in_schema: bool,
+    /// `status = 201`: the documented success status.
+    pub status: Option<LitInt>,
+    /// `responses(404 = "Not found", 503 = UNAVAILABLE, ...)`.
+    pub responses: Vec<ExtraResponse>,
+}
+
+/// One entry of `responses(..)`: a documented response besides the success.
+pub struct ExtraResponse {
+    /// The status, an integer literal from 100 to 599.
+    pub status: LitInt,
+    /// What the response means.
+    pub description: Description,
+}
+
+/// A response's description: a string literal, or the path of a `&str` constant (or static),
+/// so a description shared by many routes is written once.
+pub enum Description {
+    /// `"Not found"`.
+    Literal(LitStr),
+    /// `UNAVAILABLE`, `crate::messages::UNAVAILABLE`.
+    Constant(syn::Path),
+}
+
+/// One function argument.
+pub struct Param {
+    /// The argument's name.
+    pub name: Ident,
+    /// Its type.
+    pub ty: Type,
+    /// Framework attributes.
+    pub attrs: ParamAttrs,
+}
+
+/// The doc comment split as FastAPI/OpenAPI want it.
+pub struct Doc {
+    /// First paragraph line.
+    pub summary: Option<String>,
+    /// The rest.
+    pub description: Option<String>,
+}
+
+/// The name an argument has in the API: its identifier without a raw `r#` prefix.
+pub fn api_name(ident: &Ident) -> String {
+    let name = ident.to_string();
+    name.strip_prefix("r#").map(str::to_owned).unwrap_or(name)
+}
+
+/// The tokens up to the next top-level `stop` character (not included), or to the end.
+fn tokens_until(input: ParseStream, stop: char) -> syn::Result<TokenStream> {
+    let mut tokens = TokenStream::new();
+    while !input.is_empty() && input.cursor().punct().is_none_or(|(p, _)| p.as_char() != stop) {
+        tokens.extend([input.parse::<TokenTree>()?]);
+    }
+    Ok(tokens)
+}
+
+/// An HTTP status written as an unsuffixed integer literal from 100 to 599; `None` (an error at
+/// the tokens, or at `span` when there are none) otherwise.
+fn status(tokens: TokenStream, span: Span, example: &str, diag: &mut Diagnostics) -> Option<LitInt> {
+    let valid = |lit: &LitInt| {
+        lit.suffix().is_empty() && lit.base10_parse::<u16>().is_ok_and(|n| (100..=599).contains(&n))
+    };
+    match syn::parse2::<LitInt>(tokens.clone()) {
+        Ok(lit) if valid(&lit) => Some(lit),
+        _ => {
+            let message = format!("expected an HTTP status, an integer from 100 to 599, e.g. `{example}`");
+            if tokens.is_empty() {
+                diag.error(span, message);
+            } else {
+                diag.error_spanned(tokens, message);
+            }
+            None
+        }
+    }
+}
+
+/// A response's description: a string literal or a plain path (no generic arguments).
+fn description(tokens: TokenStream, span: Span, diag: &mut Diagnostics) -> Option<Description> {
+    if let Ok(lit) = syn::parse2::<LitStr>(tokens.clone()) {
+        return Some(Description::Literal(lit));
+    }
+    if let Ok(path) = syn::parse2::<syn::Path>(tokens.clone()) {
+        if path.segments.iter().all(|s| s.arguments.is_none()) {
+            return Some(Description::Constant(path));
+        }
+    }
+    let message = "expected the response's description: a string literal or the name of a `&str` constant, e.g. `503 = \"The database is unavailable\"` or `503 = UNAVAILABLE`";
+    if tokens.is_empty() {
+        diag.error(span, message);
+    } else {
+        diag.error_spanned(tokens, message);
+    }
+    None
+}
+
+/// One `status = description` entry of `responses(..)`: a mistake in either is recorded in
+/// `diag` (the entry is then left out) and parsing goes on, so all of them are reported.
+fn extra_response(input: ParseStream, diag: &mut Diagnostics) -> syn::Result<Option<ExtraResponse>> {
+    let status_span = input.span();
+    let status_tokens = tokens_until(input, '=')?;
+    let eq: Token![=] = input.parse()?;
+    let status = status(status_tokens, status_span, "404 = \"Not found\"", diag);
+    let description = description(tokens_until(input, ',')?, eq.span, diag);
+    Ok(status
+        .zip(description)
+        .map(|(status, description)| ExtraResponse { status, description }))
+}
+
+/// `responses(404 = "Not found", ..)`: the entries inside the parentheses.
+fn responses(input: ParseStream, diag: &mut Diagnostics) -> syn::Result<Vec<ExtraResponse>> {
+    let content;
+    syn::parenthesized!(content in input);
+    let mut entries = Vec::new();
+    while !content.is_empty() {
+        entries.extend(extra_response(&content, diag)?);
+        if content.is_empty() {
+            break;
+        }
+        content.parse::<Token![,]>()?;
+    }
+    Ok(entries)
+}
+
+/// One option after the path, `key` already read, into `attr`.
+fn route_option(
+    key: &Ident,
+    input: ParseStream,
+    attr: &mut RouteAttr,
+    diag: &mut Diagnostics,
+) -> syn::Result<()> {
+    match key.to_string().as_str() {
+        "tags" => {
+            let content;
+            syn::parenthesized!(content in input);
+            let tags = content.parse_terminated(|p| p.parse::<LitStr>(), Token![,])?;
+            attr.tags.extend(tags);
+        }
+        "include_in_schema" => {
+            input.parse::<Token![=]>()?;
+            let value: syn::LitBool = input.parse()?;
+            attr.include_in_schema = value.value;
+        }
+        "status" => {
+            let eq: Token![=] = input.parse()?;
+            attr.status = status(tokens_until(input, ',')?, eq.span, "status = 201", diag);
+        }
+        "responses" => attr.responses.extend(responses(input, diag)?),
+        other => {
+            return Err(syn::Error::new(
+                key.span(),
+                format!(
+                    "unknown route option `{other}`; expected `tags(..)`, `status = N`, `responses(N = \"..\")` or `include_in_schema = bool`"
+                ),
+            ))
+        }
+    }
+    Ok(())
+}
+
+/// The path template and the options after it.
+fn parse_route_attr(input: ParseStream, diag: &mut Diagnostics) -> syn::Result<RouteAttr> {
+    let path: LitStr = input.parse().map_err(|e| {
+        syn::Error::new(
+            e.span(),
+            "expected the path template as a string, e.g. `#[get(\"/item/{id}\")]`",
+        )
+    })?;
+    let mut attr = RouteAttr {
+        path,
+        tags: Vec::new(),
+        include_in_schema: true,
+        status: None,
+        responses: Vec::new(),
+    };
+    while !input.is_empty() {
+        input.parse::<Token![,]>()?;
+        if input.is_empty() {
+            break;
+        }
+        let key: Ident = input.parse()?;
+        route_option(&key, input, &mut attr, diag)?;
+    }
+    Ok(attr)
+}
+
+/// Parse the attribute's tokens.
+pub fn route_attr(tokens: TokenStream, diag: &mut Diagnostics) -> Option<RouteAttr> {
+    match (|input: ParseStream| parse_route_attr(input, diag)).parse2(tokens) {
+        Ok(attr) => Some(attr),
+        Err(err) => {
+            diag.push(err);
+            None
+        }
+    }
+}
+
+/// Read the function's arguments, stripping framework attributes so the function stays valid.
+pub fn params(func: &mut ItemFn, diag: &mut Diagnostics) -> Vec<Param> {
+    let mut params = Vec::new();
+    for input in func.sig.inputs.iter_mut() {
+        match input {
+            FnArg::Receiver(receiver) => {
+                diag.error_spanned(
+                    &*receiver,
+                    "route handlers are free functions; `self` is not allowed",
+                );
+            }
+            FnArg::Typed(typed) => {
+                let attrs = param_attrs(&mut typed.attrs, diag, &[]);
+                match &*typed.pat {
+                    Pat::Ident(ident) if ident.subpat.is_none() => params.push(Param {
+                        name: ident.ident.clone(),
+                        ty: (*typed.ty).clone(),
+                        attrs,
+                    }),
+                    other => diag.error_spanned(
+                        other,
+                        "route arguments need a plain name: the name is the parameter's name in the API",
+                    ),
+                }
+            }
+        }
+    }
+    params
+}
+
+/// The doc comment of `attrs`, split into summary (first line) and description (the rest).
+pub fn doc(attrs: &[Attribute]) -> Doc {
+    let Some(text) = doc_text(attrs) else {
+        return Doc {
+            summary: None,
+            description: None,
+        };
+    };
+    let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
+    let rest = rest.trim();
+    Doc {
+        summary: Some(first.trim().to_owned()),
+        description: (!rest.is_empty()).then(|| rest.to_owned()),
+    }
+}

@@ -1,0 +1,335 @@
+// The expansion of the input file of the same name by ferrapi-macros, pretty-printed.
+// Regenerate with `UPDATE_SNAPSHOTS=1 cargo test -p ferrapi-macros` and read the diff.
+
+/// A registered user.
+///
+/// Created by `POST /users`.
+#[derive(Model)]
+struct User {
+    /// The login name.
+    name: String,
+    /// Years since birth,
+    /// rounded down.
+    age: u8,
+    email: Option<String>,
+}
+const _: () = {
+    use ::ferrapi::__private as __rt;
+    #[allow(clippy::type_complexity)]
+    const __PARTS: (
+        fn(
+            &__rt::Map<::std::string::String, __rt::Value>,
+            &mut ::ferrapi::types::Loc,
+            &mut ::ferrapi::types::ValidationErrors,
+        ) -> ::core::option::Option<User>,
+        fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value,
+    ) = {
+        __rt::assert_from_json::<String>();
+        __rt::assert_from_json::<u8>();
+        __rt::assert_from_json::<Option<String>>();
+        (
+            #[allow(unused_variables)]
+            |
+                object: &__rt::Map<::std::string::String, __rt::Value>,
+                loc: &mut ::ferrapi::types::Loc,
+                errors: &mut ::ferrapi::types::ValidationErrors,
+            | -> ::core::option::Option<User> {
+                let __f0 = __rt::field::<
+                    String,
+                >(object, "name", ::core::option::Option::None, &[], loc, errors);
+                let __f1 = __rt::field::<
+                    u8,
+                >(object, "age", ::core::option::Option::None, &[], loc, errors);
+                let __f2 = __rt::field::<
+                    Option<String>,
+                >(object, "email", ::core::option::Option::None, &[], loc, errors);
+                ::core::option::Option::Some(User {
+                    name: __f0?,
+                    age: __f1?,
+                    email: __f2?,
+                })
+            },
+            |registry: &mut ::ferrapi::types::SchemaRegistry| -> __rt::Value {
+                registry
+                    .named(
+                        "User",
+                        |registry| {
+                            #[allow(unused_mut)]
+                            let mut properties = __rt::Map::new();
+                            #[allow(unused_mut)]
+                            let mut required: ::std::vec::Vec<__rt::Value> = ::std::vec::Vec::new();
+                            properties
+                                .insert(
+                                    "name".to_owned(),
+                                    __rt::field_schema::<
+                                        String,
+                                    >(
+                                        "name",
+                                        ::core::option::Option::None,
+                                        &[],
+                                        ::core::option::Option::Some("The login name."),
+                                        registry,
+                                    ),
+                                );
+                            if <String as ::ferrapi::types::FromJson>::REQUIRED && !false
+                            {
+                                required.push(__rt::Value::from("name"));
+                            }
+                            properties
+                                .insert(
+                                    "age".to_owned(),
+                                    __rt::field_schema::<
+                                        u8,
+                                    >(
+                                        "age",
+                                        ::core::option::Option::None,
+                                        &[],
+                                        ::core::option::Option::Some(
+                                            "Years since birth,\nrounded down.",
+                                        ),
+                                        registry,
+                                    ),
+                                );
+                            if <u8 as ::ferrapi::types::FromJson>::REQUIRED && !false {
+                                required.push(__rt::Value::from("age"));
+                            }
+                            properties
+                                .insert(
+                                    "email".to_owned(),
+                                    __rt::field_schema::<
+                                        Option<String>,
+                                    >(
+                                        "email",
+                                        ::core::option::Option::None,
+                                        &[],
+                                        ::core::option::Option::None,
+                                        registry,
+                                    ),
+                                );
+                            if <Option<String> as ::ferrapi::types::FromJson>::REQUIRED
+                                && !false
+                            {
+                                required.push(__rt::Value::from("email"));
+                            }
+                            let mut schema = __rt::Map::new();
+                            schema
+                                .insert(
+                                    "properties".to_owned(),
+                                    __rt::Value::Object(properties),
+                                );
+                            schema
+                                .insert("type".to_owned(), __rt::Value::from("object"));
+                            if !required.is_empty() {
+                                schema
+                                    .insert(
+                                        "required".to_owned(),
+                                        __rt::Value::Array(required),
+                                    );
+                            }
+                            schema.insert("title".to_owned(), __rt::Value::from("User"));
+                            schema
+                                .insert(
+                                    "description".to_owned(),
+                                    __rt::Value::from(
+                                        "A registered user.\n\nCreated by `POST /users`.",
+                                    ),
+                                );
+                            __rt::Value::Object(schema)
+                        },
+                    )
+            },
+        )
+    };
+    impl ::ferrapi::Model for User {
+        const NAME: &'static str = "User";
+        fn validate_object(
+            object: &__rt::Map<::std::string::String, __rt::Value>,
+            loc: &mut ::ferrapi::types::Loc,
+            errors: &mut ::ferrapi::types::ValidationErrors,
+        ) -> ::core::option::Option<Self> {
+            (__PARTS.0)(object, loc, errors)
+        }
+    }
+    impl ::ferrapi::types::FromJson for User {
+        fn from_json(
+            value: &__rt::Value,
+            loc: &mut ::ferrapi::types::Loc,
+            errors: &mut ::ferrapi::types::ValidationErrors,
+        ) -> ::core::option::Option<Self> {
+            __rt::validate_model::<Self>(value, loc, errors)
+        }
+    }
+    impl ::ferrapi::types::FastJson for User {
+        fn fast<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            struct __Visitor;
+            impl<'de> __rt::serde::de::Visitor<'de> for __Visitor {
+                type Value = User;
+                fn expecting(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    f.write_str("a JSON object")
+                }
+                fn visit_map<A: __rt::serde::de::MapAccess<'de>>(
+                    self,
+                    mut map: A,
+                ) -> ::core::result::Result<User, A::Error> {
+                    #[allow(unused_imports)]
+                    use __rt::FieldDecline as _;
+                    #[allow(unused_imports)]
+                    use __rt::FieldFast as _;
+                    let mut __f0: ::core::option::Option<String> = ::core::option::Option::None;
+                    let __probe0 = __rt::FieldProbe::<String>::new();
+                    let mut __f1: ::core::option::Option<u8> = ::core::option::Option::None;
+                    let __probe1 = __rt::FieldProbe::<u8>::new();
+                    let mut __f2: ::core::option::Option<Option<String>> = ::core::option::Option::None;
+                    let __probe2 = __rt::FieldProbe::<Option<String>>::new();
+                    struct __Key;
+                    impl<'de> __rt::serde::de::DeserializeSeed<'de> for __Key {
+                        type Value = usize;
+                        fn deserialize<K: __rt::serde::Deserializer<'de>>(
+                            self,
+                            deserializer: K,
+                        ) -> ::core::result::Result<usize, K::Error> {
+                            deserializer.deserialize_identifier(self)
+                        }
+                    }
+                    impl<'de> __rt::serde::de::Visitor<'de> for __Key {
+                        type Value = usize;
+                        fn expecting(
+                            &self,
+                            f: &mut ::core::fmt::Formatter<'_>,
+                        ) -> ::core::fmt::Result {
+                            f.write_str("a field name")
+                        }
+                        fn visit_str<E: __rt::serde::de::Error>(
+                            self,
+                            key: &str,
+                        ) -> ::core::result::Result<usize, E> {
+                            ::core::result::Result::Ok(
+                                match key {
+                                    "name" => 0usize,
+                                    "age" => 1usize,
+                                    "email" => 2usize,
+                                    _ => usize::MAX,
+                                },
+                            )
+                        }
+                    }
+                    while let ::core::option::Option::Some(key) = map
+                        .next_key_seed(__Key)?
+                    {
+                        match key {
+                            0usize => {
+                                __f0 = ::core::option::Option::Some(
+                                    map.next_value_seed((&__probe0).seed())?,
+                                );
+                            }
+                            1usize => {
+                                __f1 = ::core::option::Option::Some(
+                                    map.next_value_seed((&__probe1).seed())?,
+                                );
+                            }
+                            2usize => {
+                                __f2 = ::core::option::Option::Some(
+                                    map.next_value_seed((&__probe2).seed())?,
+                                );
+                            }
+                            _ => {
+                                map.next_value_seed(__rt::Skip)?;
+                            }
+                        }
+                    }
+                    let __f0: String = match __f0 {
+                        ::core::option::Option::Some(value) => value,
+                        ::core::option::Option::None => {
+                            match (::core::option::Option::None)
+                                .map(|default: fn() -> String| default())
+                                .or_else(|| (&__probe0).absent())
+                            {
+                                ::core::option::Option::Some(value) => value,
+                                ::core::option::Option::None => {
+                                    return ::core::result::Result::Err(
+                                        <A::Error as __rt::serde::de::Error>::custom(
+                                            "missing field",
+                                        ),
+                                    );
+                                }
+                            }
+                        }
+                    };
+                    let __f1: u8 = match __f1 {
+                        ::core::option::Option::Some(value) => value,
+                        ::core::option::Option::None => {
+                            match (::core::option::Option::None)
+                                .map(|default: fn() -> u8| default())
+                                .or_else(|| (&__probe1).absent())
+                            {
+                                ::core::option::Option::Some(value) => value,
+                                ::core::option::Option::None => {
+                                    return ::core::result::Result::Err(
+                                        <A::Error as __rt::serde::de::Error>::custom(
+                                            "missing field",
+                                        ),
+                                    );
+                                }
+                            }
+                        }
+                    };
+                    let __f2: Option<String> = match __f2 {
+                        ::core::option::Option::Some(value) => value,
+                        ::core::option::Option::None => {
+                            match (::core::option::Option::None)
+                                .map(|default: fn() -> Option<String>| default())
+                                .or_else(|| (&__probe2).absent())
+                            {
+                                ::core::option::Option::Some(value) => value,
+                                ::core::option::Option::None => {
+                                    return ::core::result::Result::Err(
+                                        <A::Error as __rt::serde::de::Error>::custom(
+                                            "missing field",
+                                        ),
+                                    );
+                                }
+                            }
+                        }
+                    };
+                    ::core::result::Result::Ok(User {
+                        name: __f0,
+                        age: __f1,
+                        email: __f2,
+                    })
+                }
+            }
+            deserializer.deserialize_map(__Visitor)
+        }
+    }
+    impl ::ferrapi::types::JsonSchema for User {
+        fn schema(registry: &mut ::ferrapi::types::SchemaRegistry) -> __rt::Value {
+            (__PARTS.1)(registry)
+        }
+    }
+    impl ::ferrapi::types::Constrainable for User {}
+    impl __rt::Arg for User {
+        const SOURCE: __rt::Source = __rt::Source::Body;
+        fn extract(
+            cx: &__rt::RequestCx,
+            _name: &'static str,
+            _default: ::core::option::Option<fn() -> Self>,
+            _constraints: &'static [__rt::Constraint],
+            errors: &mut ::ferrapi::types::ValidationErrors,
+        ) -> ::core::option::Option<Self> {
+            __rt::body_model::<Self>(cx, errors)
+        }
+        fn doc(
+            _name: &'static str,
+            _default: ::core::option::Option<fn() -> Self>,
+            _constraints: &[__rt::Constraint],
+            registry: &mut ::ferrapi::types::SchemaRegistry,
+        ) -> __rt::ArgDoc {
+            __rt::ArgDoc::Body(<Self as ::ferrapi::types::JsonSchema>::schema(registry))
+        }
+    }
+};

@@ -1,0 +1,103 @@
+// The expansion of the input file of the same name by ferrapi-macros, pretty-printed.
+// Regenerate with `UPDATE_SNAPSHOTS=1 cargo test -p ferrapi-macros` and read the diff.
+
+async fn read_item(id: i64, store: State<Store>) -> Result<Json<Value>, HttpError> {
+    store.get(id).await.map(Json)
+}
+#[allow(non_camel_case_types, missing_docs)]
+#[derive(Debug, Clone, Copy)]
+struct read_item {}
+const _: () = {
+    use ::ferrapi::__private as __rt;
+    impl ::ferrapi::Route for read_item {
+        #[allow(unused_variables, clippy::result_large_err, clippy::redundant_closure)]
+        fn def(&self) -> ::ferrapi::RouteDef {
+            __rt::assert_path_param::<i64>();
+            let _ = <State<Store> as __rt::Arg>::SOURCE;
+            __rt::assert_into_response::<Result<Json<Value>, HttpError>>();
+            let handler: __rt::Handler = |__cx: &__rt::RequestCx<'_>| {
+                #[allow(unused_mut)]
+                let mut __errors = ::ferrapi::types::ValidationErrors::new();
+                let __arg0: ::core::option::Option<i64> = __rt::path_param::<
+                    i64,
+                >(__cx, 0usize, "id", &[], &mut __errors);
+                let mut __arg1: ::core::option::Option<State<Store>> = ::core::option::Option::None;
+                if !<State<Store> as __rt::Arg>::SOURCE.is_body() {
+                    __arg1 = <State<
+                        Store,
+                    > as __rt::Arg>::extract(
+                        __cx,
+                        "store",
+                        ::core::option::Option::None,
+                        &[],
+                        &mut __errors,
+                    );
+                }
+                if <State<Store> as __rt::Arg>::SOURCE.is_body() {
+                    __arg1 = <State<
+                        Store,
+                    > as __rt::Arg>::extract(
+                        __cx,
+                        "store",
+                        ::core::option::Option::None,
+                        &[],
+                        &mut __errors,
+                    );
+                }
+                if let ::core::result::Result::Err(__response) = __errors.finish() {
+                    return ::core::result::Result::Err(__response);
+                }
+                #[allow(irrefutable_let_patterns)]
+                let (
+                    ::core::option::Option::Some(__arg0),
+                    ::core::option::Option::Some(__arg1),
+                ) = (__arg0, __arg1) else {
+                    return ::core::result::Result::Err(__rt::internal_error());
+                };
+                ::core::result::Result::Ok(
+                    __rt::boxed(async move {
+                        <Result<
+                            Json<Value>,
+                            HttpError,
+                        > as ::ferrapi::IntoResponse>::into_response(
+                            read_item(__arg0, __arg1).await,
+                        )
+                    }),
+                )
+            };
+            let check: fn(
+                &__rt::StateMap,
+            ) -> ::core::result::Result<(), ::std::string::String> = |
+                state: &__rt::StateMap|
+            {
+                <State<Store> as __rt::Arg>::check(state)?;
+                ::core::result::Result::Ok(())
+            };
+            let operation: fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value = |
+                registry: &mut ::ferrapi::types::SchemaRegistry,
+            | -> __rt::Value {
+                let mut op = __rt::Operation::new(
+                    "read_item",
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    &[],
+                );
+                op.path_param::<i64>("id", &[], registry);
+                op.arg::<
+                        State<Store>,
+                    >("store", ::core::option::Option::None, &[], registry);
+                op.finish()
+            };
+            ::ferrapi::RouteDef::from(__rt::RouteParts {
+                name: "read_item",
+                method: ::ferrapi::Method::GET,
+                path: "/item/{id}",
+                handler,
+                reads_body: <State<Store> as __rt::Arg>::SOURCE.is_body(),
+                include_in_schema: true,
+                operation,
+                check,
+            })
+        }
+    }
+};

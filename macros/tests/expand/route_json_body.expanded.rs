@@ -1,0 +1,107 @@
+// The expansion of the input file of the same name by ferrapi-macros, pretty-printed.
+// Regenerate with `UPDATE_SNAPSHOTS=1 cargo test -p ferrapi-macros` and read the diff.
+
+async fn update_item(id: u32, item: Item) -> Json<Item> {
+    let _ = id;
+    Json(item)
+}
+#[allow(non_camel_case_types, missing_docs)]
+#[derive(Debug, Clone, Copy)]
+struct update_item {}
+const _: () = {
+    use ::ferrapi::__private as __rt;
+    impl ::ferrapi::Route for update_item {
+        #[allow(unused_variables, clippy::result_large_err, clippy::redundant_closure)]
+        fn def(&self) -> ::ferrapi::RouteDef {
+            __rt::assert_path_param::<u32>();
+            let _ = <Item as __rt::Arg>::SOURCE;
+            __rt::assert_into_response::<Json<Item>>();
+            let handler: __rt::Handler = |__cx: &__rt::RequestCx<'_>| {
+                #[allow(unused_mut)]
+                let mut __errors = ::ferrapi::types::ValidationErrors::new();
+                let __arg0: ::core::option::Option<u32> = __rt::path_param::<
+                    u32,
+                >(__cx, 0usize, "id", &[], &mut __errors);
+                let mut __arg1: ::core::option::Option<Item> = ::core::option::Option::None;
+                if !<Item as __rt::Arg>::SOURCE.is_body() {
+                    __arg1 = <Item as __rt::Arg>::extract(
+                        __cx,
+                        "item",
+                        ::core::option::Option::None,
+                        &[],
+                        &mut __errors,
+                    );
+                }
+                if <Item as __rt::Arg>::SOURCE.is_body() {
+                    __arg1 = <Item as __rt::Arg>::extract(
+                        __cx,
+                        "item",
+                        ::core::option::Option::None,
+                        &[],
+                        &mut __errors,
+                    );
+                }
+                if let ::core::result::Result::Err(__response) = __errors.finish() {
+                    return ::core::result::Result::Err(__response);
+                }
+                #[allow(irrefutable_let_patterns)]
+                let (
+                    ::core::option::Option::Some(__arg0),
+                    ::core::option::Option::Some(__arg1),
+                ) = (__arg0, __arg1) else {
+                    return ::core::result::Result::Err(__rt::internal_error());
+                };
+                ::core::result::Result::Err(
+                    __rt::answer_now(
+                        "update_item",
+                        async move { update_item(__arg0, __arg1).await },
+                        |__output| <Json<
+                            Item,
+                        > as ::ferrapi::IntoResponse>::into_response(__output),
+                    ),
+                )
+            };
+            let check: fn(
+                &__rt::StateMap,
+            ) -> ::core::result::Result<(), ::std::string::String> = |
+                state: &__rt::StateMap|
+            {
+                <Item as __rt::Arg>::check(state)?;
+                ::core::result::Result::Ok(())
+            };
+            let operation: fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value = |
+                registry: &mut ::ferrapi::types::SchemaRegistry,
+            | -> __rt::Value {
+                let mut op = __rt::Operation::new(
+                    "update_item",
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    &[],
+                );
+                op.path_param::<u32>("id", &[], registry);
+                op.arg::<Item>("item", ::core::option::Option::None, &[], registry);
+                {
+                    use __rt::ProbeKnown as _;
+                    use __rt::ProbeUnknown as _;
+                    let probe = __rt::SchemaProbe::<Item>(::core::marker::PhantomData);
+                    if let ::core::option::Option::Some(schema) = (&probe)
+                        .probe_schema(registry)
+                    {
+                        op.response("application/json", schema);
+                    }
+                }
+                op.finish()
+            };
+            ::ferrapi::RouteDef::from(__rt::RouteParts {
+                name: "update_item",
+                method: ::ferrapi::Method::PUT,
+                path: "/item/{id}",
+                handler,
+                reads_body: <Item as __rt::Arg>::SOURCE.is_body(),
+                include_in_schema: true,
+                operation,
+                check,
+            })
+        }
+    }
+};

@@ -1,0 +1,67 @@
+// The expansion of the input file of the same name by ferrapi-macros, pretty-printed.
+// Regenerate with `UPDATE_SNAPSHOTS=1 cargo test -p ferrapi-macros` and read the diff.
+
+/// Liveness probe.
+async fn health() -> &'static str {
+    "ok"
+}
+/// Liveness probe.
+#[allow(non_camel_case_types, missing_docs)]
+#[derive(Debug, Clone, Copy)]
+struct health {}
+const _: () = {
+    use ::ferrapi::__private as __rt;
+    impl ::ferrapi::Route for health {
+        #[allow(unused_variables, clippy::result_large_err, clippy::redundant_closure)]
+        fn def(&self) -> ::ferrapi::RouteDef {
+            __rt::assert_into_response::<&'static str>();
+            let handler: __rt::Handler = |__cx: &__rt::RequestCx<'_>| {
+                #[allow(unused_mut)]
+                let mut __errors = ::ferrapi::types::ValidationErrors::new();
+                if let ::core::result::Result::Err(__response) = __errors.finish() {
+                    return ::core::result::Result::Err(__response);
+                }
+                #[allow(irrefutable_let_patterns)]
+                let () = () else {
+                    return ::core::result::Result::Err(__rt::internal_error());
+                };
+                ::core::result::Result::Err(
+                    __rt::answer_now(
+                        "health",
+                        async move { health().await },
+                        |__output| <&'static str as ::ferrapi::IntoResponse>::into_response(
+                            __output,
+                        ),
+                    ),
+                )
+            };
+            let check: fn(
+                &__rt::StateMap,
+            ) -> ::core::result::Result<(), ::std::string::String> = |
+                state: &__rt::StateMap|
+            { ::core::result::Result::Ok(()) };
+            let operation: fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value = |
+                registry: &mut ::ferrapi::types::SchemaRegistry,
+            | -> __rt::Value {
+                let mut op = __rt::Operation::new(
+                    "health",
+                    ::core::option::Option::Some("Liveness probe."),
+                    ::core::option::Option::None,
+                    &[],
+                );
+                op.response("text/plain", __rt::json!({ "type" : "string" }));
+                op.finish()
+            };
+            ::ferrapi::RouteDef::from(__rt::RouteParts {
+                name: "health",
+                method: ::ferrapi::Method::GET,
+                path: "/health",
+                handler,
+                reads_body: false,
+                include_in_schema: true,
+                operation,
+                check,
+            })
+        }
+    }
+};

@@ -1,0 +1,7 @@
+// No arguments, and a body without `.await`: the handler answers at once (`answer_now`).
+
+/// Liveness probe.
+#[get("/health")]
+async fn health() -> &'static str {
+    "ok"
+}

@@ -1,0 +1,104 @@
+// The expansion of the input file of the same name by ferrapi-macros, pretty-printed.
+// Regenerate with `UPDATE_SNAPSHOTS=1 cargo test -p ferrapi-macros` and read the diff.
+
+/// Create a thing.
+async fn create_thing(thing: Thing) -> (StatusCode, Json<Thing>) {
+    (StatusCode::CREATED, Json(thing))
+}
+/// Create a thing.
+#[allow(non_camel_case_types, missing_docs)]
+#[derive(Debug, Clone, Copy)]
+struct create_thing {}
+const _: () = {
+    use ::ferrapi::__private as __rt;
+    impl ::ferrapi::Route for create_thing {
+        #[allow(unused_variables, clippy::result_large_err, clippy::redundant_closure)]
+        fn def(&self) -> ::ferrapi::RouteDef {
+            let _ = <Thing as __rt::Arg>::SOURCE;
+            __rt::assert_into_response::<(StatusCode, Json<Thing>)>();
+            let handler: __rt::Handler = |__cx: &__rt::RequestCx<'_>| {
+                #[allow(unused_mut)]
+                let mut __errors = ::ferrapi::types::ValidationErrors::new();
+                let mut __arg0: ::core::option::Option<Thing> = ::core::option::Option::None;
+                if !<Thing as __rt::Arg>::SOURCE.is_body() {
+                    __arg0 = <Thing as __rt::Arg>::extract(
+                        __cx,
+                        "thing",
+                        ::core::option::Option::None,
+                        &[],
+                        &mut __errors,
+                    );
+                }
+                if <Thing as __rt::Arg>::SOURCE.is_body() {
+                    __arg0 = <Thing as __rt::Arg>::extract(
+                        __cx,
+                        "thing",
+                        ::core::option::Option::None,
+                        &[],
+                        &mut __errors,
+                    );
+                }
+                if let ::core::result::Result::Err(__response) = __errors.finish() {
+                    return ::core::result::Result::Err(__response);
+                }
+                #[allow(irrefutable_let_patterns)]
+                let (::core::option::Option::Some(__arg0),) = (__arg0,) else {
+                    return ::core::result::Result::Err(__rt::internal_error());
+                };
+                ::core::result::Result::Err(
+                    __rt::answer_now(
+                        "create_thing",
+                        async move { create_thing(__arg0).await },
+                        |__output| <(
+                            StatusCode,
+                            Json<Thing>,
+                        ) as ::ferrapi::IntoResponse>::into_response(__output),
+                    ),
+                )
+            };
+            let check: fn(
+                &__rt::StateMap,
+            ) -> ::core::result::Result<(), ::std::string::String> = |
+                state: &__rt::StateMap|
+            {
+                <Thing as __rt::Arg>::check(state)?;
+                ::core::result::Result::Ok(())
+            };
+            let operation: fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value = |
+                registry: &mut ::ferrapi::types::SchemaRegistry,
+            | -> __rt::Value {
+                let mut op = __rt::Operation::new(
+                    "create_thing",
+                    ::core::option::Option::Some("Create a thing."),
+                    ::core::option::Option::None,
+                    &["things", "writes"],
+                );
+                op.arg::<Thing>("thing", ::core::option::Option::None, &[], registry);
+                {
+                    use __rt::ProbeKnown as _;
+                    use __rt::ProbeUnknown as _;
+                    let probe = __rt::SchemaProbe::<Thing>(::core::marker::PhantomData);
+                    if let ::core::option::Option::Some(schema) = (&probe)
+                        .probe_schema(registry)
+                    {
+                        op.response("application/json", schema);
+                    }
+                }
+                op.success_status(201);
+                op.extra_response(409, "Already exists");
+                op.extra_response(422, "Invalid");
+                op.finish()
+            };
+            ::ferrapi::RouteDef::from(__rt::RouteParts {
+                name: "create_thing",
+                method: ::ferrapi::Method::POST,
+                path: "/things",
+                handler,
+                reads_body: <Thing as __rt::Arg>::SOURCE.is_body(),
+                include_in_schema: true,
+                operation,
+                check,
+            })
+        }
+    }
+};

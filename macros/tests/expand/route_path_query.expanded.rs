@@ -1,0 +1,256 @@
+// The expansion of the input file of the same name by ferrapi-macros, pretty-printed.
+// Regenerate with `UPDATE_SNAPSHOTS=1 cargo test -p ferrapi-macros` and read the diff.
+
+/// List a user's items.
+///
+/// Filtered by name and paged.
+pub async fn list_items(
+    user_id: i64,
+    kind: String,
+    q: Option<String>,
+    limit: i64,
+    min_price: Option<f64>,
+) -> Json<Value> {
+    Json(
+        json!(
+            { "user_id" : user_id, "kind" : kind, "q" : q, "limit" : limit, "min_price" :
+            min_price }
+        ),
+    )
+}
+/// List a user's items.
+///
+/// Filtered by name and paged.
+#[allow(non_camel_case_types, missing_docs)]
+#[derive(Debug, Clone, Copy)]
+pub struct list_items {}
+const _: () = {
+    use ::ferrapi::__private as __rt;
+    impl ::ferrapi::Route for list_items {
+        #[allow(unused_variables, clippy::result_large_err, clippy::redundant_closure)]
+        fn def(&self) -> ::ferrapi::RouteDef {
+            __rt::assert_numeric::<i64>();
+            __rt::assert_path_param::<i64>();
+            __rt::assert_text::<String>();
+            __rt::assert_path_param::<String>();
+            let _ = <Option<String> as __rt::Arg>::SOURCE;
+            __rt::assert_numeric::<i64>();
+            let _ = <i64 as __rt::Arg>::SOURCE;
+            __rt::assert_one_body::<
+                i64,
+                { <Option<String> as __rt::Arg>::SOURCE.is_body() },
+                { <i64 as __rt::Arg>::SOURCE.is_body() },
+            >();
+            __rt::assert_numeric::<Option<f64>>();
+            let _ = <Option<f64> as __rt::Arg>::SOURCE;
+            __rt::assert_one_body::<
+                Option<f64>,
+                { <Option<String> as __rt::Arg>::SOURCE.is_body() },
+                { <Option<f64> as __rt::Arg>::SOURCE.is_body() },
+            >();
+            __rt::assert_one_body::<
+                Option<f64>,
+                { <i64 as __rt::Arg>::SOURCE.is_body() },
+                { <Option<f64> as __rt::Arg>::SOURCE.is_body() },
+            >();
+            __rt::assert_into_response::<Json<Value>>();
+            let handler: __rt::Handler = |__cx: &__rt::RequestCx<'_>| {
+                #[allow(unused_mut)]
+                let mut __errors = ::ferrapi::types::ValidationErrors::new();
+                let __arg0: ::core::option::Option<i64> = __rt::path_param::<
+                    i64,
+                >(
+                    __cx,
+                    0usize,
+                    "user_id",
+                    &[__rt::Constraint::Ge(::ferrapi::types::Bound::Int(1i128))],
+                    &mut __errors,
+                );
+                let __arg1: ::core::option::Option<String> = __rt::path_param::<
+                    String,
+                >(
+                    __cx,
+                    1usize,
+                    "kind",
+                    &[__rt::Constraint::MinLength(3usize)],
+                    &mut __errors,
+                );
+                let mut __arg2: ::core::option::Option<Option<String>> = ::core::option::Option::None;
+                if !<Option<String> as __rt::Arg>::SOURCE.is_body() {
+                    __arg2 = <Option<
+                        String,
+                    > as __rt::Arg>::extract(
+                        __cx,
+                        "q",
+                        ::core::option::Option::None,
+                        &[],
+                        &mut __errors,
+                    );
+                }
+                let mut __arg3: ::core::option::Option<i64> = ::core::option::Option::None;
+                if !<i64 as __rt::Arg>::SOURCE.is_body() {
+                    __arg3 = <i64 as __rt::Arg>::extract(
+                        __cx,
+                        "limit",
+                        ::core::option::Option::Some(
+                            (|| {
+                                let value: i64 = 10;
+                                value
+                            }) as fn() -> i64,
+                        ),
+                        &[
+                            __rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128)),
+                            __rt::Constraint::Le(::ferrapi::types::Bound::Int(100i128)),
+                        ],
+                        &mut __errors,
+                    );
+                }
+                let mut __arg4: ::core::option::Option<Option<f64>> = ::core::option::Option::None;
+                if !<Option<f64> as __rt::Arg>::SOURCE.is_body() {
+                    __arg4 = <Option<
+                        f64,
+                    > as __rt::Arg>::extract(
+                        __cx,
+                        "min_price",
+                        ::core::option::Option::None,
+                        &[__rt::Constraint::Gt(::ferrapi::types::Bound::Float(-1.5f64))],
+                        &mut __errors,
+                    );
+                }
+                if <Option<String> as __rt::Arg>::SOURCE.is_body() {
+                    __arg2 = <Option<
+                        String,
+                    > as __rt::Arg>::extract(
+                        __cx,
+                        "q",
+                        ::core::option::Option::None,
+                        &[],
+                        &mut __errors,
+                    );
+                }
+                if <i64 as __rt::Arg>::SOURCE.is_body() {
+                    __arg3 = <i64 as __rt::Arg>::extract(
+                        __cx,
+                        "limit",
+                        ::core::option::Option::Some(
+                            (|| {
+                                let value: i64 = 10;
+                                value
+                            }) as fn() -> i64,
+                        ),
+                        &[
+                            __rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128)),
+                            __rt::Constraint::Le(::ferrapi::types::Bound::Int(100i128)),
+                        ],
+                        &mut __errors,
+                    );
+                }
+                if <Option<f64> as __rt::Arg>::SOURCE.is_body() {
+                    __arg4 = <Option<
+                        f64,
+                    > as __rt::Arg>::extract(
+                        __cx,
+                        "min_price",
+                        ::core::option::Option::None,
+                        &[__rt::Constraint::Gt(::ferrapi::types::Bound::Float(-1.5f64))],
+                        &mut __errors,
+                    );
+                }
+                if let ::core::result::Result::Err(__response) = __errors.finish() {
+                    return ::core::result::Result::Err(__response);
+                }
+                #[allow(irrefutable_let_patterns)]
+                let (
+                    ::core::option::Option::Some(__arg0),
+                    ::core::option::Option::Some(__arg1),
+                    ::core::option::Option::Some(__arg2),
+                    ::core::option::Option::Some(__arg3),
+                    ::core::option::Option::Some(__arg4),
+                ) = (__arg0, __arg1, __arg2, __arg3, __arg4) else {
+                    return ::core::result::Result::Err(__rt::internal_error());
+                };
+                ::core::result::Result::Err(
+                    __rt::answer_now(
+                        "list_items",
+                        async move {
+                            list_items(__arg0, __arg1, __arg2, __arg3, __arg4).await
+                        },
+                        |__output| <Json<
+                            Value,
+                        > as ::ferrapi::IntoResponse>::into_response(__output),
+                    ),
+                )
+            };
+            let check: fn(
+                &__rt::StateMap,
+            ) -> ::core::result::Result<(), ::std::string::String> = |
+                state: &__rt::StateMap|
+            {
+                <Option<String> as __rt::Arg>::check(state)?;
+                <i64 as __rt::Arg>::check(state)?;
+                <Option<f64> as __rt::Arg>::check(state)?;
+                ::core::result::Result::Ok(())
+            };
+            let operation: fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value = |
+                registry: &mut ::ferrapi::types::SchemaRegistry,
+            | -> __rt::Value {
+                let mut op = __rt::Operation::new(
+                    "list_items",
+                    ::core::option::Option::Some("List a user's items."),
+                    ::core::option::Option::Some("Filtered by name and paged."),
+                    &[],
+                );
+                op.path_param::<
+                        i64,
+                    >(
+                    "user_id",
+                    &[__rt::Constraint::Ge(::ferrapi::types::Bound::Int(1i128))],
+                    registry,
+                );
+                op.path_param::<
+                        String,
+                    >("kind", &[__rt::Constraint::MinLength(3usize)], registry);
+                op.arg::<
+                        Option<String>,
+                    >("q", ::core::option::Option::None, &[], registry);
+                op.arg::<
+                        i64,
+                    >(
+                    "limit",
+                    ::core::option::Option::Some(
+                        (|| {
+                            let value: i64 = 10;
+                            value
+                        }) as fn() -> i64,
+                    ),
+                    &[
+                        __rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128)),
+                        __rt::Constraint::Le(::ferrapi::types::Bound::Int(100i128)),
+                    ],
+                    registry,
+                );
+                op.arg::<
+                        Option<f64>,
+                    >(
+                    "min_price",
+                    ::core::option::Option::None,
+                    &[__rt::Constraint::Gt(::ferrapi::types::Bound::Float(-1.5f64))],
+                    registry,
+                );
+                op.finish()
+            };
+            ::ferrapi::RouteDef::from(__rt::RouteParts {
+                name: "list_items",
+                method: ::ferrapi::Method::GET,
+                path: "/user/{user_id}/items/{kind}",
+                handler,
+                reads_body: <Option<String> as __rt::Arg>::SOURCE.is_body()
+                    || <i64 as __rt::Arg>::SOURCE.is_body()
+                    || <Option<f64> as __rt::Arg>::SOURCE.is_body(),
+                include_in_schema: true,
+                operation,
+                check,
+            })
+        }
+    }
+};

@@ -1,0 +1,123 @@
+// The expansion of the input file of the same name by ferrapi-macros, pretty-printed.
+// Regenerate with `UPDATE_SNAPSHOTS=1 cargo test -p ferrapi-macros` and read the diff.
+
+const UNAVAILABLE: &str = "The database is unavailable";
+async fn list_doctors(store: State<Store>) -> Result<Json<Vec<Doctor>>, HttpError> {
+    store.doctors().await.map(Json)
+}
+#[allow(non_camel_case_types, missing_docs)]
+#[derive(Debug, Clone, Copy)]
+struct list_doctors {}
+const _: () = {
+    use ::ferrapi::__private as __rt;
+    impl ::ferrapi::Route for list_doctors {
+        #[allow(unused_variables, clippy::result_large_err, clippy::redundant_closure)]
+        fn def(&self) -> ::ferrapi::RouteDef {
+            let _ = <State<Store> as __rt::Arg>::SOURCE;
+            __rt::assert_into_response::<Result<Json<Vec<Doctor>>, HttpError>>();
+            let handler: __rt::Handler = |__cx: &__rt::RequestCx<'_>| {
+                #[allow(unused_mut)]
+                let mut __errors = ::ferrapi::types::ValidationErrors::new();
+                let mut __arg0: ::core::option::Option<State<Store>> = ::core::option::Option::None;
+                if !<State<Store> as __rt::Arg>::SOURCE.is_body() {
+                    __arg0 = <State<
+                        Store,
+                    > as __rt::Arg>::extract(
+                        __cx,
+                        "store",
+                        ::core::option::Option::None,
+                        &[],
+                        &mut __errors,
+                    );
+                }
+                if <State<Store> as __rt::Arg>::SOURCE.is_body() {
+                    __arg0 = <State<
+                        Store,
+                    > as __rt::Arg>::extract(
+                        __cx,
+                        "store",
+                        ::core::option::Option::None,
+                        &[],
+                        &mut __errors,
+                    );
+                }
+                if let ::core::result::Result::Err(__response) = __errors.finish() {
+                    return ::core::result::Result::Err(__response);
+                }
+                #[allow(irrefutable_let_patterns)]
+                let (::core::option::Option::Some(__arg0),) = (__arg0,) else {
+                    return ::core::result::Result::Err(__rt::internal_error());
+                };
+                ::core::result::Result::Ok(
+                    __rt::boxed(async move {
+                        <Result<
+                            Json<Vec<Doctor>>,
+                            HttpError,
+                        > as ::ferrapi::IntoResponse>::into_response(
+                            list_doctors(__arg0).await,
+                        )
+                    }),
+                )
+            };
+            let check: fn(
+                &__rt::StateMap,
+            ) -> ::core::result::Result<(), ::std::string::String> = |
+                state: &__rt::StateMap|
+            {
+                <State<Store> as __rt::Arg>::check(state)?;
+                ::core::result::Result::Ok(())
+            };
+            let operation: fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value = |
+                registry: &mut ::ferrapi::types::SchemaRegistry,
+            | -> __rt::Value {
+                let mut op = __rt::Operation::new(
+                    "list_doctors",
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    &["doctors"],
+                );
+                op.arg::<
+                        State<Store>,
+                    >("store", ::core::option::Option::None, &[], registry);
+                {
+                    use __rt::ProbeKnown as _;
+                    use __rt::ProbeUnknown as _;
+                    let probe = __rt::SchemaProbe::<
+                        Vec<Doctor>,
+                    >(::core::marker::PhantomData);
+                    if let ::core::option::Option::Some(schema) = (&probe)
+                        .probe_schema(registry)
+                    {
+                        op.response("application/json", schema);
+                    }
+                }
+                op.extra_response(404, "No doctor");
+                op.extra_response(
+                    503,
+                    {
+                        let description: &'static str = UNAVAILABLE;
+                        description
+                    },
+                );
+                op.extra_response(
+                    504,
+                    {
+                        let description: &'static str = crate::messages::TIMEOUT;
+                        description
+                    },
+                );
+                op.finish()
+            };
+            ::ferrapi::RouteDef::from(__rt::RouteParts {
+                name: "list_doctors",
+                method: ::ferrapi::Method::GET,
+                path: "/doctors",
+                handler,
+                reads_body: <State<Store> as __rt::Arg>::SOURCE.is_body(),
+                include_in_schema: true,
+                operation,
+                check,
+            })
+        }
+    }
+};

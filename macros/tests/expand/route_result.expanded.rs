@@ -1,0 +1,76 @@
+// The expansion of the input file of the same name by ferrapi-macros, pretty-printed.
+// Regenerate with `UPDATE_SNAPSHOTS=1 cargo test -p ferrapi-macros` and read the diff.
+
+async fn delete_thing(thing_id: u64) -> Result<(StatusCode, String), HttpError> {
+    if thing_id == 0 {
+        return Err(HttpError::new(404, "No such thing"));
+    }
+    Ok((StatusCode::NO_CONTENT, String::new()))
+}
+#[allow(non_camel_case_types, missing_docs)]
+#[derive(Debug, Clone, Copy)]
+struct delete_thing {}
+const _: () = {
+    use ::ferrapi::__private as __rt;
+    impl ::ferrapi::Route for delete_thing {
+        #[allow(unused_variables, clippy::result_large_err, clippy::redundant_closure)]
+        fn def(&self) -> ::ferrapi::RouteDef {
+            __rt::assert_path_param::<u64>();
+            __rt::assert_into_response::<Result<(StatusCode, String), HttpError>>();
+            let handler: __rt::Handler = |__cx: &__rt::RequestCx<'_>| {
+                #[allow(unused_mut)]
+                let mut __errors = ::ferrapi::types::ValidationErrors::new();
+                let __arg0: ::core::option::Option<u64> = __rt::path_param::<
+                    u64,
+                >(__cx, 0usize, "thing_id", &[], &mut __errors);
+                if let ::core::result::Result::Err(__response) = __errors.finish() {
+                    return ::core::result::Result::Err(__response);
+                }
+                #[allow(irrefutable_let_patterns)]
+                let (::core::option::Option::Some(__arg0),) = (__arg0,) else {
+                    return ::core::result::Result::Err(__rt::internal_error());
+                };
+                ::core::result::Result::Err(
+                    __rt::answer_now(
+                        "delete_thing",
+                        async move { delete_thing(__arg0).await },
+                        |__output| <Result<
+                            (StatusCode, String),
+                            HttpError,
+                        > as ::ferrapi::IntoResponse>::into_response(__output),
+                    ),
+                )
+            };
+            let check: fn(
+                &__rt::StateMap,
+            ) -> ::core::result::Result<(), ::std::string::String> = |
+                state: &__rt::StateMap|
+            { ::core::result::Result::Ok(()) };
+            let operation: fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value = |
+                registry: &mut ::ferrapi::types::SchemaRegistry,
+            | -> __rt::Value {
+                let mut op = __rt::Operation::new(
+                    "delete_thing",
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    &[],
+                );
+                op.path_param::<u64>("thing_id", &[], registry);
+                op.response("text/plain", __rt::json!({ "type" : "string" }));
+                op.success_status(204);
+                op.extra_response(404, "No such thing");
+                op.finish()
+            };
+            ::ferrapi::RouteDef::from(__rt::RouteParts {
+                name: "delete_thing",
+                method: ::ferrapi::Method::DELETE,
+                path: "/thing/{thing_id}",
+                handler,
+                reads_body: false,
+                include_in_schema: true,
+                operation,
+                check,
+            })
+        }
+    }
+};

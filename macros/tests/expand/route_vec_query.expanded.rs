@@ -1,0 +1,112 @@
+// The expansion of the input file of the same name by ferrapi-macros, pretty-printed.
+// Regenerate with `UPDATE_SNAPSHOTS=1 cargo test -p ferrapi-macros` and read the diff.
+
+async fn search(tag: Vec<String>) -> Json<Vec<String>> {
+    Json(tag)
+}
+#[allow(non_camel_case_types, missing_docs)]
+#[derive(Debug, Clone, Copy)]
+struct search {}
+const _: () = {
+    use ::ferrapi::__private as __rt;
+    impl ::ferrapi::Route for search {
+        #[allow(unused_variables, clippy::result_large_err, clippy::redundant_closure)]
+        fn def(&self) -> ::ferrapi::RouteDef {
+            __rt::assert_text::<Vec<String>>();
+            let _ = <Vec<String> as __rt::Arg>::SOURCE;
+            __rt::assert_into_response::<Json<Vec<String>>>();
+            let handler: __rt::Handler = |__cx: &__rt::RequestCx<'_>| {
+                #[allow(unused_mut)]
+                let mut __errors = ::ferrapi::types::ValidationErrors::new();
+                let mut __arg0: ::core::option::Option<Vec<String>> = ::core::option::Option::None;
+                if !<Vec<String> as __rt::Arg>::SOURCE.is_body() {
+                    __arg0 = <Vec<
+                        String,
+                    > as __rt::Arg>::extract(
+                        __cx,
+                        "tag",
+                        ::core::option::Option::None,
+                        &[__rt::Constraint::MaxLength(5usize)],
+                        &mut __errors,
+                    );
+                }
+                if <Vec<String> as __rt::Arg>::SOURCE.is_body() {
+                    __arg0 = <Vec<
+                        String,
+                    > as __rt::Arg>::extract(
+                        __cx,
+                        "tag",
+                        ::core::option::Option::None,
+                        &[__rt::Constraint::MaxLength(5usize)],
+                        &mut __errors,
+                    );
+                }
+                if let ::core::result::Result::Err(__response) = __errors.finish() {
+                    return ::core::result::Result::Err(__response);
+                }
+                #[allow(irrefutable_let_patterns)]
+                let (::core::option::Option::Some(__arg0),) = (__arg0,) else {
+                    return ::core::result::Result::Err(__rt::internal_error());
+                };
+                ::core::result::Result::Err(
+                    __rt::answer_now(
+                        "search",
+                        async move { search(__arg0).await },
+                        |__output| <Json<
+                            Vec<String>,
+                        > as ::ferrapi::IntoResponse>::into_response(__output),
+                    ),
+                )
+            };
+            let check: fn(
+                &__rt::StateMap,
+            ) -> ::core::result::Result<(), ::std::string::String> = |
+                state: &__rt::StateMap|
+            {
+                <Vec<String> as __rt::Arg>::check(state)?;
+                ::core::result::Result::Ok(())
+            };
+            let operation: fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value = |
+                registry: &mut ::ferrapi::types::SchemaRegistry,
+            | -> __rt::Value {
+                let mut op = __rt::Operation::new(
+                    "search",
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    &[],
+                );
+                op.arg::<
+                        Vec<String>,
+                    >(
+                    "tag",
+                    ::core::option::Option::None,
+                    &[__rt::Constraint::MaxLength(5usize)],
+                    registry,
+                );
+                {
+                    use __rt::ProbeKnown as _;
+                    use __rt::ProbeUnknown as _;
+                    let probe = __rt::SchemaProbe::<
+                        Vec<String>,
+                    >(::core::marker::PhantomData);
+                    if let ::core::option::Option::Some(schema) = (&probe)
+                        .probe_schema(registry)
+                    {
+                        op.response("application/json", schema);
+                    }
+                }
+                op.finish()
+            };
+            ::ferrapi::RouteDef::from(__rt::RouteParts {
+                name: "search",
+                method: ::ferrapi::Method::GET,
+                path: "/search",
+                handler,
+                reads_body: <Vec<String> as __rt::Arg>::SOURCE.is_body(),
+                include_in_schema: true,
+                operation,
+                check,
+            })
+        }
+    }
+};

@@ -1,0 +1,90 @@
+// The expansion of the input file of the same name by ferrapi-macros, pretty-printed.
+// Regenerate with `UPDATE_SNAPSHOTS=1 cargo test -p ferrapi-macros` and read the diff.
+
+/// The side of an order.
+#[derive(StrEnum, Debug, Clone, Copy)]
+enum Side {
+    #[value("buy")]
+    Buy,
+    #[value("sell")]
+    Sell,
+    ShortSell,
+}
+const _: () = {
+    use ::ferrapi::__private as __rt;
+    impl ::ferrapi::StrEnum for Side {
+        const VALUES: &'static [&'static str] = &["buy", "sell", "short_sell"];
+        const EXPECTED: &'static str = "'buy', 'sell' or 'short_sell'";
+        fn from_value(value: &str) -> ::core::option::Option<Self> {
+            match value {
+                "buy" => ::core::option::Option::Some(Side::Buy),
+                "sell" => ::core::option::Option::Some(Side::Sell),
+                "short_sell" => ::core::option::Option::Some(Side::ShortSell),
+                _ => ::core::option::Option::None,
+            }
+        }
+        fn as_str(&self) -> &'static str {
+            match self {
+                Side::Buy => "buy",
+                Side::Sell => "sell",
+                Side::ShortSell => "short_sell",
+            }
+        }
+    }
+    impl ::ferrapi::types::FromParam for Side {
+        fn from_param(
+            raw: &str,
+        ) -> ::core::result::Result<Self, ::ferrapi::types::Failure> {
+            __rt::enum_from_param::<Self>(raw)
+        }
+    }
+    impl ::ferrapi::types::FromJson for Side {
+        fn from_json(
+            value: &__rt::Value,
+            loc: &mut ::ferrapi::types::Loc,
+            errors: &mut ::ferrapi::types::ValidationErrors,
+        ) -> ::core::option::Option<Self> {
+            __rt::enum_from_json::<Self>(value, loc, errors)
+        }
+    }
+    impl ::ferrapi::types::FastJson for Side {
+        fn fast<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            __rt::fast_enum::<Self, D>(deserializer)
+        }
+    }
+    impl ::ferrapi::types::JsonSchema for Side {
+        fn schema(registry: &mut ::ferrapi::types::SchemaRegistry) -> __rt::Value {
+            registry
+                .named(
+                    "Side",
+                    |_| {
+                        #[allow(unused_mut)]
+                        let mut schema = __rt::enum_schema::<Self>("Side");
+                        if let __rt::Value::Object(map) = &mut schema {
+                            map.insert(
+                                "description".to_owned(),
+                                __rt::Value::from("The side of an order."),
+                            );
+                        }
+                        schema
+                    },
+                )
+        }
+    }
+    impl ::ferrapi::types::Constrainable for Side {}
+    impl __rt::serde::Serialize for Side {
+        fn serialize<S: __rt::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> ::core::result::Result<S::Ok, S::Error> {
+            serializer.serialize_str(::ferrapi::StrEnum::as_str(self))
+        }
+    }
+    impl ::core::fmt::Display for Side {
+        fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+            f.write_str(::ferrapi::StrEnum::as_str(self))
+        }
+    }
+};
