@@ -23,7 +23,7 @@ use serde_json::Map;
 
 use crate::config::ReportedConnString;
 use crate::store::Store;
-use crate::store_http::store_failure;
+use crate::store_http::{store_failure, STORE_UNAVAILABLE};
 
 /// The collection birds are stored in.
 pub const BIRDS: &str = "birds";
@@ -115,7 +115,7 @@ pub async fn read_env(conn: State<ReportedConnString>) -> Json<Value> {
 }
 
 /// Store any JSON object as a bird; answers its new id.
-#[post("/api/bird/", responses(503 = "The database is unavailable"))]
+#[post("/api/bird/", responses(503 = STORE_UNAVAILABLE))]
 pub async fn create_bird(
     store: State<Store>,
     bird: Json<Map<String, Value>>,
@@ -128,7 +128,7 @@ pub async fn create_bird(
 }
 
 /// The first stored bird with this name; 404 `Not Found` (text) when there is none.
-#[get("/api/bird/:name", responses(404 = "Not Found", 503 = "The database is unavailable"))]
+#[get("/api/bird/:name", responses(404 = "Not Found", 503 = STORE_UNAVAILABLE))]
 pub async fn read_bird(store: State<Store>, name: String) -> Result<Response, HttpError> {
     match store.find_one(BIRDS, "name", &Value::String(name)).await {
         Ok(Some(bird)) => Ok(Json(bird).into_response()),

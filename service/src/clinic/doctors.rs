@@ -18,9 +18,10 @@ use super::models::{Doctor, DoctorIn, DoctorSort, SortOrder, Specialty};
 use super::references::refuse_if_referenced;
 use super::{Clinic, DEFAULT_LIMIT, DOCTORS, DOCTOR_NOT_FOUND};
 use crate::store::ListOptions;
+use crate::store_http::STORE_UNAVAILABLE;
 
 /// List doctors, optionally of one specialty or name, sorted and paged.
-#[get("/doctors", tags("doctors"), responses(503 = "The database is unavailable"))]
+#[get("/doctors", tags("doctors"), responses(503 = STORE_UNAVAILABLE))]
 pub async fn list_doctors(
     clinic: State<Clinic>,
     specialty: Option<Specialty>,
@@ -55,7 +56,7 @@ pub async fn list_doctors(
 }
 
 /// Add a doctor.
-#[post("/doctors", status = 201, tags("doctors"), responses(503 = "The database is unavailable"))]
+#[post("/doctors", status = 201, tags("doctors"), responses(503 = STORE_UNAVAILABLE))]
 pub async fn create_doctor(
     clinic: State<Clinic>,
     doctor: DoctorIn,
@@ -67,7 +68,7 @@ pub async fn create_doctor(
 #[get(
     "/doctors/{doctor_id}",
     tags("doctors"),
-    responses(404 = "Doctor not found", 503 = "The database is unavailable")
+    responses(404 = DOCTOR_NOT_FOUND, 503 = STORE_UNAVAILABLE)
 )]
 pub async fn read_doctor(clinic: State<Clinic>, doctor_id: String) -> Result<Json<Doctor>, Response> {
     read(&clinic.store, DOCTORS, &doctor_id, DOCTOR_NOT_FOUND).await
@@ -77,7 +78,7 @@ pub async fn read_doctor(clinic: State<Clinic>, doctor_id: String) -> Result<Jso
 #[put(
     "/doctors/{doctor_id}",
     tags("doctors"),
-    responses(404 = "Doctor not found", 503 = "The database is unavailable")
+    responses(404 = DOCTOR_NOT_FOUND, 503 = STORE_UNAVAILABLE)
 )]
 pub async fn replace_doctor(
     clinic: State<Clinic>,
@@ -93,9 +94,9 @@ pub async fn replace_doctor(
     status = 204,
     tags("doctors"),
     responses(
-        404 = "Doctor not found",
+        404 = DOCTOR_NOT_FOUND,
         409 = "The doctor has visits",
-        503 = "The database is unavailable"
+        503 = STORE_UNAVAILABLE
     )
 )]
 pub async fn delete_doctor(clinic: State<Clinic>, doctor_id: String) -> Result<StatusCode, Response> {

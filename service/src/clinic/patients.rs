@@ -20,9 +20,10 @@ use super::models::{Patient, PatientIn, PatientSort, SortOrder};
 use super::references::refuse_if_referenced;
 use super::{Clinic, DEFAULT_LIMIT, PATIENTS, PATIENT_NOT_FOUND};
 use crate::store::ListOptions;
+use crate::store_http::STORE_UNAVAILABLE;
 
 /// List patients, optionally by name or date of birth, sorted and paged.
-#[get("/patients", tags("patients"), responses(503 = "The database is unavailable"))]
+#[get("/patients", tags("patients"), responses(503 = STORE_UNAVAILABLE))]
 pub async fn list_patients(
     clinic: State<Clinic>,
     name: Option<String>,
@@ -57,7 +58,7 @@ pub async fn list_patients(
 }
 
 /// Register a patient.
-#[post("/patients", status = 201, tags("patients"), responses(503 = "The database is unavailable"))]
+#[post("/patients", status = 201, tags("patients"), responses(503 = STORE_UNAVAILABLE))]
 pub async fn create_patient(
     clinic: State<Clinic>,
     patient: PatientIn,
@@ -69,7 +70,7 @@ pub async fn create_patient(
 #[get(
     "/patients/{patient_id}",
     tags("patients"),
-    responses(404 = "Patient not found", 503 = "The database is unavailable")
+    responses(404 = PATIENT_NOT_FOUND, 503 = STORE_UNAVAILABLE)
 )]
 pub async fn read_patient(clinic: State<Clinic>, patient_id: String) -> Result<Json<Patient>, Response> {
     read(&clinic.store, PATIENTS, &patient_id, PATIENT_NOT_FOUND).await
@@ -79,7 +80,7 @@ pub async fn read_patient(clinic: State<Clinic>, patient_id: String) -> Result<J
 #[put(
     "/patients/{patient_id}",
     tags("patients"),
-    responses(404 = "Patient not found", 503 = "The database is unavailable")
+    responses(404 = PATIENT_NOT_FOUND, 503 = STORE_UNAVAILABLE)
 )]
 pub async fn replace_patient(
     clinic: State<Clinic>,
@@ -95,9 +96,9 @@ pub async fn replace_patient(
     status = 204,
     tags("patients"),
     responses(
-        404 = "Patient not found",
+        404 = PATIENT_NOT_FOUND,
         409 = "The patient has visits",
-        503 = "The database is unavailable"
+        503 = STORE_UNAVAILABLE
     )
 )]
 pub async fn delete_patient(clinic: State<Clinic>, patient_id: String) -> Result<StatusCode, Response> {

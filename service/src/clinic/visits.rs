@@ -21,9 +21,10 @@ use super::models::{SortOrder, Visit, VisitIn, VisitSort};
 use super::references::check_references;
 use super::{Clinic, DEFAULT_LIMIT, VISITS, VISIT_NOT_FOUND};
 use crate::store::ListOptions;
+use crate::store_http::STORE_UNAVAILABLE;
 
 /// List visits, optionally of one doctor or patient, sorted and paged.
-#[get("/visits", tags("visits"), responses(503 = "The database is unavailable"))]
+#[get("/visits", tags("visits"), responses(503 = STORE_UNAVAILABLE))]
 pub async fn list_visits(
     clinic: State<Clinic>,
     doctor_id: Option<String>,
@@ -62,7 +63,7 @@ pub async fn list_visits(
     "/visits",
     status = 201,
     tags("visits"),
-    responses(503 = "The database is unavailable")
+    responses(503 = STORE_UNAVAILABLE)
 )]
 pub async fn create_visit(
     clinic: State<Clinic>,
@@ -77,7 +78,7 @@ pub async fn create_visit(
 #[get(
     "/visits/{visit_id}",
     tags("visits"),
-    responses(404 = "Visit not found", 503 = "The database is unavailable")
+    responses(404 = VISIT_NOT_FOUND, 503 = STORE_UNAVAILABLE)
 )]
 pub async fn read_visit(clinic: State<Clinic>, visit_id: String) -> Result<Json<Visit>, Response> {
     read(&clinic.store, VISITS, &visit_id, VISIT_NOT_FOUND).await
@@ -87,7 +88,7 @@ pub async fn read_visit(clinic: State<Clinic>, visit_id: String) -> Result<Json<
 #[put(
     "/visits/{visit_id}",
     tags("visits"),
-    responses(404 = "Visit not found", 503 = "The database is unavailable")
+    responses(404 = VISIT_NOT_FOUND, 503 = STORE_UNAVAILABLE)
 )]
 pub async fn replace_visit(
     clinic: State<Clinic>,
@@ -114,7 +115,7 @@ pub async fn replace_visit(
     "/visits/{visit_id}",
     status = 204,
     tags("visits"),
-    responses(404 = "Visit not found", 503 = "The database is unavailable")
+    responses(404 = VISIT_NOT_FOUND, 503 = STORE_UNAVAILABLE)
 )]
 pub async fn delete_visit(clinic: State<Clinic>, visit_id: String) -> Result<StatusCode, Response> {
     delete(&clinic.store, VISITS, &visit_id, VISIT_NOT_FOUND).await
