@@ -12,6 +12,7 @@ mod support;
 use std::io::Write;
 use std::net::SocketAddr;
 
+use ferrapi_tests::client::try_send_json;
 use serde_json::{json, Value};
 
 use support::Service;
@@ -24,11 +25,11 @@ async fn request(
     body: Option<Value>,
 ) -> (u16, Option<String>, Value) {
     let body = body.map(|b| b.to_string());
-    let reply = support::request(addr, method, path, body.as_deref())
+    let reply = try_send_json(addr, method, path, body.as_deref())
         .await
         .expect("a reply within 10 s");
-    let json = reply.json().expect("a JSON body");
-    (reply.status, reply.location, json)
+    let json = reply.maybe_json().expect("a JSON body");
+    (reply.status, reply.header("location").map(str::to_owned), json)
 }
 
 async fn create(addr: SocketAddr, collection: &str, body: Value) -> Value {

@@ -14,14 +14,16 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use ferrapi_tests::client::try_send_json;
 use serde_json::Value;
 
 use support::Service;
 
 /// One exchange: status and body; `None` when the connection fails or is cut.
 async fn request(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> Option<(u16, Vec<u8>)> {
-    support::request(addr, method, path, body)
+    try_send_json(addr, method, path, body)
         .await
+        .ok()
         .map(|reply| (reply.status, reply.body))
 }
 

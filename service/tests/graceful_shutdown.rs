@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use ferrapi_tests::client::{read_to_close, try_send_json};
 use serde_json::Value;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
@@ -27,14 +28,14 @@ fn start(db: &Path, extra: &[&str]) -> Service {
 
 /// One exchange: status and JSON body (`Null` when empty or not JSON); `None` when cut.
 async fn request(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> Option<(u16, Value)> {
-    let reply = support::request(addr, method, path, body).await?;
-    Some((reply.status, reply.json().unwrap_or(Value::Null)))
+    let reply = try_send_json(addr, method, path, body).await.ok()?;
+    Some((reply.status, reply.maybe_json().unwrap_or(Value::Null)))
 }
 
 /// Read a reply from `stream`: status and JSON body.
 async fn read_reply(stream: &mut TcpStream) -> Option<(u16, Value)> {
-    let reply = support::read_reply(stream).await?;
-    Some((reply.status, reply.json().unwrap_or(Value::Null)))
+    let reply = read_to_close(stream).await.ok()?;
+    Some((reply.status, reply.maybe_json().unwrap_or(Value::Null)))
 }
 
 fn temp_dir(tag: &str) -> PathBuf {

@@ -14,7 +14,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use ferrapi_tests::client;
+use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
 mod support;
@@ -55,64 +56,28 @@ fn step(worker: usize, i: u64) -> (&'static str, String, Option<String>, u16) {
 struct Conn {
     addr: SocketAddr,
     stream: Option<TcpStream>,
-    buffer: Vec<u8>,
 }
 
 impl Conn {
     async fn exchange(&mut self, method: &str, path: &str, body: Option<&str>) -> Option<u16> {
+        let json = [("Content-Type", "application/json")];
+        let headers: &[(&str, &str)] = if body.is_some() { &json } else { &[] };
+        let request = client::request("soak", method, path, headers, body.map(str::as_bytes));
         for _ in 0..2 {
             if self.stream.is_none() {
                 self.stream = Some(TcpStream::connect(self.addr).await.ok()?);
             }
             let stream = self.stream.as_mut()?;
-            let mut request = format!("{method} {path} HTTP/1.1\r\nHost: soak\r\n");
-            if let Some(body) = body {
-                request.push_str(&format!(
-                    "Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-                    body.len()
-                ));
-            } else {
-                request.push_str("\r\n");
-            }
-            if stream.write_all(request.as_bytes()).await.is_err() {
+            if stream.write_all(&request).await.is_err() {
                 self.stream = None;
                 continue;
             }
-            match read_response(stream, &mut self.buffer).await {
-                Some(status) => return Some(status),
-                None => self.stream = None, // closed (e.g. idle timeout): reconnect once
+            match client::read_one(stream).await {
+                Ok(reply) => return Some(reply.status),
+                Err(_) => self.stream = None, // closed (e.g. idle timeout): reconnect once
             }
         }
         None
-    }
-}
-
-async fn read_response(stream: &mut TcpStream, buffer: &mut Vec<u8>) -> Option<u16> {
-    buffer.clear();
-    let mut chunk = [0u8; 8192];
-    loop {
-        if let Some(end) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
-            let head = std::str::from_utf8(&buffer[..end]).ok()?;
-            let length: usize = head
-                .lines()
-                .find_map(|l| {
-                    let l = l.to_ascii_lowercase();
-                    l.strip_prefix("content-length:").map(|v| v.trim().to_owned())
-                })
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(0);
-            if buffer.len() >= end + 4 + length {
-                return head.get(9..12)?.parse().ok();
-            }
-        }
-        let n = tokio::time::timeout(Duration::from_secs(10), stream.read(&mut chunk))
-            .await
-            .ok()?
-            .ok()?;
-        if n == 0 {
-            return None;
-        }
-        buffer.extend_from_slice(&chunk[..n]);
     }
 }
 
@@ -137,11 +102,7 @@ async fn run(
     for worker in 0..clients {
         let (stop, tally) = (stop.clone(), tally.clone());
         tasks.push(tokio::spawn(async move {
-            let mut conn = Conn {
-                addr,
-                stream: None,
-                buffer: Vec::new(),
-            };
+            let mut conn = Conn { addr, stream: None };
             // Burst: late ticks are made up at once, so the average rate is the target even when
             // the period is below the timer's 1 ms resolution.
             let mut ticker = period.map(|p| {
