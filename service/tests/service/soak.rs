@@ -4,10 +4,7 @@
 //! 0.7) of that peak. Checked: no unexpected status and no connection error, the RSS after
 //! warm-up (the first minute) grows by at most 16 MiB, p99 stays below 50 ms in every window.
 //!
-//! Run: `cargo test --release -p resource-api --test soak -- --ignored --nocapture`
-
-// Test code: a failed expectation is a test failure, reported with its message.
-#![allow(clippy::expect_used, clippy::unwrap_used)]
+//! Run: `cargo test --release -p resource-api --test service soak -- --ignored --nocapture`
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -18,8 +15,7 @@ use ferrapi_tests::client;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
-mod support;
-use support::Service;
+use crate::support::process::Service;
 
 /// One step of the mixed scenario: (method, path, body, expected status).
 fn step(worker: usize, i: u64) -> (&'static str, String, Option<String>, u16) {

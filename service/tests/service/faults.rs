@@ -4,9 +4,7 @@
 //! Every bird request is answered 200 or 503 (with a client-safe detail) and none takes longer
 //! than the server-selection timeout plus a margin; `/api/hello` is answered 200 throughout; the
 //! service recovers by itself once the relay is back. Needs `MONGODB_TEST_URI` (see
-//! `service_support`).
-
-mod service_support;
+//! `support`).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -17,7 +15,8 @@ use ferrapi_tests::client::{get, send_json};
 use resource_api::config::Group;
 use resource_api::store::ConnString;
 use resource_api::{app, Db};
-use service_support::{mongo_uri, unique, with_database, Relay};
+
+use crate::support::{mongo_uri, unique, with_database, Relay};
 
 #[derive(Default)]
 struct Tally {

@@ -6,8 +6,6 @@
 //! pipe); a service that does not log its address within 30 s fails the test; no process
 //! outlives its `Service`; the tests' own `EXPOSE_ENV` never leaks into the service.
 
-#![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
-
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};

@@ -3,11 +3,6 @@
 //! answered 200 must be readable, whole, with the id it was given — on the embedded store, and on
 //! MongoDB (`MONGODB_TEST_URI`, as scripts/test.sh sets it; in CI a missing URI fails the test).
 
-// Test code: a failed expectation is a test failure, reported with its message.
-#![allow(clippy::expect_used)]
-
-mod support;
-
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -17,7 +12,7 @@ use std::time::Duration;
 use ferrapi_tests::client::try_send_json;
 use serde_json::Value;
 
-use support::Service;
+use crate::support::process::Service;
 
 /// One exchange: status and body; `None` when the connection fails or is cut.
 async fn request(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> Option<(u16, Vec<u8>)> {

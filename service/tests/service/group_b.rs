@@ -2,8 +2,6 @@
 //! 404 bodies, the HTML escaping, bird storage (once with the embedded store, once with MongoDB),
 //! the `--group` modes, and 503 answers while the database is unavailable (and recovery after).
 
-mod service_support;
-
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
@@ -14,7 +12,8 @@ use resource_api::config::Group;
 use resource_api::store::{ConnString, ListOptions, Store};
 use resource_api::{app, group_b, Db};
 use serde_json::{json, Value};
-use service_support::{mongo_store, mongo_uri, sqlite_store, unique, with_database, Relay};
+
+use crate::support::{mongo_store, mongo_uri, sqlite_store, unique, with_database, Relay};
 
 async fn serve(group: Group, store: Store, conn: &ConnString) -> SocketAddr {
     let db = Db::prepare(store, conn.effective())

@@ -3,11 +3,6 @@
 //! is stored, and the process exits 0; a rolling restart of two processes sharing one embedded
 //! store loses no acknowledged write. Also: the start-up warning about `GET /api/env`.
 
-// Test code: a failed expectation is a test failure, reported with its message.
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-mod support;
-
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -19,7 +14,7 @@ use serde_json::Value;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
-use support::Service;
+use crate::support::process::Service;
 
 /// The service binary on a free port serving group B with the embedded store at `db`.
 fn start(db: &Path, extra: &[&str]) -> Service {

@@ -4,18 +4,13 @@
 //! by id and in lists. Once with the embedded store (`--group a`), once with MongoDB
 //! (`MONGODB_TEST_URI`, as scripts/test.sh sets it; in CI a missing URI fails the test).
 
-// Test code: a failed expectation is a test failure, reported with its message.
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-mod support;
-
 use std::io::Write;
 use std::net::SocketAddr;
 
 use ferrapi_tests::client::try_send_json;
 use serde_json::{json, Value};
 
-use support::Service;
+use crate::support::process::Service;
 
 /// One HTTP/1.1 exchange: status, `Location` header, JSON body (`null` when empty).
 async fn request(

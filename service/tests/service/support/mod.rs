@@ -1,11 +1,10 @@
-//! Shared by the `service_*` tests: temporary directories, the two stores, the MongoDB test URI.
+//! Shared by the service's tests: temporary directories, the two stores, the MongoDB test URI, a
+//! relay to cut the database off; the real binary as a child process is in [`process`].
 //!
 //! Rules enforced here: every test gets its own embedded database file and its own MongoDB
 //! database, so tests run in parallel without seeing each other's documents; MongoDB tests need
 //! `MONGODB_TEST_URI` (scripts/test.sh starts a server and sets it) — in CI (`CI` set) a missing
 //! URI fails the test, elsewhere the test is skipped with one line saying how to run it.
-
-#![allow(dead_code)]
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -14,6 +13,8 @@ use std::sync::Once;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use resource_api::store::{self, ConnString, Store};
+
+pub mod process;
 
 static NEXT: AtomicUsize = AtomicUsize::new(0);
 
