@@ -13,10 +13,9 @@ use std::time::{Duration, Instant};
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::client::{get, send_json};
 use resource_api::config::Group;
-use resource_api::store::ConnString;
 use resource_api::{app, Db};
 
-use crate::support::{mongo_uri, unique, with_database, Relay};
+use crate::support::relayed_mongo_store;
 
 #[derive(Default)]
 struct Tally {
@@ -29,22 +28,10 @@ struct Tally {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_mongodb_outage_under_load_is_bounded_503s_then_recovery() {
-    let Some(uri) = mongo_uri("outage_load") else {
+    let selection_timeout = Duration::from_millis(1500);
+    let Some((relay, store, conn)) = relayed_mongo_store("outage_load", selection_timeout).await else {
         return;
     };
-    let rest = uri.split_once("://").map_or("", |(_, rest)| rest);
-    let target = rest.split(['/', '?']).next().unwrap_or_default().to_owned();
-    let relay = Relay::start(target).await;
-    let relayed = with_database(&format!("mongodb://{}/", relay.addr), &unique("outage_load"));
-    let selection_timeout = Duration::from_millis(1500);
-    let conn = ConnString::parse(Some(&format!(
-        "{relayed}?serverSelectionTimeoutMS={}&directConnection=true",
-        selection_timeout.as_millis()
-    )))
-    .expect("parse");
-    let store = resource_api::store::open(&conn)
-        .await
-        .expect("connect through the relay");
     let db = Db::prepare(store, conn.effective()).await.expect("prepare");
     let addr = spawn(app(Group::B, Some(db))).await;
 

@@ -16,6 +16,7 @@ use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
 use crate::support::process::Service;
+use crate::support::TempDir;
 
 /// One step of the mixed scenario: (method, path, body, expected status).
 fn step(worker: usize, i: u64) -> (&'static str, String, Option<String>, u16) {
@@ -159,13 +160,8 @@ async fn soak() {
     let clients: usize = env_or("SOAK_CLIENTS", 16);
     let load: f64 = env_or("SOAK_LOAD", 0.7);
     let window = Duration::from_secs(env_or("SOAK_WINDOW", 30));
-    let dir = std::env::temp_dir().join(format!("resource-api-soak-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let service = Service::start_logging(
-        &format!("sqlite://{}", dir.join("soak.db").display()),
-        "all",
-        "warn,ferrapi::server=info",
-    );
+    let dir = TempDir::new("soak");
+    let service = Service::start_logging(&dir.sqlite("soak.db"), "all", "warn,ferrapi::server=info");
     let addr = service.addr;
 
     // 1. Peak: flat out for 10 s.
@@ -211,7 +207,7 @@ async fn soak() {
     }
     eprintln!("soak: {total_ok} requests answered as expected, {total_errors} errors");
     drop(service);
-    let _ = std::fs::remove_dir_all(&dir);
+    drop(dir);
 
     assert_eq!(total_errors, 0);
     let warm = rows

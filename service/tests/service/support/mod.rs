@@ -10,7 +10,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Once;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use resource_api::store::{self, ConnString, Store};
 
@@ -45,6 +45,11 @@ impl TempDir {
     pub fn path(&self) -> &Path {
         &self.0
     }
+
+    /// The `sqlite://` connection string of the database file `file` in this directory.
+    pub fn sqlite(&self, file: &str) -> String {
+        format!("sqlite://{}", self.0.join(file).display())
+    }
 }
 
 impl Drop for TempDir {
@@ -56,8 +61,7 @@ impl Drop for TempDir {
 /// An embedded store in a fresh directory (keep the `TempDir` alive while using the store).
 pub async fn sqlite_store(tag: &str) -> (Store, ConnString, TempDir) {
     let dir = TempDir::new(tag);
-    let raw = format!("sqlite://{}", dir.path().join("birds.db").display());
-    let conn = ConnString::parse(Some(&raw)).expect("a sqlite:// connection string");
+    let conn = ConnString::parse(Some(&dir.sqlite("birds.db"))).expect("a sqlite:// connection string");
     let store = store::open(&conn).await.expect("open the embedded store");
     (store, conn, dir)
 }
@@ -109,6 +113,27 @@ pub async fn mongo_store(tag: &str) -> Option<(Store, ConnString)> {
         .await
         .expect("connect to the MongoDB test server");
     Some((store, conn))
+}
+
+/// A MongoDB store on a fresh database reached through a [`Relay`] to the test server (so the test
+/// can cut it off), giving up on an unreachable server after `selection_timeout`; `None` when
+/// skipped (see [`mongo_uri`]).
+pub async fn relayed_mongo_store(
+    tag: &str,
+    selection_timeout: Duration,
+) -> Option<(Relay, Store, ConnString)> {
+    let uri = mongo_uri(tag)?;
+    let rest = uri.split_once("://").map_or("", |(_, rest)| rest);
+    let target = rest.split(['/', '?']).next().unwrap_or_default().to_owned();
+    let relay = Relay::start(target).await;
+    let relayed = with_database(&format!("mongodb://{}/", relay.addr), &unique(tag));
+    let conn = ConnString::parse(Some(&format!(
+        "{relayed}?serverSelectionTimeoutMS={}&directConnection=true",
+        selection_timeout.as_millis()
+    )))
+    .expect("parse");
+    let store = store::open(&conn).await.expect("connect through the relay");
+    Some((relay, store, conn))
 }
 
 /// A TCP relay (to the MongoDB test server) that can be cut — existing connections closed, new
