@@ -1,5 +1,7 @@
-//! Test support: an example app that exercises every parameter kind, and a small raw HTTP/1.1
-//! client so tests see the exact bytes a client would (and can send malformed requests).
+//! Test support: an example app that exercises every parameter kind, and the small raw HTTP/1.1
+//! client of every black-box test (the framework's in `tests/tests/framework/`, the service's in
+//! `service/tests/service/`), so tests see the exact bytes a client would (and can send malformed
+//! requests).
 
 pub mod app;
 pub mod client;

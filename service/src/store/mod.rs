@@ -2,7 +2,7 @@
 //! and a MongoDB implementation, chosen by the connection string.
 //!
 //! Rules enforced here, by every implementation (the conformance suite in
-//! `tests/tests/service_store.rs` checks them against both):
+//! `service/tests/service/store.rs` checks them against both):
 //! - documents are JSON objects; the store assigns each one an `_id` (a 24-digit hex string) and
 //!   returns it under `_id`, first; an `_id` sent in a document is replaced by the assigned one;
 //! - a write is acknowledged only once it is durable (SQLite: committed with `synchronous=FULL`;

@@ -3,9 +3,7 @@
 //! paging, replace, delete (204), 404s, validation errors in pydantic's shape, references between
 //! visits and doctors/patients (422 for unknown ones, 409 when deleting a referenced one), and
 //! that query values are never operators. (Restart persistence with the real binary is in
-//! `service/tests/clinic_restart.rs`.)
-
-mod service_support;
+//! `clinic_restart`.)
 
 use std::net::SocketAddr;
 
@@ -16,7 +14,8 @@ use resource_api::config::Group;
 use resource_api::store::{Store, StoreLocation};
 use resource_api::{app, Db};
 use serde_json::{json, Value};
-use service_support::{mongo_store, sqlite_store};
+
+use crate::support::{mongo_store, sqlite_store};
 
 async fn serve(group: Group, store: Store, conn: &StoreLocation) -> SocketAddr {
     let db = Db::prepare(store, conn.effective())

@@ -4,17 +4,13 @@
 //! by id and in lists. Once with the embedded store (`--group a`), once with MongoDB
 //! (`MONGODB_TEST_URI`, as scripts/test.sh sets it; in CI a missing URI fails the test).
 
-// Test code: a failed expectation is a test failure, reported with its message.
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-mod support;
-
-use std::io::Write;
 use std::net::SocketAddr;
 
+use ferrapi_tests::client::try_send_json;
 use serde_json::{json, Value};
 
-use support::Service;
+use crate::support::process::Service;
+use crate::support::{mongo_uri, TempDir};
 
 /// One HTTP/1.1 exchange: status, `Location` header, JSON body (`null` when empty).
 async fn request(
@@ -24,11 +20,11 @@ async fn request(
     body: Option<Value>,
 ) -> (u16, Option<String>, Value) {
     let body = body.map(|b| b.to_string());
-    let reply = support::request(addr, method, path, body.as_deref())
+    let reply = try_send_json(addr, method, path, body.as_deref())
         .await
         .expect("a reply within 10 s");
-    let json = reply.json().expect("a JSON body");
-    (reply.status, reply.location, json)
+    let json = reply.maybe_json().expect("a JSON body");
+    (reply.status, reply.header("location").map(str::to_owned), json)
 }
 
 async fn create(addr: SocketAddr, collection: &str, body: Value) -> Value {
@@ -84,50 +80,17 @@ async fn survives_a_restart(db: &str, group: &str) {
     service.kill();
 }
 
-fn unique(tag: &str) -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    format!("{tag}_{}_{nanos:x}", std::process::id())
-}
-
 #[tokio::test]
 async fn embedded_store_survives_a_restart() {
-    let dir = std::env::temp_dir()
-        .join("resource-api-tests")
-        .join(unique("clinic_restart"));
-    std::fs::create_dir_all(&dir).expect("create a temporary directory");
-    let db = format!("sqlite://{}", dir.join("clinic.db").display());
-    survives_a_restart(&db, "a").await;
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = TempDir::new("clinic_restart");
+    survives_a_restart(&dir.sqlite("clinic.db"), "a").await;
 }
 
 #[tokio::test]
 async fn mongodb_survives_a_restart() {
-    let base = match std::env::var("MONGODB_TEST_URI") {
-        Ok(uri) if !uri.trim().is_empty() => uri,
-        _ => {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "MONGODB_TEST_URI is not set: CI must run the MongoDB tests (scripts/test.sh starts a server)"
-            );
-            let _ = writeln!(
-                std::io::stderr(),
-                "MongoDB restart test skipped: MONGODB_TEST_URI is not set (scripts/test.sh sets it)"
-            );
-            return;
-        }
-    };
     // The same server, a fresh database.
-    let (scheme, rest) = base.split_once("://").expect("a URI with a scheme");
-    let (hosts, options) = match rest.split_once('?') {
-        Some((left, options)) => (left.split('/').next().unwrap_or(left), Some(options)),
-        None => (rest.split('/').next().unwrap_or(rest), None),
-    };
-    let database = unique("restart");
-    let uri = match options {
-        Some(options) => format!("{scheme}://{hosts}/{database}?{options}"),
-        None => format!("{scheme}://{hosts}/{database}"),
+    let Some(uri) = mongo_uri("restart") else {
+        return;
     };
     survives_a_restart(&uri, "all").await;
 }

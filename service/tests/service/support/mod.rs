@@ -1,19 +1,20 @@
-//! Shared by the `service_*` tests: temporary directories, the two stores, the MongoDB test URI.
+//! Shared by the service's tests: temporary directories, the two stores, the MongoDB test URI, a
+//! relay to cut the database off; the real binary as a child process is in [`process`].
 //!
 //! Rules enforced here: every test gets its own embedded database file and its own MongoDB
 //! database, so tests run in parallel without seeing each other's documents; MongoDB tests need
 //! `MONGODB_TEST_URI` (scripts/test.sh starts a server and sets it) — in CI (`CI` set) a missing
 //! URI fails the test, elsewhere the test is skipped with one line saying how to run it.
 
-#![allow(dead_code)]
-
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Once;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use resource_api::store::{self, Store, StoreLocation};
+
+pub mod process;
 
 static NEXT: AtomicUsize = AtomicUsize::new(0);
 
@@ -44,6 +45,11 @@ impl TempDir {
     pub fn path(&self) -> &Path {
         &self.0
     }
+
+    /// The `sqlite://` connection string of the database file `file` in this directory.
+    pub fn sqlite(&self, file: &str) -> String {
+        format!("sqlite://{}", self.0.join(file).display())
+    }
 }
 
 impl Drop for TempDir {
@@ -55,8 +61,7 @@ impl Drop for TempDir {
 /// An embedded store in a fresh directory (keep the `TempDir` alive while using the store).
 pub async fn sqlite_store(tag: &str) -> (Store, StoreLocation, TempDir) {
     let dir = TempDir::new(tag);
-    let raw = format!("sqlite://{}", dir.path().join("birds.db").display());
-    let conn = StoreLocation::parse(Some(&raw)).expect("a sqlite:// connection string");
+    let conn = StoreLocation::parse(Some(&dir.sqlite("birds.db"))).expect("a sqlite:// connection string");
     let store = store::open(&conn).await.expect("open the embedded store");
     (store, conn, dir)
 }
@@ -108,6 +113,27 @@ pub async fn mongo_store(tag: &str) -> Option<(Store, StoreLocation)> {
         .await
         .expect("connect to the MongoDB test server");
     Some((store, conn))
+}
+
+/// A MongoDB store on a fresh database reached through a [`Relay`] to the test server (so the test
+/// can cut it off), giving up on an unreachable server after `selection_timeout`; `None` when
+/// skipped (see [`mongo_uri`]).
+pub async fn relayed_mongo_store(
+    tag: &str,
+    selection_timeout: Duration,
+) -> Option<(Relay, Store, StoreLocation)> {
+    let uri = mongo_uri(tag)?;
+    let rest = uri.split_once("://").map_or("", |(_, rest)| rest);
+    let target = rest.split(['/', '?']).next().unwrap_or_default().to_owned();
+    let relay = Relay::start(target).await;
+    let relayed = with_database(&format!("mongodb://{}/", relay.addr), &unique(tag));
+    let conn = StoreLocation::parse(Some(&format!(
+        "{relayed}?serverSelectionTimeoutMS={}&directConnection=true",
+        selection_timeout.as_millis()
+    )))
+    .expect("parse");
+    let store = store::open(&conn).await.expect("connect through the relay");
+    Some((relay, store, conn))
 }
 
 /// A TCP relay (to the MongoDB test server) that can be cut — existing connections closed, new

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use ferrapi::prelude::*;
 use ferrapi::App;
-use ferrapi_tests::client::get;
+use ferrapi_tests::client::{get, read_one, request};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::oneshot;
@@ -57,31 +57,10 @@ async fn closed_within(stream: &mut TcpStream, within: Duration) -> bool {
 /// One keep-alive request on `stream`; the reply's status.
 async fn keep_alive_get(stream: &mut TcpStream, path: &str) -> u16 {
     stream
-        .write_all(format!("GET {path} HTTP/1.1\r\nHost: t\r\n\r\n").as_bytes())
+        .write_all(&request("t", "GET", path, &[], None))
         .await
         .expect("send");
-    let mut buffer = Vec::new();
-    let mut chunk = [0u8; 1024];
-    loop {
-        let n = stream.read(&mut chunk).await.expect("read");
-        assert!(n > 0, "closed before the reply");
-        buffer.extend_from_slice(&chunk[..n]);
-        let text = String::from_utf8_lossy(&buffer);
-        if let Some(end) = text.find("\r\n\r\n") {
-            let length: usize = text[..end]
-                .lines()
-                .find_map(|l| {
-                    l.to_ascii_lowercase()
-                        .strip_prefix("content-length:")
-                        .map(|v| v.trim().to_owned())
-                })
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(0);
-            if buffer.len() >= end + 4 + length {
-                return text[9..12].parse().expect("status");
-            }
-        }
-    }
+    read_one(stream).await.expect("a reply").status
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -3,8 +3,6 @@
 //! resources with their statuses. (The document is also validated and used to generate a client
 //! by `scripts/docs-checks.sh`.)
 
-mod service_support;
-
 use resource_api::config::Group;
 use resource_api::Db;
 use serde_json::{json, Value};
@@ -15,7 +13,7 @@ fn document() -> Value {
         .build()
         .expect("a runtime");
     runtime.block_on(async {
-        let (store, conn, _dir) = service_support::sqlite_store("openapi").await;
+        let (store, conn, _dir) = crate::support::sqlite_store("openapi").await;
         let db = Db::prepare(store, conn.effective()).await.expect("prepare");
         let service = resource_api::app(Group::A, Some(db))
             .build()

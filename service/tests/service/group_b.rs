@@ -2,8 +2,6 @@
 //! 404 bodies, the HTML escaping, bird storage (once with the embedded store, once with MongoDB),
 //! the `--group` modes, and 503 answers while the database is unavailable (and recovery after).
 
-mod service_support;
-
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
@@ -14,7 +12,8 @@ use resource_api::config::Group;
 use resource_api::store::{ListOptions, Store, StoreLocation};
 use resource_api::{app, group_b, Db};
 use serde_json::{json, Value};
-use service_support::{mongo_store, mongo_uri, sqlite_store, unique, with_database, Relay};
+
+use crate::support::{mongo_store, relayed_mongo_store, sqlite_store};
 
 async fn serve(group: Group, store: Store, conn: &StoreLocation) -> SocketAddr {
     let db = Db::prepare(store, conn.effective())
@@ -348,20 +347,9 @@ async fn a_locked_embedded_database_is_a_503_then_recovers() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_mongodb_outage_is_a_bounded_503_then_recovers() {
-    let Some(uri) = mongo_uri("outage") else {
+    let Some((relay, store, conn)) = relayed_mongo_store("outage", Duration::from_millis(1500)).await else {
         return;
     };
-    let rest = uri.split_once("://").map_or("", |(_, rest)| rest);
-    let target = rest.split(['/', '?']).next().unwrap_or_default().to_owned();
-    let relay = Relay::start(target).await;
-    let relayed = with_database(&format!("mongodb://{}/", relay.addr), &unique("outage"));
-    let conn = StoreLocation::parse(Some(&format!(
-        "{relayed}?serverSelectionTimeoutMS=1500&directConnection=true"
-    )))
-    .expect("parse");
-    let store = resource_api::store::open(&conn)
-        .await
-        .expect("connect through the relay");
     let addr = serve(Group::B, store, &conn).await;
     assert_eq!(
         send_json(addr, "POST", "/api/bird/", r#"{"name":"before"}"#)

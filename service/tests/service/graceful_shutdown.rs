@@ -3,56 +3,40 @@
 //! is stored, and the process exits 0; a rolling restart of two processes sharing one embedded
 //! store loses no acknowledged write. Also: the start-up warning about `GET /api/env`.
 
-// Test code: a failed expectation is a test failure, reported with its message.
-#![allow(clippy::expect_used, clippy::unwrap_used)]
-
-mod support;
-
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use ferrapi_tests::client::{read_to_close, try_send_json};
 use serde_json::Value;
 use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
-use support::Service;
+use crate::support::process::Service;
+use crate::support::TempDir;
 
-/// The service binary on a free port serving group B with the embedded store at `db`.
-fn start(db: &Path, extra: &[&str]) -> Service {
-    Service::start_with(&format!("sqlite://{}", db.display()), "b", "info", extra)
+/// The service binary on a free port serving group B with the embedded store `birds.db` in `dir`.
+fn start(dir: &TempDir, extra: &[&str]) -> Service {
+    Service::start_with(&dir.sqlite("birds.db"), "b", "info", extra)
 }
 
 /// One exchange: status and JSON body (`Null` when empty or not JSON); `None` when cut.
 async fn request(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> Option<(u16, Value)> {
-    let reply = support::request(addr, method, path, body).await?;
-    Some((reply.status, reply.json().unwrap_or(Value::Null)))
+    let reply = try_send_json(addr, method, path, body).await.ok()?;
+    Some((reply.status, reply.maybe_json().unwrap_or(Value::Null)))
 }
 
 /// Read a reply from `stream`: status and JSON body.
 async fn read_reply(stream: &mut TcpStream) -> Option<(u16, Value)> {
-    let reply = support::read_reply(stream).await?;
-    Some((reply.status, reply.json().unwrap_or(Value::Null)))
-}
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    let dir = std::env::temp_dir()
-        .join("resource-api-tests")
-        .join(format!("{tag}-{}-{nanos}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("create a temporary directory");
-    dir
+    let reply = read_to_close(stream).await.ok()?;
+    Some((reply.status, reply.maybe_json().unwrap_or(Value::Null)))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_completes_the_request_in_flight_then_exits() {
-    let dir = temp_dir("sigterm");
-    let db = dir.join("birds.db");
-    let mut service = start(&db, &[]);
+    let dir = TempDir::new("sigterm");
+    let mut service = start(&dir, &[]);
     assert!(
         service.logged("GET /api/env discloses DB_CONN_STRING"),
         "the start-up warning is logged while /api/env is served"
@@ -88,7 +72,7 @@ async fn sigterm_completes_the_request_in_flight_then_exits() {
     assert!(service.logged("shutting down"));
 
     // The acknowledged insert is there after a restart; and the switch removes /api/env.
-    let service = start(&db, &["--expose-env=false"]);
+    let service = start(&dir, &["--expose-env=false"]);
     assert!(!service.logged("GET /api/env discloses"));
     let (status, bird) = request(service.addr, "GET", "/api/bird/in-flight", None)
         .await
@@ -98,16 +82,13 @@ async fn sigterm_completes_the_request_in_flight_then_exits() {
         .await
         .expect("reply");
     assert_eq!(status, 404);
-    drop(service);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rolling_restart_of_two_processes_loses_no_acknowledged_write() {
-    let dir = temp_dir("rolling");
-    let db = dir.join("birds.db");
+    let dir = TempDir::new("rolling");
     // The two processes, and the address table the writers read (as a load balancer would).
-    let mut running = vec![start(&db, &[]), start(&db, &[])];
+    let mut running = [start(&dir, &[]), start(&dir, &[])];
     let slots = Arc::new(Mutex::new([running[0].addr, running[1].addr]));
     let stop = Arc::new(AtomicBool::new(false));
     let mut writers = Vec::new();
@@ -147,7 +128,7 @@ async fn a_rolling_restart_of_two_processes_loses_no_acknowledged_write() {
     for (slot, service) in running.iter_mut().enumerate() {
         service.sigterm();
         assert_eq!(service.wait_exit(Duration::from_secs(15)), Some(0));
-        let fresh = start(&db, &[]);
+        let fresh = start(&dir, &[]);
         slots.lock().unwrap()[slot] = fresh.addr;
         *service = fresh;
         tokio::time::sleep(Duration::from_millis(500)).await;
@@ -175,6 +156,4 @@ async fn a_rolling_restart_of_two_processes_loses_no_acknowledged_write() {
     );
     assert!(acked.len() > 100, "the writers kept writing: {}", acked.len());
     assert!(lost.is_empty(), "acknowledged but lost: {lost:?}");
-    drop(running);
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,22 +1,16 @@
 //! Shared by the tests that run the real `resource-api` binary: start it on a free loopback port
-//! and find the address it logs, keep its log lines, signal or kill it, and talk HTTP/1.1 to it
-//! over a raw socket.
+//! and find the address it logs, keep its log lines, signal or kill it. They talk to it with the
+//! tests' one HTTP client, `ferrapi_tests::client`.
 //!
 //! Rules enforced here: the binary's stderr is always drained (so it never blocks on a full
 //! pipe); a service that does not log its address within 30 s fails the test; no process
 //! outlives its `Service`; the tests' own `EXPOSE_ENV` never leaks into the service.
-
-#![allow(dead_code, clippy::expect_used, clippy::unwrap_used)]
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
-
-use serde_json::Value;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
 
 /// The service binary, running.
 pub struct Service {
@@ -127,63 +121,4 @@ impl Drop for Service {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-/// A reply read off a raw socket.
-pub struct Reply {
-    /// The status code.
-    pub status: u16,
-    /// The `Location` header, if any.
-    pub location: Option<String>,
-    /// The body bytes.
-    pub body: Vec<u8>,
-}
-
-impl Reply {
-    /// The body as JSON: `Null` when empty, `None` when it is not JSON.
-    pub fn json(&self) -> Option<Value> {
-        if self.body.is_empty() {
-            return Some(Value::Null);
-        }
-        serde_json::from_slice(&self.body).ok()
-    }
-}
-
-/// One HTTP/1.1 exchange (`Connection: close`, JSON body if given); `None` when the connection
-/// fails or is cut.
-pub async fn request(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> Option<Reply> {
-    let mut stream = TcpStream::connect(addr).await.ok()?;
-    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
-    if let Some(body) = body {
-        head.push_str(&format!(
-            "Content-Type: application/json\r\nContent-Length: {}\r\n",
-            body.len()
-        ));
-    }
-    head.push_str("\r\n");
-    head.push_str(body.unwrap_or(""));
-    stream.write_all(head.as_bytes()).await.ok()?;
-    read_reply(&mut stream).await
-}
-
-/// Read a whole reply (until the server closes, at most 10 s).
-pub async fn read_reply(stream: &mut TcpStream) -> Option<Reply> {
-    let mut reply = Vec::new();
-    tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut reply))
-        .await
-        .ok()?
-        .ok()?;
-    let split = reply.windows(4).position(|w| w == b"\r\n\r\n")?;
-    let head = std::str::from_utf8(&reply[..split]).ok()?;
-    let status = head.split(' ').nth(1)?.parse().ok()?;
-    let location = head.lines().find_map(|line| {
-        let (name, value) = line.split_once(':')?;
-        name.eq_ignore_ascii_case("location")
-            .then(|| value.trim().to_owned())
-    });
-    Some(Reply {
-        status,
-        location,
-        body: reply[split + 4..].to_vec(),
-    })
 }

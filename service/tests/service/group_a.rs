@@ -1,9 +1,7 @@
 //! Group A of the Resource API over real HTTP on 127.0.0.1 (`--group a`, embedded store): every
 //! row of the spec's group A table, each example of its "Errors" section with its exact body,
 //! the bool truthy set on `short`, the limits, and the API description. (The clinic's rows are
-//! in `service_clinic.rs`; the comparison with FastAPI itself is `scripts/fastapi-compare.sh`.)
-
-mod service_support;
+//! in `clinic`; the comparison with FastAPI itself is `scripts/fastapi-compare.sh`.)
 
 use std::net::SocketAddr;
 
@@ -14,7 +12,8 @@ use resource_api::config::Group;
 use resource_api::group_a::{self, DEFAULT_QUOTE, INSTRUMENTS, PERSONS};
 use resource_api::{app, Db};
 use serde_json::{json, Value};
-use service_support::{sqlite_store, TempDir};
+
+use crate::support::{sqlite_store, TempDir};
 
 const LONG: &str = "This is an amazing item that has a long description";
 

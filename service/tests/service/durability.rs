@@ -3,37 +3,23 @@
 //! answered 200 must be readable, whole, with the id it was given — on the embedded store, and on
 //! MongoDB (`MONGODB_TEST_URI`, as scripts/test.sh sets it; in CI a missing URI fails the test).
 
-// Test code: a failed expectation is a test failure, reported with its message.
-#![allow(clippy::expect_used)]
-
-mod support;
-
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use ferrapi_tests::client::try_send_json;
 use serde_json::Value;
 
-use support::Service;
+use crate::support::process::Service;
+use crate::support::{mongo_uri, TempDir};
 
 /// One exchange: status and body; `None` when the connection fails or is cut.
 async fn request(addr: SocketAddr, method: &str, path: &str, body: Option<&str>) -> Option<(u16, Vec<u8>)> {
-    support::request(addr, method, path, body)
+    try_send_json(addr, method, path, body)
         .await
+        .ok()
         .map(|reply| (reply.status, reply.body))
-}
-
-fn temp_dir() -> PathBuf {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    let dir = std::env::temp_dir()
-        .join("resource-api-tests")
-        .join(format!("durability-{}-{nanos}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("create a temporary directory");
-    dir
 }
 
 /// Insert birds from `TASKS` tasks until the service dies; kill it once `kill_after` inserts
@@ -96,38 +82,17 @@ async fn burst_then_kill(service: Service, round: usize, kill_after: usize) -> V
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_acknowledged_insert_survives_sigkill() {
-    let dir = temp_dir();
-    let db = format!("sqlite://{}", dir.join("birds.db").display());
-    kill_rounds(&db).await;
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = TempDir::new("durability");
+    kill_rounds(&dir.sqlite("birds.db")).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_acknowledged_insert_survives_sigkill_on_mongodb() {
-    let base = match std::env::var("MONGODB_TEST_URI") {
-        Ok(uri) if !uri.trim().is_empty() => uri,
-        _ => {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "MONGODB_TEST_URI is not set: CI must run the MongoDB tests (scripts/test.sh starts a server)"
-            );
-            eprintln!(
-                "MongoDB durability test skipped: MONGODB_TEST_URI is not set (scripts/test.sh sets it)"
-            );
-            return;
-        }
-    };
     // The same server, a fresh database.
-    let (scheme, rest) = base.split_once("://").expect("a URI with a scheme");
-    let hosts = rest.split(['/', '?']).next().unwrap_or(rest);
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.subsec_nanos());
-    kill_rounds(&format!(
-        "{scheme}://{hosts}/durability_{}_{nanos:x}",
-        std::process::id()
-    ))
-    .await;
+    let Some(uri) = mongo_uri("durability") else {
+        return;
+    };
+    kill_rounds(&uri).await;
 }
 
 /// Three rounds of burst, SIGKILL, restart and check, on the store `db` names.

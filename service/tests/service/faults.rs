@@ -4,9 +4,7 @@
 //! Every bird request is answered 200 or 503 (with a client-safe detail) and none takes longer
 //! than the server-selection timeout plus a margin; `/api/hello` is answered 200 throughout; the
 //! service recovers by itself once the relay is back. Needs `MONGODB_TEST_URI` (see
-//! `service_support`).
-
-mod service_support;
+//! `support`).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -15,9 +13,9 @@ use std::time::{Duration, Instant};
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::client::{get, send_json};
 use resource_api::config::Group;
-use resource_api::store::StoreLocation;
 use resource_api::{app, Db};
-use service_support::{mongo_uri, unique, with_database, Relay};
+
+use crate::support::relayed_mongo_store;
 
 #[derive(Default)]
 struct Tally {
@@ -30,22 +28,10 @@ struct Tally {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_mongodb_outage_under_load_is_bounded_503s_then_recovery() {
-    let Some(uri) = mongo_uri("outage_load") else {
+    let selection_timeout = Duration::from_millis(1500);
+    let Some((relay, store, conn)) = relayed_mongo_store("outage_load", selection_timeout).await else {
         return;
     };
-    let rest = uri.split_once("://").map_or("", |(_, rest)| rest);
-    let target = rest.split(['/', '?']).next().unwrap_or_default().to_owned();
-    let relay = Relay::start(target).await;
-    let relayed = with_database(&format!("mongodb://{}/", relay.addr), &unique("outage_load"));
-    let selection_timeout = Duration::from_millis(1500);
-    let conn = StoreLocation::parse(Some(&format!(
-        "{relayed}?serverSelectionTimeoutMS={}&directConnection=true",
-        selection_timeout.as_millis()
-    )))
-    .expect("parse");
-    let store = resource_api::store::open(&conn)
-        .await
-        .expect("connect through the relay");
     let db = Db::prepare(store, conn.effective()).await.expect("prepare");
     let addr = spawn(app(Group::B, Some(db))).await;
 

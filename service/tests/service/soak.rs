@@ -4,21 +4,19 @@
 //! 0.7) of that peak. Checked: no unexpected status and no connection error, the RSS after
 //! warm-up (the first minute) grows by at most 16 MiB, p99 stays below 50 ms in every window.
 //!
-//! Run: `cargo test --release -p resource-api --test soak -- --ignored --nocapture`
-
-// Test code: a failed expectation is a test failure, reported with its message.
-#![allow(clippy::expect_used, clippy::unwrap_used)]
+//! Run: `cargo test --release -p resource-api --test service soak -- --ignored --nocapture`
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use ferrapi_tests::client;
+use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
-mod support;
-use support::Service;
+use crate::support::process::Service;
+use crate::support::TempDir;
 
 /// One step of the mixed scenario: (method, path, body, expected status).
 fn step(worker: usize, i: u64) -> (&'static str, String, Option<String>, u16) {
@@ -55,64 +53,28 @@ fn step(worker: usize, i: u64) -> (&'static str, String, Option<String>, u16) {
 struct Conn {
     addr: SocketAddr,
     stream: Option<TcpStream>,
-    buffer: Vec<u8>,
 }
 
 impl Conn {
     async fn exchange(&mut self, method: &str, path: &str, body: Option<&str>) -> Option<u16> {
+        let json = [("Content-Type", "application/json")];
+        let headers: &[(&str, &str)] = if body.is_some() { &json } else { &[] };
+        let request = client::request("soak", method, path, headers, body.map(str::as_bytes));
         for _ in 0..2 {
             if self.stream.is_none() {
                 self.stream = Some(TcpStream::connect(self.addr).await.ok()?);
             }
             let stream = self.stream.as_mut()?;
-            let mut request = format!("{method} {path} HTTP/1.1\r\nHost: soak\r\n");
-            if let Some(body) = body {
-                request.push_str(&format!(
-                    "Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
-                    body.len()
-                ));
-            } else {
-                request.push_str("\r\n");
-            }
-            if stream.write_all(request.as_bytes()).await.is_err() {
+            if stream.write_all(&request).await.is_err() {
                 self.stream = None;
                 continue;
             }
-            match read_response(stream, &mut self.buffer).await {
-                Some(status) => return Some(status),
-                None => self.stream = None, // closed (e.g. idle timeout): reconnect once
+            match client::read_one(stream).await {
+                Ok(reply) => return Some(reply.status),
+                Err(_) => self.stream = None, // closed (e.g. idle timeout): reconnect once
             }
         }
         None
-    }
-}
-
-async fn read_response(stream: &mut TcpStream, buffer: &mut Vec<u8>) -> Option<u16> {
-    buffer.clear();
-    let mut chunk = [0u8; 8192];
-    loop {
-        if let Some(end) = buffer.windows(4).position(|w| w == b"\r\n\r\n") {
-            let head = std::str::from_utf8(&buffer[..end]).ok()?;
-            let length: usize = head
-                .lines()
-                .find_map(|l| {
-                    let l = l.to_ascii_lowercase();
-                    l.strip_prefix("content-length:").map(|v| v.trim().to_owned())
-                })
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(0);
-            if buffer.len() >= end + 4 + length {
-                return head.get(9..12)?.parse().ok();
-            }
-        }
-        let n = tokio::time::timeout(Duration::from_secs(10), stream.read(&mut chunk))
-            .await
-            .ok()?
-            .ok()?;
-        if n == 0 {
-            return None;
-        }
-        buffer.extend_from_slice(&chunk[..n]);
     }
 }
 
@@ -137,11 +99,7 @@ async fn run(
     for worker in 0..clients {
         let (stop, tally) = (stop.clone(), tally.clone());
         tasks.push(tokio::spawn(async move {
-            let mut conn = Conn {
-                addr,
-                stream: None,
-                buffer: Vec::new(),
-            };
+            let mut conn = Conn { addr, stream: None };
             // Burst: late ticks are made up at once, so the average rate is the target even when
             // the period is below the timer's 1 ms resolution.
             let mut ticker = period.map(|p| {
@@ -202,13 +160,8 @@ async fn soak() {
     let clients: usize = env_or("SOAK_CLIENTS", 16);
     let load: f64 = env_or("SOAK_LOAD", 0.7);
     let window = Duration::from_secs(env_or("SOAK_WINDOW", 30));
-    let dir = std::env::temp_dir().join(format!("resource-api-soak-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let service = Service::start_logging(
-        &format!("sqlite://{}", dir.join("soak.db").display()),
-        "all",
-        "warn,ferrapi::server=info",
-    );
+    let dir = TempDir::new("soak");
+    let service = Service::start_logging(&dir.sqlite("soak.db"), "all", "warn,ferrapi::server=info");
     let addr = service.addr;
 
     // 1. Peak: flat out for 10 s.
@@ -254,7 +207,7 @@ async fn soak() {
     }
     eprintln!("soak: {total_ok} requests answered as expected, {total_errors} errors");
     drop(service);
-    let _ = std::fs::remove_dir_all(&dir);
+    drop(dir);
 
     assert_eq!(total_errors, 0);
     let warm = rows

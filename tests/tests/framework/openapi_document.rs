@@ -2,7 +2,8 @@
 //! a visible diff), and the FastAPI layout rules it follows, checked one by one.
 //!
 //! Update the snapshot after a deliberate change with
-//! `UPDATE_SNAPSHOTS=1 cargo test -p ferrapi-tests --test openapi_document`, and read the diff.
+//! `UPDATE_SNAPSHOTS=1 cargo test -p ferrapi-tests --test framework openapi_document`, and read
+//! the diff.
 
 use std::path::PathBuf;
 
@@ -76,7 +77,7 @@ fn the_whole_document_matches_the_snapshot() {
         panic!(
             "the OpenAPI document of the example app differs from tests/{SNAPSHOT} \
              (- snapshot, + now):\n{}\nIf the change is intended, update the snapshot with\n    \
-             UPDATE_SNAPSHOTS=1 cargo test -p ferrapi-tests --test openapi_document\nand commit it.",
+             UPDATE_SNAPSHOTS=1 cargo test -p ferrapi-tests --test framework openapi_document\nand commit it.",
             diff(&expected, &actual)
         );
     }

@@ -1,15 +1,14 @@
 //! The store conformance suite: every case runs against the embedded store (SQLite) and against
-//! MongoDB (the server scripts/test.sh starts; see `service_support`), through the same
+//! MongoDB (the server scripts/test.sh starts; see `support`), through the same
 //! `DocumentStore` trait object the service uses.
-
-mod service_support;
 
 use std::collections::HashSet;
 use std::time::Instant;
 
 use resource_api::store::{Direction, Document, ListOptions, Store, StoreErrorKind};
 use serde_json::{json, Value};
-use service_support::{mongo_store, sqlite_store};
+
+use crate::support::{mongo_store, sqlite_store};
 
 const C: &str = "conformance";
 

@@ -1,0 +1,29 @@
+//! The Resource API's tests over real HTTP on 127.0.0.1: its routes served in-process on both
+//! stores (`group_a`, `group_b`, `clinic`, `openapi`, `security`, `faults`), the store
+//! conformance suite (`store`), and the real `resource-api` binary started, signalled and killed
+//! (`clinic_restart`, `durability`, `graceful_shutdown`, and the ignored `soak`). All talk HTTP
+//! with the tests' one client, `ferrapi_tests::client`.
+//!
+//! Rules enforced here: one test binary for all of them (each binary links hyper, tokio, the
+//! MongoDB driver and the service again, which on two cores costs more than the tests take to
+//! run), one module per subject, the helpers in `support`. MongoDB tests need `MONGODB_TEST_URI`
+//! (see `support`). The soak is ignored and run on purpose:
+//! `cargo test --release -p resource-api --test service soak -- --ignored --nocapture`.
+//! Run one module with a filter, e.g. `cargo test -p resource-api --test service store::`.
+
+// Test code: a failed expectation is a test failure, reported with its message.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+mod support;
+
+mod clinic;
+mod clinic_restart;
+mod durability;
+mod faults;
+mod graceful_shutdown;
+mod group_a;
+mod group_b;
+mod openapi;
+mod security;
+mod soak;
+mod store;

@@ -1,0 +1,22 @@
+//! The framework's black-box tests: the example app of `ferrapi_tests::app` (and small apps of
+//! their own) served over real HTTP on 127.0.0.1, talked to with `ferrapi_tests::client`, plus
+//! the OpenAPI document and schemas the route macros generate.
+//!
+//! Rules enforced here: one test binary for all of them (each binary links hyper, tokio and the
+//! framework again, which on two cores costs more than the tests take to run), one module per
+//! subject; they test `ferrapi` alone, never the Resource API service (its tests are in
+//! `service/tests/`). The compile-fail tests stay a binary of their own (`tests/tests/ui.rs`):
+//! their one test runs a nested cargo build for minutes, which would compete for the two cores
+//! with the timing checks of `server_limits` if it ran in this process.
+//!
+//! Run one module with a filter, e.g. `cargo test -p ferrapi-tests --test framework http_params::`.
+
+mod docs_pages;
+mod hostile_input;
+mod http_body;
+mod http_params;
+mod http_routing;
+mod openapi_document;
+mod openapi_schema;
+mod security;
+mod server_limits;
