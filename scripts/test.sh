@@ -70,6 +70,9 @@ export MONGODB_TEST_URI="mongodb://127.0.0.1:$port/resource_api_test"
 echo "== cargo test --workspace (MongoDB test server: $MONGO_SERVER on 127.0.0.1:$port)"
 cargo test --workspace --no-fail-fast
 
+echo "== scripts/house-checks.sh (module cycles, rustdoc -D warnings, cargo package)"
+scripts/house-checks.sh
+
 echo "== scripts/docs-checks.sh (openapi-spec-validator, generated Python client, headless Chromium)"
 scripts/docs-checks.sh
 
