@@ -125,13 +125,43 @@ pub use routing::{Route, RouteDef, RouteInfo};
 pub use server::{shutdown_signal, ServeError, Server};
 pub use validate::{Model, StrEnum};
 
-pub use ferrapi_macros::{delete, get, head, options, patch, post, put, Model, StrEnum};
+/// Declares a `DELETE` route on an `async fn`: `#[delete("/items/{item_id}")]`.
+#[doc = include_str!("../manual/macros/delete.md")]
+pub use ferrapi_macros::delete;
+/// Declares a `GET` route on an `async fn`: `#[get("/items/{item_id}")]`.
+#[doc = include_str!("../manual/macros/get.md")]
+pub use ferrapi_macros::get;
+/// Declares a `HEAD` route on an `async fn`: `#[head("/files/{name}")]`.
+#[doc = include_str!("../manual/macros/head.md")]
+pub use ferrapi_macros::head;
+/// Declares an `OPTIONS` route on an `async fn`: `#[options("/items")]`.
+#[doc = include_str!("../manual/macros/options.md")]
+pub use ferrapi_macros::options;
+/// Declares a `PATCH` route on an `async fn`: `#[patch("/items/{item_id}")]`.
+#[doc = include_str!("../manual/macros/patch.md")]
+pub use ferrapi_macros::patch;
+/// Declares a `POST` route on an `async fn`: `#[post("/items")]`.
+#[doc = include_str!("../manual/macros/post.md")]
+pub use ferrapi_macros::post;
+/// Declares a `PUT` route on an `async fn`: `#[put("/items/{item_id}")]`.
+#[doc = include_str!("../manual/macros/put.md")]
+pub use ferrapi_macros::put;
+/// Derives a JSON body model: `#[derive(Model)]` on a struct with named fields, validated as
+/// pydantic validates a model and documented as a JSON Schema.
+#[doc = include_str!("../manual/macros/model.md")]
+pub use ferrapi_macros::Model;
+/// Derives a string enumeration: `#[derive(StrEnum)]` on an enum of unit variants, each one
+/// string value.
+#[doc = include_str!("../manual/macros/str_enum.md")]
+pub use ferrapi_macros::StrEnum;
 pub use hyper::{header, HeaderMap, Method, StatusCode, Uri};
 
 /// Custom parameter and field types: the traits a type implements to be a path or query parameter
 /// ([`FromParam`](types::FromParam)) or a field of a JSON body ([`FromJson`](types::FromJson)),
 /// with its JSON Schema ([`JsonSchema`](types::JsonSchema)), and the error types their
-/// conversions report.
+/// conversions report. The manual's [Custom parameter and field
+/// types](crate#custom-parameter-and-field-types) implements them for a date type, used as a query
+/// parameter and as a model field.
 pub mod types {
     pub use crate::validate::{
         Bound, Constrainable, ErrorItem, Failure, FastJson, FromJson, FromParam, JsonSchema, Loc, LocItem,
@@ -140,14 +170,16 @@ pub mod types {
 }
 
 /// The documentation pages: which versions of Swagger UI and ReDoc are served, and the
-/// Content-Security-Policy their pages carry.
+/// Content-Security-Policy their pages carry (see the manual's [The OpenAPI document and the docs
+/// pages](crate#the-openapi-document-and-the-docs-pages)).
 pub mod docs {
     pub use crate::openapi::{
         CONTENT_SECURITY_POLICY_VALUE as CONTENT_SECURITY_POLICY, REDOC_VERSION, SWAGGER_UI_VERSION,
     };
 }
 
-/// Everything a route author needs: `use ferrapi::prelude::*;`.
+/// Everything a route author needs: `use ferrapi::prelude::*;`. The route attributes `head` and
+/// `options`, rarer, are imported by name (`use ferrapi::head;`).
 pub mod prelude {
     pub use crate::{
         delete, escape_html, get, patch, post, put, routes, App, Html, HttpError, IntoResponse, Json, Model,
