@@ -70,7 +70,7 @@ pub async fn read_student(username: String) -> Json<Value> {
     Json(json!({ "student": username }))
 }
 
-/// A student, as an HTML greeting (declared second: shadowed by [`read_student`]).
+/// A student, as an HTML greeting (declared second: shadowed by [`read_student()`]).
 #[get("/student/:username")]
 pub async fn read_student_html(username: String) -> Html<String> {
     Html(format!(
