@@ -209,6 +209,7 @@ impl App {
 }
 
 /// `App::new()` titled and versioned after the calling package (`CARGO_PKG_NAME`/`VERSION`).
+#[doc = include_str!("../manual/macros/app_info.md")]
 #[macro_export]
 macro_rules! app_info {
     () => {

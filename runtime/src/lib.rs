@@ -1,14 +1,17 @@
-//! # ferrapi
-//!
-//! A route framework on hyper: annotate an async function, and its arguments become typed path,
+//! A route framework on hyper: annotate an `async fn`, and its arguments become typed path,
 //! query and body parameters, validated with FastAPI's (pydantic v2's) error format and
-//! documented in an OpenAPI 3.1 document.
+//! documented in an OpenAPI 3.1 document, with Swagger UI and ReDoc served from the binary.
 //!
-//! ```no_run
+//! ```
 //! use ferrapi::prelude::*;
 //!
+//! /// An item, read from a JSON body and validated like a pydantic model.
 //! #[derive(Model)]
-//! struct Item { name: String, price: f64, tax: Option<f64> }
+//! struct Item {
+//!     name: String,
+//!     price: f64,
+//!     tax: Option<f64>,
+//! }
 //!
 //! /// Read one item.
 //! #[get("/item/{id}")]
@@ -18,14 +21,78 @@
 //!
 //! #[post("/item")]
 //! async fn create_item(item: Item) -> Json<Value> {
-//!     Json(json!({ "name": item.name, "price": item.price }))
+//!     Json(json!({ "name": item.name, "total": item.price + item.tax.unwrap_or(0.0) }))
 //! }
 //!
-//! # async fn run() -> Result<(), ferrapi::ServeError> {
-//! App::new().routes(routes![read_item, create_item]).serve("127.0.0.1:8000").await
+//! let app = App::new().routes(routes![read_item, create_item]);
+//! // `app.serve("127.0.0.1:8000").await` serves it until Ctrl-C; here it answers in-process.
+//! let service = app.build()?;
+//! # fn call(service: &ferrapi::Service, method: &str, uri: &str, body: &'static str) -> (u16, String) {
+//! #     use http_body_util::BodyExt;
+//! #     let request = hyper::Request::builder().method(method).uri(uri)
+//! #         .header("content-type", "application/json")
+//! #         .body(ferrapi::Body::from(body)).unwrap();
+//! #     tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+//! #         let response = service.handle(request).await;
+//! #         let status = response.status().as_u16();
+//! #         let bytes = response.into_body().collect().await.unwrap().to_bytes();
+//! #         (status, String::from_utf8_lossy(&bytes).into_owned())
+//! #     })
 //! # }
+//! assert_eq!(call(&service, "GET", "/item/42?q=x", ""), (200, r#"{"id":42,"q":"x"}"#.into()));
+//! assert_eq!(
+//!     call(&service, "POST", "/item", r#"{"name":"Hammer","price":10,"tax":2.5}"#),
+//!     (200, r#"{"name":"Hammer","total":12.5}"#.into())
+//! );
+//! assert_eq!(
+//!     call(&service, "GET", "/item/forty-two", ""),
+//!     (422, r#"{"detail":[{"type":"int_parsing","loc":["path","id"],"msg":"Input should be a valid integer, unable to parse string as an integer","input":"forty-two"}]}"#.into())
+//! );
+//! # Ok::<(), ferrapi::BuildError>(())
 //! ```
-
+//!
+//! This page is the framework's manual, written for someone who knows FastAPI; it reads top to
+//! bottom in about fifteen minutes. Every example on it is a test that runs (except the ones that
+//! listen on a socket): it builds an app and sends it requests in-process with
+//! [`Service::handle`], as in [Testing](#testing-in-process).
+//!
+//! # Contents
+//!
+//! 1. [Adding a route](#adding-a-route): the route attributes, their options, doc comments.
+//! 2. [How arguments are read](#how-arguments-are-read): path, query, body and injected values.
+//! 3. [Constraints and defaults](#constraints-and-defaults): `#[ge(0)]`, `#[max_length(50)]`,
+//!    `#[default(..)]`.
+//! 4. [Models and string enums](#models-and-string-enums): `#[derive(Model)]`,
+//!    `#[derive(StrEnum)]`.
+//! 5. [Routing](#routing): declaration order, shadowing, 404/405, HEAD, trailing slashes,
+//!    percent-decoding.
+//! 6. [Responses](#responses): what a handler may return.
+//! 7. [The errors a client sees](#the-errors-a-client-sees): 422, 400, 413, 500, 503 and the rest.
+//! 8. [The OpenAPI document and the docs pages](#the-openapi-document-and-the-docs-pages).
+//! 9. [State, configuration and serving](#state-configuration-and-serving): `App`, limits,
+//!    `Server`, graceful shutdown, logging.
+//! 10. [Testing in-process](#testing-in-process): `Service::handle`, no socket.
+//! 11. [Custom parameter and field types](#custom-parameter-and-field-types): the traits of
+//!     [`types`].
+//! 12. [Differences from FastAPI](#differences-from-fastapi): what is different, and why.
+//!
+//! The API in one screen: [`App`] builds an app and [`Service`] answers requests; [`Server`]
+//! serves a service over HTTP/1.1 and HTTP/2; [`prelude`] has what a route author writes with;
+//! [`types`] has the traits a custom parameter or field type implements; [`docs`] names the
+//! versions and policy of the documentation pages; [`logging::init`] sets up the log.
+//!
+#![doc = include_str!("../manual/01-routes.md")]
+#![doc = include_str!("../manual/02-arguments.md")]
+#![doc = include_str!("../manual/03-constraints.md")]
+#![doc = include_str!("../manual/04-models.md")]
+#![doc = include_str!("../manual/05-routing.md")]
+#![doc = include_str!("../manual/06-responses.md")]
+#![doc = include_str!("../manual/07-errors.md")]
+#![doc = include_str!("../manual/08-openapi.md")]
+#![doc = include_str!("../manual/09-serving.md")]
+#![doc = include_str!("../manual/10-testing.md")]
+#![doc = include_str!("../manual/11-custom-types.md")]
+#![doc = include_str!("../manual/12-fastapi.md")]
 // Early answers travel as `Err(Response)`; a response is large, but boxing it on every error
 // path would cost an allocation for nothing.
 #![allow(clippy::result_large_err)]
@@ -58,13 +125,43 @@ pub use routing::{Route, RouteDef, RouteInfo};
 pub use server::{shutdown_signal, ServeError, Server};
 pub use validate::{Model, StrEnum};
 
-pub use ferrapi_macros::{delete, get, head, options, patch, post, put, Model, StrEnum};
+/// Declares a `DELETE` route on an `async fn`: `#[delete("/items/{item_id}")]`.
+#[doc = include_str!("../manual/macros/delete.md")]
+pub use ferrapi_macros::delete;
+/// Declares a `GET` route on an `async fn`: `#[get("/items/{item_id}")]`.
+#[doc = include_str!("../manual/macros/get.md")]
+pub use ferrapi_macros::get;
+/// Declares a `HEAD` route on an `async fn`: `#[head("/files/{name}")]`.
+#[doc = include_str!("../manual/macros/head.md")]
+pub use ferrapi_macros::head;
+/// Declares an `OPTIONS` route on an `async fn`: `#[options("/items")]`.
+#[doc = include_str!("../manual/macros/options.md")]
+pub use ferrapi_macros::options;
+/// Declares a `PATCH` route on an `async fn`: `#[patch("/items/{item_id}")]`.
+#[doc = include_str!("../manual/macros/patch.md")]
+pub use ferrapi_macros::patch;
+/// Declares a `POST` route on an `async fn`: `#[post("/items")]`.
+#[doc = include_str!("../manual/macros/post.md")]
+pub use ferrapi_macros::post;
+/// Declares a `PUT` route on an `async fn`: `#[put("/items/{item_id}")]`.
+#[doc = include_str!("../manual/macros/put.md")]
+pub use ferrapi_macros::put;
+/// Derives a JSON body model: `#[derive(Model)]` on a struct with named fields, validated as
+/// pydantic validates a model and documented as a JSON Schema.
+#[doc = include_str!("../manual/macros/model.md")]
+pub use ferrapi_macros::Model;
+/// Derives a string enumeration: `#[derive(StrEnum)]` on an enum of unit variants, each one
+/// string value.
+#[doc = include_str!("../manual/macros/str_enum.md")]
+pub use ferrapi_macros::StrEnum;
 pub use hyper::{header, HeaderMap, Method, StatusCode, Uri};
 
 /// Custom parameter and field types: the traits a type implements to be a path or query parameter
 /// ([`FromParam`](types::FromParam)) or a field of a JSON body ([`FromJson`](types::FromJson)),
 /// with its JSON Schema ([`JsonSchema`](types::JsonSchema)), and the error types their
-/// conversions report.
+/// conversions report. The manual's [Custom parameter and field
+/// types](crate#custom-parameter-and-field-types) implements them for a date type, used as a query
+/// parameter and as a model field.
 pub mod types {
     pub use crate::validate::{
         Bound, Constrainable, ErrorItem, Failure, FastJson, FromJson, FromParam, JsonSchema, Loc, LocItem,
@@ -73,14 +170,16 @@ pub mod types {
 }
 
 /// The documentation pages: which versions of Swagger UI and ReDoc are served, and the
-/// Content-Security-Policy their pages carry.
+/// Content-Security-Policy their pages carry (see the manual's [The OpenAPI document and the docs
+/// pages](crate#the-openapi-document-and-the-docs-pages)).
 pub mod docs {
     pub use crate::openapi::{
         CONTENT_SECURITY_POLICY_VALUE as CONTENT_SECURITY_POLICY, REDOC_VERSION, SWAGGER_UI_VERSION,
     };
 }
 
-/// Everything a route author needs: `use ferrapi::prelude::*;`.
+/// Everything a route author needs: `use ferrapi::prelude::*;`. The route attributes `head` and
+/// `options`, rarer, are imported by name (`use ferrapi::head;`).
 pub mod prelude {
     pub use crate::{
         delete, escape_html, get, patch, post, put, routes, App, Html, HttpError, IntoResponse, Json, Model,

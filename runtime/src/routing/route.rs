@@ -152,6 +152,7 @@ impl Route for RouteDef {
 }
 
 /// A list of routes for `App::routes`: `routes![create_item, read_item]`.
+#[doc = include_str!("../../manual/macros/routes.md")]
 #[macro_export]
 macro_rules! routes {
     ($($($segment:ident)::+),* $(,)?) => {
