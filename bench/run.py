@@ -21,6 +21,9 @@ Usage:
   bench/run.py --smoke              # debug builds, 1 s per scenario, 1 round, no write (CI)
   bench/run.py --peers service,hyper-raw,axum --duration 5 --rounds 3 --no-write
   bench/run.py --peers service,hyper-raw,fastapi,express --verify-only
+  bench/run.py --peers service,hyper-raw --service-bin base=/tmp/resource-api-base --no-write
+                                    # also an earlier build of the service, as peer service@base,
+                                    # so a change is measured before and after in one run
 """
 
 import argparse
@@ -496,6 +499,9 @@ def main():
     ap.add_argument("--verify-only", action="store_true")
     ap.add_argument("--with-info-log", action="store_true",
                     help="also run the service with RUST_LOG=info (the per-request log line's cost)")
+    ap.add_argument("--service-bin", action="append", default=[], metavar="LABEL=PATH",
+                    help="also run this resource-api binary as peer service@LABEL (e.g. a build of the "
+                         "commit before a change), with the service's arguments and scenarios")
     ap.add_argument("--wait-load", type=float, default=0.0, metavar="MINUTES",
                     help="first wait (polling every 30 s, at most MINUTES) for a 1-minute load below 0.7")
     args = ap.parse_args()
@@ -510,14 +516,22 @@ def main():
         peers = explicit or list(PEERS)
     if args.with_info_log and "service-info" not in peers:
         peers.append("service-info")
+    extra_services = {}
+    for spec in args.service_bin:
+        label, _, path = spec.partition("=")
+        if not label or not os.path.isfile(path) or not os.access(path, os.X_OK):
+            die(f"--service-bin {spec}: expected LABEL=PATH of an executable")
+        extra_services[f"service@{label}"] = [os.path.abspath(path)]
     for p in peers:
         if p not in PEERS + ["service-info"]:
             die(f"unknown peer {p}")
+    peers += [p for p in extra_services if p not in peers]
     args.duration = max(1, min(args.duration, 120))
     args.rounds = max(1, min(args.rounds, 20))
 
     ensure_tools()
     bins, timings = build(peers, release=not args.debug)
+    bins.update(extra_services)
     installed, install_timings = install_peers(peers + verify_extra, explicit)
     bins.update(installed)
     timings.update({f"{peer} (install, or check of its pins)": secs for peer, secs in install_timings.items()})

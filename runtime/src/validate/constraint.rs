@@ -52,6 +52,9 @@ pub enum Constraint {
 /// A value constraints can be checked on. Numbers compare with bounds, strings have a length;
 /// `Option` checks its content when present. Everything else has neither, and the route macro
 /// refuses constraints on it at compile time.
+///
+/// An extension point: implement it for a type of your own, as the manual's
+/// [custom types chapter](crate#custom-parameter-and-field-types) shows with a compiled example.
 pub trait Constrainable {
     /// Compare with a numeric bound, if this is a number.
     fn compare(&self, _bound: Bound) -> Option<Ordering> {

@@ -18,6 +18,9 @@ use super::error::Failure;
 use super::schema::{JsonSchema, SchemaRegistry};
 
 /// A value that can be parsed from one path segment or query value.
+///
+/// An extension point: implement it for a type of your own, as the manual's
+/// [custom types chapter](crate#custom-parameter-and-field-types) shows with a compiled example.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be parsed from a path segment or query value",
     label = "not a scalar parameter type",

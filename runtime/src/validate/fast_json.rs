@@ -19,6 +19,9 @@ use serde_json::{Map, Value};
 
 /// Strict deserialization straight from JSON text. The default refuses, sending every body of
 /// the type through the lax path.
+///
+/// An extension point: implement it for a type of your own, as the manual's
+/// [custom types chapter](crate#custom-parameter-and-field-types) shows with a compiled example.
 // The same words as `FromJson`'s, so a field type lacking both is reported once.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be read from a JSON body",

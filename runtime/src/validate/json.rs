@@ -20,6 +20,9 @@ use super::fast_json::FastJson;
 use super::schema::JsonSchema;
 
 /// A type a JSON body value can be validated into.
+///
+/// An extension point: implement it for a type of your own, as the manual's
+/// [custom types chapter](crate#custom-parameter-and-field-types) shows with a compiled example.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be read from a JSON body",
     label = "not a JSON field type",

@@ -17,6 +17,9 @@ use std::collections::{BTreeMap, HashMap};
 use serde_json::{json, Map, Value};
 
 /// A type that can describe itself as JSON Schema.
+///
+/// An extension point: implement it for a type of your own, as the manual's
+/// [custom types chapter](crate#custom-parameter-and-field-types) shows with a compiled example.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no JSON Schema for the OpenAPI document",
     label = "a type in the API without `JsonSchema`",
