@@ -69,6 +69,19 @@ SMOKE_PEERS = ["service", "hyper-raw", "axum", "actix"]
 # The smoke run only verifies these (no load): their answers are checked in CI at little cost.
 SMOKE_VERIFY_PEERS = ["fastapi", "express"]
 BASE = "hyper-raw"
+# Variants: a peer's binary run with settings of its own, as a peer (bench/run.py --layers).
+# ferrapi-server is the ferrapi-bare routes on ferrapi::Server without layers; -noop adds tower's
+# Identity (the price of a layer stack at all); the -cors-gzip pair has tower-http's CORS and
+# compression layers on ferrapi and on axum, and is loaded with an Origin and an
+# Accept-Encoding: gzip header so both layers do their work.
+VARIANTS = {
+    "ferrapi-server": ("ferrapi-bare", {"SERVER": "ferrapi"}),
+    "ferrapi-noop": ("ferrapi-bare", {"SERVER": "ferrapi", "LAYERS": "noop"}),
+    "ferrapi-cors-gzip": ("ferrapi-bare", {"SERVER": "ferrapi", "LAYERS": "cors,compression"}),
+    "axum-cors-gzip": ("axum", {"LAYERS": "cors,compression"}),
+}
+LAYER_HEADERS = {"ferrapi-cors-gzip": ["Origin: http://bench.example", "Accept-Encoding: gzip"],
+                 "axum-cors-gzip": ["Origin: http://bench.example", "Accept-Encoding: gzip"]}
 
 FASTAPI_DIR = os.path.join(BENCH, "peers", "fastapi")
 FASTAPI_VENV = os.path.join(BENCH, ".venv-fastapi")
@@ -207,7 +220,7 @@ def build(peers, release):
         t = time.monotonic()
         run(["cargo", "build", *profile, "--quiet", "-p", "resource-api"], cwd=ROOT)
         timings["service"] = time.monotonic() - t
-    rust_peers = [p for p in peers if p in RUST_PEERS]
+    rust_peers = sorted({VARIANTS[p][0] if p in VARIANTS else p for p in peers} & set(RUST_PEERS))
     if rust_peers:
         env = dict(os.environ, CARGO_TARGET_DIR=peer_target)
         cmd = ["cargo", "build", *profile, "--quiet", "--manifest-path", os.path.join(BENCH, "Cargo.toml")]
@@ -225,6 +238,8 @@ def build(peers, release):
         "actix": [os.path.join(peer_target, out, "peer-actix")],
         "ferrapi-bare": [os.path.join(peer_target, out, "peer-ferrapi-bare")],
     }
+    for variant, (base, _) in VARIANTS.items():
+        bins[variant] = bins[base]
     return bins, timings
 
 
@@ -249,6 +264,7 @@ class Server:
             cmd = [*bins[peer], str(self.port), openapi_file]
             if peer == "express":
                 env["NODE_ENV"] = "production"
+            env.update(VARIANTS.get(peer, (None, {}))[1])
         self.logfile = open(os.path.join(workdir, f"{peer}-{self.port}.log"), "wb")
         self.proc = subprocess.Popen(["taskset", "-c", "0"] + cmd, env=env, stdout=self.logfile,
                                      stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
@@ -370,10 +386,12 @@ def parse_duration_ms(text):
     return float(text)
 
 
-def wrk(port, scenario, duration, connections):
+def wrk(port, scenario, duration, connections, headers=()):
     name, method, path, body, _, script = scenario
     cmd = ["taskset", "-c", "1", "wrk", "-t1", f"-c{connections}", f"-d{duration}s", "--latency",
            "--timeout", "5s"]
+    for header in headers:
+        cmd += ["-H", header]
     if script:
         cmd += ["-s", os.path.join(LUA, script)]
     cmd.append(f"http://127.0.0.1:{port}{path}")
@@ -405,7 +423,7 @@ def load_round(peers, bins, workdir, openapi_file, duration, connections, result
             shared_hwm = anon = 0
             for scenario in scenarios_for(peer):
                 before = srv.cpu_ticks()
-                r = wrk(srv.port, scenario, duration, connections)
+                r = wrk(srv.port, scenario, duration, connections, LAYER_HEADERS.get(peer, ()))
                 after = srv.cpu_ticks()
                 r["cpu_us"] = (after - before) / CLK_TCK * 1e6 / max(r["requests"], 1)
                 results.setdefault((peer, scenario[0]), []).append(r)
@@ -499,6 +517,8 @@ def main():
     ap.add_argument("--verify-only", action="store_true")
     ap.add_argument("--with-info-log", action="store_true",
                     help="also run the service with RUST_LOG=info (the per-request log line's cost)")
+    ap.add_argument("--layers", action="store_true",
+                    help="also the layer variants: " + ", ".join(VARIANTS) + " (tower layers' cost)")
     ap.add_argument("--service-bin", action="append", default=[], metavar="LABEL=PATH",
                     help="also run this resource-api binary as peer service@LABEL (e.g. a build of the "
                          "commit before a change), with the service's arguments and scenarios")
@@ -522,8 +542,10 @@ def main():
         if not label or not os.path.isfile(path) or not os.access(path, os.X_OK):
             die(f"--service-bin {spec}: expected LABEL=PATH of an executable")
         extra_services[f"service@{label}"] = [os.path.abspath(path)]
+    if args.layers:
+        peers += [v for v in VARIANTS if v not in peers]
     for p in peers:
-        if p not in PEERS + ["service-info"]:
+        if p not in PEERS + ["service-info"] + list(VARIANTS):
             die(f"unknown peer {p}")
     peers += [p for p in extra_services if p not in peers]
     args.duration = max(1, min(args.duration, 120))

@@ -105,7 +105,7 @@ async fn create_item(item: Item) -> Json<Echo> {
 const APPLICATION_JSON: HeaderValue = HeaderValue::from_static("application/json");
 
 fn json_response(status: StatusCode, bytes: Vec<u8>) -> Response {
-    let mut response = hyper::Response::new(Full::new(Bytes::from(bytes)));
+    let mut response = hyper::Response::new(ferrapi::Body::from(bytes));
     *response.status_mut() = status;
     response.headers_mut().insert(CONTENT_TYPE, APPLICATION_JSON);
     response
@@ -188,8 +188,11 @@ fn post_item() -> Request<Full<Bytes>> {
 
 async fn snapshot(response: Response) -> (StatusCode, HeaderMap, Bytes) {
     let (parts, body) = response.into_parts();
-    let Ok(collected) = body.collect().await;
-    (parts.status, parts.headers, collected.to_bytes())
+    let bytes = match body.collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(err) => panic!("a response body failed: {err}"),
+    };
+    (parts.status, parts.headers, bytes)
 }
 
 /// One benchmarked request and the answer both sides must give to it.

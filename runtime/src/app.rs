@@ -13,9 +13,10 @@ use bytes::Bytes;
 use hyper::Method;
 
 use crate::config::Config;
-use crate::dispatch::{Compiled, Service};
+use crate::dispatch::{Compiled, Endpoint, LayerFn, MatchedRoute, Service};
 use crate::extract::StateMap;
 use crate::openapi::{document, document_path, DocsRoutes, Info};
+use crate::response::BoxError;
 use crate::routing::{Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable};
 use crate::validate::SchemaRegistry;
 
@@ -32,12 +33,24 @@ impl std::fmt::Display for BuildError {
 impl std::error::Error for BuildError {}
 
 /// An application under construction: `App::new().routes(routes![...]).serve(addr)`.
-#[derive(Debug)]
 pub struct App {
     routes: Vec<RouteDef>,
     state: StateMap,
     config: Config,
     info: Info,
+    layers: Vec<LayerFn>,
+}
+
+impl std::fmt::Debug for App {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("App")
+            .field("routes", &self.routes)
+            .field("state", &self.state)
+            .field("config", &self.config)
+            .field("info", &self.info)
+            .field("layers", &self.layers.len())
+            .finish()
+    }
 }
 
 impl Default for App {
@@ -58,6 +71,7 @@ impl App {
                 version: "0.1.0".to_owned(),
                 description: None,
             },
+            layers: Vec::new(),
         }
     }
 
@@ -70,6 +84,33 @@ impl App {
     /// Append one route.
     pub fn route(mut self, route: impl Route) -> Self {
         self.routes.push(route.def());
+        self
+    }
+
+    /// Wrap every request in a `tower` layer (`tower-http`'s `CorsLayer`, `CompressionLayer`,
+    /// `TimeoutLayer`, `TraceLayer`, a layer of your own...). The route is matched before the layers
+    /// run, so a layer can read the [`MatchedRoute`] request extension; every answer goes through
+    /// them, also 404s, 405s and the docs pages. A layer added later wraps the ones added before
+    /// (it sees the request first and the response last). A layer's error is answered, never a
+    /// dropped connection: tower's `Elapsed` is 408, `Overloaded` is 503, any other error 500.
+    ///
+    /// An app without layers does not pay for them: its requests take the direct path.
+    pub fn layer<L, ResBody>(mut self, layer: L) -> Self
+    where
+        L: tower::Layer<Endpoint> + Send + Sync + 'static,
+        L::Service: tower::Service<hyper::Request<crate::Body>, Response = hyper::Response<ResBody>>
+            + Clone
+            + Send
+            + Sync
+            + 'static,
+        <L::Service as tower::Service<hyper::Request<crate::Body>>>::Error: Into<BoxError>,
+        <L::Service as tower::Service<hyper::Request<crate::Body>>>::Future: Send + 'static,
+        ResBody: hyper::body::Body<Data = Bytes> + Send + 'static,
+        ResBody::Error: Into<BoxError>,
+    {
+        self.layers.push(std::sync::Arc::new(move |endpoint: Endpoint| {
+            endpoint.layered(&layer)
+        }));
         self
     }
 
@@ -169,6 +210,10 @@ impl App {
             })?;
         }
         let route_table = table.rows(&self.routes);
+        let matched = route_table
+            .iter()
+            .map(|row| MatchedRoute::new(row.path.clone(), row.name))
+            .collect();
         let RouteTable { router, templates } = table;
         let mut registry = SchemaRegistry::new();
         let mut operations = Vec::new();
@@ -196,7 +241,7 @@ impl App {
                 );
             }
         }
-        Ok(Service::new(Compiled {
+        let compiled = Compiled {
             routes: self.routes,
             router,
             state: self.state,
@@ -204,7 +249,9 @@ impl App {
             openapi_json,
             docs,
             route_table,
-        }))
+            matched,
+        };
+        Ok(Service::new(compiled, &self.layers))
     }
 }
 

@@ -71,14 +71,17 @@
 //! 8. [The OpenAPI document and the docs pages](#the-openapi-document-and-the-docs-pages).
 //! 9. [State, configuration and serving](#state-configuration-and-serving): `App`, limits,
 //!    `Server`, graceful shutdown, logging.
-//! 10. [Testing in-process](#testing-in-process): `Service::handle`, no socket.
-//! 11. [Custom parameter and field types](#custom-parameter-and-field-types): the traits of
+//! 10. [Middleware: tower layers](#middleware-tower-layers): `App::layer`, CORS, compression,
+//!     timeouts, a layer of your own, the matched route.
+//! 11. [Testing in-process](#testing-in-process): `Service::handle`, no socket.
+//! 12. [Custom parameter and field types](#custom-parameter-and-field-types): the traits of
 //!     [`types`].
-//! 12. [Differences from FastAPI](#differences-from-fastapi): what is different, and why.
+//! 13. [Differences from FastAPI](#differences-from-fastapi): what is different, and why.
 //!
 //! The API in one screen: [`App`] builds an app and [`Service`] answers requests; [`Server`]
 //! serves a service over HTTP/1.1 and HTTP/2; [`prelude`] has what a route author writes with;
-//! [`types`] has the traits a custom parameter or field type implements; [`docs`] names the
+//! [`types`] has the traits a custom parameter or field type implements; [`layer`] has what
+//! `tower` middleware meets; [`docs`] names the
 //! versions and policy of the documentation pages; [`logging::init`] sets up the log.
 //!
 #![doc = include_str!("../manual/01-routes.md")]
@@ -90,9 +93,10 @@
 #![doc = include_str!("../manual/07-errors.md")]
 #![doc = include_str!("../manual/08-openapi.md")]
 #![doc = include_str!("../manual/09-serving.md")]
-#![doc = include_str!("../manual/10-testing.md")]
-#![doc = include_str!("../manual/11-custom-types.md")]
-#![doc = include_str!("../manual/12-fastapi.md")]
+#![doc = include_str!("../manual/10-layers.md")]
+#![doc = include_str!("../manual/11-testing.md")]
+#![doc = include_str!("../manual/12-custom-types.md")]
+#![doc = include_str!("../manual/13-fastapi.md")]
 // Early answers travel as `Err(Response)`; a response is large, but boxing it on every error
 // path would cost an allocation for nothing.
 #![allow(clippy::result_large_err)]
@@ -119,7 +123,8 @@ pub use config::Config;
 pub use dispatch::{Service, ServiceFuture};
 pub use extract::State;
 pub use response::{
-    escape_html, Body, Html, HttpError, IntoResponse, Json, Response, HTML_CONTENT_SECURITY_POLICY,
+    escape_html, Body, BodyError, BoxError, Html, HttpError, IntoResponse, Json, Response,
+    HTML_CONTENT_SECURITY_POLICY,
 };
 pub use routing::{Route, RouteDef, RouteInfo};
 pub use server::{shutdown_signal, ServeError, Server};
@@ -167,6 +172,12 @@ pub mod types {
         Bound, Constrainable, ErrorItem, Failure, FastJson, FromJson, FromParam, JsonSchema, Loc, LocItem,
         SchemaRegistry, ValidationErrors,
     };
+}
+
+/// `tower` middleware around an app: what [`App::layer`] wraps ([`Endpoint`](layer::Endpoint)),
+/// and what a layer can read of the request ([`MatchedRoute`](layer::MatchedRoute)).
+pub mod layer {
+    pub use crate::dispatch::{Endpoint, EndpointFuture, MatchedRoute};
 }
 
 /// The documentation pages: which versions of Swagger UI and ReDoc are served, and the

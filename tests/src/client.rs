@@ -43,6 +43,33 @@ impl Reply {
         String::from_utf8_lossy(&self.body).into_owned()
     }
 
+    /// The body without its chunked framing when it was sent `Transfer-Encoding: chunked` (the
+    /// size of each chunk, its data, and the final empty chunk), else the body as it came.
+    pub fn dechunked(&self) -> Vec<u8> {
+        if self.header("transfer-encoding") != Some("chunked") {
+            return self.body.clone();
+        }
+        let mut out = Vec::new();
+        let mut rest = &self.body[..];
+        while let Some(end) = rest.windows(2).position(|w| w == b"\r\n") {
+            let size_text = String::from_utf8_lossy(&rest[..end]).into_owned();
+            let size_text = size_text.split(';').next().unwrap_or("").trim();
+            let Ok(size) = usize::from_str_radix(size_text, 16) else {
+                panic!(
+                    "bad chunk size {size_text:?} in {:?}",
+                    String::from_utf8_lossy(&self.body)
+                );
+            };
+            rest = &rest[end + 2..];
+            if size == 0 || rest.len() < size {
+                break;
+            }
+            out.extend_from_slice(&rest[..size]);
+            rest = rest.get(size + 2..).unwrap_or_default();
+        }
+        out
+    }
+
     /// The body parsed as JSON (panics when it is not JSON).
     pub fn json(&self) -> serde_json::Value {
         serde_json::from_slice(&self.body)

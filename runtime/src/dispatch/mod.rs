@@ -20,21 +20,24 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 use std::time::Instant;
 
-use bytes::Bytes;
-use http_body_util::Full;
 use hyper::header::{HeaderValue, ALLOW, CONTENT_LENGTH};
 use hyper::http::request::Parts;
 use hyper::{Method, Request, StatusCode, Uri};
 use serde_json::json;
 
+mod endpoint;
+mod layered;
 mod panic;
 mod service;
 
-pub(crate) use service::Compiled;
+pub use endpoint::{Endpoint, EndpointFuture};
+pub use layered::MatchedRoute;
+use layered::Routed;
+pub(crate) use service::{Answer, Compiled, LayerFn};
 pub use service::{Service, ServiceFuture};
 
 use crate::extract::{classify, BodyInput, BodyReader, PathParams, RequestCx};
-use crate::response::{error_response, internal_error, Response};
+use crate::response::{error_response, internal_error, Body, BoxError, Response};
 use crate::routing::{Lookup, RouteDef};
 use panic::{panic_message, CatchPanic};
 
@@ -111,7 +114,7 @@ fn panicked(route: &'static str, payload: &(dyn std::any::Any + Send)) -> Respon
 pub(crate) fn start<B>(inner: &Arc<Compiled>, request: Request<B>) -> HandleFuture<B>
 where
     B: hyper::body::Body + Unpin,
-    B::Error: std::fmt::Display,
+    B::Error: Into<BoxError>,
 {
     let is_head = request.method() == Method::HEAD;
     let log = tracing::enabled!(tracing::Level::INFO).then(|| LogLine::new(&request));
@@ -124,17 +127,27 @@ where
 fn route<B>(inner: &Arc<Compiled>, parts: Parts, body: B) -> State<B>
 where
     B: hyper::body::Body + Unpin,
-    B::Error: std::fmt::Display,
+    B::Error: Into<BoxError>,
 {
     let path = parts.uri.path();
     if let Some(response) = inner.docs.respond(&parts.method, path) {
         return State::Ready(Poll::Ready(response));
     }
-    let (route, params) = match inner.router.lookup(&parts.method, path) {
-        Lookup::Found { route, params } => (route, params),
-        Lookup::NotFound => return State::Ready(Poll::Ready(not_found())),
-        Lookup::MethodNotAllowed(allow) => return State::Ready(Poll::Ready(method_not_allowed(allow))),
-    };
+    match inner.router.lookup(&parts.method, path) {
+        Lookup::Found { route, params } => matched(inner, parts, body, route, params),
+        Lookup::NotFound => State::Ready(Poll::Ready(not_found())),
+        Lookup::MethodNotAllowed(allow) => State::Ready(Poll::Ready(method_not_allowed(allow))),
+    }
+}
+
+/// Run route `route`, which `parts` matched with `params`: read the body if it takes one, then
+/// its handler.
+#[inline(always)]
+fn matched<B>(inner: &Arc<Compiled>, parts: Parts, body: B, route: usize, params: PathParams) -> State<B>
+where
+    B: hyper::body::Body + Unpin,
+    B::Error: Into<BoxError>,
+{
     let Some(def) = inner.routes.get(route) else {
         return State::Ready(Poll::Ready(internal_error()));
     };
@@ -164,12 +177,38 @@ where
     };
     let cx = RequestCx {
         parts: &parts,
-        path,
+        path: parts.uri.path(),
         params: &params,
         body_input: &body_input,
         state: &inner.state,
     };
     run(def, &cx)
+}
+
+/// Answer a request the layered path already routed (see `layered.rs`): the innermost service
+/// of the layer stack. Logging and HEAD are the outer path's.
+pub(crate) fn start_routed<B>(inner: &Arc<Compiled>, request: Request<B>, routed: Routed) -> HandleFuture<B>
+where
+    B: hyper::body::Body + Unpin,
+    B::Error: Into<BoxError>,
+{
+    let (parts, body) = request.into_parts();
+    let state = match routed {
+        Routed::Route { index, params } => matched(inner, parts, body, index, params),
+        Routed::Docs => State::Ready(Poll::Ready(
+            inner
+                .docs
+                .respond(&parts.method, parts.uri.path())
+                .unwrap_or_else(not_found),
+        )),
+        Routed::NotFound => State::Ready(Poll::Ready(not_found())),
+        Routed::MethodNotAllowed(allow) => State::Ready(Poll::Ready(method_not_allowed(allow))),
+    };
+    HandleFuture {
+        state,
+        log: None,
+        is_head: false,
+    }
 }
 
 // The misses are kept out of line: `route` is inlined into `start`, and code that a routed
@@ -189,7 +228,7 @@ fn method_not_allowed(allow: HeaderValue) -> Response {
 impl<B> Future for HandleFuture<B>
 where
     B: hyper::body::Body + Unpin,
-    B::Error: std::fmt::Display,
+    B::Error: Into<BoxError>,
 {
     type Output = Response;
 
@@ -281,5 +320,5 @@ fn strip_body(response: &mut Response) {
                 .insert(CONTENT_LENGTH, HeaderValue::from(len));
         }
     }
-    *response.body_mut() = Full::new(Bytes::new());
+    *response.body_mut() = Body::empty();
 }

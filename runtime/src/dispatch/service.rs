@@ -1,8 +1,10 @@
-//! The compiled app: what `App::build` produces and the server serves.
+//! The compiled app: what `App::build` produces and the server serves, and a `tower::Service`
+//! (and a hyper one) that can be nested in, or wrapped by, other stacks.
 //!
 //! Rules enforced here: the app is compiled once and shared (an `Arc`), so a clone per connection
-//! costs one reference count; answering a request in-process goes through exactly the path a
-//! request read from a socket takes.
+//! costs one reference count (and one clone of the layer stack, when there is one); answering a
+//! request in-process goes through exactly the path a request read from a socket takes; an app
+//! without layers answers by the direct path, one with layers through them (`layered.rs`).
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -13,11 +15,12 @@ use std::task::{Context, Poll};
 use bytes::Bytes;
 use hyper::Request;
 
-use super::HandleFuture;
+use super::layered::{start_layered, LayeredFuture, MatchedRoute, Routes};
+use super::{start, Endpoint, HandleFuture};
 use crate::config::Config;
 use crate::extract::StateMap;
 use crate::openapi::DocsRoutes;
-use crate::response::Response;
+use crate::response::{BoxError, Response};
 use crate::routing::{RouteDef, RouteInfo, Router};
 
 /// Everything a request needs of the app, built once by `App::build` and shared by every
@@ -30,23 +33,45 @@ pub(crate) struct Compiled {
     pub(crate) openapi_json: Bytes,
     pub(crate) docs: DocsRoutes,
     pub(crate) route_table: Vec<RouteInfo>,
+    /// Each route's [`MatchedRoute`] extension (by declaration index), for the layers.
+    pub(crate) matched: Vec<MatchedRoute>,
 }
 
-/// A compiled app: answers requests in-process (`handle`) or over HTTP (see `Server`).
+/// A layer, kept by the app until it is built: wraps an endpoint in itself.
+pub(crate) type LayerFn = Arc<dyn Fn(Endpoint) -> Endpoint + Send + Sync>;
+
+/// A compiled app: answers requests in-process ([`Service::handle`]), over HTTP (see
+/// [`Server`](crate::Server)), or as a `tower::Service` inside another stack.
 #[derive(Clone)]
 pub struct Service {
     inner: Arc<Compiled>,
+    /// The app's layers around its routes; `None` without layers.
+    stack: Option<Endpoint>,
 }
 
 impl std::fmt::Debug for Service {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Service")
             .field("routes", &self.inner.routes.len())
+            .field("layered", &self.stack.is_some())
             .finish_non_exhaustive()
     }
 }
 
 impl Service {
+    /// Wrap the compiled app in its layers (the first added innermost).
+    pub(crate) fn new(compiled: Compiled, layers: &[LayerFn]) -> Self {
+        let inner = Arc::new(compiled);
+        let stack = (!layers.is_empty()).then(|| {
+            layers
+                .iter()
+                .fold(Endpoint::new(Routes(inner.clone())), |endpoint, layer| {
+                    layer(endpoint)
+                })
+        });
+        Service { inner, stack }
+    }
+
     /// The configuration.
     pub fn config(&self) -> &Config {
         &self.inner.config
@@ -62,54 +87,112 @@ impl Service {
         &self.inner.openapi_json
     }
 
-    /// Answer one request in-process, as the server would (routing, extraction, the handler, the
-    /// error answers), without a socket.
+    /// Answer one request in-process, as the server would (routing, the layers, extraction, the
+    /// handler, the error answers), without a socket.
     pub fn handle<B>(&self, request: Request<B>) -> impl Future<Output = Response>
     where
-        B: hyper::body::Body + Unpin,
-        B::Error: std::fmt::Display,
+        B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
+        B::Error: Into<BoxError>,
     {
-        self.dispatch(request)
+        self.answer(request)
     }
 
-    /// [`Service::handle`], with the future's type named for the server.
-    pub(crate) fn dispatch<B>(&self, request: Request<B>) -> HandleFuture<B>
+    /// True when the app has layers (the server then serves [`Service::layered`]).
+    pub(crate) fn has_layers(&self) -> bool {
+        self.stack.is_some()
+    }
+
+    /// The direct path: for an app without layers.
+    pub(crate) fn direct<B>(&self, request: Request<B>) -> HandleFuture<B>
     where
         B: hyper::body::Body + Unpin,
-        B::Error: std::fmt::Display,
+        B::Error: Into<BoxError>,
     {
-        super::start(&self.inner, request)
+        start(&self.inner, request)
     }
 
-    /// Wrap the compiled app.
-    pub(crate) fn new(compiled: Compiled) -> Self {
-        Service {
-            inner: Arc::new(compiled),
+    /// The layered path: for an app with layers (an app without them answers directly).
+    pub(crate) fn layered<B>(&self, request: Request<B>) -> Answer<B>
+    where
+        B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
+        B::Error: Into<BoxError>,
+    {
+        self.answer(request)
+    }
+
+    fn answer<B>(&self, request: Request<B>) -> Answer<B>
+    where
+        B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
+        B::Error: Into<BoxError>,
+    {
+        match &self.stack {
+            None => Answer::Direct(start(&self.inner, request)),
+            Some(stack) => Answer::Layered(start_layered(&self.inner, stack, request)),
         }
+    }
+}
+
+/// The answer to one request, by the direct or the layered path.
+pub(crate) enum Answer<B> {
+    Direct(HandleFuture<B>),
+    Layered(LayeredFuture),
+}
+
+impl<B> Future for Answer<B>
+where
+    B: hyper::body::Body + Unpin,
+    B::Error: Into<BoxError>,
+{
+    type Output = Response;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Response> {
+        match self.get_mut() {
+            Answer::Direct(future) => Pin::new(future).poll(cx),
+            Answer::Layered(future) => Pin::new(future).poll(cx),
+        }
+    }
+}
+
+impl<B> tower::Service<Request<B>> for Service
+where
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
+    B::Error: Into<BoxError>,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = ServiceFuture<B>;
+
+    fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request<B>) -> Self::Future {
+        ServiceFuture(self.answer(request))
     }
 }
 
 impl<B> hyper::service::Service<Request<B>> for Service
 where
-    B: hyper::body::Body + Unpin,
-    B::Error: std::fmt::Display,
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
+    B::Error: Into<BoxError>,
 {
     type Response = Response;
     type Error = Infallible;
     type Future = ServiceFuture<B>;
 
     fn call(&self, request: Request<B>) -> Self::Future {
-        ServiceFuture(self.dispatch(request))
+        ServiceFuture(self.answer(request))
     }
 }
 
-/// The future hyper awaits for one request: the answer, as a `Result` that cannot fail.
-pub struct ServiceFuture<B>(HandleFuture<B>);
+/// The future of one request answered by a [`Service`] as a `tower` or hyper service: the
+/// answer, as a `Result` that cannot fail.
+pub struct ServiceFuture<B>(Answer<B>);
 
 impl<B> Future for ServiceFuture<B>
 where
     B: hyper::body::Body + Unpin,
-    B::Error: std::fmt::Display,
+    B::Error: Into<BoxError>,
 {
     type Output = Result<Response, Infallible>;
 

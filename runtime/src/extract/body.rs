@@ -3,7 +3,8 @@
 //! Rules enforced here (FastAPI's, measured; see tests/fastapi/observed.json):
 //! - the body is read only for routes with a body argument, never beyond the configured limit: a
 //!   `Content-Length` over it is refused before reading, a stream that grows over it is cut off
-//!   (413 `{"detail": …}`); a body that cannot be read is a 400;
+//!   (413 `{"detail": …}`), also when a layer limits it (`RequestBodyLimitLayer`); a body that
+//!   cannot be read is a 400;
 //! - an empty body is a `missing` body; a body is JSON only when its `Content-Type` is
 //!   `application/json` or `application/*+json` (any case, any parameters); any other or absent
 //!   content type hands the raw text to validation (which reports `model_attributes_type`).
@@ -12,11 +13,12 @@ use bytes::{Buf, BufMut, Bytes, BytesMut};
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
+use http_body_util::LengthLimitError;
 use hyper::header::CONTENT_TYPE;
 use hyper::{HeaderMap, StatusCode};
 use serde_json::json;
 
-use crate::response::{error_response, Response};
+use crate::response::{error_response, BodyError, BoxError, Response};
 
 /// The body as validation sees it.
 #[derive(Debug, Clone, PartialEq)]
@@ -44,7 +46,7 @@ pub(crate) struct BodyReader<B> {
 impl<B> BodyReader<B>
 where
     B: hyper::body::Body + Unpin,
-    B::Error: std::fmt::Display,
+    B::Error: Into<BoxError>,
 {
     /// Start reading `body`; a declared `Content-Length` over `limit` is refused at once.
     pub(crate) fn new(body: B, limit: usize) -> Result<Self, Response> {
@@ -77,13 +79,7 @@ where
                     };
                     return Poll::Ready(Ok(body));
                 }
-                Poll::Ready(Some(Err(err))) => {
-                    tracing::debug!(error = %err, "request body could not be read");
-                    return Poll::Ready(Err(error_response(
-                        StatusCode::BAD_REQUEST,
-                        &json!("The request body could not be read"),
-                    )));
-                }
+                Poll::Ready(Some(Err(err))) => return Poll::Ready(Err(unreadable(err.into()))),
                 Poll::Ready(Some(Ok(frame))) => {
                     if let Ok(mut data) = frame.into_data() {
                         let read = self.first.len() + self.buffer.len();
@@ -105,6 +101,29 @@ where
             }
         }
     }
+}
+
+/// The answer to a body that failed while being read: 413 when a layer limited its length
+/// (`tower-http`'s `RequestBodyLimitLayer`), else 400.
+#[cold]
+fn unreadable(err: BoxError) -> Response {
+    // A layer's body reaches the route boxed in a `Body`, its error in a `BodyError`.
+    let err = match err.downcast::<BodyError>() {
+        Ok(body_error) => body_error.into_inner(),
+        Err(err) => err,
+    };
+    if let Some(limited) = err.downcast_ref::<LengthLimitError>() {
+        tracing::debug!(error = %limited, "request body over a layer's limit");
+        return error_response(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            &json!("Request body is larger than the limit"),
+        );
+    }
+    tracing::debug!(error = %err, "request body could not be read");
+    error_response(
+        StatusCode::BAD_REQUEST,
+        &json!("The request body could not be read"),
+    )
 }
 
 fn too_large(limit: usize) -> Response {

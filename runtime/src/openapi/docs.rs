@@ -18,7 +18,6 @@
 use std::sync::OnceLock;
 
 use bytes::Bytes;
-use http_body_util::Full;
 use hyper::header::{
     HeaderMap, HeaderName, HeaderValue, ALLOW, CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE,
     REFERRER_POLICY, X_CONTENT_TYPE_OPTIONS, X_FRAME_OPTIONS,
@@ -27,7 +26,7 @@ use hyper::{Method, StatusCode};
 use serde_json::json;
 
 use crate::config::Config;
-use crate::response::{error_response, escape_html, Response};
+use crate::response::{error_response, escape_html, Body, Response};
 
 /// The version of Swagger UI served at `/docs`.
 pub const SWAGGER_UI_VERSION: &str = include_str!(concat!(env!("OUT_DIR"), "/swagger-ui.version"));
@@ -316,6 +315,15 @@ impl DocsRoutes {
         self.respond_to(method, path)
     }
 
+    /// True when `path` is answered here (for any method: another one is a 405 from here).
+    pub(crate) fn owns(&self, path: &str) -> bool {
+        let path = match path.strip_suffix('/') {
+            Some(stripped) if !stripped.is_empty() => stripped,
+            _ => path,
+        };
+        self.lengths & length_bit(path.len()) != 0 && self.entries.iter().any(|e| e.path == path)
+    }
+
     /// [`Self::respond`] for a path of one of our lengths.
     fn respond_to(&self, method: &Method, path: &str) -> Option<Response> {
         let entry = self.entries.iter().find(|e| e.path == path)?;
@@ -326,7 +334,7 @@ impl DocsRoutes {
                 .insert(ALLOW, HeaderValue::from_static("GET, HEAD"));
             return Some(response);
         }
-        let mut response = hyper::Response::new(Full::new(entry.body.clone()));
+        let mut response = hyper::Response::new(Body::from(entry.body.clone()));
         *response.headers_mut() = entry.headers.clone();
         Some(response)
     }

@@ -41,7 +41,7 @@ mod drain;
 mod protocol;
 
 use crate::app::{App, BuildError};
-use crate::dispatch::{HandleFuture, Service};
+use crate::dispatch::{Answer, HandleFuture, Service};
 use crate::response::{error_response, Response};
 use conn_timer::ConnTimer;
 use drain::{Drain, Open};
@@ -147,50 +147,105 @@ impl Server {
             http2,
             first_bytes_timeout: config.header_read_timeout,
         });
-        let limited = Limited {
-            gate: config.max_concurrency.map(|limit| {
-                Arc::new(Gate {
-                    in_flight: AtomicUsize::new(0),
-                    limit,
-                })
-            }),
-            service,
-        };
-        let shutdown_timeout = limited.service.config().shutdown_timeout;
-        let drain = Drain::default();
-        let mut shutdown = std::pin::pin!(shutdown);
+        let gate = config.max_concurrency.map(|limit| {
+            Arc::new(Gate {
+                in_flight: AtomicUsize::new(0),
+                limit,
+            })
+        });
+        let shutdown_timeout = config.shutdown_timeout;
+        // Two instantiations of the accept loop, so an app without layers is served by exactly
+        // the direct path, with no check per request.
+        if service.has_layers() {
+            let limited = Limited {
+                dispatch: Layered(service),
+                gate,
+            };
+            accept_until(listener, protocols, limited, shutdown, shutdown_timeout).await;
+        } else {
+            let limited = Limited {
+                dispatch: Direct(service),
+                gate,
+            };
+            accept_until(listener, protocols, limited, shutdown, shutdown_timeout).await;
+        }
+    }
+}
 
-        loop {
-            tokio::select! {
-                accepted = listener.accept() => match accepted {
-                    Ok((stream, _peer)) => {
-                        let _ = stream.set_nodelay(true);
-                        tokio::spawn(serve_connection(
-                            stream,
-                            protocols.clone(),
-                            limited.clone(),
-                            drain.open(),
-                        ));
-                    }
-                    Err(err) => {
-                        tracing::warn!(error = %err, "accept failed; retrying");
-                        tokio::time::sleep(Duration::from_millis(50)).await;
-                    }
-                },
-                () = &mut shutdown => break,
-            }
+/// Accept connections until `shutdown` completes, then drain in-flight requests (bounded).
+async fn accept_until<D: Dispatch>(
+    listener: TcpListener,
+    protocols: Arc<Protocols>,
+    limited: Limited<D>,
+    shutdown: impl Future<Output = ()>,
+    shutdown_timeout: Duration,
+) {
+    let drain = Drain::default();
+    let mut shutdown = std::pin::pin!(shutdown);
+
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _peer)) => {
+                    let _ = stream.set_nodelay(true);
+                    tokio::spawn(serve_connection(
+                        stream,
+                        protocols.clone(),
+                        limited.clone(),
+                        drain.open(),
+                    ));
+                }
+                Err(err) => {
+                    tracing::warn!(error = %err, "accept failed; retrying");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+            },
+            () = &mut shutdown => break,
         }
-        drop(listener);
-        tracing::info!(
-            "shutting down: waiting up to {:?} for in-flight requests",
-            shutdown_timeout
-        );
-        if tokio::time::timeout(shutdown_timeout, drain.shutdown())
-            .await
-            .is_err()
-        {
-            tracing::warn!("shutdown timeout reached; closing remaining connections");
-        }
+    }
+    drop(listener);
+    tracing::info!(
+        "shutting down: waiting up to {:?} for in-flight requests",
+        shutdown_timeout
+    );
+    if tokio::time::timeout(shutdown_timeout, drain.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!("shutdown timeout reached; closing remaining connections");
+    }
+}
+
+/// How the server hands a request to the app: directly, or through its layers.
+trait Dispatch: Clone + Send + Sync + 'static {
+    /// The answer's future.
+    type Future: Future<Output = Response> + Send + Unpin + 'static;
+    /// Start answering `request`.
+    fn dispatch(&self, request: Request<Incoming>) -> Self::Future;
+}
+
+/// An app without layers: the direct path.
+#[derive(Clone)]
+struct Direct(Service);
+
+impl Dispatch for Direct {
+    type Future = HandleFuture<Incoming>;
+
+    #[inline]
+    fn dispatch(&self, request: Request<Incoming>) -> HandleFuture<Incoming> {
+        self.0.direct(request)
+    }
+}
+
+/// An app with layers.
+#[derive(Clone)]
+struct Layered(Service);
+
+impl Dispatch for Layered {
+    type Future = Answer<Incoming>;
+
+    fn dispatch(&self, request: Request<Incoming>) -> Answer<Incoming> {
+        self.0.layered(request)
     }
 }
 
@@ -206,7 +261,12 @@ struct Protocols {
 }
 
 /// Serve one accepted connection until it closes (or shutdown closes it).
-async fn serve_connection(stream: TcpStream, protocols: Arc<Protocols>, service: Limited, open: Open) {
+async fn serve_connection<D: Dispatch>(
+    stream: TcpStream,
+    protocols: Arc<Protocols>,
+    service: Limited<D>,
+    open: Open,
+) {
     let sniffed = tokio::select! {
         sniffed = tokio::time::timeout(protocols.first_bytes_timeout, sniff(&stream)) => sniffed,
         () = open.closing() => {
@@ -243,10 +303,10 @@ async fn serve_connection(stream: TcpStream, protocols: Arc<Protocols>, service:
     }
 }
 
-/// The service with the concurrency limit in front of it.
+/// The app with the concurrency limit in front of it.
 #[derive(Clone)]
-struct Limited {
-    service: Service,
+struct Limited<D> {
+    dispatch: D,
     gate: Option<Arc<Gate>>,
 }
 
@@ -276,12 +336,12 @@ impl Gate {
     }
 }
 
-impl hyper::service::Service<Request<Incoming>> for Limited {
+impl<D: Dispatch> hyper::service::Service<Request<Incoming>> for Limited<D> {
     type Response = Response;
     type Error = Infallible;
-    type Future = LimitedFuture;
+    type Future = LimitedFuture<D::Future>;
 
-    fn call(&self, request: Request<Incoming>) -> LimitedFuture {
+    fn call(&self, request: Request<Incoming>) -> LimitedFuture<D::Future> {
         let permit = match &self.gate {
             None => None,
             Some(gate) => match gate.enter() {
@@ -290,7 +350,7 @@ impl hyper::service::Service<Request<Incoming>> for Limited {
             },
         };
         LimitedFuture::Serving {
-            future: self.service.dispatch(request),
+            future: self.dispatch.dispatch(request),
             _permit: permit,
         }
     }
@@ -310,15 +370,12 @@ fn busy() -> Response {
 }
 
 /// A request being served (holding a permit until its response is ready), or refused.
-enum LimitedFuture {
-    Serving {
-        future: HandleFuture<Incoming>,
-        _permit: Option<Pass>,
-    },
+enum LimitedFuture<F> {
+    Serving { future: F, _permit: Option<Pass> },
     Busy(Option<Response>),
 }
 
-impl Future for LimitedFuture {
+impl<F: Future<Output = Response> + Unpin> Future for LimitedFuture<F> {
     type Output = Result<Response, Infallible>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {

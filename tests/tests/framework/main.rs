@@ -16,6 +16,7 @@ mod hostile_input;
 mod http_body;
 mod http_params;
 mod http_routing;
+mod layers;
 mod openapi_document;
 mod openapi_schema;
 mod security;

@@ -2,6 +2,8 @@
 //!
 //! Rules: typed `Path`/`Query`/`Json` extractors; a rejected integer path parameter becomes the
 //! framework's 422 body through a custom rejection (`Result<Path<_>, PathRejection>` mapped once).
+//! With `LAYERS=cors,compression` the router gets tower-http's CORS (any origin, the scenarios'
+//! methods) and compression layers, configured as the ferrapi-cors-gzip peer's.
 
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, Query};
@@ -110,6 +112,19 @@ async fn main() -> std::io::Result<()> {
                 "{\"detail\":\"Not Found\"}",
             )
         });
+    let layers = std::env::var("LAYERS").unwrap_or_default();
+    let mut app = app;
+    for layer in layers.split(',').map(str::trim).filter(|l| !l.is_empty()) {
+        app = match layer {
+            "cors" => app.layer(
+                tower_http::cors::CorsLayer::new()
+                    .allow_origin(tower_http::cors::Any)
+                    .allow_methods([axum::http::Method::GET, axum::http::Method::POST]),
+            ),
+            "compression" => app.layer(tower_http::compression::CompressionLayer::new()),
+            other => return Err(std::io::Error::other(format!("unknown layer {other}"))),
+        };
+    }
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port())).await?;
     axum::serve(listener, app).await
 }

@@ -6,11 +6,15 @@
 //! response building) from the cost of `ferrapi::Server`'s connection set-up (HTTP/1+2 detection,
 //! header-read timer, concurrency limit, graceful-shutdown watcher); the service minus this
 //! peer is the server's share, this peer minus hyper-raw the dispatch's share.
+//!
+//! With `SERVER=ferrapi` the same app is served by `ferrapi::Server` instead, with the layers
+//! `LAYERS` names (comma-separated: `noop` — tower's `Identity`, the price of having a layer
+//! stack at all —, `cors`, `compression`: tower-http's, configured as the axum peer's), so the
+//! layers' cost is measured on the same routes, beside axum with the same layers.
 
 use bytes::Bytes;
 use ferrapi::header::{HeaderValue, CONTENT_TYPE};
 use ferrapi::prelude::*;
-use http_body_util::Full;
 use hyper::server::conn::http1;
 use hyper_util::rt::TokioIo;
 use serde::Serialize;
@@ -150,7 +154,7 @@ pub async fn create_item(item: Item) -> Json<ItemWithTax> {
 #[get("/openapi.json")]
 pub async fn openapi(doc: State<OpenApi>) -> Response {
     let OpenApi(bytes) = &*doc;
-    let mut response = Response::new(Full::new(bytes.clone()));
+    let mut response = Response::new(ferrapi::Body::from(bytes.clone()));
     response
         .headers_mut()
         .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
@@ -159,7 +163,7 @@ pub async fn openapi(doc: State<OpenApi>) -> Response {
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
-    let service = App::new()
+    let app = App::new()
         .openapi_url(None)
         .docs_url(None)
         .redoc_url(None)
@@ -171,9 +175,11 @@ async fn main() -> std::io::Result<()> {
             read_persons,
             create_item,
             openapi
-        ])
-        .build()
-        .map_err(|err| std::io::Error::other(err.to_string()))?;
+        ]);
+    if std::env::var("SERVER").as_deref() == Ok("ferrapi") {
+        return serve_with_layers(app).await;
+    }
+    let service = app.build().map_err(|err| std::io::Error::other(err.to_string()))?;
     let listener = TcpListener::bind(("127.0.0.1", peer_common::port())).await?;
     loop {
         let (stream, _) = listener.accept().await?;
@@ -186,4 +192,30 @@ async fn main() -> std::io::Result<()> {
                 .await;
         });
     }
+}
+
+/// The app served by `ferrapi::Server`, with the layers `LAYERS` names.
+async fn serve_with_layers(mut app: App) -> std::io::Result<()> {
+    let layers = std::env::var("LAYERS").unwrap_or_default();
+    for layer in layers.split(',').map(str::trim).filter(|l| !l.is_empty()) {
+        app = match layer {
+            "noop" => app.layer(tower::layer::util::Identity::new()),
+            "cors" => app.layer(cors()),
+            "compression" => app.layer(tower_http::compression::CompressionLayer::new()),
+            other => return Err(std::io::Error::other(format!("unknown layer {other}"))),
+        };
+    }
+    let server = app
+        .bind(("127.0.0.1", peer_common::port()))
+        .await
+        .map_err(|err| std::io::Error::other(err.to_string()))?;
+    server.run().await;
+    Ok(())
+}
+
+/// Any origin, the scenarios' methods: the axum peer's CORS layer.
+fn cors() -> tower_http::cors::CorsLayer {
+    tower_http::cors::CorsLayer::new()
+        .allow_origin(tower_http::cors::Any)
+        .allow_methods([hyper::Method::GET, hyper::Method::POST])
 }

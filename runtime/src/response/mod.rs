@@ -9,17 +9,17 @@
 //! - validation errors are answered 422 with FastAPI's body, all of a request's at once; a body
 //!   that is not UTF-8 is a 400 instead, one that is not JSON its one `json_invalid` error.
 
+mod body;
+
+pub use body::{Body, BodyError, BoxError};
+
 use bytes::Bytes;
-use http_body_util::Full;
 use hyper::header::{HeaderName, HeaderValue, CONTENT_TYPE};
 use hyper::{HeaderMap, StatusCode};
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::validate::{BadBody, JsonSchema, SchemaRegistry, ValidationErrors};
-
-/// The body type of every response.
-pub type Body = Full<Bytes>;
 
 /// The response type handlers produce.
 pub type Response = hyper::Response<Body>;
@@ -125,7 +125,7 @@ pub(crate) fn json_bytes_response(status: StatusCode, bytes: impl Into<Bytes>) -
 
 #[inline]
 fn with_content_type(status: StatusCode, content_type: HeaderValue, bytes: Bytes) -> Response {
-    let mut response = hyper::Response::new(Full::new(bytes));
+    let mut response = hyper::Response::new(Body::from(bytes));
     *response.status_mut() = status;
     response.headers_mut().insert(CONTENT_TYPE, content_type);
     response
@@ -191,7 +191,7 @@ impl IntoResponse for Response {
 
 impl IntoResponse for StatusCode {
     fn into_response(self) -> Response {
-        let mut response = hyper::Response::new(Full::new(Bytes::new()));
+        let mut response = hyper::Response::new(Body::empty());
         *response.status_mut() = self;
         response
     }
