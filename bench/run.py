@@ -74,11 +74,17 @@ BASE = "hyper-raw"
 # Identity (the price of a layer stack at all); the -cors-gzip pair has tower-http's CORS and
 # compression layers on ferrapi and on axum, and is loaded with an Origin and an
 # Accept-Encoding: gzip header so both layers do their work.
+# gzip (miniz_oxide) allocates and clears ~300 KB per compressed response. With glibc's adaptive
+# mmap threshold that is an mmap/munmap pair per response, or not, depending on the process's
+# allocation history: measured alone, both -cors-gzip peers spent ~120 us/request in the kernel,
+# and in one run axum's process switched to its heap part-way and looked 4x cheaper. Fixed
+# thresholds keep such allocations on the heap in both, so the pair compares the frameworks.
+FIXED_MALLOC = {"MALLOC_MMAP_THRESHOLD_": "4194304", "MALLOC_TRIM_THRESHOLD_": "16777216"}
 VARIANTS = {
     "ferrapi-server": ("ferrapi-bare", {"SERVER": "ferrapi"}),
     "ferrapi-noop": ("ferrapi-bare", {"SERVER": "ferrapi", "LAYERS": "noop"}),
-    "ferrapi-cors-gzip": ("ferrapi-bare", {"SERVER": "ferrapi", "LAYERS": "cors,compression"}),
-    "axum-cors-gzip": ("axum", {"LAYERS": "cors,compression"}),
+    "ferrapi-cors-gzip": ("ferrapi-bare", {"SERVER": "ferrapi", "LAYERS": "cors,compression", **FIXED_MALLOC}),
+    "axum-cors-gzip": ("axum", {"LAYERS": "cors,compression", **FIXED_MALLOC}),
 }
 LAYER_HEADERS = {"ferrapi-cors-gzip": ["Origin: http://bench.example", "Accept-Encoding: gzip"],
                  "axum-cors-gzip": ["Origin: http://bench.example", "Accept-Encoding: gzip"]}

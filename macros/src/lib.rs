@@ -3,6 +3,7 @@
 //!
 //! - `#[get("/path")]`, `#[post]`, `#[put]`, `#[delete]`, `#[patch]`, `#[head]`, `#[options]`:
 //!   turn an `async fn` into a route.
+//! - `#[dependency]`: make an `fn`'s return type a dependency, an argument routes take by type.
 //! - `#[derive(Model)]`: a struct validated from a JSON object, usable as a route's body.
 //! - `#[derive(StrEnum)]`: a string enumeration usable as a path/query parameter or field.
 //!
@@ -39,6 +40,14 @@ macro_rules! route_attribute {
 }
 
 route_attribute!(get => "GET", post => "POST", put => "PUT", delete => "DELETE", patch => "PATCH", head => "HEAD", options => "OPTIONS");
+
+/// Make a function's return type a dependency: `#[dependency] async fn current_user(..) -> User`
+/// (or `-> Result<User, E>`, an `Err` answering the request) implements `Arg` for `User`, its
+/// arguments read as a route's are; option `responses(401 = "..")`.
+#[proc_macro_attribute]
+pub fn dependency(attr: TokenStream, item: TokenStream) -> TokenStream {
+    route::dependency::expand(attr.into(), item.into()).into()
+}
 
 /// Derive validation from a JSON object (every error collected), a JSON Schema, and use as a
 /// route's JSON body, for a struct with named fields (`#[default(..)]` and constraints on fields).

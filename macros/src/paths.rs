@@ -68,12 +68,13 @@ public_paths! {
     route_def_type => RouteDef;
     method => Method;
     into_response => IntoResponse;
+    response => Response;
+    request_cx => types::RequestCx;
+    state_map => types::StateMap;
 }
 runtime_paths! {
     route_parts => RouteParts;
     handler => Handler;
-    request_cx => RequestCx;
-    state_map => StateMap;
     boxed => boxed;
     answer_now => answer_now;
     internal_error => internal_error;
@@ -87,13 +88,18 @@ public_paths! {
     bound => types::Bound;
     constrainable => types::Constrainable;
 }
-runtime_paths! {
+public_paths! {
     arg => Arg;
-    source => Source;
-    arg_doc => ArgDoc;
+    source => types::Source;
+    param => types::Param;
+    deps => types::Deps;
+}
+runtime_paths! {
     path_param => path_param;
     body_model => body_model;
     constraint => Constraint;
+    bad_body => bad_body;
+    share => Share;
 }
 
 // Compile-time assertions: each bound's error is written for a route author.
@@ -102,6 +108,7 @@ runtime_paths! {
     assert_text => assert_text;
     assert_path_param => assert_path_param;
     assert_one_body => assert_one_body;
+    assert_not_body => assert_not_body;
     assert_into_response => assert_into_response;
     assert_from_json => assert_from_json;
 }
@@ -130,6 +137,7 @@ runtime_paths! {
 public_paths! {
     json_schema => types::JsonSchema;
     schema_registry => types::SchemaRegistry;
+    operation => types::Operation;
 }
 runtime_paths! {
     value => Value;
@@ -139,7 +147,6 @@ runtime_paths! {
     serde_json => serde_json;
     field_schema => field_schema;
     enum_schema => enum_schema;
-    operation => Operation;
     schema_probe => SchemaProbe;
     probe_known => ProbeKnown;
     probe_unknown => ProbeUnknown;

@@ -57,6 +57,14 @@ fn derives(attrs: &[syn::Attribute], name: &str) -> bool {
 fn expand_item(item: syn::Item) -> TokenStream {
     match item {
         syn::Item::Fn(mut func) => {
+            if let Some(position) = func.attrs.iter().position(|a| a.path().is_ident("dependency")) {
+                let attr = func.attrs.remove(position);
+                let args = match attr.meta {
+                    syn::Meta::List(list) => list.tokens,
+                    _ => TokenStream::new(),
+                };
+                return route::dependency::expand(args, func.into_token_stream());
+            }
             let Some(position) = func.attrs.iter().position(|a| route_method(a).is_some()) else {
                 return func.into_token_stream();
             };

@@ -4,14 +4,14 @@
 //!
 //! Rules enforced here: every assertion trait carries `#[diagnostic::on_unimplemented]` words a
 //! route author understands (what is wrong, and what to write instead); nothing here runs per
-//! request except [`boxed`].
+//! request except [`boxed`] and [`bad_body`].
 
 use serde_json::Value;
 
-use crate::extract::Arg;
+use crate::extract::{Arg, Sharing};
 use crate::response::{IntoResponse, Response};
 use crate::routing::BoxFuture;
-use crate::validate::{FromJson, FromParam, JsonSchema, SchemaRegistry};
+use crate::validate::{FromJson, FromParam, JsonSchema, SchemaRegistry, ValidationErrors};
 
 /// Finds a response body's schema when its type has one; `Json<T>` of a type that is only
 /// `Serialize` is documented without a schema instead of failing to compile. (Autoref
@@ -49,6 +49,12 @@ where
     F: std::future::Future<Output = Response> + Send + 'static,
 {
     Box::pin(future)
+}
+
+/// True when the request's body cannot be validated at all (not UTF-8, not JSON): a route with
+/// dependencies answers it before running them, as FastAPI does.
+pub fn bad_body(errors: &ValidationErrors) -> bool {
+    errors.bad_body.is_some()
 }
 
 /// Compile-time check that a path parameter's type can be parsed from a segment.
@@ -101,6 +107,41 @@ pub trait OneBody<const EARLIER: bool, const BODY: bool> {}
 impl<T: ?Sized> OneBody<false, false> for T {}
 impl<T: ?Sized> OneBody<false, true> for T {}
 impl<T: ?Sized> OneBody<true, false> for T {}
+
+/// Compile-time check that a dependency can be cached for the request: the cache keeps its value
+/// and hands each use a clone. `SHARE` is what the cache needs of a dependency (`DEPENDENCY`),
+/// `None` for any other argument, so the generated code passes it to `extract::resolve` without
+/// naming the bounds, which most arguments (models) do not meet.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is a dependency, so it must be `Clone + Send + 'static`",
+    label = "a dependency that cannot be cached for the request",
+    note = "a dependency used twice in one request runs once, and each use gets a clone of its value, kept in the request's future: derive `Clone` (put what is expensive to copy in an `Arc`), and hold no `Rc`, `RefCell` or borrowed data"
+)]
+pub trait Share<const DEPENDENCY: bool>: Sized {
+    /// The cache's functions, for a dependency.
+    const SHARE: Option<Sharing<Self>>;
+}
+impl<T> Share<false> for T {
+    const SHARE: Option<Sharing<Self>> = None;
+}
+// Not recommended: the error then names `Share` with the note above rather than `Clone` or
+// `Send` alone.
+#[diagnostic::do_not_recommend]
+impl<T: Clone + Send + 'static> Share<true> for T {
+    const SHARE: Option<Sharing<Self>> = Some(Sharing::NEW);
+}
+
+/// Compile-time check that an input of a dependency is not the JSON body (`BODY`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is a JSON body, which a dependency cannot read",
+    label = "a dependency's argument whose type derives `Model`",
+    note = "take the body in the route itself; a dependency reads query parameters, state, headers and other dependencies"
+)]
+pub trait NotBody<const BODY: bool> {}
+impl<T: ?Sized> NotBody<false> for T {}
+
+/// Assert that `T`, an input of a dependency, is not the body.
+pub const fn assert_not_body<T: NotBody<BODY>, const BODY: bool>() {}
 
 /// Assert that argument `T` is not a second JSON body.
 pub const fn assert_one_body<T: OneBody<EARLIER, BODY>, const EARLIER: bool, const BODY: bool>() {}

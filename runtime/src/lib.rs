@@ -76,12 +76,15 @@
 //! 11. [Testing in-process](#testing-in-process): `Service::handle`, no socket.
 //! 12. [Custom parameter and field types](#custom-parameter-and-field-types): the traits of
 //!     [`types`].
-//! 13. [Differences from FastAPI](#differences-from-fastapi): what is different, and why.
+//! 13. [Dependencies](#dependencies): `#[dependency]`, the [`Arg`] trait, sub-dependencies, the
+//!     per-request cache, answering 401.
+//! 14. [Differences from FastAPI](#differences-from-fastapi): what is different, and why.
 //!
 //! The API in one screen: [`App`] builds an app and [`Service`] answers requests; [`Server`]
 //! serves a service over HTTP/1.1 and HTTP/2; [`prelude`] has what a route author writes with;
-//! [`types`] has the traits a custom parameter or field type implements; [`layer`] has what
-//! `tower` middleware meets; [`docs`] names the
+//! [`Arg`] is the trait of route arguments, which a dependency implements; [`types`] has the
+//! traits a custom parameter or field type implements; [`layer`] has what `tower` middleware
+//! meets; [`docs`] names the
 //! versions and policy of the documentation pages; [`logging::init`] sets up the log.
 //!
 #![doc = include_str!("../manual/01-routes.md")]
@@ -96,7 +99,8 @@
 #![doc = include_str!("../manual/10-layers.md")]
 #![doc = include_str!("../manual/11-testing.md")]
 #![doc = include_str!("../manual/12-custom-types.md")]
-#![doc = include_str!("../manual/13-fastapi.md")]
+#![doc = include_str!("../manual/13-dependencies.md")]
+#![doc = include_str!("../manual/14-fastapi.md")]
 // Early answers travel as `Err(Response)`; a response is large, but boxing it on every error
 // path would cost an allocation for nothing.
 #![allow(clippy::result_large_err)]
@@ -121,7 +125,7 @@ pub mod logging;
 pub use app::{App, BuildError};
 pub use config::Config;
 pub use dispatch::{Service, ServiceFuture};
-pub use extract::State;
+pub use extract::{Arg, State};
 pub use response::{
     escape_html, Body, BodyError, BoxError, Html, HttpError, IntoResponse, Json, Response,
     HTML_CONTENT_SECURITY_POLICY,
@@ -133,6 +137,10 @@ pub use validate::{Model, StrEnum};
 /// Declares a `DELETE` route on an `async fn`: `#[delete("/items/{item_id}")]`.
 #[doc = include_str!("../manual/macros/delete.md")]
 pub use ferrapi_macros::delete;
+/// Makes an `async fn` a dependency: `#[dependency] async fn current_user(..) -> Result<User, E>`
+/// implements [`Arg`] for the type it returns, with its arguments read as a route's are.
+#[doc = include_str!("../manual/macros/dependency.md")]
+pub use ferrapi_macros::dependency;
 /// Declares a `GET` route on an `async fn`: `#[get("/items/{item_id}")]`.
 #[doc = include_str!("../manual/macros/get.md")]
 pub use ferrapi_macros::get;
@@ -166,8 +174,14 @@ pub use hyper::{header, HeaderMap, Method, StatusCode, Uri};
 /// with its JSON Schema ([`JsonSchema`](types::JsonSchema)), and the error types their
 /// conversions report. The manual's [Custom parameter and field
 /// types](crate#custom-parameter-and-field-types) implements them for a date type, used as a query
-/// parameter and as a model field.
+/// parameter and as a model field. And what an [`Arg`] implementation (a dependency) works with:
+/// the request ([`RequestCx`](types::RequestCx)), the argument's declaration
+/// ([`Param`](types::Param)), the request's resolved dependencies ([`Deps`](types::Deps)), the
+/// operation it documents ([`Operation`](types::Operation)); see the manual's
+/// [Dependencies](crate#dependencies).
 pub mod types {
+    pub use crate::extract::{Deps, Param, RequestCx, Source, StateMap};
+    pub use crate::openapi::Operation;
     pub use crate::validate::{
         Bound, Constrainable, ErrorItem, Failure, FastJson, FromJson, FromParam, JsonSchema, Loc, LocItem,
         SchemaRegistry, ValidationErrors,
@@ -193,8 +207,8 @@ pub mod docs {
 /// `options`, rarer, are imported by name (`use ferrapi::head;`).
 pub mod prelude {
     pub use crate::{
-        delete, escape_html, get, patch, post, put, routes, App, Html, HttpError, IntoResponse, Json, Model,
-        Response, State, StatusCode, StrEnum,
+        delete, dependency, escape_html, get, patch, post, put, routes, App, Html, HttpError, IntoResponse,
+        Json, Model, Response, State, StatusCode, StrEnum,
     };
     pub use hyper::HeaderMap;
     pub use serde_json::{json, Value};
@@ -204,8 +218,8 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::codegen::*;
-    pub use crate::extract::{body_model, path_param, Arg, RequestCx, Source, StateMap};
-    pub use crate::openapi::{field_schema, ArgDoc, Operation};
+    pub use crate::extract::{body_model, path_param, DependencyFn, EffectFuture, Sharing};
+    pub use crate::openapi::field_schema;
     pub use crate::response::internal_error;
     pub use crate::routing::{answer_now, BoxFuture, Handler, RouteParts};
     pub use crate::validate::{

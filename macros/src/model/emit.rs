@@ -200,37 +200,49 @@ fn schema_impls(name: &syn::Ident) -> TokenStream {
 
 /// `Arg`: a model argument is the route's JSON body.
 fn arg_impl(name: &syn::Ident) -> TokenStream {
-    let (arg, source, request_cx, constraint, validation_errors, body_model) = (
+    let (arg, source, request_cx, param, validation_errors, body_model) = (
         paths::arg(),
         paths::source(),
         paths::request_cx(),
-        paths::constraint(),
+        paths::param(),
         paths::validation_errors(),
         paths::body_model(),
     );
-    let (schema_registry, arg_doc, json_schema) =
-        (paths::schema_registry(), paths::arg_doc(), paths::json_schema());
+    let (schema_registry, operation, json_schema, deps, response) = (
+        paths::schema_registry(),
+        paths::operation(),
+        paths::json_schema(),
+        paths::deps(),
+        paths::response(),
+    );
     quote! {
         impl #arg for #name {
             const SOURCE: #source = #source::Body;
+            type Input = Self;
 
             fn extract(
-                cx: &#request_cx,
-                _name: &'static str,
-                _default: ::core::option::Option<fn() -> Self>,
-                _constraints: &'static [#constraint],
+                cx: &#request_cx<'_>,
+                _param: #param<Self>,
                 errors: &mut #validation_errors,
             ) -> ::core::option::Option<Self> {
                 #body_model::<Self>(cx, errors)
             }
 
+            fn resolve(
+                input: Self,
+                _deps: &mut #deps,
+            ) -> impl ::core::future::Future<
+                Output = ::core::result::Result<Self, #response>,
+            > + ::core::marker::Send {
+                ::core::future::ready(::core::result::Result::Ok(input))
+            }
+
             fn doc(
-                _name: &'static str,
-                _default: ::core::option::Option<fn() -> Self>,
-                _constraints: &[#constraint],
+                _param: #param<Self>,
+                op: &mut #operation,
                 registry: &mut #schema_registry,
-            ) -> #arg_doc {
-                #arg_doc::Body(<Self as #json_schema>::schema(registry))
+            ) {
+                op.request_body(<Self as #json_schema>::schema(registry));
             }
         }
     }

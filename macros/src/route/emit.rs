@@ -2,7 +2,9 @@
 //! validates, calls the function and converts its result.
 //!
 //! Rules enforced here: the handler collects every validation error (path, then query, then
-//! body) before answering, and every type requirement is asserted at the argument's own span so a
+//! body) before answering; a route with a dependency among its arguments (a constant of the
+//! argument types, folded by the optimiser) resolves its arguments in a boxed future first, one
+//! without runs exactly as if dependencies did not exist; and every type requirement is asserted at the argument's own span so a
 //! mistake is reported where it was made, once: assertions, handler, check and OpenAPI builder
 //! are one function body (closures included), and the compiler reports an unsatisfied bound once
 //! per span and body. Internal names in the handler start with `__`, so a user's names never
@@ -12,39 +14,70 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::infer::{Kind, RouteModel};
+use super::infer::{Classified, Kind, RouteModel};
 use super::parse::api_name;
 use super::{openapi, suspend};
 use crate::paths::{self, RouteDefFields};
 use crate::tokens;
 
 /// What the generated code needs of one argument, computed once.
-struct Argument<'a> {
-    ty: &'a syn::Type,
+pub(super) struct Argument<'a> {
+    pub(super) ty: &'a syn::Type,
     /// The parameter's name in the API.
     name: String,
     /// The handler's local holding the extracted value (`__argN`).
-    slot: syn::Ident,
+    pub(super) slot: syn::Ident,
     /// `&[Constraint, ..]`.
     constraints: TokenStream,
     /// Position in the path template, for a path parameter.
-    path_index: Option<usize>,
+    pub(super) path_index: Option<usize>,
     /// `Some(fn() -> T)` / `None`, for an argument that is not a path parameter.
     default: TokenStream,
     /// The constraints' own assertions.
-    constraint_assertions: TokenStream,
+    pub(super) constraint_assertions: TokenStream,
 }
 
 impl Argument<'_> {
     /// `<T as Arg>::SOURCE.is_body()`.
-    fn is_body(&self) -> TokenStream {
+    pub(super) fn is_body(&self) -> TokenStream {
         let (ty, arg) = (self.ty, paths::arg());
         quote!(<#ty as #arg>::SOURCE.is_body())
     }
+
+    /// `<T as Arg>::SOURCE.is_dependency()`.
+    pub(super) fn is_dependency(&self) -> TokenStream {
+        let (ty, arg) = (self.ty, paths::arg());
+        quote!(<#ty as #arg>::SOURCE.is_dependency())
+    }
+
+    /// `Param::new(name, default, constraints)`: the argument's declaration.
+    pub(super) fn param(&self) -> TokenStream {
+        let (name, default, constraints, param) =
+            (&self.name, &self.default, &self.constraints, paths::param());
+        quote!(#param::new(#name, #default, #constraints))
+    }
+
+    /// `<T as Arg>::__resolve(input, deps, SHARE)`: the argument's second step, through the
+    /// request's cache when it is a dependency. The `Share` constant is written at the argument's
+    /// type, where a dependency that cannot be cached is reported, and the call is a qualified
+    /// path at that span too, so a type that is no argument is the one error of the assertions.
+    pub(super) fn resolve(&self, input: &TokenStream, deps: &TokenStream) -> TokenStream {
+        let ty = self.ty;
+        let span = ty.span();
+        let (share, arg) = (paths::at(span, paths::share()), paths::at(span, paths::arg()));
+        quote_spanned! {span=>
+            <#ty as #arg>::__resolve(
+                #input,
+                #deps,
+                <#ty as #share<{ <#ty as #arg>::SOURCE.is_dependency() }>>::SHARE,
+            )
+        }
+    }
 }
 
-fn arguments(model: &RouteModel) -> Vec<Argument<'_>> {
-    let arguments = model.params.iter().enumerate().map(|(i, classified)| {
+/// The arguments of a route or a dependency, `__argN` for the `N`-th.
+pub(super) fn arguments(params: &[Classified]) -> Vec<Argument<'_>> {
+    let arguments = params.iter().enumerate().map(|(i, classified)| {
         let param = &classified.param;
         let constraints = &param.attrs.constraints;
         Argument {
@@ -139,26 +172,27 @@ fn extract_path(argument: &Argument<'_>, index: usize) -> TokenStream {
 }
 
 /// `<T as Arg>::extract(..)` for an argument that is not a path parameter.
-fn extract_call(argument: &Argument<'_>) -> TokenStream {
-    let Argument {
-        ty,
-        name,
-        constraints,
-        default,
-        ..
-    } = argument;
-    let arg = paths::arg();
+pub(super) fn extract_call(argument: &Argument<'_>, cx: &TokenStream, errors: &TokenStream) -> TokenStream {
+    let (ty, arg, param) = (argument.ty, paths::arg(), argument.param());
     quote! {
-        <#ty as #arg>::extract(__cx, #name, #default, #constraints, &mut __errors)
+        <#ty as #arg>::extract(#cx, #param, #errors)
     }
 }
 
-/// The handler's statements reading an argument that is not the body (query, injected).
+/// The handler's statements reading an argument that is not the body (query, injected, the
+/// inputs of a dependency).
 fn extract_other(argument: &Argument<'_>) -> TokenStream {
     let (ty, slot, arg) = (argument.ty, &argument.slot, paths::arg());
-    let extract = extract_call(argument);
+    let extract = extract_call(argument, &quote!(__cx), &quote!(&mut __errors));
+    // The input's type is written at the argument's type: a type that is no argument is then
+    // the one error of the assertions, not another at the attribute.
+    let span = ty.span();
+    let input = {
+        let arg = paths::at(span, arg.clone());
+        quote_spanned!(span=> <#ty as #arg>::Input)
+    };
     quote! {
-        let mut #slot: ::core::option::Option<#ty> = ::core::option::Option::None;
+        let mut #slot: ::core::option::Option<#input> = ::core::option::Option::None;
         if !<#ty as #arg>::SOURCE.is_body() {
             #slot = #extract;
         }
@@ -169,7 +203,7 @@ fn extract_other(argument: &Argument<'_>) -> TokenStream {
 /// so their errors are collected before the body is read.
 fn extract_body(argument: &Argument<'_>) -> TokenStream {
     let (ty, slot, arg) = (argument.ty, &argument.slot, paths::arg());
-    let extract = extract_call(argument);
+    let extract = extract_call(argument, &quote!(__cx), &quote!(&mut __errors));
     quote! {
         if <#ty as #arg>::SOURCE.is_body() {
             #slot = #extract;
@@ -207,8 +241,77 @@ fn call(model: &RouteModel, arguments: &[Argument<'_>], into_response: &TokenStr
     )))
 }
 
-/// The `handler` closure: extract every argument (errors collected), answer 422 with all of
-/// them, or call the function.
+/// True when any argument is a dependency: a constant expression (`false` when every argument is
+/// a path parameter), which the optimiser folds, so a route without a dependency runs exactly the
+/// code it would without the dependency path beside it.
+fn has_dependency(arguments: &[Argument<'_>]) -> Option<TokenStream> {
+    let dependencies: Vec<TokenStream> = arguments
+        .iter()
+        .filter(|a| a.path_index.is_none())
+        .map(Argument::is_dependency)
+        .collect();
+    (!dependencies.is_empty()).then(|| quote!(#(#dependencies)||*))
+}
+
+/// The handler's way for a route with a dependency: a boxed future that resolves every argument
+/// in declaration order (the first dependency that fails answers the request, even when another
+/// argument is invalid, as in FastAPI; one whose own inputs were invalid is skipped), then answers
+/// 422 with every validation error, or calls the function.
+fn dependency_path(
+    model: &RouteModel,
+    arguments: &[Argument<'_>],
+    into_response: &TokenStream,
+) -> TokenStream {
+    let (boxed, deps, internal_error) = (paths::boxed(), paths::deps(), paths::internal_error());
+    let (validation_errors, response_trait, bad_body) = (
+        paths::validation_errors(),
+        paths::into_response(),
+        paths::bad_body(),
+    );
+    let resolve = arguments
+        .iter()
+        .filter(|a| a.path_index.is_none())
+        .map(|argument| {
+            let slot = &argument.slot;
+            let resolve = argument.resolve(&quote!(__input), &quote!(&mut __deps));
+            quote! {
+                let #slot = match #slot {
+                    ::core::option::Option::Some(__input) => match #resolve.await {
+                        ::core::result::Result::Ok(__value) => ::core::option::Option::Some(__value),
+                        ::core::result::Result::Err(__response) => return __response,
+                    },
+                    ::core::option::Option::None => ::core::option::Option::None,
+                };
+            }
+        });
+    let fn_name = &model.func.sig.ident;
+    let slots: Vec<_> = arguments.iter().map(|a| &a.slot).collect();
+    quote! {
+        // FastAPI reads the body before any dependency runs: a body that cannot be validated
+        // at all is answered first.
+        if #bad_body(&__errors) {
+            return ::core::result::Result::Err(
+                <#validation_errors as #response_trait>::into_response(__errors),
+            );
+        }
+        return ::core::result::Result::Ok(#boxed(async move {
+            let mut __deps = #deps::new();
+            #(#resolve)*
+            if let ::core::result::Result::Err(__response) = __errors.finish() {
+                return __response;
+            }
+            #[allow(irrefutable_let_patterns)]
+            let (#(::core::option::Option::Some(#slots),)*) = (#(#slots,)*) else {
+                return #internal_error();
+            };
+            #into_response(#fn_name(#(#slots),*).await)
+        }));
+    }
+}
+
+/// The `handler` closure: extract every argument (errors collected); with a dependency, go on in
+/// a boxed future (see [`dependency_path`]); without, answer 422 with every error, or call the
+/// function.
 fn handler(model: &RouteModel, arguments: &[Argument<'_>], into_response: &TokenStream) -> TokenStream {
     let mut extract = TokenStream::new();
     for argument in arguments {
@@ -219,8 +322,26 @@ fn handler(model: &RouteModel, arguments: &[Argument<'_>], into_response: &Token
     let others = arguments.iter().filter(|a| a.path_index.is_none());
     extract.extend(others.clone().map(extract_other));
     extract.extend(others.map(extract_body));
+    // Only arguments that are not path parameters can be dependencies.
+    let dependency_path = has_dependency(arguments).map(|has_dependency| {
+        let dependency_path = dependency_path(model, arguments, into_response);
+        quote! {
+            if #has_dependency {
+                #dependency_path
+            }
+        }
+    });
     let slots = arguments.iter().map(|a| &a.slot);
-    let slots_again = slots.clone();
+    let values = arguments.iter().map(|a| {
+        let (ty, slot) = (a.ty, &a.slot);
+        match a.path_index {
+            Some(_) => quote!(#slot),
+            None => {
+                let arg = paths::at(ty.span(), paths::arg());
+                quote_spanned!(ty.span()=> <#ty as #arg>::__now(#slot))
+            }
+        }
+    });
     let call = call(model, arguments, into_response);
     let (handler, request_cx, validation_errors, internal_error) = (
         paths::handler(),
@@ -233,11 +354,12 @@ fn handler(model: &RouteModel, arguments: &[Argument<'_>], into_response: &Token
             #[allow(unused_mut)]
             let mut __errors = #validation_errors::new();
             #extract
+            #dependency_path
             if let ::core::result::Result::Err(__response) = __errors.finish() {
                 return ::core::result::Result::Err(__response);
             }
             #[allow(irrefutable_let_patterns)]
-            let (#(::core::option::Option::Some(#slots),)*) = (#(#slots_again,)*) else {
+            let (#(::core::option::Option::Some(#slots),)*) = (#(#values,)*) else {
                 return ::core::result::Result::Err(#internal_error());
             };
             #call
@@ -288,7 +410,7 @@ fn route_def(model: &RouteModel, arguments: &[Argument<'_>]) -> TokenStream {
 /// span and body, so each mistake is one error at the argument rather than one per generated
 /// function.
 fn def_body(model: &RouteModel) -> TokenStream {
-    let arguments = arguments(model);
+    let arguments = arguments(&model.params);
     let assertions = argument_assertions(&arguments);
     let (output_assertion, into_response) = output_conversion(&model.func.sig.output);
     let handler = handler(model, &arguments, &into_response);

@@ -118,7 +118,7 @@ fn template_params(attr: &RouteAttr, params: &[Param], diag: &mut Diagnostics) -
 
 /// An argument's kind (a path parameter when its name is in the template), and the mistakes of
 /// `#[default]` or `Option` on it.
-fn classify(param: Param, template_params: &[String], diag: &mut Diagnostics) -> Classified {
+pub(super) fn classify(param: Param, template_params: &[String], diag: &mut Diagnostics) -> Classified {
     let name = api_name(&param.name);
     let index = template_params.iter().position(|tp| *tp == name);
     let is_option = option_inner(&param.ty).is_some();

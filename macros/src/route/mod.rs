@@ -1,5 +1,7 @@
 //! A route attribute from tokens to tokens: parse (`parse.rs`) → check and classify (`infer.rs`)
 //! → emit (`emit.rs`: the handler and the `Route` impl; `openapi.rs`: the operation object).
+//! `dependency.rs` expands `#[dependency]` with the same pieces: its function's arguments are a
+//! route's without a path.
 //!
 //! Rules enforced here: every mistake found is reported, each at its own span, and the function
 //! is re-emitted (framework attributes stripped) beside the errors so the rest of the crate still
@@ -10,6 +12,7 @@ use quote::quote;
 
 use crate::diag::Diagnostics;
 
+pub mod dependency;
 mod emit;
 mod infer;
 mod openapi;

@@ -23,7 +23,7 @@ fn last_ident(ty: &Type) -> Option<String> {
 }
 
 /// The first type argument of `Name<A, ..>` (`Result<T, E>` → `T`).
-fn first_type_argument<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
+pub(super) fn first_type_argument<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
     let Type::Path(path) = ty else { return None };
     let last = path.path.segments.last()?;
     if last.ident != name {
@@ -82,8 +82,8 @@ fn response(ty: &Type) -> Option<TokenStream> {
     }
 }
 
-/// `op.path_param::<T>(..)` for each path parameter, then `op.arg::<T>(..)` for each other
-/// argument (the runtime leaves out those that are not parameters).
+/// `op.path_param::<T>(..)` for each path parameter, then `<T as Arg>::doc(..)` for each other
+/// argument (a query parameter, the body, a dependency's parameters and responses, or nothing).
 fn parameters(model: &RouteModel) -> TokenStream {
     let mut params = TokenStream::new();
     for classified in model
@@ -96,19 +96,22 @@ fn parameters(model: &RouteModel) -> TokenStream {
         let constraints = tokens::constraints(&classified.param.attrs.constraints);
         params.extend(quote!(op.path_param::<#ty>(#pname, #constraints, registry);));
     }
+    let (arg, param) = (paths::arg(), paths::param());
     for classified in model.params.iter().filter(|c| matches!(c.kind, Kind::Other)) {
         let ty = &classified.param.ty;
         let pname = api_name(&classified.param.name);
         let constraints = tokens::constraints(&classified.param.attrs.constraints);
         let default = tokens::default_fn(ty, classified.param.attrs.default.as_ref());
-        params.extend(quote!(op.arg::<#ty>(#pname, #default, #constraints, registry);));
+        params.extend(quote!(
+            <#ty as #arg>::doc(#param::new(#pname, #default, #constraints), &mut op, registry);
+        ));
     }
     params
 }
 
 /// A response's description as a `&'static str` expression. A constant is bound to a `let` of
 /// that type written at the constant's path, so a constant of another type is a type error there.
-fn description(description: &Description) -> TokenStream {
+pub(super) fn description(description: &Description) -> TokenStream {
     match description {
         Description::Literal(lit) => quote!(#lit),
         Description::Constant(path) => quote_spanned! {path.span()=>

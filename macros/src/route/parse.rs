@@ -132,7 +132,7 @@ fn extra_response(input: ParseStream, diag: &mut Diagnostics) -> syn::Result<Opt
 }
 
 /// `responses(404 = "Not found", ..)`: the entries inside the parentheses.
-fn responses(input: ParseStream, diag: &mut Diagnostics) -> syn::Result<Vec<ExtraResponse>> {
+pub(super) fn responses(input: ParseStream, diag: &mut Diagnostics) -> syn::Result<Vec<ExtraResponse>> {
     let content;
     syn::parenthesized!(content in input);
     let mut entries = Vec::new();

@@ -345,24 +345,30 @@ const _: () = {
         }
     }
     impl ::ferrapi::types::Constrainable for Point {}
-    impl __rt::Arg for Point {
-        const SOURCE: __rt::Source = __rt::Source::Body;
+    impl ::ferrapi::Arg for Point {
+        const SOURCE: ::ferrapi::types::Source = ::ferrapi::types::Source::Body;
+        type Input = Self;
         fn extract(
-            cx: &__rt::RequestCx,
-            _name: &'static str,
-            _default: ::core::option::Option<fn() -> Self>,
-            _constraints: &'static [__rt::Constraint],
+            cx: &::ferrapi::types::RequestCx<'_>,
+            _param: ::ferrapi::types::Param<Self>,
             errors: &mut ::ferrapi::types::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::body_model::<Self>(cx, errors)
         }
+        fn resolve(
+            input: Self,
+            _deps: &mut ::ferrapi::types::Deps,
+        ) -> impl ::core::future::Future<
+            Output = ::core::result::Result<Self, ::ferrapi::Response>,
+        > + ::core::marker::Send {
+            ::core::future::ready(::core::result::Result::Ok(input))
+        }
         fn doc(
-            _name: &'static str,
-            _default: ::core::option::Option<fn() -> Self>,
-            _constraints: &[__rt::Constraint],
+            _param: ::ferrapi::types::Param<Self>,
+            op: &mut ::ferrapi::types::Operation,
             registry: &mut ::ferrapi::types::SchemaRegistry,
-        ) -> __rt::ArgDoc {
-            __rt::ArgDoc::Body(<Self as ::ferrapi::types::JsonSchema>::schema(registry))
+        ) {
+            op.request_body(<Self as ::ferrapi::types::JsonSchema>::schema(registry));
         }
     }
 };

@@ -12,57 +12,146 @@ const _: () = {
     impl ::ferrapi::Route for count {
         #[allow(unused_variables, clippy::result_large_err, clippy::redundant_closure)]
         fn def(&self) -> ::ferrapi::RouteDef {
-            let _ = <State<Counter> as __rt::Arg>::SOURCE;
-            let _ = <HeaderMap as __rt::Arg>::SOURCE;
+            let _ = <State<Counter> as ::ferrapi::Arg>::SOURCE;
+            let _ = <HeaderMap as ::ferrapi::Arg>::SOURCE;
             __rt::assert_one_body::<
                 HeaderMap,
-                { <State<Counter> as __rt::Arg>::SOURCE.is_body() },
-                { <HeaderMap as __rt::Arg>::SOURCE.is_body() },
+                { <State<Counter> as ::ferrapi::Arg>::SOURCE.is_body() },
+                { <HeaderMap as ::ferrapi::Arg>::SOURCE.is_body() },
             >();
             __rt::assert_into_response::<Json<Value>>();
-            let handler: __rt::Handler = |__cx: &__rt::RequestCx<'_>| {
+            let handler: __rt::Handler = |__cx: &::ferrapi::types::RequestCx<'_>| {
                 #[allow(unused_mut)]
                 let mut __errors = ::ferrapi::types::ValidationErrors::new();
-                let mut __arg0: ::core::option::Option<State<Counter>> = ::core::option::Option::None;
-                if !<State<Counter> as __rt::Arg>::SOURCE.is_body() {
+                let mut __arg0: ::core::option::Option<
+                    <State<Counter> as ::ferrapi::Arg>::Input,
+                > = ::core::option::Option::None;
+                if !<State<Counter> as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg0 = <State<
                         Counter,
-                    > as __rt::Arg>::extract(
+                    > as ::ferrapi::Arg>::extract(
                         __cx,
-                        "counter",
-                        ::core::option::Option::None,
-                        &[],
+                        ::ferrapi::types::Param::new(
+                            "counter",
+                            ::core::option::Option::None,
+                            &[],
+                        ),
                         &mut __errors,
                     );
                 }
-                let mut __arg1: ::core::option::Option<HeaderMap> = ::core::option::Option::None;
-                if !<HeaderMap as __rt::Arg>::SOURCE.is_body() {
-                    __arg1 = <HeaderMap as __rt::Arg>::extract(
+                let mut __arg1: ::core::option::Option<
+                    <HeaderMap as ::ferrapi::Arg>::Input,
+                > = ::core::option::Option::None;
+                if !<HeaderMap as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg1 = <HeaderMap as ::ferrapi::Arg>::extract(
                         __cx,
-                        "headers",
-                        ::core::option::Option::None,
-                        &[],
+                        ::ferrapi::types::Param::new(
+                            "headers",
+                            ::core::option::Option::None,
+                            &[],
+                        ),
                         &mut __errors,
                     );
                 }
-                if <State<Counter> as __rt::Arg>::SOURCE.is_body() {
+                if <State<Counter> as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg0 = <State<
                         Counter,
-                    > as __rt::Arg>::extract(
+                    > as ::ferrapi::Arg>::extract(
                         __cx,
-                        "counter",
-                        ::core::option::Option::None,
-                        &[],
+                        ::ferrapi::types::Param::new(
+                            "counter",
+                            ::core::option::Option::None,
+                            &[],
+                        ),
                         &mut __errors,
                     );
                 }
-                if <HeaderMap as __rt::Arg>::SOURCE.is_body() {
-                    __arg1 = <HeaderMap as __rt::Arg>::extract(
+                if <HeaderMap as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg1 = <HeaderMap as ::ferrapi::Arg>::extract(
                         __cx,
-                        "headers",
-                        ::core::option::Option::None,
-                        &[],
+                        ::ferrapi::types::Param::new(
+                            "headers",
+                            ::core::option::Option::None,
+                            &[],
+                        ),
                         &mut __errors,
+                    );
+                }
+                if <State<Counter> as ::ferrapi::Arg>::SOURCE.is_dependency()
+                    || <HeaderMap as ::ferrapi::Arg>::SOURCE.is_dependency()
+                {
+                    if __rt::bad_body(&__errors) {
+                        return ::core::result::Result::Err(
+                            <::ferrapi::types::ValidationErrors as ::ferrapi::IntoResponse>::into_response(
+                                __errors,
+                            ),
+                        );
+                    }
+                    return ::core::result::Result::Ok(
+                        __rt::boxed(async move {
+                            let mut __deps = ::ferrapi::types::Deps::new();
+                            let __arg0 = match __arg0 {
+                                ::core::option::Option::Some(__input) => {
+                                    match <State<
+                                        Counter,
+                                    > as ::ferrapi::Arg>::__resolve(
+                                            __input,
+                                            &mut __deps,
+                                            <State<
+                                                Counter,
+                                            > as __rt::Share<
+                                                {
+                                                    <State<Counter> as ::ferrapi::Arg>::SOURCE.is_dependency()
+                                                },
+                                            >>::SHARE,
+                                        )
+                                        .await
+                                    {
+                                        ::core::result::Result::Ok(__value) => {
+                                            ::core::option::Option::Some(__value)
+                                        }
+                                        ::core::result::Result::Err(__response) => return __response,
+                                    }
+                                }
+                                ::core::option::Option::None => ::core::option::Option::None,
+                            };
+                            let __arg1 = match __arg1 {
+                                ::core::option::Option::Some(__input) => {
+                                    match <HeaderMap as ::ferrapi::Arg>::__resolve(
+                                            __input,
+                                            &mut __deps,
+                                            <HeaderMap as __rt::Share<
+                                                { <HeaderMap as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                            >>::SHARE,
+                                        )
+                                        .await
+                                    {
+                                        ::core::result::Result::Ok(__value) => {
+                                            ::core::option::Option::Some(__value)
+                                        }
+                                        ::core::result::Result::Err(__response) => return __response,
+                                    }
+                                }
+                                ::core::option::Option::None => ::core::option::Option::None,
+                            };
+                            if let ::core::result::Result::Err(__response) = __errors
+                                .finish()
+                            {
+                                return __response;
+                            }
+                            #[allow(irrefutable_let_patterns)]
+                            let (
+                                ::core::option::Option::Some(__arg0),
+                                ::core::option::Option::Some(__arg1),
+                            ) = (__arg0, __arg1) else {
+                                return __rt::internal_error();
+                            };
+                            <Json<
+                                Value,
+                            > as ::ferrapi::IntoResponse>::into_response(
+                                count(__arg0, __arg1).await,
+                            )
+                        }),
                     );
                 }
                 if let ::core::result::Result::Err(__response) = __errors.finish() {
@@ -72,7 +161,10 @@ const _: () = {
                 let (
                     ::core::option::Option::Some(__arg0),
                     ::core::option::Option::Some(__arg1),
-                ) = (__arg0, __arg1) else {
+                ) = (
+                    <State<Counter> as ::ferrapi::Arg>::__now(__arg0),
+                    <HeaderMap as ::ferrapi::Arg>::__now(__arg1),
+                ) else {
                     return ::core::result::Result::Err(__rt::internal_error());
                 };
                 ::core::result::Result::Err(
@@ -86,29 +178,43 @@ const _: () = {
                 )
             };
             let check: fn(
-                &__rt::StateMap,
+                &::ferrapi::types::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &__rt::StateMap|
+                state: &::ferrapi::types::StateMap|
             {
-                <State<Counter> as __rt::Arg>::check(state)?;
-                <HeaderMap as __rt::Arg>::check(state)?;
+                <State<Counter> as ::ferrapi::Arg>::check(state)?;
+                <HeaderMap as ::ferrapi::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
             let operation: fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value = |
                 registry: &mut ::ferrapi::types::SchemaRegistry,
             | -> __rt::Value {
-                let mut op = __rt::Operation::new(
+                let mut op = ::ferrapi::types::Operation::new(
                     "count",
                     ::core::option::Option::None,
                     ::core::option::Option::None,
                     &[],
                 );
-                op.arg::<
-                        State<Counter>,
-                    >("counter", ::core::option::Option::None, &[], registry);
-                op.arg::<
-                        HeaderMap,
-                    >("headers", ::core::option::Option::None, &[], registry);
+                <State<
+                    Counter,
+                > as ::ferrapi::Arg>::doc(
+                    ::ferrapi::types::Param::new(
+                        "counter",
+                        ::core::option::Option::None,
+                        &[],
+                    ),
+                    &mut op,
+                    registry,
+                );
+                <HeaderMap as ::ferrapi::Arg>::doc(
+                    ::ferrapi::types::Param::new(
+                        "headers",
+                        ::core::option::Option::None,
+                        &[],
+                    ),
+                    &mut op,
+                    registry,
+                );
                 op.finish()
             };
             ::ferrapi::RouteDef::from(__rt::RouteParts {
@@ -116,8 +222,8 @@ const _: () = {
                 method: ::ferrapi::Method::GET,
                 path: "/count",
                 handler,
-                reads_body: <State<Counter> as __rt::Arg>::SOURCE.is_body()
-                    || <HeaderMap as __rt::Arg>::SOURCE.is_body(),
+                reads_body: <State<Counter> as ::ferrapi::Arg>::SOURCE.is_body()
+                    || <HeaderMap as ::ferrapi::Arg>::SOURCE.is_body(),
                 include_in_schema: false,
                 operation,
                 check,

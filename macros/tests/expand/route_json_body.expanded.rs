@@ -14,31 +14,87 @@ const _: () = {
         #[allow(unused_variables, clippy::result_large_err, clippy::redundant_closure)]
         fn def(&self) -> ::ferrapi::RouteDef {
             __rt::assert_path_param::<u32>();
-            let _ = <Item as __rt::Arg>::SOURCE;
+            let _ = <Item as ::ferrapi::Arg>::SOURCE;
             __rt::assert_into_response::<Json<Item>>();
-            let handler: __rt::Handler = |__cx: &__rt::RequestCx<'_>| {
+            let handler: __rt::Handler = |__cx: &::ferrapi::types::RequestCx<'_>| {
                 #[allow(unused_mut)]
                 let mut __errors = ::ferrapi::types::ValidationErrors::new();
                 let __arg0: ::core::option::Option<u32> = __rt::path_param::<
                     u32,
                 >(__cx, 0usize, "id", &[], &mut __errors);
-                let mut __arg1: ::core::option::Option<Item> = ::core::option::Option::None;
-                if !<Item as __rt::Arg>::SOURCE.is_body() {
-                    __arg1 = <Item as __rt::Arg>::extract(
+                let mut __arg1: ::core::option::Option<
+                    <Item as ::ferrapi::Arg>::Input,
+                > = ::core::option::Option::None;
+                if !<Item as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg1 = <Item as ::ferrapi::Arg>::extract(
                         __cx,
-                        "item",
-                        ::core::option::Option::None,
-                        &[],
+                        ::ferrapi::types::Param::new(
+                            "item",
+                            ::core::option::Option::None,
+                            &[],
+                        ),
                         &mut __errors,
                     );
                 }
-                if <Item as __rt::Arg>::SOURCE.is_body() {
-                    __arg1 = <Item as __rt::Arg>::extract(
+                if <Item as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg1 = <Item as ::ferrapi::Arg>::extract(
                         __cx,
-                        "item",
-                        ::core::option::Option::None,
-                        &[],
+                        ::ferrapi::types::Param::new(
+                            "item",
+                            ::core::option::Option::None,
+                            &[],
+                        ),
                         &mut __errors,
+                    );
+                }
+                if <Item as ::ferrapi::Arg>::SOURCE.is_dependency() {
+                    if __rt::bad_body(&__errors) {
+                        return ::core::result::Result::Err(
+                            <::ferrapi::types::ValidationErrors as ::ferrapi::IntoResponse>::into_response(
+                                __errors,
+                            ),
+                        );
+                    }
+                    return ::core::result::Result::Ok(
+                        __rt::boxed(async move {
+                            let mut __deps = ::ferrapi::types::Deps::new();
+                            let __arg1 = match __arg1 {
+                                ::core::option::Option::Some(__input) => {
+                                    match <Item as ::ferrapi::Arg>::__resolve(
+                                            __input,
+                                            &mut __deps,
+                                            <Item as __rt::Share<
+                                                { <Item as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                            >>::SHARE,
+                                        )
+                                        .await
+                                    {
+                                        ::core::result::Result::Ok(__value) => {
+                                            ::core::option::Option::Some(__value)
+                                        }
+                                        ::core::result::Result::Err(__response) => return __response,
+                                    }
+                                }
+                                ::core::option::Option::None => ::core::option::Option::None,
+                            };
+                            if let ::core::result::Result::Err(__response) = __errors
+                                .finish()
+                            {
+                                return __response;
+                            }
+                            #[allow(irrefutable_let_patterns)]
+                            let (
+                                ::core::option::Option::Some(__arg0),
+                                ::core::option::Option::Some(__arg1),
+                            ) = (__arg0, __arg1) else {
+                                return __rt::internal_error();
+                            };
+                            <Json<
+                                Item,
+                            > as ::ferrapi::IntoResponse>::into_response(
+                                update_item(__arg0, __arg1).await,
+                            )
+                        }),
                     );
                 }
                 if let ::core::result::Result::Err(__response) = __errors.finish() {
@@ -48,7 +104,7 @@ const _: () = {
                 let (
                     ::core::option::Option::Some(__arg0),
                     ::core::option::Option::Some(__arg1),
-                ) = (__arg0, __arg1) else {
+                ) = (__arg0, <Item as ::ferrapi::Arg>::__now(__arg1)) else {
                     return ::core::result::Result::Err(__rt::internal_error());
                 };
                 ::core::result::Result::Err(
@@ -62,24 +118,32 @@ const _: () = {
                 )
             };
             let check: fn(
-                &__rt::StateMap,
+                &::ferrapi::types::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &__rt::StateMap|
+                state: &::ferrapi::types::StateMap|
             {
-                <Item as __rt::Arg>::check(state)?;
+                <Item as ::ferrapi::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
             let operation: fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value = |
                 registry: &mut ::ferrapi::types::SchemaRegistry,
             | -> __rt::Value {
-                let mut op = __rt::Operation::new(
+                let mut op = ::ferrapi::types::Operation::new(
                     "update_item",
                     ::core::option::Option::None,
                     ::core::option::Option::None,
                     &[],
                 );
                 op.path_param::<u32>("id", &[], registry);
-                op.arg::<Item>("item", ::core::option::Option::None, &[], registry);
+                <Item as ::ferrapi::Arg>::doc(
+                    ::ferrapi::types::Param::new(
+                        "item",
+                        ::core::option::Option::None,
+                        &[],
+                    ),
+                    &mut op,
+                    registry,
+                );
                 {
                     use __rt::ProbeKnown as _;
                     use __rt::ProbeUnknown as _;
@@ -97,7 +161,7 @@ const _: () = {
                 method: ::ferrapi::Method::PUT,
                 path: "/item/{id}",
                 handler,
-                reads_body: <Item as __rt::Arg>::SOURCE.is_body(),
+                reads_body: <Item as ::ferrapi::Arg>::SOURCE.is_body(),
                 include_in_schema: true,
                 operation,
                 check,

@@ -15,7 +15,7 @@ const _: () = {
         #[allow(unused_variables, clippy::result_large_err, clippy::redundant_closure)]
         fn def(&self) -> ::ferrapi::RouteDef {
             __rt::assert_into_response::<&'static str>();
-            let handler: __rt::Handler = |__cx: &__rt::RequestCx<'_>| {
+            let handler: __rt::Handler = |__cx: &::ferrapi::types::RequestCx<'_>| {
                 #[allow(unused_mut)]
                 let mut __errors = ::ferrapi::types::ValidationErrors::new();
                 if let ::core::result::Result::Err(__response) = __errors.finish() {
@@ -36,14 +36,14 @@ const _: () = {
                 )
             };
             let check: fn(
-                &__rt::StateMap,
+                &::ferrapi::types::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &__rt::StateMap|
+                state: &::ferrapi::types::StateMap|
             { ::core::result::Result::Ok(()) };
             let operation: fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value = |
                 registry: &mut ::ferrapi::types::SchemaRegistry,
             | -> __rt::Value {
-                let mut op = __rt::Operation::new(
+                let mut op = ::ferrapi::types::Operation::new(
                     "health",
                     ::core::option::Option::Some("Liveness probe."),
                     ::core::option::Option::None,

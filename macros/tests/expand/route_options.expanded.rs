@@ -14,35 +14,91 @@ const _: () = {
     impl ::ferrapi::Route for create_thing {
         #[allow(unused_variables, clippy::result_large_err, clippy::redundant_closure)]
         fn def(&self) -> ::ferrapi::RouteDef {
-            let _ = <Thing as __rt::Arg>::SOURCE;
+            let _ = <Thing as ::ferrapi::Arg>::SOURCE;
             __rt::assert_into_response::<(StatusCode, Json<Thing>)>();
-            let handler: __rt::Handler = |__cx: &__rt::RequestCx<'_>| {
+            let handler: __rt::Handler = |__cx: &::ferrapi::types::RequestCx<'_>| {
                 #[allow(unused_mut)]
                 let mut __errors = ::ferrapi::types::ValidationErrors::new();
-                let mut __arg0: ::core::option::Option<Thing> = ::core::option::Option::None;
-                if !<Thing as __rt::Arg>::SOURCE.is_body() {
-                    __arg0 = <Thing as __rt::Arg>::extract(
+                let mut __arg0: ::core::option::Option<
+                    <Thing as ::ferrapi::Arg>::Input,
+                > = ::core::option::Option::None;
+                if !<Thing as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg0 = <Thing as ::ferrapi::Arg>::extract(
                         __cx,
-                        "thing",
-                        ::core::option::Option::None,
-                        &[],
+                        ::ferrapi::types::Param::new(
+                            "thing",
+                            ::core::option::Option::None,
+                            &[],
+                        ),
                         &mut __errors,
                     );
                 }
-                if <Thing as __rt::Arg>::SOURCE.is_body() {
-                    __arg0 = <Thing as __rt::Arg>::extract(
+                if <Thing as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg0 = <Thing as ::ferrapi::Arg>::extract(
                         __cx,
-                        "thing",
-                        ::core::option::Option::None,
-                        &[],
+                        ::ferrapi::types::Param::new(
+                            "thing",
+                            ::core::option::Option::None,
+                            &[],
+                        ),
                         &mut __errors,
+                    );
+                }
+                if <Thing as ::ferrapi::Arg>::SOURCE.is_dependency() {
+                    if __rt::bad_body(&__errors) {
+                        return ::core::result::Result::Err(
+                            <::ferrapi::types::ValidationErrors as ::ferrapi::IntoResponse>::into_response(
+                                __errors,
+                            ),
+                        );
+                    }
+                    return ::core::result::Result::Ok(
+                        __rt::boxed(async move {
+                            let mut __deps = ::ferrapi::types::Deps::new();
+                            let __arg0 = match __arg0 {
+                                ::core::option::Option::Some(__input) => {
+                                    match <Thing as ::ferrapi::Arg>::__resolve(
+                                            __input,
+                                            &mut __deps,
+                                            <Thing as __rt::Share<
+                                                { <Thing as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                            >>::SHARE,
+                                        )
+                                        .await
+                                    {
+                                        ::core::result::Result::Ok(__value) => {
+                                            ::core::option::Option::Some(__value)
+                                        }
+                                        ::core::result::Result::Err(__response) => return __response,
+                                    }
+                                }
+                                ::core::option::Option::None => ::core::option::Option::None,
+                            };
+                            if let ::core::result::Result::Err(__response) = __errors
+                                .finish()
+                            {
+                                return __response;
+                            }
+                            #[allow(irrefutable_let_patterns)]
+                            let (::core::option::Option::Some(__arg0),) = (__arg0,) else {
+                                return __rt::internal_error();
+                            };
+                            <(
+                                StatusCode,
+                                Json<Thing>,
+                            ) as ::ferrapi::IntoResponse>::into_response(
+                                create_thing(__arg0).await,
+                            )
+                        }),
                     );
                 }
                 if let ::core::result::Result::Err(__response) = __errors.finish() {
                     return ::core::result::Result::Err(__response);
                 }
                 #[allow(irrefutable_let_patterns)]
-                let (::core::option::Option::Some(__arg0),) = (__arg0,) else {
+                let (::core::option::Option::Some(__arg0),) = (
+                    <Thing as ::ferrapi::Arg>::__now(__arg0),
+                ) else {
                     return ::core::result::Result::Err(__rt::internal_error());
                 };
                 ::core::result::Result::Err(
@@ -57,23 +113,31 @@ const _: () = {
                 )
             };
             let check: fn(
-                &__rt::StateMap,
+                &::ferrapi::types::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &__rt::StateMap|
+                state: &::ferrapi::types::StateMap|
             {
-                <Thing as __rt::Arg>::check(state)?;
+                <Thing as ::ferrapi::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
             let operation: fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value = |
                 registry: &mut ::ferrapi::types::SchemaRegistry,
             | -> __rt::Value {
-                let mut op = __rt::Operation::new(
+                let mut op = ::ferrapi::types::Operation::new(
                     "create_thing",
                     ::core::option::Option::Some("Create a thing."),
                     ::core::option::Option::None,
                     &["things", "writes"],
                 );
-                op.arg::<Thing>("thing", ::core::option::Option::None, &[], registry);
+                <Thing as ::ferrapi::Arg>::doc(
+                    ::ferrapi::types::Param::new(
+                        "thing",
+                        ::core::option::Option::None,
+                        &[],
+                    ),
+                    &mut op,
+                    registry,
+                );
                 {
                     use __rt::ProbeKnown as _;
                     use __rt::ProbeUnknown as _;
@@ -94,7 +158,7 @@ const _: () = {
                 method: ::ferrapi::Method::POST,
                 path: "/things",
                 handler,
-                reads_body: <Thing as __rt::Arg>::SOURCE.is_body(),
+                reads_body: <Thing as ::ferrapi::Arg>::SOURCE.is_body(),
                 include_in_schema: true,
                 operation,
                 check,

@@ -33,28 +33,28 @@ const _: () = {
             __rt::assert_path_param::<i64>();
             __rt::assert_text::<String>();
             __rt::assert_path_param::<String>();
-            let _ = <Option<String> as __rt::Arg>::SOURCE;
+            let _ = <Option<String> as ::ferrapi::Arg>::SOURCE;
             __rt::assert_numeric::<i64>();
-            let _ = <i64 as __rt::Arg>::SOURCE;
+            let _ = <i64 as ::ferrapi::Arg>::SOURCE;
             __rt::assert_one_body::<
                 i64,
-                { <Option<String> as __rt::Arg>::SOURCE.is_body() },
-                { <i64 as __rt::Arg>::SOURCE.is_body() },
+                { <Option<String> as ::ferrapi::Arg>::SOURCE.is_body() },
+                { <i64 as ::ferrapi::Arg>::SOURCE.is_body() },
             >();
             __rt::assert_numeric::<Option<f64>>();
-            let _ = <Option<f64> as __rt::Arg>::SOURCE;
+            let _ = <Option<f64> as ::ferrapi::Arg>::SOURCE;
             __rt::assert_one_body::<
                 Option<f64>,
-                { <Option<String> as __rt::Arg>::SOURCE.is_body() },
-                { <Option<f64> as __rt::Arg>::SOURCE.is_body() },
+                { <Option<String> as ::ferrapi::Arg>::SOURCE.is_body() },
+                { <Option<f64> as ::ferrapi::Arg>::SOURCE.is_body() },
             >();
             __rt::assert_one_body::<
                 Option<f64>,
-                { <i64 as __rt::Arg>::SOURCE.is_body() },
-                { <Option<f64> as __rt::Arg>::SOURCE.is_body() },
+                { <i64 as ::ferrapi::Arg>::SOURCE.is_body() },
+                { <Option<f64> as ::ferrapi::Arg>::SOURCE.is_body() },
             >();
             __rt::assert_into_response::<Json<Value>>();
-            let handler: __rt::Handler = |__cx: &__rt::RequestCx<'_>| {
+            let handler: __rt::Handler = |__cx: &::ferrapi::types::RequestCx<'_>| {
                 #[allow(unused_mut)]
                 let mut __errors = ::ferrapi::types::ValidationErrors::new();
                 let __arg0: ::core::option::Option<i64> = __rt::path_param::<
@@ -75,85 +75,213 @@ const _: () = {
                     &[__rt::Constraint::MinLength(3usize)],
                     &mut __errors,
                 );
-                let mut __arg2: ::core::option::Option<Option<String>> = ::core::option::Option::None;
-                if !<Option<String> as __rt::Arg>::SOURCE.is_body() {
+                let mut __arg2: ::core::option::Option<
+                    <Option<String> as ::ferrapi::Arg>::Input,
+                > = ::core::option::Option::None;
+                if !<Option<String> as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg2 = <Option<
                         String,
-                    > as __rt::Arg>::extract(
+                    > as ::ferrapi::Arg>::extract(
                         __cx,
-                        "q",
-                        ::core::option::Option::None,
-                        &[],
-                        &mut __errors,
-                    );
-                }
-                let mut __arg3: ::core::option::Option<i64> = ::core::option::Option::None;
-                if !<i64 as __rt::Arg>::SOURCE.is_body() {
-                    __arg3 = <i64 as __rt::Arg>::extract(
-                        __cx,
-                        "limit",
-                        ::core::option::Option::Some(
-                            (|| {
-                                let value: i64 = 10;
-                                value
-                            }) as fn() -> i64,
+                        ::ferrapi::types::Param::new(
+                            "q",
+                            ::core::option::Option::None,
+                            &[],
                         ),
-                        &[
-                            __rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128)),
-                            __rt::Constraint::Le(::ferrapi::types::Bound::Int(100i128)),
-                        ],
                         &mut __errors,
                     );
                 }
-                let mut __arg4: ::core::option::Option<Option<f64>> = ::core::option::Option::None;
-                if !<Option<f64> as __rt::Arg>::SOURCE.is_body() {
+                let mut __arg3: ::core::option::Option<<i64 as ::ferrapi::Arg>::Input> = ::core::option::Option::None;
+                if !<i64 as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg3 = <i64 as ::ferrapi::Arg>::extract(
+                        __cx,
+                        ::ferrapi::types::Param::new(
+                            "limit",
+                            ::core::option::Option::Some(
+                                (|| {
+                                    let value: i64 = 10;
+                                    value
+                                }) as fn() -> i64,
+                            ),
+                            &[
+                                __rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128)),
+                                __rt::Constraint::Le(::ferrapi::types::Bound::Int(100i128)),
+                            ],
+                        ),
+                        &mut __errors,
+                    );
+                }
+                let mut __arg4: ::core::option::Option<
+                    <Option<f64> as ::ferrapi::Arg>::Input,
+                > = ::core::option::Option::None;
+                if !<Option<f64> as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg4 = <Option<
                         f64,
-                    > as __rt::Arg>::extract(
+                    > as ::ferrapi::Arg>::extract(
                         __cx,
-                        "min_price",
-                        ::core::option::Option::None,
-                        &[__rt::Constraint::Gt(::ferrapi::types::Bound::Float(-1.5f64))],
+                        ::ferrapi::types::Param::new(
+                            "min_price",
+                            ::core::option::Option::None,
+                            &[
+                                __rt::Constraint::Gt(
+                                    ::ferrapi::types::Bound::Float(-1.5f64),
+                                ),
+                            ],
+                        ),
                         &mut __errors,
                     );
                 }
-                if <Option<String> as __rt::Arg>::SOURCE.is_body() {
+                if <Option<String> as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg2 = <Option<
                         String,
-                    > as __rt::Arg>::extract(
+                    > as ::ferrapi::Arg>::extract(
                         __cx,
-                        "q",
-                        ::core::option::Option::None,
-                        &[],
-                        &mut __errors,
-                    );
-                }
-                if <i64 as __rt::Arg>::SOURCE.is_body() {
-                    __arg3 = <i64 as __rt::Arg>::extract(
-                        __cx,
-                        "limit",
-                        ::core::option::Option::Some(
-                            (|| {
-                                let value: i64 = 10;
-                                value
-                            }) as fn() -> i64,
+                        ::ferrapi::types::Param::new(
+                            "q",
+                            ::core::option::Option::None,
+                            &[],
                         ),
-                        &[
-                            __rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128)),
-                            __rt::Constraint::Le(::ferrapi::types::Bound::Int(100i128)),
-                        ],
                         &mut __errors,
                     );
                 }
-                if <Option<f64> as __rt::Arg>::SOURCE.is_body() {
+                if <i64 as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg3 = <i64 as ::ferrapi::Arg>::extract(
+                        __cx,
+                        ::ferrapi::types::Param::new(
+                            "limit",
+                            ::core::option::Option::Some(
+                                (|| {
+                                    let value: i64 = 10;
+                                    value
+                                }) as fn() -> i64,
+                            ),
+                            &[
+                                __rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128)),
+                                __rt::Constraint::Le(::ferrapi::types::Bound::Int(100i128)),
+                            ],
+                        ),
+                        &mut __errors,
+                    );
+                }
+                if <Option<f64> as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg4 = <Option<
                         f64,
-                    > as __rt::Arg>::extract(
+                    > as ::ferrapi::Arg>::extract(
                         __cx,
-                        "min_price",
-                        ::core::option::Option::None,
-                        &[__rt::Constraint::Gt(::ferrapi::types::Bound::Float(-1.5f64))],
+                        ::ferrapi::types::Param::new(
+                            "min_price",
+                            ::core::option::Option::None,
+                            &[
+                                __rt::Constraint::Gt(
+                                    ::ferrapi::types::Bound::Float(-1.5f64),
+                                ),
+                            ],
+                        ),
                         &mut __errors,
+                    );
+                }
+                if <Option<String> as ::ferrapi::Arg>::SOURCE.is_dependency()
+                    || <i64 as ::ferrapi::Arg>::SOURCE.is_dependency()
+                    || <Option<f64> as ::ferrapi::Arg>::SOURCE.is_dependency()
+                {
+                    if __rt::bad_body(&__errors) {
+                        return ::core::result::Result::Err(
+                            <::ferrapi::types::ValidationErrors as ::ferrapi::IntoResponse>::into_response(
+                                __errors,
+                            ),
+                        );
+                    }
+                    return ::core::result::Result::Ok(
+                        __rt::boxed(async move {
+                            let mut __deps = ::ferrapi::types::Deps::new();
+                            let __arg2 = match __arg2 {
+                                ::core::option::Option::Some(__input) => {
+                                    match <Option<
+                                        String,
+                                    > as ::ferrapi::Arg>::__resolve(
+                                            __input,
+                                            &mut __deps,
+                                            <Option<
+                                                String,
+                                            > as __rt::Share<
+                                                {
+                                                    <Option<String> as ::ferrapi::Arg>::SOURCE.is_dependency()
+                                                },
+                                            >>::SHARE,
+                                        )
+                                        .await
+                                    {
+                                        ::core::result::Result::Ok(__value) => {
+                                            ::core::option::Option::Some(__value)
+                                        }
+                                        ::core::result::Result::Err(__response) => return __response,
+                                    }
+                                }
+                                ::core::option::Option::None => ::core::option::Option::None,
+                            };
+                            let __arg3 = match __arg3 {
+                                ::core::option::Option::Some(__input) => {
+                                    match <i64 as ::ferrapi::Arg>::__resolve(
+                                            __input,
+                                            &mut __deps,
+                                            <i64 as __rt::Share<
+                                                { <i64 as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                            >>::SHARE,
+                                        )
+                                        .await
+                                    {
+                                        ::core::result::Result::Ok(__value) => {
+                                            ::core::option::Option::Some(__value)
+                                        }
+                                        ::core::result::Result::Err(__response) => return __response,
+                                    }
+                                }
+                                ::core::option::Option::None => ::core::option::Option::None,
+                            };
+                            let __arg4 = match __arg4 {
+                                ::core::option::Option::Some(__input) => {
+                                    match <Option<
+                                        f64,
+                                    > as ::ferrapi::Arg>::__resolve(
+                                            __input,
+                                            &mut __deps,
+                                            <Option<
+                                                f64,
+                                            > as __rt::Share<
+                                                { <Option<f64> as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                            >>::SHARE,
+                                        )
+                                        .await
+                                    {
+                                        ::core::result::Result::Ok(__value) => {
+                                            ::core::option::Option::Some(__value)
+                                        }
+                                        ::core::result::Result::Err(__response) => return __response,
+                                    }
+                                }
+                                ::core::option::Option::None => ::core::option::Option::None,
+                            };
+                            if let ::core::result::Result::Err(__response) = __errors
+                                .finish()
+                            {
+                                return __response;
+                            }
+                            #[allow(irrefutable_let_patterns)]
+                            let (
+                                ::core::option::Option::Some(__arg0),
+                                ::core::option::Option::Some(__arg1),
+                                ::core::option::Option::Some(__arg2),
+                                ::core::option::Option::Some(__arg3),
+                                ::core::option::Option::Some(__arg4),
+                            ) = (__arg0, __arg1, __arg2, __arg3, __arg4) else {
+                                return __rt::internal_error();
+                            };
+                            <Json<
+                                Value,
+                            > as ::ferrapi::IntoResponse>::into_response(
+                                list_items(__arg0, __arg1, __arg2, __arg3, __arg4).await,
+                            )
+                        }),
                     );
                 }
                 if let ::core::result::Result::Err(__response) = __errors.finish() {
@@ -166,7 +294,13 @@ const _: () = {
                     ::core::option::Option::Some(__arg2),
                     ::core::option::Option::Some(__arg3),
                     ::core::option::Option::Some(__arg4),
-                ) = (__arg0, __arg1, __arg2, __arg3, __arg4) else {
+                ) = (
+                    __arg0,
+                    __arg1,
+                    <Option<String> as ::ferrapi::Arg>::__now(__arg2),
+                    <i64 as ::ferrapi::Arg>::__now(__arg3),
+                    <Option<f64> as ::ferrapi::Arg>::__now(__arg4),
+                ) else {
                     return ::core::result::Result::Err(__rt::internal_error());
                 };
                 ::core::result::Result::Err(
@@ -182,19 +316,19 @@ const _: () = {
                 )
             };
             let check: fn(
-                &__rt::StateMap,
+                &::ferrapi::types::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &__rt::StateMap|
+                state: &::ferrapi::types::StateMap|
             {
-                <Option<String> as __rt::Arg>::check(state)?;
-                <i64 as __rt::Arg>::check(state)?;
-                <Option<f64> as __rt::Arg>::check(state)?;
+                <Option<String> as ::ferrapi::Arg>::check(state)?;
+                <i64 as ::ferrapi::Arg>::check(state)?;
+                <Option<f64> as ::ferrapi::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
             let operation: fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value = |
                 registry: &mut ::ferrapi::types::SchemaRegistry,
             | -> __rt::Value {
-                let mut op = __rt::Operation::new(
+                let mut op = ::ferrapi::types::Operation::new(
                     "list_items",
                     ::core::option::Option::Some("List a user's items."),
                     ::core::option::Option::Some("Filtered by name and paged."),
@@ -210,31 +344,39 @@ const _: () = {
                 op.path_param::<
                         String,
                     >("kind", &[__rt::Constraint::MinLength(3usize)], registry);
-                op.arg::<
-                        Option<String>,
-                    >("q", ::core::option::Option::None, &[], registry);
-                op.arg::<
-                        i64,
-                    >(
-                    "limit",
-                    ::core::option::Option::Some(
-                        (|| {
-                            let value: i64 = 10;
-                            value
-                        }) as fn() -> i64,
-                    ),
-                    &[
-                        __rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128)),
-                        __rt::Constraint::Le(::ferrapi::types::Bound::Int(100i128)),
-                    ],
+                <Option<
+                    String,
+                > as ::ferrapi::Arg>::doc(
+                    ::ferrapi::types::Param::new("q", ::core::option::Option::None, &[]),
+                    &mut op,
                     registry,
                 );
-                op.arg::<
-                        Option<f64>,
-                    >(
-                    "min_price",
-                    ::core::option::Option::None,
-                    &[__rt::Constraint::Gt(::ferrapi::types::Bound::Float(-1.5f64))],
+                <i64 as ::ferrapi::Arg>::doc(
+                    ::ferrapi::types::Param::new(
+                        "limit",
+                        ::core::option::Option::Some(
+                            (|| {
+                                let value: i64 = 10;
+                                value
+                            }) as fn() -> i64,
+                        ),
+                        &[
+                            __rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128)),
+                            __rt::Constraint::Le(::ferrapi::types::Bound::Int(100i128)),
+                        ],
+                    ),
+                    &mut op,
+                    registry,
+                );
+                <Option<
+                    f64,
+                > as ::ferrapi::Arg>::doc(
+                    ::ferrapi::types::Param::new(
+                        "min_price",
+                        ::core::option::Option::None,
+                        &[__rt::Constraint::Gt(::ferrapi::types::Bound::Float(-1.5f64))],
+                    ),
+                    &mut op,
                     registry,
                 );
                 op.finish()
@@ -244,9 +386,9 @@ const _: () = {
                 method: ::ferrapi::Method::GET,
                 path: "/user/{user_id}/items/{kind}",
                 handler,
-                reads_body: <Option<String> as __rt::Arg>::SOURCE.is_body()
-                    || <i64 as __rt::Arg>::SOURCE.is_body()
-                    || <Option<f64> as __rt::Arg>::SOURCE.is_body(),
+                reads_body: <Option<String> as ::ferrapi::Arg>::SOURCE.is_body()
+                    || <i64 as ::ferrapi::Arg>::SOURCE.is_body()
+                    || <Option<f64> as ::ferrapi::Arg>::SOURCE.is_body(),
                 include_in_schema: true,
                 operation,
                 check,

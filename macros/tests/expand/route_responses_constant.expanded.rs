@@ -13,39 +13,99 @@ const _: () = {
     impl ::ferrapi::Route for list_doctors {
         #[allow(unused_variables, clippy::result_large_err, clippy::redundant_closure)]
         fn def(&self) -> ::ferrapi::RouteDef {
-            let _ = <State<Store> as __rt::Arg>::SOURCE;
+            let _ = <State<Store> as ::ferrapi::Arg>::SOURCE;
             __rt::assert_into_response::<Result<Json<Vec<Doctor>>, HttpError>>();
-            let handler: __rt::Handler = |__cx: &__rt::RequestCx<'_>| {
+            let handler: __rt::Handler = |__cx: &::ferrapi::types::RequestCx<'_>| {
                 #[allow(unused_mut)]
                 let mut __errors = ::ferrapi::types::ValidationErrors::new();
-                let mut __arg0: ::core::option::Option<State<Store>> = ::core::option::Option::None;
-                if !<State<Store> as __rt::Arg>::SOURCE.is_body() {
+                let mut __arg0: ::core::option::Option<
+                    <State<Store> as ::ferrapi::Arg>::Input,
+                > = ::core::option::Option::None;
+                if !<State<Store> as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg0 = <State<
                         Store,
-                    > as __rt::Arg>::extract(
+                    > as ::ferrapi::Arg>::extract(
                         __cx,
-                        "store",
-                        ::core::option::Option::None,
-                        &[],
+                        ::ferrapi::types::Param::new(
+                            "store",
+                            ::core::option::Option::None,
+                            &[],
+                        ),
                         &mut __errors,
                     );
                 }
-                if <State<Store> as __rt::Arg>::SOURCE.is_body() {
+                if <State<Store> as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg0 = <State<
                         Store,
-                    > as __rt::Arg>::extract(
+                    > as ::ferrapi::Arg>::extract(
                         __cx,
-                        "store",
-                        ::core::option::Option::None,
-                        &[],
+                        ::ferrapi::types::Param::new(
+                            "store",
+                            ::core::option::Option::None,
+                            &[],
+                        ),
                         &mut __errors,
+                    );
+                }
+                if <State<Store> as ::ferrapi::Arg>::SOURCE.is_dependency() {
+                    if __rt::bad_body(&__errors) {
+                        return ::core::result::Result::Err(
+                            <::ferrapi::types::ValidationErrors as ::ferrapi::IntoResponse>::into_response(
+                                __errors,
+                            ),
+                        );
+                    }
+                    return ::core::result::Result::Ok(
+                        __rt::boxed(async move {
+                            let mut __deps = ::ferrapi::types::Deps::new();
+                            let __arg0 = match __arg0 {
+                                ::core::option::Option::Some(__input) => {
+                                    match <State<
+                                        Store,
+                                    > as ::ferrapi::Arg>::__resolve(
+                                            __input,
+                                            &mut __deps,
+                                            <State<
+                                                Store,
+                                            > as __rt::Share<
+                                                { <State<Store> as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                            >>::SHARE,
+                                        )
+                                        .await
+                                    {
+                                        ::core::result::Result::Ok(__value) => {
+                                            ::core::option::Option::Some(__value)
+                                        }
+                                        ::core::result::Result::Err(__response) => return __response,
+                                    }
+                                }
+                                ::core::option::Option::None => ::core::option::Option::None,
+                            };
+                            if let ::core::result::Result::Err(__response) = __errors
+                                .finish()
+                            {
+                                return __response;
+                            }
+                            #[allow(irrefutable_let_patterns)]
+                            let (::core::option::Option::Some(__arg0),) = (__arg0,) else {
+                                return __rt::internal_error();
+                            };
+                            <Result<
+                                Json<Vec<Doctor>>,
+                                HttpError,
+                            > as ::ferrapi::IntoResponse>::into_response(
+                                list_doctors(__arg0).await,
+                            )
+                        }),
                     );
                 }
                 if let ::core::result::Result::Err(__response) = __errors.finish() {
                     return ::core::result::Result::Err(__response);
                 }
                 #[allow(irrefutable_let_patterns)]
-                let (::core::option::Option::Some(__arg0),) = (__arg0,) else {
+                let (::core::option::Option::Some(__arg0),) = (
+                    <State<Store> as ::ferrapi::Arg>::__now(__arg0),
+                ) else {
                     return ::core::result::Result::Err(__rt::internal_error());
                 };
                 ::core::result::Result::Ok(
@@ -60,25 +120,33 @@ const _: () = {
                 )
             };
             let check: fn(
-                &__rt::StateMap,
+                &::ferrapi::types::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &__rt::StateMap|
+                state: &::ferrapi::types::StateMap|
             {
-                <State<Store> as __rt::Arg>::check(state)?;
+                <State<Store> as ::ferrapi::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
             let operation: fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value = |
                 registry: &mut ::ferrapi::types::SchemaRegistry,
             | -> __rt::Value {
-                let mut op = __rt::Operation::new(
+                let mut op = ::ferrapi::types::Operation::new(
                     "list_doctors",
                     ::core::option::Option::None,
                     ::core::option::Option::None,
                     &["doctors"],
                 );
-                op.arg::<
-                        State<Store>,
-                    >("store", ::core::option::Option::None, &[], registry);
+                <State<
+                    Store,
+                > as ::ferrapi::Arg>::doc(
+                    ::ferrapi::types::Param::new(
+                        "store",
+                        ::core::option::Option::None,
+                        &[],
+                    ),
+                    &mut op,
+                    registry,
+                );
                 {
                     use __rt::ProbeKnown as _;
                     use __rt::ProbeUnknown as _;
@@ -113,7 +181,7 @@ const _: () = {
                 method: ::ferrapi::Method::GET,
                 path: "/doctors",
                 handler,
-                reads_body: <State<Store> as __rt::Arg>::SOURCE.is_body(),
+                reads_body: <State<Store> as ::ferrapi::Arg>::SOURCE.is_body(),
                 include_in_schema: true,
                 operation,
                 check,

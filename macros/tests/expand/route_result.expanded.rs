@@ -17,7 +17,7 @@ const _: () = {
         fn def(&self) -> ::ferrapi::RouteDef {
             __rt::assert_path_param::<u64>();
             __rt::assert_into_response::<Result<(StatusCode, String), HttpError>>();
-            let handler: __rt::Handler = |__cx: &__rt::RequestCx<'_>| {
+            let handler: __rt::Handler = |__cx: &::ferrapi::types::RequestCx<'_>| {
                 #[allow(unused_mut)]
                 let mut __errors = ::ferrapi::types::ValidationErrors::new();
                 let __arg0: ::core::option::Option<u64> = __rt::path_param::<
@@ -42,14 +42,14 @@ const _: () = {
                 )
             };
             let check: fn(
-                &__rt::StateMap,
+                &::ferrapi::types::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &__rt::StateMap|
+                state: &::ferrapi::types::StateMap|
             { ::core::result::Result::Ok(()) };
             let operation: fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value = |
                 registry: &mut ::ferrapi::types::SchemaRegistry,
             | -> __rt::Value {
-                let mut op = __rt::Operation::new(
+                let mut op = ::ferrapi::types::Operation::new(
                     "delete_thing",
                     ::core::option::Option::None,
                     ::core::option::Option::None,

@@ -13,39 +13,98 @@ const _: () = {
         #[allow(unused_variables, clippy::result_large_err, clippy::redundant_closure)]
         fn def(&self) -> ::ferrapi::RouteDef {
             __rt::assert_text::<Vec<String>>();
-            let _ = <Vec<String> as __rt::Arg>::SOURCE;
+            let _ = <Vec<String> as ::ferrapi::Arg>::SOURCE;
             __rt::assert_into_response::<Json<Vec<String>>>();
-            let handler: __rt::Handler = |__cx: &__rt::RequestCx<'_>| {
+            let handler: __rt::Handler = |__cx: &::ferrapi::types::RequestCx<'_>| {
                 #[allow(unused_mut)]
                 let mut __errors = ::ferrapi::types::ValidationErrors::new();
-                let mut __arg0: ::core::option::Option<Vec<String>> = ::core::option::Option::None;
-                if !<Vec<String> as __rt::Arg>::SOURCE.is_body() {
+                let mut __arg0: ::core::option::Option<
+                    <Vec<String> as ::ferrapi::Arg>::Input,
+                > = ::core::option::Option::None;
+                if !<Vec<String> as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg0 = <Vec<
                         String,
-                    > as __rt::Arg>::extract(
+                    > as ::ferrapi::Arg>::extract(
                         __cx,
-                        "tag",
-                        ::core::option::Option::None,
-                        &[__rt::Constraint::MaxLength(5usize)],
+                        ::ferrapi::types::Param::new(
+                            "tag",
+                            ::core::option::Option::None,
+                            &[__rt::Constraint::MaxLength(5usize)],
+                        ),
                         &mut __errors,
                     );
                 }
-                if <Vec<String> as __rt::Arg>::SOURCE.is_body() {
+                if <Vec<String> as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg0 = <Vec<
                         String,
-                    > as __rt::Arg>::extract(
+                    > as ::ferrapi::Arg>::extract(
                         __cx,
-                        "tag",
-                        ::core::option::Option::None,
-                        &[__rt::Constraint::MaxLength(5usize)],
+                        ::ferrapi::types::Param::new(
+                            "tag",
+                            ::core::option::Option::None,
+                            &[__rt::Constraint::MaxLength(5usize)],
+                        ),
                         &mut __errors,
+                    );
+                }
+                if <Vec<String> as ::ferrapi::Arg>::SOURCE.is_dependency() {
+                    if __rt::bad_body(&__errors) {
+                        return ::core::result::Result::Err(
+                            <::ferrapi::types::ValidationErrors as ::ferrapi::IntoResponse>::into_response(
+                                __errors,
+                            ),
+                        );
+                    }
+                    return ::core::result::Result::Ok(
+                        __rt::boxed(async move {
+                            let mut __deps = ::ferrapi::types::Deps::new();
+                            let __arg0 = match __arg0 {
+                                ::core::option::Option::Some(__input) => {
+                                    match <Vec<
+                                        String,
+                                    > as ::ferrapi::Arg>::__resolve(
+                                            __input,
+                                            &mut __deps,
+                                            <Vec<
+                                                String,
+                                            > as __rt::Share<
+                                                { <Vec<String> as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                            >>::SHARE,
+                                        )
+                                        .await
+                                    {
+                                        ::core::result::Result::Ok(__value) => {
+                                            ::core::option::Option::Some(__value)
+                                        }
+                                        ::core::result::Result::Err(__response) => return __response,
+                                    }
+                                }
+                                ::core::option::Option::None => ::core::option::Option::None,
+                            };
+                            if let ::core::result::Result::Err(__response) = __errors
+                                .finish()
+                            {
+                                return __response;
+                            }
+                            #[allow(irrefutable_let_patterns)]
+                            let (::core::option::Option::Some(__arg0),) = (__arg0,) else {
+                                return __rt::internal_error();
+                            };
+                            <Json<
+                                Vec<String>,
+                            > as ::ferrapi::IntoResponse>::into_response(
+                                search(__arg0).await,
+                            )
+                        }),
                     );
                 }
                 if let ::core::result::Result::Err(__response) = __errors.finish() {
                     return ::core::result::Result::Err(__response);
                 }
                 #[allow(irrefutable_let_patterns)]
-                let (::core::option::Option::Some(__arg0),) = (__arg0,) else {
+                let (::core::option::Option::Some(__arg0),) = (
+                    <Vec<String> as ::ferrapi::Arg>::__now(__arg0),
+                ) else {
                     return ::core::result::Result::Err(__rt::internal_error());
                 };
                 ::core::result::Result::Err(
@@ -59,28 +118,31 @@ const _: () = {
                 )
             };
             let check: fn(
-                &__rt::StateMap,
+                &::ferrapi::types::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &__rt::StateMap|
+                state: &::ferrapi::types::StateMap|
             {
-                <Vec<String> as __rt::Arg>::check(state)?;
+                <Vec<String> as ::ferrapi::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
             let operation: fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value = |
                 registry: &mut ::ferrapi::types::SchemaRegistry,
             | -> __rt::Value {
-                let mut op = __rt::Operation::new(
+                let mut op = ::ferrapi::types::Operation::new(
                     "search",
                     ::core::option::Option::None,
                     ::core::option::Option::None,
                     &[],
                 );
-                op.arg::<
-                        Vec<String>,
-                    >(
-                    "tag",
-                    ::core::option::Option::None,
-                    &[__rt::Constraint::MaxLength(5usize)],
+                <Vec<
+                    String,
+                > as ::ferrapi::Arg>::doc(
+                    ::ferrapi::types::Param::new(
+                        "tag",
+                        ::core::option::Option::None,
+                        &[__rt::Constraint::MaxLength(5usize)],
+                    ),
+                    &mut op,
                     registry,
                 );
                 {
@@ -102,7 +164,7 @@ const _: () = {
                 method: ::ferrapi::Method::GET,
                 path: "/search",
                 handler,
-                reads_body: <Vec<String> as __rt::Arg>::SOURCE.is_body(),
+                reads_body: <Vec<String> as ::ferrapi::Arg>::SOURCE.is_body(),
                 include_in_schema: true,
                 operation,
                 check,

@@ -1,30 +1,39 @@
-//! How each handler argument that is not a path parameter is obtained: the [`Arg`] trait, and its
-//! implementations for query parameters, state and the injected request parts.
+//! How each handler argument that is not a path parameter is obtained: the [`Arg`] trait (public:
+//! a type of the user's implementing it is a dependency), and its implementations for query
+//! parameters, state and the injected request parts.
 //!
 //! Rules enforced here (FastAPI's parameter conventions):
 //! - a scalar query parameter is required unless it is `Option<T>` (absent → `None`) or has a
 //!   default; `Vec<T>` collects every repetition (absent → empty) with the index in `loc`; a
 //!   repeated scalar takes its last value, as Starlette does;
 //! - `input` in a query error is the raw (decoded) string, as FastAPI reports it;
-//! - which kind an argument type is (query, body, injected) is a property of the type: the
-//!   `StrEnum` derive makes a query parameter, the `Model` derive a JSON body (see
-//!   [`super::json_body`]), `State<T>`, `HeaderMap`, `Method` and `Uri` are injected;
+//! - which kind an argument type is (query, body, injected, dependency) is a property of the
+//!   type ([`Arg::SOURCE`]): the `StrEnum` derive makes a query parameter, the `Model` derive a
+//!   JSON body (see [`super::json_body`]), `State<T>`, `HeaderMap`, `Method` and `Uri` are
+//!   injected, `#[dependency]` (or a hand-written impl) makes a dependency;
+//! - every kind but a dependency is ready after the synchronous step: its second step is a
+//!   `std::future::Ready` (see `dependency.rs` for why that costs a route nothing);
 //! - each argument documents itself in the route's OpenAPI operation ([`Arg::doc`]): a query
-//!   parameter with its schema, the body, or nothing for injected values.
+//!   parameter with its schema, the body, a dependency's parameters and responses, or nothing for
+//!   injected values.
 
 use std::any::type_name;
+use std::future::{Future, Ready};
 
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use super::dependency::{now, resolve, Deps, Sharing};
 use super::request::RequestCx;
 use super::state::{State, StateMap};
-use crate::openapi::{param_schema, ArgDoc, Operation};
+use crate::openapi::{param_schema, Operation};
+use crate::response::Response;
 use crate::validate::{
     query_loc, title_case, Constraint, FromParam, Loc, LocItem, SchemaRegistry, ValidationErrors,
 };
 
-/// Where an argument's value comes from.
+/// Where an argument's value comes from; decides, when the route is compiled, how its handler
+/// runs (the constant folds away: nothing is checked per request).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Source {
     /// The query string.
@@ -33,6 +42,10 @@ pub enum Source {
     Body,
     /// The server (state, headers): not part of the API.
     Injected,
+    /// A dependency: its inputs are read with the route's other arguments, then
+    /// [`Arg::resolve`] runs (it may await, and may answer the request itself) before the route's
+    /// function is called. A route that takes one is run as a boxed future.
+    Dependency,
 }
 
 impl Source {
@@ -40,40 +53,171 @@ impl Source {
     pub const fn is_body(self) -> bool {
         matches!(self, Source::Body)
     }
+
+    /// True for a dependency.
+    pub const fn is_dependency(self) -> bool {
+        matches!(self, Source::Dependency)
+    }
 }
 
-/// A handler argument that is not a path parameter.
+/// How an argument is declared in the route's signature: its name in the API, its
+/// `#[default(..)]` and its constraints (`#[ge(0)]`, `#[max_length(50)]`). A dependency, which is
+/// not a parameter itself, usually ignores it.
+pub struct Param<T> {
+    name: &'static str,
+    default: Option<fn() -> T>,
+    constraints: &'static [Constraint],
+}
+
+impl<T> Clone for Param<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Param<T> {}
+
+impl<T> std::fmt::Debug for Param<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Param")
+            .field("name", &self.name)
+            .field("default", &self.default.is_some())
+            .field("constraints", &self.constraints)
+            .finish()
+    }
+}
+
+impl<T> Param<T> {
+    /// The declaration the route macros write for one argument.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub const fn new(
+        name: &'static str,
+        default: Option<fn() -> T>,
+        constraints: &'static [Constraint],
+    ) -> Self {
+        Param {
+            name,
+            default,
+            constraints,
+        }
+    }
+
+    /// The argument's name: the parameter's name in the API.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The `#[default(..)]` value, evaluated now, if the argument has one.
+    pub fn default_value(&self) -> Option<T> {
+        self.default.map(|f| f())
+    }
+
+    /// The function giving the `#[default(..)]` value.
+    pub fn default_fn(&self) -> Option<fn() -> T> {
+        self.default
+    }
+
+    /// The constraint attributes, checked by the built-in parameter kinds.
+    #[doc(hidden)]
+    pub fn constraints(&self) -> &'static [Constraint] {
+        self.constraints
+    }
+}
+
+/// A route argument that is not a path parameter: how its value is obtained from a request, and
+/// what it documents. The route macros send every such argument through this trait, so the kind
+/// of an argument is a property of its type: the built-in implementations make the query
+/// parameters, the JSON body (`#[derive(Model)]`, [`Json<T>`](crate::Json)) and the injected
+/// values (`State<T>`, `HeaderMap`, `Method`, `Uri`); a type of yours implementing it with
+/// [`SOURCE`](Arg::SOURCE) `= Source::Dependency` is a **dependency** (FastAPI's `Depends`, axum's
+/// `FromRequestParts`). The [`#[dependency]`](macro@crate::dependency) attribute writes the
+/// implementation from an `async fn`; the manual's [Dependencies](crate#dependencies) chapter
+/// shows both ways.
+///
+/// An argument is obtained in two steps:
+///
+/// 1. [`extract`](Arg::extract), synchronous, runs for every argument of the route, in the order
+///    path, query (dependencies among them, where they are declared), body, collecting every
+///    validation error (they are answered together as one 422). It borrows the request and
+///    returns what the second step needs, owned: the value itself for a parameter, the body or an
+///    injected value; a dependency's inputs (its query parameters, state, headers, the inputs of
+///    the dependencies it takes) for a dependency.
+/// 2. [`resolve`](Arg::resolve), asynchronous, turns that input into the value. For a
+///    dependency it may await (a store lookup) and may fail with any response (401, 403, 404):
+///    that response is the request's answer. Every other kind is ready at once (a
+///    `std::future::Ready`), and a route without a dependency never waits for it.
+///
+/// A dependency used twice in one request (by the route and by another dependency, say) is
+/// resolved once: [`Deps`] keeps each dependency's value for the rest of the request and hands
+/// out clones, so a dependency is `Clone + Send + 'static` (hold what is expensive to copy in an
+/// `Arc`); the route macros check it at the argument.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a route argument",
-    label = "not a query parameter, a JSON body or an injected value",
+    label = "not a query parameter, a JSON body, an injected value or a dependency",
     note = "query parameters are integers, floats, bool, String, an enum deriving `StrEnum`, or `Option`/`Vec` of those",
-    note = "a JSON body is a struct deriving `Model`; shared state is `State<T>` with `T: Send + Sync + 'static`; headers are `HeaderMap`"
+    note = "a JSON body is a struct deriving `Model`; shared state is `State<T>` with `T: Send + Sync + 'static`; headers are `HeaderMap`",
+    note = "a dependency is a type implementing `ferrapi::Arg`, e.g. returned by an `async fn` marked `#[dependency]`"
 )]
 pub trait Arg: Sized {
     /// Where the value comes from.
     const SOURCE: Source;
 
-    /// Obtain the value; on failure record errors and return `None`.
-    fn extract(
-        cx: &RequestCx,
-        name: &'static str,
-        default: Option<fn() -> Self>,
-        constraints: &'static [Constraint],
-        errors: &mut ValidationErrors,
-    ) -> Option<Self>;
+    /// What [`extract`](Arg::extract) hands to [`resolve`](Arg::resolve): `Self` for every kind but
+    /// a dependency, whose inputs it is.
+    type Input: Send + 'static;
 
-    /// Describe the argument for the OpenAPI document.
-    fn doc(
-        name: &'static str,
-        default: Option<fn() -> Self>,
-        constraints: &[Constraint],
-        registry: &mut SchemaRegistry,
-    ) -> ArgDoc;
+    /// Read and validate what the argument needs from the request, recording every validation
+    /// error in `errors`; `None` when something is missing or invalid (the request is then
+    /// answered 422, or a dependency's failure, see [`resolve`](Arg::resolve)).
+    fn extract(cx: &RequestCx<'_>, param: Param<Self>, errors: &mut ValidationErrors) -> Option<Self::Input>;
 
-    /// Check, when the app is built, that what the argument needs is there.
-    fn check(_state: &StateMap) -> Result<(), String> {
+    /// Turn the input into the value, or answer the request with a response. Runs only when
+    /// `extract` succeeded, before the route's function; dependencies run in the order the route
+    /// declares them, each after the dependencies it takes, and the first that fails answers the
+    /// request, even when other arguments are invalid (as in FastAPI, a missing credential is a
+    /// 401, not a 422). Sub-dependencies are resolved with [`Deps::resolve`].
+    fn resolve(input: Self::Input, deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send;
+
+    /// Document the argument in the route's OpenAPI operation: a query parameter, the body, or,
+    /// for a dependency, the parameters it reads and the responses it may answer. The default
+    /// documents nothing (injected values are not part of the API).
+    fn doc(param: Param<Self>, op: &mut Operation, registry: &mut SchemaRegistry) {
+        let _ = (param, op, registry);
+    }
+
+    /// Check, when the app is built, that what the argument needs is there (a dependency checks
+    /// its inputs').
+    fn check(state: &StateMap) -> Result<(), String> {
+        let _ = state;
         Ok(())
     }
+
+    /// What generated code calls for the second step (through the cache for a dependency): a
+    /// method of this trait rather than a generic function, so that a type that is no argument is
+    /// one error at the argument, not one more per call. Not part of the API: do not override.
+    #[doc(hidden)]
+    fn __resolve(
+        input: Self::Input,
+        deps: &mut Deps,
+        sharing: Option<Sharing<Self>>,
+    ) -> impl Future<Output = Result<Self, Response>> + Send {
+        resolve::<Self>(input, deps, sharing)
+    }
+
+    /// The value of an argument that is ready at once, for a route without dependencies (see
+    /// `dependency::now`). Not part of the API: do not override.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn __now(input: Option<Self::Input>) -> Option<Self> {
+        now::<Self>(input)
+    }
+}
+
+/// `std::future::ready(Ok(value))`: the second step of every kind but a dependency.
+#[inline(always)]
+pub(crate) fn ready<T>(value: T) -> Ready<Result<T, Response>> {
+    std::future::ready(Ok(value))
 }
 
 /// Convert `raw` to `T` and check `constraints`, recording any failure at `loc`.
@@ -96,19 +240,15 @@ pub(crate) fn convert<T: FromParam>(
 // Not recommended: for a type that is no argument at all, the error names `Arg` and its notes
 // rather than the scalar conversion this impl needs.
 #[diagnostic::do_not_recommend]
-impl<T: FromParam + Serialize> Arg for T {
+impl<T: FromParam + Serialize + Send + 'static> Arg for T {
     const SOURCE: Source = Source::Query;
+    type Input = Self;
 
-    fn extract(
-        cx: &RequestCx,
-        name: &'static str,
-        default: Option<fn() -> Self>,
-        constraints: &'static [Constraint],
-        errors: &mut ValidationErrors,
-    ) -> Option<Self> {
+    fn extract(cx: &RequestCx<'_>, param: Param<Self>, errors: &mut ValidationErrors) -> Option<Self> {
+        let name = param.name;
         match cx.query_last(name) {
-            Some(raw) => convert(&raw, constraints, || query_loc(name), errors),
-            None => match default {
+            Some(raw) => convert(&raw, param.constraints, || query_loc(name), errors),
+            None => match param.default {
                 Some(default) => Some(default()),
                 None => {
                     errors.missing(query_loc(name));
@@ -118,47 +258,40 @@ impl<T: FromParam + Serialize> Arg for T {
         }
     }
 
-    fn doc(
-        name: &'static str,
-        default: Option<fn() -> Self>,
-        constraints: &[Constraint],
-        registry: &mut SchemaRegistry,
-    ) -> ArgDoc {
-        let default = default.map(|f| f());
-        ArgDoc::Query {
-            schema: param_schema::<T>(name, default.as_ref(), constraints, registry),
-            required: default.is_none(),
-        }
+    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
+        ready(input)
+    }
+
+    fn doc(param: Param<Self>, op: &mut Operation, registry: &mut SchemaRegistry) {
+        let default = param.default_value();
+        let schema = param_schema::<T>(param.name, default.as_ref(), param.constraints, registry);
+        op.query_param(param.name, schema, default.is_none());
     }
 }
 
-impl<T: FromParam + Serialize> Arg for Option<T> {
+impl<T: FromParam + Serialize + Send + 'static> Arg for Option<T> {
     const SOURCE: Source = Source::Query;
+    type Input = Self;
 
-    fn extract(
-        cx: &RequestCx,
-        name: &'static str,
-        default: Option<fn() -> Self>,
-        constraints: &'static [Constraint],
-        errors: &mut ValidationErrors,
-    ) -> Option<Self> {
+    fn extract(cx: &RequestCx<'_>, param: Param<Self>, errors: &mut ValidationErrors) -> Option<Self> {
+        let name = param.name;
         match cx.query_last(name) {
-            Some(raw) => convert::<T>(&raw, constraints, || query_loc(name), errors).map(Some),
-            None => Some(default.and_then(|f| f())),
+            Some(raw) => convert::<T>(&raw, param.constraints, || query_loc(name), errors).map(Some),
+            None => Some(param.default.and_then(|f| f())),
         }
     }
 
-    fn doc(
-        name: &'static str,
-        _default: Option<fn() -> Self>,
-        constraints: &[Constraint],
-        registry: &mut SchemaRegistry,
-    ) -> ArgDoc {
+    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
+        ready(input)
+    }
+
+    fn doc(param: Param<Self>, op: &mut Operation, registry: &mut SchemaRegistry) {
+        let name = param.name;
         let inner = param_schema::<T>(name, None, &[], registry);
         let mut inner = match inner {
             Value::Object(mut map) => {
                 map.remove("title");
-                for constraint in constraints {
+                for constraint in param.constraints {
                     constraint.annotate(&mut map);
                 }
                 Value::Object(map)
@@ -168,23 +301,17 @@ impl<T: FromParam + Serialize> Arg for Option<T> {
         if inner.is_null() {
             inner = json!({});
         }
-        ArgDoc::Query {
-            schema: json!({ "anyOf": [inner, { "type": "null" }], "title": title_case(name) }),
-            required: false,
-        }
+        let schema = json!({ "anyOf": [inner, { "type": "null" }], "title": title_case(name) });
+        op.query_param(name, schema, false);
     }
 }
 
-impl<T: FromParam + Serialize> Arg for Vec<T> {
+impl<T: FromParam + Serialize + Send + 'static> Arg for Vec<T> {
     const SOURCE: Source = Source::Query;
+    type Input = Self;
 
-    fn extract(
-        cx: &RequestCx,
-        name: &'static str,
-        default: Option<fn() -> Self>,
-        constraints: &'static [Constraint],
-        errors: &mut ValidationErrors,
-    ) -> Option<Self> {
+    fn extract(cx: &RequestCx<'_>, param: Param<Self>, errors: &mut ValidationErrors) -> Option<Self> {
+        let name = param.name;
         let mut values = Vec::new();
         let mut ok = true;
         let mut seen = false;
@@ -197,50 +324,43 @@ impl<T: FromParam + Serialize> Arg for Vec<T> {
                     LocItem::Index(index),
                 ]
             };
-            match convert::<T>(&raw, constraints, loc, errors) {
+            match convert::<T>(&raw, param.constraints, loc, errors) {
                 Some(v) => values.push(v),
                 None => ok = false,
             }
         }
         if !seen {
-            return Some(default.map(|f| f()).unwrap_or_default());
+            return Some(param.default_value().unwrap_or_default());
         }
         ok.then_some(values)
     }
 
-    fn doc(
-        name: &'static str,
-        default: Option<fn() -> Self>,
-        constraints: &[Constraint],
-        registry: &mut SchemaRegistry,
-    ) -> ArgDoc {
-        let mut items = param_schema::<T>(name, None, constraints, registry);
+    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
+        ready(input)
+    }
+
+    fn doc(param: Param<Self>, op: &mut Operation, registry: &mut SchemaRegistry) {
+        let name = param.name;
+        let mut items = param_schema::<T>(name, None, param.constraints, registry);
         if let Value::Object(map) = &mut items {
             map.remove("title");
         }
-        let default = default.map(|f| f()).unwrap_or_default();
-        ArgDoc::Query {
-            schema: json!({
-                "type": "array",
-                "items": items,
-                "default": serde_json::to_value(&default).unwrap_or(Value::Array(Vec::new())),
-                "title": title_case(name),
-            }),
-            required: false,
-        }
+        let default = param.default_value().unwrap_or_default();
+        let schema = json!({
+            "type": "array",
+            "items": items,
+            "default": serde_json::to_value(&default).unwrap_or(Value::Array(Vec::new())),
+            "title": title_case(name),
+        });
+        op.query_param(name, schema, false);
     }
 }
 
 impl<S: Send + Sync + 'static> Arg for State<S> {
     const SOURCE: Source = Source::Injected;
+    type Input = Self;
 
-    fn extract(
-        cx: &RequestCx,
-        _name: &'static str,
-        _default: Option<fn() -> Self>,
-        _constraints: &'static [Constraint],
-        _errors: &mut ValidationErrors,
-    ) -> Option<Self> {
+    fn extract(cx: &RequestCx<'_>, _param: Param<Self>, _errors: &mut ValidationErrors) -> Option<Self> {
         let state = cx.state::<S>().map(State);
         if state.is_none() {
             tracing::error!(
@@ -251,8 +371,8 @@ impl<S: Send + Sync + 'static> Arg for State<S> {
         state
     }
 
-    fn doc(_: &'static str, _: Option<fn() -> Self>, _: &[Constraint], _: &mut SchemaRegistry) -> ArgDoc {
-        ArgDoc::Hidden
+    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
+        ready(input)
     }
 
     fn check(state: &StateMap) -> Result<(), String> {
@@ -271,24 +391,18 @@ macro_rules! injected {
     ($ty:ty, |$cx:ident| $get:expr) => {
         impl Arg for $ty {
             const SOURCE: Source = Source::Injected;
+            type Input = Self;
 
             fn extract(
-                $cx: &RequestCx,
-                _name: &'static str,
-                _default: Option<fn() -> Self>,
-                _constraints: &'static [Constraint],
+                $cx: &RequestCx<'_>,
+                _param: Param<Self>,
                 _errors: &mut ValidationErrors,
             ) -> Option<Self> {
                 Some($get)
             }
 
-            fn doc(
-                _: &'static str,
-                _: Option<fn() -> Self>,
-                _: &[Constraint],
-                _: &mut SchemaRegistry,
-            ) -> ArgDoc {
-                ArgDoc::Hidden
+            fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
+                ready(input)
             }
         }
     };
@@ -297,18 +411,3 @@ macro_rules! injected {
 injected!(hyper::HeaderMap, |cx| cx.headers().clone());
 injected!(hyper::Method, |cx| cx.parts().method.clone());
 injected!(hyper::Uri, |cx| cx.parts().uri.clone());
-
-// Defined here rather than beside `Operation`: documenting an argument is the argument's job (see
-// `Arg::doc`), and the OpenAPI layer sits below extraction, knowing nothing of `Arg`.
-impl Operation {
-    /// Document a non-path argument (query parameter or body; injected ones are skipped).
-    pub fn arg<T: Arg>(
-        &mut self,
-        name: &'static str,
-        default: Option<fn() -> T>,
-        constraints: &[Constraint],
-        registry: &mut SchemaRegistry,
-    ) {
-        self.arg_doc(name, T::doc(name, default, constraints, registry));
-    }
-}

@@ -8,16 +8,19 @@
 //! - a body not declared as JSON is validated as its text: not an object for a model
 //!   (`model_attributes_type`), a JSON string for `Json<T>`.
 
+use std::future::Future;
+
 use serde_json::Value;
 
-use super::arg::{Arg, Source};
+use super::arg::{ready, Arg, Param, Source};
 use super::body::BodyInput;
+use super::dependency::Deps;
 use super::request::RequestCx;
-use crate::openapi::ArgDoc;
-use crate::response::Json;
+use crate::openapi::Operation;
+use crate::response::{Json, Response};
 use crate::validate::{
-    fast_json, not_an_object, parse_json_value, strip_bom, validate_model, Constraint, FromJson, LocItem,
-    Model, SchemaRegistry, ValidationErrors,
+    fast_json, not_an_object, parse_json_value, strip_bom, validate_model, FromJson, LocItem, Model,
+    SchemaRegistry, ValidationErrors,
 };
 
 /// Validate the request body as model `T`: strictly from the bytes when that succeeds, else
@@ -62,25 +65,19 @@ pub(super) fn body_value<T: FromJson>(cx: &RequestCx, errors: &mut ValidationErr
     }
 }
 
-impl<T: FromJson> Arg for Json<T> {
+impl<T: FromJson + Send + 'static> Arg for Json<T> {
     const SOURCE: Source = Source::Body;
+    type Input = Self;
 
-    fn extract(
-        cx: &RequestCx,
-        _name: &'static str,
-        _default: Option<fn() -> Self>,
-        _constraints: &'static [Constraint],
-        errors: &mut ValidationErrors,
-    ) -> Option<Self> {
+    fn extract(cx: &RequestCx<'_>, _param: Param<Self>, errors: &mut ValidationErrors) -> Option<Self> {
         body_value::<T>(cx, errors).map(Json)
     }
 
-    fn doc(
-        _name: &'static str,
-        _default: Option<fn() -> Self>,
-        _constraints: &[Constraint],
-        registry: &mut SchemaRegistry,
-    ) -> ArgDoc {
-        ArgDoc::Body(T::schema(registry))
+    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
+        ready(input)
+    }
+
+    fn doc(_param: Param<Self>, op: &mut Operation, registry: &mut SchemaRegistry) {
+        op.request_body(T::schema(registry));
     }
 }

@@ -6,26 +6,31 @@
 //! - `request`: [`RequestCx`], what a handler sees of a request (all borrowed from the dispatcher);
 //! - `path`: path parameter values (byte ranges from the router) and their extraction;
 //! - `query`: finding one query parameter without decoding the others;
-//! - `arg`: the [`Arg`] trait and its query, state and injected kinds;
+//! - `arg`: the [`Arg`] trait (public: a user type implementing it is a dependency) and its
+//!   query, state and injected kinds;
+//! - `dependency`: a dependency's asynchronous step and the per-request cache ([`Deps`]);
 //! - `body`, `json_body`: reading the body (bounded) and the JSON body argument;
 //! - `state`: application state, `State<T>`.
 //!
 //! Rules enforced here: nothing of a request is copied or decoded until an argument asks for it;
-//! which kind an argument is (path, query, body, injected) is decided at compile time, by the
-//! argument's name and type; every failure is a validation error in pydantic's shape, never a
-//! panic; what an argument needs from the app (a state) is checked when the app is built.
+//! which kind an argument is (path, query, body, injected, dependency) is decided at compile time,
+//! by the argument's name and type; every failure is a validation error in pydantic's shape, or a
+//! dependency's own answer, never a panic; what an argument needs from the app (a state) is checked
+//! when the app is built; a route without a dependency pays nothing for them (see `dependency`).
 
 mod arg;
 mod body;
+mod dependency;
 mod json_body;
 mod path;
 mod query;
 mod request;
 mod state;
 
-pub use arg::{Arg, Source};
+pub use arg::{Arg, Param, Source};
 pub(crate) use body::BodyInput;
 pub(crate) use body::{classify, BodyReader};
+pub use dependency::{DependencyFn, Deps, EffectFuture, Sharing};
 pub use json_body::body_model;
 pub(crate) use path::MAX_PARAMS;
 pub use path::{path_param, PathParams};

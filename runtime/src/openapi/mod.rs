@@ -23,4 +23,4 @@ pub use docs::{CONTENT_SECURITY_POLICY_VALUE, REDOC_VERSION, SWAGGER_UI_VERSION}
 pub(crate) use document::{document, document_path, Info};
 pub use fields::field_schema;
 pub(crate) use fields::param_schema;
-pub use operation::{ArgDoc, Operation};
+pub use operation::Operation;

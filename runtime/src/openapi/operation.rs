@@ -4,10 +4,12 @@
 //! - operations carry `tags`, `summary` (first doc line, else the function name in Title Case),
 //!   `description` (the rest of the doc comment), `operationId` (the function name; made unique
 //!   when the document is assembled), `parameters` (path first, then query, in declaration
-//!   order), `requestBody` (required, `application/json`), and `responses`: the success status
+//!   order, a dependency's parameters where the dependency is declared, each name once),
+//!   `requestBody` (required, `application/json`), and `responses`: the success status
 //!   with "Successful Response" and the response schema when the return type names one (no
 //!   content at all for 204 and 304, which have no body, as FastAPI writes them), extra
-//!   responses declared on the route, and `"422": "Validation Error"` only on operations that
+//!   responses declared on the route, then those its dependencies may answer (the route's own
+//!   description wins for a status both name), and `"422": "Validation Error"` only on operations that
 //!   validate input (any parameter or body); operations with a body also document the answers
 //!   the body reader gives before validation, `400` (not UTF-8, or not readable) and `413` (over
 //!   the limit) — FastAPI gives them too but leaves them out, so clients and schemathesis would
@@ -18,23 +20,10 @@ use serde_json::{json, Map, Value};
 use super::fields::param_schema;
 use crate::validate::{title_case, Constraint, FromParam, SchemaRegistry};
 
-/// An argument's contribution to the OpenAPI operation.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ArgDoc {
-    /// A query parameter with its schema.
-    Query {
-        /// The parameter schema (with `default` and constraints).
-        schema: Value,
-        /// Whether the client must send it.
-        required: bool,
-    },
-    /// The request body schema.
-    Body(Value),
-    /// Not documented.
-    Hidden,
-}
-
-/// Builds one operation object; used by the code the route macros generate.
+/// The OpenAPI operation object of one route, as it is being built: the route macros write its
+/// path parameters, summary and responses, and each other argument adds what it documents in
+/// [`Arg::doc`](crate::Arg::doc) (a query parameter, the body, or a dependency's parameters and
+/// responses).
 #[derive(Debug)]
 pub struct Operation {
     operation_id: &'static str,
@@ -45,11 +34,13 @@ pub struct Operation {
     body: Option<Value>,
     response: Option<(&'static str, Value)>,
     extra_responses: Vec<(u16, &'static str)>,
+    dependency_responses: Vec<(u16, &'static str)>,
     success_status: u16,
 }
 
 impl Operation {
     /// A new operation for function `name` with its doc comment split into summary/description.
+    #[doc(hidden)]
     pub fn new(
         name: &'static str,
         summary: Option<&'static str>,
@@ -65,11 +56,13 @@ impl Operation {
             body: None,
             response: None,
             extra_responses: Vec::new(),
+            dependency_responses: Vec::new(),
             success_status: 200,
         }
     }
 
     /// Document path parameter `name` of type `T`.
+    #[doc(hidden)]
     pub fn path_param<T: FromParam + serde::Serialize>(
         &mut self,
         name: &'static str,
@@ -81,34 +74,55 @@ impl Operation {
             .push(json!({ "name": name, "in": "path", "required": true, "schema": schema }));
     }
 
-    /// Add what a non-path argument documents (a query parameter or the body; injected ones
-    /// document nothing).
-    pub fn arg_doc(&mut self, name: &'static str, doc: ArgDoc) {
-        match doc {
-            ArgDoc::Query { schema, required } => self
-                .parameters
-                .push(json!({ "name": name, "in": "query", "required": required, "schema": schema })),
-            ArgDoc::Body(schema) => self.body = Some(schema),
-            ArgDoc::Hidden => {}
+    /// Document query parameter `name` with its JSON Schema (built with
+    /// [`SchemaRegistry`]); `required` when the client must send it. A parameter already
+    /// documented under that name (a dependency used twice) is not repeated: OpenAPI forbids two
+    /// parameters of one name and location.
+    pub fn query_param(&mut self, name: &'static str, schema: Value, required: bool) {
+        if self
+            .parameters
+            .iter()
+            .any(|p| p["name"] == name && p["in"] == "query")
+        {
+            return;
+        }
+        self.parameters
+            .push(json!({ "name": name, "in": "query", "required": required, "schema": schema }));
+    }
+
+    /// Document the JSON request body's schema.
+    pub fn request_body(&mut self, schema: Value) {
+        self.body = Some(schema);
+    }
+
+    /// Document a response a dependency may answer (`401` "Not authenticated"), unless the route
+    /// declares that status itself in `responses(..)`, whose description wins.
+    pub fn dependency_response(&mut self, status: u16, description: &'static str) {
+        if !self.dependency_responses.iter().any(|(s, _)| *s == status) {
+            self.dependency_responses.push((status, description));
         }
     }
 
     /// Document the success response's media type and schema.
+    #[doc(hidden)]
     pub fn response(&mut self, media_type: &'static str, schema: Value) {
         self.response = Some((media_type, schema));
     }
 
     /// Set the success status (default 200).
+    #[doc(hidden)]
     pub fn success_status(&mut self, status: u16) {
         self.success_status = status;
     }
 
     /// Document another response, e.g. `404` "Employee not found".
+    #[doc(hidden)]
     pub fn extra_response(&mut self, status: u16, description: &'static str) {
         self.extra_responses.push((status, description));
     }
 
     /// The operation object.
+    #[doc(hidden)]
     pub fn finish(self) -> Value {
         let mut op = Map::new();
         if !self.tags.is_empty() {
@@ -141,6 +155,11 @@ impl Operation {
         responses.insert(self.success_status.to_string(), success);
         for (status, description) in self.extra_responses {
             responses.insert(status.to_string(), json!({ "description": description }));
+        }
+        for (status, description) in self.dependency_responses {
+            responses
+                .entry(status.to_string())
+                .or_insert_with(|| json!({ "description": description }));
         }
         if reads_body {
             for (status, description) in [

@@ -22,6 +22,7 @@ use serde::Serialize;
 use serde_json::Map;
 
 use super::models::SortOrder;
+use super::DEFAULT_LIMIT;
 use crate::store::{Direction, Document, ListOptions, Store, StoreError, ID_FIELD};
 use crate::store_http::store_failure;
 
@@ -65,22 +66,45 @@ fn from_stored<T: FromJson>(mut document: Document, collection: &str) -> Result<
     })
 }
 
-/// `options` limited to the page a list asked for (`skip` and `limit` are already checked to be
-/// in range by their constraints).
-pub(super) fn page(options: ListOptions, skip: i64, limit: i64) -> ListOptions {
-    options
-        .skip(u64::try_from(skip).unwrap_or(0))
-        .limit(u64::try_from(limit).unwrap_or(0))
+/// The sort order and the page a list asks for: the query parameters `order`, `skip` and
+/// `limit` every clinic list takes, declared once (a dependency) and validated with the list's
+/// own filters, in the same place among them.
+#[derive(Debug, Clone, Copy)]
+pub struct Page {
+    order: SortOrder,
+    skip: i64,
+    limit: i64,
 }
 
-/// `options` sorted by `field` in `order`; without a field, creation order (`desc`: newest first).
-pub(super) fn sorted(options: ListOptions, field: Option<&'static str>, order: SortOrder) -> ListOptions {
-    match (field, order) {
-        (Some(field), SortOrder::Asc) => options.sort(field, Direction::Ascending),
-        (Some(field), SortOrder::Desc) => options.sort(field, Direction::Descending),
-        (None, SortOrder::Asc) => options,
-        // Without a sort field, `desc` is newest first.
-        (None, SortOrder::Desc) => options.newest_first(),
+#[dependency]
+fn page(
+    #[default(SortOrder::Asc)] order: SortOrder,
+    #[default(0)]
+    #[ge(0)]
+    skip: i64,
+    #[default(DEFAULT_LIMIT)]
+    #[ge(1)]
+    #[le(100)]
+    limit: i64,
+) -> Page {
+    Page { order, skip, limit }
+}
+
+impl Page {
+    /// `options` sorted by `field` in the page's order (without a field, creation order; `desc`:
+    /// newest first), then limited to the page (`skip` and `limit` are already checked to be in
+    /// range by their constraints).
+    pub(super) fn apply(self, options: ListOptions, field: Option<&'static str>) -> ListOptions {
+        let options = match (field, self.order) {
+            (Some(field), SortOrder::Asc) => options.sort(field, Direction::Ascending),
+            (Some(field), SortOrder::Desc) => options.sort(field, Direction::Descending),
+            (None, SortOrder::Asc) => options,
+            // Without a sort field, `desc` is newest first.
+            (None, SortOrder::Desc) => options.newest_first(),
+        };
+        options
+            .skip(u64::try_from(self.skip).unwrap_or(0))
+            .limit(u64::try_from(self.limit).unwrap_or(0))
     }
 }
 

@@ -13,10 +13,10 @@
 use ferrapi::header::{HeaderName, HeaderValue};
 use ferrapi::prelude::*;
 
-use super::crud::{create, delete, list, page, read, replace, sorted};
-use super::models::{Doctor, DoctorIn, DoctorSort, SortOrder, Specialty};
+use super::crud::{create, delete, list, read, replace, Page};
+use super::models::{Doctor, DoctorIn, DoctorSort, Specialty};
 use super::references::refuse_if_referenced;
-use super::{Clinic, DEFAULT_LIMIT, DOCTORS, DOCTOR_NOT_FOUND};
+use super::{Clinic, DOCTORS, DOCTOR_NOT_FOUND};
 use crate::store::ListOptions;
 use crate::store_http::STORE_UNAVAILABLE;
 
@@ -27,14 +27,7 @@ pub async fn list_doctors(
     specialty: Option<Specialty>,
     name: Option<String>,
     sort: Option<DoctorSort>,
-    #[default(SortOrder::Asc)] order: SortOrder,
-    #[default(0)]
-    #[ge(0)]
-    skip: i64,
-    #[default(DEFAULT_LIMIT)]
-    #[ge(1)]
-    #[le(100)]
-    limit: i64,
+    page: Page,
 ) -> Result<Json<Vec<Doctor>>, Response> {
     let mut options = ListOptions::new();
     if let Some(specialty) = specialty {
@@ -47,12 +40,7 @@ pub async fn list_doctors(
         DoctorSort::Name => "name",
         DoctorSort::Specialty => "specialty",
     });
-    list(
-        &clinic.store,
-        DOCTORS,
-        page(sorted(options, field, order), skip, limit),
-    )
-    .await
+    list(&clinic.store, DOCTORS, page.apply(options, field)).await
 }
 
 /// Add a doctor.

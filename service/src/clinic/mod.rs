@@ -34,6 +34,7 @@ use ferrapi::RouteDef;
 use tokio::sync::Mutex;
 
 use crate::store::{Store, StoreError};
+pub use crud::Page;
 pub use dates::{BirthDate, Date, Instant};
 pub use models::{
     Doctor, DoctorIn, DoctorSort, Patient, PatientIn, PatientSort, SortOrder, Specialty, Visit, VisitIn,

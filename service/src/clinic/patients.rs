@@ -14,11 +14,11 @@
 use ferrapi::header::{HeaderName, HeaderValue};
 use ferrapi::prelude::*;
 
-use super::crud::{create, delete, list, page, read, replace, sorted};
+use super::crud::{create, delete, list, read, replace, Page};
 use super::dates::Date;
-use super::models::{Patient, PatientIn, PatientSort, SortOrder};
+use super::models::{Patient, PatientIn, PatientSort};
 use super::references::refuse_if_referenced;
-use super::{Clinic, DEFAULT_LIMIT, PATIENTS, PATIENT_NOT_FOUND};
+use super::{Clinic, PATIENTS, PATIENT_NOT_FOUND};
 use crate::store::ListOptions;
 use crate::store_http::STORE_UNAVAILABLE;
 
@@ -29,14 +29,7 @@ pub async fn list_patients(
     name: Option<String>,
     date_of_birth: Option<Date>,
     sort: Option<PatientSort>,
-    #[default(SortOrder::Asc)] order: SortOrder,
-    #[default(0)]
-    #[ge(0)]
-    skip: i64,
-    #[default(DEFAULT_LIMIT)]
-    #[ge(1)]
-    #[le(100)]
-    limit: i64,
+    page: Page,
 ) -> Result<Json<Vec<Patient>>, Response> {
     let mut options = ListOptions::new();
     if let Some(name) = name {
@@ -49,12 +42,7 @@ pub async fn list_patients(
         PatientSort::Name => "name",
         PatientSort::DateOfBirth => "date_of_birth",
     });
-    list(
-        &clinic.store,
-        PATIENTS,
-        page(sorted(options, field, order), skip, limit),
-    )
-    .await
+    list(&clinic.store, PATIENTS, page.apply(options, field)).await
 }
 
 /// Register a patient.

@@ -16,10 +16,10 @@
 use ferrapi::header::{HeaderName, HeaderValue};
 use ferrapi::prelude::*;
 
-use super::crud::{create, delete, failure, list, page, read, replace, sorted};
-use super::models::{SortOrder, Visit, VisitIn, VisitSort};
+use super::crud::{create, delete, failure, list, read, replace, Page};
+use super::models::{Visit, VisitIn, VisitSort};
 use super::references::check_references;
-use super::{Clinic, DEFAULT_LIMIT, VISITS, VISIT_NOT_FOUND};
+use super::{Clinic, VISITS, VISIT_NOT_FOUND};
 use crate::store::ListOptions;
 use crate::store_http::STORE_UNAVAILABLE;
 
@@ -30,14 +30,7 @@ pub async fn list_visits(
     doctor_id: Option<String>,
     patient_id: Option<String>,
     sort: Option<VisitSort>,
-    #[default(SortOrder::Asc)] order: SortOrder,
-    #[default(0)]
-    #[ge(0)]
-    skip: i64,
-    #[default(DEFAULT_LIMIT)]
-    #[ge(1)]
-    #[le(100)]
-    limit: i64,
+    page: Page,
 ) -> Result<Json<Vec<Visit>>, Response> {
     let mut options = ListOptions::new();
     if let Some(doctor_id) = doctor_id {
@@ -50,12 +43,7 @@ pub async fn list_visits(
         VisitSort::StartTime => "start_time",
         VisitSort::DurationMinutes => "duration_minutes",
     });
-    list(
-        &clinic.store,
-        VISITS,
-        page(sorted(options, field, order), skip, limit),
-    )
-    .await
+    list(&clinic.store, VISITS, page.apply(options, field)).await
 }
 
 /// Book a visit of an existing patient with an existing doctor.

@@ -1,0 +1,228 @@
+// The expansion of the input file of the same name by ferrapi-macros, pretty-printed.
+// Regenerate with `UPDATE_SNAPSHOTS=1 cargo test -p ferrapi-macros` and read the diff.
+
+async fn list_user_items(user_id: i64, user: CurrentUser, skip: i64) -> Json<Value> {
+    Json(json!({ "user_id" : user_id, "by" : user.name, "skip" : skip }))
+}
+#[allow(non_camel_case_types, missing_docs)]
+#[derive(Debug, Clone, Copy)]
+struct list_user_items {}
+const _: () = {
+    use ::ferrapi::__private as __rt;
+    impl ::ferrapi::Route for list_user_items {
+        #[allow(unused_variables, clippy::result_large_err, clippy::redundant_closure)]
+        fn def(&self) -> ::ferrapi::RouteDef {
+            __rt::assert_path_param::<i64>();
+            let _ = <CurrentUser as ::ferrapi::Arg>::SOURCE;
+            __rt::assert_numeric::<i64>();
+            let _ = <i64 as ::ferrapi::Arg>::SOURCE;
+            __rt::assert_one_body::<
+                i64,
+                { <CurrentUser as ::ferrapi::Arg>::SOURCE.is_body() },
+                { <i64 as ::ferrapi::Arg>::SOURCE.is_body() },
+            >();
+            __rt::assert_into_response::<Json<Value>>();
+            let handler: __rt::Handler = |__cx: &::ferrapi::types::RequestCx<'_>| {
+                #[allow(unused_mut)]
+                let mut __errors = ::ferrapi::types::ValidationErrors::new();
+                let __arg0: ::core::option::Option<i64> = __rt::path_param::<
+                    i64,
+                >(__cx, 0usize, "user_id", &[], &mut __errors);
+                let mut __arg1: ::core::option::Option<
+                    <CurrentUser as ::ferrapi::Arg>::Input,
+                > = ::core::option::Option::None;
+                if !<CurrentUser as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg1 = <CurrentUser as ::ferrapi::Arg>::extract(
+                        __cx,
+                        ::ferrapi::types::Param::new(
+                            "user",
+                            ::core::option::Option::None,
+                            &[],
+                        ),
+                        &mut __errors,
+                    );
+                }
+                let mut __arg2: ::core::option::Option<<i64 as ::ferrapi::Arg>::Input> = ::core::option::Option::None;
+                if !<i64 as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg2 = <i64 as ::ferrapi::Arg>::extract(
+                        __cx,
+                        ::ferrapi::types::Param::new(
+                            "skip",
+                            ::core::option::Option::None,
+                            &[__rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128))],
+                        ),
+                        &mut __errors,
+                    );
+                }
+                if <CurrentUser as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg1 = <CurrentUser as ::ferrapi::Arg>::extract(
+                        __cx,
+                        ::ferrapi::types::Param::new(
+                            "user",
+                            ::core::option::Option::None,
+                            &[],
+                        ),
+                        &mut __errors,
+                    );
+                }
+                if <i64 as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg2 = <i64 as ::ferrapi::Arg>::extract(
+                        __cx,
+                        ::ferrapi::types::Param::new(
+                            "skip",
+                            ::core::option::Option::None,
+                            &[__rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128))],
+                        ),
+                        &mut __errors,
+                    );
+                }
+                if <CurrentUser as ::ferrapi::Arg>::SOURCE.is_dependency()
+                    || <i64 as ::ferrapi::Arg>::SOURCE.is_dependency()
+                {
+                    if __rt::bad_body(&__errors) {
+                        return ::core::result::Result::Err(
+                            <::ferrapi::types::ValidationErrors as ::ferrapi::IntoResponse>::into_response(
+                                __errors,
+                            ),
+                        );
+                    }
+                    return ::core::result::Result::Ok(
+                        __rt::boxed(async move {
+                            let mut __deps = ::ferrapi::types::Deps::new();
+                            let __arg1 = match __arg1 {
+                                ::core::option::Option::Some(__input) => {
+                                    match <CurrentUser as ::ferrapi::Arg>::__resolve(
+                                            __input,
+                                            &mut __deps,
+                                            <CurrentUser as __rt::Share<
+                                                { <CurrentUser as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                            >>::SHARE,
+                                        )
+                                        .await
+                                    {
+                                        ::core::result::Result::Ok(__value) => {
+                                            ::core::option::Option::Some(__value)
+                                        }
+                                        ::core::result::Result::Err(__response) => return __response,
+                                    }
+                                }
+                                ::core::option::Option::None => ::core::option::Option::None,
+                            };
+                            let __arg2 = match __arg2 {
+                                ::core::option::Option::Some(__input) => {
+                                    match <i64 as ::ferrapi::Arg>::__resolve(
+                                            __input,
+                                            &mut __deps,
+                                            <i64 as __rt::Share<
+                                                { <i64 as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                            >>::SHARE,
+                                        )
+                                        .await
+                                    {
+                                        ::core::result::Result::Ok(__value) => {
+                                            ::core::option::Option::Some(__value)
+                                        }
+                                        ::core::result::Result::Err(__response) => return __response,
+                                    }
+                                }
+                                ::core::option::Option::None => ::core::option::Option::None,
+                            };
+                            if let ::core::result::Result::Err(__response) = __errors
+                                .finish()
+                            {
+                                return __response;
+                            }
+                            #[allow(irrefutable_let_patterns)]
+                            let (
+                                ::core::option::Option::Some(__arg0),
+                                ::core::option::Option::Some(__arg1),
+                                ::core::option::Option::Some(__arg2),
+                            ) = (__arg0, __arg1, __arg2) else {
+                                return __rt::internal_error();
+                            };
+                            <Json<
+                                Value,
+                            > as ::ferrapi::IntoResponse>::into_response(
+                                list_user_items(__arg0, __arg1, __arg2).await,
+                            )
+                        }),
+                    );
+                }
+                if let ::core::result::Result::Err(__response) = __errors.finish() {
+                    return ::core::result::Result::Err(__response);
+                }
+                #[allow(irrefutable_let_patterns)]
+                let (
+                    ::core::option::Option::Some(__arg0),
+                    ::core::option::Option::Some(__arg1),
+                    ::core::option::Option::Some(__arg2),
+                ) = (
+                    __arg0,
+                    <CurrentUser as ::ferrapi::Arg>::__now(__arg1),
+                    <i64 as ::ferrapi::Arg>::__now(__arg2),
+                ) else {
+                    return ::core::result::Result::Err(__rt::internal_error());
+                };
+                ::core::result::Result::Err(
+                    __rt::answer_now(
+                        "list_user_items",
+                        async move { list_user_items(__arg0, __arg1, __arg2).await },
+                        |__output| <Json<
+                            Value,
+                        > as ::ferrapi::IntoResponse>::into_response(__output),
+                    ),
+                )
+            };
+            let check: fn(
+                &::ferrapi::types::StateMap,
+            ) -> ::core::result::Result<(), ::std::string::String> = |
+                state: &::ferrapi::types::StateMap|
+            {
+                <CurrentUser as ::ferrapi::Arg>::check(state)?;
+                <i64 as ::ferrapi::Arg>::check(state)?;
+                ::core::result::Result::Ok(())
+            };
+            let operation: fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value = |
+                registry: &mut ::ferrapi::types::SchemaRegistry,
+            | -> __rt::Value {
+                let mut op = ::ferrapi::types::Operation::new(
+                    "list_user_items",
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    &[],
+                );
+                op.path_param::<i64>("user_id", &[], registry);
+                <CurrentUser as ::ferrapi::Arg>::doc(
+                    ::ferrapi::types::Param::new(
+                        "user",
+                        ::core::option::Option::None,
+                        &[],
+                    ),
+                    &mut op,
+                    registry,
+                );
+                <i64 as ::ferrapi::Arg>::doc(
+                    ::ferrapi::types::Param::new(
+                        "skip",
+                        ::core::option::Option::None,
+                        &[__rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128))],
+                    ),
+                    &mut op,
+                    registry,
+                );
+                op.finish()
+            };
+            ::ferrapi::RouteDef::from(__rt::RouteParts {
+                name: "list_user_items",
+                method: ::ferrapi::Method::GET,
+                path: "/users/{user_id}/items",
+                handler,
+                reads_body: <CurrentUser as ::ferrapi::Arg>::SOURCE.is_body()
+                    || <i64 as ::ferrapi::Arg>::SOURCE.is_body(),
+                include_in_schema: true,
+                operation,
+                check,
+            })
+        }
+    }
+};
