@@ -45,9 +45,10 @@
 //! Take the last write *W* that made `v` name *x* (from then on `v` names *x*). *W* finished at its
 //! step 3, after announcing (step 1) and then reading *x* without `del` (step 2). That read came
 //! before step 2 of the deletion (after it, *x* has `del` until it is gone), so the announcement
-//! came before it too, and before step 4, which therefore found it and withdrew it: *W*'s step 3
-//! could only have matched before the withdrawal, so before step 5, which then saw `v` naming *x*
-//! and refused. A contradiction. A document written before this protocol existed names its target
+//! came before it too, and before step 4, which then either found it and withdrew it or found it
+//! already replaced by a later write's announcement: either way *W*'s step 3, conditional on its
+//! own announcement, could only have matched before step 4, so before step 5, which then saw `v`
+//! naming *x* and refused. A contradiction. A document written before this protocol existed names its target
 //! all along, so step 5 sees it too. The interleavings the tests race are cases of this: a booking
 //! against a deletion (its announcement is withdrawn, or its visit is seen); a replacement moving a
 //! visit onto a doctor being deleted (the same); a replacement moving a visit away from it, or a
