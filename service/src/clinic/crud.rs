@@ -27,7 +27,7 @@ use crate::store::{Direction, Document, ListOptions, Store, StoreError, ID_FIELD
 use crate::store_http::store_failure;
 
 /// The answer to a `POST`: 201, `Location`, the created resource.
-type CreatedParts<T> = (StatusCode, [(HeaderName, HeaderValue); 1], Json<T>);
+pub(super) type CreatedParts<T> = (StatusCode, [(HeaderName, HeaderValue); 1], Json<T>);
 
 /// A store failure as the response a clinic route answers with.
 pub(super) fn failure(err: &StoreError) -> Response {
@@ -41,7 +41,7 @@ fn internal(what: &str) -> Response {
 }
 
 /// `input` as a document to store.
-fn to_document<T: Serialize>(input: &T) -> Result<Document, Response> {
+pub(super) fn to_document<T: Serialize>(input: &T) -> Result<Document, Response> {
     match serde_json::to_value(input) {
         Ok(Value::Object(document)) => Ok(document),
         Ok(_) | Err(_) => Err(internal("a clinic model did not serialize to a JSON object")),
@@ -145,11 +145,20 @@ pub(super) async fn create<I: Serialize, T: FromJson>(
     collection: &'static str,
     input: &I,
 ) -> Result<CreatedParts<T>, Response> {
-    let mut document = to_document(input)?;
+    let document = to_document(input)?;
     let id = store
         .insert(collection, document.clone())
         .await
         .map_err(|err| failure(&err))?;
+    created(collection, document, id)
+}
+
+/// The answer to a `POST` that stored `document` as `id`: 201, its `Location`, the resource.
+pub(super) fn created<T: FromJson>(
+    collection: &str,
+    mut document: Document,
+    id: String,
+) -> Result<CreatedParts<T>, Response> {
     let location = HeaderValue::try_from(format!("/{collection}/{id}"))
         .map_err(|_| internal("a new id does not fit in a Location header"))?;
     document.insert(ID_FIELD.to_owned(), Value::String(id));
@@ -165,7 +174,7 @@ pub(super) async fn replace<I: Serialize, T: FromJson>(
     input: &I,
     not_found: &'static str,
 ) -> Result<Json<T>, Response> {
-    let mut document = to_document(input)?;
+    let document = to_document(input)?;
     if !store
         .replace(collection, id, document.clone())
         .await
@@ -173,6 +182,15 @@ pub(super) async fn replace<I: Serialize, T: FromJson>(
     {
         return Err(HttpError::not_found(not_found).into_response());
     }
+    replaced(collection, document, id)
+}
+
+/// The answer to a `PUT` that stored `document` as `id`: 200 with the resource.
+pub(super) fn replaced<T: FromJson>(
+    collection: &str,
+    mut document: Document,
+    id: &str,
+) -> Result<Json<T>, Response> {
     document.insert(ID_FIELD.to_owned(), Value::String(id.to_owned()));
     from_stored(document, collection).map(Json)
 }

@@ -7,15 +7,15 @@
 //! - `GET /doctors` filters by `specialty` and `name` (equality), sorts by `name` or `specialty`
 //!   (`sort`, `order`) and pages by `skip` and `limit`, as every clinic list does;
 //! - an unknown doctor is 404 `{"detail": "Doctor not found"}`;
-//! - a doctor who still has visits is not deleted (409), and the check and the deletion run under
-//!   the clinic's lock, so no visit is booked with the doctor in between.
+//! - a doctor who still has visits is not deleted (409); the store checks and deletes in one
+//!   step, so no visit is booked with the doctor in between, by this process or another.
 
 use ferrapi::header::{HeaderName, HeaderValue};
 use ferrapi::prelude::*;
 
-use super::crud::{create, delete, list, read, replace, Page};
+use super::crud::{create, list, read, replace, Page};
 use super::models::{Doctor, DoctorIn, DoctorSort, Specialty};
-use super::references::refuse_if_referenced;
+use super::references::{delete_unreferenced, DOCTOR_REFERRERS};
 use super::{Clinic, DOCTORS, DOCTOR_NOT_FOUND};
 use crate::store::ListOptions;
 use crate::store_http::STORE_UNAVAILABLE;
@@ -88,7 +88,13 @@ pub async fn replace_doctor(
     )
 )]
 pub async fn delete_doctor(clinic: State<Clinic>, doctor_id: String) -> Result<StatusCode, Response> {
-    let _serialized = clinic.references.lock().await;
-    refuse_if_referenced(&clinic.store, "doctor_id", &doctor_id, "Doctor").await?;
-    delete(&clinic.store, DOCTORS, &doctor_id, DOCTOR_NOT_FOUND).await
+    delete_unreferenced(
+        &clinic.store,
+        DOCTORS,
+        &doctor_id,
+        &DOCTOR_REFERRERS,
+        "Doctor",
+        DOCTOR_NOT_FOUND,
+    )
+    .await
 }

@@ -11,8 +11,9 @@
 //! - `GET /{resources}/{id}` → 200; `POST` → 201 with `Location: /{resources}/{id}` and the
 //!   created resource; `PUT` (a whole replacement) → 200 with the resource; `DELETE` → 204;
 //!   an unknown id (also one that is not 24 hex digits) → 404 `{"detail": "<Resource> not found"}`;
-//! - within one process, booking or replacing a visit and deleting a doctor or patient are
-//!   serialized ([`Clinic`]'s lock), so no visit is left naming a deleted doctor or patient;
+//! - no visit is ever left naming a deleted doctor or patient, across any number of processes
+//!   sharing the store: the store checks the references atomically with the write
+//!   (`references.rs`), so the clinic holds no lock of its own;
 //! - query values reach the store only as values ([`ListOptions`](crate::store::ListOptions)
 //!   filters), never as operators;
 //! - a store failure answers its status (503 while the database is unavailable) with a
@@ -31,7 +32,6 @@ mod references;
 pub mod visits;
 
 use ferrapi::RouteDef;
-use tokio::sync::Mutex;
 
 use crate::store::{Store, StoreError};
 pub use crud::Page;
@@ -58,23 +58,20 @@ const DOCTOR_NOT_FOUND: &str = "Doctor not found";
 const PATIENT_NOT_FOUND: &str = "Patient not found";
 const VISIT_NOT_FOUND: &str = "Visit not found";
 
-/// The clinic's state: the store, and the lock that serializes reference checks with writes.
+/// The clinic's state: the store (which keeps the references between the resources).
 #[derive(Debug)]
 pub struct Clinic {
     store: Store,
-    references: Mutex<()>,
 }
 
 impl Clinic {
     /// The clinic over `store`.
     pub fn new(store: Store) -> Self {
-        Clinic {
-            store,
-            references: Mutex::new(()),
-        }
+        Clinic { store }
     }
 
-    /// Create the indexes the clinic's lists and reference checks use (idempotent).
+    /// Create the indexes the clinic's lists and reference checks use (idempotent; the checks of
+    /// a deletion seek `visits` by `doctor_id` and `patient_id`).
     pub async fn prepare(store: &Store) -> Result<(), StoreError> {
         for (collection, field) in [
             (VISITS, "doctor_id"),

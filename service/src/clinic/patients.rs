@@ -8,16 +8,16 @@
 //!   `YYYY-MM-DD` is 422), sorts by `name` or `date_of_birth` (`sort`, `order`) and pages by
 //!   `skip` and `limit`, as every clinic list does;
 //! - an unknown patient is 404 `{"detail": "Patient not found"}`;
-//! - a patient who still has visits is not deleted (409), and the check and the deletion run
-//!   under the clinic's lock, so no visit is booked for the patient in between.
+//! - a patient who still has visits is not deleted (409); the store checks and deletes in one
+//!   step, so no visit is booked for the patient in between, by this process or another.
 
 use ferrapi::header::{HeaderName, HeaderValue};
 use ferrapi::prelude::*;
 
-use super::crud::{create, delete, list, read, replace, Page};
+use super::crud::{create, list, read, replace, Page};
 use super::dates::Date;
 use super::models::{Patient, PatientIn, PatientSort};
-use super::references::refuse_if_referenced;
+use super::references::{delete_unreferenced, PATIENT_REFERRERS};
 use super::{Clinic, PATIENTS, PATIENT_NOT_FOUND};
 use crate::store::ListOptions;
 use crate::store_http::STORE_UNAVAILABLE;
@@ -90,7 +90,13 @@ pub async fn replace_patient(
     )
 )]
 pub async fn delete_patient(clinic: State<Clinic>, patient_id: String) -> Result<StatusCode, Response> {
-    let _serialized = clinic.references.lock().await;
-    refuse_if_referenced(&clinic.store, "patient_id", &patient_id, "Patient").await?;
-    delete(&clinic.store, PATIENTS, &patient_id, PATIENT_NOT_FOUND).await
+    delete_unreferenced(
+        &clinic.store,
+        PATIENTS,
+        &patient_id,
+        &PATIENT_REFERRERS,
+        "Patient",
+        PATIENT_NOT_FOUND,
+    )
+    .await
 }

@@ -6,8 +6,10 @@
 //!   with the resource's 404 detail as its message;
 //! - a doctor or patient that still has visits cannot be deleted: 409 with a `detail` saying so
 //!   (no cascade: medical records are not deleted as a side effect);
-//! - these checks are only sound under the [`Clinic`](super::Clinic)'s lock, which the routes
-//!   that book, replace or delete take before calling them.
+//! - both hold across every process sharing the store, whatever the interleaving: the check and
+//!   the write are one step of the store ([`VISIT_REFERENCES`] given to
+//!   `insert_referencing`/`replace_referencing`, the referrers given to `delete_unreferenced`),
+//!   never a read here followed by a write there.
 
 use ferrapi::prelude::*;
 use ferrapi::types::{Failure, LocItem, ValidationErrors};
@@ -15,46 +17,67 @@ use ferrapi::types::{Failure, LocItem, ValidationErrors};
 use super::crud::failure;
 use super::models::VisitIn;
 use super::{DOCTORS, DOCTOR_NOT_FOUND, PATIENTS, PATIENT_NOT_FOUND, VISITS};
-use crate::store::Store;
+use crate::store::{Deletion, Reference, Referrer, Store};
 
-/// 422 with one `not_found` error per id of `visit` that names no stored doctor or patient.
-pub(super) async fn check_references(store: &Store, visit: &VisitIn) -> Result<(), Response> {
+/// A visit's references: its doctor and its patient.
+pub(super) const VISIT_REFERENCES: [Reference; 2] = [
+    Reference {
+        field: "doctor_id",
+        target: DOCTORS,
+    },
+    Reference {
+        field: "patient_id",
+        target: PATIENTS,
+    },
+];
+
+/// What refers to a doctor: visits, by `doctor_id`.
+pub(super) const DOCTOR_REFERRERS: [Referrer; 1] = [Referrer {
+    collection: VISITS,
+    field: "doctor_id",
+}];
+
+/// What refers to a patient: visits, by `patient_id`.
+pub(super) const PATIENT_REFERRERS: [Referrer; 1] = [Referrer {
+    collection: VISITS,
+    field: "patient_id",
+}];
+
+/// 422 with one `not_found` error per reference of `visit` the store found naming nothing.
+pub(super) fn unknown_references(visit: &VisitIn, missing: &[Reference]) -> Response {
     let mut errors = ValidationErrors::new();
-    for (field, collection, id, message) in [
-        ("doctor_id", DOCTORS, &visit.doctor_id, DOCTOR_NOT_FOUND),
-        ("patient_id", PATIENTS, &visit.patient_id, PATIENT_NOT_FOUND),
-    ] {
-        if store
-            .get(collection, id)
-            .await
-            .map_err(|err| failure(&err))?
-            .is_none()
-        {
-            errors.push(Failure::new("not_found", message).at(
-                vec![LocItem::Static("body"), LocItem::Static(field)],
-                Value::from(id.as_str()),
-            ));
-        }
+    for reference in missing {
+        let (field, id, message) = if reference.target == DOCTORS {
+            ("doctor_id", &visit.doctor_id, DOCTOR_NOT_FOUND)
+        } else {
+            ("patient_id", &visit.patient_id, PATIENT_NOT_FOUND)
+        };
+        errors.push(Failure::new("not_found", message).at(
+            vec![LocItem::Static("body"), LocItem::Static(field)],
+            Value::from(id.as_str()),
+        ));
     }
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(errors.into_response())
-    }
+    errors.into_response()
 }
 
-/// 409 when a visit still names this doctor or patient (`field` is `doctor_id`/`patient_id`).
-pub(super) async fn refuse_if_referenced(
+/// Delete the doctor or patient `id` of `collection` unless a visit names it: 204, 409 (`who`
+/// has visits) or 404 (`not_found`).
+pub(super) async fn delete_unreferenced(
     store: &Store,
-    field: &str,
+    collection: &str,
     id: &str,
+    referrers: &[Referrer],
     who: &str,
-) -> Result<(), Response> {
-    match store.find_one(VISITS, field, &Value::from(id)).await {
-        Ok(None) => Ok(()),
-        Ok(Some(_)) => Err(
-            HttpError::new(409, format!("{who} has visits; delete or reassign them first")).into_response(),
-        ),
+    not_found: &'static str,
+) -> Result<StatusCode, Response> {
+    match store.delete_unreferenced(collection, id, referrers).await {
+        Ok(Deletion::Deleted) => Ok(StatusCode::NO_CONTENT),
+        Ok(Deletion::NotFound) => Err(HttpError::not_found(not_found).into_response()),
+        Ok(Deletion::Referenced) => Err(HttpError::new(
+            409,
+            format!("{who} has visits; delete or reassign them first"),
+        )
+        .into_response()),
         Err(err) => Err(failure(&err)),
     }
 }

@@ -8,19 +8,20 @@
 //!   `duration_minutes` (`sort`, `order`) and pages by `skip` and `limit`, as every clinic list
 //!   does;
 //! - a visit booked or replaced must name an existing doctor and patient (422 otherwise, one
-//!   error per unknown id), checked under the clinic's lock, so neither is deleted in between;
+//!   error per unknown id), checked by the store in the same step as the write, so neither is
+//!   deleted in between, by this process or another;
 //! - replacing an unknown visit is 404 before its doctor and patient are looked at; any unknown
 //!   visit is 404 `{"detail": "Visit not found"}`;
-//! - cancelling a visit needs no lock: removing a reference cannot leave one dangling.
+//! - cancelling a visit needs no check: removing a reference cannot leave one dangling.
 
 use ferrapi::header::{HeaderName, HeaderValue};
 use ferrapi::prelude::*;
 
-use super::crud::{create, delete, failure, list, read, replace, Page};
+use super::crud::{created, delete, failure, list, read, replaced, to_document, Page};
 use super::models::{Visit, VisitIn, VisitSort};
-use super::references::check_references;
+use super::references::{unknown_references, VISIT_REFERENCES};
 use super::{Clinic, VISITS, VISIT_NOT_FOUND};
-use crate::store::ListOptions;
+use crate::store::{Checked, ListOptions};
 use crate::store_http::STORE_UNAVAILABLE;
 
 /// List visits, optionally of one doctor or patient, sorted and paged.
@@ -57,9 +58,20 @@ pub async fn create_visit(
     clinic: State<Clinic>,
     visit: VisitIn,
 ) -> Result<(StatusCode, [(HeaderName, HeaderValue); 1], Json<Visit>), Response> {
-    let _serialized = clinic.references.lock().await;
-    check_references(&clinic.store, &visit).await?;
-    create(&clinic.store, VISITS, &visit).await
+    let document = to_document(&visit)?;
+    match clinic
+        .store
+        .insert_referencing(VISITS, document.clone(), &VISIT_REFERENCES)
+        .await
+    {
+        Ok(Checked::Written(id)) => created(VISITS, document, id),
+        Ok(Checked::Missing(missing)) => Err(unknown_references(&visit, &missing)),
+        // An insert has no document to miss; answered as the store's bug it would be.
+        Ok(Checked::NotFound) => Err(failure(&crate::store::StoreError::invalid(
+            "an insert answered `not found`",
+        ))),
+        Err(err) => Err(failure(&err)),
+    }
 }
 
 /// A visit by id.
@@ -83,19 +95,18 @@ pub async fn replace_visit(
     visit_id: String,
     visit: VisitIn,
 ) -> Result<Json<Visit>, Response> {
-    let _serialized = clinic.references.lock().await;
-    // An unknown visit is 404 before its references are looked at.
-    if clinic
+    let document = to_document(&visit)?;
+    // The store answers an unknown visit (404) before looking at its references.
+    match clinic
         .store
-        .get(VISITS, &visit_id)
+        .replace_referencing(VISITS, &visit_id, document.clone(), &VISIT_REFERENCES)
         .await
-        .map_err(|err| failure(&err))?
-        .is_none()
     {
-        return Err(HttpError::not_found(VISIT_NOT_FOUND).into_response());
+        Ok(Checked::Written(())) => replaced(VISITS, document, &visit_id),
+        Ok(Checked::NotFound) => Err(HttpError::not_found(VISIT_NOT_FOUND).into_response()),
+        Ok(Checked::Missing(missing)) => Err(unknown_references(&visit, &missing)),
+        Err(err) => Err(failure(&err)),
     }
-    check_references(&clinic.store, &visit).await?;
-    replace(&clinic.store, VISITS, &visit_id, &visit, VISIT_NOT_FOUND).await
 }
 
 /// Cancel a visit.

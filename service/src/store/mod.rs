@@ -2,13 +2,24 @@
 //! and a MongoDB implementation, chosen by the connection string.
 //!
 //! Rules enforced here, by every implementation (the conformance suite in
-//! `service/tests/service/store.rs` checks them against both):
+//! `service/tests/service/store.rs` checks them against both, and `scale_out.rs` with three
+//! service processes over one store):
 //! - documents are JSON objects; the store assigns each one an `_id` (a 24-digit hex string) and
 //!   returns it under `_id`, first; an `_id` sent in a document is replaced by the assigned one;
+//! - the top-level field `_store` ([`STORE_FIELD`]) is the store's own bookkeeping: one sent in a
+//!   document is dropped, and none is ever returned;
 //! - a write is acknowledged only once it is durable (SQLite: committed with `synchronous=FULL`;
 //!   MongoDB: acknowledged by the server under the deployment's write concern);
-//! - "first" means first inserted: `find_one` returns, and `list` without a sort field lists,
-//!   documents in insertion order; a sort field's ties stay in insertion order;
+//! - "first" means first inserted, across every process sharing the store: `find_one` returns,
+//!   and `list` without a sort field lists, documents in insertion order; a sort field's ties stay
+//!   in insertion order (an insert answered before another was sent comes first; two that overlap
+//!   in time are ordered one way, the same for every reader, once both are answered);
+//! - references hold across processes: a document written by [`DocumentStore::insert_referencing`]
+//!   or [`DocumentStore::replace_referencing`] names, in each [`Reference`] field, a document that
+//!   exists, and a document removed by [`DocumentStore::delete_unreferenced`] is named by no
+//!   [`Referrer`], whatever the interleaving of these calls in any number of processes, and
+//!   whatever process is killed between two of their steps (each implementation's module says
+//!   how); the plain `insert`, `replace` and `delete` do not check references;
 //! - `list` filters by equality only, on scalar values, with the same typed comparison as
 //!   `find_one`, and a missing field sorts as `null`, first;
 //! - user input is only ever a *value*: a string starting with `$` or a JSON object given as the
@@ -22,6 +33,7 @@ mod error;
 mod location;
 mod mongo;
 mod read_pool;
+mod references;
 mod sqlite;
 
 use std::future::Future;
@@ -33,6 +45,7 @@ use serde_json::{Map, Value};
 pub use error::{StoreError, StoreErrorKind};
 pub use location::{ConnError, StoreLocation, DEFAULT_SQLITE_PATH};
 pub use mongo::MongoStore;
+pub use references::{Checked, Deletion, Reference, Referrer};
 pub use sqlite::SqliteStore;
 
 /// A stored document: a JSON object.
@@ -43,6 +56,10 @@ pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>>
 
 /// The field under which a document's id is returned.
 pub const ID_FIELD: &str = "_id";
+
+/// The top-level field a store keeps its own bookkeeping in (MongoDB: the insertion sequence and
+/// the reference protocol's state); dropped from documents written, never returned.
+pub const STORE_FIELD: &str = "_store";
 
 /// The store shared by the routes that need one, injected as `State<Store>`.
 #[derive(Debug, Clone)]
@@ -178,6 +195,36 @@ pub trait DocumentStore: Send + Sync + std::fmt::Debug {
 
     /// Make `find_one` on `field` of `collection` fast (idempotent; run at start-up).
     fn ensure_index<'a>(&'a self, collection: &'a str, field: &'a str) -> StoreFuture<'a, ()>;
+
+    /// Store `document` in `collection` if each of its `references` names an existing document
+    /// (which then cannot be deleted by [`delete_unreferenced`](Self::delete_unreferenced) before
+    /// this document stops naming it); its new id, or the references that name nothing.
+    fn insert_referencing<'a>(
+        &'a self,
+        collection: &'a str,
+        document: Document,
+        references: &'a [Reference],
+    ) -> StoreFuture<'a, Checked<String>>;
+
+    /// Replace the document with this id (as [`replace`](Self::replace) does) if it exists and each
+    /// of `references` in `document` names an existing document; [`Checked::NotFound`] first when
+    /// there is no such document, then the references that name nothing.
+    fn replace_referencing<'a>(
+        &'a self,
+        collection: &'a str,
+        id: &'a str,
+        document: Document,
+        references: &'a [Reference],
+    ) -> StoreFuture<'a, Checked<()>>;
+
+    /// Delete the document with this id unless a document of a [`Referrer`] names it:
+    /// [`Deletion::Referenced`] (checked first), [`Deletion::NotFound`], or deleted.
+    fn delete_unreferenced<'a>(
+        &'a self,
+        collection: &'a str,
+        id: &'a str,
+        referrers: &'a [Referrer],
+    ) -> StoreFuture<'a, Deletion>;
 }
 
 /// Open the store a connection string names: SQLite for a file, MongoDB for `mongodb://` and
@@ -232,9 +279,10 @@ pub fn check_list_field(name: &str) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// `document` with `_id` first, set to `id`.
+/// `document` with `_id` first, set to `id`, and without the store's own field.
 pub(crate) fn with_id(id: String, mut document: Document) -> Document {
     document.remove(ID_FIELD);
+    document.remove(STORE_FIELD);
     let mut out = Map::with_capacity(document.len() + 1);
     out.insert(ID_FIELD.to_owned(), Value::String(id));
     out.extend(document);
@@ -266,7 +314,7 @@ mod tests {
 
     #[test]
     fn id_goes_first_and_replaces_a_sent_one() {
-        let Value::Object(doc) = json!({"name": "x", "_id": "mine"}) else {
+        let Value::Object(doc) = json!({"name": "x", "_id": "mine", "_store": {"seq": 1}}) else {
             unreachable!()
         };
         let out = with_id("abc".into(), doc);

@@ -1,8 +1,10 @@
 //! The Resource API's tests over real HTTP on 127.0.0.1: its routes served in-process on both
 //! stores (`group_a`, `group_b`, `clinic`, `openapi`, `security`, `faults`), the store
-//! conformance suite (`store`), and the real `resource-api` binary started, signalled and killed
-//! (`clinic_restart`, `durability`, `graceful_shutdown`, and the ignored `soak`). All talk HTTP
-//! with the tests' one client, `ferrapi_tests::client`.
+//! conformance suite (`store`, and `references` for the reference-checked writes and what a
+//! killed process leaves of them), and the real `resource-api` binary started, signalled and
+//! killed (`clinic_restart`, `durability`, `graceful_shutdown`, and the ignored `soak`), three of
+//! them over one store at once (`scale_out`). All talk HTTP with the tests' one client,
+//! `ferrapi_tests::client`.
 //!
 //! Rules enforced here: one test binary for all of them (each binary links hyper, tokio, the
 //! MongoDB driver and the service again, which on two cores costs more than the tests take to
@@ -24,6 +26,8 @@ mod graceful_shutdown;
 mod group_a;
 mod group_b;
 mod openapi;
+mod references;
+mod scale_out;
 mod security;
 mod soak;
 mod store;

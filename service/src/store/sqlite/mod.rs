@@ -3,13 +3,18 @@
 //! Rules enforced here:
 //! - WAL journal and `synchronous=FULL`: every commit fsyncs the WAL, so an acknowledged write
 //!   survives a killed process *and* a power loss (`NORMAL` would survive only the former);
-//! - one writer thread owns the only writing connection and commits whatever writes are queued
-//!   as one transaction (group commit): one fsync for a burst instead of one per write, and a
-//!   write is answered only after its transaction committed;
+//! - one writer thread ([`writer`]) owns the only writing connection and commits whatever writes
+//!   are queued as one `BEGIN IMMEDIATE` transaction (group commit): one fsync for a burst instead
+//!   of one per write, and a write is answered only after its transaction committed;
+//! - reference checks run inside the transaction of the write they guard (see [`writer`]), so
+//!   they hold across every process sharing the file; several processes may share one file on
+//!   one machine (WAL, and a busy timeout of [`BUSY_TIMEOUT`] while another process commits), never
+//!   over a network file system (WAL needs shared memory between the processes);
 //! - reads run on the reader threads of [`ReadPool`] (twice the cores, at most 8, each with its own
 //!   connection), concurrently with the writer (WAL readers never wait for it), so no SQLite call
 //!   ever blocks an async worker;
-//! - insertion order is the `seq` column (`AUTOINCREMENT`, never reused), so "first" is exact;
+//! - insertion order is the `seq` column (`AUTOINCREMENT`, never reused, assigned under the
+//!   database's write lock), so "first" is exact across processes too;
 //! - `find_one` on an indexed field is one index seek on `(collection, json_extract(body,
 //!   '$."field"'), seq)`; the value is always a bound parameter and its JSON type is compared too
 //!   (the string `"1"` never equals the number `1`; the string `'{"$ne":null}'` never equals an
@@ -26,20 +31,22 @@ use std::time::Duration;
 
 use mongodb::bson::oid::ObjectId;
 use rusqlite::types::Value as SqlValue;
-use rusqlite::{params, Connection, ErrorCode, OptionalExtension, TransactionBehavior};
+use rusqlite::{params, Connection, ErrorCode, OptionalExtension};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 
+mod writer;
+
+use self::writer::{writer, Answer, Job, Op};
 use super::read_pool::ReadPool;
+use super::references::referenced_id;
 use super::{
-    check_collection, check_field, with_id, Direction, Document, DocumentStore, ListOptions, StoreError,
-    StoreFuture,
+    check_collection, check_field, with_id, Checked, Deletion, Direction, Document, DocumentStore,
+    ListOptions, Reference, Referrer, StoreError, StoreFuture, STORE_FIELD,
 };
 
 /// How long a connection waits for a lock held by another process before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
-/// The most writes committed in one transaction.
-const MAX_BATCH: usize = 512;
 /// Writes waiting for the writer thread before senders wait (back-pressure).
 const QUEUE: usize = 4096;
 
@@ -57,33 +64,6 @@ CREATE TABLE IF NOT EXISTS documents (
 pub struct SqliteStore {
     writes: mpsc::Sender<Job>,
     readers: ReadPool,
-}
-
-#[derive(Debug)]
-enum Op {
-    Insert {
-        collection: String,
-        id: String,
-        body: String,
-    },
-    Replace {
-        collection: String,
-        id: String,
-        body: String,
-    },
-    Delete {
-        collection: String,
-        id: String,
-    },
-    Index {
-        field: String,
-    },
-}
-
-#[derive(Debug)]
-struct Job {
-    op: Op,
-    reply: oneshot::Sender<Result<bool, StoreError>>,
 }
 
 impl SqliteStore {
@@ -114,7 +94,7 @@ impl SqliteStore {
         })
     }
 
-    async fn write(&self, op: Op) -> Result<bool, StoreError> {
+    async fn write(&self, op: Op) -> Result<Answer, StoreError> {
         let (reply, answer) = oneshot::channel();
         self.writes
             .send(Job { op, reply })
@@ -149,7 +129,7 @@ fn configure(conn: &Connection) -> Result<(), StoreError> {
     Ok(())
 }
 
-fn open_writer(path: &Path) -> Result<Connection, StoreError> {
+pub(super) fn open_writer(path: &Path) -> Result<Connection, StoreError> {
     let conn = Connection::open(path)
         .map_err(|err| StoreError::unavailable(format!("cannot open {}: {err}", path.display())))?;
     configure(&conn)
@@ -159,78 +139,7 @@ fn open_writer(path: &Path) -> Result<Connection, StoreError> {
     Ok(conn)
 }
 
-/// The writer thread: takes every queued write, commits them in one transaction, then answers.
-fn writer(path: PathBuf, conn: Connection, mut queue: mpsc::Receiver<Job>) {
-    let mut conn = Some(conn);
-    let mut batch = Vec::with_capacity(MAX_BATCH);
-    while let Some(job) = queue.blocking_recv() {
-        batch.push(job);
-        while batch.len() < MAX_BATCH {
-            match queue.try_recv() {
-                Ok(job) => batch.push(job),
-                Err(_) => break,
-            }
-        }
-        if conn.is_none() {
-            match open_writer(&path) {
-                Ok(reopened) => {
-                    tracing::info!("embedded store: database reopened");
-                    conn = Some(reopened);
-                }
-                Err(err) => tracing::error!(error = %err, "embedded store: cannot reopen the database"),
-            }
-        }
-        let outcome = match conn.as_mut() {
-            Some(c) => commit(c, &batch),
-            None => Err(StoreError::unavailable("the database cannot be opened")),
-        };
-        match outcome {
-            Ok(results) => {
-                for (job, result) in batch.drain(..).zip(results) {
-                    let _ = job.reply.send(result);
-                }
-            }
-            Err(err) => {
-                tracing::error!(error = %err, writes = batch.len(), "embedded store: commit failed");
-                conn = None;
-                for job in batch.drain(..) {
-                    let _ = job.reply.send(Err(err.clone()));
-                }
-            }
-        }
-    }
-}
-
-/// Run `batch` in one transaction. `Err` when the transaction as a whole failed (nothing of it is
-/// stored); otherwise one result per write.
-fn commit(conn: &mut Connection, batch: &[Job]) -> Result<Vec<Result<bool, StoreError>>, StoreError> {
-    let tx = conn
-        .transaction_with_behavior(TransactionBehavior::Immediate)
-        .map_err(sql_error)?;
-    let mut results = Vec::with_capacity(batch.len());
-    for job in batch {
-        let result = match &job.op {
-            Op::Insert { collection, id, body } => tx
-                .prepare_cached("INSERT INTO documents (collection, id, body) VALUES (?1, ?2, ?3)")
-                .and_then(|mut stmt| stmt.execute(params![collection, id, body]))
-                .map(|_| true),
-            Op::Replace { collection, id, body } => tx
-                .prepare_cached("UPDATE documents SET body = ?3 WHERE collection = ?1 AND id = ?2")
-                .and_then(|mut stmt| stmt.execute(params![collection, id, body]))
-                .map(|changed| changed > 0),
-            Op::Delete { collection, id } => tx
-                .prepare_cached("DELETE FROM documents WHERE collection = ?1 AND id = ?2")
-                .and_then(|mut stmt| stmt.execute(params![collection, id]))
-                .map(|changed| changed > 0),
-            Op::Index { field } => tx.execute_batch(&index_sql(field)).map(|()| true),
-        };
-        results.push(result.map_err(sql_error));
-    }
-    tx.commit().map_err(sql_error)?;
-    Ok(results)
-}
-
-fn sql_error(err: rusqlite::Error) -> StoreError {
+pub(super) fn sql_error(err: rusqlite::Error) -> StoreError {
     match err.sqlite_error_code() {
         Some(ErrorCode::TooBig) => StoreError::rejected(err.to_string()),
         _ => StoreError::unavailable(err.to_string()),
@@ -244,11 +153,11 @@ fn is_plain_field(field: &str) -> bool {
 
 /// `json_extract(body, '$."field"')` — the same text in the index and in queries, so the planner
 /// matches them. Only for [`is_plain_field`] names.
-fn field_expr(field: &str) -> String {
+pub(super) fn field_expr(field: &str) -> String {
     format!("json_extract(body, '$.\"{field}\"')")
 }
 
-fn index_sql(field: &str) -> String {
+pub(super) fn index_sql(field: &str) -> String {
     format!(
         "CREATE INDEX IF NOT EXISTS documents_by_{field} ON documents (collection, {}, seq)",
         field_expr(field)
@@ -307,6 +216,7 @@ fn decode(id: String, body: &str) -> Result<Document, StoreError> {
 fn encode(document: &Document) -> Result<String, StoreError> {
     let mut body = document.clone();
     body.remove(super::ID_FIELD);
+    body.remove(STORE_FIELD);
     serde_json::to_string(&body).map_err(|err| StoreError::rejected(err.to_string()))
 }
 
@@ -494,6 +404,7 @@ impl DocumentStore for SqliteStore {
                 body,
             })
             .await
+            .map(|answer| answer == Answer::Done(true))
         })
     }
 
@@ -505,6 +416,7 @@ impl DocumentStore for SqliteStore {
                 id: id.to_owned(),
             })
             .await
+            .map(|answer| answer == Answer::Done(true))
         })
     }
 
@@ -524,6 +436,113 @@ impl DocumentStore for SqliteStore {
             .await
             .map(|_| ())
         })
+    }
+
+    fn insert_referencing<'a>(
+        &'a self,
+        collection: &'a str,
+        document: Document,
+        references: &'a [Reference],
+    ) -> StoreFuture<'a, Checked<String>> {
+        Box::pin(async move {
+            check_collection(collection)?;
+            let id = ObjectId::new().to_hex();
+            let op = Op::InsertReferencing {
+                collection: collection.to_owned(),
+                id: id.clone(),
+                body: encode(&document)?,
+                references: targets(&document, references)?,
+            };
+            Ok(match self.write(op).await? {
+                Answer::Missing(missing) => Checked::Missing(named(references, &missing)),
+                Answer::Done(_) | Answer::Referenced => Checked::Written(id),
+            })
+        })
+    }
+
+    fn replace_referencing<'a>(
+        &'a self,
+        collection: &'a str,
+        id: &'a str,
+        document: Document,
+        references: &'a [Reference],
+    ) -> StoreFuture<'a, Checked<()>> {
+        Box::pin(async move {
+            check_collection(collection)?;
+            let op = Op::ReplaceReferencing {
+                collection: collection.to_owned(),
+                id: id.to_owned(),
+                body: encode(&document)?,
+                references: targets(&document, references)?,
+            };
+            Ok(match self.write(op).await? {
+                Answer::Missing(missing) => Checked::Missing(named(references, &missing)),
+                Answer::Done(false) => Checked::NotFound,
+                Answer::Done(true) | Answer::Referenced => Checked::Written(()),
+            })
+        })
+    }
+
+    fn delete_unreferenced<'a>(
+        &'a self,
+        collection: &'a str,
+        id: &'a str,
+        referrers: &'a [Referrer],
+    ) -> StoreFuture<'a, Deletion> {
+        Box::pin(async move {
+            check_collection(collection)?;
+            let mut checked = Vec::with_capacity(referrers.len());
+            for referrer in referrers {
+                check_collection(referrer.collection)?;
+                plain(referrer.field)?;
+                checked.push((referrer.collection.to_owned(), referrer.field.to_owned()));
+            }
+            let op = Op::DeleteUnreferenced {
+                collection: collection.to_owned(),
+                id: id.to_owned(),
+                referrers: checked,
+            };
+            Ok(match self.write(op).await? {
+                Answer::Referenced => Deletion::Referenced,
+                Answer::Done(true) => Deletion::Deleted,
+                Answer::Done(false) | Answer::Missing(_) => Deletion::NotFound,
+            })
+        })
+    }
+}
+
+/// The `(collection, id)` each reference of `document` names (`None`: it holds no string id).
+fn targets(
+    document: &Document,
+    references: &[Reference],
+) -> Result<Vec<Option<(String, String)>>, StoreError> {
+    references
+        .iter()
+        .map(|reference| {
+            check_collection(reference.target)?;
+            check_field(reference.field)?;
+            Ok(referenced_id(document, reference).map(|id| (reference.target.to_owned(), id.to_owned())))
+        })
+        .collect()
+}
+
+/// The references at these positions.
+fn named(references: &[Reference], positions: &[usize]) -> Vec<Reference> {
+    positions
+        .iter()
+        .filter_map(|&n| references.get(n).copied())
+        .collect()
+}
+
+/// A field name the SQL can hold as a JSON path literal, or an error (a bug in the caller).
+fn plain(field: &str) -> Result<(), StoreError> {
+    check_field(field)?;
+    if is_plain_field(field) {
+        Ok(())
+    } else {
+        Err(StoreError::invalid(format!(
+            "the embedded store checks references only in fields of ASCII letters, digits and `_`, not {field:?}"
+        )))
     }
 }
 

@@ -4,18 +4,29 @@
 //! - the database is the connection string's path (`mongodb://host/NAME`), `resource_api` when it
 //!   has none; each collection is a MongoDB collection of the same name;
 //! - ids are `ObjectId`s, assigned here before the insert and returned as 24-digit hex strings;
-//!   insertion order is `_id` order (exact within one service process; across processes inserting
-//!   in the same second it follows the processes' random ObjectId parts);
+//! - insertion order is `_store.seq`, taken from one counter document per collection (collection
+//!   [`SEQUENCES`]) with an atomic `$inc` before each insert, so it is one order for every process:
+//!   an insert answered before another was sent has the lower number; documents written before
+//!   this field existed have none and sort first, among themselves in `_id` order; every sort ends
+//!   with `(_store.seq, _id)` and every index is `(field, _store.seq, _id)`, so `find_one` stays
+//!   one index seek;
+//! - `_store` also holds the reference protocol's state (see [`references`]) and survives every
+//!   replacement: a replacement rewrites the other fields in one update that keeps `_store`;
+//!   a document still being inserted by that protocol (`_store.new`: its fields are not written
+//!   yet) is invisible to every read and write;
 //! - JSON becomes BSON by a plain structural mapping (objects → documents, integers → Int64, other
 //!   numbers → Double): no extended-JSON reading, so `{"$oid": …}` sent by a client stays an
 //!   ordinary object;
 //! - a searched value is wrapped in `$eq`, so a string starting with `$` or an object full of
-//!   operators is compared as a value, never run as a query;
-//! - `list` filters with the same `$eq` conditions and sorts by `(field, _id)`, so ties keep
-//!   insertion order;
+//!   operators is compared as a value, never run as a query (replacement values go through
+//!   `$literal` for the same reason);
+//! - `list` filters with the same `$eq` conditions and sorts by `(field, _store.seq, _id)`, so ties
+//!   keep insertion order;
 //! - connecting and server selection are bounded (5 s unless the URI says otherwise) and so is
 //!   every operation ([`OPERATION_TIMEOUT`]): an unreachable server fails start-up quickly, and a
 //!   request during an outage gets a 503 instead of hanging; the driver reconnects by itself.
+
+mod references;
 
 use std::future::IntoFuture;
 use std::time::Duration;
@@ -23,14 +34,14 @@ use std::time::Duration;
 use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, Bson, Document as BsonDocument, RawDocument, RawDocumentBuf};
 use mongodb::error::{ErrorKind, WriteFailure};
-use mongodb::options::{ClientOptions, ConnectionString};
+use mongodb::options::{ClientOptions, ConnectionString, IndexOptions, ReturnDocument};
 use mongodb::{Client, Collection, Database, IndexModel};
 use serde_json::{Map, Number, Value};
 
 use super::location::redact;
 use super::{
-    check_collection, check_field, with_id, Direction, Document, DocumentStore, ListOptions, StoreError,
-    StoreFuture, ID_FIELD,
+    check_collection, check_field, with_id, Checked, Deletion, Direction, Document, DocumentStore,
+    ListOptions, Reference, Referrer, StoreError, StoreFuture, ID_FIELD, STORE_FIELD,
 };
 
 /// The database used when the connection string names none.
@@ -39,6 +50,14 @@ pub const DEFAULT_DATABASE: &str = "resource_api";
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
 /// The longest any one store operation may take before it is answered as unavailable.
 pub const OPERATION_TIMEOUT: Duration = Duration::from_secs(10);
+/// The collection of insertion counters: one document per collection, `{_id: <collection>, n}`.
+pub const SEQUENCES: &str = "_sequences";
+/// `_store.seq`: a document's place in insertion order.
+const SEQ: &str = "_store.seq";
+/// `_store.new`: set on a document whose insert is not finished (see [`references`]).
+const NEW: &str = "_store.new";
+/// `_store.next.doc`: the fields a reference-checked write will write (see [`references`]).
+const NEXT_DOC: &str = "_store.next.doc";
 
 /// A MongoDB-backed document store.
 #[derive(Debug, Clone)]
@@ -103,11 +122,25 @@ impl MongoStore {
 
 /// Run `op` within [`OPERATION_TIMEOUT`].
 async fn bounded<T>(op: impl IntoFuture<Output = mongodb::error::Result<T>>) -> Result<T, StoreError> {
-    match tokio::time::timeout(OPERATION_TIMEOUT, op.into_future()).await {
-        Ok(result) => result.map_err(mongo_error),
-        Err(_) => Err(StoreError::unavailable(format!(
-            "MongoDB did not answer within {OPERATION_TIMEOUT:?}"
-        ))),
+    bounded_raw(op).await?.map_err(mongo_error)
+}
+
+/// Run `op` within [`OPERATION_TIMEOUT`], keeping the driver's error for the caller to look at.
+async fn bounded_raw<T>(
+    op: impl IntoFuture<Output = mongodb::error::Result<T>>,
+) -> Result<mongodb::error::Result<T>, StoreError> {
+    tokio::time::timeout(OPERATION_TIMEOUT, op.into_future())
+        .await
+        .map_err(|_| StoreError::unavailable(format!("MongoDB did not answer within {OPERATION_TIMEOUT:?}")))
+}
+
+/// Whether `err` is a duplicate key (code 11000): an insert of an id that exists.
+fn is_duplicate_key(err: &mongodb::error::Error) -> bool {
+    const DUPLICATE_KEY: i32 = 11000;
+    match &*err.kind {
+        ErrorKind::Write(WriteFailure::WriteError(write)) => write.code == DUPLICATE_KEY,
+        ErrorKind::Command(command) => command.code == DUPLICATE_KEY,
+        _ => false,
     }
 }
 
@@ -179,20 +212,110 @@ fn output(raw: &RawDocument) -> Result<Document, StoreError> {
         Some(other) => to_json(other).to_string(),
         None => String::new(),
     };
+    doc.remove(STORE_FIELD);
     Ok(with_id(id, from_document(doc)))
 }
 
-/// The document to write: `_id` first, then the fields without any `_id` the caller sent.
-fn input(id: ObjectId, document: &Document) -> Result<RawDocumentBuf, StoreError> {
+/// The caller's fields as BSON, without any `_id` or `_store` it sent.
+fn fields(document: &Document) -> BsonDocument {
+    document
+        .iter()
+        .filter(|(key, _)| *key != ID_FIELD && *key != STORE_FIELD)
+        .map(|(key, value)| (key.clone(), to_bson(value)))
+        .collect()
+}
+
+/// The document to insert: `_id` first, the caller's fields, then the store's `_store`.
+fn input(id: ObjectId, document: &Document, store: BsonDocument) -> Result<RawDocumentBuf, StoreError> {
     let mut doc = BsonDocument::new();
     doc.insert(ID_FIELD, id);
-    for (key, value) in document {
-        if key != ID_FIELD {
-            doc.insert(key.clone(), to_bson(value));
-        }
-    }
+    doc.extend(fields(document));
+    doc.insert(STORE_FIELD, store);
     // Fails for what BSON cannot hold, such as a NUL in a field name.
     RawDocumentBuf::from_document(&doc).map_err(|err| StoreError::rejected(err.to_string()))
+}
+
+/// The update that replaces every field of a document by the caller's, keeping its `_id` and its
+/// `_store` (insertion place, reference state). One pipeline update, so nothing written in
+/// `_store` by another process in between is lost; the fields go through `$literal`, so no value
+/// is read as an expression.
+fn replacement(document: &Document) -> Result<Vec<BsonDocument>, StoreError> {
+    let fields = fields(document);
+    // Refused here, as an insert would refuse it, rather than by the server.
+    RawDocumentBuf::from_document(&fields).map_err(|err| StoreError::rejected(err.to_string()))?;
+    Ok(vec![doc! {
+        "$replaceWith": { "$mergeObjects": [
+            { ID_FIELD: "$_id" },
+            { "$literal": fields },
+            { STORE_FIELD: "$_store" },
+        ] }
+    }])
+}
+
+/// Whether a stored document's insert is unfinished (it is not to be seen; see [`references`]).
+fn is_new(raw: &RawDocument) -> bool {
+    raw.get_document(STORE_FIELD)
+        .ok()
+        .and_then(|store| store.get_bool("new").ok())
+        .unwrap_or(false)
+}
+
+/// The condition "not an unfinished insert".
+fn not_new() -> BsonDocument {
+    doc! { NEW: { "$exists": false } }
+}
+
+/// The condition "the document `id`, unless its insert is unfinished".
+fn live(id: ObjectId) -> BsonDocument {
+    doc! { ID_FIELD: id, NEW: { "$exists": false } }
+}
+
+impl MongoStore {
+    /// The next number in `collection`'s insertion order (one atomic `$inc` on its counter).
+    async fn next_seq(&self, collection: &str) -> Result<i64, StoreError> {
+        let counters = self.database.collection::<BsonDocument>(SEQUENCES);
+        // Two processes creating one counter at once: the loser's upsert is a duplicate key, and
+        // its retry finds the counter.
+        for _ in 0..3 {
+            let next = counters
+                .find_one_and_update(doc! { ID_FIELD: collection }, doc! { "$inc": { "n": 1_i64 } })
+                .upsert(true)
+                .return_document(ReturnDocument::After);
+            match bounded_raw(next).await? {
+                Ok(Some(counter)) => {
+                    return match counter.get("n") {
+                        Some(Bson::Int64(n)) => Ok(*n),
+                        Some(Bson::Int32(n)) => Ok(i64::from(*n)),
+                        _ => Err(StoreError::unavailable(format!(
+                            "the insertion counter of {collection} is not an integer"
+                        ))),
+                    };
+                }
+                Ok(None) => {}
+                Err(err) if is_duplicate_key(&err) => {}
+                Err(err) => return Err(mongo_error(err)),
+            }
+        }
+        Err(StoreError::unavailable(format!(
+            "no insertion counter for {collection}"
+        )))
+    }
+
+    /// Insert `document` as `id` with the next insertion number and `store` as the rest of its
+    /// `_store`. The driver's error is kept for the caller to look at.
+    async fn insert_new(
+        &self,
+        collection: &str,
+        id: ObjectId,
+        document: &Document,
+        mut store: BsonDocument,
+    ) -> Result<mongodb::error::Result<()>, StoreError> {
+        let coll = self.collection(collection)?;
+        let seq = self.next_seq(collection).await?;
+        store.insert("seq", seq);
+        let raw = input(id, document, store)?;
+        Ok(bounded_raw(coll.insert_one(raw)).await?.map(|_| ()))
+    }
 }
 
 impl DocumentStore for MongoStore {
@@ -202,9 +325,10 @@ impl DocumentStore for MongoStore {
 
     fn insert<'a>(&'a self, collection: &'a str, document: Document) -> StoreFuture<'a, String> {
         Box::pin(async move {
-            let coll = self.collection(collection)?;
             let id = ObjectId::new();
-            bounded(coll.insert_one(input(id, &document)?)).await?;
+            self.insert_new(collection, id, &document, BsonDocument::new())
+                .await?
+                .map_err(mongo_error)?;
             Ok(id.to_hex())
         })
     }
@@ -220,7 +344,8 @@ impl DocumentStore for MongoStore {
             check_field(field)?;
             let mut filter = BsonDocument::new();
             filter.insert(field, equals(value));
-            let found = bounded(coll.find_one(filter).sort(doc! { ID_FIELD: 1 })).await?;
+            // An unfinished insert has no other field, so it never matches.
+            let found = bounded(coll.find_one(filter).sort(doc! { SEQ: 1, ID_FIELD: 1 })).await?;
             found.as_deref().map(output).transpose()
         })
     }
@@ -232,7 +357,11 @@ impl DocumentStore for MongoStore {
                 return Ok(None);
             };
             let found = bounded(coll.find_one(doc! { ID_FIELD: oid })).await?;
-            found.as_deref().map(output).transpose()
+            found
+                .as_deref()
+                .filter(|raw| !is_new(raw))
+                .map(output)
+                .transpose()
         })
     }
 
@@ -254,8 +383,10 @@ impl DocumentStore for MongoStore {
                     Bson::Document(condition)
                 })
                 .collect();
+            // An unfinished insert has no other field, so only a list without filters could see
+            // one.
             let filter = if conditions.is_empty() {
-                BsonDocument::new()
+                not_new()
             } else {
                 doc! { "$and": conditions }
             };
@@ -267,6 +398,7 @@ impl DocumentStore for MongoStore {
             if let Some((field, direction)) = &options.sort {
                 sort.insert(field.clone(), number(direction));
             }
+            sort.insert(SEQ, number(&options.insertion));
             sort.insert(ID_FIELD, number(&options.insertion));
             let mut find = coll.find(filter).sort(sort).skip(options.skip);
             if let Some(limit) = options.limit {
@@ -291,7 +423,8 @@ impl DocumentStore for MongoStore {
             let Ok(oid) = ObjectId::parse_str(id) else {
                 return Ok(false);
             };
-            let result = bounded(coll.replace_one(doc! { ID_FIELD: oid }, input(oid, &document)?)).await?;
+            let update = replacement(&document)?;
+            let result = bounded(coll.update_one(live(oid), update)).await?;
             Ok(result.matched_count > 0)
         })
     }
@@ -302,7 +435,7 @@ impl DocumentStore for MongoStore {
             let Ok(oid) = ObjectId::parse_str(id) else {
                 return Ok(false);
             };
-            let result = bounded(coll.delete_one(doc! { ID_FIELD: oid })).await?;
+            let result = bounded(coll.delete_one(live(oid))).await?;
             Ok(result.deleted_count > 0)
         })
     }
@@ -311,13 +444,49 @@ impl DocumentStore for MongoStore {
         Box::pin(async move {
             let coll = self.collection(collection)?;
             check_field(field)?;
-            // `(field, _id)`: the seek for the value and the "first inserted" order in one index.
+            // `(field, _store.seq, _id)`: the seek for the value and the "first inserted" order in
+            // one index.
             let mut keys = BsonDocument::new();
             keys.insert(field, 1);
+            keys.insert(SEQ, 1);
             keys.insert(ID_FIELD, 1);
             bounded(coll.create_index(IndexModel::builder().keys(keys).build())).await?;
+            // The same field in the writes in flight of the reference protocol, which a deletion
+            // looks for; sparse: only those documents are in it.
+            let mut pending = BsonDocument::new();
+            pending.insert(format!("{NEXT_DOC}.{field}"), 1);
+            let sparse = IndexOptions::builder().sparse(true).build();
+            bounded(coll.create_index(IndexModel::builder().keys(pending).options(sparse).build())).await?;
             Ok(())
         })
+    }
+
+    fn insert_referencing<'a>(
+        &'a self,
+        collection: &'a str,
+        document: Document,
+        references: &'a [Reference],
+    ) -> StoreFuture<'a, Checked<String>> {
+        Box::pin(self.insert_checked(collection, document, references))
+    }
+
+    fn replace_referencing<'a>(
+        &'a self,
+        collection: &'a str,
+        id: &'a str,
+        document: Document,
+        references: &'a [Reference],
+    ) -> StoreFuture<'a, Checked<()>> {
+        Box::pin(self.replace_checked(collection, id, document, references))
+    }
+
+    fn delete_unreferenced<'a>(
+        &'a self,
+        collection: &'a str,
+        id: &'a str,
+        referrers: &'a [Referrer],
+    ) -> StoreFuture<'a, Deletion> {
+        Box::pin(self.delete_checked(collection, id, referrers))
     }
 }
 

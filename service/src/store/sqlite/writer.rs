@@ -1,0 +1,250 @@
+//! The embedded store's writer thread: the only connection that writes, committing whatever writes
+//! are queued as one `BEGIN IMMEDIATE` transaction (group commit), and the reference checks, which
+//! run inside that transaction.
+//!
+//! Rules enforced here:
+//! - every write of a batch runs in one `BEGIN IMMEDIATE` transaction: SQLite takes the database's
+//!   write lock at `BEGIN`, so no other connection of any process commits between the
+//!   transaction's reads and its writes; another process holding the lock is waited for (the busy
+//!   timeout), not failed;
+//! - a reference check reads inside the transaction of the write it guards: a checked insert or
+//!   replacement finds each named document before writing, and a checked deletion finds no
+//!   referrer before deleting, so a visit can never be written naming a doctor deleted in the same
+//!   instant, by this process or another (the check and the write are one atomic step). Earlier
+//!   writes of the same batch are visible to later checks, so the batch is the same as running
+//!   its writes one by one in queue order;
+//! - the checks never read through the reader pool: those connections see the database as of
+//!   their own transaction, which another process may change before the write;
+//! - a killed process leaves nothing half-done: its transaction is either committed (the WAL frame
+//!   with the commit is fsynced) or rolled back when the next connection opens the file;
+//! - a write is answered only after its transaction committed; when the transaction as a whole
+//!   fails, every write of the batch is answered with that failure and the connection is reopened.
+
+use std::path::PathBuf;
+
+use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
+use tokio::sync::{mpsc, oneshot};
+
+use super::{field_expr, index_sql, open_writer, sql_error};
+use crate::store::StoreError;
+
+/// The most writes committed in one transaction.
+const MAX_BATCH: usize = 512;
+
+/// A write, as the writer thread runs it.
+#[derive(Debug)]
+pub(super) enum Op {
+    Insert {
+        collection: String,
+        id: String,
+        body: String,
+    },
+    Replace {
+        collection: String,
+        id: String,
+        body: String,
+    },
+    Delete {
+        collection: String,
+        id: String,
+    },
+    Index {
+        field: String,
+    },
+    /// Insert if every `(collection, id)` of `references` exists (`None`: an id that is no string).
+    InsertReferencing {
+        collection: String,
+        id: String,
+        body: String,
+        references: Vec<Option<(String, String)>>,
+    },
+    /// Replace if the document exists and every reference exists.
+    ReplaceReferencing {
+        collection: String,
+        id: String,
+        body: String,
+        references: Vec<Option<(String, String)>>,
+    },
+    /// Delete unless a document of a `(collection, field)` referrer names it.
+    DeleteUnreferenced {
+        collection: String,
+        id: String,
+        referrers: Vec<(String, String)>,
+    },
+}
+
+/// What a write did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Answer {
+    /// Written (`true`), or no document to replace or delete (`false`).
+    Done(bool),
+    /// These references (positions in the list given) name nothing; nothing was written.
+    Missing(Vec<usize>),
+    /// A referrer names the document; nothing was deleted.
+    Referenced,
+}
+
+/// One queued write and where its answer goes.
+#[derive(Debug)]
+pub(super) struct Job {
+    pub(super) op: Op,
+    pub(super) reply: oneshot::Sender<Result<Answer, StoreError>>,
+}
+
+/// The writer thread: takes every queued write, commits them in one transaction, then answers.
+pub(super) fn writer(path: PathBuf, conn: Connection, mut queue: mpsc::Receiver<Job>) {
+    let mut conn = Some(conn);
+    let mut batch = Vec::with_capacity(MAX_BATCH);
+    while let Some(job) = queue.blocking_recv() {
+        batch.push(job);
+        while batch.len() < MAX_BATCH {
+            match queue.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        if conn.is_none() {
+            match open_writer(&path) {
+                Ok(reopened) => {
+                    tracing::info!("embedded store: database reopened");
+                    conn = Some(reopened);
+                }
+                Err(err) => tracing::error!(error = %err, "embedded store: cannot reopen the database"),
+            }
+        }
+        let outcome = match conn.as_mut() {
+            Some(c) => commit(c, &batch),
+            None => Err(StoreError::unavailable("the database cannot be opened")),
+        };
+        match outcome {
+            Ok(results) => {
+                for (job, result) in batch.drain(..).zip(results) {
+                    let _ = job.reply.send(result);
+                }
+            }
+            Err(err) => {
+                tracing::error!(error = %err, writes = batch.len(), "embedded store: commit failed");
+                conn = None;
+                for job in batch.drain(..) {
+                    let _ = job.reply.send(Err(err.clone()));
+                }
+            }
+        }
+    }
+}
+
+/// Run `batch` in one transaction. `Err` when the transaction as a whole failed (nothing of it is
+/// stored); otherwise one result per write.
+fn commit(conn: &mut Connection, batch: &[Job]) -> Result<Vec<Result<Answer, StoreError>>, StoreError> {
+    let tx = conn
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(sql_error)?;
+    let results = batch
+        .iter()
+        .map(|job| apply(&tx, &job.op).map_err(sql_error))
+        .collect();
+    tx.commit().map_err(sql_error)?;
+    Ok(results)
+}
+
+/// One write inside the batch's transaction.
+fn apply(tx: &Transaction<'_>, op: &Op) -> rusqlite::Result<Answer> {
+    match op {
+        Op::Insert { collection, id, body } => insert(tx, collection, id, body),
+        Op::Replace { collection, id, body } => replace(tx, collection, id, body),
+        Op::Delete { collection, id } => tx
+            .prepare_cached("DELETE FROM documents WHERE collection = ?1 AND id = ?2")?
+            .execute(params![collection, id])
+            .map(|changed| Answer::Done(changed > 0)),
+        Op::Index { field } => tx.execute_batch(&index_sql(field)).map(|()| Answer::Done(true)),
+        Op::InsertReferencing {
+            collection,
+            id,
+            body,
+            references,
+        } => match missing(tx, references)? {
+            Some(missing) => Ok(missing),
+            None => insert(tx, collection, id, body),
+        },
+        Op::ReplaceReferencing {
+            collection,
+            id,
+            body,
+            references,
+        } => {
+            if !exists(tx, collection, id)? {
+                return Ok(Answer::Done(false));
+            }
+            match missing(tx, references)? {
+                Some(missing) => Ok(missing),
+                None => replace(tx, collection, id, body),
+            }
+        }
+        Op::DeleteUnreferenced {
+            collection,
+            id,
+            referrers,
+        } => {
+            for (referrer, field) in referrers {
+                if named_by(tx, referrer, field, id)? {
+                    return Ok(Answer::Referenced);
+                }
+            }
+            tx.prepare_cached("DELETE FROM documents WHERE collection = ?1 AND id = ?2")?
+                .execute(params![collection, id])
+                .map(|changed| Answer::Done(changed > 0))
+        }
+    }
+}
+
+fn insert(tx: &Transaction<'_>, collection: &str, id: &str, body: &str) -> rusqlite::Result<Answer> {
+    tx.prepare_cached("INSERT INTO documents (collection, id, body) VALUES (?1, ?2, ?3)")?
+        .execute(params![collection, id, body])
+        .map(|_| Answer::Done(true))
+}
+
+fn replace(tx: &Transaction<'_>, collection: &str, id: &str, body: &str) -> rusqlite::Result<Answer> {
+    tx.prepare_cached("UPDATE documents SET body = ?3 WHERE collection = ?1 AND id = ?2")?
+        .execute(params![collection, id, body])
+        .map(|changed| Answer::Done(changed > 0))
+}
+
+/// Whether `collection` holds a document with this id (one seek in the `(collection, id)` key).
+fn exists(tx: &Transaction<'_>, collection: &str, id: &str) -> rusqlite::Result<bool> {
+    tx.prepare_cached("SELECT 1 FROM documents WHERE collection = ?1 AND id = ?2")?
+        .query_row(params![collection, id], |_| Ok(()))
+        .optional()
+        .map(|found| found.is_some())
+}
+
+/// `Some(Answer::Missing(..))` when a reference names no document.
+fn missing(
+    tx: &Transaction<'_>,
+    references: &[Option<(String, String)>],
+) -> rusqlite::Result<Option<Answer>> {
+    let mut missing = Vec::new();
+    for (n, reference) in references.iter().enumerate() {
+        let found = match reference {
+            Some((collection, id)) => exists(tx, collection, id)?,
+            None => false,
+        };
+        if !found {
+            missing.push(n);
+        }
+    }
+    Ok((!missing.is_empty()).then_some(Answer::Missing(missing)))
+}
+
+/// Whether a document of `collection` holds `id` (as a string) in `field` (a plain field name,
+/// checked by the caller): one seek in the field's index when it has one.
+fn named_by(tx: &Transaction<'_>, collection: &str, field: &str, id: &str) -> rusqlite::Result<bool> {
+    let expr = field_expr(field);
+    let sql = format!(
+        "SELECT 1 FROM documents WHERE collection = ?1 AND {expr} = ?2 \
+         AND json_type(body, '$.\"{field}\"') = 'text' LIMIT 1"
+    );
+    tx.prepare_cached(&sql)?
+        .query_row(params![collection, id], |_| Ok(()))
+        .optional()
+        .map(|found| found.is_some())
+}
