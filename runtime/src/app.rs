@@ -126,6 +126,13 @@ impl App {
         self
     }
 
+    /// Set the largest multipart upload (all parts) and the largest part of one, in bytes.
+    pub fn upload_limits(mut self, total: u64, part: u64) -> Self {
+        self.config.upload_limit = total;
+        self.config.upload_part_limit = part;
+        self
+    }
+
     /// Set the time allowed to receive a request head.
     pub fn header_read_timeout(mut self, timeout: Duration) -> Self {
         self.config.header_read_timeout = timeout;

@@ -219,6 +219,8 @@ const _: () = {
                 handler,
                 reads_body: <CurrentUser as ::ferrapi::Arg>::SOURCE.is_body()
                     || <i64 as ::ferrapi::Arg>::SOURCE.is_body(),
+                streams_body: <CurrentUser as ::ferrapi::Arg>::SOURCE.is_stream()
+                    || <i64 as ::ferrapi::Arg>::SOURCE.is_stream(),
                 include_in_schema: true,
                 operation,
                 check,

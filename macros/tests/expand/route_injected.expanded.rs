@@ -224,6 +224,8 @@ const _: () = {
                 handler,
                 reads_body: <State<Counter> as ::ferrapi::Arg>::SOURCE.is_body()
                     || <HeaderMap as ::ferrapi::Arg>::SOURCE.is_body(),
+                streams_body: <State<Counter> as ::ferrapi::Arg>::SOURCE.is_stream()
+                    || <HeaderMap as ::ferrapi::Arg>::SOURCE.is_stream(),
                 include_in_schema: false,
                 operation,
                 check,

@@ -162,6 +162,7 @@ const _: () = {
                 path: "/item/{id}",
                 handler,
                 reads_body: <Item as ::ferrapi::Arg>::SOURCE.is_body(),
+                streams_body: <Item as ::ferrapi::Arg>::SOURCE.is_stream(),
                 include_in_schema: true,
                 operation,
                 check,

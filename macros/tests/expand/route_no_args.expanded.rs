@@ -58,6 +58,7 @@ const _: () = {
                 path: "/health",
                 handler,
                 reads_body: false,
+                streams_body: false,
                 include_in_schema: true,
                 operation,
                 check,

@@ -159,6 +159,7 @@ const _: () = {
                 path: "/things",
                 handler,
                 reads_body: <Thing as ::ferrapi::Arg>::SOURCE.is_body(),
+                streams_body: <Thing as ::ferrapi::Arg>::SOURCE.is_stream(),
                 include_in_schema: true,
                 operation,
                 check,

@@ -182,6 +182,7 @@ const _: () = {
                 path: "/doctors",
                 handler,
                 reads_body: <State<Store> as ::ferrapi::Arg>::SOURCE.is_body(),
+                streams_body: <State<Store> as ::ferrapi::Arg>::SOURCE.is_stream(),
                 include_in_schema: true,
                 operation,
                 check,

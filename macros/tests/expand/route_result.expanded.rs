@@ -67,6 +67,7 @@ const _: () = {
                 path: "/thing/{thing_id}",
                 handler,
                 reads_body: false,
+                streams_body: false,
                 include_in_schema: true,
                 operation,
                 check,

@@ -165,6 +165,7 @@ const _: () = {
                 path: "/search",
                 handler,
                 reads_body: <Vec<String> as ::ferrapi::Arg>::SOURCE.is_body(),
+                streams_body: <Vec<String> as ::ferrapi::Arg>::SOURCE.is_stream(),
                 include_in_schema: true,
                 operation,
                 check,

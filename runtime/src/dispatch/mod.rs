@@ -20,6 +20,7 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 use std::time::Instant;
 
+use bytes::Bytes;
 use hyper::header::{HeaderValue, ALLOW, CONTENT_LENGTH};
 use hyper::http::request::Parts;
 use hyper::{Method, Request, StatusCode, Uri};
@@ -36,7 +37,7 @@ use layered::Routed;
 pub(crate) use service::{Answer, Compiled, LayerFn};
 pub use service::{Service, ServiceFuture};
 
-use crate::extract::{classify, BodyInput, BodyReader, PathParams, RequestCx};
+use crate::extract::{classify, too_large, BodyInput, BodyReader, PathParams, RequestCx, StreamSlot};
 use crate::response::{error_response, internal_error, Body, BoxError, Response};
 use crate::routing::{Lookup, RouteDef};
 use panic::{panic_message, CatchPanic};
@@ -113,7 +114,7 @@ fn panicked(route: &'static str, payload: &(dyn std::any::Any + Send)) -> Respon
 /// Start answering `request`.
 pub(crate) fn start<B>(inner: &Arc<Compiled>, request: Request<B>) -> HandleFuture<B>
 where
-    B: hyper::body::Body + Unpin,
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
     let is_head = request.method() == Method::HEAD;
@@ -126,7 +127,7 @@ where
 #[inline(always)]
 fn route<B>(inner: &Arc<Compiled>, parts: Parts, body: B) -> State<B>
 where
-    B: hyper::body::Body + Unpin,
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
     let path = parts.uri.path();
@@ -145,13 +146,16 @@ where
 #[inline(always)]
 fn matched<B>(inner: &Arc<Compiled>, parts: Parts, body: B, route: usize, params: PathParams) -> State<B>
 where
-    B: hyper::body::Body + Unpin,
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
     let Some(def) = inner.routes.get(route) else {
         return State::Ready(Poll::Ready(internal_error()));
     };
     let body_input = if def.reads_body {
+        if def.streams_body {
+            return streamed(inner, def, &parts, body, &params);
+        }
         let mut reader = match BodyReader::new(body, inner.config.body_limit) {
             Ok(reader) => reader,
             Err(response) => return State::Ready(Poll::Ready(response)),
@@ -185,11 +189,35 @@ where
     run(def, &cx)
 }
 
+/// Run route `def`, which reads its body as it arrives (an upload): the body is handed over
+/// unread, after a declared length over the upload limit is refused.
+#[cold]
+fn streamed<B>(inner: &Arc<Compiled>, def: &RouteDef, parts: &Parts, body: B, params: &PathParams) -> State<B>
+where
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
+    B::Error: Into<BoxError>,
+{
+    let (total, part) = (inner.config.upload_limit, inner.config.upload_part_limit);
+    if body.size_hint().lower() > total {
+        let limit = usize::try_from(total).unwrap_or(usize::MAX);
+        return State::Ready(Poll::Ready(too_large(limit)));
+    }
+    let body_input = BodyInput::Stream(StreamSlot::new(Body::new(body), total, part));
+    let cx = RequestCx {
+        parts,
+        path: parts.uri.path(),
+        params,
+        body_input: &body_input,
+        state: &inner.state,
+    };
+    run(def, &cx)
+}
+
 /// Answer a request the layered path already routed (see `layered.rs`): the innermost service
 /// of the layer stack. Logging and HEAD are the outer path's.
 pub(crate) fn start_routed<B>(inner: &Arc<Compiled>, request: Request<B>, routed: Routed) -> HandleFuture<B>
 where
-    B: hyper::body::Body + Unpin,
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
     let (parts, body) = request.into_parts();

@@ -105,7 +105,7 @@ impl Service {
     /// The direct path: for an app without layers.
     pub(crate) fn direct<B>(&self, request: Request<B>) -> HandleFuture<B>
     where
-        B: hyper::body::Body + Unpin,
+        B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
         B::Error: Into<BoxError>,
     {
         start(&self.inner, request)

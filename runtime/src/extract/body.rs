@@ -7,10 +7,12 @@
 //!   cannot be read is a 400;
 //! - an empty body is a `missing` body; a body is JSON only when its `Content-Type` is
 //!   `application/json` or `application/*+json` (any case, any parameters); any other or absent
-//!   content type hands the raw text to validation (which reports `model_attributes_type`).
+//!   content type hands the raw text to validation (which reports `model_attributes_type`);
+//! - a route that streams its body (an upload) gets it unread, in a [`StreamSlot`], taken once.
 
 use bytes::{Buf, BufMut, Bytes, BytesMut};
 use std::pin::Pin;
+use std::sync::Mutex;
 use std::task::{Context, Poll};
 
 use http_body_util::LengthLimitError;
@@ -18,7 +20,7 @@ use hyper::header::CONTENT_TYPE;
 use hyper::{HeaderMap, StatusCode};
 use serde_json::json;
 
-use crate::response::{error_response, BodyError, BoxError, Response};
+use crate::response::{error_response, Body, BodyError, BoxError, Response};
 
 /// The body as validation sees it.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,6 +31,55 @@ pub enum BodyInput {
     Json(Bytes),
     /// A body that is not declared as JSON, as text.
     Text(String),
+    /// A body not read yet, for a route that streams it (an upload).
+    Stream(StreamSlot),
+}
+
+/// The unread body of a route that streams it, with its limits: taken once, by the
+/// [`Multipart`] argument.
+#[doc(hidden)]
+pub struct StreamSlot {
+    body: Mutex<Option<Body>>,
+    pub(crate) total: u64,
+    pub(crate) part: u64,
+}
+
+impl StreamSlot {
+    /// The slot for `body`, to be read within `total` bytes, `part` bytes a part.
+    pub(crate) fn new(body: Body, total: u64, part: u64) -> Self {
+        StreamSlot {
+            body: Mutex::new(Some(body)),
+            total,
+            part,
+        }
+    }
+
+    pub(crate) fn take(&self) -> Option<Body> {
+        self.body.lock().ok().and_then(|mut body| body.take())
+    }
+}
+
+impl std::fmt::Debug for StreamSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("StreamSlot")
+    }
+}
+
+impl Clone for StreamSlot {
+    /// A clone has no body: a stream is read once.
+    fn clone(&self) -> Self {
+        StreamSlot {
+            body: Mutex::new(None),
+            total: self.total,
+            part: self.part,
+        }
+    }
+}
+
+impl PartialEq for StreamSlot {
+    fn eq(&self, _other: &Self) -> bool {
+        false
+    }
 }
 
 /// Reads a whole body, refusing more than `limit` bytes, by polling (see `dispatch`).
@@ -126,7 +177,7 @@ fn unreadable(err: BoxError) -> Response {
     )
 }
 
-fn too_large(limit: usize) -> Response {
+pub(crate) fn too_large(limit: usize) -> Response {
     error_response(
         StatusCode::PAYLOAD_TOO_LARGE,
         &json!(format!("Request body is larger than the limit of {limit} bytes")),

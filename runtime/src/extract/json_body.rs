@@ -27,7 +27,8 @@ use crate::validate::{
 /// through the lax path that reports every error.
 pub fn body_model<T: Model + FromJson>(cx: &RequestCx, errors: &mut ValidationErrors) -> Option<T> {
     match cx.body_input() {
-        BodyInput::Missing => {
+        // A stream is only handed to a route that takes an upload, and no JSON body with it.
+        BodyInput::Missing | BodyInput::Stream(_) => {
             errors.missing(vec![LocItem::Static("body")]);
             None
         }
@@ -50,7 +51,8 @@ pub fn body_model<T: Model + FromJson>(cx: &RequestCx, errors: &mut ValidationEr
 pub(super) fn body_value<T: FromJson>(cx: &RequestCx, errors: &mut ValidationErrors) -> Option<T> {
     let mut loc = vec![LocItem::Static("body")];
     match cx.body_input() {
-        BodyInput::Missing => {
+        // A stream is only handed to a route that takes an upload, and no JSON body with it.
+        BodyInput::Missing | BodyInput::Stream(_) => {
             errors.missing(loc);
             None
         }

@@ -61,6 +61,7 @@ pub struct RouteDef {
     pub(crate) path: &'static str,
     pub(crate) handler: Handler,
     pub(crate) reads_body: bool,
+    pub(crate) streams_body: bool,
     pub(crate) include_in_schema: bool,
     pub(crate) operation: fn(&mut SchemaRegistry) -> Value,
     pub(crate) check: fn(&StateMap) -> Result<(), String>,
@@ -94,8 +95,11 @@ pub struct RouteParts {
     pub path: &'static str,
     /// The generated handler.
     pub handler: Handler,
-    /// True when the route has a JSON body argument, so the body must be read.
+    /// True when the route has a body argument (JSON, form, upload), so the body must be read.
     pub reads_body: bool,
+    /// True when that argument reads the body as it arrives (an upload): the body is handed to
+    /// it unread.
+    pub streams_body: bool,
     /// False to leave the route out of the OpenAPI document.
     pub include_in_schema: bool,
     /// Builds the OpenAPI operation object.
@@ -112,6 +116,7 @@ impl From<RouteParts> for RouteDef {
             path,
             handler,
             reads_body,
+            streams_body,
             include_in_schema,
             operation,
             check,
@@ -122,6 +127,7 @@ impl From<RouteParts> for RouteDef {
             path,
             handler,
             reads_body,
+            streams_body,
             include_in_schema,
             operation,
             check,

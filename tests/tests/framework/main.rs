@@ -13,13 +13,16 @@
 
 mod dependencies;
 mod docs_pages;
+mod example_inputs;
 mod hostile_input;
 mod http_body;
 mod http_params;
 mod http_routing;
+mod inputs;
 mod layers;
 mod openapi_document;
 mod openapi_schema;
 mod security;
 mod server_limits;
 mod test_client;
+mod uploads;
