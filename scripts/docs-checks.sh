@@ -8,7 +8,12 @@
 #      checks the typed results;
 #   3. headless Chromium (Debian's `chromium`, driven by playwright-core from npm) opens /docs and
 #      /redoc with every request to a host other than 127.0.0.1 blocked, finds every documented
-#      operation rendered and "Try it out" answered, and saves screenshots to target/docs-checks/.
+#      operation rendered and "Try it out" answered, and saves screenshots to target/docs-checks/;
+#   4. the same three for the request-inputs example (examples/inputs.rs): its document validates;
+#      a generated client (tests/docs-checks/inputs_client_check.py) calls its login form, the
+#      bearer-protected route, a header, a cookie and an upload; and in Chromium (inputs_browser.mjs)
+#      the protected route answers 401, then 200 after "Authorize" with the example's
+#      credentials, and a file chosen in the file picker is uploaded.
 # Usage: scripts/docs-checks.sh      (scripts/test.sh calls it; it needs PyPI, npm and Debian's
 #        packages the first time, and reuses what it installed afterwards)
 #
@@ -68,15 +73,21 @@ say "tools ready ($(since "$started"))"
 # ---- 2. The service, on a free loopback port.
 started="$(now)"
 cargo build --quiet -p resource-api || die "cargo build -p resource-api failed"
+cargo build --quiet -p ferrapi-examples --example inputs || die "cargo build --example inputs failed"
 binary="$TARGET/debug/resource-api"
 [ -x "$binary" ] || die "no service binary at $binary"
+example="$TARGET/debug/examples/inputs"
+[ -x "$example" ] || die "no example binary at $example"
 work="$(mktemp -d "${TMPDIR:-/tmp}/docs-checks.XXXXXX")"
 service_pid=""
+example_pid=""
 cleanup() {
-  if [ -n "$service_pid" ]; then
-    kill "$service_pid" 2>/dev/null || true
-    wait "$service_pid" 2>/dev/null || true
-  fi
+  for pid in "$service_pid" "$example_pid"; do
+    if [ -n "$pid" ]; then
+      kill "$pid" 2>/dev/null || true
+      wait "$pid" 2>/dev/null || true
+    fi
+  done
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -101,6 +112,24 @@ if [ -z "$ready" ]; then
   die "the service did not answer $base/openapi.json within 30 s"
 fi
 say "service on $base, document $(wc -c <"$work/openapi.json") bytes ($(since "$started"))"
+example_port="$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+example_base="http://127.0.0.1:$example_port"
+PORT="$example_port" RUST_LOG=warn "$example" >"$work/example.log" 2>&1 &
+example_pid=$!
+ready=""
+for _ in $(seq 1 300); do
+  if "$VENV/bin/python" -c "$fetch" "$example_base/openapi.json" "$work/example-openapi.json" 2>/dev/null; then
+    ready=1
+    break
+  fi
+  kill -0 "$example_pid" 2>/dev/null || break
+  sleep 0.1
+done
+if [ -z "$ready" ]; then
+  cat "$work/example.log" >&2
+  die "the inputs example did not answer $example_base/openapi.json within 30 s"
+fi
+say "inputs example on $example_base"
 
 # ---- 3. The checks.
 failed=()
@@ -133,11 +162,26 @@ browser() {
   mkdir -p "$OUT"
   (cd "$CHECKS" && node browser.mjs "$base" "$(cd "$OLDPWD" && cd "$OUT" && pwd)")
 }
+inputs_client() {
+  rm -rf "$work/inputs-client"
+  mkdir -p "$work/inputs-client"
+  PATH="$VENV/bin:$PATH" "$VENV/bin/openapi-python-client" generate --url "$example_base/openapi.json" \
+    --meta none --output-path "$work/inputs-client/inputs_example_client" --fail-on-warning \
+    >"$work/inputs-generate.log" 2>&1 || { cat "$work/inputs-generate.log" >&2; return 1; }
+  "$VENV/bin/python" "$CHECKS/inputs_client_check.py" "$work/inputs-client" "$example_base"
+}
+inputs_browser() {
+  mkdir -p "$OUT"
+  (cd "$CHECKS" && node inputs_browser.mjs "$example_base" "$(cd "$OLDPWD" && cd "$OUT" && pwd)")
+}
 
 run "openapi-spec-validator: the service's /openapi.json" validate "$work/openapi.json"
 run "openapi-spec-validator: the example app's document" validate tests/snapshots/openapi_example_app.json
 run "openapi-python-client: a generated client calls the service" client
 run "chromium: /docs and /redoc render every operation offline" browser
+run "openapi-spec-validator: the inputs example's /openapi.json" validate "$work/example-openapi.json"
+run "openapi-python-client: a generated client calls the inputs example" inputs_client
+run "chromium: Authorize, Try it out and a file picker on the inputs example" inputs_browser
 
 if [ "${#failed[@]}" -gt 0 ]; then
   for name in "${failed[@]}"; do
