@@ -7,7 +7,8 @@
 //!   cannot be read is a 400;
 //! - an empty body is a `missing` body; a body is JSON only when its `Content-Type` is
 //!   `application/json` or `application/*+json` (any case, any parameters); any other or absent
-//!   content type hands the raw text to validation (which reports `model_attributes_type`);
+//!   content type hands the raw bytes to validation (which reports `model_attributes_type`, with
+//!   the body as text, invalid UTF-8 replaced, as its input);
 //! - a route that streams its body (an upload) gets it unread, in a [`StreamSlot`], taken once.
 
 use bytes::{Buf, BufMut, Bytes, BytesMut};
@@ -29,8 +30,9 @@ pub enum BodyInput {
     Missing,
     /// A body declared as JSON, not parsed yet (the target type decides how: see `fast_json`).
     Json(Bytes),
-    /// A body that is not declared as JSON, as text.
-    Text(String),
+    /// A body that is not declared as JSON, as it came: decoded (lossily) only where a
+    /// validation error echoes it, so a form reads its own bytes and nothing binary is rewritten.
+    Text(Bytes),
     /// A body not read yet, for a route that streams it (an upload).
     Stream(StreamSlot),
 }
@@ -210,7 +212,7 @@ pub(crate) fn classify(headers: &HeaderMap, body: Bytes) -> BodyInput {
     if is_json {
         BodyInput::Json(body)
     } else {
-        BodyInput::Text(String::from_utf8_lossy(&body).into_owned())
+        BodyInput::Text(body)
     }
 }
 
@@ -260,11 +262,11 @@ mod tests {
         assert_eq!(classify(&headers(None), bytes(b"")), BodyInput::Missing);
         assert_eq!(
             classify(&headers(None), bytes(b"{\"a\":1}")),
-            BodyInput::Text("{\"a\":1}".into())
+            BodyInput::Text(Bytes::from_static(b"{\"a\":1}"))
         );
         assert_eq!(
             classify(&headers(Some("text/plain")), bytes(b"x")),
-            BodyInput::Text("x".into())
+            BodyInput::Text(Bytes::from_static(b"x"))
         );
         assert_eq!(
             classify(&headers(Some("application/json")), bytes(b"{}")),

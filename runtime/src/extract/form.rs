@@ -67,8 +67,7 @@ fn pairs<'a>(cx: &RequestCx<'a>) -> Vec<(Cow<'a, str>, Cow<'a, str>)> {
     }
     let bytes: &[u8] = match cx.body_input() {
         BodyInput::Missing | BodyInput::Stream(_) => return Vec::new(),
-        BodyInput::Json(bytes) => bytes,
-        BodyInput::Text(text) => text.as_bytes(),
+        BodyInput::Json(bytes) | BodyInput::Text(bytes) => bytes,
     };
     form_urlencoded::parse(bytes).collect()
 }

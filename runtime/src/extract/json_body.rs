@@ -39,8 +39,9 @@ pub fn body_model<T: Model + FromJson>(cx: &RequestCx, errors: &mut ValidationEr
             let value = parse_json_value(bytes, errors)?;
             validate_model(&value, &mut vec![LocItem::Static("body")], errors)
         }
-        BodyInput::Text(text) => {
-            errors.push(not_an_object().at(vec![LocItem::Static("body")], Value::String(text.clone())));
+        BodyInput::Text(bytes) => {
+            let text = String::from_utf8_lossy(bytes).into_owned();
+            errors.push(not_an_object().at(vec![LocItem::Static("body")], Value::String(text)));
             None
         }
     }
@@ -63,7 +64,10 @@ pub(super) fn body_value<T: FromJson>(cx: &RequestCx, errors: &mut ValidationErr
             let value = parse_json_value(bytes, errors)?;
             T::from_json(&value, &mut loc, errors)
         }
-        BodyInput::Text(text) => T::from_json(&Value::String(text.clone()), &mut loc, errors),
+        BodyInput::Text(bytes) => {
+            let text = String::from_utf8_lossy(bytes).into_owned();
+            T::from_json(&Value::String(text), &mut loc, errors)
+        }
     }
 }
 
