@@ -23,7 +23,10 @@ const _: () = {
                 let __arg0: ::core::option::Option<u64> = __rt::path_param::<
                     u64,
                 >(__cx, 0usize, "thing_id", &[], &mut __errors);
-                if let ::core::result::Result::Err(__response) = __errors.finish() {
+                if let ::core::result::Result::Err(__response) = __rt::finish(
+                    __cx,
+                    __errors,
+                ) {
                     return ::core::result::Result::Err(__response);
                 }
                 #[allow(irrefutable_let_patterns)]
