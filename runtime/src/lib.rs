@@ -64,7 +64,8 @@
 //!    `Server`, graceful shutdown, logging.
 //! 10. [Middleware: tower layers](#middleware-tower-layers): `App::layer`, CORS, compression,
 //!     timeouts, a layer of your own, the matched route.
-//! 11. [Testing in-process](#testing-in-process): [`TestClient`](testing::TestClient), no socket.
+//! 11. [Testing in-process](#testing-in-process): [`TestClient`](testing::TestClient), no socket;
+//!     its cookies.
 //! 12. [Custom parameter and field types](#custom-parameter-and-field-types): the traits of
 //!     [`types`].
 //! 13. [Dependencies](#dependencies): `#[dependency]`, the [`Arg`] trait, sub-dependencies, the

@@ -7,7 +7,8 @@
 //!   only what the [`Server`](crate::Server) adds is not there (the concurrency limit, the head
 //!   limits and timeouts, HTTP framing);
 //! - a request carries only what the test gives it (and the `Content-Type` of a JSON or text
-//!   body, and the `Content-Length` of any body, as every HTTP client sends them);
+//!   body, the `Content-Length` of any body, as every HTTP client sends them, and the cookies the
+//!   app set, as a browser sends them: `cookies.rs`);
 //! - the response's body is read whole before [`TestRequest::send`] returns, so reading it is
 //!   synchronous (`text()`, `json()`);
 //! - this is test support: a mistake in the test (a malformed header or URI, a value that does not
@@ -15,10 +16,11 @@
 //!   it, as an assertion does.
 
 use std::fmt;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use bytes::Bytes;
 use http_body_util::BodyExt;
-use hyper::header::{HeaderName, HeaderValue, CONTENT_LENGTH, CONTENT_TYPE};
+use hyper::header::{HeaderName, HeaderValue, CONTENT_LENGTH, CONTENT_TYPE, COOKIE, SET_COOKIE};
 use hyper::{HeaderMap, Method, Request, StatusCode};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -26,6 +28,10 @@ use serde::Serialize;
 use crate::app::App;
 use crate::dispatch::Service;
 use crate::response::Body;
+
+mod cookies;
+
+use cookies::{parse_set_cookie, Jar};
 
 /// What a [`TestClient`] can drive: an [`App`] (built when the client is made) or a built
 /// [`Service`].
@@ -59,10 +65,13 @@ impl IntoService for App {
 
 /// Calls an app in-process: `TestClient::new(app).get("/item/42").send().await`.
 ///
-/// Cheap to clone (the app is shared); requests may be sent from many tasks at once.
+/// Cheap to clone (the app is shared); requests may be sent from many tasks at once. It keeps
+/// the cookies the app sets and sends them back, as a browser does; clones share them (make
+/// another client for another user).
 #[derive(Debug, Clone)]
 pub struct TestClient {
     service: Service,
+    jar: Arc<Mutex<Jar>>,
 }
 
 impl TestClient {
@@ -70,7 +79,25 @@ impl TestClient {
     pub fn new(app: impl IntoService) -> Self {
         TestClient {
             service: app.into_service(),
+            jar: Arc::default(),
         }
+    }
+
+    /// The value of the cookie `name` the client holds (one the app set, or
+    /// [`set_cookie`](TestClient::set_cookie)).
+    pub fn cookie(&self, name: &str) -> Option<String> {
+        lock(&self.jar).get(name).map(str::to_owned)
+    }
+
+    /// Hold cookie `name=value` and send it with every request from now on, as if the app had
+    /// set it (a session a test starts with).
+    pub fn set_cookie(&self, name: &str, value: &str) {
+        lock(&self.jar).set(name, value);
+    }
+
+    /// Forget every cookie the client holds.
+    pub fn clear_cookies(&self) {
+        lock(&self.jar).clear();
     }
 
     /// The service the client calls (for its document, route table, configuration).
@@ -82,9 +109,11 @@ impl TestClient {
     pub fn request(&self, method: Method, uri: &str) -> TestRequest {
         TestRequest {
             service: self.service.clone(),
+            jar: self.jar.clone(),
             method,
             uri: uri.to_owned(),
             headers: HeaderMap::new(),
+            cookies: Vec::new(),
             body: Bytes::new(),
             mistake: None,
         }
@@ -131,9 +160,12 @@ impl TestClient {
 #[must_use = "a request does nothing until it is sent"]
 pub struct TestRequest {
     service: Service,
+    jar: Arc<Mutex<Jar>>,
     method: Method,
     uri: String,
     headers: HeaderMap,
+    /// This request's own cookies, over the client's.
+    cookies: Vec<(String, String)>,
     body: Bytes,
     /// The first mistake in building the request, reported when it is sent.
     mistake: Option<String>,
@@ -145,6 +177,7 @@ impl fmt::Debug for TestRequest {
             .field("method", &self.method)
             .field("uri", &self.uri)
             .field("headers", &self.headers)
+            .field("cookies", &self.cookies)
             .field("body", &self.body.len())
             .finish()
     }
@@ -166,6 +199,14 @@ impl TestRequest {
             (Err(error), _) => self.note(format!("a header name: {error}")),
             (_, Err(error)) => self.note(format!("a header value: {error}")),
         }
+        self
+    }
+
+    /// Send cookie `name=value` with this request only, over a cookie of that name the client
+    /// holds. (All of a request's cookies go in one `Cookie` header, after any the test wrote
+    /// with [`header`](TestRequest::header).)
+    pub fn cookie(mut self, name: &str, value: &str) -> Self {
+        self.cookies.push((name.to_owned(), value.to_owned()));
         self
     }
 
@@ -228,15 +269,33 @@ impl TestRequest {
     pub async fn send(self) -> TestResponse {
         let TestRequest {
             service,
+            jar,
             method,
             uri,
             mut headers,
+            cookies,
             body,
             mistake,
         } = self;
         let what = format!("{method} {uri}");
         if let Some(mistake) = mistake {
             panic!("{what}: {mistake}");
+        }
+        let sent = lock(&jar).header(&cookies);
+        if !sent.is_empty() {
+            // One `Cookie` header, as RFC 6265 asks of a user agent: the test's own first.
+            let mut line: Vec<&str> = headers
+                .get_all(COOKIE)
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .collect();
+            line.push(&sent);
+            match HeaderValue::from_str(&line.join("; ")) {
+                Ok(value) => {
+                    headers.insert(COOKIE, value);
+                }
+                Err(error) => panic!("{what}: a cookie is not a header value ({sent:?}): {error}"),
+            }
         }
         if !body.is_empty() && !headers.contains_key(CONTENT_LENGTH) {
             headers.insert(CONTENT_LENGTH, HeaderValue::from(body.len()));
@@ -252,6 +311,7 @@ impl TestRequest {
         *request.headers_mut() = headers;
         let response = service.handle(request).await;
         let (parts, body) = response.into_parts();
+        lock(&jar).store(&parts.headers);
         let body = match body.collect().await {
             Ok(collected) => collected.to_bytes(),
             Err(error) => panic!("{what}: the response body failed: {error}"),
@@ -321,6 +381,18 @@ impl TestResponse {
     /// The first value of header `name` (any case), when it is visible ASCII.
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers.get(name).and_then(|value| value.to_str().ok())
+    }
+
+    /// The value this response sets cookie `name` to (`Set-Cookie`); `None` when it does not
+    /// set it, or removes it (`Max-Age=0`, an `Expires` date that has passed).
+    pub fn cookie(&self, name: &str) -> Option<&str> {
+        self.headers
+            .get_all(SET_COOKIE)
+            .iter()
+            .filter_map(parse_set_cookie)
+            .rfind(|cookie| cookie.name == name)
+            .filter(|cookie| !cookie.expired)
+            .map(|cookie| cookie.value)
     }
 
     /// The body.
@@ -399,4 +471,10 @@ impl std::error::Error for JsonError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         Some(&self.error)
     }
+}
+
+/// The jar, also after a test thread panicked holding it (the jar is a list of pairs, whole
+/// after any of its operations).
+fn lock(jar: &Mutex<Jar>) -> MutexGuard<'_, Jar> {
+    jar.lock().unwrap_or_else(PoisonError::into_inner)
 }
