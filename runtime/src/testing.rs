@@ -6,9 +6,10 @@
 //!   (when the app has them), extraction, dependencies, the handler, every error answer, HEAD;
 //!   only what the [`Server`](crate::Server) adds is not there (the concurrency limit, the head
 //!   limits and timeouts, HTTP framing);
-//! - a request carries only what the test gives it (and the `Content-Type` of a JSON or text
-//!   body, the `Content-Length` of any body, as every HTTP client sends them, and the cookies the
-//!   app set, as a browser sends them: `cookies.rs`);
+//! - a request carries only what the test gives it, to the client (headers for every request)
+//!   or to the request (and the `Content-Type` of a JSON or text body, the `Content-Length` of
+//!   any body, as every HTTP client sends them, and the cookies the app set, as a browser sends
+//!   them: `cookies.rs`); a request's own header replaces the client's of the same name;
 //! - the response's body is read whole before [`TestRequest::send`] returns, so reading it is
 //!   synchronous (`text()`, `json()`);
 //! - this is test support: a mistake in the test (a malformed header or URI, a value that does not
@@ -72,6 +73,8 @@ impl IntoService for App {
 pub struct TestClient {
     service: Service,
     jar: Arc<Mutex<Jar>>,
+    /// Sent with every request, under the request's own.
+    headers: HeaderMap,
 }
 
 impl TestClient {
@@ -80,7 +83,28 @@ impl TestClient {
         TestClient {
             service: app.into_service(),
             jar: Arc::default(),
+            headers: HeaderMap::new(),
         }
+    }
+
+    /// This client, sending header `name: value` with every request (a credential every test
+    /// request carries, say), unless a request sets that header itself. A repeated name adds a
+    /// value. The client keeps its cookies.
+    ///
+    /// # Panics
+    ///
+    /// When the name or the value is not one a header can have (the test's mistake).
+    pub fn with_header<K, V>(mut self, name: K, value: V) -> Self
+    where
+        K: TryInto<HeaderName>,
+        K::Error: fmt::Display,
+        V: TryInto<HeaderValue>,
+        V::Error: fmt::Display,
+    {
+        let (name, value) =
+            header_pair(name, value).unwrap_or_else(|mistake| panic!("a client header: {mistake}"));
+        self.headers.append(name, value);
+        self
     }
 
     /// The value of the cookie `name` the client holds (one the app set, or
@@ -112,6 +136,7 @@ impl TestClient {
             jar: self.jar.clone(),
             method,
             uri: uri.to_owned(),
+            defaults: self.headers.clone(),
             headers: HeaderMap::new(),
             cookies: Vec::new(),
             body: Bytes::new(),
@@ -163,6 +188,8 @@ pub struct TestRequest {
     jar: Arc<Mutex<Jar>>,
     method: Method,
     uri: String,
+    /// The client's headers, under this request's own.
+    defaults: HeaderMap,
     headers: HeaderMap,
     /// This request's own cookies, over the client's.
     cookies: Vec<(String, String)>,
@@ -176,6 +203,7 @@ impl fmt::Debug for TestRequest {
         f.debug_struct("TestRequest")
             .field("method", &self.method)
             .field("uri", &self.uri)
+            .field("defaults", &self.defaults)
             .field("headers", &self.headers)
             .field("cookies", &self.cookies)
             .field("body", &self.body.len())
@@ -192,12 +220,11 @@ impl TestRequest {
         V: TryInto<HeaderValue>,
         V::Error: fmt::Display,
     {
-        match (name.try_into(), value.try_into()) {
-            (Ok(name), Ok(value)) => {
+        match header_pair(name, value) {
+            Ok((name, value)) => {
                 self.headers.append(name, value);
             }
-            (Err(error), _) => self.note(format!("a header name: {error}")),
-            (_, Err(error)) => self.note(format!("a header value: {error}")),
+            Err(mistake) => self.note(mistake),
         }
         self
     }
@@ -272,6 +299,7 @@ impl TestRequest {
             jar,
             method,
             uri,
+            defaults,
             mut headers,
             cookies,
             body,
@@ -280,6 +308,13 @@ impl TestRequest {
         let what = format!("{method} {uri}");
         if let Some(mistake) = mistake {
             panic!("{what}: {mistake}");
+        }
+        for name in defaults.keys() {
+            if !headers.contains_key(name) {
+                for value in defaults.get_all(name) {
+                    headers.append(name.clone(), value.clone());
+                }
+            }
         }
         let sent = lock(&jar).header(&cookies);
         if !sent.is_empty() {
@@ -471,6 +506,23 @@ impl std::error::Error for JsonError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         Some(&self.error)
     }
+}
+
+/// `name: value` as a header, or what is wrong with it.
+fn header_pair<K, V>(name: K, value: V) -> Result<(HeaderName, HeaderValue), String>
+where
+    K: TryInto<HeaderName>,
+    K::Error: fmt::Display,
+    V: TryInto<HeaderValue>,
+    V::Error: fmt::Display,
+{
+    let name = name
+        .try_into()
+        .map_err(|error| format!("a header name: {error}"))?;
+    let value = value
+        .try_into()
+        .map_err(|error| format!("a header value: {error}"))?;
+    Ok((name, value))
 }
 
 /// The jar, also after a test thread panicked holding it (the jar is a list of pairs, whole

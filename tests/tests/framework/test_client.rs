@@ -1,6 +1,6 @@
 //! The in-process test client itself (`ferrapi::testing`): headers both ways, JSON, text and raw
 //! bodies, query parameters, HEAD, `json::<T>()` and its errors, a client made from an app or a
-//! service, the blocking form, the cookie jar, and the layers and dependencies of the app running
+//! service, the blocking form, headers for every request, the cookie jar, and the layers and dependencies of the app running
 //! as they do behind the server.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -394,4 +394,37 @@ async fn cookies_the_app_sets_are_sent_back_until_it_removes_them() {
     // Another client is another user.
     let stranger = TestClient::new(App::new().routes(routes![cookies]));
     assert_eq!(stranger.get("/cookies").send().await.json::<Value>(), json!([]));
+}
+
+#[tokio::test]
+async fn a_clients_headers_go_with_every_request_under_the_requests_own() {
+    let client = TestClient::new(echo_app())
+        .with_header("authorization", "Bearer t-1")
+        .with_header("x-many", "1")
+        .with_header("x-many", "2");
+    let sent = client.get("/headers").send().await.json::<Value>();
+    assert_eq!(
+        sent,
+        json!([["authorization", "Bearer t-1"], ["x-many", "1"], ["x-many", "2"]])
+    );
+    // The request's own header replaces every value of the client's.
+    let sent = client
+        .get("/headers")
+        .header("x-many", "mine")
+        .header("accept", "text/plain")
+        .send()
+        .await
+        .json::<Value>();
+    assert_eq!(
+        sent,
+        json!([
+            ["x-many", "mine"],
+            ["accept", "text/plain"],
+            ["authorization", "Bearer t-1"]
+        ])
+    );
+    let bad = catch_unwind(AssertUnwindSafe(|| {
+        TestClient::new(echo_app()).with_header("x", "a\nb")
+    }));
+    assert!(bad.is_err());
 }
