@@ -17,7 +17,7 @@ mod errors;
 use crate::config::Config;
 use crate::dispatch::{Compiled, Endpoint, LayerFn, MatchedRoute, Service};
 use crate::extract::StateMap;
-use crate::openapi::{document, document_path, DocsRoutes, ErrorBody, Info};
+use crate::openapi::{document, document_path, DocsRoutes, Info};
 use crate::response::BoxError;
 use crate::routing::{Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable};
 use crate::validate::SchemaRegistry;
@@ -229,10 +229,7 @@ impl App {
                 ));
             }
         }
-        let validation_error = self.state.answers().validation.as_ref().map(|v| ErrorBody {
-            status: v.status.as_u16(),
-            schema: v.schema,
-        });
+        let validation_error = self.validation_error_body()?;
         let doc = document(&self.info, operations, registry, validation_error);
         let openapi_json =
             Bytes::from(serde_json::to_vec(&doc).map_err(|e| BuildError(format!("OpenAPI document: {e}")))?);

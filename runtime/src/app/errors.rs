@@ -3,15 +3,18 @@
 //!
 //! Rules enforced here: an override is a plain function of what the request showed (its head,
 //! the validation errors) to anything [`IntoResponse`]; the status is the framework's (404, 405
-//! with `Allow`, 500), except the validation error's, which the app names with the override, and
-//! whose body type gives the schema the OpenAPI document shows in place of `HTTPValidationError`.
+//! with `Allow`, 500), except the validation error's, which the app names with the override (a
+//! client error, 4xx: any other would take the place of a success or a server error in the
+//! document, so the app does not build), and whose body type gives the schema the OpenAPI
+//! document shows in place of `HTTPValidationError`.
 
 use std::sync::Arc;
 
 use hyper::http::request::Parts;
 use hyper::StatusCode;
 
-use super::App;
+use super::{App, BuildError};
+use crate::openapi::ErrorBody;
 use crate::response::{IntoResponse, ValidationAnswer};
 use crate::validate::{JsonSchema, ValidationErrors};
 
@@ -47,6 +50,7 @@ impl App {
     ///
     /// The OpenAPI document follows: each operation that validates input documents `status` with
     /// the schema of `R` (`Json<T>` has `T`'s) in place of `422` and `HTTPValidationError`.
+    /// `status` is a client error (4xx); with any other the app does not build.
     pub fn on_validation_error<F, R>(mut self, status: StatusCode, answer: F) -> Self
     where
         F: Fn(&ValidationErrors, &Parts) -> R + Send + Sync + 'static,
@@ -74,5 +78,22 @@ impl App {
     {
         self.state.answers_mut().internal = Some(Arc::new(move || answer().into_response()));
         self
+    }
+
+    /// How the document shows the validation error, when the app answers it its own way.
+    pub(super) fn validation_error_body(&self) -> Result<Option<ErrorBody>, BuildError> {
+        let Some(validation) = &self.state.answers().validation else {
+            return Ok(None);
+        };
+        if !validation.status.is_client_error() {
+            return Err(BuildError(format!(
+                "on_validation_error: status {} is not a client error (4xx)",
+                validation.status.as_u16()
+            )));
+        }
+        Ok(Some(ErrorBody {
+            status: validation.status.as_u16(),
+            schema: validation.schema,
+        }))
     }
 }

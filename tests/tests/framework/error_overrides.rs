@@ -382,3 +382,25 @@ async fn a_json_value_body_documents_any_schema_and_a_422_can_stay_422() {
         json!({"description": "Validation Error", "content": {"application/json": {"schema": {}}}})
     );
 }
+
+#[test]
+fn a_validation_status_that_is_not_a_client_error_does_not_build() {
+    let answer = |_: &ValidationErrors, _: &Parts| Json(json!({}));
+    for status in [StatusCode::OK, StatusCode::INTERNAL_SERVER_ERROR] {
+        let error = app()
+            .on_validation_error(status, answer)
+            .build()
+            .err()
+            .map(|e| e.to_string());
+        assert_eq!(
+            error.as_deref(),
+            Some(
+                format!(
+                    "on_validation_error: status {} is not a client error (4xx)",
+                    status.as_u16()
+                )
+                .as_str()
+            )
+        );
+    }
+}
