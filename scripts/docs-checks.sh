@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The OpenAPI document and the docs pages, checked with real tools against the running service:
-#   1. openapi-spec-validator (PyPI) validates the service's live /openapi.json and the example
+#   1. openapi-spec-validator (PyPI) validates the service's live /openapi.json, the example
 #      app's document (tests/snapshots/openapi_example_app.json, which the snapshot test keeps
-#      equal to what the example app serves);
+#      equal to what the example app serves) and the route-groups example's
+#      (tests/snapshots/openapi_groups_example.json, kept equal to what examples/groups.rs serves
+#      by tests/tests/framework/groups.rs);
 #   2. openapi-python-client (PyPI) generates a client from the live /openapi.json (any generator
 #      warning fails), and tests/docs-checks/client_check.py calls the service through it and
 #      checks the typed results;
@@ -136,6 +138,7 @@ browser() {
 
 run "openapi-spec-validator: the service's /openapi.json" validate "$work/openapi.json"
 run "openapi-spec-validator: the example app's document" validate tests/snapshots/openapi_example_app.json
+run "openapi-spec-validator: the groups example's document" validate tests/snapshots/openapi_groups_example.json
 run "openapi-python-client: a generated client calls the service" client
 run "chromium: /docs and /redoc render every operation offline" browser
 
