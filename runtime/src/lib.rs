@@ -26,35 +26,25 @@
 //!
 //! let app = App::new().routes(routes![read_item, create_item]);
 //! // `app.serve("127.0.0.1:8000").await` serves it until Ctrl-C; here it answers in-process.
-//! let service = app.build()?;
-//! # fn call(service: &ferrapi::Service, method: &str, uri: &str, body: &'static str) -> (u16, String) {
-//! #     use http_body_util::BodyExt;
-//! #     let request = hyper::Request::builder().method(method).uri(uri)
-//! #         .header("content-type", "application/json")
-//! #         .body(ferrapi::Body::from(body)).unwrap();
-//! #     tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-//! #         let response = service.handle(request).await;
-//! #         let status = response.status().as_u16();
-//! #         let bytes = response.into_body().collect().await.unwrap().to_bytes();
-//! #         (status, String::from_utf8_lossy(&bytes).into_owned())
-//! #     })
-//! # }
-//! assert_eq!(call(&service, "GET", "/item/42?q=x", ""), (200, r#"{"id":42,"q":"x"}"#.into()));
+//! let client = ferrapi::testing::TestClient::new(app);
+//! let response = client.get("/item/42?q=x").send_blocking();
+//! assert_eq!((response.status().as_u16(), response.text()), (200, r#"{"id":42,"q":"x"}"#.into()));
+//! let response = client
+//!     .post("/item")
+//!     .json(&json!({ "name": "Hammer", "price": 10, "tax": 2.5 }))
+//!     .send_blocking();
+//! assert_eq!(response.json::<Value>(), json!({ "name": "Hammer", "total": 12.5 }));
 //! assert_eq!(
-//!     call(&service, "POST", "/item", r#"{"name":"Hammer","price":10,"tax":2.5}"#),
-//!     (200, r#"{"name":"Hammer","total":12.5}"#.into())
+//!     client.get("/item/forty-two").send_blocking().text(),
+//!     r#"{"detail":[{"type":"int_parsing","loc":["path","id"],"msg":"Input should be a valid integer, unable to parse string as an integer","input":"forty-two"}]}"#
 //! );
-//! assert_eq!(
-//!     call(&service, "GET", "/item/forty-two", ""),
-//!     (422, r#"{"detail":[{"type":"int_parsing","loc":["path","id"],"msg":"Input should be a valid integer, unable to parse string as an integer","input":"forty-two"}]}"#.into())
-//! );
-//! # Ok::<(), ferrapi::BuildError>(())
 //! ```
 //!
 //! This page is the framework's manual, written for someone who knows FastAPI; it reads top to
 //! bottom in about fifteen minutes. Every example on it is a test that runs (except the ones that
-//! listen on a socket): it builds an app and sends it requests in-process with
-//! [`Service::handle`], as in [Testing](#testing-in-process).
+//! listen on a socket): it builds an app and sends it requests in-process, with the
+//! [`TestClient`](testing::TestClient) of [Testing](#testing-in-process) or with
+//! [`Service::handle`].
 //!
 //! # Contents
 //!
@@ -73,7 +63,7 @@
 //!    `Server`, graceful shutdown, logging.
 //! 10. [Middleware: tower layers](#middleware-tower-layers): `App::layer`, CORS, compression,
 //!     timeouts, a layer of your own, the matched route.
-//! 11. [Testing in-process](#testing-in-process): `Service::handle`, no socket.
+//! 11. [Testing in-process](#testing-in-process): [`TestClient`](testing::TestClient), no socket.
 //! 12. [Custom parameter and field types](#custom-parameter-and-field-types): the traits of
 //!     [`types`].
 //! 13. [Dependencies](#dependencies): `#[dependency]`, the [`Arg`] trait, sub-dependencies, the
@@ -87,7 +77,7 @@
 //! serves a service over HTTP/1.1 and HTTP/2; [`prelude`] has what a route author writes with;
 //! [`Arg`] is the trait of route arguments, which a dependency implements; [`types`] has the
 //! traits a custom parameter or field type implements; [`layer`] has what `tower` middleware
-//! meets; [`docs`] names the
+//! meets; [`testing`] calls an app in-process, as FastAPI's `TestClient` does; [`docs`] names the
 //! versions and policy of the documentation pages; [`logging::init`] sets up the log.
 //!
 #![doc = include_str!("../manual/01-routes.md")]
@@ -126,6 +116,7 @@ mod server;
 mod validate;
 
 pub mod logging;
+pub mod testing;
 
 pub use app::{App, BuildError};
 pub use config::Config;

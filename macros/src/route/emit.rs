@@ -40,16 +40,25 @@ pub(super) struct Argument<'a> {
 }
 
 impl Argument<'_> {
-    /// `<T as Arg>::SOURCE.is_body()`.
+    /// `<T as Arg>::SOURCE.is_body()`, at the argument's type (see [`Argument::source`]).
     pub(super) fn is_body(&self) -> TokenStream {
-        let (ty, arg) = (self.ty, paths::arg());
-        quote!(<#ty as #arg>::SOURCE.is_body())
+        let source = self.source();
+        quote_spanned!(self.ty.span()=> #source.is_body())
     }
 
-    /// `<T as Arg>::SOURCE.is_dependency()`.
+    /// `<T as Arg>::SOURCE.is_dependency()`, at the argument's type (see [`Argument::source`]).
     pub(super) fn is_dependency(&self) -> TokenStream {
-        let (ty, arg) = (self.ty, paths::arg());
-        quote!(<#ty as #arg>::SOURCE.is_dependency())
+        let source = self.source();
+        quote_spanned!(self.ty.span()=> #source.is_dependency())
+    }
+
+    /// `<T as Arg>::SOURCE`, every token at the argument's type: a type that is no argument is
+    /// then one error there, not a second one at the attribute (the compiler reports an
+    /// unsatisfied bound once per span).
+    fn source(&self) -> TokenStream {
+        let (ty, span) = (self.ty, self.ty.span());
+        let arg = paths::at(span, paths::arg());
+        quote_spanned!(span=> <#ty as #arg>::SOURCE)
     }
 
     /// `Param::new(name, default, constraints)`: the argument's declaration.
@@ -175,8 +184,9 @@ fn extract_path(argument: &Argument<'_>, index: usize) -> TokenStream {
 
 /// `<T as Arg>::extract(..)` for an argument that is not a path parameter.
 pub(super) fn extract_call(argument: &Argument<'_>, cx: &TokenStream, errors: &TokenStream) -> TokenStream {
-    let (ty, arg, param) = (argument.ty, paths::arg(), argument.param());
-    quote! {
+    let (ty, param, span) = (argument.ty, argument.param(), argument.ty.span());
+    let arg = paths::at(span, paths::arg());
+    quote_spanned! {span=>
         <#ty as #arg>::extract(#cx, #param, #errors)
     }
 }
@@ -184,7 +194,7 @@ pub(super) fn extract_call(argument: &Argument<'_>, cx: &TokenStream, errors: &T
 /// The handler's statements reading an argument that is not the body (query, injected, the
 /// inputs of a dependency).
 fn extract_other(argument: &Argument<'_>) -> TokenStream {
-    let (ty, slot, arg) = (argument.ty, &argument.slot, paths::arg());
+    let (ty, slot, arg, is_body) = (argument.ty, &argument.slot, paths::arg(), argument.is_body());
     let extract = extract_call(argument, &quote!(__cx), &quote!(&mut __errors));
     // The input's type is written at the argument's type: a type that is no argument is then
     // the one error of the assertions, not another at the attribute.
@@ -195,7 +205,7 @@ fn extract_other(argument: &Argument<'_>) -> TokenStream {
     };
     quote! {
         let mut #slot: ::core::option::Option<#input> = ::core::option::Option::None;
-        if !<#ty as #arg>::SOURCE.is_body() {
+        if !#is_body {
             #slot = #extract;
         }
     }
@@ -204,10 +214,10 @@ fn extract_other(argument: &Argument<'_>) -> TokenStream {
 /// The handler's statements reading an argument that is the body: after every other argument,
 /// so their errors are collected before the body is read.
 fn extract_body(argument: &Argument<'_>) -> TokenStream {
-    let (ty, slot, arg) = (argument.ty, &argument.slot, paths::arg());
+    let (slot, is_body) = (&argument.slot, argument.is_body());
     let extract = extract_call(argument, &quote!(__cx), &quote!(&mut __errors));
     quote! {
-        if <#ty as #arg>::SOURCE.is_body() {
+        if #is_body {
             #slot = #extract;
         }
     }
@@ -278,7 +288,9 @@ fn dependency_path(
         .map(|argument| {
             let slot = &argument.slot;
             let resolve = argument.resolve(&quote!(__input), &quote!(&mut __deps));
-            quote! {
+            // At the argument's type, the `.await` too: a type that is no argument is then one
+            // error there, not another at the attribute.
+            quote_spanned! {argument.ty.span()=>
                 let #slot = match #slot {
                     ::core::option::Option::Some(__input) => match #resolve.await {
                         ::core::result::Result::Ok(__value) => ::core::option::Option::Some(__value),
@@ -423,7 +435,10 @@ fn check(arguments: &[Argument<'_>]) -> TokenStream {
         .iter()
         .filter(|a| a.path_index.is_none())
         .map(|a| a.ty)
-        .map(|ty| quote!(<#ty as #arg>::check(state)?;));
+        .map(|ty| {
+            let arg = paths::at(ty.span(), arg.clone());
+            quote_spanned!(ty.span()=> <#ty as #arg>::check(state)?;)
+        });
     quote! {
         let check: fn(&#state_map) -> ::core::result::Result<(), ::std::string::String> =
             |state: &#state_map| {

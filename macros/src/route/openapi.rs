@@ -102,7 +102,11 @@ fn parameters(model: &RouteModel) -> TokenStream {
         let pname = api_name(&classified.param.name);
         let constraints = tokens::constraints(&classified.param.attrs.constraints);
         let default = tokens::default_fn(ty, classified.param.attrs.default.as_ref());
-        params.extend(quote!(
+        // The trait's path is written at the argument's type, as the assertions are: a type that
+        // is no argument is then one error there, not another at the attribute.
+        let span = ty.span();
+        let arg = paths::at(span, arg.clone());
+        params.extend(quote_spanned!(span=>
             <#ty as #arg>::doc(#param::new(#pname, #default, #constraints), &mut op, registry);
         ));
     }

@@ -23,3 +23,4 @@ mod openapi_document;
 mod openapi_schema;
 mod security;
 mod server_limits;
+mod test_client;
