@@ -1,4 +1,5 @@
-//! Route groups (`group!`, `Group`, `App::group`) over real HTTP on 127.0.0.1: prefixes and
+//! Route groups (`group!`, `Group`, `App::group`), in-process through the test client (one test
+//! over real HTTP on 127.0.0.1, for the server's body type through two layer stacks): prefixes and
 //! nesting, tags and default responses in the OpenAPI document, the first-match rule and the
 //! shadow report across groups, a group's layers (its routes only, inside the app's, one stack
 //! per group, seeing the full path), and a group's dependencies (run for each route, once per
@@ -8,7 +9,6 @@
 //! validates with openapi-spec-validator; update it with `UPDATE_SNAPSHOTS=1`).
 
 use std::convert::Infallible;
-use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -18,9 +18,10 @@ use std::time::Duration;
 use ferrapi::header::{HeaderValue, WWW_AUTHENTICATE};
 use ferrapi::layer::MatchedRoute;
 use ferrapi::prelude::*;
+use ferrapi::testing::{TestClient, TestResponse};
 use ferrapi::RouteInfo;
 use ferrapi_tests::app::spawn;
-use ferrapi_tests::client::{get, send, send_json, Reply};
+use ferrapi_tests::client::{get, send_json, Reply};
 use tower::{Layer, Service};
 
 #[allow(dead_code, unreachable_pub, missing_docs)]
@@ -103,21 +104,27 @@ async fn prefixes_join_and_nested_groups_concatenate() {
         Some(("list_things", "/api/things".to_owned()))
     );
     assert!(table[3].shadowed_by.is_none());
-    let addr = spawn(app).await;
+    let client = TestClient::new(app);
     assert_eq!(
-        get(addr, "/api/7").await.json(),
+        client.get("/api/7").send().await.json::<Value>(),
         json!({"thing_id": 7, "q": null})
     );
     assert_eq!(
-        get(addr, "/api/v2/8?q=x").await.json(),
+        client.get("/api/v2/8?q=x").send().await.json::<Value>(),
         json!({"thing_id": 8, "q": "x"})
     );
-    assert_eq!(get(addr, "/api/things").await.json(), json!(["a", "b"]));
-    assert_eq!(get(addr, "/api/things/").await.json(), json!(["a", "b"]));
-    assert_eq!(get(addr, "/ping").await.text(), "pong");
+    assert_eq!(
+        client.get("/api/things").send().await.json::<Value>(),
+        json!(["a", "b"])
+    );
+    assert_eq!(
+        client.get("/api/things/").send().await.json::<Value>(),
+        json!(["a", "b"])
+    );
+    assert_eq!(client.get("/ping").send().await.text(), "pong");
     // Only the full path reaches a group's route.
-    assert_eq!(get(addr, "/7").await.status, 404);
-    assert_eq!(get(addr, "/v2/7").await.status, 404);
+    assert_eq!(client.get("/7").send().await.status(), 404);
+    assert_eq!(client.get("/v2/7").send().await.status(), 404);
 }
 
 fn document(app: App) -> Value {
@@ -205,8 +212,8 @@ async fn the_first_declared_route_wins_across_groups_by_full_path() {
     );
     let doc = document(App::new().group(by_id()).group(me()));
     assert_eq!(doc["paths"].as_object().map(|p| p.len()), Some(1));
-    let addr = spawn(app).await;
-    assert_eq!(get(addr, "/users/me").await.text(), "user me");
+    let client = TestClient::new(app);
+    assert_eq!(client.get("/users/me").send().await.text(), "user me");
     // Declared the other way round, both are served.
     let app = App::new().group(me()).group(by_id());
     assert!(app
@@ -214,17 +221,17 @@ async fn the_first_declared_route_wins_across_groups_by_full_path() {
         .expect("a route table")
         .iter()
         .all(|row| row.shadowed_by.is_none()));
-    let addr = spawn(app).await;
-    assert_eq!(get(addr, "/users/me").await.text(), "me");
-    assert_eq!(get(addr, "/users/7").await.text(), "user 7");
+    let client = TestClient::new(app);
+    assert_eq!(client.get("/users/me").send().await.text(), "me");
+    assert_eq!(client.get("/users/7").send().await.text(), "user 7");
     // A route outside any group declared first wins over a group's, and the other way round.
     let app = App::new()
         .routes(routes![read_me])
         .group(group!("").routes(routes![read_user]));
     let table = app.route_table().expect("a route table");
     assert_eq!((table[0].path.as_str(), table[1].path.as_str()), ("/me", "/{id}"));
-    let addr = spawn(app).await;
-    assert_eq!(get(addr, "/me").await.text(), "me");
+    let client = TestClient::new(app);
+    assert_eq!(client.get("/me").send().await.text(), "me");
 }
 
 /// What the marking layers saw, in the order they saw it: the layer's name and the matched
@@ -300,7 +307,17 @@ where
     }
 }
 
-fn layers_of(reply: &Reply) -> Vec<&str> {
+fn layers_of(reply: &TestResponse) -> Vec<&str> {
+    reply
+        .headers()
+        .get_all("x-layers")
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .collect()
+}
+
+/// [`layers_of`] for an answer over the socket.
+fn socket_layers_of(reply: &Reply) -> Vec<&str> {
     reply
         .headers
         .iter()
@@ -332,12 +349,19 @@ fn layered(seen: &Seen, outer: &Mark) -> App {
 async fn a_groups_layers_wrap_its_routes_only_outermost_group_first() {
     let seen = Seen::default();
     let outer = Mark::new("outer", &seen);
-    let addr = spawn(layered(&seen, &outer)).await;
+    let client = TestClient::new(layered(&seen, &outer));
     // One stack per group: the outer layer was applied once, for its route and the nested ones.
     assert_eq!(outer.applied.load(Ordering::Relaxed), 1);
 
-    let reply = send_json(addr, "POST", "/g/n/notes", r#"{"text":"hi"}"#).await;
-    assert_eq!((reply.status, reply.json()), (201, json!({"text": "hi"})));
+    let reply = client
+        .post("/g/n/notes")
+        .json(&json!({"text": "hi"}))
+        .send()
+        .await;
+    assert_eq!(
+        (reply.status().as_u16(), reply.json::<Value>()),
+        (201, json!({"text": "hi"}))
+    );
     // On the way out the innermost layer (the first added) appends first.
     assert_eq!(layers_of(&reply), ["inner1", "inner2", "outer"]);
     // On the way in, the outermost first, each seeing the route's full path although the app
@@ -352,27 +376,31 @@ async fn a_groups_layers_wrap_its_routes_only_outermost_group_first() {
         ]
     );
 
-    let reply = get(addr, "/g/5").await;
+    let reply = client.get("/g/5").send().await;
     assert_eq!(layers_of(&reply), ["outer"]);
     assert_eq!(take(&seen), [("outer", Some("/g/{thing_id}".to_owned()))]);
     // Validation errors are answers like any other, through the layers.
-    let reply = get(addr, "/g/x").await;
-    assert_eq!((reply.status, layers_of(&reply)), (422, vec!["outer"]));
+    let reply = client.get("/g/x").send().await;
+    assert_eq!((reply.status().as_u16(), layers_of(&reply)), (422, vec!["outer"]));
     take(&seen);
 
     // Outside the group, and requests no route matches, meet none of its layers.
-    let reply = get(addr, "/ping").await;
+    let reply = client.get("/ping").send().await;
     assert_eq!((reply.text(), layers_of(&reply)), ("pong".to_owned(), vec![]));
-    assert_eq!(layers_of(&get(addr, "/g/n/nope").await), Vec::<&str>::new());
+    assert_eq!(
+        layers_of(&client.get("/g/n/nope").send().await),
+        Vec::<&str>::new()
+    );
     assert_eq!(take(&seen), []);
 
     // A group layer's error is answered, as an app layer's is.
-    let reply = get(addr, "/g/n/slow").await;
-    assert_eq!(reply.status, 408);
+    let reply = client.get("/g/n/slow").send().await;
+    assert_eq!(reply.status().as_u16(), 408);
     assert_eq!(layers_of(&reply), ["outer"]);
 }
 
 #[tokio::test]
+// Over a socket: the server's body type through both stacks, with a body to read at the end.
 async fn a_groups_layers_run_inside_the_apps_layers() {
     let seen = Seen::default();
     let outer = Mark::new("outer", &seen);
@@ -380,10 +408,10 @@ async fn a_groups_layers_run_inside_the_apps_layers() {
     let addr = spawn(app).await;
     let reply = send_json(addr, "POST", "/g/n/notes", r#"{"text":"hi"}"#).await;
     assert_eq!(reply.status, 201);
-    assert_eq!(layers_of(&reply), ["inner1", "inner2", "outer", "app"]);
+    assert_eq!(socket_layers_of(&reply), ["inner1", "inner2", "outer", "app"]);
     let names: Vec<&str> = take(&seen).iter().map(|(name, _)| *name).collect();
     assert_eq!(names, ["app", "outer", "inner2", "inner1"]);
-    assert_eq!(layers_of(&get(addr, "/ping").await), ["app"]);
+    assert_eq!(socket_layers_of(&get(addr, "/ping").await), ["app"]);
     // The body still reaches the route through both stacks, and its errors come back.
     let reply = send_json(addr, "POST", "/g/n/notes", r#"{"text": 5}"#).await;
     assert_eq!(reply.status, 422);
@@ -456,12 +484,12 @@ fn with_dependencies() -> App {
         .group(secure)
 }
 
-async fn as_caller(addr: SocketAddr, path: &str) -> Reply {
-    send(addr, "GET", path, &[("X-Caller", "ada")], None).await
+async fn as_caller(client: &TestClient, path: &str) -> TestResponse {
+    client.get(path).header("X-Caller", "ada").send().await
 }
 
-fn locs(reply: &Reply) -> Vec<Value> {
-    reply.json()["detail"]
+fn locs(reply: &TestResponse) -> Vec<Value> {
+    reply.json::<Value>()["detail"]
         .as_array()
         .map(|items| items.iter().map(|item| item["loc"].clone()).collect())
         .unwrap_or_default()
@@ -469,55 +497,55 @@ fn locs(reply: &Reply) -> Vec<Value> {
 
 #[tokio::test]
 async fn a_groups_dependencies_run_once_per_request_for_each_route() {
-    let addr = spawn(with_dependencies()).await;
+    let client = TestClient::new(with_dependencies());
     // The route takes `Audit` as well: the group's run is the request's only one.
     assert_eq!(
-        as_caller(addr, "/secure/audit/audited").await.json(),
+        as_caller(&client, "/secure/audit/audited").await.json::<Value>(),
         json!({"audit": 1})
     );
     assert_eq!(
-        as_caller(addr, "/secure/audit/audited").await.json(),
+        as_caller(&client, "/secure/audit/audited").await.json::<Value>(),
         json!({"audit": 2})
     );
     // A route that does not take it runs it all the same.
-    assert_eq!(as_caller(addr, "/secure/audit/ping").await.text(), "pong");
+    assert_eq!(as_caller(&client, "/secure/audit/ping").await.text(), "pong");
     assert_eq!(
-        as_caller(addr, "/secure/audit/audited").await.json(),
+        as_caller(&client, "/secure/audit/audited").await.json::<Value>(),
         json!({"audit": 4})
     );
     // The outer group's dependency answers first: the inner one does not run.
-    assert_eq!(get(addr, "/secure/audit/audited").await.status, 401);
+    assert_eq!(client.get("/secure/audit/audited").send().await.status(), 401);
     assert_eq!(
-        as_caller(addr, "/secure/audit/audited").await.json(),
+        as_caller(&client, "/secure/audit/audited").await.json::<Value>(),
         json!({"audit": 5})
     );
     // Outside the group, nothing runs.
-    assert_eq!(get(addr, "/ping").await.text(), "pong");
+    assert_eq!(client.get("/ping").send().await.text(), "pong");
 }
 
 #[tokio::test]
 async fn a_groups_dependency_answers_401_before_validation_errors() {
-    let addr = spawn(with_dependencies()).await;
-    let reply = get(addr, "/secure/7").await;
-    assert_eq!(reply.status, 401);
+    let client = TestClient::new(with_dependencies());
+    let reply = client.get("/secure/7").send().await;
+    assert_eq!(reply.status().as_u16(), 401);
     assert_eq!(reply.header("www-authenticate"), Some("Token"));
     assert_eq!(reply.text(), r#"{"detail":"Not authenticated"}"#);
     // As for a route's own dependencies, a failing one answers even when parameters are invalid.
-    let reply = get(addr, "/secure/x?limit=0&q=").await;
+    let reply = client.get("/secure/x?limit=0&q=").send().await;
     assert_eq!(
-        (reply.status, reply.header("www-authenticate")),
+        (reply.status().as_u16(), reply.header("www-authenticate")),
         (401, Some("Token"))
     );
-    let reply = as_caller(addr, "/secure/7?limit=5").await;
-    assert_eq!(reply.json(), json!({"thing_id": 7, "q": null}));
+    let reply = as_caller(&client, "/secure/7?limit=5").await;
+    assert_eq!(reply.json::<Value>(), json!({"thing_id": 7, "q": null}));
 }
 
 #[tokio::test]
 async fn a_groups_dependency_parameters_are_validated_with_the_routes_own() {
-    let addr = spawn(with_dependencies()).await;
+    let client = TestClient::new(with_dependencies());
     // Path, then the group's dependencies, then the route's own query parameters, in one 422.
-    let reply = as_caller(addr, "/secure/x?limit=0&q=").await;
-    assert_eq!(reply.status, 422);
+    let reply = as_caller(&client, "/secure/x?limit=0&q=").await;
+    assert_eq!(reply.status().as_u16(), 422);
     assert_eq!(
         locs(&reply),
         [
@@ -527,30 +555,29 @@ async fn a_groups_dependency_parameters_are_validated_with_the_routes_own() {
         ]
     );
     assert_eq!(
-        reply.json()["detail"][1],
+        reply.json::<Value>()["detail"][1],
         json!({"type": "greater_than_equal", "loc": ["query", "limit"], "msg": "Input should be greater than or equal to 1",
                "input": "0", "ctx": {"ge": 1}})
     );
     // With a body: the dependency's errors, then the body's.
-    let reply = send(
-        addr,
-        "POST",
-        "/secure/notes?limit=500",
-        &[("X-Caller", "ada"), ("Content-Type", "application/json")],
-        Some(br#"{"text": 1}"#),
-    )
-    .await;
-    assert_eq!(reply.status, 422);
+    let reply = client
+        .post("/secure/notes?limit=500")
+        .header("X-Caller", "ada")
+        .json(&json!({"text": 1}))
+        .send()
+        .await;
+    assert_eq!(reply.status().as_u16(), 422);
     assert_eq!(locs(&reply), [json!(["query", "limit"]), json!(["body", "text"])]);
-    let reply = send(
-        addr,
-        "POST",
-        "/secure/notes",
-        &[("X-Caller", "ada"), ("Content-Type", "application/json")],
-        Some(br#"{"text": "hi"}"#),
-    )
-    .await;
-    assert_eq!((reply.status, reply.json()), (201, json!({"text": "hi"})));
+    let reply = client
+        .post("/secure/notes")
+        .header("X-Caller", "ada")
+        .json(&json!({"text": "hi"}))
+        .send()
+        .await;
+    assert_eq!(
+        (reply.status().as_u16(), reply.json::<Value>()),
+        (201, json!({"text": "hi"}))
+    );
 }
 
 #[test]
@@ -585,23 +612,23 @@ fn a_groups_dependency_needing_missing_state_stops_the_build() {
 
 #[tokio::test]
 async fn the_example_serves_its_groups() {
-    let addr = spawn(example::app(example::Library::sample())).await;
-    let reply = get(addr, "/api/v1/books?limit=1").await;
-    assert_eq!(reply.status, 200);
-    assert_eq!(reply.json().as_array().map(Vec::len), Some(1));
-    let reply = get(addr, "/api/v1/admin/loans").await;
-    assert_eq!(reply.status, 401);
-    let reply = send(
-        addr,
-        "GET",
-        "/api/v1/admin/loans",
-        &[("Authorization", "Bearer librarian-token")],
-        None,
-    )
-    .await;
-    assert_eq!(reply.status, 200);
+    let client = TestClient::new(example::app(example::Library::sample()));
+    let reply = client.get("/api/v1/books?limit=1").send().await;
+    assert_eq!(reply.status().as_u16(), 200);
+    assert_eq!(reply.json::<Value>().as_array().map(Vec::len), Some(1));
+    let reply = client.get("/api/v1/admin/loans").send().await;
+    assert_eq!(reply.status().as_u16(), 401);
+    let reply = client
+        .get("/api/v1/admin/loans")
+        .header("Authorization", "Bearer librarian-token")
+        .send()
+        .await;
+    assert_eq!(reply.status().as_u16(), 200);
     assert_eq!(reply.header("cache-control"), Some("no-store"));
-    assert_eq!(get(addr, "/api/v1/books/1").await.header("cache-control"), None);
+    assert_eq!(
+        client.get("/api/v1/books/1").send().await.header("cache-control"),
+        None
+    );
 }
 
 const SNAPSHOT: &str = "snapshots/openapi_groups_example.json";
