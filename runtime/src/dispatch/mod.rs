@@ -1,7 +1,8 @@
 //! Dispatch: answering one request — route it, read the body if the route has one, run the
 //! generated handler, log. This is the per-request path; the server calls it for every request it
 //! reads, and [`Service::handle`] calls it in-process. Its files: `service` (the compiled app),
-//! `panic` (a panic is a 500).
+//! `layered` and `endpoint` (the app's layers), `scoped` (a route in a group with dependencies or
+//! layers), `panic` (a panic is a 500).
 //!
 //! Rules enforced here:
 //! - everything up to the handler's future runs synchronously when the route takes no body, or
@@ -9,6 +10,8 @@
 //!   small (the boxed user future, or a ready response) and owns nothing of the request but what
 //!   the user's function took;
 //! - routes with a body read it by polling, never beyond the limit (413), then validate it;
+//! - a route in a group with dependencies or layers leaves this path once it is matched (one
+//!   test of the byte a route without a body always tested), for `scoped.rs`;
 //! - a panic while extracting or inside the handler is a logged 500;
 //! - HEAD responses keep GET's headers (with the length) and drop the body; the request line is
 //!   logged only when the `info` level is on, and only then is the clock read.
@@ -20,6 +23,7 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 use std::time::Instant;
 
+use bytes::Bytes;
 use hyper::header::{HeaderValue, ALLOW, CONTENT_LENGTH};
 use hyper::http::request::Parts;
 use hyper::{Method, Request, StatusCode, Uri};
@@ -28,17 +32,19 @@ use serde_json::json;
 mod endpoint;
 mod layered;
 mod panic;
+mod scoped;
 mod service;
 
 pub use endpoint::{Endpoint, EndpointFuture};
 pub use layered::MatchedRoute;
 use layered::Routed;
+pub(crate) use scoped::{Descend, RouteScope};
 pub(crate) use service::{Answer, Compiled, LayerFn};
 pub use service::{Service, ServiceFuture};
 
 use crate::extract::{classify, BodyInput, BodyReader, PathParams, RequestCx};
 use crate::response::{error_response, internal_error, Body, BoxError, Response};
-use crate::routing::{Lookup, RouteDef};
+use crate::routing::{BoxFuture, Entry, Lookup, RouteDef};
 use panic::{panic_message, CatchPanic};
 
 /// What the request line log needs, kept only when it will be written.
@@ -93,13 +99,19 @@ pub(crate) struct HandleFuture<B> {
 // function boundary otherwise copies the 150-byte response once more (-45 instructions).
 #[inline(always)]
 fn run<B>(def: &RouteDef, cx: &RequestCx<'_>) -> State<B> {
-    match catch_unwind(AssertUnwindSafe(|| (def.handler)(cx))) {
+    started(def.name, catch_unwind(AssertUnwindSafe(|| (def.handler)(cx))))
+}
+
+/// The state after a handler of `route` was called (and did not panic, or did).
+#[inline(always)]
+fn started<B>(route: &'static str, called: std::thread::Result<Result<BoxFuture, Response>>) -> State<B> {
+    match called {
         Ok(Ok(future)) => State::Running {
             future: CatchPanic::new(future),
-            route: def.name,
+            route,
         },
         Ok(Err(response)) => State::Ready(Poll::Ready(response)),
-        Err(payload) => State::Ready(Poll::Ready(panicked(def.name, &*payload))),
+        Err(payload) => State::Ready(Poll::Ready(panicked(route, &*payload))),
     }
 }
 
@@ -113,7 +125,7 @@ fn panicked(route: &'static str, payload: &(dyn std::any::Any + Send)) -> Respon
 /// Start answering `request`.
 pub(crate) fn start<B>(inner: &Arc<Compiled>, request: Request<B>) -> HandleFuture<B>
 where
-    B: hyper::body::Body + Unpin,
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
     let is_head = request.method() == Method::HEAD;
@@ -126,7 +138,7 @@ where
 #[inline(always)]
 fn route<B>(inner: &Arc<Compiled>, parts: Parts, body: B) -> State<B>
 where
-    B: hyper::body::Body + Unpin,
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
     let path = parts.uri.path();
@@ -145,13 +157,15 @@ where
 #[inline(always)]
 fn matched<B>(inner: &Arc<Compiled>, parts: Parts, body: B, route: usize, params: PathParams) -> State<B>
 where
-    B: hyper::body::Body + Unpin,
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
     let Some(def) = inner.routes.get(route) else {
         return State::Ready(Poll::Ready(internal_error()));
     };
-    let body_input = if def.reads_body {
+    let body_input = if def.entry == Entry::Head {
+        BodyInput::Missing
+    } else if def.entry == Entry::Body {
         let mut reader = match BodyReader::new(body, inner.config.body_limit) {
             Ok(reader) => reader,
             Err(response) => return State::Ready(Poll::Ready(response)),
@@ -173,7 +187,7 @@ where
             }
         }
     } else {
-        BodyInput::Missing
+        return scoped::scoped(inner, parts, body, route, params);
     };
     let cx = RequestCx {
         parts: &parts,
@@ -189,7 +203,7 @@ where
 /// of the layer stack. Logging and HEAD are the outer path's.
 pub(crate) fn start_routed<B>(inner: &Arc<Compiled>, request: Request<B>, routed: Routed) -> HandleFuture<B>
 where
-    B: hyper::body::Body + Unpin,
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
     let (parts, body) = request.into_parts();
