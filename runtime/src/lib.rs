@@ -70,9 +70,12 @@
 //!     [`types`].
 //! 13. [Dependencies](#dependencies): `#[dependency]`, the [`Arg`] trait, sub-dependencies, the
 //!     per-request cache, answering 401.
-//! 14. [Differences from FastAPI](#differences-from-fastapi): what is different, and why.
+//! 14. [Route groups](#route-groups): `group!`, a prefix, tags, default responses, dependencies
+//!     and layers shared by routes, nested groups.
+//! 15. [Differences from FastAPI](#differences-from-fastapi): what is different, and why.
 //!
-//! The API in one screen: [`App`] builds an app and [`Service`] answers requests; [`Server`]
+//! The API in one screen: [`App`] builds an app (its routes alone or in [`Group`]s, made by
+//! [`group!`]) and [`Service`] answers requests; [`Server`]
 //! serves a service over HTTP/1.1 and HTTP/2; [`prelude`] has what a route author writes with;
 //! [`Arg`] is the trait of route arguments, which a dependency implements; [`types`] has the
 //! traits a custom parameter or field type implements; [`layer`] has what `tower` middleware
@@ -92,7 +95,8 @@
 #![doc = include_str!("../manual/11-testing.md")]
 #![doc = include_str!("../manual/12-custom-types.md")]
 #![doc = include_str!("../manual/13-dependencies.md")]
-#![doc = include_str!("../manual/14-fastapi.md")]
+#![doc = include_str!("../manual/14-groups.md")]
+#![doc = include_str!("../manual/15-fastapi.md")]
 // Early answers travel as `Err(Response)`; a response is large, but boxing it on every error
 // path would cost an allocation for nothing.
 #![allow(clippy::result_large_err)]
@@ -106,6 +110,7 @@ mod codegen;
 mod config;
 mod dispatch;
 mod extract;
+mod group;
 mod openapi;
 mod response;
 mod routing;
@@ -119,6 +124,7 @@ pub use app::{App, BuildError};
 pub use config::Config;
 pub use dispatch::{Service, ServiceFuture};
 pub use extract::{Arg, State};
+pub use group::Group;
 pub use response::{
     escape_html, Body, BodyError, BoxError, Html, HttpError, IntoResponse, Json, Response,
     HTML_CONTENT_SECURITY_POLICY,
@@ -137,6 +143,10 @@ pub use ferrapi_macros::dependency;
 /// Declares a `GET` route on an `async fn`: `#[get("/items/{item_id}")]`.
 #[doc = include_str!("../manual/macros/get.md")]
 pub use ferrapi_macros::get;
+/// Makes a route group: `group!("/clinic", tags("clinic"), responses(503 = UNAVAILABLE),
+/// dependencies(CurrentUser))`, its prefix checked at compile time; see [`Group`].
+#[doc = include_str!("../manual/macros/group.md")]
+pub use ferrapi_macros::group;
 /// Declares a `HEAD` route on an `async fn`: `#[head("/files/{name}")]`.
 #[doc = include_str!("../manual/macros/head.md")]
 pub use ferrapi_macros::head;
@@ -203,8 +213,8 @@ pub mod docs {
 /// `options`, rarer, are imported by name (`use ferrapi::head;`).
 pub mod prelude {
     pub use crate::{
-        delete, dependency, escape_html, get, patch, post, put, routes, App, Html, HttpError, IntoResponse,
-        Json, Model, Response, State, StatusCode, StrEnum,
+        delete, dependency, escape_html, get, group, patch, post, put, routes, App, Group, Html, HttpError,
+        IntoResponse, Json, Model, Response, State, StatusCode, StrEnum,
     };
     pub use hyper::HeaderMap;
     pub use serde_json::{json, Value};
@@ -214,10 +224,11 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::codegen::*;
-    pub use crate::extract::{body_model, path_param, DependencyFn, EffectFuture, Sharing};
+    pub use crate::extract::{body_model, path_param, DependencyFn, EffectFuture, GroupInputs, Sharing};
+    pub use crate::group::GroupParts;
     pub use crate::openapi::field_schema;
     pub use crate::response::{internal_error, Invalid};
-    pub use crate::routing::{answer_now, BoxFuture, Handler, RouteParts};
+    pub use crate::routing::{answer_now, BoxFuture, GroupedHandler, Handler, RouteParts};
     pub use crate::validate::{
         enum_failure, enum_from_json, enum_from_param, enum_schema, fast_enum, field, title_case,
         validate_model, Constraint, FieldDecline, FieldFast, FieldProbe, Skip,

@@ -29,7 +29,7 @@ use tower::ServiceExt;
 
 use super::{finish, start_routed, Compiled, Endpoint, HandleFuture, LogLine};
 use crate::extract::PathParams;
-use crate::response::{internal_error, Body, BoxError, Response};
+use crate::response::{internal_answer, internal_error, Body, BoxError, InternalAnswer, Response};
 use crate::routing::Lookup;
 
 /// The route a request matched, as a request extension: what a layer (metrics, access control,
@@ -88,7 +88,7 @@ impl tower::Service<Request<Body>> for Routes {
             Some(routed) => RoutesFuture::Routed(start_routed(&self.0, request, routed)),
             // Only the layered path calls this, and it always sets `Routed`; a layer that made a
             // new request without the extensions gets an answer, not a hang.
-            None => RoutesFuture::Lost(Some(lost_routing(&self.0))),
+            None => RoutesFuture::Lost(Some(lost_routing(self.0.state.answers().internal.as_ref()))),
         }
     }
 }
@@ -112,9 +112,9 @@ impl Future for RoutesFuture {
 }
 
 #[cold]
-fn lost_routing(inner: &Compiled) -> Response {
+pub(super) fn lost_routing(internal: Option<&InternalAnswer>) -> Response {
     tracing::error!("a layer passed on a request without its routing information; answering 500");
-    inner.state.answers().internal()
+    internal_answer(internal)
 }
 
 /// Start answering `request` through `stack`.

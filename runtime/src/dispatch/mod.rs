@@ -1,7 +1,8 @@
 //! Dispatch: answering one request — route it, read the body if the route has one, run the
 //! generated handler, log. This is the per-request path; the server calls it for every request it
 //! reads, and [`Service::handle`] calls it in-process. Its files: `service` (the compiled app),
-//! `panic` (a panic is a 500).
+//! `layered` and `endpoint` (the app's layers), `scoped` (a route in a group with dependencies or
+//! layers), `panic` (a panic is a 500).
 //!
 //! Rules enforced here:
 //! - everything up to the handler's future runs synchronously when the route takes no body, or
@@ -9,6 +10,8 @@
 //!   small (the boxed user future, or a ready response) and owns nothing of the request but what
 //!   the user's function took;
 //! - routes with a body read it by polling, never beyond the limit (413), then validate it;
+//! - a route in a group with dependencies or layers leaves this path once it is matched (one
+//!   test of the byte a route without a body always tested), for `scoped.rs`;
 //! - a panic while extracting or inside the handler is a logged 500; the 404, 405, validation
 //!   and 500 answers are the app's (FastAPI's unless overridden, `response/answers.rs`);
 //! - HEAD responses keep GET's headers (with the length) and drop the body; the request line is
@@ -21,6 +24,7 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 use std::time::Instant;
 
+use bytes::Bytes;
 use hyper::header::{HeaderValue, CONTENT_LENGTH};
 use hyper::http::request::Parts;
 use hyper::{Method, Request, Uri};
@@ -28,11 +32,13 @@ use hyper::{Method, Request, Uri};
 mod endpoint;
 mod layered;
 mod panic;
+mod scoped;
 mod service;
 
 pub use endpoint::{Endpoint, EndpointFuture};
 pub use layered::MatchedRoute;
 use layered::Routed;
+pub(crate) use scoped::{Descend, RouteScope};
 pub(crate) use service::{Answer, Compiled, LayerFn};
 pub use service::{Service, ServiceFuture};
 
@@ -40,7 +46,7 @@ use crate::extract::{classify, BodyInput, BodyReader, PathParams, RequestCx};
 use crate::response::{
     internal_answer, internal_error, Body, BoxError, ErrorAnswers, InternalAnswer, Response,
 };
-use crate::routing::{Lookup, RouteDef};
+use crate::routing::{BoxFuture, Entry, Lookup, RouteDef};
 use panic::{panic_message, CatchPanic};
 
 /// What the request line log needs, kept only when it will be written.
@@ -98,14 +104,29 @@ pub(crate) struct HandleFuture<B> {
 // function boundary otherwise copies the 150-byte response once more (-45 instructions).
 #[inline(always)]
 fn run<B>(def: &RouteDef, cx: &RequestCx<'_>) -> State<B> {
-    match catch_unwind(AssertUnwindSafe(|| (def.handler)(cx))) {
+    started(
+        def.name,
+        cx.state.answers(),
+        catch_unwind(AssertUnwindSafe(|| (def.handler)(cx))),
+    )
+}
+
+/// The state after a handler of `route` was called (and did not panic, or did); `answers` are
+/// the app's, for a panic.
+#[inline(always)]
+fn started<B>(
+    route: &'static str,
+    answers: &ErrorAnswers,
+    called: std::thread::Result<Result<BoxFuture, Response>>,
+) -> State<B> {
+    match called {
         Ok(Ok(future)) => State::Running {
             future: CatchPanic::new(future),
-            route: def.name,
-            on_panic: cx.state.answers().internal.clone(),
+            route,
+            on_panic: answers.internal.clone(),
         },
         Ok(Err(response)) => State::Ready(Poll::Ready(response)),
-        Err(payload) => State::Ready(Poll::Ready(panicked(def.name, &*payload, cx.state.answers()))),
+        Err(payload) => State::Ready(Poll::Ready(panicked(route, &*payload, answers))),
     }
 }
 
@@ -119,7 +140,7 @@ fn panicked(route: &'static str, payload: &(dyn std::any::Any + Send), answers: 
 /// Start answering `request`.
 pub(crate) fn start<B>(inner: &Arc<Compiled>, request: Request<B>) -> HandleFuture<B>
 where
-    B: hyper::body::Body + Unpin,
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
     let is_head = request.method() == Method::HEAD;
@@ -132,7 +153,7 @@ where
 #[inline(always)]
 fn route<B>(inner: &Arc<Compiled>, parts: Parts, body: B) -> State<B>
 where
-    B: hyper::body::Body + Unpin,
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
     let path = parts.uri.path();
@@ -153,13 +174,15 @@ where
 #[inline(always)]
 fn matched<B>(inner: &Arc<Compiled>, parts: Parts, body: B, route: usize, params: PathParams) -> State<B>
 where
-    B: hyper::body::Body + Unpin,
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
     let Some(def) = inner.routes.get(route) else {
         return State::Ready(Poll::Ready(internal_error()));
     };
-    let body_input = if def.reads_body {
+    let body_input = if def.entry == Entry::Head {
+        BodyInput::Missing
+    } else if def.entry == Entry::Body {
         let mut reader = match BodyReader::new(body, inner.config.body_limit) {
             Ok(reader) => reader,
             Err(response) => return State::Ready(Poll::Ready(response)),
@@ -181,7 +204,7 @@ where
             }
         }
     } else {
-        BodyInput::Missing
+        return scoped::scoped(inner, parts, body, route, params);
     };
     let cx = RequestCx {
         parts: &parts,
@@ -197,7 +220,7 @@ where
 /// of the layer stack. Logging and HEAD are the outer path's.
 pub(crate) fn start_routed<B>(inner: &Arc<Compiled>, request: Request<B>, routed: Routed) -> HandleFuture<B>
 where
-    B: hyper::body::Body + Unpin,
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
     let (parts, body) = request.into_parts();

@@ -404,3 +404,67 @@ fn a_validation_status_that_is_not_a_client_error_does_not_build() {
         );
     }
 }
+
+/// A group dependency that always lets the request through.
+#[derive(Clone)]
+struct Audited;
+
+#[ferrapi::dependency]
+async fn audited() -> Result<Audited, Response> {
+    Ok(Audited)
+}
+
+#[get("/{n}")]
+async fn numbered(n: i64, #[ge(0)] skip: i64) -> Json<Value> {
+    Json(json!({ "n": n, "skip": skip }))
+}
+
+#[get("/fail")]
+async fn fail() -> Json<Value> {
+    tokio::task::yield_now().await;
+    panic!("in a group")
+}
+
+#[tokio::test]
+async fn the_overrides_answer_the_routes_of_groups_with_dependencies_and_layers() {
+    let guarded = ferrapi::group!("/guarded", dependencies(Audited)).routes(routes![fail, numbered]);
+    let layered = ferrapi::group!("/layered")
+        .routes(routes![fail, numbered])
+        .layer(tower::layer::util::Identity::new());
+    let failing = ferrapi::group!("/failing")
+        .routes(routes![numbered])
+        .layer(tower::layer::layer_fn(Failing));
+    let app = contract(App::new().group(guarded).group(layered).group(failing));
+    let client = TestClient::new(app);
+    for prefix in ["/guarded", "/layered"] {
+        let response = client.get(&format!("{prefix}/x?skip=-1")).send().await;
+        assert_eq!(response.status(), 400, "{prefix}");
+        let fields: Vec<Value> = response.json::<Value>()["violations"]
+            .as_array()
+            .map(|v| v.iter().map(|v| v["field"].clone()).collect())
+            .unwrap_or_default();
+        assert_eq!(fields, [json!("path.n"), json!("query.skip")], "{prefix}");
+        let response = client.get(&format!("{prefix}/fail")).send().await;
+        assert_eq!(
+            (response.status(), response.text()),
+            (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                r#"{"code":"internal"}"#.to_owned()
+            ),
+            "{prefix}"
+        );
+        assert_eq!(
+            client.get(&format!("{prefix}/3?skip=1")).send().await.text(),
+            r#"{"n":3,"skip":1}"#
+        );
+    }
+    // A group layer's error is the app's 500 too.
+    let response = client.get("/failing/1").send().await;
+    assert_eq!(
+        (response.status(), response.text()),
+        (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            r#"{"code":"internal"}"#.to_owned()
+        )
+    );
+}
