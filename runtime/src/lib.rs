@@ -57,23 +57,28 @@
 //! 5. [Routing](#routing): declaration order, shadowing, 404/405, HEAD, trailing slashes,
 //!    percent-decoding.
 //! 6. [Responses](#responses): what a handler may return.
-//! 7. [The errors a client sees](#the-errors-a-client-sees): 422, 400, 413, 500, 503 and the rest.
+//! 7. [The errors a client sees](#the-errors-a-client-sees): 422, 400, 413, 500, 503 and the rest;
+//!    [error answers of your own](#error-answers-of-your-own) in place of FastAPI's.
 //! 8. [The OpenAPI document and the docs pages](#the-openapi-document-and-the-docs-pages).
 //! 9. [State, configuration and serving](#state-configuration-and-serving): `App`, limits,
 //!    `Server`, graceful shutdown, logging.
 //! 10. [Middleware: tower layers](#middleware-tower-layers): `App::layer`, CORS, compression,
 //!     timeouts, a layer of your own, the matched route.
-//! 11. [Testing in-process](#testing-in-process): [`TestClient`](testing::TestClient), no socket.
+//! 11. [Testing in-process](#testing-in-process): [`TestClient`](testing::TestClient), no socket;
+//!     its cookies.
 //! 12. [Custom parameter and field types](#custom-parameter-and-field-types): the traits of
 //!     [`types`].
 //! 13. [Dependencies](#dependencies): `#[dependency]`, the [`Arg`] trait, sub-dependencies, the
 //!     per-request cache, answering 401.
-//! 14. [Differences from FastAPI](#differences-from-fastapi): what is different, and why.
-//! 15. [Headers, cookies, forms, uploads and security
+//! 14. [Route groups](#route-groups): `group!`, a prefix, tags, default responses, dependencies
+//!     and layers shared by routes, nested groups.
+//! 15. [Differences from FastAPI](#differences-from-fastapi): what is different, and why.
+//! 16. [Headers, cookies, forms, uploads and security
 //!     schemes](#headers-cookies-forms-uploads-and-security-schemes): `Header<T>`, `Cookie<T>`,
 //!     `Form<T>`, `Multipart`, the schemes of [`security`].
 //!
-//! The API in one screen: [`App`] builds an app and [`Service`] answers requests; [`Server`]
+//! The API in one screen: [`App`] builds an app (its routes alone or in [`Group`]s, made by
+//! [`group!`]) and [`Service`] answers requests; [`Server`]
 //! serves a service over HTTP/1.1 and HTTP/2; [`prelude`] has what a route author writes with;
 //! [`Arg`] is the trait of route arguments, which a dependency implements; [`types`] has the
 //! traits a custom parameter or field type implements; [`layer`] has what `tower` middleware
@@ -93,8 +98,9 @@
 #![doc = include_str!("../manual/11-testing.md")]
 #![doc = include_str!("../manual/12-custom-types.md")]
 #![doc = include_str!("../manual/13-dependencies.md")]
-#![doc = include_str!("../manual/14-fastapi.md")]
-#![doc = include_str!("../manual/15-inputs.md")]
+#![doc = include_str!("../manual/14-groups.md")]
+#![doc = include_str!("../manual/15-fastapi.md")]
+#![doc = include_str!("../manual/16-inputs.md")]
 // Early answers travel as `Err(Response)`; a response is large, but boxing it on every error
 // path would cost an allocation for nothing.
 #![allow(clippy::result_large_err)]
@@ -108,6 +114,7 @@ mod codegen;
 mod config;
 mod dispatch;
 mod extract;
+mod group;
 mod openapi;
 mod response;
 mod routing;
@@ -121,6 +128,7 @@ pub use app::{App, BuildError};
 pub use config::Config;
 pub use dispatch::{Service, ServiceFuture};
 pub use extract::{Arg, Cookie, Form, Header, Multipart, MultipartError, State, UploadFile};
+pub use group::Group;
 pub use response::{
     escape_html, Body, BodyError, BoxError, Html, HttpError, IntoResponse, Json, Response,
     HTML_CONTENT_SECURITY_POLICY,
@@ -148,6 +156,10 @@ pub use ferrapi_macros::dependency;
 /// Declares a `GET` route on an `async fn`: `#[get("/items/{item_id}")]`.
 #[doc = include_str!("../manual/macros/get.md")]
 pub use ferrapi_macros::get;
+/// Makes a route group: `group!("/clinic", tags("clinic"), responses(503 = UNAVAILABLE),
+/// dependencies(CurrentUser))`, its prefix checked at compile time; see [`Group`].
+#[doc = include_str!("../manual/macros/group.md")]
+pub use ferrapi_macros::group;
 /// Declares a `HEAD` route on an `async fn`: `#[head("/files/{name}")]`.
 #[doc = include_str!("../manual/macros/head.md")]
 pub use ferrapi_macros::head;
@@ -193,6 +205,9 @@ pub mod types {
         Bound, Constrainable, ErrorItem, Failure, FastJson, FromJson, FromParam, JsonSchema, Loc, LocItem,
         SchemaRegistry, ValidationErrors,
     };
+    /// The head of a request (method, URI, headers, extensions): what [`RequestCx::parts`] gives,
+    /// and what the app's error answers read ([`App::on_not_found`](crate::App::on_not_found)).
+    pub use hyper::http::request::Parts;
 }
 
 /// `tower` middleware around an app: what [`App::layer`] wraps ([`Endpoint`](layer::Endpoint)),
@@ -214,8 +229,8 @@ pub mod docs {
 /// `options`, rarer, are imported by name (`use ferrapi::head;`).
 pub mod prelude {
     pub use crate::{
-        delete, dependency, escape_html, get, param_name, patch, post, put, routes, App, Cookie, Form,
-        Header, Html, HttpError, IntoResponse, Json, Model, Response, State, StatusCode, StrEnum,
+        delete, dependency, escape_html, get, group, param_name, patch, post, put, routes, App, Cookie, Form,
+        Group, Header, Html, HttpError, IntoResponse, Json, Model, Response, State, StatusCode, StrEnum,
     };
     pub use hyper::HeaderMap;
     pub use serde_json::{json, Value};
@@ -225,10 +240,11 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::codegen::*;
-    pub use crate::extract::{body_model, path_param, DependencyFn, EffectFuture, Sharing};
+    pub use crate::extract::{body_model, path_param, DependencyFn, EffectFuture, GroupInputs, Sharing};
+    pub use crate::group::GroupParts;
     pub use crate::openapi::field_schema;
-    pub use crate::response::internal_error;
-    pub use crate::routing::{answer_now, BoxFuture, Handler, RouteParts};
+    pub use crate::response::{internal_error, Invalid};
+    pub use crate::routing::{answer_now, BoxFuture, GroupedHandler, Handler, RouteParts};
     pub use crate::validate::{
         enum_failure, enum_from_json, enum_from_param, enum_schema, fast_enum, field, title_case,
         validate_model, Constraint, FieldDecline, FieldFast, FieldProbe, Skip,

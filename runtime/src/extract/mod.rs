@@ -37,7 +37,7 @@ mod state;
 pub use arg::{Arg, Param, Source};
 pub(crate) use body::BodyInput;
 pub(crate) use body::{classify, too_large, BodyReader, StreamSlot};
-pub use dependency::{DependencyFn, Deps, EffectFuture, Sharing};
+pub use dependency::{DependencyFn, Deps, EffectFuture, GroupInputs, Sharing};
 pub use form::Form;
 pub use header::{Cookie, CookieValue, FromArgument, Header, ParamName, ParamValue};
 pub use json_body::body_model;

@@ -205,3 +205,72 @@ async fn forms_and_security_schemes_are_documented_as_fastapi_documents_them() {
         );
     }
 }
+
+mod grouped {
+    use ferrapi::prelude::*;
+    use ferrapi::security::HttpBearer;
+    use ferrapi::testing::TestClient;
+    use ferrapi::{Multipart, MultipartError};
+
+    /// A plain route of the group.
+    #[get("/me")]
+    async fn me() -> &'static str {
+        "me"
+    }
+
+    /// An upload inside the group: the body still reaches it unread.
+    #[post("/upload", status = 200)]
+    async fn upload(mut form: Multipart) -> Result<String, MultipartError> {
+        let mut sizes = Vec::new();
+        while let Some(mut part) = form.next_part().await? {
+            sizes.push(part.bytes().await?.len().to_string());
+        }
+        Ok(sizes.join(","))
+    }
+
+    #[tokio::test]
+    async fn a_security_scheme_on_a_group_protects_and_documents_every_route_in_it() {
+        let app = App::new().group(group!("/private", dependencies(HttpBearer)).routes(routes![me, upload]));
+        let client = TestClient::new(app);
+        for (method, path) in [("GET", "/private/me"), ("POST", "/private/upload")] {
+            let reply = client.request(method.parse().unwrap(), path).send().await;
+            assert_eq!(
+                (
+                    reply.status().as_u16(),
+                    reply.header("www-authenticate"),
+                    reply.text()
+                ),
+                (
+                    401,
+                    Some("Bearer"),
+                    r#"{"detail":"Not authenticated"}"#.to_owned()
+                ),
+                "{method} {path}"
+            );
+        }
+        let reply = client
+            .get("/private/me")
+            .header("Authorization", "Bearer t")
+            .send()
+            .await;
+        assert_eq!(reply.text(), "me");
+        let body =
+            "--b\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x\"\r\n\r\n12345\r\n--b--\r\n";
+        let reply = client
+            .post("/private/upload")
+            .header("Authorization", "Bearer t")
+            .content_type("multipart/form-data; boundary=b")
+            .body(body)
+            .send()
+            .await;
+        assert_eq!((reply.status().as_u16(), reply.text()), (200, "5".to_owned()));
+        let doc: serde_json::Value = client.get("/openapi.json").send().await.json();
+        for (path, method) in [("/private/me", "get"), ("/private/upload", "post")] {
+            assert_eq!(
+                doc["paths"][path][method]["security"],
+                json!([{ "HTTPBearer": [] }]),
+                "{path}"
+            );
+        }
+    }
+}

@@ -13,7 +13,9 @@
 
 mod dependencies;
 mod docs_pages;
+mod error_overrides;
 mod example_inputs;
+mod groups;
 mod hostile_input;
 mod http_body;
 mod http_params;
