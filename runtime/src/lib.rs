@@ -121,6 +121,7 @@ mod server;
 mod validate;
 
 pub mod logging;
+pub mod metrics;
 
 pub use app::{App, BuildError};
 pub use config::Config;
