@@ -13,7 +13,7 @@
 //! - a layer that rewrites the request's path does not change which route answers (the route is
 //!   already matched); to rewrite paths, wrap the whole [`Service`](crate::Service) instead;
 //! - the request is observed (its id, span, access line and metrics) around the layers, so the
-//!   layers run in the request's span and the id, the access line and the latency cover their
+//!   layers run in the request (its span, or its id's context) and the id, the access line and the latency cover their
 //!   work too; a HEAD answer's body is dropped after them, as on the direct path;
 //! - the metrics endpoint (`App::metrics`) is answered by the innermost service, so the layers
 //!   (an access check, say) apply to it as to any route.
@@ -160,8 +160,8 @@ where
     };
     parts.extensions.insert(routed);
     let request = Request::from_parts(parts, Body::new(body));
-    // The layers' `call` runs in the request's span too.
-    let entered = observed.as_ref().map(|o| o.span().enter());
+    // The layers' `call` runs in the request too.
+    let entered = observed.as_ref().and_then(|o| o.enter());
     let future = stack.clone().oneshot(request);
     drop(entered);
     LayeredFuture {
@@ -183,7 +183,7 @@ impl Future for LayeredFuture {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Response> {
         let this = self.get_mut();
-        let entered = this.observed.as_ref().map(|o| o.span().enter());
+        let entered = this.observed.as_ref().and_then(|o| o.enter());
         let mut response = match Pin::new(&mut this.future).poll(cx) {
             Poll::Pending => return Poll::Pending,
             Poll::Ready(Ok(response)) => response,

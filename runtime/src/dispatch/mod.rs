@@ -44,7 +44,7 @@ use crate::logging::ACCESS_TARGET;
 use crate::metrics::RouteKey;
 use crate::response::{error_response, internal_error, Body, BoxError, Response};
 use crate::routing::{Lookup, RouteDef};
-pub(crate) use observe::{Observed, RequestId, X_REQUEST_ID};
+pub(crate) use observe::{InRequest, Observed, RequestId, X_REQUEST_ID};
 use panic::{panic_message, CatchPanic};
 
 /// Whether the access line is on (a callsite's cached interest: nearly free when it is off).
@@ -58,7 +58,7 @@ fn access_log_on() -> bool {
 trait Hook {
     fn routed(&mut self, key: RouteKey);
     fn docs(&mut self, path: &str);
-    fn span(&self) -> Option<&tracing::Span>;
+    fn enter(&self) -> Option<InRequest<'_>>;
 }
 
 impl Hook for () {
@@ -67,7 +67,7 @@ impl Hook for () {
     #[inline(always)]
     fn docs(&mut self, _path: &str) {}
     #[inline(always)]
-    fn span(&self) -> Option<&tracing::Span> {
+    fn enter(&self) -> Option<InRequest<'_>> {
         None
     }
 }
@@ -79,8 +79,8 @@ impl Hook for Observed {
     fn docs(&mut self, path: &str) {
         Observed::docs(self, path);
     }
-    fn span(&self) -> Option<&tracing::Span> {
-        Some(Observed::span(self))
+    fn enter(&self) -> Option<InRequest<'_>> {
+        Observed::enter(self)
     }
 }
 
@@ -188,7 +188,7 @@ where
     match inner.router.lookup(&parts.method, path) {
         Lookup::Found { route, params } => {
             hook.routed(RouteKey::Route(route));
-            let _entered = hook.span().map(tracing::Span::enter);
+            let _entered = hook.enter();
             matched(inner, parts, body, route, params)
         }
         Lookup::NotFound => {
@@ -312,7 +312,7 @@ where
                 }
                 State::Running { future, route } => {
                     // The handler runs in the request's span, whichever poll runs it.
-                    let entered = this.observed.as_ref().map(|o| o.span().enter());
+                    let entered = this.observed.as_ref().and_then(|o| o.enter());
                     let mut response = match Pin::new(future).poll(cx) {
                         Poll::Pending => return Poll::Pending,
                         Poll::Ready(Ok(response)) => response,
@@ -341,7 +341,7 @@ where
                         params,
                         ..
                     } = &**reading;
-                    let _entered = this.observed.as_ref().map(|o| o.span().enter());
+                    let _entered = this.observed.as_ref().and_then(|o| o.enter());
                     let next = match inner.routes.get(*route) {
                         Some(def) => {
                             let body_input = classify(&parts.headers, bytes);

@@ -8,11 +8,13 @@
 //!   of `-_.:/+=@`; such an id needs no escaping in a header, a text log line or a JSON string), a
 //!   new one otherwise (32 random hex digits: 128 bits, so ids of many processes do not collide);
 //!   the id is returned in the response's `X-Request-Id`, every answer included;
-//! - with request ids on, the request has a `tracing` span (target `ferrapi::request`, name
-//!   `request`, at `INFO`) with `request_id`, `method` and `route` (the template, or `unmatched`),
-//!   and `status` and `latency_ms` recorded when it is answered; the handler runs in it, so every
-//!   line it logs carries the id; ferrapi's own log writes only the id of it, so there the status
-//!   and latency are not recorded;
+//! - with request ids on, every line logged while the request is handled carries its id: the
+//!   handler's polls run in the request. With ferrapi's own log installed that is a per-thread
+//!   request context (`logging::RequestScope`, a few dozen instructions per poll; a `tracing`
+//!   span cost ~1,500 per request), which is all that log writes of a span; with any other
+//!   subscriber it is a `tracing` span (target `ferrapi::request`, name `request`, at `INFO`)
+//!   with `request_id`, `method` and `route` (the template, or `unmatched`), and `status` and
+//!   `latency_ms` recorded when it is answered;
 //! - the access line (target `ferrapi::access`, `INFO`) is written when that level is on, after
 //!   the response is ready: by ferrapi's log directly, or as a `tracing` event in the request span
 //!   for another subscriber;
@@ -123,17 +125,61 @@ fn new_id() -> [u8; 32] {
     out
 }
 
+/// A copy of a request's path and query, inline when short. Cloning the `Uri` instead cost ~290
+/// instructions per request: the first clone of hyper's buffer-backed `Bytes` allocates its shared
+/// form, and dropping it frees that.
+enum PathCopy {
+    Inline { len: u8, bytes: [u8; PathCopy::INLINE] },
+    Heap(Box<str>),
+}
+
+impl PathCopy {
+    const INLINE: usize = 96;
+
+    fn of(uri: &Uri) -> Self {
+        let path = uri.path_and_query().map_or("/", |p| p.as_str());
+        match (u8::try_from(path.len()), path.len() <= Self::INLINE) {
+            (Ok(len), true) => {
+                let mut bytes = [0; Self::INLINE];
+                bytes[..path.len()].copy_from_slice(path.as_bytes());
+                PathCopy::Inline { len, bytes }
+            }
+            _ => PathCopy::Heap(path.into()),
+        }
+    }
+
+    fn as_str(&self) -> &str {
+        match self {
+            PathCopy::Inline { len, bytes } => {
+                std::str::from_utf8(bytes.get(..usize::from(*len)).unwrap_or_default()).unwrap_or("/")
+            }
+            PathCopy::Heap(path) => path,
+        }
+    }
+}
+
 /// What one request records, from its start to its answer.
 pub(crate) struct Observed {
     inner: Arc<Compiled>,
     /// When its head was read (when the access line or the metrics need the latency).
     started: Option<Instant>,
     method: Method,
-    /// The request's URI, for the access line (`None` when it is off).
-    uri: Option<Uri>,
+    /// The request's path and query, for the access line (`None` when it is off).
+    path: Option<PathCopy>,
     id: Option<RequestId>,
+    /// The request's span (with a subscriber other than ferrapi's log; else disabled).
     span: Span,
+    /// ferrapi's log is installed: the request is entered as a `logging::RequestScope`.
+    scoped: bool,
     key: RouteKey,
+}
+
+/// Inside a request, for as long as it is kept (see the module rules); held for its `Drop`.
+pub(crate) enum InRequest<'a> {
+    /// Its `tracing` span is entered.
+    Span { _entered: tracing::span::Entered<'a> },
+    /// Its id is this thread's request context.
+    Scope { _scope: logging::RequestScope },
 }
 
 impl Observed {
@@ -147,17 +193,18 @@ impl Observed {
             inner: inner.clone(),
             started: (log || metrics.is_some()).then(Instant::now),
             method: request.method().clone(),
-            uri: log.then(|| request.uri().clone()),
+            path: log.then(|| PathCopy::of(request.uri())),
             id: inner.config.request_ids.then(|| RequestId::of(request.headers())),
             span: Span::none(),
+            scoped: logging::is_installed(),
             key: RouteKey::Unmatched,
         })
     }
 
-    /// The request was routed (to `key`): open its span.
+    /// The request was routed (to `key`): open its span (for another subscriber).
     pub(crate) fn routed(&mut self, key: RouteKey) {
         self.key = key;
-        let Some(id) = &self.id else {
+        let Some(id) = self.id.as_ref().filter(|_| !self.scoped) else {
             return;
         };
         let route = match key {
@@ -175,9 +222,18 @@ impl Observed {
         );
     }
 
-    /// The request's span (disabled when there is none).
-    pub(crate) fn span(&self) -> &Span {
-        &self.span
+    /// Enter the request on this thread, until the guard is dropped; `None` without request ids.
+    pub(crate) fn enter(&self) -> Option<InRequest<'_>> {
+        let id = self.id.as_ref()?;
+        Some(if self.scoped {
+            InRequest::Scope {
+                _scope: logging::enter_request(id.as_str()),
+            }
+        } else {
+            InRequest::Span {
+                _entered: self.span.enter(),
+            }
+        })
     }
 
     /// The metrics endpoint's answer, when `path` is it.
@@ -201,20 +257,20 @@ impl Observed {
     pub(crate) fn finish(mut self: Box<Self>, response: &mut Response) {
         let elapsed = self.started.map(|started| started.elapsed());
         let status = response.status();
-        if !self.span.is_disabled() && !logging::is_installed() {
+        if !self.span.is_disabled() {
             self.span.record("status", status.as_u16());
             if let Some(elapsed) = elapsed {
                 self.span.record("latency_ms", elapsed.as_secs_f64() * 1000.0);
             }
         }
-        if let (Some(uri), Some(elapsed)) = (&self.uri, elapsed) {
+        if let (Some(path), Some(elapsed)) = (&self.path, elapsed) {
             let route = match self.key {
                 RouteKey::Route(index) => self.inner.matched.get(index).map(|m| m.path()),
                 _ => None,
             };
             let line = AccessLine {
                 method: self.method.as_str(),
-                path: uri.path_and_query().map_or("/", |p| p.as_str()),
+                path: path.as_str(),
                 route,
                 status: status.as_u16(),
                 micros: u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX),

@@ -4,9 +4,7 @@
 //! - a text line is `TIMESTAMP LEVEL message key=value ...`, the fields of the event, then the
 //!   fields of the spans it is in (outermost first); a JSON line is one object with
 //!   `timestamp`, `level`, `target`, `message` (when there is one), then the same fields as keys;
-//! - the request span of the framework (target [`REQUEST_TARGET`]) contributes only its
-//!   `request_id` to the lines in it: its method, route, status and latency are for span
-//!   consumers (and already on the access line);
+//! - a line logged while a request is handled ends with its `request_id` ([`request_id`]);
 //! - the access line (target [`ACCESS_TARGET`], written by [`access`] without going through a
 //!   `tracing` event) reads `GET /item/42 200 0.123ms request_id=…` in text; in JSON that text is
 //!   its `message` and `method`, `path`, `route`, `status`, `latency_ms` and `request_id` are keys;
@@ -27,11 +25,8 @@ use tracing::Level;
 /// The target of the framework's access line (one per request, at `INFO`).
 pub(crate) const ACCESS_TARGET: &str = "ferrapi::access";
 
-/// The target of the framework's request span.
+/// The target of the framework's request span (opened for subscribers other than ferrapi's).
 pub(crate) const REQUEST_TARGET: &str = "ferrapi::request";
-
-/// The field of the request span that lines carry.
-pub(crate) const REQUEST_ID_FIELD: &str = "request_id";
 
 /// The log's line format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -343,17 +338,12 @@ pub(crate) struct Fields<'a> {
     pub(crate) json: bool,
     pub(crate) message: &'a mut Vec<u8>,
     pub(crate) fields: &'a mut Vec<u8>,
-    /// Only this field is written (the request span's `request_id`).
-    pub(crate) only: Option<&'static str>,
 }
 
 impl Fields<'_> {
     /// Where `field` goes, with its key written; `None` when it is left out.
     fn slot(&mut self, field: &Field) -> Option<&mut Vec<u8>> {
         let name = field.name();
-        if self.only.is_some_and(|only| only != name) {
-            return None;
-        }
         if name == "message" {
             return Some(&mut *self.message);
         }
@@ -436,6 +426,20 @@ impl Visit for Fields<'_> {
     }
 }
 
+/// Append the `request_id` of the request a line was logged in (` request_id=…` or
+/// `,"request_id":"…"`): written as it is, since only ids that need no escaping are accepted or
+/// made (see `dispatch/observe.rs`).
+pub(crate) fn request_id(out: &mut Vec<u8>, json: bool, id: &[u8]) {
+    if json {
+        out.extend_from_slice(b",\"request_id\":\"");
+        out.extend_from_slice(id);
+        out.push(b'"');
+    } else {
+        out.extend_from_slice(b" request_id=");
+        out.extend_from_slice(id);
+    }
+}
+
 /// The access line of one request: what [`access`] writes.
 pub(crate) struct AccessLine<'a> {
     pub(crate) method: &'a str,
@@ -467,9 +471,7 @@ pub(crate) fn access(out: &mut Vec<u8>, style: Style, line: &AccessLine<'_>) {
             push_millis(out, line.micros);
             out.extend_from_slice(b"ms");
             if let Some(id) = line.request_id {
-                // A request id is checked (or made) to need no escaping.
-                out.extend_from_slice(b" request_id=");
-                out.extend_from_slice(id.as_bytes());
+                request_id(out, false, id.as_bytes());
             }
         }
         LogFormat::Json => {
@@ -494,9 +496,7 @@ pub(crate) fn access(out: &mut Vec<u8>, style: Style, line: &AccessLine<'_>) {
             out.extend_from_slice(b",\"latency_ms\":");
             push_millis(out, line.micros);
             if let Some(id) = line.request_id {
-                out.extend_from_slice(b",\"request_id\":\"");
-                out.extend_from_slice(id.as_bytes());
-                out.push(b'"');
+                request_id(out, true, id.as_bytes());
             }
             out.push(b'}');
         }

@@ -7,8 +7,8 @@
 //! - a span's fields are written out once, when it is created (and again for a field recorded
 //!   later), in the line's format, into a buffer the span's slot keeps for the next span: an
 //!   event in a span copies those bytes, it does not format the span again;
-//! - the framework's request span writes only its `request_id` (see `format.rs`), so recording
-//!   its status and latency when the request ends costs no lock;
+//! - a line logged while a request is handled ends with that request's `request_id` (from the
+//!   thread's request context, `logging::RequestScope`), after the fields of its spans;
 //! - open spans live in one table behind a short lock (taken to open, close and read a span; a
 //!   span is closed when its last handle is dropped); which span is current is kept per thread,
 //!   as the stack of spans entered on it, so entering and leaving a span takes no lock;
@@ -17,19 +17,15 @@
 
 use std::cell::RefCell;
 use std::num::NonZeroU64;
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use tracing::callsite::Identifier;
-use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
 use tracing::subscriber::Interest;
 use tracing::{Event, Metadata, Subscriber};
 use tracing_core::span::Current;
 use tracing_subscriber::filter::{LevelFilter, Targets};
 
-use super::format::{
-    access, line_start, AccessLine, Fields, LogFormat, Style, REQUEST_ID_FIELD, REQUEST_TARGET,
-};
+use super::format::{access, line_start, request_id, AccessLine, Fields, LogFormat, Style};
 use super::sink::Sink;
 
 /// The subscriber.
@@ -39,9 +35,6 @@ pub(crate) struct Logger {
     style: Style,
     spans: Mutex<Spans>,
     sink: Arc<Sink>,
-    /// The request span's callsite, once one was opened: its fields recorded later are not
-    /// written (see the module rules).
-    request_callsite: OnceLock<Identifier>,
 }
 
 /// The open spans, by slot.
@@ -58,8 +51,6 @@ struct Slot {
     parent: Option<Id>,
     /// The span's fields, written as a line carries them.
     fields: Vec<u8>,
-    /// Only this field is written (the request span's `request_id`).
-    only: Option<&'static str>,
 }
 
 /// Bytes of a span's fields a freed slot keeps for the next span.
@@ -73,6 +64,9 @@ thread_local! {
     static ENTERED: RefCell<Vec<Id>> = const { RefCell::new(Vec::new()) };
     /// A line being built: the start and message, the event's fields, the spans' fields.
     static LINE: RefCell<(Vec<u8>, Vec<u8>, Vec<u8>)> = const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
+    /// The ids of the requests entered on this thread (`logging::RequestScope`), one after the
+    /// other, and where the innermost starts; empty outside a request.
+    pub(super) static REQUEST_IDS: RefCell<(Vec<u8>, usize)> = const { RefCell::new((Vec::new(), 0)) };
 }
 
 fn slot_of(id: &Id) -> usize {
@@ -100,7 +94,6 @@ impl Logger {
             },
             spans: Mutex::default(),
             sink,
-            request_callsite: OnceLock::new(),
         }
     }
 
@@ -175,12 +168,6 @@ impl Subscriber for Logger {
 
     fn new_span(&self, attrs: &Attributes<'_>) -> Id {
         let metadata = attrs.metadata();
-        let only = if metadata.target() == REQUEST_TARGET {
-            let _ = self.request_callsite.set(metadata.callsite());
-            Some(REQUEST_ID_FIELD)
-        } else {
-            None
-        };
         let parent = if attrs.is_contextual() {
             self.current()
         } else {
@@ -195,7 +182,6 @@ impl Subscriber for Logger {
                     metadata,
                     parent: None,
                     fields: Vec::new(),
-                    only: None,
                 });
                 spans.slots.len() - 1
             }
@@ -205,14 +191,12 @@ impl Subscriber for Logger {
             slot.refs = 1;
             slot.metadata = metadata;
             slot.parent = parent.clone();
-            slot.only = only;
             slot.fields.clear();
             let mut message = Vec::new();
             attrs.record(&mut Fields {
                 json,
                 message: &mut message,
                 fields: &mut slot.fields,
-                only,
             });
         }
         drop(spans);
@@ -224,23 +208,14 @@ impl Subscriber for Logger {
     }
 
     fn record(&self, span: &Id, values: &Record<'_>) {
-        if let Some(request) = self.request_callsite.get() {
-            let mut first = FirstField(None);
-            values.record(&mut first);
-            if first.0.as_ref() == Some(request) {
-                return;
-            }
-        }
         let json = self.json();
         let mut spans = self.spans();
         if let Some(slot) = spans.slots.get_mut(slot_of(span)) {
             let mut message = Vec::new();
-            let only = slot.only;
             values.record(&mut Fields {
                 json,
                 message: &mut message,
                 fields: &mut slot.fields,
-                only,
             });
         }
     }
@@ -270,7 +245,6 @@ impl Subscriber for Logger {
                 json,
                 message,
                 fields,
-                only: None,
             });
             if json {
                 if !message.is_empty() {
@@ -288,6 +262,13 @@ impl Subscriber for Logger {
             if let Some(parent) = &parent {
                 self.span_fields(parent, out);
             }
+            REQUEST_IDS.with(|ids| {
+                if let Ok(ids) = ids.try_borrow() {
+                    if let Some(id) = ids.0.get(ids.1..).filter(|id| !id.is_empty()) {
+                        request_id(out, json, id);
+                    }
+                }
+            });
             if json {
                 out.push(b'}');
             }
@@ -352,17 +333,6 @@ impl Subscriber for Logger {
         match spans.slots.get(slot_of(&id)).filter(|slot| slot.refs > 0) {
             Some(slot) => Current::new(id, slot.metadata),
             None => Current::none(),
-        }
-    }
-}
-
-/// Finds the callsite of the first field recorded.
-struct FirstField(Option<Identifier>);
-
-impl Visit for FirstField {
-    fn record_debug(&mut self, field: &Field, _value: &dyn std::fmt::Debug) {
-        if self.0.is_none() {
-            self.0 = Some(field.callsite());
         }
     }
 }
