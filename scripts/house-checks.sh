@@ -27,8 +27,19 @@ for step in "${steps[@]}"; do
       ;;
     package)
       echo "== cargo package -p ferrapi-template -p ferrapi-macros -p ferrapi"
+      # To verify `ferrapi` against the packaged `ferrapi-macros`, cargo puts the packages in a
+      # temporary registry, unpacks them under $CARGO_HOME/registry/src/-<hash>/ and builds them
+      # like any registry crate — and reuses an unpacked or built registry crate of the same name
+      # and version, so a crate changed since the last run would be verified against its old
+      # self (seen: `ferrapi` checked against an older `ferrapi-macros`). So packaging builds in
+      # a target directory of its own (its dependencies stay built between runs), and every run
+      # first removes our crates' unpacked copies and builds there.
+      target_dir="$(cargo metadata --format-version 1 --no-deps | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
+      verify_dir="$target_dir/package-verify"
+      rm -rf "$verify_dir/package" "$verify_dir"/debug/.fingerprint/ferrapi* "$verify_dir"/debug/deps/*ferrapi* \
+        "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/ferrapi-*
       # --allow-dirty: the check is that the crates package and build, not that the tree is clean.
-      cargo package --quiet --allow-dirty -p ferrapi-template -p ferrapi-macros -p ferrapi
+      CARGO_TARGET_DIR="$verify_dir" cargo package --quiet --allow-dirty -p ferrapi-template -p ferrapi-macros -p ferrapi
       ;;
     *)
       echo "scripts/house-checks.sh: unknown step: $step (cycles, doc, package)" >&2

@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use crate::extract::{Arg, Sharing};
+use crate::extract::{Arg, DependencyFn, Sharing};
 use crate::response::{IntoResponse, Response};
 use crate::routing::BoxFuture;
 use crate::validate::{FromJson, FromParam, JsonSchema, SchemaRegistry, ValidationErrors};
@@ -145,3 +145,24 @@ pub const fn assert_not_body<T: NotBody<BODY>, const BODY: bool>() {}
 
 /// Assert that argument `T` is not a second JSON body.
 pub const fn assert_one_body<T: OneBody<EARLIER, BODY>, const EARLIER: bool, const BODY: bool>() {}
+
+/// Compile-time check that a type in a group's `dependencies(..)` is a dependency (`DEPENDENCY`:
+/// its `Arg::SOURCE` is `Dependency`) that can be cached for the request, and its record.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a group's dependency",
+    label = "not a dependency that can be cached for the request",
+    note = "a group's `dependencies(..)` are dependencies: types implementing `ferrapi::Arg` with `SOURCE = Source::Dependency`, such as the type an `async fn` marked `#[dependency]` returns",
+    note = "a dependency is `Clone + Send + 'static`: a route that also takes it gets a clone of the value its group's run resolved"
+)]
+pub trait GroupDependency<const DEPENDENCY: bool> {
+    /// The dependency, run for its effect.
+    fn dependency_fn() -> DependencyFn;
+}
+// Not recommended: the error then names `GroupDependency` with the notes above rather than
+// `Clone` or `Send` alone.
+#[diagnostic::do_not_recommend]
+impl<T: Arg + Clone + Send + 'static> GroupDependency<true> for T {
+    fn dependency_fn() -> DependencyFn {
+        DependencyFn::of::<T>()
+    }
+}

@@ -4,10 +4,12 @@
 //! Rules enforced here: the handler collects every validation error (path, then query, then
 //! body) before answering; a route with a dependency among its arguments (a constant of the
 //! argument types, folded by the optimiser) resolves its arguments in a boxed future first, one
-//! without runs exactly as if dependencies did not exist; and every type requirement is asserted at the argument's own span so a
-//! mistake is reported where it was made, once: assertions, handler, check and OpenAPI builder
-//! are one function body (closures included), and the compiler reports an unsatisfied bound once
-//! per span and body. Internal names in the handler start with `__`, so a user's names never
+//! without runs exactly as if dependencies did not exist; the grouped handler, which the app
+//! runs only for a route in a group with dependencies, reads the groups' dependencies after the
+//! path parameters and resolves them before the route's own; and every type requirement is
+//! asserted at the argument's own span so a mistake is reported where it was made, once:
+//! assertions, handlers, check and OpenAPI builder are one function body (closures included),
+//! and the compiler reports an unsatisfied bound once per span and body. Internal names in the handler start with `__`, so a user's names never
 //! shadow them.
 
 use proc_macro2::{Span, TokenStream};
@@ -38,16 +40,25 @@ pub(super) struct Argument<'a> {
 }
 
 impl Argument<'_> {
-    /// `<T as Arg>::SOURCE.is_body()`.
+    /// `<T as Arg>::SOURCE.is_body()`, at the argument's type (see [`Argument::source`]).
     pub(super) fn is_body(&self) -> TokenStream {
-        let (ty, arg) = (self.ty, paths::arg());
-        quote!(<#ty as #arg>::SOURCE.is_body())
+        let source = self.source();
+        quote_spanned!(self.ty.span()=> #source.is_body())
     }
 
-    /// `<T as Arg>::SOURCE.is_dependency()`.
+    /// `<T as Arg>::SOURCE.is_dependency()`, at the argument's type (see [`Argument::source`]).
     pub(super) fn is_dependency(&self) -> TokenStream {
-        let (ty, arg) = (self.ty, paths::arg());
-        quote!(<#ty as #arg>::SOURCE.is_dependency())
+        let source = self.source();
+        quote_spanned!(self.ty.span()=> #source.is_dependency())
+    }
+
+    /// `<T as Arg>::SOURCE`, every token at the argument's type: a type that is no argument is
+    /// then one error there, not a second one at the attribute (the compiler reports an
+    /// unsatisfied bound once per span).
+    fn source(&self) -> TokenStream {
+        let (ty, span) = (self.ty, self.ty.span());
+        let arg = paths::at(span, paths::arg());
+        quote_spanned!(span=> <#ty as #arg>::SOURCE)
     }
 
     /// `Param::new(name, default, constraints)`: the argument's declaration.
@@ -173,8 +184,9 @@ fn extract_path(argument: &Argument<'_>, index: usize) -> TokenStream {
 
 /// `<T as Arg>::extract(..)` for an argument that is not a path parameter.
 pub(super) fn extract_call(argument: &Argument<'_>, cx: &TokenStream, errors: &TokenStream) -> TokenStream {
-    let (ty, arg, param) = (argument.ty, paths::arg(), argument.param());
-    quote! {
+    let (ty, param, span) = (argument.ty, argument.param(), argument.ty.span());
+    let arg = paths::at(span, paths::arg());
+    quote_spanned! {span=>
         <#ty as #arg>::extract(#cx, #param, #errors)
     }
 }
@@ -182,7 +194,7 @@ pub(super) fn extract_call(argument: &Argument<'_>, cx: &TokenStream, errors: &T
 /// The handler's statements reading an argument that is not the body (query, injected, the
 /// inputs of a dependency).
 fn extract_other(argument: &Argument<'_>) -> TokenStream {
-    let (ty, slot, arg) = (argument.ty, &argument.slot, paths::arg());
+    let (ty, slot, arg, is_body) = (argument.ty, &argument.slot, paths::arg(), argument.is_body());
     let extract = extract_call(argument, &quote!(__cx), &quote!(&mut __errors));
     // The input's type is written at the argument's type: a type that is no argument is then
     // the one error of the assertions, not another at the attribute.
@@ -193,7 +205,7 @@ fn extract_other(argument: &Argument<'_>) -> TokenStream {
     };
     quote! {
         let mut #slot: ::core::option::Option<#input> = ::core::option::Option::None;
-        if !<#ty as #arg>::SOURCE.is_body() {
+        if !#is_body {
             #slot = #extract;
         }
     }
@@ -202,10 +214,10 @@ fn extract_other(argument: &Argument<'_>) -> TokenStream {
 /// The handler's statements reading an argument that is the body: after every other argument,
 /// so their errors are collected before the body is read.
 fn extract_body(argument: &Argument<'_>) -> TokenStream {
-    let (ty, slot, arg) = (argument.ty, &argument.slot, paths::arg());
+    let (slot, is_body) = (&argument.slot, argument.is_body());
     let extract = extract_call(argument, &quote!(__cx), &quote!(&mut __errors));
     quote! {
-        if <#ty as #arg>::SOURCE.is_body() {
+        if #is_body {
             #slot = #extract;
         }
     }
@@ -256,11 +268,13 @@ fn has_dependency(arguments: &[Argument<'_>]) -> Option<TokenStream> {
 /// The handler's way for a route with a dependency: a boxed future that resolves every argument
 /// in declaration order (the first dependency that fails answers the request, even when another
 /// argument is invalid, as in FastAPI; one whose own inputs were invalid is skipped), then answers
-/// 422 with every validation error, or calls the function.
+/// 422 with every validation error, or calls the function. With `group`, the groups'
+/// dependencies (`__group`, their inputs) are resolved first, in the same cache.
 fn dependency_path(
     model: &RouteModel,
     arguments: &[Argument<'_>],
     into_response: &TokenStream,
+    group: bool,
 ) -> TokenStream {
     let (boxed, deps, internal_error) = (paths::boxed(), paths::deps(), paths::internal_error());
     let (validation_errors, response_trait, bad_body) = (
@@ -274,7 +288,9 @@ fn dependency_path(
         .map(|argument| {
             let slot = &argument.slot;
             let resolve = argument.resolve(&quote!(__input), &quote!(&mut __deps));
-            quote! {
+            // At the argument's type, the `.await` too: a type that is no argument is then one
+            // error there, not another at the attribute.
+            quote_spanned! {argument.ty.span()=>
                 let #slot = match #slot {
                     ::core::option::Option::Some(__input) => match #resolve.await {
                         ::core::result::Result::Ok(__value) => ::core::option::Option::Some(__value),
@@ -286,6 +302,13 @@ fn dependency_path(
         });
     let fn_name = &model.func.sig.ident;
     let slots: Vec<_> = arguments.iter().map(|a| &a.slot).collect();
+    let group = group.then(|| {
+        quote! {
+            if let ::core::result::Result::Err(__response) = __group.resolve(&mut __deps).await {
+                return __response;
+            }
+        }
+    });
     quote! {
         // FastAPI reads the body before any dependency runs: a body that cannot be validated
         // at all is answered first.
@@ -296,6 +319,7 @@ fn dependency_path(
         }
         return ::core::result::Result::Ok(#boxed(async move {
             let mut __deps = #deps::new();
+            #group
             #(#resolve)*
             if let ::core::result::Result::Err(__response) = __errors.finish() {
                 return __response;
@@ -309,22 +333,59 @@ fn dependency_path(
     }
 }
 
-/// The `handler` closure: extract every argument (errors collected); with a dependency, go on in
-/// a boxed future (see [`dependency_path`]); without, answer 422 with every error, or call the
-/// function.
-fn handler(model: &RouteModel, arguments: &[Argument<'_>], into_response: &TokenStream) -> TokenStream {
+/// The statements extracting every argument: path parameters, then `between` (the groups'
+/// dependencies, in the grouped handler), then the others in declaration order, then the body.
+fn extraction(arguments: &[Argument<'_>], between: TokenStream) -> TokenStream {
     let mut extract = TokenStream::new();
     for argument in arguments {
         if let Some(index) = argument.path_index {
             extract.extend(extract_path(argument, index));
         }
     }
+    extract.extend(between);
     let others = arguments.iter().filter(|a| a.path_index.is_none());
     extract.extend(others.clone().map(extract_other));
     extract.extend(others.map(extract_body));
+    extract
+}
+
+/// The `grouped` closure: the handler of the route in a group with dependencies, which reads the
+/// groups' dependencies with the arguments and always goes on in a boxed future (see
+/// [`dependency_path`]).
+fn grouped_handler(
+    model: &RouteModel,
+    arguments: &[Argument<'_>],
+    into_response: &TokenStream,
+) -> TokenStream {
+    let (grouped_handler, request_cx, dependency_fn, group_inputs, validation_errors) = (
+        paths::grouped_handler(),
+        paths::request_cx(),
+        paths::dependency_fn(),
+        paths::group_inputs(),
+        paths::validation_errors(),
+    );
+    let extract = extraction(
+        arguments,
+        quote!(let __group = #group_inputs::extract(__group, __cx, &mut __errors);),
+    );
+    let dependency_path = dependency_path(model, arguments, into_response, true);
+    quote! {
+        let grouped: #grouped_handler = |__cx: &#request_cx<'_>, __group: &[#dependency_fn]| {
+            let mut __errors = #validation_errors::new();
+            #extract
+            #dependency_path
+        };
+    }
+}
+
+/// The `handler` closure: extract every argument (errors collected); with a dependency, go on in
+/// a boxed future (see [`dependency_path`]); without, answer 422 with every error, or call the
+/// function.
+fn handler(model: &RouteModel, arguments: &[Argument<'_>], into_response: &TokenStream) -> TokenStream {
+    let extract = extraction(arguments, TokenStream::new());
     // Only arguments that are not path parameters can be dependencies.
     let dependency_path = has_dependency(arguments).map(|has_dependency| {
-        let dependency_path = dependency_path(model, arguments, into_response);
+        let dependency_path = dependency_path(model, arguments, into_response, false);
         quote! {
             if #has_dependency {
                 #dependency_path
@@ -374,7 +435,10 @@ fn check(arguments: &[Argument<'_>]) -> TokenStream {
         .iter()
         .filter(|a| a.path_index.is_none())
         .map(|a| a.ty)
-        .map(|ty| quote!(<#ty as #arg>::check(state)?;));
+        .map(|ty| {
+            let arg = paths::at(ty.span(), arg.clone());
+            quote_spanned!(ty.span()=> <#ty as #arg>::check(state)?;)
+        });
     quote! {
         let check: fn(&#state_map) -> ::core::result::Result<(), ::std::string::String> =
             |state: &#state_map| {
@@ -414,17 +478,19 @@ fn def_body(model: &RouteModel) -> TokenStream {
     let assertions = argument_assertions(&arguments);
     let (output_assertion, into_response) = output_conversion(&model.func.sig.output);
     let handler = handler(model, &arguments, &into_response);
+    let grouped = grouped_handler(model, &arguments, &into_response);
     let check = check(&arguments);
     let operation = openapi::operation(model);
     let route_def = route_def(model, &arguments);
-    let (schema_registry, value) = (paths::schema_registry(), paths::value());
+    let (schema_registry, operation_type) = (paths::schema_registry(), paths::operation());
     quote! {
         #assertions
         #output_assertion
 
         #handler
+        #grouped
         #check
-        let operation: fn(&mut #schema_registry) -> #value = #operation;
+        let operation: fn(&mut #schema_registry) -> #operation_type = #operation;
 
         #route_def
     }

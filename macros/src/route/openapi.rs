@@ -102,7 +102,11 @@ fn parameters(model: &RouteModel) -> TokenStream {
         let pname = api_name(&classified.param.name);
         let constraints = tokens::constraints(&classified.param.attrs.constraints);
         let default = tokens::default_fn(ty, classified.param.attrs.default.as_ref());
-        params.extend(quote!(
+        // The trait's path is written at the argument's type, as the assertions are: a type that
+        // is no argument is then one error there, not another at the attribute.
+        let span = ty.span();
+        let arg = paths::at(span, arg.clone());
+        params.extend(quote_spanned!(span=>
             <#ty as #arg>::doc(#param::new(#pname, #default, #constraints), &mut op, registry);
         ));
     }
@@ -133,7 +137,8 @@ fn statuses(model: &RouteModel) -> TokenStream {
     quote!(#(#status)* #(#extra)*)
 }
 
-/// `|registry| -> Value`: a closure building the operation object.
+/// `|registry| -> Operation`: a closure building the operation, which the app finishes (adding
+/// what the route's groups state).
 pub fn operation(model: &RouteModel) -> TokenStream {
     let name = model.func.sig.ident.to_string();
     let summary = tokens::option_str(model.doc.summary.as_deref());
@@ -145,14 +150,14 @@ pub fn operation(model: &RouteModel) -> TokenStream {
         syn::ReturnType::Default => TokenStream::new(),
     };
     let statuses = statuses(model);
-    let (schema_registry, value, operation) = (paths::schema_registry(), paths::value(), paths::operation());
+    let (schema_registry, operation) = (paths::schema_registry(), paths::operation());
     quote! {
-        |registry: &mut #schema_registry| -> #value {
+        |registry: &mut #schema_registry| -> #operation {
             let mut op = #operation::new(#name, #summary, #description, &[#(#tags),*]);
             #params
             #response
             #statuses
-            op.finish()
+            op
         }
     }
 }

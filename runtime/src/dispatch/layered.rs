@@ -113,7 +113,7 @@ impl Future for RoutesFuture {
 }
 
 #[cold]
-fn lost_routing() -> Response {
+pub(super) fn lost_routing() -> Response {
     tracing::error!("a layer passed on a request without its routing information; answering 500");
     internal_error()
 }

@@ -1,8 +1,8 @@
 //! Dispatch: answering one request — route it, read the body if the route has one, run the
 //! generated handler, log. This is the per-request path; the server calls it for every request it
 //! reads, and [`Service::handle`] calls it in-process. Its files: `service` (the compiled app),
-//! `panic` (a panic is a 500), `observe` (request ids, the request span, the access line,
-//! metrics), `layered` and `endpoint` (the path through `tower` layers).
+//! `layered` and `endpoint` (the app's layers), `scoped` (a route in a group with dependencies or
+//! layers), `observe` (request ids, the access line, metrics), `panic` (a panic is a 500).
 //!
 //! Rules enforced here:
 //! - everything up to the handler's future runs synchronously when the route takes no body, or
@@ -10,6 +10,8 @@
 //!   small (the boxed user future, or a ready response) and owns nothing of the request but what
 //!   the user's function took;
 //! - routes with a body read it by polling, never beyond the limit (413), then validate it;
+//! - a route in a group with dependencies or layers leaves this path once it is matched (one
+//!   test of the byte a route without a body always tested), for `scoped.rs`;
 //! - a panic while extracting or inside the handler is a logged 500;
 //! - HEAD responses keep GET's headers (with the length) and drop the body;
 //! - a request is observed (`observe.rs`) only when the access line is on (target
@@ -22,6 +24,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
+use bytes::Bytes;
 use hyper::header::{HeaderValue, ALLOW, CONTENT_LENGTH};
 use hyper::http::request::Parts;
 use hyper::{Method, Request, StatusCode};
@@ -31,11 +34,13 @@ mod endpoint;
 mod layered;
 mod observe;
 mod panic;
+mod scoped;
 mod service;
 
 pub use endpoint::{Endpoint, EndpointFuture};
 pub use layered::MatchedRoute;
 use layered::Routed;
+pub(crate) use scoped::{Descend, RouteScope};
 pub(crate) use service::{Answer, Compiled, LayerFn};
 pub use service::{Service, ServiceFuture};
 
@@ -43,7 +48,7 @@ use crate::extract::{classify, BodyInput, BodyReader, PathParams, RequestCx};
 use crate::logging::ACCESS_TARGET;
 use crate::metrics::RouteKey;
 use crate::response::{error_response, internal_error, Body, BoxError, Response};
-use crate::routing::{Lookup, RouteDef};
+use crate::routing::{BoxFuture, Entry, Lookup, RouteDef};
 pub(crate) use observe::{InRequest, Observed, RequestId, X_REQUEST_ID};
 use panic::{panic_message, CatchPanic};
 
@@ -117,13 +122,19 @@ pub(crate) struct HandleFuture<B> {
 // function boundary otherwise copies the 150-byte response once more (-45 instructions).
 #[inline(always)]
 fn run<B>(def: &RouteDef, cx: &RequestCx<'_>) -> State<B> {
-    match catch_unwind(AssertUnwindSafe(|| (def.handler)(cx))) {
+    started(def.name, catch_unwind(AssertUnwindSafe(|| (def.handler)(cx))))
+}
+
+/// The state after a handler of `route` was called (and did not panic, or did).
+#[inline(always)]
+fn started<B>(route: &'static str, called: std::thread::Result<Result<BoxFuture, Response>>) -> State<B> {
+    match called {
         Ok(Ok(future)) => State::Running {
             future: CatchPanic::new(future),
-            route: def.name,
+            route,
         },
         Ok(Err(response)) => State::Ready(Poll::Ready(response)),
-        Err(payload) => State::Ready(Poll::Ready(panicked(def.name, &*payload))),
+        Err(payload) => State::Ready(Poll::Ready(panicked(route, &*payload))),
     }
 }
 
@@ -137,7 +148,7 @@ fn panicked(route: &'static str, payload: &(dyn std::any::Any + Send)) -> Respon
 /// Start answering `request`.
 pub(crate) fn start<B>(inner: &Arc<Compiled>, request: Request<B>) -> HandleFuture<B>
 where
-    B: hyper::body::Body + Unpin,
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
     let is_head = request.method() == Method::HEAD;
@@ -158,7 +169,7 @@ where
 #[inline(never)]
 fn start_observed<B>(inner: &Arc<Compiled>, request: Request<B>, log: bool, is_head: bool) -> HandleFuture<B>
 where
-    B: hyper::body::Body + Unpin,
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
     let mut observed = Observed::begin(inner, &request, log);
@@ -177,7 +188,7 @@ where
 #[inline(always)]
 fn route<B, H: Hook>(inner: &Arc<Compiled>, parts: Parts, body: B, hook: &mut H) -> State<B>
 where
-    B: hyper::body::Body + Unpin,
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
     let path = parts.uri.path();
@@ -207,13 +218,15 @@ where
 #[inline(always)]
 fn matched<B>(inner: &Arc<Compiled>, parts: Parts, body: B, route: usize, params: PathParams) -> State<B>
 where
-    B: hyper::body::Body + Unpin,
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
     let Some(def) = inner.routes.get(route) else {
         return State::Ready(Poll::Ready(internal_error()));
     };
-    let body_input = if def.reads_body {
+    let body_input = if def.entry == Entry::Head {
+        BodyInput::Missing
+    } else if def.entry == Entry::Body {
         let mut reader = match BodyReader::new(body, inner.config.body_limit) {
             Ok(reader) => reader,
             Err(response) => return State::Ready(Poll::Ready(response)),
@@ -235,7 +248,7 @@ where
             }
         }
     } else {
-        BodyInput::Missing
+        return scoped::scoped(inner, parts, body, route, params);
     };
     let cx = RequestCx {
         parts: &parts,
@@ -251,7 +264,7 @@ where
 /// of the layer stack. Logging and HEAD are the outer path's.
 pub(crate) fn start_routed<B>(inner: &Arc<Compiled>, request: Request<B>, routed: Routed) -> HandleFuture<B>
 where
-    B: hyper::body::Body + Unpin,
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
     let (parts, body) = request.into_parts();

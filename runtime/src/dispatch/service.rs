@@ -16,7 +16,7 @@ use bytes::Bytes;
 use hyper::Request;
 
 use super::layered::{start_layered, LayeredFuture, MatchedRoute, Routes};
-use super::{start, Endpoint, HandleFuture, RequestId, X_REQUEST_ID};
+use super::{start, Endpoint, HandleFuture, RequestId, RouteScope, X_REQUEST_ID};
 use crate::config::Config;
 use crate::extract::StateMap;
 use crate::metrics::HttpMetrics;
@@ -40,6 +40,9 @@ pub(crate) struct Compiled {
     pub(crate) metrics: Option<HttpMetrics>,
     /// Requests are observed even with the access line off: the app has request ids or metrics.
     pub(crate) observe: bool,
+    /// Each route's dependencies and layers of its groups (by declaration index): `Some` only
+    /// for a route whose groups have either (its entry is then `Scoped`).
+    pub(crate) scopes: Vec<Option<RouteScope>>,
 }
 
 /// A layer, kept by the app until it is built: wraps an endpoint in itself.
@@ -129,7 +132,7 @@ impl Service {
     /// The direct path: for an app without layers.
     pub(crate) fn direct<B>(&self, request: Request<B>) -> HandleFuture<B>
     where
-        B: hyper::body::Body + Unpin,
+        B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
         B::Error: Into<BoxError>,
     {
         start(&self.inner, request)

@@ -13,6 +13,7 @@
 
 mod dependencies;
 mod docs_pages;
+mod groups;
 mod hostile_input;
 mod http_body;
 mod http_params;
@@ -23,3 +24,4 @@ mod openapi_document;
 mod openapi_schema;
 mod security;
 mod server_limits;
+mod test_client;
