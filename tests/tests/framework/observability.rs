@@ -244,3 +244,112 @@ async fn overload_503s_are_counted_and_carry_an_id() {
     let slept = r#"http_requests_total{method="GET",route="/sleep/{ms}",status="200"}"#;
     assert_eq!(sample(&text, slept), Some(1.0), "{text}");
 }
+
+/// What a subscriber other than ferrapi's log sees: spans (name and fields, fields recorded later
+/// included) and events (target, fields, the span they are in).
+#[derive(Default)]
+struct Seen {
+    spans: Vec<(&'static str, String)>,
+    events: Vec<(&'static str, String, Option<u64>)>,
+}
+
+/// A minimal `tracing` subscriber that records what it is told into [`Seen`].
+struct Recorder {
+    seen: std::sync::Arc<std::sync::Mutex<Seen>>,
+    current: std::sync::Mutex<Vec<u64>>,
+}
+
+/// Writes fields as `name=value;`.
+struct Text<'a>(&'a mut String);
+
+impl tracing::field::Visit for Text<'_> {
+    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+        self.0.push_str(&format!("{}={value:?};", field.name()));
+    }
+    fn record_str(&mut self, field: &tracing::field::Field, value: &str) {
+        self.0.push_str(&format!("{}={value};", field.name()));
+    }
+}
+
+impl tracing::Subscriber for Recorder {
+    fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
+        true
+    }
+    fn new_span(&self, attrs: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+        let mut seen = self.seen.lock().unwrap();
+        let mut fields = String::new();
+        attrs.record(&mut Text(&mut fields));
+        seen.spans.push((attrs.metadata().name(), fields));
+        tracing::span::Id::from_u64(seen.spans.len() as u64)
+    }
+    fn record(&self, span: &tracing::span::Id, values: &tracing::span::Record<'_>) {
+        let mut seen = self.seen.lock().unwrap();
+        if let Some((_, fields)) = seen.spans.get_mut(span.into_u64() as usize - 1) {
+            values.record(&mut Text(fields));
+        }
+    }
+    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+    fn event(&self, event: &tracing::Event<'_>) {
+        let mut fields = String::new();
+        event.record(&mut Text(&mut fields));
+        let parent = self.current.lock().unwrap().last().copied();
+        let target = event.metadata().target();
+        self.seen.lock().unwrap().events.push((target, fields, parent));
+    }
+    fn enter(&self, span: &tracing::span::Id) {
+        self.current.lock().unwrap().push(span.into_u64());
+    }
+    fn exit(&self, _: &tracing::span::Id) {
+        self.current.lock().unwrap().pop();
+    }
+}
+
+#[get("/logs/{id}")]
+async fn logs(id: i64) -> Json<Value> {
+    tracing::info!(target: "handler", "handling {id}");
+    Json(json!({ "id": id }))
+}
+
+/// With another subscriber than ferrapi's log (here one thread runs client, server and handler,
+/// so a thread's default subscriber sees them all) a request is a `tracing` span with its id,
+/// method, route template, status and latency, and what the handler logs is in it.
+#[tokio::test(flavor = "current_thread")]
+async fn with_another_subscriber_a_request_is_a_span() {
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Seen::default()));
+    let recorder = Recorder {
+        seen: seen.clone(),
+        current: std::sync::Mutex::new(Vec::new()),
+    };
+    let _default = tracing::subscriber::set_default(recorder);
+    let addr = spawn(App::new().routes(ferrapi::routes![logs]).request_ids(true)).await;
+    let reply = send(addr, "GET", "/logs/7", &[("X-Request-Id", "span-1")], None).await;
+    assert_eq!(reply.status, 200);
+    let seen = seen.lock().unwrap();
+    let (index, (_, fields)) = seen
+        .spans
+        .iter()
+        .enumerate()
+        .find(|(_, (name, fields))| *name == "request" && fields.contains("request_id=span-1;"))
+        .unwrap_or_else(|| panic!("no request span: {:?}", seen.spans));
+    for field in ["method=GET;", "route=/logs/{id};", "status=200;", "latency_ms="] {
+        assert!(fields.contains(field), "{field} in {fields}");
+    }
+    let span = index as u64 + 1;
+    let handler = seen.events.iter().find(|(target, _, _)| *target == "handler");
+    assert_eq!(
+        handler.map(|e| e.2),
+        Some(Some(span)),
+        "the handler logs in the span: {:?}",
+        seen.events
+    );
+    let access = seen
+        .events
+        .iter()
+        .find(|(target, _, _)| *target == "ferrapi::access");
+    let (_, access_fields, parent) = access.unwrap_or_else(|| panic!("no access event: {:?}", seen.events));
+    assert_eq!(*parent, Some(span));
+    assert!(
+        access_fields.contains("path=/logs/7;") && access_fields.contains("status=200;"),
+        "{access_fields}"
+    );
+}
