@@ -83,6 +83,9 @@ runtime_paths! {
     boxed => boxed;
     answer_now => answer_now;
     internal_error => internal_error;
+    finish => finish;
+    invalid => invalid;
+    defer_invalid => defer_invalid;
 }
 
 // Arguments and their validation.

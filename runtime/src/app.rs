@@ -16,13 +16,15 @@ use std::time::Duration;
 use bytes::Bytes;
 use hyper::Method;
 
+mod errors;
+
 use crate::config::Config;
 use crate::dispatch::{Compiled, Descend, Endpoint, LayerFn, MatchedRoute, RouteScope, Service};
 use crate::extract::StateMap;
 use crate::group::{Group, Mounted, Scope};
 use crate::metrics::{HttpMetrics, Metrics};
 use crate::openapi::{document, document_path, DocsRoutes, Info};
-use crate::response::BoxError;
+use crate::response::{BoxError, InternalAnswer};
 use crate::routing::{Entry, Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable};
 use crate::validate::SchemaRegistry;
 
@@ -296,7 +298,8 @@ impl App {
                 ));
             }
         }
-        let doc = document(&self.info, operations, registry);
+        let validation_error = self.validation_error_body()?;
+        let doc = document(&self.info, operations, registry, validation_error);
         let openapi_json =
             Bytes::from(serde_json::to_vec(&doc).map_err(|e| BuildError(format!("OpenAPI document: {e}")))?);
         let docs =
@@ -322,7 +325,7 @@ impl App {
             let docs_paths: Vec<&str> = docs.paths().collect();
             HttpMetrics::new(metrics, &templates, &docs_paths)
         });
-        let scopes = scopes(&mut self.routes);
+        let scopes = scopes(&mut self.routes, self.state.answers().internal.as_ref());
         let compiled = Compiled {
             routes: self.routes.into_iter().map(|route| route.def).collect(),
             router,
@@ -342,16 +345,18 @@ impl App {
 
 /// Each route's per-request scope (by declaration index): `Some` for a route whose groups have
 /// dependencies or layers, whose entry becomes `Scoped`. Each group's layer stack is built once
-/// and shared by its routes (a clone of an endpoint shares its layers' state).
-fn scopes(routes: &mut [Mounted]) -> Vec<Option<RouteScope>> {
+/// and shared by its routes (a clone of an endpoint shares its layers' state); `internal` is the
+/// app's 500, for its layers' errors.
+fn scopes(routes: &mut [Mounted], internal: Option<&InternalAnswer>) -> Vec<Option<RouteScope>> {
     let mut stacks: Vec<(Arc<[LayerFn]>, Endpoint)> = Vec::new();
     let mut stack_of = |layers: &Arc<[LayerFn]>| -> Endpoint {
         if let Some((_, stack)) = stacks.iter().find(|(known, _)| Arc::ptr_eq(known, layers)) {
             return stack.clone();
         }
-        let stack = layers
-            .iter()
-            .fold(Endpoint::new(Descend), |endpoint, layer| layer(endpoint));
+        let stack = layers.iter().fold(
+            Endpoint::new(Descend(internal.cloned()), internal.cloned()),
+            |endpoint, layer| layer(endpoint),
+        );
         stacks.push((layers.clone(), stack.clone()));
         stack
     };

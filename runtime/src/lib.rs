@@ -57,13 +57,15 @@
 //! 5. [Routing](#routing): declaration order, shadowing, 404/405, HEAD, trailing slashes,
 //!    percent-decoding.
 //! 6. [Responses](#responses): what a handler may return.
-//! 7. [The errors a client sees](#the-errors-a-client-sees): 422, 400, 413, 500, 503 and the rest.
+//! 7. [The errors a client sees](#the-errors-a-client-sees): 422, 400, 413, 500, 503 and the rest;
+//!    [error answers of your own](#error-answers-of-your-own) in place of FastAPI's.
 //! 8. [The OpenAPI document and the docs pages](#the-openapi-document-and-the-docs-pages).
 //! 9. [State, configuration and serving](#state-configuration-and-serving): `App`, limits,
 //!    `Server`, graceful shutdown, logging.
 //! 10. [Middleware: tower layers](#middleware-tower-layers): `App::layer`, CORS, compression,
 //!     timeouts, a layer of your own, the matched route.
-//! 11. [Testing in-process](#testing-in-process): [`TestClient`](testing::TestClient), no socket.
+//! 11. [Testing in-process](#testing-in-process): [`TestClient`](testing::TestClient), no socket;
+//!     its cookies.
 //! 12. [Custom parameter and field types](#custom-parameter-and-field-types): the traits of
 //!     [`types`].
 //! 13. [Dependencies](#dependencies): `#[dependency]`, the [`Arg`] trait, sub-dependencies, the
@@ -188,6 +190,9 @@ pub mod types {
         Bound, Constrainable, ErrorItem, Failure, FastJson, FromJson, FromParam, JsonSchema, Loc, LocItem,
         SchemaRegistry, ValidationErrors,
     };
+    /// The head of a request (method, URI, headers, extensions): what [`RequestCx::parts`] gives,
+    /// and what the app's error answers read ([`App::on_not_found`](crate::App::on_not_found)).
+    pub use hyper::http::request::Parts;
 }
 
 /// `tower` middleware around an app: what [`App::layer`] wraps ([`Endpoint`](layer::Endpoint)),
@@ -223,7 +228,7 @@ pub mod __private {
     pub use crate::extract::{body_model, path_param, DependencyFn, EffectFuture, GroupInputs, Sharing};
     pub use crate::group::GroupParts;
     pub use crate::openapi::field_schema;
-    pub use crate::response::internal_error;
+    pub use crate::response::{internal_error, Invalid};
     pub use crate::routing::{answer_now, BoxFuture, GroupedHandler, Handler, RouteParts};
     pub use crate::validate::{
         enum_failure, enum_from_json, enum_from_param, enum_schema, fast_enum, field, title_case,

@@ -6,8 +6,10 @@
 //!   (when the app has them), extraction, dependencies, the handler, every error answer, HEAD;
 //!   only what the [`Server`](crate::Server) adds is not there (the concurrency limit, the head
 //!   limits and timeouts, HTTP framing);
-//! - a request carries only what the test gives it (and the `Content-Type` of a JSON or text
-//!   body, and the `Content-Length` of any body, as every HTTP client sends them);
+//! - a request carries only what the test gives it, to the client (headers for every request)
+//!   or to the request (and the `Content-Type` of a JSON or text body, the `Content-Length` of
+//!   any body, as every HTTP client sends them, and the cookies the app set, as a browser sends
+//!   them: `cookies.rs`); a request's own header replaces the client's of the same name;
 //! - the response's body is read whole before [`TestRequest::send`] returns, so reading it is
 //!   synchronous (`text()`, `json()`);
 //! - this is test support: a mistake in the test (a malformed header or URI, a value that does not
@@ -15,10 +17,11 @@
 //!   it, as an assertion does.
 
 use std::fmt;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use bytes::Bytes;
 use http_body_util::BodyExt;
-use hyper::header::{HeaderName, HeaderValue, CONTENT_LENGTH, CONTENT_TYPE};
+use hyper::header::{HeaderName, HeaderValue, CONTENT_LENGTH, CONTENT_TYPE, COOKIE, SET_COOKIE};
 use hyper::{HeaderMap, Method, Request, StatusCode};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -26,6 +29,10 @@ use serde::Serialize;
 use crate::app::App;
 use crate::dispatch::Service;
 use crate::response::Body;
+
+mod cookies;
+
+use cookies::{parse_set_cookie, Jar};
 
 /// What a [`TestClient`] can drive: an [`App`] (built when the client is made) or a built
 /// [`Service`].
@@ -59,10 +66,15 @@ impl IntoService for App {
 
 /// Calls an app in-process: `TestClient::new(app).get("/item/42").send().await`.
 ///
-/// Cheap to clone (the app is shared); requests may be sent from many tasks at once.
+/// Cheap to clone (the app is shared); requests may be sent from many tasks at once. It keeps
+/// the cookies the app sets and sends them back, as a browser does; clones share them (make
+/// another client for another user).
 #[derive(Debug, Clone)]
 pub struct TestClient {
     service: Service,
+    jar: Arc<Mutex<Jar>>,
+    /// Sent with every request, under the request's own.
+    headers: HeaderMap,
 }
 
 impl TestClient {
@@ -70,7 +82,46 @@ impl TestClient {
     pub fn new(app: impl IntoService) -> Self {
         TestClient {
             service: app.into_service(),
+            jar: Arc::default(),
+            headers: HeaderMap::new(),
         }
+    }
+
+    /// This client, sending header `name: value` with every request (a credential every test
+    /// request carries, say), unless a request sets that header itself. A repeated name adds a
+    /// value. The client keeps its cookies.
+    ///
+    /// # Panics
+    ///
+    /// When the name or the value is not one a header can have (the test's mistake).
+    pub fn with_header<K, V>(mut self, name: K, value: V) -> Self
+    where
+        K: TryInto<HeaderName>,
+        K::Error: fmt::Display,
+        V: TryInto<HeaderValue>,
+        V::Error: fmt::Display,
+    {
+        let (name, value) =
+            header_pair(name, value).unwrap_or_else(|mistake| panic!("a client header: {mistake}"));
+        self.headers.append(name, value);
+        self
+    }
+
+    /// The value of the cookie `name` the client holds (one the app set, or
+    /// [`set_cookie`](TestClient::set_cookie)).
+    pub fn cookie(&self, name: &str) -> Option<String> {
+        lock(&self.jar).get(name).map(str::to_owned)
+    }
+
+    /// Hold cookie `name=value` and send it with every request from now on, as if the app had
+    /// set it (a session a test starts with).
+    pub fn set_cookie(&self, name: &str, value: &str) {
+        lock(&self.jar).set(name, value);
+    }
+
+    /// Forget every cookie the client holds.
+    pub fn clear_cookies(&self) {
+        lock(&self.jar).clear();
     }
 
     /// The service the client calls (for its document, route table, configuration).
@@ -82,9 +133,12 @@ impl TestClient {
     pub fn request(&self, method: Method, uri: &str) -> TestRequest {
         TestRequest {
             service: self.service.clone(),
+            jar: self.jar.clone(),
             method,
             uri: uri.to_owned(),
+            defaults: self.headers.clone(),
             headers: HeaderMap::new(),
+            cookies: Vec::new(),
             body: Bytes::new(),
             mistake: None,
         }
@@ -131,9 +185,14 @@ impl TestClient {
 #[must_use = "a request does nothing until it is sent"]
 pub struct TestRequest {
     service: Service,
+    jar: Arc<Mutex<Jar>>,
     method: Method,
     uri: String,
+    /// The client's headers, under this request's own.
+    defaults: HeaderMap,
     headers: HeaderMap,
+    /// This request's own cookies, over the client's.
+    cookies: Vec<(String, String)>,
     body: Bytes,
     /// The first mistake in building the request, reported when it is sent.
     mistake: Option<String>,
@@ -144,7 +203,9 @@ impl fmt::Debug for TestRequest {
         f.debug_struct("TestRequest")
             .field("method", &self.method)
             .field("uri", &self.uri)
+            .field("defaults", &self.defaults)
             .field("headers", &self.headers)
+            .field("cookies", &self.cookies)
             .field("body", &self.body.len())
             .finish()
     }
@@ -159,13 +220,20 @@ impl TestRequest {
         V: TryInto<HeaderValue>,
         V::Error: fmt::Display,
     {
-        match (name.try_into(), value.try_into()) {
-            (Ok(name), Ok(value)) => {
+        match header_pair(name, value) {
+            Ok((name, value)) => {
                 self.headers.append(name, value);
             }
-            (Err(error), _) => self.note(format!("a header name: {error}")),
-            (_, Err(error)) => self.note(format!("a header value: {error}")),
+            Err(mistake) => self.note(mistake),
         }
+        self
+    }
+
+    /// Send cookie `name=value` with this request only, over a cookie of that name the client
+    /// holds. (All of a request's cookies go in one `Cookie` header, after any the test wrote
+    /// with [`header`](TestRequest::header).)
+    pub fn cookie(mut self, name: &str, value: &str) -> Self {
+        self.cookies.push((name.to_owned(), value.to_owned()));
         self
     }
 
@@ -228,15 +296,41 @@ impl TestRequest {
     pub async fn send(self) -> TestResponse {
         let TestRequest {
             service,
+            jar,
             method,
             uri,
+            defaults,
             mut headers,
+            cookies,
             body,
             mistake,
         } = self;
         let what = format!("{method} {uri}");
         if let Some(mistake) = mistake {
             panic!("{what}: {mistake}");
+        }
+        for name in defaults.keys() {
+            if !headers.contains_key(name) {
+                for value in defaults.get_all(name) {
+                    headers.append(name.clone(), value.clone());
+                }
+            }
+        }
+        let sent = lock(&jar).header(&cookies);
+        if !sent.is_empty() {
+            // One `Cookie` header, as RFC 6265 asks of a user agent: the test's own first.
+            let mut line: Vec<&str> = headers
+                .get_all(COOKIE)
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .collect();
+            line.push(&sent);
+            match HeaderValue::from_str(&line.join("; ")) {
+                Ok(value) => {
+                    headers.insert(COOKIE, value);
+                }
+                Err(error) => panic!("{what}: a cookie is not a header value ({sent:?}): {error}"),
+            }
         }
         if !body.is_empty() && !headers.contains_key(CONTENT_LENGTH) {
             headers.insert(CONTENT_LENGTH, HeaderValue::from(body.len()));
@@ -252,6 +346,7 @@ impl TestRequest {
         *request.headers_mut() = headers;
         let response = service.handle(request).await;
         let (parts, body) = response.into_parts();
+        lock(&jar).store(&parts.headers);
         let body = match body.collect().await {
             Ok(collected) => collected.to_bytes(),
             Err(error) => panic!("{what}: the response body failed: {error}"),
@@ -321,6 +416,18 @@ impl TestResponse {
     /// The first value of header `name` (any case), when it is visible ASCII.
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers.get(name).and_then(|value| value.to_str().ok())
+    }
+
+    /// The value this response sets cookie `name` to (`Set-Cookie`); `None` when it does not
+    /// set it, or removes it (`Max-Age=0`, an `Expires` date that has passed).
+    pub fn cookie(&self, name: &str) -> Option<&str> {
+        self.headers
+            .get_all(SET_COOKIE)
+            .iter()
+            .filter_map(parse_set_cookie)
+            .rfind(|cookie| cookie.name == name)
+            .filter(|cookie| !cookie.expired)
+            .map(|cookie| cookie.value)
     }
 
     /// The body.
@@ -399,4 +506,27 @@ impl std::error::Error for JsonError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         Some(&self.error)
     }
+}
+
+/// `name: value` as a header, or what is wrong with it.
+fn header_pair<K, V>(name: K, value: V) -> Result<(HeaderName, HeaderValue), String>
+where
+    K: TryInto<HeaderName>,
+    K::Error: fmt::Display,
+    V: TryInto<HeaderValue>,
+    V::Error: fmt::Display,
+{
+    let name = name
+        .try_into()
+        .map_err(|error| format!("a header name: {error}"))?;
+    let value = value
+        .try_into()
+        .map_err(|error| format!("a header value: {error}"))?;
+    Ok((name, value))
+}
+
+/// The jar, also after a test thread panicked holding it (the jar is a list of pairs, whole
+/// after any of its operations).
+fn lock(jar: &Mutex<Jar>) -> MutexGuard<'_, Jar> {
+    jar.lock().unwrap_or_else(PoisonError::into_inner)
 }

@@ -268,8 +268,9 @@ fn has_dependency(arguments: &[Argument<'_>]) -> Option<TokenStream> {
 /// The handler's way for a route with a dependency: a boxed future that resolves every argument
 /// in declaration order (the first dependency that fails answers the request, even when another
 /// argument is invalid, as in FastAPI; one whose own inputs were invalid is skipped), then answers
-/// 422 with every validation error, or calls the function. With `group`, the groups'
-/// dependencies (`__group`, their inputs) are resolved first, in the same cache.
+/// every validation error at once (the app's answer: 422 unless overridden), or calls the function.
+/// With `group`, the groups' dependencies (`__group`, their inputs) are resolved first, in the
+/// same cache.
 fn dependency_path(
     model: &RouteModel,
     arguments: &[Argument<'_>],
@@ -277,11 +278,7 @@ fn dependency_path(
     group: bool,
 ) -> TokenStream {
     let (boxed, deps, internal_error) = (paths::boxed(), paths::deps(), paths::internal_error());
-    let (validation_errors, response_trait, bad_body) = (
-        paths::validation_errors(),
-        paths::into_response(),
-        paths::bad_body(),
-    );
+    let (invalid, defer_invalid, bad_body) = (paths::invalid(), paths::defer_invalid(), paths::bad_body());
     let resolve = arguments
         .iter()
         .filter(|a| a.path_index.is_none())
@@ -313,16 +310,17 @@ fn dependency_path(
         // FastAPI reads the body before any dependency runs: a body that cannot be validated
         // at all is answered first.
         if #bad_body(&__errors) {
-            return ::core::result::Result::Err(
-                <#validation_errors as #response_trait>::into_response(__errors),
-            );
+            return ::core::result::Result::Err(#invalid(__cx, __errors));
         }
+        // The future does not see the request: what a 422 needs is taken now, answered after
+        // the dependencies ran.
+        let __invalid = #defer_invalid(__cx, __errors);
         return ::core::result::Result::Ok(#boxed(async move {
             let mut __deps = #deps::new();
             #group
             #(#resolve)*
-            if let ::core::result::Result::Err(__response) = __errors.finish() {
-                return __response;
+            if let ::core::option::Option::Some(__invalid) = __invalid {
+                return __invalid.answer();
             }
             #[allow(irrefutable_let_patterns)]
             let (#(::core::option::Option::Some(#slots),)*) = (#(#slots,)*) else {
@@ -379,8 +377,8 @@ fn grouped_handler(
 }
 
 /// The `handler` closure: extract every argument (errors collected); with a dependency, go on in
-/// a boxed future (see [`dependency_path`]); without, answer 422 with every error, or call the
-/// function.
+/// a boxed future (see [`dependency_path`]); without, answer every error at once (the app's
+/// answer: 422 unless overridden), or call the function.
 fn handler(model: &RouteModel, arguments: &[Argument<'_>], into_response: &TokenStream) -> TokenStream {
     let extract = extraction(arguments, TokenStream::new());
     // Only arguments that are not path parameters can be dependencies.
@@ -404,11 +402,12 @@ fn handler(model: &RouteModel, arguments: &[Argument<'_>], into_response: &Token
         }
     });
     let call = call(model, arguments, into_response);
-    let (handler, request_cx, validation_errors, internal_error) = (
+    let (handler, request_cx, validation_errors, internal_error, finish) = (
         paths::handler(),
         paths::request_cx(),
         paths::validation_errors(),
         paths::internal_error(),
+        paths::finish(),
     );
     quote! {
         let handler: #handler = |__cx: &#request_cx<'_>| {
@@ -416,7 +415,7 @@ fn handler(model: &RouteModel, arguments: &[Argument<'_>], into_response: &Token
             let mut __errors = #validation_errors::new();
             #extract
             #dependency_path
-            if let ::core::result::Result::Err(__response) = __errors.finish() {
+            if let ::core::result::Result::Err(__response) = #finish(__cx, __errors) {
                 return ::core::result::Result::Err(__response);
             }
             #[allow(irrefutable_let_patterns)]

@@ -53,11 +53,10 @@ const _: () = {
                 if <State<Store> as ::ferrapi::Arg>::SOURCE.is_dependency() {
                     if __rt::bad_body(&__errors) {
                         return ::core::result::Result::Err(
-                            <::ferrapi::types::ValidationErrors as ::ferrapi::IntoResponse>::into_response(
-                                __errors,
-                            ),
+                            __rt::invalid(__cx, __errors),
                         );
                     }
+                    let __invalid = __rt::defer_invalid(__cx, __errors);
                     return ::core::result::Result::Ok(
                         __rt::boxed(async move {
                             let mut __deps = ::ferrapi::types::Deps::new();
@@ -84,10 +83,8 @@ const _: () = {
                                 }
                                 ::core::option::Option::None => ::core::option::Option::None,
                             };
-                            if let ::core::result::Result::Err(__response) = __errors
-                                .finish()
-                            {
-                                return __response;
+                            if let ::core::option::Option::Some(__invalid) = __invalid {
+                                return __invalid.answer();
                             }
                             #[allow(irrefutable_let_patterns)]
                             let (
@@ -105,7 +102,10 @@ const _: () = {
                         }),
                     );
                 }
-                if let ::core::result::Result::Err(__response) = __errors.finish() {
+                if let ::core::result::Result::Err(__response) = __rt::finish(
+                    __cx,
+                    __errors,
+                ) {
                     return ::core::result::Result::Err(__response);
                 }
                 #[allow(irrefutable_let_patterns)]
@@ -165,12 +165,9 @@ const _: () = {
                     );
                 }
                 if __rt::bad_body(&__errors) {
-                    return ::core::result::Result::Err(
-                        <::ferrapi::types::ValidationErrors as ::ferrapi::IntoResponse>::into_response(
-                            __errors,
-                        ),
-                    );
+                    return ::core::result::Result::Err(__rt::invalid(__cx, __errors));
                 }
+                let __invalid = __rt::defer_invalid(__cx, __errors);
                 return ::core::result::Result::Ok(
                     __rt::boxed(async move {
                         let mut __deps = ::ferrapi::types::Deps::new();
@@ -203,10 +200,8 @@ const _: () = {
                             }
                             ::core::option::Option::None => ::core::option::Option::None,
                         };
-                        if let ::core::result::Result::Err(__response) = __errors
-                            .finish()
-                        {
-                            return __response;
+                        if let ::core::option::Option::Some(__invalid) = __invalid {
+                            return __invalid.answer();
                         }
                         #[allow(irrefutable_let_patterns)]
                         let (

@@ -82,11 +82,10 @@ const _: () = {
                 {
                     if __rt::bad_body(&__errors) {
                         return ::core::result::Result::Err(
-                            <::ferrapi::types::ValidationErrors as ::ferrapi::IntoResponse>::into_response(
-                                __errors,
-                            ),
+                            __rt::invalid(__cx, __errors),
                         );
                     }
+                    let __invalid = __rt::defer_invalid(__cx, __errors);
                     return ::core::result::Result::Ok(
                         __rt::boxed(async move {
                             let mut __deps = ::ferrapi::types::Deps::new();
@@ -134,10 +133,8 @@ const _: () = {
                                 }
                                 ::core::option::Option::None => ::core::option::Option::None,
                             };
-                            if let ::core::result::Result::Err(__response) = __errors
-                                .finish()
-                            {
-                                return __response;
+                            if let ::core::option::Option::Some(__invalid) = __invalid {
+                                return __invalid.answer();
                             }
                             #[allow(irrefutable_let_patterns)]
                             let (
@@ -154,7 +151,10 @@ const _: () = {
                         }),
                     );
                 }
-                if let ::core::result::Result::Err(__response) = __errors.finish() {
+                if let ::core::result::Result::Err(__response) = __rt::finish(
+                    __cx,
+                    __errors,
+                ) {
                     return ::core::result::Result::Err(__response);
                 }
                 #[allow(irrefutable_let_patterns)]
@@ -238,12 +238,9 @@ const _: () = {
                     );
                 }
                 if __rt::bad_body(&__errors) {
-                    return ::core::result::Result::Err(
-                        <::ferrapi::types::ValidationErrors as ::ferrapi::IntoResponse>::into_response(
-                            __errors,
-                        ),
-                    );
+                    return ::core::result::Result::Err(__rt::invalid(__cx, __errors));
                 }
+                let __invalid = __rt::defer_invalid(__cx, __errors);
                 return ::core::result::Result::Ok(
                     __rt::boxed(async move {
                         let mut __deps = ::ferrapi::types::Deps::new();
@@ -297,10 +294,8 @@ const _: () = {
                             }
                             ::core::option::Option::None => ::core::option::Option::None,
                         };
-                        if let ::core::result::Result::Err(__response) = __errors
-                            .finish()
-                        {
-                            return __response;
+                        if let ::core::option::Option::Some(__invalid) = __invalid {
+                            return __invalid.answer();
                         }
                         #[allow(irrefutable_let_patterns)]
                         let (

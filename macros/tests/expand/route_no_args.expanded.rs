@@ -18,7 +18,10 @@ const _: () = {
             let handler: __rt::Handler = |__cx: &::ferrapi::types::RequestCx<'_>| {
                 #[allow(unused_mut)]
                 let mut __errors = ::ferrapi::types::ValidationErrors::new();
-                if let ::core::result::Result::Err(__response) = __errors.finish() {
+                if let ::core::result::Result::Err(__response) = __rt::finish(
+                    __cx,
+                    __errors,
+                ) {
                     return ::core::result::Result::Err(__response);
                 }
                 #[allow(irrefutable_let_patterns)]
@@ -42,12 +45,9 @@ const _: () = {
                 let mut __errors = ::ferrapi::types::ValidationErrors::new();
                 let __group = __rt::GroupInputs::extract(__group, __cx, &mut __errors);
                 if __rt::bad_body(&__errors) {
-                    return ::core::result::Result::Err(
-                        <::ferrapi::types::ValidationErrors as ::ferrapi::IntoResponse>::into_response(
-                            __errors,
-                        ),
-                    );
+                    return ::core::result::Result::Err(__rt::invalid(__cx, __errors));
                 }
+                let __invalid = __rt::defer_invalid(__cx, __errors);
                 return ::core::result::Result::Ok(
                     __rt::boxed(async move {
                         let mut __deps = ::ferrapi::types::Deps::new();
@@ -57,10 +57,8 @@ const _: () = {
                         {
                             return __response;
                         }
-                        if let ::core::result::Result::Err(__response) = __errors
-                            .finish()
-                        {
-                            return __response;
+                        if let ::core::option::Option::Some(__invalid) = __invalid {
+                            return __invalid.answer();
                         }
                         #[allow(irrefutable_let_patterns)]
                         let () = () else {

@@ -47,11 +47,10 @@ const _: () = {
                 if <Thing as ::ferrapi::Arg>::SOURCE.is_dependency() {
                     if __rt::bad_body(&__errors) {
                         return ::core::result::Result::Err(
-                            <::ferrapi::types::ValidationErrors as ::ferrapi::IntoResponse>::into_response(
-                                __errors,
-                            ),
+                            __rt::invalid(__cx, __errors),
                         );
                     }
+                    let __invalid = __rt::defer_invalid(__cx, __errors);
                     return ::core::result::Result::Ok(
                         __rt::boxed(async move {
                             let mut __deps = ::ferrapi::types::Deps::new();
@@ -74,10 +73,8 @@ const _: () = {
                                 }
                                 ::core::option::Option::None => ::core::option::Option::None,
                             };
-                            if let ::core::result::Result::Err(__response) = __errors
-                                .finish()
-                            {
-                                return __response;
+                            if let ::core::option::Option::Some(__invalid) = __invalid {
+                                return __invalid.answer();
                             }
                             #[allow(irrefutable_let_patterns)]
                             let (::core::option::Option::Some(__arg0),) = (__arg0,) else {
@@ -92,7 +89,10 @@ const _: () = {
                         }),
                     );
                 }
-                if let ::core::result::Result::Err(__response) = __errors.finish() {
+                if let ::core::result::Result::Err(__response) = __rt::finish(
+                    __cx,
+                    __errors,
+                ) {
                     return ::core::result::Result::Err(__response);
                 }
                 #[allow(irrefutable_let_patterns)]
@@ -144,12 +144,9 @@ const _: () = {
                     );
                 }
                 if __rt::bad_body(&__errors) {
-                    return ::core::result::Result::Err(
-                        <::ferrapi::types::ValidationErrors as ::ferrapi::IntoResponse>::into_response(
-                            __errors,
-                        ),
-                    );
+                    return ::core::result::Result::Err(__rt::invalid(__cx, __errors));
                 }
+                let __invalid = __rt::defer_invalid(__cx, __errors);
                 return ::core::result::Result::Ok(
                     __rt::boxed(async move {
                         let mut __deps = ::ferrapi::types::Deps::new();
@@ -178,10 +175,8 @@ const _: () = {
                             }
                             ::core::option::Option::None => ::core::option::Option::None,
                         };
-                        if let ::core::result::Result::Err(__response) = __errors
-                            .finish()
-                        {
-                            return __response;
+                        if let ::core::option::Option::Some(__invalid) = __invalid {
+                            return __invalid.answer();
                         }
                         #[allow(irrefutable_let_patterns)]
                         let (::core::option::Option::Some(__arg0),) = (__arg0,) else {

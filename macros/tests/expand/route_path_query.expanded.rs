@@ -186,11 +186,10 @@ const _: () = {
                 {
                     if __rt::bad_body(&__errors) {
                         return ::core::result::Result::Err(
-                            <::ferrapi::types::ValidationErrors as ::ferrapi::IntoResponse>::into_response(
-                                __errors,
-                            ),
+                            __rt::invalid(__cx, __errors),
                         );
                     }
+                    let __invalid = __rt::defer_invalid(__cx, __errors);
                     return ::core::result::Result::Ok(
                         __rt::boxed(async move {
                             let mut __deps = ::ferrapi::types::Deps::new();
@@ -261,10 +260,8 @@ const _: () = {
                                 }
                                 ::core::option::Option::None => ::core::option::Option::None,
                             };
-                            if let ::core::result::Result::Err(__response) = __errors
-                                .finish()
-                            {
-                                return __response;
+                            if let ::core::option::Option::Some(__invalid) = __invalid {
+                                return __invalid.answer();
                             }
                             #[allow(irrefutable_let_patterns)]
                             let (
@@ -284,7 +281,10 @@ const _: () = {
                         }),
                     );
                 }
-                if let ::core::result::Result::Err(__response) = __errors.finish() {
+                if let ::core::result::Result::Err(__response) = __rt::finish(
+                    __cx,
+                    __errors,
+                ) {
                     return ::core::result::Result::Err(__response);
                 }
                 #[allow(irrefutable_let_patterns)]
@@ -445,12 +445,9 @@ const _: () = {
                     );
                 }
                 if __rt::bad_body(&__errors) {
-                    return ::core::result::Result::Err(
-                        <::ferrapi::types::ValidationErrors as ::ferrapi::IntoResponse>::into_response(
-                            __errors,
-                        ),
-                    );
+                    return ::core::result::Result::Err(__rt::invalid(__cx, __errors));
                 }
+                let __invalid = __rt::defer_invalid(__cx, __errors);
                 return ::core::result::Result::Ok(
                     __rt::boxed(async move {
                         let mut __deps = ::ferrapi::types::Deps::new();
@@ -527,10 +524,8 @@ const _: () = {
                             }
                             ::core::option::Option::None => ::core::option::Option::None,
                         };
-                        if let ::core::result::Result::Err(__response) = __errors
-                            .finish()
-                        {
-                            return __response;
+                        if let ::core::option::Option::Some(__invalid) = __invalid {
+                            return __invalid.answer();
                         }
                         #[allow(irrefutable_let_patterns)]
                         let (

@@ -50,11 +50,10 @@ const _: () = {
                 if <State<Store> as ::ferrapi::Arg>::SOURCE.is_dependency() {
                     if __rt::bad_body(&__errors) {
                         return ::core::result::Result::Err(
-                            <::ferrapi::types::ValidationErrors as ::ferrapi::IntoResponse>::into_response(
-                                __errors,
-                            ),
+                            __rt::invalid(__cx, __errors),
                         );
                     }
+                    let __invalid = __rt::defer_invalid(__cx, __errors);
                     return ::core::result::Result::Ok(
                         __rt::boxed(async move {
                             let mut __deps = ::ferrapi::types::Deps::new();
@@ -81,10 +80,8 @@ const _: () = {
                                 }
                                 ::core::option::Option::None => ::core::option::Option::None,
                             };
-                            if let ::core::result::Result::Err(__response) = __errors
-                                .finish()
-                            {
-                                return __response;
+                            if let ::core::option::Option::Some(__invalid) = __invalid {
+                                return __invalid.answer();
                             }
                             #[allow(irrefutable_let_patterns)]
                             let (::core::option::Option::Some(__arg0),) = (__arg0,) else {
@@ -99,7 +96,10 @@ const _: () = {
                         }),
                     );
                 }
-                if let ::core::result::Result::Err(__response) = __errors.finish() {
+                if let ::core::result::Result::Err(__response) = __rt::finish(
+                    __cx,
+                    __errors,
+                ) {
                     return ::core::result::Result::Err(__response);
                 }
                 #[allow(irrefutable_let_patterns)]
@@ -155,12 +155,9 @@ const _: () = {
                     );
                 }
                 if __rt::bad_body(&__errors) {
-                    return ::core::result::Result::Err(
-                        <::ferrapi::types::ValidationErrors as ::ferrapi::IntoResponse>::into_response(
-                            __errors,
-                        ),
-                    );
+                    return ::core::result::Result::Err(__rt::invalid(__cx, __errors));
                 }
+                let __invalid = __rt::defer_invalid(__cx, __errors);
                 return ::core::result::Result::Ok(
                     __rt::boxed(async move {
                         let mut __deps = ::ferrapi::types::Deps::new();
@@ -193,10 +190,8 @@ const _: () = {
                             }
                             ::core::option::Option::None => ::core::option::Option::None,
                         };
-                        if let ::core::result::Result::Err(__response) = __errors
-                            .finish()
-                        {
-                            return __response;
+                        if let ::core::option::Option::Some(__invalid) = __invalid {
+                            return __invalid.answer();
                         }
                         #[allow(irrefutable_let_patterns)]
                         let (::core::option::Option::Some(__arg0),) = (__arg0,) else {

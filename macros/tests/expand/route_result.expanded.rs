@@ -23,7 +23,10 @@ const _: () = {
                 let __arg0: ::core::option::Option<u64> = __rt::path_param::<
                     u64,
                 >(__cx, 0usize, "thing_id", &[], &mut __errors);
-                if let ::core::result::Result::Err(__response) = __errors.finish() {
+                if let ::core::result::Result::Err(__response) = __rt::finish(
+                    __cx,
+                    __errors,
+                ) {
                     return ::core::result::Result::Err(__response);
                 }
                 #[allow(irrefutable_let_patterns)]
@@ -51,12 +54,9 @@ const _: () = {
                 >(__cx, 0usize, "thing_id", &[], &mut __errors);
                 let __group = __rt::GroupInputs::extract(__group, __cx, &mut __errors);
                 if __rt::bad_body(&__errors) {
-                    return ::core::result::Result::Err(
-                        <::ferrapi::types::ValidationErrors as ::ferrapi::IntoResponse>::into_response(
-                            __errors,
-                        ),
-                    );
+                    return ::core::result::Result::Err(__rt::invalid(__cx, __errors));
                 }
+                let __invalid = __rt::defer_invalid(__cx, __errors);
                 return ::core::result::Result::Ok(
                     __rt::boxed(async move {
                         let mut __deps = ::ferrapi::types::Deps::new();
@@ -66,10 +66,8 @@ const _: () = {
                         {
                             return __response;
                         }
-                        if let ::core::result::Result::Err(__response) = __errors
-                            .finish()
-                        {
-                            return __response;
+                        if let ::core::option::Option::Some(__invalid) = __invalid {
+                            return __invalid.answer();
                         }
                         #[allow(irrefutable_let_patterns)]
                         let (::core::option::Option::Some(__arg0),) = (__arg0,) else {

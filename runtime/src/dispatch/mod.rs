@@ -12,7 +12,8 @@
 //! - routes with a body read it by polling, never beyond the limit (413), then validate it;
 //! - a route in a group with dependencies or layers leaves this path once it is matched (one
 //!   test of the byte a route without a body always tested), for `scoped.rs`;
-//! - a panic while extracting or inside the handler is a logged 500;
+//! - a panic while extracting or inside the handler is a logged 500; the 404, 405, validation
+//!   and 500 answers are the app's (FastAPI's unless overridden, `response/answers.rs`);
 //! - HEAD responses keep GET's headers (with the length) and drop the body;
 //! - a request is observed (`observe.rs`) only when the access line is on (target
 //!   `ferrapi::access` at `INFO`), or the app has request ids or metrics; otherwise the path is
@@ -25,10 +26,9 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
 use bytes::Bytes;
-use hyper::header::{HeaderValue, ALLOW, CONTENT_LENGTH};
+use hyper::header::{HeaderValue, CONTENT_LENGTH};
 use hyper::http::request::Parts;
-use hyper::{Method, Request, StatusCode};
-use serde_json::json;
+use hyper::{Method, Request};
 
 mod endpoint;
 mod layered;
@@ -47,7 +47,9 @@ pub use service::{Service, ServiceFuture};
 use crate::extract::{classify, BodyInput, BodyReader, PathParams, RequestCx};
 use crate::logging::ACCESS_TARGET;
 use crate::metrics::RouteKey;
-use crate::response::{error_response, internal_error, Body, BoxError, Response};
+use crate::response::{
+    internal_answer, internal_error, Body, BoxError, ErrorAnswers, InternalAnswer, Response,
+};
 use crate::routing::{BoxFuture, Entry, Lookup, RouteDef};
 pub(crate) use observe::{InRequest, Observed, RequestId, X_REQUEST_ID};
 use panic::{panic_message, CatchPanic};
@@ -106,6 +108,9 @@ enum State<B> {
     Running {
         future: CatchPanic,
         route: &'static str,
+        /// The app's 500, when it overrides FastAPI's (so a request of an app without the
+        /// override carries an empty slot, and no reference count).
+        on_panic: Option<InternalAnswer>,
     },
     Reading(Box<Reading<B>>),
 }
@@ -122,27 +127,37 @@ pub(crate) struct HandleFuture<B> {
 // function boundary otherwise copies the 150-byte response once more (-45 instructions).
 #[inline(always)]
 fn run<B>(def: &RouteDef, cx: &RequestCx<'_>) -> State<B> {
-    started(def.name, catch_unwind(AssertUnwindSafe(|| (def.handler)(cx))))
+    started(
+        def.name,
+        cx.state.answers(),
+        catch_unwind(AssertUnwindSafe(|| (def.handler)(cx))),
+    )
 }
 
-/// The state after a handler of `route` was called (and did not panic, or did).
+/// The state after a handler of `route` was called (and did not panic, or did); `answers` are
+/// the app's, for a panic.
 #[inline(always)]
-fn started<B>(route: &'static str, called: std::thread::Result<Result<BoxFuture, Response>>) -> State<B> {
+fn started<B>(
+    route: &'static str,
+    answers: &ErrorAnswers,
+    called: std::thread::Result<Result<BoxFuture, Response>>,
+) -> State<B> {
     match called {
         Ok(Ok(future)) => State::Running {
             future: CatchPanic::new(future),
             route,
+            on_panic: answers.internal.clone(),
         },
         Ok(Err(response)) => State::Ready(Poll::Ready(response)),
-        Err(payload) => State::Ready(Poll::Ready(panicked(route, &*payload))),
+        Err(payload) => State::Ready(Poll::Ready(panicked(route, &*payload, answers))),
     }
 }
 
 /// The answer to a handler that panicked before returning (out of line, as the misses below).
 #[cold]
-fn panicked(route: &'static str, payload: &(dyn std::any::Any + Send)) -> Response {
+fn panicked(route: &'static str, payload: &(dyn std::any::Any + Send), answers: &ErrorAnswers) -> Response {
     tracing::error!(route, panic = %panic_message(payload), "handler panicked");
-    internal_error()
+    answers.internal()
 }
 
 /// Start answering `request`.
@@ -204,11 +219,13 @@ where
         }
         Lookup::NotFound => {
             hook.routed(RouteKey::Unmatched);
-            State::Ready(Poll::Ready(not_found()))
+            State::Ready(Poll::Ready(inner.state.answers().not_found(&parts)))
         }
         Lookup::MethodNotAllowed(allow) => {
             hook.routed(RouteKey::Unmatched);
-            State::Ready(Poll::Ready(method_not_allowed(allow)))
+            State::Ready(Poll::Ready(
+                inner.state.answers().method_not_allowed(&parts, allow),
+            ))
         }
     }
 }
@@ -268,40 +285,29 @@ where
     B::Error: Into<BoxError>,
 {
     let (parts, body) = request.into_parts();
+    let answers = inner.state.answers();
     let state = match routed {
         Routed::Route { index, params } => matched(inner, parts, body, index, params),
         Routed::Docs => State::Ready(Poll::Ready(
             inner
                 .docs
                 .respond(&parts.method, parts.uri.path())
-                .unwrap_or_else(not_found),
+                .unwrap_or_else(|| answers.not_found(&parts)),
         )),
         Routed::Metrics => State::Ready(Poll::Ready(match &inner.metrics {
             Some(metrics) => metrics.respond(&parts.headers),
-            None => not_found(),
+            None => answers.not_found(&parts),
         })),
-        Routed::NotFound => State::Ready(Poll::Ready(not_found())),
-        Routed::MethodNotAllowed(allow) => State::Ready(Poll::Ready(method_not_allowed(allow))),
+        Routed::NotFound => State::Ready(Poll::Ready(answers.not_found(&parts))),
+        Routed::MethodNotAllowed(allow) => {
+            State::Ready(Poll::Ready(answers.method_not_allowed(&parts, allow)))
+        }
     };
     HandleFuture {
         state,
         observed: None,
         is_head: false,
     }
-}
-
-// The misses are kept out of line: `route` is inlined into `start`, and code that a routed
-// request never runs only crowds the instruction cache there.
-#[cold]
-fn not_found() -> Response {
-    error_response(StatusCode::NOT_FOUND, &json!("Not Found"))
-}
-
-#[cold]
-fn method_not_allowed(allow: HeaderValue) -> Response {
-    let mut response = error_response(StatusCode::METHOD_NOT_ALLOWED, &json!("Method Not Allowed"));
-    response.headers_mut().insert(ALLOW, allow);
-    response
 }
 
 impl<B> Future for HandleFuture<B>
@@ -323,15 +329,19 @@ where
                     }
                     return std::mem::replace(slot, Poll::Pending);
                 }
-                State::Running { future, route } => {
-                    // The handler runs in the request's span, whichever poll runs it.
+                State::Running {
+                    future,
+                    route,
+                    on_panic,
+                } => {
+                    // The handler runs in the request, whichever poll runs it.
                     let entered = this.observed.as_ref().and_then(|o| o.enter());
                     let mut response = match Pin::new(future).poll(cx) {
                         Poll::Pending => return Poll::Pending,
                         Poll::Ready(Ok(response)) => response,
                         Poll::Ready(Err(message)) => {
                             tracing::error!(route = *route, panic = %message, "handler panicked");
-                            internal_error()
+                            internal_answer(on_panic.as_ref())
                         }
                     };
                     drop(entered);

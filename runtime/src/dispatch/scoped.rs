@@ -14,7 +14,8 @@
 //!   so the route is looked up once; a layer that drops it gets a 500, not a hang;
 //! - the groups' dependencies run through the route's grouped handler, with the route's
 //!   arguments (see `GroupedHandler`); a route whose groups have none runs its plain handler;
-//! - a panic in the handler is a logged 500, as on the direct path.
+//! - a panic in the handler is a logged 500, as on the direct path (the app's, when it has
+//!   one: `App::on_internal_error`).
 
 use std::convert::Infallible;
 use std::future::{poll_fn, Future};
@@ -33,7 +34,7 @@ use super::layered::lost_routing;
 use super::panic::CatchPanic;
 use super::{started, Compiled, Endpoint, HandleFuture, MatchedRoute, State};
 use crate::extract::{classify, BodyInput, BodyReader, DependencyFn, PathParams, RequestCx};
-use crate::response::{internal_error, Body, BoxError, Response};
+use crate::response::{internal_error, Body, BoxError, InternalAnswer, Response};
 use crate::routing::{BoxFuture, RouteDef};
 
 /// What a route in a group with dependencies or layers needs per request, built with the app.
@@ -98,6 +99,7 @@ where
             }
         })),
         route: def.name,
+        on_panic: inner.state.answers().internal.clone(),
     }
 }
 
@@ -120,7 +122,7 @@ where
             state: &inner.state,
         };
         let called = catch_unwind(AssertUnwindSafe(|| call(def, &scope.dependencies, &cx)));
-        return started(def.name, called);
+        return started(def.name, inner.state.answers(), called);
     }
     let mut reader = match BodyReader::new(body, inner.config.body_limit) {
         Ok(reader) => reader,
@@ -128,6 +130,7 @@ where
     };
     let inner = inner.clone();
     let name = def.name;
+    let on_panic = inner.state.answers().internal.clone();
     let future = async move {
         let bytes = match poll_fn(|cx| reader.poll_read(cx)).await {
             Ok(bytes) => bytes,
@@ -156,6 +159,7 @@ where
     State::Running {
         future: CatchPanic::new(Box::pin(future)),
         route: name,
+        on_panic,
     }
 }
 
@@ -168,9 +172,10 @@ fn call(def: &RouteDef, dependencies: &[DependencyFn], cx: &RequestCx<'_>) -> Re
     }
 }
 
-/// The innermost service of a group's layer stack: the next group's stack, or the route.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Descend;
+/// The innermost service of a group's layer stack: the next group's stack, or the route. It
+/// holds the app's 500, for a request a layer passed on without its routing.
+#[derive(Clone, Default)]
+pub(crate) struct Descend(pub(crate) Option<InternalAnswer>);
 
 impl tower::Service<Request<Body>> for Descend {
     type Response = Response;
@@ -183,7 +188,7 @@ impl tower::Service<Request<Body>> for Descend {
 
     fn call(&mut self, mut request: Request<Body>) -> DescendFuture {
         let Some(at) = request.extensions_mut().remove::<InScope>() else {
-            return DescendFuture::Lost;
+            return DescendFuture::Lost(Some(lost_routing(self.0.as_ref())));
         };
         let next = at
             .inner
@@ -216,7 +221,8 @@ impl tower::Service<Request<Body>> for Descend {
 pub(crate) enum DescendFuture {
     Next(Oneshot<Endpoint, Request<Body>>),
     Answer(HandleFuture<Body>),
-    Lost,
+    /// The 500 of a request that lost its routing; `None` once handed out.
+    Lost(Option<Response>),
 }
 
 impl Future for DescendFuture {
@@ -226,7 +232,7 @@ impl Future for DescendFuture {
         match self.get_mut() {
             DescendFuture::Next(future) => Pin::new(future).poll(cx),
             DescendFuture::Answer(future) => Pin::new(future).poll(cx).map(Ok),
-            DescendFuture::Lost => Poll::Ready(Ok(lost_routing())),
+            DescendFuture::Lost(answer) => Poll::Ready(Ok(answer.take().unwrap_or_else(internal_error))),
         }
     }
 }

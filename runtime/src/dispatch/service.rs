@@ -71,11 +71,10 @@ impl Service {
     pub(crate) fn new(compiled: Compiled, layers: &[LayerFn]) -> Self {
         let inner = Arc::new(compiled);
         let stack = (!layers.is_empty()).then(|| {
-            layers
-                .iter()
-                .fold(Endpoint::new(Routes(inner.clone())), |endpoint, layer| {
-                    layer(endpoint)
-                })
+            layers.iter().fold(
+                Endpoint::new(Routes(inner.clone()), inner.state.answers().internal.clone()),
+                |endpoint, layer| layer(endpoint),
+            )
         });
         Service { inner, stack }
     }

@@ -2,8 +2,8 @@
 //! `examples/dependencies.rs` (compiled into this binary as a module, so the tests exercise
 //! exactly what a reader runs): an async lookup behind a bearer token, 401 with
 //! `WWW-Authenticate`, 403 from a sub-dependency, a reused `Pagination` whose parameter errors join
-//! the route's own, the per-request cache, the order of answers against FastAPI's, and what the
-//! OpenAPI document shows.
+//! the route's own, the per-request cache, the order of answers against FastAPI's (also with the
+//! app's own validation error), and what the OpenAPI document shows.
 
 use ferrapi::prelude::*;
 use ferrapi::testing::{TestClient, TestResponse};
@@ -211,4 +211,38 @@ async fn the_document_shows_what_dependencies_read_and_answer() {
     let mine = &doc["paths"]["/users/me/items"]["get"];
     assert_eq!(mine["parameters"].as_array().map(Vec::len), Some(2));
     assert!(mine["responses"].get("401").is_some() && mine["responses"].get("422").is_some());
+}
+
+#[tokio::test]
+async fn the_apps_validation_error_waits_for_dependencies_as_fastapis_does() {
+    use ferrapi::types::{Parts, ValidationErrors};
+    let answer = |errors: &ValidationErrors, head: &Parts| {
+        Json(json!({ "path": head.uri.path(), "invalid": errors.items().len() }))
+    };
+    let app = app(Store::sample())
+        .routes(routes![create_note])
+        .on_validation_error(StatusCode::BAD_REQUEST, answer);
+    let client = TestClient::new(app);
+    // A failing dependency still answers first.
+    let reply = client.get("/users/me/items?limit=0").send().await;
+    assert_eq!(reply.status(), 401);
+    // Then the app's answer, with the request it was about.
+    let reply = get_as(&client, "alice-token", "/users/me/items?limit=0&skip=-1").await;
+    assert_eq!(
+        (reply.status().as_u16(), reply.json::<Value>()),
+        (400, json!({"path": "/users/me/items", "invalid": 2}))
+    );
+    // A body that is not JSON is answered before the dependencies, by the app's answer too.
+    let reply = client
+        .post("/notes")
+        .content_type("application/json")
+        .body("{")
+        .send()
+        .await;
+    assert_eq!(
+        (reply.status().as_u16(), reply.json::<Value>()),
+        (400, json!({"path": "/notes", "invalid": 1}))
+    );
+    let reply = get_as(&client, "alice-token", "/users/me/items?limit=1").await;
+    assert_eq!(reply.status(), 200);
 }

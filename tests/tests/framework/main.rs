@@ -13,6 +13,7 @@
 
 mod dependencies;
 mod docs_pages;
+mod error_overrides;
 mod groups;
 mod hostile_input;
 mod http_body;

@@ -1,10 +1,11 @@
 //! The in-process test client itself (`ferrapi::testing`): headers both ways, JSON, text and raw
 //! bodies, query parameters, HEAD, `json::<T>()` and its errors, a client made from an app or a
-//! service, the blocking form, and the layers and dependencies of the app running as they do
-//! behind the server.
+//! service, the blocking form, headers for every request, the cookie jar, and the layers and dependencies of the app running
+//! as they do behind the server.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use ferrapi::header;
 use ferrapi::layer::MatchedRoute;
 use ferrapi::prelude::*;
 use ferrapi::testing::TestClient;
@@ -311,4 +312,119 @@ async fn layers_run_around_every_answer_and_see_the_matched_route() {
         (missing.status(), missing.header("x-layer")),
         (StatusCode::NOT_FOUND, Some("ran"))
     );
+}
+
+/// Sets a session and a theme cookie.
+#[post("/login")]
+async fn login() -> (HeaderMap, &'static str) {
+    let mut headers = HeaderMap::new();
+    for line in [
+        "session=s-1; Path=/; HttpOnly; SameSite=Lax",
+        "theme=dark; Max-Age=3600",
+    ] {
+        headers.append(header::SET_COOKIE, header::HeaderValue::from_static(line));
+    }
+    (headers, "in")
+}
+
+/// Removes the session cookie.
+#[post("/logout")]
+async fn logout() -> ([(header::HeaderName, header::HeaderValue); 1], &'static str) {
+    let gone = header::HeaderValue::from_static("session=; Path=/; Max-Age=0");
+    ([(header::SET_COOKIE, gone)], "out")
+}
+
+/// What the request's `Cookie` headers say.
+#[get("/cookies")]
+async fn cookies(headers: HeaderMap) -> Json<Value> {
+    let lines: Vec<&str> = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect();
+    Json(json!(lines))
+}
+
+#[tokio::test]
+async fn cookies_the_app_sets_are_sent_back_until_it_removes_them() {
+    let client = TestClient::new(App::new().routes(routes![login, logout, cookies]));
+    assert_eq!(client.get("/cookies").send().await.json::<Value>(), json!([]));
+    let response = client.post("/login").send().await;
+    assert_eq!(
+        (response.cookie("session"), response.cookie("theme")),
+        (Some("s-1"), Some("dark"))
+    );
+    assert_eq!(response.cookie("other"), None);
+    assert_eq!(client.cookie("session").as_deref(), Some("s-1"));
+    // One `Cookie` header, in the order the cookies were set.
+    assert_eq!(
+        client.get("/cookies").send().await.json::<Value>(),
+        json!(["session=s-1; theme=dark"])
+    );
+    // A request's own cookie goes over the held one, for that request only; a `Cookie` header
+    // the test writes comes first in the one line.
+    let response = client
+        .get("/cookies")
+        .header("cookie", "raw=1")
+        .cookie("theme", "light")
+        .send()
+        .await;
+    assert_eq!(
+        response.json::<Value>(),
+        json!(["raw=1; session=s-1; theme=light"])
+    );
+    assert_eq!(client.cookie("theme").as_deref(), Some("dark"));
+    // Clones share the jar: one browser.
+    let other = client.clone();
+    let response = other.post("/logout").send().await;
+    assert_eq!(response.cookie("session"), None);
+    assert_eq!(client.cookie("session"), None);
+    assert_eq!(
+        client.get("/cookies").send().await.json::<Value>(),
+        json!(["theme=dark"])
+    );
+    // A test can start with a session, and drop them all.
+    client.set_cookie("session", "from-the-test");
+    assert_eq!(
+        client.get("/cookies").send().await.json::<Value>(),
+        json!(["theme=dark; session=from-the-test"])
+    );
+    client.clear_cookies();
+    assert_eq!(client.get("/cookies").send().await.json::<Value>(), json!([]));
+    // Another client is another user.
+    let stranger = TestClient::new(App::new().routes(routes![cookies]));
+    assert_eq!(stranger.get("/cookies").send().await.json::<Value>(), json!([]));
+}
+
+#[tokio::test]
+async fn a_clients_headers_go_with_every_request_under_the_requests_own() {
+    let client = TestClient::new(echo_app())
+        .with_header("authorization", "Bearer t-1")
+        .with_header("x-many", "1")
+        .with_header("x-many", "2");
+    let sent = client.get("/headers").send().await.json::<Value>();
+    assert_eq!(
+        sent,
+        json!([["authorization", "Bearer t-1"], ["x-many", "1"], ["x-many", "2"]])
+    );
+    // The request's own header replaces every value of the client's.
+    let sent = client
+        .get("/headers")
+        .header("x-many", "mine")
+        .header("accept", "text/plain")
+        .send()
+        .await
+        .json::<Value>();
+    assert_eq!(
+        sent,
+        json!([
+            ["x-many", "mine"],
+            ["accept", "text/plain"],
+            ["authorization", "Bearer t-1"]
+        ])
+    );
+    let bad = catch_unwind(AssertUnwindSafe(|| {
+        TestClient::new(echo_app()).with_header("x", "a\nb")
+    }));
+    assert!(bad.is_err());
 }
