@@ -118,6 +118,7 @@ mod server;
 mod validate;
 
 pub mod logging;
+pub mod metrics;
 pub mod testing;
 
 pub use app::{App, BuildError};

@@ -20,6 +20,7 @@ mod http_body;
 mod http_params;
 mod http_routing;
 mod layers;
+mod observability;
 mod openapi_document;
 mod openapi_schema;
 mod security;
