@@ -24,6 +24,10 @@ Usage:
   bench/run.py --peers service,hyper-raw --service-bin base=/tmp/resource-api-base --no-write
                                     # also an earlier build of the service, as peer service@base,
                                     # so a change is measured before and after in one run
+  bench/run.py --peers service,hyper-raw --observability --no-write
+                                    # the log's and the metrics' cost: the service with its log
+                                    # off (service), as started by default (service-default), and
+                                    # by default with --metrics (service-metrics), in one run
 """
 
 import argparse
@@ -69,6 +73,17 @@ SMOKE_PEERS = ["service", "hyper-raw", "axum", "actix"]
 # The smoke run only verifies these (no load): their answers are checked in CI at little cost.
 SMOKE_VERIFY_PEERS = ["fastapi", "express"]
 BASE = "hyper-raw"
+# The service's own variants: (RUST_LOG, None to leave it unset as a newcomer does; extra flags).
+# "service" runs with the log off, the figure the other peers are compared with; --observability
+# adds service-default (the README's start: info, one access line and an id per request) and
+# service-metrics (that and --metrics), for the log's and the metrics' cost per request.
+SERVICE_MODES = {
+    "service": ("warn", []),
+    "service-info": ("info", []),
+    "service-default": (None, []),
+    "service-metrics": (None, ["--metrics"]),
+}
+OBSERVABILITY_PEERS = ["service-default", "service-metrics"]
 # Variants: a peer's binary run with settings of its own, as a peer (bench/run.py --layers).
 # ferrapi-server is the ferrapi-bare routes on ferrapi::Server without layers; -noop adds tower's
 # Identity (the price of a layer stack at all); the -cors-gzip pair has tower-http's CORS and
@@ -222,7 +237,7 @@ def build(peers, release):
     profile = ["--release"] if release else []
     out = "release" if release else "debug"
     timings = {}
-    if "service" in peers or "service-info" in peers:
+    if any(p in SERVICE_MODES for p in peers):
         t = time.monotonic()
         run(["cargo", "build", *profile, "--quiet", "-p", "resource-api"], cwd=ROOT)
         timings["service"] = time.monotonic() - t
@@ -238,7 +253,7 @@ def build(peers, release):
     # Each peer's argv before its PORT and OPENAPI_FILE arguments (the service's before its options).
     bins = {
         "service": [os.path.join(product, out, "resource-api")],
-        "service-info": [os.path.join(product, out, "resource-api")],
+        **{mode: [os.path.join(product, out, "resource-api")] for mode in SERVICE_MODES},
         "hyper-raw": [os.path.join(peer_target, out, "peer-hyper-raw")],
         "axum": [os.path.join(peer_target, out, "peer-axum")],
         "actix": [os.path.join(peer_target, out, "peer-actix")],
@@ -263,9 +278,13 @@ class Server:
         self.port = free_port()
         env = dict(os.environ)
         if peer.startswith("service"):
-            env["RUST_LOG"] = "info" if peer == "service-info" else "warn"
+            level, flags = SERVICE_MODES.get(peer, ("warn", []))
+            if level is None:
+                env.pop("RUST_LOG", None)
+            else:
+                env["RUST_LOG"] = level
             db = os.path.join(workdir, f"birds-{peer}-{self.port}.db")
-            cmd = [*bins[peer], "--host", "127.0.0.1", "--port", str(self.port), "--db", f"sqlite://{db}"]
+            cmd = [*bins[peer], "--host", "127.0.0.1", "--port", str(self.port), "--db", f"sqlite://{db}", *flags]
         else:
             cmd = [*bins[peer], str(self.port), openapi_file]
             if peer == "express":
@@ -514,8 +533,8 @@ def main():
     ap.add_argument("--smoke", action="store_true",
                     help="1 s per scenario, 1 round, debug builds (CI reuses cargo test's), no write")
     ap.add_argument("--debug", action="store_true", help="debug builds (figures meaningless; for smoke runs)")
-    ap.add_argument("--peers", default=None, help="comma-separated: " + ",".join(PEERS + ["service-info"]) +
-                    " (default: all but service-info)")
+    ap.add_argument("--peers", default=None, help="comma-separated: " + ",".join(PEERS + list(SERVICE_MODES)[1:]) +
+                    " (default: all but the service's variants)")
     ap.add_argument("--duration", type=int, default=5)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--connections", type=int, default=64)
@@ -523,6 +542,8 @@ def main():
     ap.add_argument("--verify-only", action="store_true")
     ap.add_argument("--with-info-log", action="store_true",
                     help="also run the service with RUST_LOG=info (the per-request log line's cost)")
+    ap.add_argument("--observability", action="store_true",
+                    help="also " + ", ".join(OBSERVABILITY_PEERS) + " (the access log's and the metrics' cost)")
     ap.add_argument("--layers", action="store_true",
                     help="also the layer variants: " + ", ".join(VARIANTS) + " (tower layers' cost)")
     ap.add_argument("--service-bin", action="append", default=[], metavar="LABEL=PATH",
@@ -548,10 +569,12 @@ def main():
         if not label or not os.path.isfile(path) or not os.access(path, os.X_OK):
             die(f"--service-bin {spec}: expected LABEL=PATH of an executable")
         extra_services[f"service@{label}"] = [os.path.abspath(path)]
+    if args.observability:
+        peers += [v for v in OBSERVABILITY_PEERS if v not in peers]
     if args.layers:
         peers += [v for v in VARIANTS if v not in peers]
     for p in peers:
-        if p not in PEERS + ["service-info"] + list(VARIANTS):
+        if p not in PEERS + list(SERVICE_MODES) + list(VARIANTS):
             die(f"unknown peer {p}")
     peers += [p for p in extra_services if p not in peers]
     args.duration = max(1, min(args.duration, 120))

@@ -189,7 +189,7 @@ pub async fn delete_item(store: State<Store>, id: u64) -> Result<StatusCode, Htt
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    ferrapi::logging::init();
+    let _log = ferrapi::logging::init();
     let app = App::new()
         .title("crud example")
         .state(Store::default())

@@ -261,7 +261,7 @@ pub fn app(store: Store) -> App {
 #[allow(dead_code)]
 #[tokio::main]
 async fn main() -> ExitCode {
-    ferrapi::logging::init();
+    let _log = ferrapi::logging::init();
     // Reads `PORT` (default 8000), binds 127.0.0.1 and serves until Ctrl-C.
     ferrapi_examples::serve(app(Store::sample())).await
 }

@@ -42,7 +42,7 @@ pub async fn hello() -> Json<Value> {
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    ferrapi::logging::init();
+    let _log = ferrapi::logging::init();
     let app = App::new().title("hello").routes(routes![hello]);
     // Reads `PORT` (default 8000), binds 127.0.0.1 and serves until Ctrl-C.
     ferrapi_examples::serve(app).await

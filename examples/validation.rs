@@ -125,7 +125,7 @@ pub async fn replace_item(
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    ferrapi::logging::init();
+    let _log = ferrapi::logging::init();
     let app = App::new().title("validation example").routes(routes![
         read_item,
         search,

@@ -7,27 +7,34 @@
 # into a virtualenv kept under ~/.cache (reused by later runs), started on a free loopback port
 # with its data in a temporary directory, and stopped by its PID when this script exits.
 # MONGODB_TEST_URI tells the tests where it is; in CI (CI set) a MongoDB test without it fails.
+# The same virtualenv holds Python's prometheus_client, whose parser reads the service's /metrics
+# in service/tests/service/observability.rs (PROMETHEUS_PARSER_PYTHON tells the tests where).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 MONGO_SERVER="secantusdb==0.7.0b3"
+METRICS_PARSER="prometheus-client==0.26.0"
+PINS="$MONGO_SERVER $METRICS_PARSER"
 VENV="${RESOURCE_API_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/resource-api/mongo-venv}"
 
-# 1. The server, installed once per pin (quietly; pip's output is shown only if it fails).
+# 1. The server and the metrics parser, installed once per pin set (quietly; pip's output is
+#    shown only if it fails).
 if ! "$VENV/bin/python" -c '' 2>/dev/null; then
   rm -rf "$VENV"
   mkdir -p "$(dirname "$VENV")"
   python3 -m venv "$VENV"
 fi
-if [ "$(cat "$VENV/.pinned" 2>/dev/null)" != "$MONGO_SERVER" ]; then
-  echo "== installing $MONGO_SERVER into $VENV"
-  if ! "$VENV/bin/pip" install --quiet --disable-pip-version-check "$MONGO_SERVER" >"$VENV/pip.log" 2>&1; then
+if [ "$(cat "$VENV/.pinned" 2>/dev/null)" != "$PINS" ]; then
+  echo "== installing $PINS into $VENV"
+  # shellcheck disable=SC2086
+  if ! "$VENV/bin/pip" install --quiet --disable-pip-version-check $PINS >"$VENV/pip.log" 2>&1; then
     cat "$VENV/pip.log" >&2
-    echo "scripts/test.sh: could not install $MONGO_SERVER" >&2
+    echo "scripts/test.sh: could not install $PINS" >&2
     exit 1
   fi
-  echo "$MONGO_SERVER" >"$VENV/.pinned"
+  echo "$PINS" >"$VENV/.pinned"
 fi
+export PROMETHEUS_PARSER_PYTHON="$VENV/bin/python"
 
 # 2. Start it on a free loopback port, data in a temporary directory.
 data="$(mktemp -d "${TMPDIR:-/tmp}/resource-api-mongo.XXXXXX")"

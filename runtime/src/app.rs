@@ -22,6 +22,7 @@ use crate::config::Config;
 use crate::dispatch::{Compiled, Descend, Endpoint, LayerFn, MatchedRoute, RouteScope, Service};
 use crate::extract::StateMap;
 use crate::group::{Group, Mounted, Scope};
+use crate::metrics::{HttpMetrics, Metrics};
 use crate::openapi::{document, document_path, DocsRoutes, Info};
 use crate::response::{BoxError, InternalAnswer};
 use crate::routing::{Entry, Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable};
@@ -48,6 +49,7 @@ pub struct App {
     config: Config,
     info: Info,
     layers: Vec<LayerFn>,
+    metrics: Option<Metrics>,
 }
 
 impl std::fmt::Debug for App {
@@ -58,6 +60,7 @@ impl std::fmt::Debug for App {
             .field("config", &self.config)
             .field("info", &self.info)
             .field("layers", &self.layers.len())
+            .field("metrics", &self.metrics)
             .finish()
     }
 }
@@ -82,6 +85,7 @@ impl App {
                 description: None,
             },
             layers: Vec::new(),
+            metrics: None,
         }
     }
 
@@ -128,6 +132,25 @@ impl App {
     {
         self.layers
             .push(Arc::new(move |endpoint: Endpoint| endpoint.layered(&layer)));
+        self
+    }
+
+    /// Give every request an id and a span (off by default): the incoming `X-Request-Id` when it
+    /// is well-formed (1 to 128 ASCII letters, digits or `-_.:/+=@`), a new random one otherwise;
+    /// returned in the response's `X-Request-Id`; the request is handled inside a `tracing` span
+    /// (`request`, with `request_id`, `method`, `route`, `status`, `latency_ms`), so every line
+    /// logged while handling it carries the id. See the manual's *Logging* section.
+    pub fn request_ids(mut self, on: bool) -> Self {
+        self.config.request_ids = on;
+        self
+    }
+
+    /// Record Prometheus metrics of every request (off by default) and serve them at
+    /// `metrics`' path (`/metrics` unless set): requests and their latency by method, route
+    /// template and status, requests in flight, requests refused for overload. Register metrics
+    /// of the app's own in [`Metrics::registry`] first; they are served with these.
+    pub fn metrics(mut self, metrics: Metrics) -> Self {
+        self.metrics = Some(metrics);
         self
     }
 
@@ -254,7 +277,7 @@ impl App {
             }
         }
         let route_table = table.rows();
-        let matched = route_table
+        let matched: Vec<MatchedRoute> = route_table
             .iter()
             .map(|row| MatchedRoute::new(row.path.clone(), row.name))
             .collect();
@@ -297,16 +320,30 @@ impl App {
                 );
             }
         }
+        let metrics = self.metrics.map(|metrics| {
+            if let Lookup::Found { route, .. } = router.lookup(&Method::GET, metrics.served_at()) {
+                let name = self.routes.get(route).map_or("?", |route| route.def.name);
+                tracing::warn!(
+                    "GET {} is answered by the metrics, not by route `{name}`; move them with Metrics::path",
+                    metrics.served_at()
+                );
+            }
+            let templates: Vec<&str> = matched.iter().map(MatchedRoute::path).collect();
+            let docs_paths: Vec<&str> = docs.paths().collect();
+            HttpMetrics::new(metrics, &templates, &docs_paths)
+        });
         let scopes = scopes(&mut self.routes, self.state.answers().internal.as_ref());
         let compiled = Compiled {
             routes: self.routes.into_iter().map(|route| route.def).collect(),
             router,
             state: self.state,
+            observe: self.config.request_ids || metrics.is_some(),
             config: self.config,
             openapi_json,
             docs,
             route_table,
             matched,
+            metrics,
             scopes,
         };
         Ok(Service::new(compiled, &self.layers))

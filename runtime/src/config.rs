@@ -40,6 +40,10 @@ pub struct Config {
     pub docs_url: Option<String>,
     /// Where ReDoc is served (`None`: not served). Default `/redoc`.
     pub redoc_url: Option<String>,
+    /// Give every request an id (the incoming `X-Request-Id` when well-formed, else a new one),
+    /// returned in the response's `X-Request-Id`, and a `tracing` span the handler runs in
+    /// (default off).
+    pub request_ids: bool,
 }
 
 impl Default for Config {
@@ -55,6 +59,7 @@ impl Default for Config {
             openapi_url: Some("/openapi.json".to_owned()),
             docs_url: Some("/docs".to_owned()),
             redoc_url: Some("/redoc".to_owned()),
+            request_ids: false,
         }
     }
 }

@@ -122,6 +122,7 @@ mod server;
 mod validate;
 
 pub mod logging;
+pub mod metrics;
 pub mod testing;
 
 pub use app::{App, BuildError};

@@ -5,6 +5,7 @@
 //! clear line (see `main.rs`; `DB_CONN_STRING` is parsed by [`Config::store_location`]).
 
 use clap::{Parser, ValueEnum};
+use ferrapi::logging::LogFormat;
 
 use crate::store::{ConnError, StoreLocation};
 
@@ -62,6 +63,39 @@ pub struct Config {
     /// Requests served at once; more get 503 with `Retry-After` at once (0: no limit).
     #[arg(long, env = "MAX_CONCURRENCY", default_value_t = 1024)]
     pub max_concurrency: usize,
+    /// Log line format: `text` (for people) or `json` (one JSON object per line, for log
+    /// shippers). The level comes from `RUST_LOG` (default `info`: one line per request).
+    #[arg(long, env = "LOG_FORMAT", value_name = "FORMAT", default_value_t = LogFormat::Text, value_parser = parse_log_format)]
+    pub log_format: LogFormat,
+    /// Give every request an id (the incoming `X-Request-Id` when well-formed, else a new one),
+    /// returned in `X-Request-Id` and on every log line of the request.
+    #[arg(
+        long,
+        env = "REQUEST_IDS",
+        default_value_t = true,
+        action = clap::ArgAction::Set,
+        value_parser = clap::builder::BoolishValueParser::new(),
+        value_name = "BOOL"
+    )]
+    pub request_ids: bool,
+    /// Serve Prometheus metrics at `GET /metrics`: requests by method, route and status, their
+    /// latency, requests in flight and refused, store operations and errors (off by default).
+    #[arg(
+        long,
+        env = "METRICS",
+        default_value_t = false,
+        default_missing_value = "true",
+        num_args = 0..=1,
+        require_equals = true,
+        action = clap::ArgAction::Set,
+        value_parser = clap::builder::BoolishValueParser::new(),
+        value_name = "BOOL"
+    )]
+    pub metrics: bool,
+}
+
+fn parse_log_format(value: &str) -> Result<LogFormat, String> {
+    value.parse()
 }
 
 impl Config {

@@ -5,15 +5,20 @@
 //! on stderr and a non-zero exit: 2 for a value that cannot be parsed, 1 for anything else.
 
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::Parser;
+use ferrapi::logging::Logging;
+use ferrapi::metrics::Metrics;
 use resource_api::config::Config;
+use resource_api::store::{MeteredStore, Store};
 use resource_api::Db;
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    ferrapi::logging::init();
     let config = Config::parse();
+    // Kept to the end: dropping it writes out the lines still buffered.
+    let _log = Logging::new().format(config.log_format).init();
     let location = match config.store_location() {
         Ok(location) => location,
         Err(err) => {
@@ -22,8 +27,12 @@ async fn main() -> ExitCode {
         }
     };
     // Every group keeps records: group A the clinic's, group B the birds.
+    let mut metrics = config.metrics.then(Metrics::new);
     let db = match Db::open(&location).await {
-        Ok(db) => {
+        Ok(mut db) => {
+            if let Some(metrics) = &mut metrics {
+                db.store = Store(Arc::new(MeteredStore::new(db.store.0, metrics.registry())));
+            }
             tracing::info!("store: {} at {}", db.store.kind(), location.redacted());
             db
         }
@@ -38,14 +47,20 @@ async fn main() -> ExitCode {
              start with --expose-env=false (or EXPOSE_ENV=false) to remove it"
         );
     }
-    let app = resource_api::app_with_env(config.group, Some(db), config.expose_env)
-        .max_concurrency((config.max_concurrency > 0).then_some(config.max_concurrency));
+    let mut app = resource_api::app_with_env(config.group, Some(db), config.expose_env)
+        .max_concurrency((config.max_concurrency > 0).then_some(config.max_concurrency))
+        .request_ids(config.request_ids);
+    if let Some(metrics) = metrics {
+        app = app.metrics(metrics);
+    }
     match app.bind((config.host.as_str(), config.port)).await {
         Ok(server) => {
             server.run().await;
             ExitCode::SUCCESS
         }
         Err(err) => {
+            // The lines logged so far come first.
+            ferrapi::logging::flush();
             eprintln!("resource-api: {err} ({}:{})", config.host, config.port);
             ExitCode::FAILURE
         }

@@ -12,8 +12,11 @@
 //!   OpenAPI document and the docs pages), so a CORS or compression layer applies to them too;
 //! - a layer that rewrites the request's path does not change which route answers (the route is
 //!   already matched); to rewrite paths, wrap the whole [`Service`](crate::Service) instead;
-//! - the request line is logged and a HEAD answer's body dropped after the layers, as on the
-//!   direct path.
+//! - the request is observed (its id, span, access line and metrics) around the layers, so the
+//!   layers run in the request (its span, or its id's context) and the id, the access line and the latency cover their
+//!   work too; a HEAD answer's body is dropped after them, as on the direct path;
+//! - the metrics endpoint (`App::metrics`) is answered by the innermost service, so the layers
+//!   (an access check, say) apply to it as to any route.
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -27,8 +30,9 @@ use hyper::{Method, Request};
 use tower::util::Oneshot;
 use tower::ServiceExt;
 
-use super::{finish, start_routed, Compiled, Endpoint, HandleFuture, LogLine};
+use super::{access_log_on, finish, start_routed, Compiled, Endpoint, HandleFuture, Observed};
 use crate::extract::PathParams;
+use crate::metrics::RouteKey;
 use crate::response::{internal_answer, internal_error, Body, BoxError, InternalAnswer, Response};
 use crate::routing::Lookup;
 
@@ -65,6 +69,7 @@ impl MatchedRoute {
 pub(crate) enum Routed {
     Route { index: usize, params: PathParams },
     Docs,
+    Metrics,
     NotFound,
     MethodNotAllowed(HeaderValue),
 }
@@ -118,19 +123,28 @@ pub(super) fn lost_routing(internal: Option<&InternalAnswer>) -> Response {
 }
 
 /// Start answering `request` through `stack`.
-pub(crate) fn start_layered<B>(inner: &Compiled, stack: &Endpoint, request: Request<B>) -> LayeredFuture
+pub(crate) fn start_layered<B>(inner: &Arc<Compiled>, stack: &Endpoint, request: Request<B>) -> LayeredFuture
 where
     B: hyper::body::Body<Data = Bytes> + Send + 'static,
     B::Error: Into<BoxError>,
 {
     let is_head = request.method() == Method::HEAD;
-    let log = tracing::enabled!(tracing::Level::INFO).then(|| LogLine::new(&request));
+    let log = access_log_on();
+    let mut observed = (log || inner.observe).then(|| Observed::begin(inner, &request, log));
     let (mut parts, body) = request.into_parts();
     let path = parts.uri.path();
-    let routed = if inner.docs.owns(path) {
+    let routed = if inner.metrics.as_ref().is_some_and(|m| m.owns(path)) {
+        if let Some(observed) = &mut observed {
+            observed.routed(RouteKey::Endpoint);
+        }
+        Routed::Metrics
+    } else if inner.docs.owns(path) {
+        if let Some(observed) = &mut observed {
+            observed.docs(path);
+        }
         Routed::Docs
     } else {
-        match inner.router.lookup(&parts.method, path) {
+        let routed = match inner.router.lookup(&parts.method, path) {
             Lookup::Found { route, params } => {
                 if let Some(matched) = inner.matched.get(route) {
                     parts.extensions.insert(matched.clone());
@@ -139,13 +153,24 @@ where
             }
             Lookup::NotFound => Routed::NotFound,
             Lookup::MethodNotAllowed(allow) => Routed::MethodNotAllowed(allow),
+        };
+        if let Some(observed) = &mut observed {
+            match &routed {
+                Routed::Route { index, .. } => observed.routed(RouteKey::Route(*index)),
+                _ => observed.routed(RouteKey::Unmatched),
+            }
         }
+        routed
     };
     parts.extensions.insert(routed);
     let request = Request::from_parts(parts, Body::new(body));
+    // The layers' `call` runs in the request too.
+    let entered = observed.as_ref().and_then(|o| o.enter());
+    let future = stack.clone().oneshot(request);
+    drop(entered);
     LayeredFuture {
-        future: stack.clone().oneshot(request),
-        log,
+        future,
+        observed,
         is_head,
     }
 }
@@ -153,7 +178,7 @@ where
 /// The future of a request answered through the layer stack.
 pub(crate) struct LayeredFuture {
     future: Oneshot<Endpoint, Request<Body>>,
-    log: Option<Box<LogLine>>,
+    observed: Option<Box<Observed>>,
     is_head: bool,
 }
 
@@ -162,12 +187,14 @@ impl Future for LayeredFuture {
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Response> {
         let this = self.get_mut();
+        let entered = this.observed.as_ref().and_then(|o| o.enter());
         let mut response = match Pin::new(&mut this.future).poll(cx) {
             Poll::Pending => return Poll::Pending,
             Poll::Ready(Ok(response)) => response,
             Poll::Ready(Err(never)) => match never {},
         };
-        finish(&mut this.log, this.is_head, &mut response);
+        drop(entered);
+        finish(&mut this.observed, this.is_head, &mut response);
         Poll::Ready(response)
     }
 }

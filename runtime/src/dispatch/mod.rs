@@ -2,7 +2,7 @@
 //! generated handler, log. This is the per-request path; the server calls it for every request it
 //! reads, and [`Service::handle`] calls it in-process. Its files: `service` (the compiled app),
 //! `layered` and `endpoint` (the app's layers), `scoped` (a route in a group with dependencies or
-//! layers), `panic` (a panic is a 500).
+//! layers), `observe` (request ids, the access line, metrics), `panic` (a panic is a 500).
 //!
 //! Rules enforced here:
 //! - everything up to the handler's future runs synchronously when the route takes no body, or
@@ -14,23 +14,25 @@
 //!   test of the byte a route without a body always tested), for `scoped.rs`;
 //! - a panic while extracting or inside the handler is a logged 500; the 404, 405, validation
 //!   and 500 answers are the app's (FastAPI's unless overridden, `response/answers.rs`);
-//! - HEAD responses keep GET's headers (with the length) and drop the body; the request line is
-//!   logged only when the `info` level is on, and only then is the clock read.
+//! - HEAD responses keep GET's headers (with the length) and drop the body;
+//! - a request is observed (`observe.rs`) only when the access line is on (target
+//!   `ferrapi::access` at `INFO`), or the app has request ids or metrics; otherwise the path is
+//!   exactly the unobserved one, after one check.
 
 use std::future::Future;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
-use std::time::Instant;
 
 use bytes::Bytes;
 use hyper::header::{HeaderValue, CONTENT_LENGTH};
 use hyper::http::request::Parts;
-use hyper::{Method, Request, Uri};
+use hyper::{Method, Request};
 
 mod endpoint;
 mod layered;
+mod observe;
 mod panic;
 mod scoped;
 mod service;
@@ -43,28 +45,49 @@ pub(crate) use service::{Answer, Compiled, LayerFn};
 pub use service::{Service, ServiceFuture};
 
 use crate::extract::{classify, too_large, BodyInput, BodyReader, PathParams, RequestCx, StreamSlot};
+use crate::logging::ACCESS_TARGET;
+use crate::metrics::RouteKey;
 use crate::response::{
     internal_answer, internal_error, Body, BoxError, ErrorAnswers, InternalAnswer, Response,
 };
 use crate::routing::{BoxFuture, Entry, Lookup, RouteDef};
+pub(crate) use observe::{InRequest, Observed, RequestId, X_REQUEST_ID};
 use panic::{panic_message, CatchPanic};
 
-/// What the request line log needs, kept only when it will be written.
-struct LogLine {
-    started: Instant,
-    method: Method,
-    uri: Uri,
+/// Whether the access line is on (a callsite's cached interest: nearly free when it is off).
+#[inline(always)]
+fn access_log_on() -> bool {
+    tracing::enabled!(target: ACCESS_TARGET, tracing::Level::INFO)
 }
 
-impl LogLine {
-    /// Out of line: load runs keep the request log off.
-    #[cold]
-    fn new<B>(request: &Request<B>) -> Box<Self> {
-        Box::new(LogLine {
-            started: Instant::now(),
-            method: request.method().clone(),
-            uri: request.uri().clone(),
-        })
+/// What [`route`] tells the observer of a request: where it went. The unobserved path passes
+/// `()`, for which it all compiles away.
+trait Hook {
+    fn routed(&mut self, key: RouteKey);
+    fn docs(&mut self, path: &str);
+    fn enter(&self) -> Option<InRequest<'_>>;
+}
+
+impl Hook for () {
+    #[inline(always)]
+    fn routed(&mut self, _key: RouteKey) {}
+    #[inline(always)]
+    fn docs(&mut self, _path: &str) {}
+    #[inline(always)]
+    fn enter(&self) -> Option<InRequest<'_>> {
+        None
+    }
+}
+
+impl Hook for Observed {
+    fn routed(&mut self, key: RouteKey) {
+        Observed::routed(self, key);
+    }
+    fn docs(&mut self, path: &str) {
+        Observed::docs(self, path);
+    }
+    fn enter(&self) -> Option<InRequest<'_>> {
+        Observed::enter(self)
     }
 }
 
@@ -95,7 +118,7 @@ enum State<B> {
 /// The future of [`Service::handle`].
 pub(crate) struct HandleFuture<B> {
     state: State<B>,
-    log: Option<Box<LogLine>>,
+    observed: Option<Box<Observed>>,
     is_head: bool,
 }
 
@@ -144,28 +167,66 @@ where
     B::Error: Into<BoxError>,
 {
     let is_head = request.method() == Method::HEAD;
-    let log = tracing::enabled!(tracing::Level::INFO).then(|| LogLine::new(&request));
+    let log = access_log_on();
+    if log || inner.observe {
+        return start_observed(inner, request, log, is_head);
+    }
     let (parts, body) = request.into_parts();
-    let state = route(inner, parts, body);
-    HandleFuture { state, log, is_head }
+    let state = route(inner, parts, body, &mut ());
+    HandleFuture {
+        state,
+        observed: None,
+        is_head,
+    }
+}
+
+/// [`start`] for a request that is observed (see `observe.rs`).
+#[inline(never)]
+fn start_observed<B>(inner: &Arc<Compiled>, request: Request<B>, log: bool, is_head: bool) -> HandleFuture<B>
+where
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
+    B::Error: Into<BoxError>,
+{
+    let mut observed = Observed::begin(inner, &request, log);
+    let (parts, body) = request.into_parts();
+    let state = match observed.metrics_endpoint(parts.uri.path(), &parts.headers) {
+        Some(response) => State::Ready(Poll::Ready(response)),
+        None => route(inner, parts, body, &mut *observed),
+    };
+    HandleFuture {
+        state,
+        observed: Some(observed),
+        is_head,
+    }
 }
 
 #[inline(always)]
-fn route<B>(inner: &Arc<Compiled>, parts: Parts, body: B) -> State<B>
+fn route<B, H: Hook>(inner: &Arc<Compiled>, parts: Parts, body: B, hook: &mut H) -> State<B>
 where
     B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
     let path = parts.uri.path();
     if let Some(response) = inner.docs.respond(&parts.method, path) {
+        hook.docs(path);
         return State::Ready(Poll::Ready(response));
     }
     match inner.router.lookup(&parts.method, path) {
-        Lookup::Found { route, params } => matched(inner, parts, body, route, params),
-        Lookup::NotFound => State::Ready(Poll::Ready(inner.state.answers().not_found(&parts))),
-        Lookup::MethodNotAllowed(allow) => State::Ready(Poll::Ready(
-            inner.state.answers().method_not_allowed(&parts, allow),
-        )),
+        Lookup::Found { route, params } => {
+            hook.routed(RouteKey::Route(route));
+            let _entered = hook.enter();
+            matched(inner, parts, body, route, params)
+        }
+        Lookup::NotFound => {
+            hook.routed(RouteKey::Unmatched);
+            State::Ready(Poll::Ready(inner.state.answers().not_found(&parts)))
+        }
+        Lookup::MethodNotAllowed(allow) => {
+            hook.routed(RouteKey::Unmatched);
+            State::Ready(Poll::Ready(
+                inner.state.answers().method_not_allowed(&parts, allow),
+            ))
+        }
     }
 }
 
@@ -259,6 +320,10 @@ where
                 .respond(&parts.method, parts.uri.path())
                 .unwrap_or_else(|| answers.not_found(&parts)),
         )),
+        Routed::Metrics => State::Ready(Poll::Ready(match &inner.metrics {
+            Some(metrics) => metrics.respond(&parts.headers),
+            None => answers.not_found(&parts),
+        })),
         Routed::NotFound => State::Ready(Poll::Ready(answers.not_found(&parts))),
         Routed::MethodNotAllowed(allow) => {
             State::Ready(Poll::Ready(answers.method_not_allowed(&parts, allow)))
@@ -266,7 +331,7 @@ where
     };
     HandleFuture {
         state,
-        log: None,
+        observed: None,
         is_head: false,
     }
 }
@@ -284,7 +349,7 @@ where
             match &mut this.state {
                 State::Ready(slot) => {
                     match slot {
-                        Poll::Ready(response) => finish(&mut this.log, this.is_head, response),
+                        Poll::Ready(response) => finish(&mut this.observed, this.is_head, response),
                         // Polled again after answering.
                         Poll::Pending => *slot = Poll::Ready(internal_error()),
                     }
@@ -295,6 +360,8 @@ where
                     route,
                     on_panic,
                 } => {
+                    // The handler runs in the request, whichever poll runs it.
+                    let entered = this.observed.as_ref().and_then(|o| o.enter());
                     let mut response = match Pin::new(future).poll(cx) {
                         Poll::Pending => return Poll::Pending,
                         Poll::Ready(Ok(response)) => response,
@@ -303,7 +370,8 @@ where
                             internal_answer(on_panic.as_ref())
                         }
                     };
-                    finish(&mut this.log, this.is_head, &mut response);
+                    drop(entered);
+                    finish(&mut this.observed, this.is_head, &mut response);
                     return Poll::Ready(response);
                 }
                 State::Reading(reading) => {
@@ -322,6 +390,7 @@ where
                         params,
                         ..
                     } = &**reading;
+                    let _entered = this.observed.as_ref().and_then(|o| o.enter());
                     let next = match inner.routes.get(*route) {
                         Some(def) => {
                             let body_input = classify(&parts.headers, bytes);
@@ -343,17 +412,11 @@ where
     }
 }
 
-/// Log the request line (when on) and drop the body of a HEAD answer, in place: the response is
-/// large, and each move of it is a copy.
-fn finish(log: &mut Option<Box<LogLine>>, is_head: bool, response: &mut Response) {
-    if let Some(log) = log.take() {
-        let path = log.uri.path_and_query().map_or("/", |p| p.as_str());
-        tracing::info!(
-            "{} {path} {} {:.3}ms",
-            log.method,
-            response.status().as_u16(),
-            log.started.elapsed().as_secs_f64() * 1000.0
-        );
+/// Record the answer (when observed: its id, the access line, the metrics) and drop the body of
+/// a HEAD answer, in place: the response is large, and each move of it is a copy.
+fn finish(observed: &mut Option<Box<Observed>>, is_head: bool, response: &mut Response) {
+    if let Some(observed) = observed.take() {
+        observed.finish(response);
     }
     if is_head {
         strip_body(response);

@@ -223,7 +223,7 @@ impl tower::Service<Request<Body>> for Descend {
                 let (parts, body) = request.into_parts();
                 DescendFuture::Answer(HandleFuture {
                     state: in_scope(&at.inner, parts, body, at.route, at.params),
-                    log: None,
+                    observed: None,
                     is_head: false,
                 })
             }

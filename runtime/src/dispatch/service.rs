@@ -16,9 +16,10 @@ use bytes::Bytes;
 use hyper::Request;
 
 use super::layered::{start_layered, LayeredFuture, MatchedRoute, Routes};
-use super::{start, Endpoint, HandleFuture, RouteScope};
+use super::{start, Endpoint, HandleFuture, RequestId, RouteScope, X_REQUEST_ID};
 use crate::config::Config;
 use crate::extract::StateMap;
+use crate::metrics::HttpMetrics;
 use crate::openapi::DocsRoutes;
 use crate::response::{BoxError, Response};
 use crate::routing::{RouteDef, RouteInfo, Router};
@@ -35,6 +36,10 @@ pub(crate) struct Compiled {
     pub(crate) route_table: Vec<RouteInfo>,
     /// Each route's [`MatchedRoute`] extension (by declaration index), for the layers.
     pub(crate) matched: Vec<MatchedRoute>,
+    /// The request metrics, when the app has them.
+    pub(crate) metrics: Option<HttpMetrics>,
+    /// Requests are observed even with the access line off: the app has request ids or metrics.
+    pub(crate) observe: bool,
     /// Each route's dependencies and layers of its groups (by declaration index): `Some` only
     /// for a route whose groups have either (its entry is then `Scoped`).
     pub(crate) scopes: Vec<Option<RouteScope>>,
@@ -97,6 +102,25 @@ impl Service {
         B::Error: Into<BoxError>,
     {
         self.answer(request)
+    }
+
+    /// Complete the answer to a request the server refused for overload (`response`, a 503): it
+    /// is counted, and carries the request's id.
+    #[cold]
+    pub(crate) fn refused<B>(&self, request: &Request<B>, response: &mut Response) {
+        if let Some(metrics) = &self.inner.metrics {
+            metrics.rejected();
+        }
+        if self.inner.config.request_ids {
+            let id = RequestId::of(request.headers());
+            tracing::debug!(
+                request_id = id.as_str(),
+                "concurrency limit reached; answering 503"
+            );
+            if let Some(value) = id.into_header() {
+                response.headers_mut().insert(X_REQUEST_ID.clone(), value);
+            }
+        }
     }
 
     /// True when the app has layers (the server then serves [`Service::layered`]).

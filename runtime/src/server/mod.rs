@@ -13,9 +13,10 @@
 //! - a request head larger than `max_head_bytes`, or with more than 100 header fields, is
 //!   answered 431 by hyper (a request target over 64 KiB: 414) and the connection closed;
 //! - at most `max_concurrency` requests are served at once; one more is answered 503 at once with
-//!   `Retry-After: 1` and `{"detail": …}` instead of queueing without bound;
+//!   `Retry-After: 1` and `{"detail": …}` instead of queueing without bound (counted in the
+//!   metrics, and with its request id, when the app has them);
 //! - on shutdown (SIGINT/SIGTERM, or the caller's future) the listener closes at once, in-flight
-//!   requests get `shutdown_timeout` to finish, then the server returns;
+//!   requests get `shutdown_timeout` to finish, the log is flushed, then the server returns;
 //! - an accept error (e.g. out of file descriptors) is logged and retried after a pause, never
 //!   fatal.
 
@@ -214,6 +215,8 @@ async fn accept_until<D: Dispatch>(
     {
         tracing::warn!("shutdown timeout reached; closing remaining connections");
     }
+    // The drained requests' lines are out before the caller (main) returns.
+    crate::logging::flush();
 }
 
 /// How the server hands a request to the app: directly, or through its layers.
@@ -222,6 +225,8 @@ trait Dispatch: Clone + Send + Sync + 'static {
     type Future: Future<Output = Response> + Send + Unpin + 'static;
     /// Start answering `request`.
     fn dispatch(&self, request: Request<Incoming>) -> Self::Future;
+    /// The app.
+    fn service(&self) -> &Service;
 }
 
 /// An app without layers: the direct path.
@@ -235,6 +240,10 @@ impl Dispatch for Direct {
     fn dispatch(&self, request: Request<Incoming>) -> HandleFuture<Incoming> {
         self.0.direct(request)
     }
+
+    fn service(&self) -> &Service {
+        &self.0
+    }
 }
 
 /// An app with layers.
@@ -246,6 +255,10 @@ impl Dispatch for Layered {
 
     fn dispatch(&self, request: Request<Incoming>) -> Answer<Incoming> {
         self.0.layered(request)
+    }
+
+    fn service(&self) -> &Service {
+        &self.0
     }
 }
 
@@ -346,7 +359,11 @@ impl<D: Dispatch> hyper::service::Service<Request<Incoming>> for Limited<D> {
             None => None,
             Some(gate) => match gate.enter() {
                 Some(pass) => Some(pass),
-                None => return LimitedFuture::Busy(Some(busy())),
+                None => {
+                    let mut response = busy();
+                    self.dispatch.service().refused(&request, &mut response);
+                    return LimitedFuture::Busy(Some(response));
+                }
             },
         };
         LimitedFuture::Serving {

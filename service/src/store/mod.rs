@@ -31,6 +31,7 @@
 
 mod error;
 mod location;
+mod metered;
 mod mongo;
 mod read_pool;
 mod references;
@@ -44,6 +45,7 @@ use serde_json::{Map, Value};
 
 pub use error::{StoreError, StoreErrorKind};
 pub use location::{ConnError, StoreLocation, DEFAULT_SQLITE_PATH};
+pub use metered::MeteredStore;
 pub use mongo::MongoStore;
 pub use references::{Checked, Deletion, Reference, Referrer};
 pub use sqlite::SqliteStore;

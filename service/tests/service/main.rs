@@ -26,6 +26,7 @@ mod faults;
 mod graceful_shutdown;
 mod group_a;
 mod group_b;
+mod observability;
 mod openapi;
 mod references;
 mod scale_out;

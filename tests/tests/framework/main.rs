@@ -22,6 +22,7 @@ mod http_params;
 mod http_routing;
 mod inputs;
 mod layers;
+mod observability;
 mod openapi_document;
 mod openapi_schema;
 mod security;

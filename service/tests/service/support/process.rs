@@ -18,6 +18,8 @@ pub struct Service {
     /// Where it listens.
     pub addr: SocketAddr,
     log: Arc<Mutex<Vec<String>>>,
+    /// Set when the binary's stderr has ended (it exited): every line it wrote is in `log`.
+    log_ended: Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl Service {
@@ -49,6 +51,8 @@ impl Service {
         let stderr = child.stderr.take().expect("stderr is piped");
         let log = Arc::new(Mutex::new(Vec::new()));
         let lines = log.clone();
+        let log_ended = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let ended = log_ended.clone();
         let (found, port) = mpsc::channel();
         std::thread::spawn(move || {
             // Read every line (so the service never blocks on a full pipe); report the address.
@@ -62,18 +66,42 @@ impl Service {
                 }
                 lines.lock().unwrap().push(line);
             }
+            ended.store(true, std::sync::atomic::Ordering::SeqCst);
         });
         let addr = port
             .recv_timeout(Duration::from_secs(30))
             .expect("the service logs its address within 30 s")
             .parse()
             .expect("a socket address");
-        Service { child, addr, log }
+        Service {
+            child,
+            addr,
+            log,
+            log_ended,
+        }
     }
 
     /// True when some log line so far contains `needle`.
     pub fn logged(&self, needle: &str) -> bool {
         self.log.lock().unwrap().iter().any(|line| line.contains(needle))
+    }
+
+    /// The log lines so far.
+    pub fn lines(&self) -> Vec<String> {
+        self.log.lock().unwrap().clone()
+    }
+
+    /// Every log line, once the binary has exited and its stderr ended (at most `within`).
+    pub fn all_lines(&self, within: Duration) -> Vec<String> {
+        let deadline = Instant::now() + within;
+        while !self.log_ended.load(std::sync::atomic::Ordering::SeqCst) {
+            assert!(
+                Instant::now() < deadline,
+                "the service's stderr did not end within {within:?}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        self.lines()
     }
 
     /// The process's resident memory (`VmRSS`), in KiB; 0 if it cannot be read.

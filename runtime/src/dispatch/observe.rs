@@ -1,0 +1,332 @@
+//! What is recorded of one request, beyond answering it: its id, its span, its access line, its
+//! metrics. Kept only when one of them is on ([`Observed`]); otherwise the request path skips
+//! all of it after one check.
+//!
+//! Rules enforced here:
+//! - with request ids on (`App::request_ids`) every request gets an id: the incoming
+//!   `X-Request-Id` when it is well-formed (1 to 128 characters, each an ASCII letter, digit, or one
+//!   of `-_.:/+=@`; such an id needs no escaping in a header, a text log line or a JSON string), a
+//!   new one otherwise (32 random hex digits: 128 bits, so ids of many processes do not collide);
+//!   the id is returned in the response's `X-Request-Id`, every answer included;
+//! - with request ids on, every line logged while the request is handled carries its id: the
+//!   handler's polls run in the request. With ferrapi's own log installed that is a per-thread
+//!   request context (`logging::RequestScope`, a few dozen instructions per poll; a `tracing`
+//!   span cost ~1,500 per request), which is all that log writes of a span; with any other
+//!   subscriber it is a `tracing` span (target `ferrapi::request`, name `request`, at `INFO`)
+//!   with `request_id`, `method` and `route` (the template, or `unmatched`), and `status` and
+//!   `latency_ms` recorded when it is answered;
+//! - the access line (target `ferrapi::access`, `INFO`) is written when that level is on, after
+//!   the response is ready: by ferrapi's log directly, or as a `tracing` event in the request span
+//!   for another subscriber;
+//! - the clock is read only when the access line or the metrics need it: at the start (before
+//!   routing) and when the response is ready;
+//! - a request dropped before it is answered (the client went away) leaves the in-flight gauge
+//!   and closes its span, and is neither logged nor counted as answered.
+
+use std::cell::Cell;
+use std::hash::BuildHasher;
+use std::sync::Arc;
+use std::time::Instant;
+
+use hyper::header::{HeaderName, HeaderValue};
+use hyper::{Method, Request, Uri};
+use tracing::field::Empty;
+use tracing::Span;
+
+use super::Compiled;
+use crate::logging::{self, AccessLine, ACCESS_TARGET, REQUEST_TARGET};
+use crate::metrics::{RouteKey, UNMATCHED};
+use crate::response::Response;
+
+/// `X-Request-Id`.
+pub(crate) static X_REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// The longest request id accepted.
+const MAX_ID_LEN: usize = 128;
+
+/// True for the bytes a request id may hold (see the module rules).
+static ID_BYTE: [bool; 256] = {
+    let mut ok = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        ok[b] =
+            c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.' | b':' | b'/' | b'+' | b'=' | b'@');
+        b += 1;
+    }
+    ok
+};
+
+/// Whether `value` is a well-formed request id.
+pub(crate) fn well_formed(value: &[u8]) -> bool {
+    (1..=MAX_ID_LEN).contains(&value.len()) && value.iter().all(|&b| ID_BYTE[usize::from(b)])
+}
+
+/// A request's id: the one it came with, or one made for it.
+pub(crate) enum RequestId {
+    Incoming(HeaderValue),
+    Made([u8; 32]),
+}
+
+impl RequestId {
+    /// The incoming `X-Request-Id` if well-formed, else a new id.
+    pub(crate) fn of(headers: &hyper::HeaderMap) -> Self {
+        match headers.get(&X_REQUEST_ID) {
+            Some(value) if well_formed(value.as_bytes()) => RequestId::Incoming(value.clone()),
+            _ => RequestId::Made(new_id()),
+        }
+    }
+
+    /// The id (ASCII, see the module rules).
+    pub(crate) fn as_str(&self) -> &str {
+        let bytes = match self {
+            RequestId::Incoming(value) => value.as_bytes(),
+            RequestId::Made(bytes) => bytes,
+        };
+        std::str::from_utf8(bytes).unwrap_or_default()
+    }
+
+    /// The id as a header value.
+    pub(crate) fn into_header(self) -> Option<HeaderValue> {
+        match self {
+            RequestId::Incoming(value) => Some(value),
+            RequestId::Made(bytes) => HeaderValue::from_bytes(&bytes).ok(),
+        }
+    }
+}
+
+thread_local! {
+    /// This thread's random number generator (wyrand), seeded from the standard library's
+    /// randomly keyed hasher.
+    static RANDOM: Cell<u64> = Cell::new(
+        std::collections::hash_map::RandomState::new()
+            .hash_one((std::thread::current().id(), Instant::now())),
+    );
+}
+
+fn random() -> u64 {
+    RANDOM.with(|state| {
+        let s = state.get().wrapping_add(0xa076_1d64_78bd_642f);
+        state.set(s);
+        let t = u128::from(s).wrapping_mul(u128::from(s ^ 0xe703_7ed1_a0b4_28db));
+        ((t >> 64) as u64) ^ (t as u64)
+    })
+}
+
+/// 32 lowercase hex digits of fresh random bits.
+fn new_id() -> [u8; 32] {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let mut out = [0u8; 32];
+    for (half, bits) in [random(), random()].into_iter().enumerate() {
+        for i in 0..16 {
+            out[half * 16 + i] = HEX[((bits >> (60 - 4 * i)) & 0xf) as usize];
+        }
+    }
+    out
+}
+
+/// A copy of a request's path and query, inline when short. Cloning the `Uri` instead cost ~290
+/// instructions per request: the first clone of hyper's buffer-backed `Bytes` allocates its shared
+/// form, and dropping it frees that.
+enum PathCopy {
+    Inline { len: u8, bytes: [u8; PathCopy::INLINE] },
+    Heap(Box<str>),
+}
+
+impl PathCopy {
+    const INLINE: usize = 96;
+
+    fn of(uri: &Uri) -> Self {
+        let path = uri.path_and_query().map_or("/", |p| p.as_str());
+        match (u8::try_from(path.len()), path.len() <= Self::INLINE) {
+            (Ok(len), true) => {
+                let mut bytes = [0; Self::INLINE];
+                bytes[..path.len()].copy_from_slice(path.as_bytes());
+                PathCopy::Inline { len, bytes }
+            }
+            _ => PathCopy::Heap(path.into()),
+        }
+    }
+
+    fn as_str(&self) -> &str {
+        match self {
+            PathCopy::Inline { len, bytes } => {
+                std::str::from_utf8(bytes.get(..usize::from(*len)).unwrap_or_default()).unwrap_or("/")
+            }
+            PathCopy::Heap(path) => path,
+        }
+    }
+}
+
+/// What one request records, from its start to its answer.
+pub(crate) struct Observed {
+    inner: Arc<Compiled>,
+    /// When its head was read (when the access line or the metrics need the latency).
+    started: Option<Instant>,
+    method: Method,
+    /// The request's path and query, for the access line (`None` when it is off).
+    path: Option<PathCopy>,
+    id: Option<RequestId>,
+    /// The request's span (with a subscriber other than ferrapi's log; else disabled).
+    span: Span,
+    /// ferrapi's log is installed: the request is entered as a `logging::RequestScope`.
+    scoped: bool,
+    key: RouteKey,
+}
+
+/// Inside a request, for as long as it is kept (see the module rules); held for its `Drop`.
+pub(crate) enum InRequest<'a> {
+    /// Its `tracing` span is entered.
+    Span { _entered: tracing::span::Entered<'a> },
+    /// Its id is this thread's request context.
+    Scope { _scope: logging::RequestScope },
+}
+
+impl Observed {
+    /// Start observing `request` (`log`: the access line is on).
+    pub(crate) fn begin<B>(inner: &Arc<Compiled>, request: &Request<B>, log: bool) -> Box<Self> {
+        let metrics = inner.metrics.as_ref();
+        if let Some(metrics) = metrics {
+            metrics.started();
+        }
+        Box::new(Observed {
+            inner: inner.clone(),
+            started: (log || metrics.is_some()).then(Instant::now),
+            method: request.method().clone(),
+            path: log.then(|| PathCopy::of(request.uri())),
+            id: inner.config.request_ids.then(|| RequestId::of(request.headers())),
+            span: Span::none(),
+            scoped: logging::is_installed(),
+            key: RouteKey::Unmatched,
+        })
+    }
+
+    /// The request was routed (to `key`): open its span (for another subscriber).
+    pub(crate) fn routed(&mut self, key: RouteKey) {
+        self.key = key;
+        let Some(id) = self.id.as_ref().filter(|_| !self.scoped) else {
+            return;
+        };
+        let route = match key {
+            RouteKey::Route(index) => self.inner.matched.get(index).map_or(UNMATCHED, |m| m.path()),
+            _ => UNMATCHED,
+        };
+        self.span = tracing::info_span!(
+            target: REQUEST_TARGET,
+            "request",
+            request_id = id.as_str(),
+            method = self.method.as_str(),
+            route,
+            status = Empty,
+            latency_ms = Empty,
+        );
+    }
+
+    /// Enter the request on this thread, until the guard is dropped; `None` without request ids.
+    pub(crate) fn enter(&self) -> Option<InRequest<'_>> {
+        let id = self.id.as_ref()?;
+        Some(if self.scoped {
+            InRequest::Scope {
+                _scope: logging::enter_request(id.as_str()),
+            }
+        } else {
+            InRequest::Span {
+                _entered: self.span.enter(),
+            }
+        })
+    }
+
+    /// The metrics endpoint's answer, when `path` is it.
+    pub(crate) fn metrics_endpoint(&mut self, path: &str, headers: &hyper::HeaderMap) -> Option<Response> {
+        let metrics = self.inner.metrics.as_ref().filter(|m| m.owns(path))?;
+        let response = metrics.respond(headers);
+        self.routed(RouteKey::Endpoint);
+        Some(response)
+    }
+
+    /// The docs pages answered `path`.
+    pub(crate) fn docs(&mut self, path: &str) {
+        let key = match &self.inner.metrics {
+            Some(metrics) => metrics.docs_key(path),
+            None => RouteKey::Unmatched,
+        };
+        self.routed(key);
+    }
+
+    /// The response is ready: record it, log it, and give it its id.
+    pub(crate) fn finish(mut self: Box<Self>, response: &mut Response) {
+        let elapsed = self.started.map(|started| started.elapsed());
+        let status = response.status();
+        if !self.span.is_disabled() {
+            self.span.record("status", status.as_u16());
+            if let Some(elapsed) = elapsed {
+                self.span.record("latency_ms", elapsed.as_secs_f64() * 1000.0);
+            }
+        }
+        if let (Some(path), Some(elapsed)) = (&self.path, elapsed) {
+            let route = match self.key {
+                RouteKey::Route(index) => self.inner.matched.get(index).map(|m| m.path()),
+                _ => None,
+            };
+            let line = AccessLine {
+                method: self.method.as_str(),
+                path: path.as_str(),
+                route,
+                status: status.as_u16(),
+                micros: u64::try_from(elapsed.as_micros()).unwrap_or(u64::MAX),
+                request_id: self.id.as_ref().map(RequestId::as_str),
+            };
+            if !logging::access_line(&line) {
+                let _entered = self.span.enter();
+                tracing::info!(
+                    target: ACCESS_TARGET,
+                    method = line.method,
+                    path = line.path,
+                    route = line.route,
+                    status = line.status,
+                    latency_ms = elapsed.as_secs_f64() * 1000.0,
+                );
+            }
+        }
+        if let (Some(metrics), Some(elapsed)) = (&self.inner.metrics, elapsed) {
+            metrics.answered(self.key, &self.method, status, elapsed.as_secs_f64());
+        }
+        if let Some(value) = self.id.take().and_then(RequestId::into_header) {
+            response.headers_mut().insert(X_REQUEST_ID.clone(), value);
+        }
+    }
+}
+
+impl Drop for Observed {
+    fn drop(&mut self) {
+        if let Some(metrics) = &self.inner.metrics {
+            metrics.ended();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_checked_and_made() {
+        assert!(well_formed(b"4bf92f3577b34da6a3ce929d0e0e4736"));
+        assert!(well_formed(b"f81d4fae-7dec-11d0-a765-00a0c91e6bf6"));
+        assert!(well_formed(b"a"));
+        assert!(well_formed(b"req:1/2+3=4@host_x.y"));
+        assert!(well_formed("x".repeat(128).as_bytes()));
+        assert!(!well_formed(b""));
+        assert!(!well_formed("x".repeat(129).as_bytes()));
+        assert!(!well_formed(b"has space"));
+        assert!(!well_formed(b"quote\"d"));
+        assert!(!well_formed(b"back\\slash"));
+        assert!(!well_formed(b"line\nbreak"));
+        assert!(!well_formed("caf\u{e9}".as_bytes()));
+        let a = new_id();
+        let b = new_id();
+        assert_ne!(a, b);
+        assert!(well_formed(&a));
+        assert!(a.iter().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+    }
+}

@@ -1,0 +1,227 @@
+//! Log set-up: `tracing` events as text or JSON lines on stderr, level from `RUST_LOG` (default
+//! `info`), written in batches by a thread of their own. Its files: `subscriber` (filtering, the
+//! open spans, one line per event), `format` (text and JSON lines), `sink` (the bounded buffer and
+//! its writer thread).
+//!
+//! Rules enforced here:
+//! - one subscriber per process: the first [`init`] installs it, later calls change nothing;
+//! - logging never blocks a request: lines go to a bounded buffer; when the output cannot keep
+//!   up, lines are dropped and counted ([`dropped_lines`]) and the count is logged;
+//! - no line is lost on a graceful shutdown: the server flushes the log when it has drained, and
+//!   so does dropping the [`LogGuard`] (or calling [`flush`]); a process that ends otherwise
+//!   (`std::process::exit`, a crash) loses at most the last 50 ms of lines.
+//! - a request's id reaches every line logged while it is handled through a per-thread request
+//!   context (`RequestScope`, entered around each poll of the request), not a `tracing` span:
+//!   opening, entering and closing a span per request cost ~1,500 instructions, the context a few
+//!   dozen; with another subscriber installed the framework opens a real span instead.
+
+use std::io::IsTerminal;
+use std::str::FromStr;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use tracing_subscriber::filter::Targets;
+
+mod format;
+mod sink;
+mod subscriber;
+
+pub use format::LogFormat;
+use format::{json_string, line_start, Style};
+pub(crate) use format::{AccessLine, ACCESS_TARGET, REQUEST_TARGET};
+use sink::Sink;
+use subscriber::Logger;
+
+/// The sink of the installed subscriber, once [`init`] has run.
+static SINK: OnceLock<Arc<Sink>> = OnceLock::new();
+
+/// The installed subscriber, when it is this module's.
+static LOGGER: OnceLock<Arc<Logger>> = OnceLock::new();
+
+/// How long [`flush`] waits for the output at most.
+const FLUSH_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The default size of the buffer of lines waiting to be written (1 MiB).
+pub const DEFAULT_BUFFER_BYTES: usize = 1 << 20;
+
+/// Install the log with its defaults: text lines on stderr, the level from `RUST_LOG` (`info`
+/// when unset). Keep the guard until `main` returns: dropping it writes out the lines still
+/// buffered. Calling it twice is harmless.
+pub fn init() -> LogGuard {
+    Logging::new().init()
+}
+
+/// Options of the log, then [`Logging::init`]: `Logging::new().format(LogFormat::Json).init()`.
+#[derive(Debug, Clone)]
+pub struct Logging {
+    format: LogFormat,
+    filter: Option<String>,
+    buffer_bytes: usize,
+}
+
+impl Default for Logging {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Logging {
+    /// Text lines, the filter from `RUST_LOG`, a 1 MiB buffer.
+    pub fn new() -> Self {
+        Logging {
+            format: LogFormat::Text,
+            filter: None,
+            buffer_bytes: DEFAULT_BUFFER_BYTES,
+        }
+    }
+
+    /// The line format (text, or JSON lines).
+    pub fn format(mut self, format: LogFormat) -> Self {
+        self.format = format;
+        self
+    }
+
+    /// The filter (`RUST_LOG`'s syntax: `info`, `warn,ferrapi=debug`, ...) instead of `RUST_LOG`.
+    pub fn filter(mut self, spec: impl Into<String>) -> Self {
+        self.filter = Some(spec.into());
+        self
+    }
+
+    /// The most bytes of lines kept waiting for the output; beyond it lines are dropped (and
+    /// counted) rather than making requests wait.
+    pub fn buffer_bytes(mut self, bytes: usize) -> Self {
+        self.buffer_bytes = bytes.max(1024);
+        self
+    }
+
+    /// Install the subscriber (the first call in a process; later calls change nothing).
+    pub fn init(self) -> LogGuard {
+        if SINK.get().is_some() {
+            return LogGuard(());
+        }
+        let spec = match self.filter {
+            Some(spec) => spec,
+            None => std::env::var("RUST_LOG").unwrap_or_default(),
+        };
+        let filter =
+            Targets::from_str(if spec.trim().is_empty() { "info" } else { &spec }).unwrap_or_else(|err| {
+                eprintln!("RUST_LOG={spec:?} is not a valid filter ({err}); using `info`");
+                Targets::new().with_default(tracing::Level::INFO)
+            });
+        // Colour codes only for a person at a terminal, not in log files.
+        let ansi = std::io::stderr().is_terminal();
+        let style = Style {
+            format: self.format,
+            ansi: ansi && self.format == LogFormat::Text,
+        };
+        let notice = Box::new(move |dropped: u64, out: &mut Vec<u8>| dropped_notice(style, dropped, out));
+        let sink = match Sink::start(Box::new(std::io::stderr()), self.buffer_bytes, notice) {
+            Ok(sink) => sink,
+            Err(err) => {
+                eprintln!("cannot start the log's writer thread ({err}); logging is off");
+                return LogGuard(());
+            }
+        };
+        let logger = Arc::new(Logger::new(filter, self.format, ansi, sink.clone()));
+        if tracing::subscriber::set_global_default(logger.clone()).is_ok() {
+            let _ = SINK.set(sink);
+            let _ = LOGGER.set(logger);
+        }
+        LogGuard(())
+    }
+}
+
+/// The line reporting `dropped` lines, in the log's format.
+fn dropped_notice(style: Style, dropped: u64, out: &mut Vec<u8>) {
+    let message = format!(
+        "{dropped} log line(s) dropped: the log output could not keep up (see logging::dropped_lines)"
+    );
+    line_start(out, style, &tracing::Level::WARN, "ferrapi::logging");
+    match style.format {
+        LogFormat::Text => out.extend_from_slice(message.as_bytes()),
+        LogFormat::Json => {
+            out.extend_from_slice(b",\"message\":");
+            json_string(out, &message);
+            out.extend_from_slice(b",\"dropped\":");
+            format::push_u64(out, dropped);
+            out.push(b'}');
+        }
+    }
+    out.push(b'\n');
+}
+
+/// Writes out the buffered lines when dropped (see [`init`]).
+#[derive(Debug)]
+pub struct LogGuard(());
+
+impl Drop for LogGuard {
+    fn drop(&mut self) {
+        flush();
+    }
+}
+
+/// Write out every line logged so far (waiting at most 5 s for the output). The server calls it
+/// once it has drained on shutdown.
+pub fn flush() {
+    if let Some(sink) = SINK.get() {
+        sink.flush(FLUSH_TIMEOUT);
+    }
+}
+
+/// Lines dropped since [`init`] because the output could not keep up.
+pub fn dropped_lines() -> u64 {
+    SINK.get().map_or(0, |sink| sink.dropped())
+}
+
+/// Write a request's access line through this module's subscriber, without a `tracing` event;
+/// false when another subscriber is installed (the caller then logs an event).
+pub(crate) fn access_line(line: &AccessLine<'_>) -> bool {
+    match LOGGER.get() {
+        Some(logger) => {
+            logger.access(line);
+            true
+        }
+        None => false,
+    }
+}
+
+/// True when this module's subscriber is installed: requests then carry their id in a
+/// [`RequestScope`] rather than a `tracing` span.
+pub(crate) fn is_installed() -> bool {
+    LOGGER.get().is_some()
+}
+
+/// The request being handled on this thread, while its future is polled: its id goes on every
+/// line logged meanwhile. Dropping the scope leaves it.
+#[must_use = "the scope ends when dropped"]
+pub(crate) struct RequestScope {
+    /// Where this id starts in the thread's stack of ids.
+    start: usize,
+    /// Where the id of the scope this one is in starts.
+    outer: usize,
+}
+
+/// Enter the request with this id on this thread (see [`RequestScope`]).
+pub(crate) fn enter_request(id: &str) -> RequestScope {
+    subscriber::REQUEST_IDS.with(|ids| {
+        let mut ids = ids.borrow_mut();
+        let (stack, current) = &mut *ids;
+        let scope = RequestScope {
+            start: stack.len(),
+            outer: *current,
+        };
+        *current = stack.len();
+        stack.extend_from_slice(id.as_bytes());
+        scope
+    })
+}
+
+impl Drop for RequestScope {
+    fn drop(&mut self) {
+        subscriber::REQUEST_IDS.with(|ids| {
+            let mut ids = ids.borrow_mut();
+            ids.0.truncate(self.start);
+            ids.1 = self.outer;
+        });
+    }
+}

@@ -1,0 +1,338 @@
+//! The `tracing` subscriber [`init`](super::init) installs: filters by target and level, keeps
+//! the spans that are open, and writes each event as one line to the [`Sink`].
+//!
+//! Rules enforced here:
+//! - whether a callsite is on is decided once per callsite (the filter is static), so a disabled
+//!   event or span costs its callsite's cached check and nothing more;
+//! - a span's fields are written out once, when it is created (and again for a field recorded
+//!   later), in the line's format, into a buffer the span's slot keeps for the next span: an
+//!   event in a span copies those bytes, it does not format the span again;
+//! - a line logged while a request is handled ends with that request's `request_id` (from the
+//!   thread's request context, `logging::RequestScope`), after the fields of its spans;
+//! - open spans live in one table behind a short lock (taken to open, close and read a span; a
+//!   span is closed when its last handle is dropped); which span is current is kept per thread,
+//!   as the stack of spans entered on it, so entering and leaving a span takes no lock;
+//! - span ids are the table's slot numbers: reused once a span is closed, as `tracing` allows;
+//! - an event is formatted into buffers of its thread's and handed to the sink whole.
+
+use std::cell::RefCell;
+use std::num::NonZeroU64;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use tracing::span::{Attributes, Id, Record};
+use tracing::subscriber::Interest;
+use tracing::{Event, Metadata, Subscriber};
+use tracing_core::span::Current;
+use tracing_subscriber::filter::{LevelFilter, Targets};
+
+use super::format::{access, line_start, request_id, AccessLine, Fields, LogFormat, Style};
+use super::sink::Sink;
+
+/// The subscriber.
+pub(crate) struct Logger {
+    filter: Targets,
+    max_level: LevelFilter,
+    style: Style,
+    spans: Mutex<Spans>,
+    sink: Arc<Sink>,
+}
+
+/// The open spans, by slot.
+#[derive(Default)]
+struct Spans {
+    slots: Vec<Slot>,
+    free: Vec<usize>,
+}
+
+struct Slot {
+    /// Handles to the span; 0 when the slot is free.
+    refs: usize,
+    metadata: &'static Metadata<'static>,
+    parent: Option<Id>,
+    /// The span's fields, written as a line carries them.
+    fields: Vec<u8>,
+}
+
+/// Bytes of a span's fields a freed slot keeps for the next span.
+const SLOT_KEEP: usize = 256;
+
+/// A span nests this deep at most in the lines (deeper ones are left out).
+const MAX_DEPTH: usize = 32;
+
+thread_local! {
+    /// The spans entered on this thread, innermost last.
+    static ENTERED: RefCell<Vec<Id>> = const { RefCell::new(Vec::new()) };
+    /// A line being built: the start and message, the event's fields, the spans' fields.
+    static LINE: RefCell<(Vec<u8>, Vec<u8>, Vec<u8>)> = const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
+    /// The ids of the requests entered on this thread (`logging::RequestScope`), one after the
+    /// other, and where the innermost starts; empty outside a request.
+    pub(super) static REQUEST_IDS: RefCell<(Vec<u8>, usize)> = const { RefCell::new((Vec::new(), 0)) };
+}
+
+fn slot_of(id: &Id) -> usize {
+    (id.into_u64() - 1) as usize
+}
+
+fn id_of(slot: usize) -> Id {
+    Id::from_non_zero_u64(NonZeroU64::MIN.saturating_add(slot as u64))
+}
+
+impl Logger {
+    pub(crate) fn new(filter: Targets, format: LogFormat, ansi: bool, sink: Arc<Sink>) -> Self {
+        let max_level = filter
+            .iter()
+            .map(|(_, level)| level)
+            .chain(filter.default_level())
+            .max()
+            .unwrap_or(LevelFilter::OFF);
+        Logger {
+            filter,
+            max_level,
+            style: Style {
+                format,
+                ansi: ansi && format == LogFormat::Text,
+            },
+            spans: Mutex::default(),
+            sink,
+        }
+    }
+
+    fn spans(&self) -> MutexGuard<'_, Spans> {
+        // Nothing panics while holding the lock; should it, the table is still consistent.
+        self.spans.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Write the access line of a request (see `format::access`).
+    pub(crate) fn access(&self, line: &AccessLine<'_>) {
+        LINE.with(|buffers| {
+            let Ok(mut buffers) = buffers.try_borrow_mut() else {
+                return;
+            };
+            let out = &mut buffers.0;
+            out.clear();
+            access(out, self.style, line);
+            self.sink.append(out);
+        });
+    }
+
+    fn json(&self) -> bool {
+        self.style.format == LogFormat::Json
+    }
+
+    /// The current span of this thread.
+    fn current(&self) -> Option<Id> {
+        ENTERED.with(|entered| entered.borrow().last().cloned())
+    }
+
+    /// Append to `out` the fields of `span` and its parents, outermost first.
+    fn span_fields(&self, span: &Id, out: &mut Vec<u8>) {
+        let spans = self.spans();
+        let mut chain = [0usize; MAX_DEPTH];
+        let mut depth = 0;
+        let mut next = Some(slot_of(span));
+        while let Some(index) = next {
+            let Some(slot) = spans.slots.get(index).filter(|slot| slot.refs > 0) else {
+                break;
+            };
+            if depth == MAX_DEPTH {
+                break;
+            }
+            chain[depth] = index;
+            depth += 1;
+            next = slot.parent.as_ref().map(slot_of);
+        }
+        for &index in chain[..depth].iter().rev() {
+            if let Some(slot) = spans.slots.get(index) {
+                out.extend_from_slice(&slot.fields);
+            }
+        }
+    }
+}
+
+impl Subscriber for Logger {
+    fn register_callsite(&self, metadata: &'static Metadata<'static>) -> Interest {
+        if self.enabled(metadata) {
+            Interest::always()
+        } else {
+            Interest::never()
+        }
+    }
+
+    fn enabled(&self, metadata: &Metadata<'_>) -> bool {
+        self.filter.would_enable(metadata.target(), metadata.level())
+    }
+
+    fn max_level_hint(&self) -> Option<LevelFilter> {
+        Some(self.max_level)
+    }
+
+    fn new_span(&self, attrs: &Attributes<'_>) -> Id {
+        let metadata = attrs.metadata();
+        let parent = if attrs.is_contextual() {
+            self.current()
+        } else {
+            attrs.parent().cloned()
+        };
+        let mut spans = self.spans();
+        let index = match spans.free.pop() {
+            Some(index) => index,
+            None => {
+                spans.slots.push(Slot {
+                    refs: 0,
+                    metadata,
+                    parent: None,
+                    fields: Vec::new(),
+                });
+                spans.slots.len() - 1
+            }
+        };
+        let json = self.json();
+        if let Some(slot) = spans.slots.get_mut(index) {
+            slot.refs = 1;
+            slot.metadata = metadata;
+            slot.parent = parent.clone();
+            slot.fields.clear();
+            let mut message = Vec::new();
+            attrs.record(&mut Fields {
+                json,
+                message: &mut message,
+                fields: &mut slot.fields,
+            });
+        }
+        drop(spans);
+        if let Some(parent) = parent {
+            // A child keeps its parent open, as its fields are part of the child's lines.
+            self.clone_span(&parent);
+        }
+        id_of(index)
+    }
+
+    fn record(&self, span: &Id, values: &Record<'_>) {
+        let json = self.json();
+        let mut spans = self.spans();
+        if let Some(slot) = spans.slots.get_mut(slot_of(span)) {
+            let mut message = Vec::new();
+            values.record(&mut Fields {
+                json,
+                message: &mut message,
+                fields: &mut slot.fields,
+            });
+        }
+    }
+
+    fn record_follows_from(&self, _span: &Id, _follows: &Id) {}
+
+    fn event(&self, event: &Event<'_>) {
+        let metadata = event.metadata();
+        let parent = if event.is_contextual() {
+            self.current()
+        } else {
+            event.parent().cloned()
+        };
+        let json = self.json();
+        let style = self.style;
+        LINE.with(|line| {
+            let Ok(mut line) = line.try_borrow_mut() else {
+                // An event logged while formatting another (from a `Debug` impl): left out.
+                return;
+            };
+            let (out, message, fields) = &mut *line;
+            out.clear();
+            message.clear();
+            fields.clear();
+            line_start(out, style, metadata.level(), metadata.target());
+            event.record(&mut Fields {
+                json,
+                message,
+                fields,
+            });
+            if json {
+                if !message.is_empty() {
+                    out.extend_from_slice(b",\"message\":\"");
+                    out.extend_from_slice(message);
+                    out.push(b'"');
+                }
+                out.extend_from_slice(fields);
+            } else if message.is_empty() {
+                out.extend_from_slice(fields.strip_prefix(b" ").unwrap_or(fields));
+            } else {
+                out.extend_from_slice(message);
+                out.extend_from_slice(fields);
+            }
+            if let Some(parent) = &parent {
+                self.span_fields(parent, out);
+            }
+            REQUEST_IDS.with(|ids| {
+                if let Ok(ids) = ids.try_borrow() {
+                    if let Some(id) = ids.0.get(ids.1..).filter(|id| !id.is_empty()) {
+                        request_id(out, json, id);
+                    }
+                }
+            });
+            if json {
+                out.push(b'}');
+            }
+            out.push(b'\n');
+            self.sink.append(out);
+        });
+    }
+
+    fn enter(&self, span: &Id) {
+        ENTERED.with(|entered| entered.borrow_mut().push(span.clone()));
+    }
+
+    fn exit(&self, span: &Id) {
+        ENTERED.with(|entered| {
+            let mut entered = entered.borrow_mut();
+            if let Some(at) = entered.iter().rposition(|id| id == span) {
+                entered.remove(at);
+            }
+        });
+    }
+
+    fn clone_span(&self, span: &Id) -> Id {
+        let mut spans = self.spans();
+        if let Some(slot) = spans.slots.get_mut(slot_of(span)) {
+            if slot.refs > 0 {
+                slot.refs += 1;
+            }
+        }
+        span.clone()
+    }
+
+    fn try_close(&self, span: Id) -> bool {
+        let mut spans = self.spans();
+        let index = slot_of(&span);
+        let Some(slot) = spans.slots.get_mut(index) else {
+            return false;
+        };
+        if slot.refs == 0 {
+            return false;
+        }
+        slot.refs -= 1;
+        if slot.refs > 0 {
+            return false;
+        }
+        let parent = slot.parent.take();
+        if slot.fields.capacity() > SLOT_KEEP {
+            slot.fields = Vec::new();
+        }
+        spans.free.push(index);
+        drop(spans);
+        if let Some(parent) = parent {
+            self.try_close(parent);
+        }
+        true
+    }
+
+    fn current_span(&self) -> Current {
+        let Some(id) = self.current() else {
+            return Current::none();
+        };
+        let spans = self.spans();
+        match spans.slots.get(slot_of(&id)).filter(|slot| slot.refs > 0) {
+            Some(slot) => Current::new(id, slot.metadata),
+            None => Current::none(),
+        }
+    }
+}

@@ -1,0 +1,398 @@
+//! Prometheus metrics of an app, opt-in (`App::metrics`): requests by method, route template and
+//! status, their latency, the requests in flight and those refused for overload, served at one
+//! path (`/metrics` by default) in the Prometheus text format, or OpenMetrics when the scraper
+//! asks for it. Built on `prometheus-client`, re-exported as [`prometheus_client`] so an app can
+//! register metrics of its own in the same registry ([`Metrics::registry`]).
+//!
+//! Rules enforced here:
+//! - an app without metrics pays nothing for them: nothing here runs, and the request path only
+//!   checks whether the app observes its requests at all;
+//! - labels have bounded values: `route` is a route's template (`/item/{id}`), a path the docs
+//!   pages or this endpoint answer, or `unmatched` (for 404 and 405); `method` is one of the
+//!   standard methods or `OTHER`; `status` is a status code; so a client cannot grow the series
+//!   by sending new paths or methods;
+//! - recording a request finds its counter and histogram without hashing its labels: each route
+//!   keeps the handles it has used, by method and status, behind a read lock; a label set is
+//!   hashed once, when a route first answers with a method and status;
+//! - latencies are histograms with fixed buckets (100 µs to 10 s), so recording costs the same
+//!   and memory stays constant whatever the traffic;
+//! - a scrape encodes the registry at the time of the request; metrics of the app registered in
+//!   the same registry come out with them.
+
+use std::fmt;
+use std::sync::{Arc, PoisonError, RwLock};
+
+use hyper::header::{HeaderValue, ACCEPT, CONTENT_TYPE};
+use hyper::{HeaderMap, Method, StatusCode};
+pub use prometheus_client;
+use prometheus_client::collector::Collector;
+use prometheus_client::encoding::{
+    DescriptorEncoder, EncodeLabel, EncodeLabelSet, EncodeLabelValue, EncodeMetric, LabelSetEncoder,
+    LabelValueEncoder,
+};
+use prometheus_client::metrics::counter::{ConstCounter, Counter};
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::Histogram;
+use prometheus_client::registry::Registry;
+
+use crate::response::{Body, Response};
+
+/// The request latency buckets, in seconds: 100 µs to 10 s.
+pub const LATENCY_BUCKETS: [f64; 16] = [
+    0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
+];
+
+/// The `route` label of a request no route answered (404, 405).
+pub const UNMATCHED: &str = "unmatched";
+
+/// The metrics of an app: give it to `App::metrics` to record every request and serve
+/// them at [`Metrics::path`] (default `/metrics`).
+///
+/// ```
+/// use ferrapi::metrics::{prometheus_client::metrics::counter::Counter, Metrics};
+///
+/// let mut metrics = Metrics::new();
+/// let logins = Counter::<u64>::default();
+/// metrics.registry().register("logins", "Successful logins", logins.clone());
+/// let app = ferrapi::App::new().metrics(metrics);
+/// # let _ = app;
+/// ```
+#[derive(Debug)]
+pub struct Metrics {
+    registry: Registry,
+    path: String,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Metrics {
+    /// An empty registry, served at `/metrics`.
+    pub fn new() -> Self {
+        Metrics {
+            registry: Registry::default(),
+            path: "/metrics".to_owned(),
+        }
+    }
+
+    /// Serve the metrics at `path` instead of `/metrics`.
+    pub fn path(mut self, path: impl Into<String>) -> Self {
+        let path = path.into();
+        self.path = if path.starts_with('/') {
+            path
+        } else {
+            format!("/{path}")
+        };
+        self
+    }
+
+    /// Where the metrics are served.
+    pub fn served_at(&self) -> &str {
+        &self.path
+    }
+
+    /// The registry, to register metrics of the app's own; they are served with the requests'.
+    pub fn registry(&mut self) -> &mut Registry {
+        &mut self.registry
+    }
+}
+
+/// A request method as a label: a standard method, or `OTHER`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum MethodLabel {
+    Get,
+    Head,
+    Post,
+    Put,
+    Delete,
+    Patch,
+    Options,
+    Connect,
+    Trace,
+    Other,
+}
+
+impl MethodLabel {
+    pub(crate) fn of(method: &Method) -> Self {
+        match *method {
+            Method::GET => MethodLabel::Get,
+            Method::HEAD => MethodLabel::Head,
+            Method::POST => MethodLabel::Post,
+            Method::PUT => MethodLabel::Put,
+            Method::DELETE => MethodLabel::Delete,
+            Method::PATCH => MethodLabel::Patch,
+            Method::OPTIONS => MethodLabel::Options,
+            Method::CONNECT => MethodLabel::Connect,
+            Method::TRACE => MethodLabel::Trace,
+            _ => MethodLabel::Other,
+        }
+    }
+
+    fn as_str(self) -> &'static str {
+        match self {
+            MethodLabel::Get => "GET",
+            MethodLabel::Head => "HEAD",
+            MethodLabel::Post => "POST",
+            MethodLabel::Put => "PUT",
+            MethodLabel::Delete => "DELETE",
+            MethodLabel::Patch => "PATCH",
+            MethodLabel::Options => "OPTIONS",
+            MethodLabel::Connect => "CONNECT",
+            MethodLabel::Trace => "TRACE",
+            MethodLabel::Other => "OTHER",
+        }
+    }
+}
+
+impl EncodeLabelValue for MethodLabel {
+    fn encode(&self, encoder: &mut LabelValueEncoder<'_>) -> Result<(), fmt::Error> {
+        EncodeLabelValue::encode(&self.as_str(), encoder)
+    }
+}
+
+/// The labels of a request's series.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct RequestLabels {
+    method: MethodLabel,
+    route: Arc<str>,
+    status: u16,
+}
+
+impl EncodeLabelSet for RequestLabels {
+    fn encode(&self, encoder: &mut LabelSetEncoder<'_>) -> Result<(), fmt::Error> {
+        ("method", self.method).encode(encoder.encode_label())?;
+        ("route", &*self.route).encode(encoder.encode_label())?;
+        ("status", self.status).encode(encoder.encode_label())
+    }
+}
+
+type HistogramFamily = Family<RequestLabels, Histogram, fn() -> Histogram>;
+
+fn latency_histogram() -> Histogram {
+    Histogram::new(LATENCY_BUCKETS)
+}
+
+/// The series one route has answered with, by method and status.
+type Seen = Vec<(MethodLabel, u16, Counter, Histogram)>;
+
+/// One label value of `route` and the handles used with it.
+struct Slot {
+    route: Arc<str>,
+    seen: RwLock<Seen>,
+}
+
+/// Where a request's series are: which [`Slot`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RouteKey {
+    /// The route of this index.
+    Route(usize),
+    /// The docs path of this index (see [`HttpMetrics::docs_key`]).
+    Docs(usize),
+    /// The metrics endpoint.
+    Endpoint,
+    /// No route (404, 405).
+    Unmatched,
+}
+
+/// The request metrics of a built app, and the registry they are served from.
+pub(crate) struct HttpMetrics {
+    registry: Registry,
+    path: String,
+    requests: Family<RequestLabels, Counter>,
+    latency: HistogramFamily,
+    in_flight: Gauge,
+    rejected: Counter,
+    routes: Vec<Slot>,
+    docs: Vec<Slot>,
+    endpoint: Slot,
+    unmatched: Slot,
+}
+
+impl fmt::Debug for HttpMetrics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HttpMetrics")
+            .field("path", &self.path)
+            .finish_non_exhaustive()
+    }
+}
+
+fn slot(route: &str) -> Slot {
+    Slot {
+        route: route.into(),
+        seen: RwLock::new(Vec::new()),
+    }
+}
+
+/// Reports the lines the log dropped, read at each scrape.
+#[derive(Debug)]
+struct DroppedLogLines;
+
+impl Collector for DroppedLogLines {
+    fn encode(&self, mut encoder: DescriptorEncoder<'_>) -> Result<(), fmt::Error> {
+        let counter = ConstCounter::new(crate::logging::dropped_lines());
+        let metric = encoder.encode_descriptor(
+            "log_lines_dropped",
+            "Log lines dropped because the log output could not keep up",
+            None,
+            counter.metric_type(),
+        )?;
+        counter.encode(metric)
+    }
+}
+
+impl HttpMetrics {
+    /// Register the request metrics in `metrics`' registry, for routes with these templates (by
+    /// declaration index) and these docs paths.
+    pub(crate) fn new(metrics: Metrics, routes: &[&str], docs: &[&str]) -> Self {
+        let Metrics { mut registry, path } = metrics;
+        let requests = Family::<RequestLabels, Counter>::default();
+        let latency = HistogramFamily::new_with_constructor(latency_histogram as fn() -> Histogram);
+        let in_flight = Gauge::default();
+        let rejected = Counter::default();
+        registry.register(
+            "http_requests",
+            "HTTP requests answered, by method, route template and status",
+            requests.clone(),
+        );
+        registry.register(
+            "http_request_duration_seconds",
+            "Time from reading a request's head to its response, by method, route template and status",
+            latency.clone(),
+        );
+        registry.register(
+            "http_requests_in_flight",
+            "HTTP requests being answered",
+            in_flight.clone(),
+        );
+        registry.register(
+            "http_requests_rejected",
+            "HTTP requests refused with 503 because the server was at its concurrency limit",
+            rejected.clone(),
+        );
+        registry.register_collector(Box::new(DroppedLogLines));
+        HttpMetrics {
+            routes: routes.iter().map(|route| slot(route)).collect(),
+            docs: docs.iter().map(|route| slot(route)).collect(),
+            endpoint: slot(&path),
+            unmatched: slot(UNMATCHED),
+            registry,
+            path,
+            requests,
+            latency,
+            in_flight,
+            rejected,
+        }
+    }
+
+    /// True when `path` is the metrics endpoint's.
+    pub(crate) fn owns(&self, path: &str) -> bool {
+        self.path == path
+    }
+
+    /// The key of a docs path the docs pages answered.
+    pub(crate) fn docs_key(&self, path: &str) -> RouteKey {
+        let path = match path.strip_suffix('/') {
+            Some(stripped) if !stripped.is_empty() => stripped,
+            _ => path,
+        };
+        match self.docs.iter().position(|slot| &*slot.route == path) {
+            Some(index) => RouteKey::Docs(index),
+            None => RouteKey::Unmatched,
+        }
+    }
+
+    fn slot(&self, key: RouteKey) -> &Slot {
+        match key {
+            RouteKey::Route(index) => self.routes.get(index).unwrap_or(&self.unmatched),
+            RouteKey::Docs(index) => self.docs.get(index).unwrap_or(&self.unmatched),
+            RouteKey::Endpoint => &self.endpoint,
+            RouteKey::Unmatched => &self.unmatched,
+        }
+    }
+
+    /// A request started.
+    pub(crate) fn started(&self) {
+        self.in_flight.inc();
+    }
+
+    /// A request started has ended, answered or not.
+    pub(crate) fn ended(&self) {
+        self.in_flight.dec();
+    }
+
+    /// A request was refused for overload.
+    pub(crate) fn rejected(&self) {
+        self.rejected.inc();
+    }
+
+    /// A request was answered.
+    pub(crate) fn answered(&self, key: RouteKey, method: &Method, status: StatusCode, seconds: f64) {
+        let slot = self.slot(key);
+        let method = MethodLabel::of(method);
+        let status = status.as_u16();
+        {
+            let seen = slot.seen.read().unwrap_or_else(PoisonError::into_inner);
+            if let Some((_, _, count, latency)) =
+                seen.iter().find(|(m, s, _, _)| *m == method && *s == status)
+            {
+                count.inc();
+                latency.observe(seconds);
+                return;
+            }
+        }
+        self.first_answer(slot, method, status, seconds);
+    }
+
+    /// The first answer of a slot with this method and status: find (or make) its series.
+    #[cold]
+    fn first_answer(&self, slot: &Slot, method: MethodLabel, status: u16, seconds: f64) {
+        let labels = RequestLabels {
+            method,
+            route: slot.route.clone(),
+            status,
+        };
+        let count = self.requests.get_or_create_owned(&labels);
+        let latency = self.latency.get_or_create_owned(&labels);
+        count.inc();
+        latency.observe(seconds);
+        let mut seen = slot.seen.write().unwrap_or_else(PoisonError::into_inner);
+        if !seen.iter().any(|(m, s, _, _)| *m == method && *s == status) {
+            seen.push((method, status, count, latency));
+        }
+    }
+
+    /// The metrics endpoint's answer: Prometheus text, or OpenMetrics when `Accept` asks for it.
+    pub(crate) fn respond(&self, headers: &HeaderMap) -> Response {
+        let openmetrics = headers
+            .get_all(ACCEPT)
+            .iter()
+            .filter_map(|value| value.to_str().ok())
+            .any(|accept| accept.contains("application/openmetrics-text"));
+        let mut text = String::with_capacity(16 * 1024);
+        let (encoded, content_type) = if openmetrics {
+            (
+                prometheus_client::encoding::text::encode(&mut text, &self.registry),
+                "application/openmetrics-text; version=1.0.0; charset=utf-8",
+            )
+        } else {
+            (
+                prometheus_client::encoding::prometheus_text::encode(&mut text, &self.registry),
+                prometheus_client::encoding::prometheus_text::CONTENT_TYPE,
+            )
+        };
+        if encoded.is_err() {
+            tracing::error!("the metrics could not be encoded; answering 500");
+            return crate::response::internal_error();
+        }
+        let mut response = Response::new(Body::from(text));
+        *response.status_mut() = StatusCode::OK;
+        response
+            .headers_mut()
+            .insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
+        response
+    }
+}
