@@ -127,8 +127,8 @@ pub use config::Config;
 pub use dispatch::{Service, ServiceFuture};
 pub use extract::{Arg, State};
 pub use response::{
-    escape_html, Body, BodyError, BoxError, Html, HttpError, IntoResponse, Json, Response,
-    HTML_CONTENT_SECURITY_POLICY,
+    escape_html, Body, BodyError, BoxError, Event, Html, HttpError, IntoResponse, Json, KeepAlive,
+    LastEventId, Response, Sse, StreamingResponse, HTML_CONTENT_SECURITY_POLICY,
 };
 pub use routing::{Route, RouteDef, RouteInfo};
 pub use server::{shutdown_signal, ServeError, Server};

@@ -10,8 +10,12 @@
 //!   that is not UTF-8 is a 400 instead, one that is not JSON its one `json_invalid` error.
 
 mod body;
+mod sse;
+mod stream;
 
 pub use body::{Body, BodyError, BoxError};
+pub use sse::{Event, KeepAlive, LastEventId, Sse};
+pub use stream::StreamingResponse;
 
 use bytes::Bytes;
 use hyper::header::{HeaderName, HeaderValue, CONTENT_TYPE};

@@ -22,3 +22,4 @@ mod openapi_document;
 mod openapi_schema;
 mod security;
 mod server_limits;
+mod streaming;
