@@ -114,6 +114,7 @@ mod codegen;
 mod config;
 mod dispatch;
 mod extract;
+mod files;
 mod openapi;
 mod response;
 mod routing;
@@ -126,6 +127,7 @@ pub use app::{App, BuildError};
 pub use config::Config;
 pub use dispatch::{Service, ServiceFuture};
 pub use extract::{Arg, State};
+pub use files::{FileResponse, ServeStatic, ServeStaticFuture, StaticDir};
 pub use response::{
     escape_html, Body, BodyError, BoxError, Event, Html, HttpError, IntoResponse, Json, KeepAlive,
     LastEventId, Response, Sse, StreamingResponse, HTML_CONTENT_SECURITY_POLICY,

@@ -13,6 +13,7 @@
 
 mod dependencies;
 mod docs_pages;
+mod files;
 mod hostile_input;
 mod http_body;
 mod http_params;
