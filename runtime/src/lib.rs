@@ -120,6 +120,7 @@ mod response;
 mod routing;
 mod server;
 mod validate;
+pub mod ws;
 
 pub mod logging;
 

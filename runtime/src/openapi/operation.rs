@@ -36,6 +36,7 @@ pub struct Operation {
     extra_responses: Vec<(u16, &'static str)>,
     dependency_responses: Vec<(u16, &'static str)>,
     success_status: u16,
+    extensions: Vec<(&'static str, Value)>,
 }
 
 impl Operation {
@@ -58,6 +59,7 @@ impl Operation {
             extra_responses: Vec::new(),
             dependency_responses: Vec::new(),
             success_status: 200,
+            extensions: Vec::new(),
         }
     }
 
@@ -121,6 +123,13 @@ impl Operation {
         self.extra_responses.push((status, description));
     }
 
+    /// Add a specification extension (`x-websocket`, ...) to the operation object; a name given
+    /// twice keeps its last value.
+    pub fn extension(&mut self, name: &'static str, value: Value) {
+        self.extensions.retain(|(n, _)| *n != name);
+        self.extensions.push((name, value));
+    }
+
     /// The operation object.
     #[doc(hidden)]
     pub fn finish(self) -> Value {
@@ -181,6 +190,9 @@ impl Operation {
             );
         }
         op.insert("responses".into(), Value::Object(responses));
+        for (name, value) in self.extensions {
+            op.insert(name.into(), value);
+        }
         Value::Object(op)
     }
 }

@@ -24,3 +24,4 @@ mod openapi_schema;
 mod security;
 mod server_limits;
 mod streaming;
+mod websocket;
