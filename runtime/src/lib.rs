@@ -79,6 +79,8 @@
 //! 13. [Dependencies](#dependencies): `#[dependency]`, the [`Arg`] trait, sub-dependencies, the
 //!     per-request cache, answering 401.
 //! 14. [Differences from FastAPI](#differences-from-fastapi): what is different, and why.
+//! 15. [Streaming, events, files and WebSockets](#streaming-events-files-and-websockets):
+//!     `StreamingResponse`, `Sse`, `FileResponse`, `StaticDir`, `ws::WebSocketUpgrade`.
 //!
 //! The API in one screen: [`App`] builds an app and [`Service`] answers requests; [`Server`]
 //! serves a service over HTTP/1.1 and HTTP/2; [`prelude`] has what a route author writes with;
@@ -101,6 +103,7 @@
 #![doc = include_str!("../manual/12-custom-types.md")]
 #![doc = include_str!("../manual/13-dependencies.md")]
 #![doc = include_str!("../manual/14-fastapi.md")]
+#![doc = include_str!("../manual/15-streaming.md")]
 // Early answers travel as `Err(Response)`; a response is large, but boxing it on every error
 // path would cost an allocation for nothing.
 #![allow(clippy::result_large_err)]
