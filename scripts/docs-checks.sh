@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # The OpenAPI document and the docs pages, checked with real tools against the running service:
-#   1. openapi-spec-validator (PyPI) validates the service's live /openapi.json and the example
+#   1. openapi-spec-validator (PyPI) validates the service's live /openapi.json, the example
 #      app's document (tests/snapshots/openapi_example_app.json, which the snapshot test keeps
-#      equal to what the example app serves);
+#      equal to what the example app serves) and the route-groups example's
+#      (tests/snapshots/openapi_groups_example.json, kept equal to what examples/groups.rs serves
+#      by tests/tests/framework/groups.rs);
 #   2. openapi-python-client (PyPI) generates a client from the live /openapi.json (any generator
 #      warning fails), and tests/docs-checks/client_check.py calls the service through it and
-#      checks the typed results;
+#      checks the typed results; the same for the route-groups example (examples/groups.rs, run
+#      beside the service) with tests/docs-checks/groups_client_check.py;
 #   3. headless Chromium (Debian's `chromium`, driven by playwright-core from npm) opens /docs and
 #      /redoc with every request to a host other than 127.0.0.1 blocked, finds every documented
 #      operation rendered and "Try it out" answered, and saves screenshots to target/docs-checks/.
@@ -16,7 +19,8 @@
 # of tests/docs-checks/requirements.txt under ~/.cache (DOCS_CHECKS_VENV to move it),
 # tests/docs-checks/node_modules (npm ci from the committed package-lock.json), and chromium
 # (apt-get). The service (debug build) runs on a free loopback port with its birds in a
-# temporary directory, and is stopped by its PID when the script exits. Every check runs; the
+# temporary directory, the groups example on another, and both are stopped by their PIDs when the
+# script exits. Every check runs; the
 # script exits 1 if any failed, naming each failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -68,39 +72,51 @@ say "tools ready ($(since "$started"))"
 # ---- 2. The service, on a free loopback port.
 started="$(now)"
 cargo build --quiet -p resource-api || die "cargo build -p resource-api failed"
+cargo build --quiet -p ferrapi-examples --example groups || die "cargo build --example groups failed"
 binary="$TARGET/debug/resource-api"
+groups_binary="$TARGET/debug/examples/groups"
 [ -x "$binary" ] || die "no service binary at $binary"
+[ -x "$groups_binary" ] || die "no groups example binary at $groups_binary"
 work="$(mktemp -d "${TMPDIR:-/tmp}/docs-checks.XXXXXX")"
 service_pid=""
+groups_pid=""
 cleanup() {
-  if [ -n "$service_pid" ]; then
-    kill "$service_pid" 2>/dev/null || true
-    wait "$service_pid" 2>/dev/null || true
-  fi
+  for pid in "$service_pid" "$groups_pid"; do
+    if [ -n "$pid" ]; then
+      kill "$pid" 2>/dev/null || true
+      wait "$pid" 2>/dev/null || true
+    fi
+  done
   rm -rf "$work"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-port="$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+free_port() { "$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+fetch='import sys, urllib.request; open(sys.argv[2], "wb").write(urllib.request.urlopen(sys.argv[1], timeout=5).read())'
+# Wait until the server with PID $1 answers $2/openapi.json, saved to $3; its log is $4.
+await_document() {
+  for _ in $(seq 1 300); do
+    if "$VENV/bin/python" -c "$fetch" "$2/openapi.json" "$3" 2>/dev/null; then
+      return 0
+    fi
+    kill -0 "$1" 2>/dev/null || break
+    sleep 0.1
+  done
+  cat "$4" >&2
+  die "$2 did not answer /openapi.json within 30 s"
+}
+port="$(free_port)"
 base="http://127.0.0.1:$port"
 DB_CONN_STRING="sqlite://$work/birds.db" "$binary" --host 127.0.0.1 --port "$port" --group all \
   >"$work/service.log" 2>&1 &
 service_pid=$!
-fetch='import sys, urllib.request; open(sys.argv[2], "wb").write(urllib.request.urlopen(sys.argv[1], timeout=5).read())'
-ready=""
-for _ in $(seq 1 300); do
-  if "$VENV/bin/python" -c "$fetch" "$base/openapi.json" "$work/openapi.json" 2>/dev/null; then
-    ready=1
-    break
-  fi
-  kill -0 "$service_pid" 2>/dev/null || break
-  sleep 0.1
-done
-if [ -z "$ready" ]; then
-  cat "$work/service.log" >&2
-  die "the service did not answer $base/openapi.json within 30 s"
-fi
+await_document "$service_pid" "$base" "$work/openapi.json" "$work/service.log"
 say "service on $base, document $(wc -c <"$work/openapi.json") bytes ($(since "$started"))"
+groups_base="http://127.0.0.1:$(free_port)"
+PORT="${groups_base##*:}" "$groups_binary" >"$work/groups.log" 2>&1 &
+groups_pid=$!
+await_document "$groups_pid" "$groups_base" "$work/groups-openapi.json" "$work/groups.log"
+say "groups example on $groups_base"
 
 # ---- 3. The checks.
 failed=()
@@ -120,14 +136,16 @@ run() {
 }
 
 validate() { "$VENV/bin/openapi-spec-validator" "$@"; }
+# client NAME BASE_URL CHECK: generate package NAME from BASE_URL's live document (any generator
+# warning fails), then run CHECK (a script of $CHECKS) against BASE_URL through it.
 client() {
-  rm -rf "$work/client"
-  mkdir -p "$work/client"
+  rm -rf "$work/$1"
+  mkdir -p "$work/$1"
   # ruff (a dependency of the generator) formats the generated code; it must be on PATH.
-  PATH="$VENV/bin:$PATH" "$VENV/bin/openapi-python-client" generate --url "$base/openapi.json" \
-    --meta none --output-path "$work/client/resource_api_client" --fail-on-warning \
-    >"$work/generate.log" 2>&1 || { cat "$work/generate.log" >&2; return 1; }
-  "$VENV/bin/python" "$CHECKS/client_check.py" "$work/client" "$base"
+  PATH="$VENV/bin:$PATH" "$VENV/bin/openapi-python-client" generate --url "$2/openapi.json" \
+    --meta none --output-path "$work/$1/$1" --fail-on-warning \
+    >"$work/$1.log" 2>&1 || { cat "$work/$1.log" >&2; return 1; }
+  "$VENV/bin/python" "$CHECKS/$3" "$work/$1" "$2"
 }
 browser() {
   mkdir -p "$OUT"
@@ -136,7 +154,12 @@ browser() {
 
 run "openapi-spec-validator: the service's /openapi.json" validate "$work/openapi.json"
 run "openapi-spec-validator: the example app's document" validate tests/snapshots/openapi_example_app.json
-run "openapi-python-client: a generated client calls the service" client
+run "openapi-spec-validator: the groups example's document" validate tests/snapshots/openapi_groups_example.json
+run "openapi-spec-validator: the groups example's live /openapi.json" validate "$work/groups-openapi.json"
+run "openapi-python-client: a generated client calls the service" \
+  client resource_api_client "$base" client_check.py
+run "openapi-python-client: a generated client calls the groups example" \
+  client groups_example_client "$groups_base" groups_client_check.py
 run "chromium: /docs and /redoc render every operation offline" browser
 
 if [ "${#failed[@]}" -gt 0 ]; then

@@ -6,7 +6,10 @@
 //! - `hello.rs`: one route (`cargo run -p ferrapi-examples --example hello`);
 //! - `crud.rs`: a typed CRUD API over an in-memory store (`--example crud`);
 //! - `validation.rs`: the 422 bodies of invalid requests (`--example validation`);
-//! - `dependencies.rs`: a bearer-token `CurrentUser` and a reused `Pagination` (`--example dependencies`);
+//! - `dependencies.rs`: a bearer-token `CurrentUser` and a reused `Pagination`
+//!   (`--example dependencies`);
+//! - `groups.rs`: route groups with a prefix, tags, default responses, a dependency and a layer
+//!   (`--example groups`);
 //! - `streaming.rs`: a streamed download, a file, Server-Sent Events (`--example streaming`).
 //!
 //! This library holds only what they share: [`serve`], the start-up every example does the same way.

@@ -4,6 +4,7 @@
 //! - `#[get("/path")]`, `#[post]`, `#[put]`, `#[delete]`, `#[patch]`, `#[head]`, `#[options]`:
 //!   turn an `async fn` into a route.
 //! - `#[dependency]`: make an `fn`'s return type a dependency, an argument routes take by type.
+//! - `group!("/prefix", ..)`: a route group, its prefix checked at compile time.
 //! - `#[derive(Model)]`: a struct validated from a JSON object, usable as a route's body.
 //! - `#[derive(StrEnum)]`: a string enumeration usable as a path/query parameter or field.
 //!
@@ -47,6 +48,13 @@ route_attribute!(get => "GET", post => "POST", put => "PUT", delete => "DELETE",
 #[proc_macro_attribute]
 pub fn dependency(attr: TokenStream, item: TokenStream) -> TokenStream {
     route::dependency::expand(attr.into(), item.into()).into()
+}
+
+/// A route group: `group!("/prefix", tags("a"), responses(503 = "..."), dependencies(User))`,
+/// its prefix checked (no parameters) and its options parsed as a route attribute's.
+#[proc_macro]
+pub fn group(input: TokenStream) -> TokenStream {
+    route::group::expand(input.into()).into()
 }
 
 /// Derive validation from a JSON object (every error collected), a JSON Schema, and use as a

@@ -66,6 +66,7 @@ macro_rules! public_paths {
 public_paths! {
     route => Route;
     route_def_type => RouteDef;
+    group_type => Group;
     method => Method;
     into_response => IntoResponse;
     response => Response;
@@ -75,9 +76,16 @@ public_paths! {
 runtime_paths! {
     route_parts => RouteParts;
     handler => Handler;
+    grouped_handler => GroupedHandler;
+    group_inputs => GroupInputs;
+    dependency_fn => DependencyFn;
+    group_parts => GroupParts;
     boxed => boxed;
     answer_now => answer_now;
     internal_error => internal_error;
+    finish => finish;
+    invalid => invalid;
+    defer_invalid => defer_invalid;
 }
 
 // Arguments and their validation.
@@ -100,6 +108,7 @@ runtime_paths! {
     constraint => Constraint;
     bad_body => bad_body;
     share => Share;
+    group_dependency => GroupDependency;
 }
 
 // Compile-time assertions: each bound's error is written for a route author.
@@ -166,8 +175,8 @@ pub struct RouteDefFields<'a> {
     pub include_in_schema: bool,
 }
 
-/// The struct literal of a route's definition. `handler`, `operation` and `check` are locals of
-/// those names in the generated `def` body.
+/// The struct literal of a route's definition. `handler`, `grouped`, `operation` and `check` are
+/// locals of those names in the generated `def` body.
 pub fn route_def(fields: RouteDefFields<'_>) -> TokenStream {
     let RouteDefFields {
         name,
@@ -183,6 +192,7 @@ pub fn route_def(fields: RouteDefFields<'_>) -> TokenStream {
             method: #method_type::#method,
             path: #path,
             handler,
+            grouped,
             reads_body: #reads_body,
             include_in_schema: #include_in_schema,
             operation,

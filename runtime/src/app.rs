@@ -4,20 +4,27 @@
 //! Rules enforced here:
 //! - everything that can be computed before the first request is: the router, the shadowing
 //!   report, the OpenAPI document (kept as serialized bytes) and the docs pages, the state checks;
-//! - a configuration mistake (a bad template, a missing state) stops the build with a clear error
-//!   instead of surfacing on some later request.
+//! - a configuration mistake (a bad template or group prefix, a missing state) stops the build
+//!   with a clear error instead of surfacing on some later request;
+//! - routes are declared in order, groups' routes where the group is added (flattened, see
+//!   `group.rs`); a route whose groups have dependencies or layers gets its per-request scope
+//!   here (its groups' layer stacks built once per group), every other route none.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
 use hyper::Method;
 
+mod errors;
+
 use crate::config::Config;
-use crate::dispatch::{Compiled, Endpoint, LayerFn, MatchedRoute, Service};
+use crate::dispatch::{Compiled, Descend, Endpoint, LayerFn, MatchedRoute, RouteScope, Service};
 use crate::extract::StateMap;
+use crate::group::{Group, Mounted, Scope};
 use crate::openapi::{document, document_path, DocsRoutes, Info};
-use crate::response::BoxError;
-use crate::routing::{Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable};
+use crate::response::{BoxError, InternalAnswer};
+use crate::routing::{Entry, Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable};
 use crate::validate::SchemaRegistry;
 
 /// Why an app could not be built.
@@ -34,7 +41,9 @@ impl std::error::Error for BuildError {}
 
 /// An application under construction: `App::new().routes(routes![...]).serve(addr)`.
 pub struct App {
-    routes: Vec<RouteDef>,
+    routes: Vec<Mounted>,
+    /// Malformed group prefixes, refused when the app is built.
+    problems: Vec<String>,
     state: StateMap,
     config: Config,
     info: Info,
@@ -64,6 +73,7 @@ impl App {
     pub fn new() -> Self {
         App {
             routes: Vec::new(),
+            problems: Vec::new(),
             state: StateMap::default(),
             config: Config::default(),
             info: Info {
@@ -77,13 +87,21 @@ impl App {
 
     /// Append routes, in declaration order.
     pub fn routes(mut self, routes: impl IntoIterator<Item = RouteDef>) -> Self {
-        self.routes.extend(routes);
+        self.routes.extend(routes.into_iter().map(Mounted::plain));
         self
     }
 
     /// Append one route.
     pub fn route(mut self, route: impl Route) -> Self {
-        self.routes.push(route.def());
+        self.routes.push(Mounted::plain(route.def()));
+        self
+    }
+
+    /// Append a route group's routes (its nested groups' included), in declaration order, each
+    /// under its full path and with what its groups state (see [`Group`] and the manual's
+    /// [Route groups](crate#route-groups)).
+    pub fn group(mut self, group: Group) -> Self {
+        group.flatten(None, &mut self.routes, &mut self.problems);
         self
     }
 
@@ -108,9 +126,8 @@ impl App {
         ResBody: hyper::body::Body<Data = Bytes> + Send + 'static,
         ResBody::Error: Into<BoxError>,
     {
-        self.layers.push(std::sync::Arc::new(move |endpoint: Endpoint| {
-            endpoint.layered(&layer)
-        }));
+        self.layers
+            .push(Arc::new(move |endpoint: Endpoint| endpoint.layered(&layer)));
         self
     }
 
@@ -194,55 +211,88 @@ impl App {
 
     /// The route table with shadowed routes marked (the same one the server logs at start-up).
     pub fn route_table(&self) -> Result<Vec<RouteInfo>, BuildError> {
-        let table = RouteTable::compile(&self.routes).map_err(BuildError)?;
-        Ok(table.rows(&self.routes))
+        Ok(self.table()?.rows())
+    }
+
+    /// The routes compiled by their full paths; a malformed group prefix is refused first.
+    fn table(&self) -> Result<RouteTable, BuildError> {
+        if let Some(problem) = self.problems.first() {
+            return Err(BuildError(problem.clone()));
+        }
+        RouteTable::compile(
+            self.routes
+                .iter()
+                .map(|route| (route.def.name, &route.def.method, route.path.as_str())),
+        )
+        .map_err(BuildError)
     }
 
     /// Compile the app into a service.
-    pub fn build(self) -> Result<Service, BuildError> {
-        let table = RouteTable::compile(&self.routes).map_err(BuildError)?;
-        for def in &self.routes {
-            (def.check)(&self.state).map_err(|msg| {
-                BuildError(format!(
-                    "route `{}` ({} {}): {msg}",
-                    def.name, def.method, def.path
-                ))
-            })?;
+    pub fn build(mut self) -> Result<Service, BuildError> {
+        let table = self.table()?;
+        for route in &self.routes {
+            let def = &route.def;
+            let path = &route.path;
+            (def.check)(&self.state)
+                .map_err(|msg| BuildError(format!("route `{}` ({} {path}): {msg}", def.name, def.method)))?;
+            for dependency in route.scope.iter().flat_map(|scope| &scope.dependencies) {
+                (dependency.check)(&self.state).map_err(|msg| {
+                    BuildError(format!(
+                        "dependency `{}` of the group of route `{}` ({} {path}): {msg}",
+                        dependency.name(),
+                        def.name,
+                        def.method
+                    ))
+                })?;
+            }
         }
-        let route_table = table.rows(&self.routes);
+        let route_table = table.rows();
         let matched = route_table
             .iter()
             .map(|row| MatchedRoute::new(row.path.clone(), row.name))
             .collect();
-        let RouteTable { router, templates } = table;
+        let RouteTable {
+            router, templates, ..
+        } = table;
         let mut registry = SchemaRegistry::new();
         let mut operations = Vec::new();
-        for ((def, status), template) in self.routes.iter().zip(router.statuses()).zip(&templates) {
+        for ((route, status), template) in self.routes.iter().zip(router.statuses()).zip(&templates) {
+            let def = &route.def;
             if def.include_in_schema && *status == RouteStatus::Served {
-                let operation = (def.operation)(&mut registry);
+                let mut operation = (def.operation)(&mut registry);
+                if let Some(scope) = &route.scope {
+                    operation.in_groups(&scope.tags, &scope.responses);
+                    operation.group_parameters(|operation| {
+                        for dependency in &scope.dependencies {
+                            (dependency.doc)(operation, &mut registry);
+                        }
+                    });
+                }
                 operations.push((
                     def.method.to_string(),
-                    document_path(template, def.path),
-                    operation,
+                    document_path(template, &route.path),
+                    operation.finish(),
                 ));
             }
         }
-        let doc = document(&self.info, operations, registry);
+        let validation_error = self.validation_error_body()?;
+        let doc = document(&self.info, operations, registry, validation_error);
         let openapi_json =
             Bytes::from(serde_json::to_vec(&doc).map_err(|e| BuildError(format!("OpenAPI document: {e}")))?);
         let docs =
             DocsRoutes::new(&self.config, &self.info.title, openapi_json.clone()).map_err(BuildError)?;
         for path in docs.paths() {
             if let Lookup::Found { route, .. } = router.lookup(&Method::GET, path) {
-                let name = self.routes.get(route).map_or("?", |def| def.name);
+                let name = self.routes.get(route).map_or("?", |route| route.def.name);
                 tracing::warn!(
                     "GET {path} is answered by the OpenAPI document or a docs page, not by route `{name}`; \
                      move them with App::openapi_url/docs_url/redoc_url"
                 );
             }
         }
+        let scopes = scopes(&mut self.routes, self.state.answers().internal.as_ref());
         let compiled = Compiled {
-            routes: self.routes,
+            routes: self.routes.into_iter().map(|route| route.def).collect(),
             router,
             state: self.state,
             config: self.config,
@@ -250,9 +300,42 @@ impl App {
             docs,
             route_table,
             matched,
+            scopes,
         };
         Ok(Service::new(compiled, &self.layers))
     }
+}
+
+/// Each route's per-request scope (by declaration index): `Some` for a route whose groups have
+/// dependencies or layers, whose entry becomes `Scoped`. Each group's layer stack is built once
+/// and shared by its routes (a clone of an endpoint shares its layers' state); `internal` is the
+/// app's 500, for its layers' errors.
+fn scopes(routes: &mut [Mounted], internal: Option<&InternalAnswer>) -> Vec<Option<RouteScope>> {
+    let mut stacks: Vec<(Arc<[LayerFn]>, Endpoint)> = Vec::new();
+    let mut stack_of = |layers: &Arc<[LayerFn]>| -> Endpoint {
+        if let Some((_, stack)) = stacks.iter().find(|(known, _)| Arc::ptr_eq(known, layers)) {
+            return stack.clone();
+        }
+        let stack = layers.iter().fold(
+            Endpoint::new(Descend(internal.cloned()), internal.cloned()),
+            |endpoint, layer| layer(endpoint),
+        );
+        stacks.push((layers.clone(), stack.clone()));
+        stack
+    };
+    routes
+        .iter_mut()
+        .map(|route| {
+            let scope: &Scope = route.scope.as_deref().filter(|scope| scope.per_request())?;
+            let compiled = RouteScope {
+                dependencies: scope.dependencies.clone().into(),
+                stacks: scope.layers.iter().map(&mut stack_of).collect(),
+                reads_body: route.def.reads_body(),
+            };
+            route.def.entry = Entry::Scoped;
+            Some(compiled)
+        })
+        .collect()
 }
 
 /// `App::new()` titled and versioned after the calling package (`CARGO_PKG_NAME`/`VERSION`).

@@ -4,12 +4,13 @@
 //!
 //! Rules enforced here: every assertion trait carries `#[diagnostic::on_unimplemented]` words a
 //! route author understands (what is wrong, and what to write instead); nothing here runs per
-//! request except [`boxed`] and [`bad_body`].
+//! request except [`boxed`], [`bad_body`], [`finish`] and [`defer_invalid`] (and, for a request
+//! that fails validation, [`invalid`]).
 
 use serde_json::Value;
 
-use crate::extract::{Arg, Sharing};
-use crate::response::{IntoResponse, Response};
+use crate::extract::{Arg, DependencyFn, RequestCx, Sharing};
+use crate::response::{IntoResponse, Invalid, Response};
 use crate::routing::BoxFuture;
 use crate::validate::{FromJson, FromParam, JsonSchema, SchemaRegistry, ValidationErrors};
 
@@ -55,6 +56,30 @@ where
 /// dependencies answers it before running them, as FastAPI does.
 pub fn bad_body(errors: &ValidationErrors) -> bool {
     errors.bad_body.is_some()
+}
+
+/// `Err` with the app's answer when a check failed, else `Ok`: what the generated handler asks
+/// once every argument is extracted. A valid request pays what `ValidationErrors::finish` costs
+/// (a test of the errors, no call).
+#[inline]
+pub fn finish(cx: &RequestCx<'_>, errors: ValidationErrors) -> Result<(), Response> {
+    errors
+        .answer_with(|errors| invalid(cx, errors))
+        .map_or(Ok(()), Err)
+}
+
+/// The app's answer to `errors` (not empty): FastAPI's, or the app's override of it.
+#[cold]
+#[inline(never)]
+pub fn invalid(cx: &RequestCx<'_>, errors: ValidationErrors) -> Response {
+    cx.state.answers().invalid(errors, cx.parts)
+}
+
+/// [`finish`] for a route with dependencies, which answers a validation error only after its
+/// dependencies ran: `Some` with what that answer needs when a check failed, else `None`.
+#[inline]
+pub fn defer_invalid(cx: &RequestCx<'_>, errors: ValidationErrors) -> Option<Invalid> {
+    errors.answer_with(|errors| Invalid::new(cx.state.answers(), errors, cx.parts))
 }
 
 /// Compile-time check that a path parameter's type can be parsed from a segment.
@@ -145,3 +170,24 @@ pub const fn assert_not_body<T: NotBody<BODY>, const BODY: bool>() {}
 
 /// Assert that argument `T` is not a second JSON body.
 pub const fn assert_one_body<T: OneBody<EARLIER, BODY>, const EARLIER: bool, const BODY: bool>() {}
+
+/// Compile-time check that a type in a group's `dependencies(..)` is a dependency (`DEPENDENCY`:
+/// its `Arg::SOURCE` is `Dependency`) that can be cached for the request, and its record.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a group's dependency",
+    label = "not a dependency that can be cached for the request",
+    note = "a group's `dependencies(..)` are dependencies: types implementing `ferrapi::Arg` with `SOURCE = Source::Dependency`, such as the type an `async fn` marked `#[dependency]` returns",
+    note = "a dependency is `Clone + Send + 'static`: a route that also takes it gets a clone of the value its group's run resolved"
+)]
+pub trait GroupDependency<const DEPENDENCY: bool> {
+    /// The dependency, run for its effect.
+    fn dependency_fn() -> DependencyFn;
+}
+// Not recommended: the error then names `GroupDependency` with the notes above rather than
+// `Clone` or `Send` alone.
+#[diagnostic::do_not_recommend]
+impl<T: Arg + Clone + Send + 'static> GroupDependency<true> for T {
+    fn dependency_fn() -> DependencyFn {
+        DependencyFn::of::<T>()
+    }
+}

@@ -26,35 +26,25 @@
 //!
 //! let app = App::new().routes(routes![read_item, create_item]);
 //! // `app.serve("127.0.0.1:8000").await` serves it until Ctrl-C; here it answers in-process.
-//! let service = app.build()?;
-//! # fn call(service: &ferrapi::Service, method: &str, uri: &str, body: &'static str) -> (u16, String) {
-//! #     use http_body_util::BodyExt;
-//! #     let request = hyper::Request::builder().method(method).uri(uri)
-//! #         .header("content-type", "application/json")
-//! #         .body(ferrapi::Body::from(body)).unwrap();
-//! #     tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-//! #         let response = service.handle(request).await;
-//! #         let status = response.status().as_u16();
-//! #         let bytes = response.into_body().collect().await.unwrap().to_bytes();
-//! #         (status, String::from_utf8_lossy(&bytes).into_owned())
-//! #     })
-//! # }
-//! assert_eq!(call(&service, "GET", "/item/42?q=x", ""), (200, r#"{"id":42,"q":"x"}"#.into()));
+//! let client = ferrapi::testing::TestClient::new(app);
+//! let response = client.get("/item/42?q=x").send_blocking();
+//! assert_eq!((response.status().as_u16(), response.text()), (200, r#"{"id":42,"q":"x"}"#.into()));
+//! let response = client
+//!     .post("/item")
+//!     .json(&json!({ "name": "Hammer", "price": 10, "tax": 2.5 }))
+//!     .send_blocking();
+//! assert_eq!(response.json::<Value>(), json!({ "name": "Hammer", "total": 12.5 }));
 //! assert_eq!(
-//!     call(&service, "POST", "/item", r#"{"name":"Hammer","price":10,"tax":2.5}"#),
-//!     (200, r#"{"name":"Hammer","total":12.5}"#.into())
+//!     client.get("/item/forty-two").send_blocking().text(),
+//!     r#"{"detail":[{"type":"int_parsing","loc":["path","id"],"msg":"Input should be a valid integer, unable to parse string as an integer","input":"forty-two"}]}"#
 //! );
-//! assert_eq!(
-//!     call(&service, "GET", "/item/forty-two", ""),
-//!     (422, r#"{"detail":[{"type":"int_parsing","loc":["path","id"],"msg":"Input should be a valid integer, unable to parse string as an integer","input":"forty-two"}]}"#.into())
-//! );
-//! # Ok::<(), ferrapi::BuildError>(())
 //! ```
 //!
 //! This page is the framework's manual, written for someone who knows FastAPI; it reads top to
 //! bottom in about fifteen minutes. Every example on it is a test that runs (except the ones that
-//! listen on a socket): it builds an app and sends it requests in-process with
-//! [`Service::handle`], as in [Testing](#testing-in-process).
+//! listen on a socket): it builds an app and sends it requests in-process, with the
+//! [`TestClient`](testing::TestClient) of [Testing](#testing-in-process) or with
+//! [`Service::handle`].
 //!
 //! # Contents
 //!
@@ -67,26 +57,31 @@
 //! 5. [Routing](#routing): declaration order, shadowing, 404/405, HEAD, trailing slashes,
 //!    percent-decoding.
 //! 6. [Responses](#responses): what a handler may return.
-//! 7. [The errors a client sees](#the-errors-a-client-sees): 422, 400, 413, 500, 503 and the rest.
+//! 7. [The errors a client sees](#the-errors-a-client-sees): 422, 400, 413, 500, 503 and the rest;
+//!    [error answers of your own](#error-answers-of-your-own) in place of FastAPI's.
 //! 8. [The OpenAPI document and the docs pages](#the-openapi-document-and-the-docs-pages).
 //! 9. [State, configuration and serving](#state-configuration-and-serving): `App`, limits,
 //!    `Server`, graceful shutdown, logging.
 //! 10. [Middleware: tower layers](#middleware-tower-layers): `App::layer`, CORS, compression,
 //!     timeouts, a layer of your own, the matched route.
-//! 11. [Testing in-process](#testing-in-process): `Service::handle`, no socket.
+//! 11. [Testing in-process](#testing-in-process): [`TestClient`](testing::TestClient), no socket;
+//!     its cookies.
 //! 12. [Custom parameter and field types](#custom-parameter-and-field-types): the traits of
 //!     [`types`].
 //! 13. [Dependencies](#dependencies): `#[dependency]`, the [`Arg`] trait, sub-dependencies, the
 //!     per-request cache, answering 401.
-//! 14. [Differences from FastAPI](#differences-from-fastapi): what is different, and why.
-//! 15. [Streaming, events, files and WebSockets](#streaming-events-files-and-websockets):
+//! 14. [Route groups](#route-groups): `group!`, a prefix, tags, default responses, dependencies
+//!     and layers shared by routes, nested groups.
+//! 15. [Differences from FastAPI](#differences-from-fastapi): what is different, and why.
+//! 16. [Streaming, events, files and WebSockets](#streaming-events-files-and-websockets):
 //!     `StreamingResponse`, `Sse`, `FileResponse`, `StaticDir`, `ws::WebSocketUpgrade`.
 //!
-//! The API in one screen: [`App`] builds an app and [`Service`] answers requests; [`Server`]
+//! The API in one screen: [`App`] builds an app (its routes alone or in [`Group`]s, made by
+//! [`group!`]) and [`Service`] answers requests; [`Server`]
 //! serves a service over HTTP/1.1 and HTTP/2; [`prelude`] has what a route author writes with;
 //! [`Arg`] is the trait of route arguments, which a dependency implements; [`types`] has the
 //! traits a custom parameter or field type implements; [`layer`] has what `tower` middleware
-//! meets; [`docs`] names the
+//! meets; [`testing`] calls an app in-process, as FastAPI's `TestClient` does; [`docs`] names the
 //! versions and policy of the documentation pages; [`logging::init`] sets up the log.
 //!
 #![doc = include_str!("../manual/01-routes.md")]
@@ -102,8 +97,9 @@
 #![doc = include_str!("../manual/11-testing.md")]
 #![doc = include_str!("../manual/12-custom-types.md")]
 #![doc = include_str!("../manual/13-dependencies.md")]
-#![doc = include_str!("../manual/14-fastapi.md")]
-#![doc = include_str!("../manual/15-streaming.md")]
+#![doc = include_str!("../manual/14-groups.md")]
+#![doc = include_str!("../manual/15-fastapi.md")]
+#![doc = include_str!("../manual/16-streaming.md")]
 // Early answers travel as `Err(Response)`; a response is large, but boxing it on every error
 // path would cost an allocation for nothing.
 #![allow(clippy::result_large_err)]
@@ -118,6 +114,7 @@ mod config;
 mod dispatch;
 mod extract;
 mod files;
+mod group;
 mod openapi;
 mod response;
 mod routing;
@@ -126,12 +123,14 @@ mod validate;
 pub mod ws;
 
 pub mod logging;
+pub mod testing;
 
 pub use app::{App, BuildError};
 pub use config::Config;
 pub use dispatch::{Service, ServiceFuture};
 pub use extract::{Arg, State};
 pub use files::{FileResponse, ServeStatic, ServeStaticFuture, StaticDir};
+pub use group::Group;
 pub use response::{
     escape_html, Body, BodyError, BoxError, Event, Html, HttpError, IntoResponse, Json, KeepAlive,
     LastEventId, Response, Sse, StreamingResponse, HTML_CONTENT_SECURITY_POLICY,
@@ -150,6 +149,10 @@ pub use ferrapi_macros::dependency;
 /// Declares a `GET` route on an `async fn`: `#[get("/items/{item_id}")]`.
 #[doc = include_str!("../manual/macros/get.md")]
 pub use ferrapi_macros::get;
+/// Makes a route group: `group!("/clinic", tags("clinic"), responses(503 = UNAVAILABLE),
+/// dependencies(CurrentUser))`, its prefix checked at compile time; see [`Group`].
+#[doc = include_str!("../manual/macros/group.md")]
+pub use ferrapi_macros::group;
 /// Declares a `HEAD` route on an `async fn`: `#[head("/files/{name}")]`.
 #[doc = include_str!("../manual/macros/head.md")]
 pub use ferrapi_macros::head;
@@ -192,6 +195,9 @@ pub mod types {
         Bound, Constrainable, ErrorItem, Failure, FastJson, FromJson, FromParam, JsonSchema, Loc, LocItem,
         SchemaRegistry, ValidationErrors,
     };
+    /// The head of a request (method, URI, headers, extensions): what [`RequestCx::parts`] gives,
+    /// and what the app's error answers read ([`App::on_not_found`](crate::App::on_not_found)).
+    pub use hyper::http::request::Parts;
 }
 
 /// `tower` middleware around an app: what [`App::layer`] wraps ([`Endpoint`](layer::Endpoint)),
@@ -213,8 +219,8 @@ pub mod docs {
 /// `options`, rarer, are imported by name (`use ferrapi::head;`).
 pub mod prelude {
     pub use crate::{
-        delete, dependency, escape_html, get, patch, post, put, routes, App, Html, HttpError, IntoResponse,
-        Json, Model, Response, State, StatusCode, StrEnum,
+        delete, dependency, escape_html, get, group, patch, post, put, routes, App, Group, Html, HttpError,
+        IntoResponse, Json, Model, Response, State, StatusCode, StrEnum,
     };
     pub use hyper::HeaderMap;
     pub use serde_json::{json, Value};
@@ -224,10 +230,11 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::codegen::*;
-    pub use crate::extract::{body_model, path_param, DependencyFn, EffectFuture, Sharing};
+    pub use crate::extract::{body_model, path_param, DependencyFn, EffectFuture, GroupInputs, Sharing};
+    pub use crate::group::GroupParts;
     pub use crate::openapi::field_schema;
-    pub use crate::response::internal_error;
-    pub use crate::routing::{answer_now, BoxFuture, Handler, RouteParts};
+    pub use crate::response::{internal_error, Invalid};
+    pub use crate::routing::{answer_now, BoxFuture, GroupedHandler, Handler, RouteParts};
     pub use crate::validate::{
         enum_failure, enum_from_json, enum_from_param, enum_schema, fast_enum, field, title_case,
         validate_model, Constraint, FieldDecline, FieldFast, FieldProbe, Skip,

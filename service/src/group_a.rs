@@ -8,7 +8,6 @@
 //! `None`.
 
 use ferrapi::prelude::*;
-use ferrapi::RouteDef;
 use serde::Serialize;
 
 /// An item, the body of `POST /item` and `PUT /item/{item_id}`.
@@ -325,25 +324,26 @@ pub async fn read_employee(id: i64) -> Result<Json<Employee>, HttpError> {
         .ok_or_else(|| HttpError::not_found("Employee not found"))
 }
 
-/// Group A's routes in the spec's order, the clinic's doctors, patients and visits last (the
-/// spec's last row).
-pub fn routes() -> Vec<RouteDef> {
-    let mut routes = ferrapi::routes![
-        root,
-        read_item,
-        read_item_extended,
-        read_item_needy,
-        read_user_me,
-        read_user,
-        read_user_item,
-        read_stock,
-        read_persons,
-        create_item,
-        update_item,
-        read_employee,
-    ];
-    routes.extend(crate::clinic::routes());
-    routes
+/// Group A: its routes in the spec's order, the clinic's doctors, patients and visits last (the
+/// spec's last row). No prefix, tag or default response of its own: the spec's paths and
+/// operations are the group's as written.
+pub fn group() -> Group {
+    group!("")
+        .routes(routes![
+            root,
+            read_item,
+            read_item_extended,
+            read_item_needy,
+            read_user_me,
+            read_user,
+            read_user_item,
+            read_stock,
+            read_persons,
+            create_item,
+            update_item,
+            read_employee,
+        ])
+        .group(crate::clinic::group())
 }
 
 #[cfg(test)]
@@ -389,7 +389,7 @@ mod tests {
     #[tokio::test]
     async fn the_three_item_forms_are_declared_and_two_are_shadowed() {
         let table = ferrapi::App::new()
-            .routes(routes())
+            .group(group())
             .route_table()
             .expect("a route table");
         let row = |name: &str| {

@@ -11,14 +11,13 @@
 //!   JSON object is refused by the framework (422) before the store is touched;
 //! - `GET /api/bird/:name` answers the first inserted bird of that name, or 404 `Not Found` as
 //!   text; the name is only ever a value to compare;
-//! - `GET /api/env` discloses the connection string, so it is in [`routes()`]' list only when asked
+//! - `GET /api/env` discloses the connection string, so it is in [`group()`] only when asked
 //!   for (`--expose-env`, on by default): left out, it is neither routed nor documented;
 //! - a store failure answers with its status (503 while the database is unavailable) and a
 //!   client-safe `{"detail": …}`; its cause goes to the log.
 
 use ferrapi::header::{HeaderName, HeaderValue};
 use ferrapi::prelude::*;
-use ferrapi::RouteDef;
 use serde_json::Map;
 
 use crate::config::ReportedConnString;
@@ -137,9 +136,10 @@ pub async fn read_bird(store: State<Store>, name: String) -> Result<Response, Ht
     }
 }
 
-/// Group B's routes in the spec's order, `GET /api/env` among them only when `expose_env` (it
-/// discloses the connection string): a route left out is neither served nor documented.
-pub fn routes(expose_env: bool) -> Vec<RouteDef> {
+/// Group B: its routes in the spec's order, `GET /api/env` among them only when `expose_env` (it
+/// discloses the connection string): a route left out is neither served nor documented. No
+/// prefix, tag or default response of its own.
+pub fn group(expose_env: bool) -> Group {
     let mut routes = ferrapi::routes![
         hello,
         read_employee_by_index,
@@ -154,5 +154,5 @@ pub fn routes(expose_env: bool) -> Vec<RouteDef> {
         routes.extend(ferrapi::routes![read_env]);
     }
     routes.extend(ferrapi::routes![create_bird, read_bird]);
-    routes
+    group!("").routes(routes)
 }

@@ -9,7 +9,8 @@
 //! [`clinic::Clinic`], group B's birds directly) and group B the connection string as state, and
 //! an app built without them is refused at start-up, not at the first request; `GET /api/env`
 //! (which discloses the connection string) can be left out with `expose_env = false`, in which
-//! case group B's route list is built without it.
+//! case group B is built without it. Each group is a ferrapi route group (`group_a::group`,
+//! `group_b::group`, the clinic's nested in group A's), added in that order.
 
 pub mod clinic;
 pub mod config;
@@ -67,10 +68,10 @@ pub fn app_with_env(group: Group, db: Option<Db>, expose_env: bool) -> App {
          Group B: JSON, text and HTML routes, and birds kept in the same store.",
     );
     if matches!(group, Group::A | Group::All) {
-        app = app.routes(group_a::routes());
+        app = app.group(group_a::group());
     }
     if group.serves_b() {
-        app = app.routes(group_b::routes(expose_env));
+        app = app.group(group_b::group(expose_env));
     }
     if let Some(db) = db {
         app = app

@@ -4,10 +4,12 @@
 //! Rules enforced here: the handler collects every validation error (path, then query, then
 //! body) before answering; a route with a dependency among its arguments (a constant of the
 //! argument types, folded by the optimiser) resolves its arguments in a boxed future first, one
-//! without runs exactly as if dependencies did not exist; and every type requirement is asserted at the argument's own span so a
-//! mistake is reported where it was made, once: assertions, handler, check and OpenAPI builder
-//! are one function body (closures included), and the compiler reports an unsatisfied bound once
-//! per span and body. Internal names in the handler start with `__`, so a user's names never
+//! without runs exactly as if dependencies did not exist; the grouped handler, which the app
+//! runs only for a route in a group with dependencies, reads the groups' dependencies after the
+//! path parameters and resolves them before the route's own; and every type requirement is
+//! asserted at the argument's own span so a mistake is reported where it was made, once:
+//! assertions, handlers, check and OpenAPI builder are one function body (closures included),
+//! and the compiler reports an unsatisfied bound once per span and body. Internal names in the handler start with `__`, so a user's names never
 //! shadow them.
 
 use proc_macro2::{Span, TokenStream};
@@ -266,18 +268,17 @@ fn has_dependency(arguments: &[Argument<'_>]) -> Option<TokenStream> {
 /// The handler's way for a route with a dependency: a boxed future that resolves every argument
 /// in declaration order (the first dependency that fails answers the request, even when another
 /// argument is invalid, as in FastAPI; one whose own inputs were invalid is skipped), then answers
-/// 422 with every validation error, or calls the function.
+/// every validation error at once (the app's answer: 422 unless overridden), or calls the function.
+/// With `group`, the groups' dependencies (`__group`, their inputs) are resolved first, in the
+/// same cache.
 fn dependency_path(
     model: &RouteModel,
     arguments: &[Argument<'_>],
     into_response: &TokenStream,
+    group: bool,
 ) -> TokenStream {
     let (boxed, deps, internal_error) = (paths::boxed(), paths::deps(), paths::internal_error());
-    let (validation_errors, response_trait, bad_body) = (
-        paths::validation_errors(),
-        paths::into_response(),
-        paths::bad_body(),
-    );
+    let (invalid, defer_invalid, bad_body) = (paths::invalid(), paths::defer_invalid(), paths::bad_body());
     let resolve = arguments
         .iter()
         .filter(|a| a.path_index.is_none())
@@ -298,19 +299,28 @@ fn dependency_path(
         });
     let fn_name = &model.func.sig.ident;
     let slots: Vec<_> = arguments.iter().map(|a| &a.slot).collect();
+    let group = group.then(|| {
+        quote! {
+            if let ::core::result::Result::Err(__response) = __group.resolve(&mut __deps).await {
+                return __response;
+            }
+        }
+    });
     quote! {
         // FastAPI reads the body before any dependency runs: a body that cannot be validated
         // at all is answered first.
         if #bad_body(&__errors) {
-            return ::core::result::Result::Err(
-                <#validation_errors as #response_trait>::into_response(__errors),
-            );
+            return ::core::result::Result::Err(#invalid(__cx, __errors));
         }
+        // The future does not see the request: what a 422 needs is taken now, answered after
+        // the dependencies ran.
+        let __invalid = #defer_invalid(__cx, __errors);
         return ::core::result::Result::Ok(#boxed(async move {
             let mut __deps = #deps::new();
+            #group
             #(#resolve)*
-            if let ::core::result::Result::Err(__response) = __errors.finish() {
-                return __response;
+            if let ::core::option::Option::Some(__invalid) = __invalid {
+                return __invalid.answer();
             }
             #[allow(irrefutable_let_patterns)]
             let (#(::core::option::Option::Some(#slots),)*) = (#(#slots,)*) else {
@@ -321,22 +331,59 @@ fn dependency_path(
     }
 }
 
-/// The `handler` closure: extract every argument (errors collected); with a dependency, go on in
-/// a boxed future (see [`dependency_path`]); without, answer 422 with every error, or call the
-/// function.
-fn handler(model: &RouteModel, arguments: &[Argument<'_>], into_response: &TokenStream) -> TokenStream {
+/// The statements extracting every argument: path parameters, then `between` (the groups'
+/// dependencies, in the grouped handler), then the others in declaration order, then the body.
+fn extraction(arguments: &[Argument<'_>], between: TokenStream) -> TokenStream {
     let mut extract = TokenStream::new();
     for argument in arguments {
         if let Some(index) = argument.path_index {
             extract.extend(extract_path(argument, index));
         }
     }
+    extract.extend(between);
     let others = arguments.iter().filter(|a| a.path_index.is_none());
     extract.extend(others.clone().map(extract_other));
     extract.extend(others.map(extract_body));
+    extract
+}
+
+/// The `grouped` closure: the handler of the route in a group with dependencies, which reads the
+/// groups' dependencies with the arguments and always goes on in a boxed future (see
+/// [`dependency_path`]).
+fn grouped_handler(
+    model: &RouteModel,
+    arguments: &[Argument<'_>],
+    into_response: &TokenStream,
+) -> TokenStream {
+    let (grouped_handler, request_cx, dependency_fn, group_inputs, validation_errors) = (
+        paths::grouped_handler(),
+        paths::request_cx(),
+        paths::dependency_fn(),
+        paths::group_inputs(),
+        paths::validation_errors(),
+    );
+    let extract = extraction(
+        arguments,
+        quote!(let __group = #group_inputs::extract(__group, __cx, &mut __errors);),
+    );
+    let dependency_path = dependency_path(model, arguments, into_response, true);
+    quote! {
+        let grouped: #grouped_handler = |__cx: &#request_cx<'_>, __group: &[#dependency_fn]| {
+            let mut __errors = #validation_errors::new();
+            #extract
+            #dependency_path
+        };
+    }
+}
+
+/// The `handler` closure: extract every argument (errors collected); with a dependency, go on in
+/// a boxed future (see [`dependency_path`]); without, answer every error at once (the app's
+/// answer: 422 unless overridden), or call the function.
+fn handler(model: &RouteModel, arguments: &[Argument<'_>], into_response: &TokenStream) -> TokenStream {
+    let extract = extraction(arguments, TokenStream::new());
     // Only arguments that are not path parameters can be dependencies.
     let dependency_path = has_dependency(arguments).map(|has_dependency| {
-        let dependency_path = dependency_path(model, arguments, into_response);
+        let dependency_path = dependency_path(model, arguments, into_response, false);
         quote! {
             if #has_dependency {
                 #dependency_path
@@ -355,11 +402,12 @@ fn handler(model: &RouteModel, arguments: &[Argument<'_>], into_response: &Token
         }
     });
     let call = call(model, arguments, into_response);
-    let (handler, request_cx, validation_errors, internal_error) = (
+    let (handler, request_cx, validation_errors, internal_error, finish) = (
         paths::handler(),
         paths::request_cx(),
         paths::validation_errors(),
         paths::internal_error(),
+        paths::finish(),
     );
     quote! {
         let handler: #handler = |__cx: &#request_cx<'_>| {
@@ -367,7 +415,7 @@ fn handler(model: &RouteModel, arguments: &[Argument<'_>], into_response: &Token
             let mut __errors = #validation_errors::new();
             #extract
             #dependency_path
-            if let ::core::result::Result::Err(__response) = __errors.finish() {
+            if let ::core::result::Result::Err(__response) = #finish(__cx, __errors) {
                 return ::core::result::Result::Err(__response);
             }
             #[allow(irrefutable_let_patterns)]
@@ -429,17 +477,19 @@ fn def_body(model: &RouteModel) -> TokenStream {
     let assertions = argument_assertions(&arguments);
     let (output_assertion, into_response) = output_conversion(&model.func.sig.output);
     let handler = handler(model, &arguments, &into_response);
+    let grouped = grouped_handler(model, &arguments, &into_response);
     let check = check(&arguments);
     let operation = openapi::operation(model);
     let route_def = route_def(model, &arguments);
-    let (schema_registry, value) = (paths::schema_registry(), paths::value());
+    let (schema_registry, operation_type) = (paths::schema_registry(), paths::operation());
     quote! {
         #assertions
         #output_assertion
 
         #handler
+        #grouped
         #check
-        let operation: fn(&mut #schema_registry) -> #value = #operation;
+        let operation: fn(&mut #schema_registry) -> #operation_type = #operation;
 
         #route_def
     }

@@ -1,7 +1,7 @@
 //! A route attribute from tokens to tokens: parse (`parse.rs`) → check and classify (`infer.rs`)
 //! → emit (`emit.rs`: the handler and the `Route` impl; `openapi.rs`: the operation object).
 //! `dependency.rs` expands `#[dependency]` with the same pieces: its function's arguments are a
-//! route's without a path.
+//! route's without a path; `group.rs` expands `group!`, whose options are a route's.
 //!
 //! Rules enforced here: every mistake found is reported, each at its own span, and the function
 //! is re-emitted (framework attributes stripped) beside the errors so the rest of the crate still
@@ -14,6 +14,7 @@ use crate::diag::Diagnostics;
 
 pub mod dependency;
 mod emit;
+pub mod group;
 mod infer;
 mod openapi;
 mod parse;

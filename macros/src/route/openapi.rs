@@ -138,7 +138,8 @@ fn statuses(model: &RouteModel) -> TokenStream {
     quote!(#(#status)* #(#extra)*)
 }
 
-/// `|registry| -> Value`: a closure building the operation object.
+/// `|registry| -> Operation`: a closure building the operation, which the app finishes (adding
+/// what the route's groups state).
 pub fn operation(model: &RouteModel) -> TokenStream {
     let name = model.func.sig.ident.to_string();
     let summary = tokens::option_str(model.doc.summary.as_deref());
@@ -150,14 +151,14 @@ pub fn operation(model: &RouteModel) -> TokenStream {
         syn::ReturnType::Default => TokenStream::new(),
     };
     let statuses = statuses(model);
-    let (schema_registry, value, operation) = (paths::schema_registry(), paths::value(), paths::operation());
+    let (schema_registry, operation) = (paths::schema_registry(), paths::operation());
     quote! {
-        |registry: &mut #schema_registry| -> #value {
+        |registry: &mut #schema_registry| -> #operation {
             let mut op = #operation::new(#name, #summary, #description, &[#(#tags),*]);
             #params
             #response
             #statuses
-            op.finish()
+            op
         }
     }
 }

@@ -146,6 +146,14 @@ pub(super) fn responses(input: ParseStream, diag: &mut Diagnostics) -> syn::Resu
     Ok(entries)
 }
 
+/// `tags("a", "b")`: the string literals inside the parentheses.
+pub(super) fn tags(input: ParseStream) -> syn::Result<Vec<LitStr>> {
+    let content;
+    syn::parenthesized!(content in input);
+    let tags = content.parse_terminated(|p| p.parse::<LitStr>(), Token![,])?;
+    Ok(tags.into_iter().collect())
+}
+
 /// One option after the path, `key` already read, into `attr`.
 fn route_option(
     key: &Ident,
@@ -154,12 +162,7 @@ fn route_option(
     diag: &mut Diagnostics,
 ) -> syn::Result<()> {
     match key.to_string().as_str() {
-        "tags" => {
-            let content;
-            syn::parenthesized!(content in input);
-            let tags = content.parse_terminated(|p| p.parse::<LitStr>(), Token![,])?;
-            attr.tags.extend(tags);
-        }
+        "tags" => attr.tags.extend(tags(input)?),
         "include_in_schema" => {
             input.parse::<Token![=]>()?;
             let value: syn::LitBool = input.parse()?;

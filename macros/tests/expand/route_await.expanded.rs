@@ -53,11 +53,10 @@ const _: () = {
                 if <State<Store> as ::ferrapi::Arg>::SOURCE.is_dependency() {
                     if __rt::bad_body(&__errors) {
                         return ::core::result::Result::Err(
-                            <::ferrapi::types::ValidationErrors as ::ferrapi::IntoResponse>::into_response(
-                                __errors,
-                            ),
+                            __rt::invalid(__cx, __errors),
                         );
                     }
+                    let __invalid = __rt::defer_invalid(__cx, __errors);
                     return ::core::result::Result::Ok(
                         __rt::boxed(async move {
                             let mut __deps = ::ferrapi::types::Deps::new();
@@ -84,10 +83,8 @@ const _: () = {
                                 }
                                 ::core::option::Option::None => ::core::option::Option::None,
                             };
-                            if let ::core::result::Result::Err(__response) = __errors
-                                .finish()
-                            {
-                                return __response;
+                            if let ::core::option::Option::Some(__invalid) = __invalid {
+                                return __invalid.answer();
                             }
                             #[allow(irrefutable_let_patterns)]
                             let (
@@ -105,7 +102,10 @@ const _: () = {
                         }),
                     );
                 }
-                if let ::core::result::Result::Err(__response) = __errors.finish() {
+                if let ::core::result::Result::Err(__response) = __rt::finish(
+                    __cx,
+                    __errors,
+                ) {
                     return ::core::result::Result::Err(__response);
                 }
                 #[allow(irrefutable_let_patterns)]
@@ -126,6 +126,99 @@ const _: () = {
                     }),
                 )
             };
+            let grouped: __rt::GroupedHandler = |
+                __cx: &::ferrapi::types::RequestCx<'_>,
+                __group: &[__rt::DependencyFn]|
+            {
+                let mut __errors = ::ferrapi::types::ValidationErrors::new();
+                let __arg0: ::core::option::Option<i64> = __rt::path_param::<
+                    i64,
+                >(__cx, 0usize, "id", &[], &mut __errors);
+                let __group = __rt::GroupInputs::extract(__group, __cx, &mut __errors);
+                let mut __arg1: ::core::option::Option<
+                    <State<Store> as ::ferrapi::Arg>::Input,
+                > = ::core::option::Option::None;
+                if !<State<Store> as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg1 = <State<
+                        Store,
+                    > as ::ferrapi::Arg>::extract(
+                        __cx,
+                        ::ferrapi::types::Param::new(
+                            "store",
+                            ::core::option::Option::None,
+                            &[],
+                        ),
+                        &mut __errors,
+                    );
+                }
+                if <State<Store> as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg1 = <State<
+                        Store,
+                    > as ::ferrapi::Arg>::extract(
+                        __cx,
+                        ::ferrapi::types::Param::new(
+                            "store",
+                            ::core::option::Option::None,
+                            &[],
+                        ),
+                        &mut __errors,
+                    );
+                }
+                if __rt::bad_body(&__errors) {
+                    return ::core::result::Result::Err(__rt::invalid(__cx, __errors));
+                }
+                let __invalid = __rt::defer_invalid(__cx, __errors);
+                return ::core::result::Result::Ok(
+                    __rt::boxed(async move {
+                        let mut __deps = ::ferrapi::types::Deps::new();
+                        if let ::core::result::Result::Err(__response) = __group
+                            .resolve(&mut __deps)
+                            .await
+                        {
+                            return __response;
+                        }
+                        let __arg1 = match __arg1 {
+                            ::core::option::Option::Some(__input) => {
+                                match <State<
+                                    Store,
+                                > as ::ferrapi::Arg>::__resolve(
+                                        __input,
+                                        &mut __deps,
+                                        <State<
+                                            Store,
+                                        > as __rt::Share<
+                                            { <State<Store> as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                        >>::SHARE,
+                                    )
+                                    .await
+                                {
+                                    ::core::result::Result::Ok(__value) => {
+                                        ::core::option::Option::Some(__value)
+                                    }
+                                    ::core::result::Result::Err(__response) => return __response,
+                                }
+                            }
+                            ::core::option::Option::None => ::core::option::Option::None,
+                        };
+                        if let ::core::option::Option::Some(__invalid) = __invalid {
+                            return __invalid.answer();
+                        }
+                        #[allow(irrefutable_let_patterns)]
+                        let (
+                            ::core::option::Option::Some(__arg0),
+                            ::core::option::Option::Some(__arg1),
+                        ) = (__arg0, __arg1) else {
+                            return __rt::internal_error();
+                        };
+                        <Result<
+                            Json<Value>,
+                            HttpError,
+                        > as ::ferrapi::IntoResponse>::into_response(
+                            read_item(__arg0, __arg1).await,
+                        )
+                    }),
+                );
+            };
             let check: fn(
                 &::ferrapi::types::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
@@ -134,9 +227,11 @@ const _: () = {
                 <State<Store> as ::ferrapi::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
-            let operation: fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value = |
+            let operation: fn(
+                &mut ::ferrapi::types::SchemaRegistry,
+            ) -> ::ferrapi::types::Operation = |
                 registry: &mut ::ferrapi::types::SchemaRegistry,
-            | -> __rt::Value {
+            | -> ::ferrapi::types::Operation {
                 let mut op = ::ferrapi::types::Operation::new(
                     "read_item",
                     ::core::option::Option::None,
@@ -155,13 +250,14 @@ const _: () = {
                     &mut op,
                     registry,
                 );
-                op.finish()
+                op
             };
             ::ferrapi::RouteDef::from(__rt::RouteParts {
                 name: "read_item",
                 method: ::ferrapi::Method::GET,
                 path: "/item/{id}",
                 handler,
+                grouped,
                 reads_body: <State<Store> as ::ferrapi::Arg>::SOURCE.is_body(),
                 include_in_schema: true,
                 operation,

@@ -81,11 +81,10 @@ const _: () = {
                 {
                     if __rt::bad_body(&__errors) {
                         return ::core::result::Result::Err(
-                            <::ferrapi::types::ValidationErrors as ::ferrapi::IntoResponse>::into_response(
-                                __errors,
-                            ),
+                            __rt::invalid(__cx, __errors),
                         );
                     }
+                    let __invalid = __rt::defer_invalid(__cx, __errors);
                     return ::core::result::Result::Ok(
                         __rt::boxed(async move {
                             let mut __deps = ::ferrapi::types::Deps::new();
@@ -127,10 +126,8 @@ const _: () = {
                                 }
                                 ::core::option::Option::None => ::core::option::Option::None,
                             };
-                            if let ::core::result::Result::Err(__response) = __errors
-                                .finish()
-                            {
-                                return __response;
+                            if let ::core::option::Option::Some(__invalid) = __invalid {
+                                return __invalid.answer();
                             }
                             #[allow(irrefutable_let_patterns)]
                             let (
@@ -148,7 +145,10 @@ const _: () = {
                         }),
                     );
                 }
-                if let ::core::result::Result::Err(__response) = __errors.finish() {
+                if let ::core::result::Result::Err(__response) = __rt::finish(
+                    __cx,
+                    __errors,
+                ) {
                     return ::core::result::Result::Err(__response);
                 }
                 #[allow(irrefutable_let_patterns)]
@@ -173,6 +173,133 @@ const _: () = {
                     ),
                 )
             };
+            let grouped: __rt::GroupedHandler = |
+                __cx: &::ferrapi::types::RequestCx<'_>,
+                __group: &[__rt::DependencyFn]|
+            {
+                let mut __errors = ::ferrapi::types::ValidationErrors::new();
+                let __arg0: ::core::option::Option<i64> = __rt::path_param::<
+                    i64,
+                >(__cx, 0usize, "user_id", &[], &mut __errors);
+                let __group = __rt::GroupInputs::extract(__group, __cx, &mut __errors);
+                let mut __arg1: ::core::option::Option<
+                    <CurrentUser as ::ferrapi::Arg>::Input,
+                > = ::core::option::Option::None;
+                if !<CurrentUser as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg1 = <CurrentUser as ::ferrapi::Arg>::extract(
+                        __cx,
+                        ::ferrapi::types::Param::new(
+                            "user",
+                            ::core::option::Option::None,
+                            &[],
+                        ),
+                        &mut __errors,
+                    );
+                }
+                let mut __arg2: ::core::option::Option<<i64 as ::ferrapi::Arg>::Input> = ::core::option::Option::None;
+                if !<i64 as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg2 = <i64 as ::ferrapi::Arg>::extract(
+                        __cx,
+                        ::ferrapi::types::Param::new(
+                            "skip",
+                            ::core::option::Option::None,
+                            &[__rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128))],
+                        ),
+                        &mut __errors,
+                    );
+                }
+                if <CurrentUser as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg1 = <CurrentUser as ::ferrapi::Arg>::extract(
+                        __cx,
+                        ::ferrapi::types::Param::new(
+                            "user",
+                            ::core::option::Option::None,
+                            &[],
+                        ),
+                        &mut __errors,
+                    );
+                }
+                if <i64 as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg2 = <i64 as ::ferrapi::Arg>::extract(
+                        __cx,
+                        ::ferrapi::types::Param::new(
+                            "skip",
+                            ::core::option::Option::None,
+                            &[__rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128))],
+                        ),
+                        &mut __errors,
+                    );
+                }
+                if __rt::bad_body(&__errors) {
+                    return ::core::result::Result::Err(__rt::invalid(__cx, __errors));
+                }
+                let __invalid = __rt::defer_invalid(__cx, __errors);
+                return ::core::result::Result::Ok(
+                    __rt::boxed(async move {
+                        let mut __deps = ::ferrapi::types::Deps::new();
+                        if let ::core::result::Result::Err(__response) = __group
+                            .resolve(&mut __deps)
+                            .await
+                        {
+                            return __response;
+                        }
+                        let __arg1 = match __arg1 {
+                            ::core::option::Option::Some(__input) => {
+                                match <CurrentUser as ::ferrapi::Arg>::__resolve(
+                                        __input,
+                                        &mut __deps,
+                                        <CurrentUser as __rt::Share<
+                                            { <CurrentUser as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                        >>::SHARE,
+                                    )
+                                    .await
+                                {
+                                    ::core::result::Result::Ok(__value) => {
+                                        ::core::option::Option::Some(__value)
+                                    }
+                                    ::core::result::Result::Err(__response) => return __response,
+                                }
+                            }
+                            ::core::option::Option::None => ::core::option::Option::None,
+                        };
+                        let __arg2 = match __arg2 {
+                            ::core::option::Option::Some(__input) => {
+                                match <i64 as ::ferrapi::Arg>::__resolve(
+                                        __input,
+                                        &mut __deps,
+                                        <i64 as __rt::Share<
+                                            { <i64 as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                        >>::SHARE,
+                                    )
+                                    .await
+                                {
+                                    ::core::result::Result::Ok(__value) => {
+                                        ::core::option::Option::Some(__value)
+                                    }
+                                    ::core::result::Result::Err(__response) => return __response,
+                                }
+                            }
+                            ::core::option::Option::None => ::core::option::Option::None,
+                        };
+                        if let ::core::option::Option::Some(__invalid) = __invalid {
+                            return __invalid.answer();
+                        }
+                        #[allow(irrefutable_let_patterns)]
+                        let (
+                            ::core::option::Option::Some(__arg0),
+                            ::core::option::Option::Some(__arg1),
+                            ::core::option::Option::Some(__arg2),
+                        ) = (__arg0, __arg1, __arg2) else {
+                            return __rt::internal_error();
+                        };
+                        <Json<
+                            Value,
+                        > as ::ferrapi::IntoResponse>::into_response(
+                            list_user_items(__arg0, __arg1, __arg2).await,
+                        )
+                    }),
+                );
+            };
             let check: fn(
                 &::ferrapi::types::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
@@ -182,9 +309,11 @@ const _: () = {
                 <i64 as ::ferrapi::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
-            let operation: fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value = |
+            let operation: fn(
+                &mut ::ferrapi::types::SchemaRegistry,
+            ) -> ::ferrapi::types::Operation = |
                 registry: &mut ::ferrapi::types::SchemaRegistry,
-            | -> __rt::Value {
+            | -> ::ferrapi::types::Operation {
                 let mut op = ::ferrapi::types::Operation::new(
                     "list_user_items",
                     ::core::option::Option::None,
@@ -210,13 +339,14 @@ const _: () = {
                     &mut op,
                     registry,
                 );
-                op.finish()
+                op
             };
             ::ferrapi::RouteDef::from(__rt::RouteParts {
                 name: "list_user_items",
                 method: ::ferrapi::Method::GET,
                 path: "/users/{user_id}/items",
                 handler,
+                grouped,
                 reads_body: <CurrentUser as ::ferrapi::Arg>::SOURCE.is_body()
                     || <i64 as ::ferrapi::Arg>::SOURCE.is_body(),
                 include_in_schema: true,

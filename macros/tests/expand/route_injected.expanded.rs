@@ -82,11 +82,10 @@ const _: () = {
                 {
                     if __rt::bad_body(&__errors) {
                         return ::core::result::Result::Err(
-                            <::ferrapi::types::ValidationErrors as ::ferrapi::IntoResponse>::into_response(
-                                __errors,
-                            ),
+                            __rt::invalid(__cx, __errors),
                         );
                     }
+                    let __invalid = __rt::defer_invalid(__cx, __errors);
                     return ::core::result::Result::Ok(
                         __rt::boxed(async move {
                             let mut __deps = ::ferrapi::types::Deps::new();
@@ -134,10 +133,8 @@ const _: () = {
                                 }
                                 ::core::option::Option::None => ::core::option::Option::None,
                             };
-                            if let ::core::result::Result::Err(__response) = __errors
-                                .finish()
-                            {
-                                return __response;
+                            if let ::core::option::Option::Some(__invalid) = __invalid {
+                                return __invalid.answer();
                             }
                             #[allow(irrefutable_let_patterns)]
                             let (
@@ -154,7 +151,10 @@ const _: () = {
                         }),
                     );
                 }
-                if let ::core::result::Result::Err(__response) = __errors.finish() {
+                if let ::core::result::Result::Err(__response) = __rt::finish(
+                    __cx,
+                    __errors,
+                ) {
                     return ::core::result::Result::Err(__response);
                 }
                 #[allow(irrefutable_let_patterns)]
@@ -177,6 +177,141 @@ const _: () = {
                     ),
                 )
             };
+            let grouped: __rt::GroupedHandler = |
+                __cx: &::ferrapi::types::RequestCx<'_>,
+                __group: &[__rt::DependencyFn]|
+            {
+                let mut __errors = ::ferrapi::types::ValidationErrors::new();
+                let __group = __rt::GroupInputs::extract(__group, __cx, &mut __errors);
+                let mut __arg0: ::core::option::Option<
+                    <State<Counter> as ::ferrapi::Arg>::Input,
+                > = ::core::option::Option::None;
+                if !<State<Counter> as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg0 = <State<
+                        Counter,
+                    > as ::ferrapi::Arg>::extract(
+                        __cx,
+                        ::ferrapi::types::Param::new(
+                            "counter",
+                            ::core::option::Option::None,
+                            &[],
+                        ),
+                        &mut __errors,
+                    );
+                }
+                let mut __arg1: ::core::option::Option<
+                    <HeaderMap as ::ferrapi::Arg>::Input,
+                > = ::core::option::Option::None;
+                if !<HeaderMap as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg1 = <HeaderMap as ::ferrapi::Arg>::extract(
+                        __cx,
+                        ::ferrapi::types::Param::new(
+                            "headers",
+                            ::core::option::Option::None,
+                            &[],
+                        ),
+                        &mut __errors,
+                    );
+                }
+                if <State<Counter> as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg0 = <State<
+                        Counter,
+                    > as ::ferrapi::Arg>::extract(
+                        __cx,
+                        ::ferrapi::types::Param::new(
+                            "counter",
+                            ::core::option::Option::None,
+                            &[],
+                        ),
+                        &mut __errors,
+                    );
+                }
+                if <HeaderMap as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg1 = <HeaderMap as ::ferrapi::Arg>::extract(
+                        __cx,
+                        ::ferrapi::types::Param::new(
+                            "headers",
+                            ::core::option::Option::None,
+                            &[],
+                        ),
+                        &mut __errors,
+                    );
+                }
+                if __rt::bad_body(&__errors) {
+                    return ::core::result::Result::Err(__rt::invalid(__cx, __errors));
+                }
+                let __invalid = __rt::defer_invalid(__cx, __errors);
+                return ::core::result::Result::Ok(
+                    __rt::boxed(async move {
+                        let mut __deps = ::ferrapi::types::Deps::new();
+                        if let ::core::result::Result::Err(__response) = __group
+                            .resolve(&mut __deps)
+                            .await
+                        {
+                            return __response;
+                        }
+                        let __arg0 = match __arg0 {
+                            ::core::option::Option::Some(__input) => {
+                                match <State<
+                                    Counter,
+                                > as ::ferrapi::Arg>::__resolve(
+                                        __input,
+                                        &mut __deps,
+                                        <State<
+                                            Counter,
+                                        > as __rt::Share<
+                                            {
+                                                <State<Counter> as ::ferrapi::Arg>::SOURCE.is_dependency()
+                                            },
+                                        >>::SHARE,
+                                    )
+                                    .await
+                                {
+                                    ::core::result::Result::Ok(__value) => {
+                                        ::core::option::Option::Some(__value)
+                                    }
+                                    ::core::result::Result::Err(__response) => return __response,
+                                }
+                            }
+                            ::core::option::Option::None => ::core::option::Option::None,
+                        };
+                        let __arg1 = match __arg1 {
+                            ::core::option::Option::Some(__input) => {
+                                match <HeaderMap as ::ferrapi::Arg>::__resolve(
+                                        __input,
+                                        &mut __deps,
+                                        <HeaderMap as __rt::Share<
+                                            { <HeaderMap as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                        >>::SHARE,
+                                    )
+                                    .await
+                                {
+                                    ::core::result::Result::Ok(__value) => {
+                                        ::core::option::Option::Some(__value)
+                                    }
+                                    ::core::result::Result::Err(__response) => return __response,
+                                }
+                            }
+                            ::core::option::Option::None => ::core::option::Option::None,
+                        };
+                        if let ::core::option::Option::Some(__invalid) = __invalid {
+                            return __invalid.answer();
+                        }
+                        #[allow(irrefutable_let_patterns)]
+                        let (
+                            ::core::option::Option::Some(__arg0),
+                            ::core::option::Option::Some(__arg1),
+                        ) = (__arg0, __arg1) else {
+                            return __rt::internal_error();
+                        };
+                        <Json<
+                            Value,
+                        > as ::ferrapi::IntoResponse>::into_response(
+                            count(__arg0, __arg1).await,
+                        )
+                    }),
+                );
+            };
             let check: fn(
                 &::ferrapi::types::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
@@ -186,9 +321,11 @@ const _: () = {
                 <HeaderMap as ::ferrapi::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
-            let operation: fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value = |
+            let operation: fn(
+                &mut ::ferrapi::types::SchemaRegistry,
+            ) -> ::ferrapi::types::Operation = |
                 registry: &mut ::ferrapi::types::SchemaRegistry,
-            | -> __rt::Value {
+            | -> ::ferrapi::types::Operation {
                 let mut op = ::ferrapi::types::Operation::new(
                     "count",
                     ::core::option::Option::None,
@@ -215,13 +352,14 @@ const _: () = {
                     &mut op,
                     registry,
                 );
-                op.finish()
+                op
             };
             ::ferrapi::RouteDef::from(__rt::RouteParts {
                 name: "count",
                 method: ::ferrapi::Method::GET,
                 path: "/count",
                 handler,
+                grouped,
                 reads_body: <State<Counter> as ::ferrapi::Arg>::SOURCE.is_body()
                     || <HeaderMap as ::ferrapi::Arg>::SOURCE.is_body(),
                 include_in_schema: false,

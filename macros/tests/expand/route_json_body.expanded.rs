@@ -50,11 +50,10 @@ const _: () = {
                 if <Item as ::ferrapi::Arg>::SOURCE.is_dependency() {
                     if __rt::bad_body(&__errors) {
                         return ::core::result::Result::Err(
-                            <::ferrapi::types::ValidationErrors as ::ferrapi::IntoResponse>::into_response(
-                                __errors,
-                            ),
+                            __rt::invalid(__cx, __errors),
                         );
                     }
+                    let __invalid = __rt::defer_invalid(__cx, __errors);
                     return ::core::result::Result::Ok(
                         __rt::boxed(async move {
                             let mut __deps = ::ferrapi::types::Deps::new();
@@ -77,10 +76,8 @@ const _: () = {
                                 }
                                 ::core::option::Option::None => ::core::option::Option::None,
                             };
-                            if let ::core::result::Result::Err(__response) = __errors
-                                .finish()
-                            {
-                                return __response;
+                            if let ::core::option::Option::Some(__invalid) = __invalid {
+                                return __invalid.answer();
                             }
                             #[allow(irrefutable_let_patterns)]
                             let (
@@ -97,7 +94,10 @@ const _: () = {
                         }),
                     );
                 }
-                if let ::core::result::Result::Err(__response) = __errors.finish() {
+                if let ::core::result::Result::Err(__response) = __rt::finish(
+                    __cx,
+                    __errors,
+                ) {
                     return ::core::result::Result::Err(__response);
                 }
                 #[allow(irrefutable_let_patterns)]
@@ -117,6 +117,90 @@ const _: () = {
                     ),
                 )
             };
+            let grouped: __rt::GroupedHandler = |
+                __cx: &::ferrapi::types::RequestCx<'_>,
+                __group: &[__rt::DependencyFn]|
+            {
+                let mut __errors = ::ferrapi::types::ValidationErrors::new();
+                let __arg0: ::core::option::Option<u32> = __rt::path_param::<
+                    u32,
+                >(__cx, 0usize, "id", &[], &mut __errors);
+                let __group = __rt::GroupInputs::extract(__group, __cx, &mut __errors);
+                let mut __arg1: ::core::option::Option<
+                    <Item as ::ferrapi::Arg>::Input,
+                > = ::core::option::Option::None;
+                if !<Item as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg1 = <Item as ::ferrapi::Arg>::extract(
+                        __cx,
+                        ::ferrapi::types::Param::new(
+                            "item",
+                            ::core::option::Option::None,
+                            &[],
+                        ),
+                        &mut __errors,
+                    );
+                }
+                if <Item as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg1 = <Item as ::ferrapi::Arg>::extract(
+                        __cx,
+                        ::ferrapi::types::Param::new(
+                            "item",
+                            ::core::option::Option::None,
+                            &[],
+                        ),
+                        &mut __errors,
+                    );
+                }
+                if __rt::bad_body(&__errors) {
+                    return ::core::result::Result::Err(__rt::invalid(__cx, __errors));
+                }
+                let __invalid = __rt::defer_invalid(__cx, __errors);
+                return ::core::result::Result::Ok(
+                    __rt::boxed(async move {
+                        let mut __deps = ::ferrapi::types::Deps::new();
+                        if let ::core::result::Result::Err(__response) = __group
+                            .resolve(&mut __deps)
+                            .await
+                        {
+                            return __response;
+                        }
+                        let __arg1 = match __arg1 {
+                            ::core::option::Option::Some(__input) => {
+                                match <Item as ::ferrapi::Arg>::__resolve(
+                                        __input,
+                                        &mut __deps,
+                                        <Item as __rt::Share<
+                                            { <Item as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                        >>::SHARE,
+                                    )
+                                    .await
+                                {
+                                    ::core::result::Result::Ok(__value) => {
+                                        ::core::option::Option::Some(__value)
+                                    }
+                                    ::core::result::Result::Err(__response) => return __response,
+                                }
+                            }
+                            ::core::option::Option::None => ::core::option::Option::None,
+                        };
+                        if let ::core::option::Option::Some(__invalid) = __invalid {
+                            return __invalid.answer();
+                        }
+                        #[allow(irrefutable_let_patterns)]
+                        let (
+                            ::core::option::Option::Some(__arg0),
+                            ::core::option::Option::Some(__arg1),
+                        ) = (__arg0, __arg1) else {
+                            return __rt::internal_error();
+                        };
+                        <Json<
+                            Item,
+                        > as ::ferrapi::IntoResponse>::into_response(
+                            update_item(__arg0, __arg1).await,
+                        )
+                    }),
+                );
+            };
             let check: fn(
                 &::ferrapi::types::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
@@ -125,9 +209,11 @@ const _: () = {
                 <Item as ::ferrapi::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
-            let operation: fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value = |
+            let operation: fn(
+                &mut ::ferrapi::types::SchemaRegistry,
+            ) -> ::ferrapi::types::Operation = |
                 registry: &mut ::ferrapi::types::SchemaRegistry,
-            | -> __rt::Value {
+            | -> ::ferrapi::types::Operation {
                 let mut op = ::ferrapi::types::Operation::new(
                     "update_item",
                     ::core::option::Option::None,
@@ -154,13 +240,14 @@ const _: () = {
                         op.response("application/json", schema);
                     }
                 }
-                op.finish()
+                op
             };
             ::ferrapi::RouteDef::from(__rt::RouteParts {
                 name: "update_item",
                 method: ::ferrapi::Method::PUT,
                 path: "/item/{id}",
                 handler,
+                grouped,
                 reads_body: <Item as ::ferrapi::Arg>::SOURCE.is_body(),
                 include_in_schema: true,
                 operation,

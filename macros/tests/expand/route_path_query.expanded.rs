@@ -186,11 +186,10 @@ const _: () = {
                 {
                     if __rt::bad_body(&__errors) {
                         return ::core::result::Result::Err(
-                            <::ferrapi::types::ValidationErrors as ::ferrapi::IntoResponse>::into_response(
-                                __errors,
-                            ),
+                            __rt::invalid(__cx, __errors),
                         );
                     }
+                    let __invalid = __rt::defer_invalid(__cx, __errors);
                     return ::core::result::Result::Ok(
                         __rt::boxed(async move {
                             let mut __deps = ::ferrapi::types::Deps::new();
@@ -261,10 +260,8 @@ const _: () = {
                                 }
                                 ::core::option::Option::None => ::core::option::Option::None,
                             };
-                            if let ::core::result::Result::Err(__response) = __errors
-                                .finish()
-                            {
-                                return __response;
+                            if let ::core::option::Option::Some(__invalid) = __invalid {
+                                return __invalid.answer();
                             }
                             #[allow(irrefutable_let_patterns)]
                             let (
@@ -284,7 +281,10 @@ const _: () = {
                         }),
                     );
                 }
-                if let ::core::result::Result::Err(__response) = __errors.finish() {
+                if let ::core::result::Result::Err(__response) = __rt::finish(
+                    __cx,
+                    __errors,
+                ) {
                     return ::core::result::Result::Err(__response);
                 }
                 #[allow(irrefutable_let_patterns)]
@@ -315,6 +315,236 @@ const _: () = {
                     ),
                 )
             };
+            let grouped: __rt::GroupedHandler = |
+                __cx: &::ferrapi::types::RequestCx<'_>,
+                __group: &[__rt::DependencyFn]|
+            {
+                let mut __errors = ::ferrapi::types::ValidationErrors::new();
+                let __arg0: ::core::option::Option<i64> = __rt::path_param::<
+                    i64,
+                >(
+                    __cx,
+                    0usize,
+                    "user_id",
+                    &[__rt::Constraint::Ge(::ferrapi::types::Bound::Int(1i128))],
+                    &mut __errors,
+                );
+                let __arg1: ::core::option::Option<String> = __rt::path_param::<
+                    String,
+                >(
+                    __cx,
+                    1usize,
+                    "kind",
+                    &[__rt::Constraint::MinLength(3usize)],
+                    &mut __errors,
+                );
+                let __group = __rt::GroupInputs::extract(__group, __cx, &mut __errors);
+                let mut __arg2: ::core::option::Option<
+                    <Option<String> as ::ferrapi::Arg>::Input,
+                > = ::core::option::Option::None;
+                if !<Option<String> as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg2 = <Option<
+                        String,
+                    > as ::ferrapi::Arg>::extract(
+                        __cx,
+                        ::ferrapi::types::Param::new(
+                            "q",
+                            ::core::option::Option::None,
+                            &[],
+                        ),
+                        &mut __errors,
+                    );
+                }
+                let mut __arg3: ::core::option::Option<<i64 as ::ferrapi::Arg>::Input> = ::core::option::Option::None;
+                if !<i64 as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg3 = <i64 as ::ferrapi::Arg>::extract(
+                        __cx,
+                        ::ferrapi::types::Param::new(
+                            "limit",
+                            ::core::option::Option::Some(
+                                (|| {
+                                    let value: i64 = 10;
+                                    value
+                                }) as fn() -> i64,
+                            ),
+                            &[
+                                __rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128)),
+                                __rt::Constraint::Le(::ferrapi::types::Bound::Int(100i128)),
+                            ],
+                        ),
+                        &mut __errors,
+                    );
+                }
+                let mut __arg4: ::core::option::Option<
+                    <Option<f64> as ::ferrapi::Arg>::Input,
+                > = ::core::option::Option::None;
+                if !<Option<f64> as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg4 = <Option<
+                        f64,
+                    > as ::ferrapi::Arg>::extract(
+                        __cx,
+                        ::ferrapi::types::Param::new(
+                            "min_price",
+                            ::core::option::Option::None,
+                            &[
+                                __rt::Constraint::Gt(
+                                    ::ferrapi::types::Bound::Float(-1.5f64),
+                                ),
+                            ],
+                        ),
+                        &mut __errors,
+                    );
+                }
+                if <Option<String> as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg2 = <Option<
+                        String,
+                    > as ::ferrapi::Arg>::extract(
+                        __cx,
+                        ::ferrapi::types::Param::new(
+                            "q",
+                            ::core::option::Option::None,
+                            &[],
+                        ),
+                        &mut __errors,
+                    );
+                }
+                if <i64 as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg3 = <i64 as ::ferrapi::Arg>::extract(
+                        __cx,
+                        ::ferrapi::types::Param::new(
+                            "limit",
+                            ::core::option::Option::Some(
+                                (|| {
+                                    let value: i64 = 10;
+                                    value
+                                }) as fn() -> i64,
+                            ),
+                            &[
+                                __rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128)),
+                                __rt::Constraint::Le(::ferrapi::types::Bound::Int(100i128)),
+                            ],
+                        ),
+                        &mut __errors,
+                    );
+                }
+                if <Option<f64> as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg4 = <Option<
+                        f64,
+                    > as ::ferrapi::Arg>::extract(
+                        __cx,
+                        ::ferrapi::types::Param::new(
+                            "min_price",
+                            ::core::option::Option::None,
+                            &[
+                                __rt::Constraint::Gt(
+                                    ::ferrapi::types::Bound::Float(-1.5f64),
+                                ),
+                            ],
+                        ),
+                        &mut __errors,
+                    );
+                }
+                if __rt::bad_body(&__errors) {
+                    return ::core::result::Result::Err(__rt::invalid(__cx, __errors));
+                }
+                let __invalid = __rt::defer_invalid(__cx, __errors);
+                return ::core::result::Result::Ok(
+                    __rt::boxed(async move {
+                        let mut __deps = ::ferrapi::types::Deps::new();
+                        if let ::core::result::Result::Err(__response) = __group
+                            .resolve(&mut __deps)
+                            .await
+                        {
+                            return __response;
+                        }
+                        let __arg2 = match __arg2 {
+                            ::core::option::Option::Some(__input) => {
+                                match <Option<
+                                    String,
+                                > as ::ferrapi::Arg>::__resolve(
+                                        __input,
+                                        &mut __deps,
+                                        <Option<
+                                            String,
+                                        > as __rt::Share<
+                                            {
+                                                <Option<String> as ::ferrapi::Arg>::SOURCE.is_dependency()
+                                            },
+                                        >>::SHARE,
+                                    )
+                                    .await
+                                {
+                                    ::core::result::Result::Ok(__value) => {
+                                        ::core::option::Option::Some(__value)
+                                    }
+                                    ::core::result::Result::Err(__response) => return __response,
+                                }
+                            }
+                            ::core::option::Option::None => ::core::option::Option::None,
+                        };
+                        let __arg3 = match __arg3 {
+                            ::core::option::Option::Some(__input) => {
+                                match <i64 as ::ferrapi::Arg>::__resolve(
+                                        __input,
+                                        &mut __deps,
+                                        <i64 as __rt::Share<
+                                            { <i64 as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                        >>::SHARE,
+                                    )
+                                    .await
+                                {
+                                    ::core::result::Result::Ok(__value) => {
+                                        ::core::option::Option::Some(__value)
+                                    }
+                                    ::core::result::Result::Err(__response) => return __response,
+                                }
+                            }
+                            ::core::option::Option::None => ::core::option::Option::None,
+                        };
+                        let __arg4 = match __arg4 {
+                            ::core::option::Option::Some(__input) => {
+                                match <Option<
+                                    f64,
+                                > as ::ferrapi::Arg>::__resolve(
+                                        __input,
+                                        &mut __deps,
+                                        <Option<
+                                            f64,
+                                        > as __rt::Share<
+                                            { <Option<f64> as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                        >>::SHARE,
+                                    )
+                                    .await
+                                {
+                                    ::core::result::Result::Ok(__value) => {
+                                        ::core::option::Option::Some(__value)
+                                    }
+                                    ::core::result::Result::Err(__response) => return __response,
+                                }
+                            }
+                            ::core::option::Option::None => ::core::option::Option::None,
+                        };
+                        if let ::core::option::Option::Some(__invalid) = __invalid {
+                            return __invalid.answer();
+                        }
+                        #[allow(irrefutable_let_patterns)]
+                        let (
+                            ::core::option::Option::Some(__arg0),
+                            ::core::option::Option::Some(__arg1),
+                            ::core::option::Option::Some(__arg2),
+                            ::core::option::Option::Some(__arg3),
+                            ::core::option::Option::Some(__arg4),
+                        ) = (__arg0, __arg1, __arg2, __arg3, __arg4) else {
+                            return __rt::internal_error();
+                        };
+                        <Json<
+                            Value,
+                        > as ::ferrapi::IntoResponse>::into_response(
+                            list_items(__arg0, __arg1, __arg2, __arg3, __arg4).await,
+                        )
+                    }),
+                );
+            };
             let check: fn(
                 &::ferrapi::types::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
@@ -325,9 +555,11 @@ const _: () = {
                 <Option<f64> as ::ferrapi::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
-            let operation: fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value = |
+            let operation: fn(
+                &mut ::ferrapi::types::SchemaRegistry,
+            ) -> ::ferrapi::types::Operation = |
                 registry: &mut ::ferrapi::types::SchemaRegistry,
-            | -> __rt::Value {
+            | -> ::ferrapi::types::Operation {
                 let mut op = ::ferrapi::types::Operation::new(
                     "list_items",
                     ::core::option::Option::Some("List a user's items."),
@@ -379,13 +611,14 @@ const _: () = {
                     &mut op,
                     registry,
                 );
-                op.finish()
+                op
             };
             ::ferrapi::RouteDef::from(__rt::RouteParts {
                 name: "list_items",
                 method: ::ferrapi::Method::GET,
                 path: "/user/{user_id}/items/{kind}",
                 handler,
+                grouped,
                 reads_body: <Option<String> as ::ferrapi::Arg>::SOURCE.is_body()
                     || <i64 as ::ferrapi::Arg>::SOURCE.is_body()
                     || <Option<f64> as ::ferrapi::Arg>::SOURCE.is_body(),

@@ -23,7 +23,10 @@ const _: () = {
                 let __arg0: ::core::option::Option<u64> = __rt::path_param::<
                     u64,
                 >(__cx, 0usize, "thing_id", &[], &mut __errors);
-                if let ::core::result::Result::Err(__response) = __errors.finish() {
+                if let ::core::result::Result::Err(__response) = __rt::finish(
+                    __cx,
+                    __errors,
+                ) {
                     return ::core::result::Result::Err(__response);
                 }
                 #[allow(irrefutable_let_patterns)]
@@ -41,14 +44,54 @@ const _: () = {
                     ),
                 )
             };
+            let grouped: __rt::GroupedHandler = |
+                __cx: &::ferrapi::types::RequestCx<'_>,
+                __group: &[__rt::DependencyFn]|
+            {
+                let mut __errors = ::ferrapi::types::ValidationErrors::new();
+                let __arg0: ::core::option::Option<u64> = __rt::path_param::<
+                    u64,
+                >(__cx, 0usize, "thing_id", &[], &mut __errors);
+                let __group = __rt::GroupInputs::extract(__group, __cx, &mut __errors);
+                if __rt::bad_body(&__errors) {
+                    return ::core::result::Result::Err(__rt::invalid(__cx, __errors));
+                }
+                let __invalid = __rt::defer_invalid(__cx, __errors);
+                return ::core::result::Result::Ok(
+                    __rt::boxed(async move {
+                        let mut __deps = ::ferrapi::types::Deps::new();
+                        if let ::core::result::Result::Err(__response) = __group
+                            .resolve(&mut __deps)
+                            .await
+                        {
+                            return __response;
+                        }
+                        if let ::core::option::Option::Some(__invalid) = __invalid {
+                            return __invalid.answer();
+                        }
+                        #[allow(irrefutable_let_patterns)]
+                        let (::core::option::Option::Some(__arg0),) = (__arg0,) else {
+                            return __rt::internal_error();
+                        };
+                        <Result<
+                            (StatusCode, String),
+                            HttpError,
+                        > as ::ferrapi::IntoResponse>::into_response(
+                            delete_thing(__arg0).await,
+                        )
+                    }),
+                );
+            };
             let check: fn(
                 &::ferrapi::types::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
                 state: &::ferrapi::types::StateMap|
             { ::core::result::Result::Ok(()) };
-            let operation: fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value = |
+            let operation: fn(
+                &mut ::ferrapi::types::SchemaRegistry,
+            ) -> ::ferrapi::types::Operation = |
                 registry: &mut ::ferrapi::types::SchemaRegistry,
-            | -> __rt::Value {
+            | -> ::ferrapi::types::Operation {
                 let mut op = ::ferrapi::types::Operation::new(
                     "delete_thing",
                     ::core::option::Option::None,
@@ -59,13 +102,14 @@ const _: () = {
                 op.response("text/plain", __rt::json!({ "type" : "string" }));
                 op.success_status(204);
                 op.extra_response(404, "No such thing");
-                op.finish()
+                op
             };
             ::ferrapi::RouteDef::from(__rt::RouteParts {
                 name: "delete_thing",
                 method: ::ferrapi::Method::DELETE,
                 path: "/thing/{thing_id}",
                 handler,
+                grouped,
                 reads_body: false,
                 include_in_schema: true,
                 operation,

@@ -8,7 +8,8 @@
 //! - a layer's error becomes a response, never a dropped connection: tower's `Elapsed`
 //!   (`tower::timeout`) is 408 `{"detail": "Request Timeout"}`, tower's `Overloaded`
 //!   (`tower::load_shed`) is 503 `{"detail": "Service Unavailable"}` with `Retry-After: 1`, and
-//!   any other error is logged and answered 500 `{"detail": "Internal Server Error"}`.
+//!   any other error is logged and answered 500 `{"detail": "Internal Server Error"}` (or the
+//!   app's 500, `App::on_internal_error`).
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -22,7 +23,7 @@ use serde_json::json;
 use tower::util::BoxCloneSyncService;
 use tower::{Layer, Service};
 
-use crate::response::{error_response, internal_error, Body, BoxError, Response};
+use crate::response::{error_response, internal_answer, Body, BoxError, InternalAnswer, Response};
 
 /// The future of an [`Endpoint`].
 pub type EndpointFuture = Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>;
@@ -31,7 +32,11 @@ pub type EndpointFuture = Pin<Box<dyn Future<Output = Result<Response, Infallibl
 /// Layers receive it, wrap it, and the app turns the result back into an `Endpoint`; a route
 /// author does not make one.
 #[derive(Clone)]
-pub struct Endpoint(BoxCloneSyncService<Request<Body>, Response, Infallible>);
+pub struct Endpoint {
+    service: BoxCloneSyncService<Request<Body>, Response, Infallible>,
+    /// The app's 500, for the errors of the layers wrapped around this endpoint.
+    internal: Option<InternalAnswer>,
+}
 
 impl std::fmt::Debug for Endpoint {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -40,13 +45,17 @@ impl std::fmt::Debug for Endpoint {
 }
 
 impl Endpoint {
-    /// The endpoint of a service that answers every request itself.
-    pub(crate) fn new<S>(service: S) -> Self
+    /// The endpoint of a service that answers every request itself; the errors of layers around
+    /// it are answered with `internal` when the app has it (else FastAPI's 500).
+    pub(crate) fn new<S>(service: S, internal: Option<InternalAnswer>) -> Self
     where
         S: Service<Request<Body>, Response = Response, Error = Infallible> + Clone + Send + Sync + 'static,
         S::Future: Send + 'static,
     {
-        Endpoint(BoxCloneSyncService::new(service))
+        Endpoint {
+            service: BoxCloneSyncService::new(service),
+            internal,
+        }
     }
 
     /// This endpoint wrapped in `layer`, as an endpoint again.
@@ -60,10 +69,15 @@ impl Endpoint {
         ResBody: hyper::body::Body<Data = Bytes> + Send + 'static,
         ResBody::Error: Into<BoxError>,
     {
-        Endpoint(BoxCloneSyncService::new(Answering {
-            inner: layer.layer(self),
-            not_ready: None,
-        }))
+        let internal = self.internal.clone();
+        Endpoint {
+            service: BoxCloneSyncService::new(Answering {
+                inner: layer.layer(self),
+                not_ready: None,
+                internal: internal.clone(),
+            }),
+            internal,
+        }
     }
 }
 
@@ -72,6 +86,7 @@ impl Endpoint {
 struct Answering<S> {
     inner: S,
     not_ready: Option<BoxError>,
+    internal: Option<InternalAnswer>,
 }
 
 impl<S: Clone> Clone for Answering<S> {
@@ -79,6 +94,7 @@ impl<S: Clone> Clone for Answering<S> {
         Answering {
             inner: self.inner.clone(),
             not_ready: None,
+            internal: self.internal.clone(),
         }
     }
 }
@@ -108,14 +124,15 @@ where
 
     fn call(&mut self, request: Request<Body>) -> EndpointFuture {
         if let Some(error) = self.not_ready.take() {
-            let response = layer_error(error);
+            let response = layer_error(error, self.internal.as_ref());
             return Box::pin(async move { Ok(response) });
         }
         let future = self.inner.call(request);
+        let internal = self.internal.clone();
         Box::pin(async move {
             Ok(match future.await {
                 Ok(response) => response.map(Body::new),
-                Err(error) => layer_error(error.into()),
+                Err(error) => layer_error(error.into(), internal.as_ref()),
             })
         })
     }
@@ -131,17 +148,17 @@ where
     type Future = EndpointFuture;
 
     fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
-        self.0.poll_ready(cx)
+        self.service.poll_ready(cx)
     }
 
     fn call(&mut self, request: Request<B>) -> EndpointFuture {
-        self.0.call(request.map(Body::new))
+        self.service.call(request.map(Body::new))
     }
 }
 
-/// The answer to a layer's error (see the module rules).
+/// The answer to a layer's error (see the module rules); `internal` is the app's 500.
 #[cold]
-pub(crate) fn layer_error(error: BoxError) -> Response {
+pub(crate) fn layer_error(error: BoxError, internal: Option<&InternalAnswer>) -> Response {
     if error.is::<tower::timeout::error::Elapsed>() {
         return error_response(StatusCode::REQUEST_TIMEOUT, &json!("Request Timeout"));
     }
@@ -153,7 +170,7 @@ pub(crate) fn layer_error(error: BoxError) -> Response {
         return response;
     }
     tracing::error!(error = %error, "a layer failed; answering 500");
-    internal_error()
+    internal_answer(internal)
 }
 
 #[cfg(test)]
@@ -163,12 +180,15 @@ mod tests {
     #[test]
     fn layer_errors_become_responses() {
         let timeout: BoxError = Box::new(tower::timeout::error::Elapsed::new());
-        assert_eq!(layer_error(timeout).status(), StatusCode::REQUEST_TIMEOUT);
+        assert_eq!(layer_error(timeout, None).status(), StatusCode::REQUEST_TIMEOUT);
         let overloaded: BoxError = Box::new(tower::load_shed::error::Overloaded::new());
-        let response = layer_error(overloaded);
+        let response = layer_error(overloaded, None);
         assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);
         assert_eq!(response.headers()[RETRY_AFTER], "1");
         let other: BoxError = "broken".into();
-        assert_eq!(layer_error(other).status(), StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(
+            layer_error(other, None).status(),
+            StatusCode::INTERNAL_SERVER_ERROR
+        );
     }
 }

@@ -29,7 +29,7 @@ use tower::ServiceExt;
 
 use super::{finish, start_routed, Compiled, Endpoint, HandleFuture, LogLine};
 use crate::extract::PathParams;
-use crate::response::{internal_error, Body, BoxError, Response};
+use crate::response::{internal_answer, internal_error, Body, BoxError, InternalAnswer, Response};
 use crate::routing::Lookup;
 
 /// The route a request matched, as a request extension: what a layer (metrics, access control,
@@ -85,32 +85,36 @@ impl tower::Service<Request<Body>> for Routes {
     fn call(&mut self, mut request: Request<Body>) -> RoutesFuture {
         let routed = request.extensions_mut().remove::<Routed>();
         match routed {
-            Some(routed) => RoutesFuture(Some(start_routed(&self.0, request, routed))),
+            Some(routed) => RoutesFuture::Routed(start_routed(&self.0, request, routed)),
             // Only the layered path calls this, and it always sets `Routed`; a layer that made a
             // new request without the extensions gets an answer, not a hang.
-            None => RoutesFuture(None),
+            None => RoutesFuture::Lost(Some(lost_routing(self.0.state.answers().internal.as_ref()))),
         }
     }
 }
 
 /// The future of [`Routes`].
-pub(crate) struct RoutesFuture(Option<HandleFuture<Body>>);
+pub(crate) enum RoutesFuture {
+    Routed(HandleFuture<Body>),
+    /// The 500 of a request that lost its routing; `None` once handed out.
+    Lost(Option<Response>),
+}
 
 impl Future for RoutesFuture {
     type Output = Result<Response, Infallible>;
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        match &mut self.get_mut().0 {
-            Some(future) => Pin::new(future).poll(cx).map(Ok),
-            None => Poll::Ready(Ok(lost_routing())),
+        match self.get_mut() {
+            RoutesFuture::Routed(future) => Pin::new(future).poll(cx).map(Ok),
+            RoutesFuture::Lost(answer) => Poll::Ready(Ok(answer.take().unwrap_or_else(internal_error))),
         }
     }
 }
 
 #[cold]
-fn lost_routing() -> Response {
+pub(super) fn lost_routing(internal: Option<&InternalAnswer>) -> Response {
     tracing::error!("a layer passed on a request without its routing information; answering 500");
-    internal_error()
+    internal_answer(internal)
 }
 
 /// Start answering `request` through `stack`.

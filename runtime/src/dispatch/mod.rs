@@ -1,7 +1,8 @@
 //! Dispatch: answering one request — route it, read the body if the route has one, run the
 //! generated handler, log. This is the per-request path; the server calls it for every request it
 //! reads, and [`Service::handle`] calls it in-process. Its files: `service` (the compiled app),
-//! `panic` (a panic is a 500).
+//! `layered` and `endpoint` (the app's layers), `scoped` (a route in a group with dependencies or
+//! layers), `panic` (a panic is a 500).
 //!
 //! Rules enforced here:
 //! - everything up to the handler's future runs synchronously when the route takes no body, or
@@ -9,7 +10,10 @@
 //!   small (the boxed user future, or a ready response) and owns nothing of the request but what
 //!   the user's function took;
 //! - routes with a body read it by polling, never beyond the limit (413), then validate it;
-//! - a panic while extracting or inside the handler is a logged 500;
+//! - a route in a group with dependencies or layers leaves this path once it is matched (one
+//!   test of the byte a route without a body always tested), for `scoped.rs`;
+//! - a panic while extracting or inside the handler is a logged 500; the 404, 405, validation
+//!   and 500 answers are the app's (FastAPI's unless overridden, `response/answers.rs`);
 //! - HEAD responses keep GET's headers (with the length) and drop the body; the request line is
 //!   logged only when the `info` level is on, and only then is the clock read.
 
@@ -20,25 +24,29 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 use std::time::Instant;
 
-use hyper::header::{HeaderValue, ALLOW, CONTENT_LENGTH};
+use bytes::Bytes;
+use hyper::header::{HeaderValue, CONTENT_LENGTH};
 use hyper::http::request::Parts;
-use hyper::{Method, Request, StatusCode, Uri};
-use serde_json::json;
+use hyper::{Method, Request, Uri};
 
 mod endpoint;
 mod layered;
 mod panic;
+mod scoped;
 mod service;
 
 pub use endpoint::{Endpoint, EndpointFuture};
 pub use layered::MatchedRoute;
 use layered::Routed;
+pub(crate) use scoped::{Descend, RouteScope};
 pub(crate) use service::{Answer, Compiled, LayerFn};
 pub use service::{Service, ServiceFuture};
 
 use crate::extract::{classify, BodyInput, BodyReader, PathParams, RequestCx};
-use crate::response::{error_response, internal_error, Body, BoxError, Response};
-use crate::routing::{Lookup, RouteDef};
+use crate::response::{
+    internal_answer, internal_error, Body, BoxError, ErrorAnswers, InternalAnswer, Response,
+};
+use crate::routing::{BoxFuture, Entry, Lookup, RouteDef};
 use panic::{panic_message, CatchPanic};
 
 /// What the request line log needs, kept only when it will be written.
@@ -77,6 +85,9 @@ enum State<B> {
     Running {
         future: CatchPanic,
         route: &'static str,
+        /// The app's 500, when it overrides FastAPI's (so a request of an app without the
+        /// override carries an empty slot, and no reference count).
+        on_panic: Option<InternalAnswer>,
     },
     Reading(Box<Reading<B>>),
 }
@@ -93,27 +104,43 @@ pub(crate) struct HandleFuture<B> {
 // function boundary otherwise copies the 150-byte response once more (-45 instructions).
 #[inline(always)]
 fn run<B>(def: &RouteDef, cx: &RequestCx<'_>) -> State<B> {
-    match catch_unwind(AssertUnwindSafe(|| (def.handler)(cx))) {
+    started(
+        def.name,
+        cx.state.answers(),
+        catch_unwind(AssertUnwindSafe(|| (def.handler)(cx))),
+    )
+}
+
+/// The state after a handler of `route` was called (and did not panic, or did); `answers` are
+/// the app's, for a panic.
+#[inline(always)]
+fn started<B>(
+    route: &'static str,
+    answers: &ErrorAnswers,
+    called: std::thread::Result<Result<BoxFuture, Response>>,
+) -> State<B> {
+    match called {
         Ok(Ok(future)) => State::Running {
             future: CatchPanic::new(future),
-            route: def.name,
+            route,
+            on_panic: answers.internal.clone(),
         },
         Ok(Err(response)) => State::Ready(Poll::Ready(response)),
-        Err(payload) => State::Ready(Poll::Ready(panicked(def.name, &*payload))),
+        Err(payload) => State::Ready(Poll::Ready(panicked(route, &*payload, answers))),
     }
 }
 
 /// The answer to a handler that panicked before returning (out of line, as the misses below).
 #[cold]
-fn panicked(route: &'static str, payload: &(dyn std::any::Any + Send)) -> Response {
+fn panicked(route: &'static str, payload: &(dyn std::any::Any + Send), answers: &ErrorAnswers) -> Response {
     tracing::error!(route, panic = %panic_message(payload), "handler panicked");
-    internal_error()
+    answers.internal()
 }
 
 /// Start answering `request`.
 pub(crate) fn start<B>(inner: &Arc<Compiled>, request: Request<B>) -> HandleFuture<B>
 where
-    B: hyper::body::Body + Unpin,
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
     let is_head = request.method() == Method::HEAD;
@@ -126,7 +153,7 @@ where
 #[inline(always)]
 fn route<B>(inner: &Arc<Compiled>, parts: Parts, body: B) -> State<B>
 where
-    B: hyper::body::Body + Unpin,
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
     let path = parts.uri.path();
@@ -135,8 +162,10 @@ where
     }
     match inner.router.lookup(&parts.method, path) {
         Lookup::Found { route, params } => matched(inner, parts, body, route, params),
-        Lookup::NotFound => State::Ready(Poll::Ready(not_found())),
-        Lookup::MethodNotAllowed(allow) => State::Ready(Poll::Ready(method_not_allowed(allow))),
+        Lookup::NotFound => State::Ready(Poll::Ready(inner.state.answers().not_found(&parts))),
+        Lookup::MethodNotAllowed(allow) => State::Ready(Poll::Ready(
+            inner.state.answers().method_not_allowed(&parts, allow),
+        )),
     }
 }
 
@@ -145,13 +174,15 @@ where
 #[inline(always)]
 fn matched<B>(inner: &Arc<Compiled>, parts: Parts, body: B, route: usize, params: PathParams) -> State<B>
 where
-    B: hyper::body::Body + Unpin,
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
     let Some(def) = inner.routes.get(route) else {
         return State::Ready(Poll::Ready(internal_error()));
     };
-    let body_input = if def.reads_body {
+    let body_input = if def.entry == Entry::Head {
+        BodyInput::Missing
+    } else if def.entry == Entry::Body {
         let mut reader = match BodyReader::new(body, inner.config.body_limit) {
             Ok(reader) => reader,
             Err(response) => return State::Ready(Poll::Ready(response)),
@@ -173,7 +204,7 @@ where
             }
         }
     } else {
-        BodyInput::Missing
+        return scoped::scoped(inner, parts, body, route, params);
     };
     let cx = RequestCx {
         parts: &parts,
@@ -189,40 +220,29 @@ where
 /// of the layer stack. Logging and HEAD are the outer path's.
 pub(crate) fn start_routed<B>(inner: &Arc<Compiled>, request: Request<B>, routed: Routed) -> HandleFuture<B>
 where
-    B: hyper::body::Body + Unpin,
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
     let (parts, body) = request.into_parts();
+    let answers = inner.state.answers();
     let state = match routed {
         Routed::Route { index, params } => matched(inner, parts, body, index, params),
         Routed::Docs => State::Ready(Poll::Ready(
             inner
                 .docs
                 .respond(&parts.method, parts.uri.path())
-                .unwrap_or_else(not_found),
+                .unwrap_or_else(|| answers.not_found(&parts)),
         )),
-        Routed::NotFound => State::Ready(Poll::Ready(not_found())),
-        Routed::MethodNotAllowed(allow) => State::Ready(Poll::Ready(method_not_allowed(allow))),
+        Routed::NotFound => State::Ready(Poll::Ready(answers.not_found(&parts))),
+        Routed::MethodNotAllowed(allow) => {
+            State::Ready(Poll::Ready(answers.method_not_allowed(&parts, allow)))
+        }
     };
     HandleFuture {
         state,
         log: None,
         is_head: false,
     }
-}
-
-// The misses are kept out of line: `route` is inlined into `start`, and code that a routed
-// request never runs only crowds the instruction cache there.
-#[cold]
-fn not_found() -> Response {
-    error_response(StatusCode::NOT_FOUND, &json!("Not Found"))
-}
-
-#[cold]
-fn method_not_allowed(allow: HeaderValue) -> Response {
-    let mut response = error_response(StatusCode::METHOD_NOT_ALLOWED, &json!("Method Not Allowed"));
-    response.headers_mut().insert(ALLOW, allow);
-    response
 }
 
 impl<B> Future for HandleFuture<B>
@@ -244,13 +264,17 @@ where
                     }
                     return std::mem::replace(slot, Poll::Pending);
                 }
-                State::Running { future, route } => {
+                State::Running {
+                    future,
+                    route,
+                    on_panic,
+                } => {
                     let mut response = match Pin::new(future).poll(cx) {
                         Poll::Pending => return Poll::Pending,
                         Poll::Ready(Ok(response)) => response,
                         Poll::Ready(Err(message)) => {
                             tracing::error!(route = *route, panic = %message, "handler panicked");
-                            internal_error()
+                            internal_answer(on_panic.as_ref())
                         }
                     };
                     finish(&mut this.log, this.is_head, &mut response);

@@ -16,7 +16,7 @@ use bytes::Bytes;
 use hyper::Request;
 
 use super::layered::{start_layered, LayeredFuture, MatchedRoute, Routes};
-use super::{start, Endpoint, HandleFuture};
+use super::{start, Endpoint, HandleFuture, RouteScope};
 use crate::config::Config;
 use crate::extract::StateMap;
 use crate::openapi::DocsRoutes;
@@ -35,6 +35,9 @@ pub(crate) struct Compiled {
     pub(crate) route_table: Vec<RouteInfo>,
     /// Each route's [`MatchedRoute`] extension (by declaration index), for the layers.
     pub(crate) matched: Vec<MatchedRoute>,
+    /// Each route's dependencies and layers of its groups (by declaration index): `Some` only
+    /// for a route whose groups have either (its entry is then `Scoped`).
+    pub(crate) scopes: Vec<Option<RouteScope>>,
 }
 
 /// A layer, kept by the app until it is built: wraps an endpoint in itself.
@@ -63,11 +66,10 @@ impl Service {
     pub(crate) fn new(compiled: Compiled, layers: &[LayerFn]) -> Self {
         let inner = Arc::new(compiled);
         let stack = (!layers.is_empty()).then(|| {
-            layers
-                .iter()
-                .fold(Endpoint::new(Routes(inner.clone())), |endpoint, layer| {
-                    layer(endpoint)
-                })
+            layers.iter().fold(
+                Endpoint::new(Routes(inner.clone()), inner.state.answers().internal.clone()),
+                |endpoint, layer| layer(endpoint),
+            )
         });
         Service { inner, stack }
     }
@@ -105,7 +107,7 @@ impl Service {
     /// The direct path: for an app without layers.
     pub(crate) fn direct<B>(&self, request: Request<B>) -> HandleFuture<B>
     where
-        B: hyper::body::Body + Unpin,
+        B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
         B::Error: Into<BoxError>,
     {
         start(&self.inner, request)

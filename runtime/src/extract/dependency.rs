@@ -11,7 +11,10 @@
 //!   waker, which the optimiser folds away for the built-in kinds (`std::future::Ready`);
 //! - a dependency can also run for its effect alone, without being an argument
 //!   ([`DependencyFn`], a plain-data record of fn pointers, for dependencies a route group runs
-//!   for every route in it).
+//!   for every route in it): [`GroupInputs`] reads the group's dependencies with the route's
+//!   arguments and resolves them, outermost group first, in the route's [`Deps`] before the
+//!   route's own dependencies; one whose inputs were invalid is skipped (its errors answer 422,
+//!   unless a dependency answers first), as a route's own are.
 
 use std::any::{type_name, Any, TypeId};
 use std::future::Future;
@@ -173,6 +176,11 @@ impl std::fmt::Debug for DependencyFn {
 }
 
 impl DependencyFn {
+    /// The dependency's type name, for messages.
+    pub(crate) fn name(&self) -> &'static str {
+        self.name
+    }
+
     /// Dependency `D`, to be run for its effect.
     pub fn of<D: Arg + Clone + Send + 'static>() -> Self {
         DependencyFn {
@@ -182,6 +190,44 @@ impl DependencyFn {
             doc: doc_erased::<D>,
             check: D::check,
         }
+    }
+}
+
+/// The inputs of a route's group dependencies for one request, read by the route's grouped
+/// handler (`GroupedHandler`, made by the route macros) with its own arguments, then
+/// resolved first in its future.
+pub struct GroupInputs {
+    // Each dependency whose inputs were valid, with its second step.
+    inputs: Vec<(ResolveFn, Box<dyn Any + Send>)>,
+}
+
+type ResolveFn = for<'d> fn(Box<dyn Any + Send>, &'d mut Deps) -> EffectFuture<'d>;
+
+impl std::fmt::Debug for GroupInputs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GroupInputs")
+            .field("valid", &self.inputs.len())
+            .finish()
+    }
+}
+
+impl GroupInputs {
+    /// Read the inputs of `group`'s dependencies (outermost group first) from `cx`, recording
+    /// every validation error in `errors`.
+    pub fn extract(group: &[DependencyFn], cx: &RequestCx<'_>, errors: &mut ValidationErrors) -> Self {
+        let inputs = group
+            .iter()
+            .filter_map(|dependency| Some((dependency.resolve, (dependency.extract)(cx, errors)?)))
+            .collect();
+        GroupInputs { inputs }
+    }
+
+    /// Resolve them in order through `deps`: `Err` is the first failing dependency's answer.
+    pub async fn resolve(self, deps: &mut Deps) -> Result<(), Response> {
+        for (resolve, input) in self.inputs {
+            resolve(input, deps).await?;
+        }
+        Ok(())
     }
 }
 

@@ -30,7 +30,7 @@ mod state;
 pub use arg::{Arg, Param, Source};
 pub(crate) use body::BodyInput;
 pub(crate) use body::{classify, BodyReader};
-pub use dependency::{DependencyFn, Deps, EffectFuture, Sharing};
+pub use dependency::{DependencyFn, Deps, EffectFuture, GroupInputs, Sharing};
 pub use json_body::body_model;
 pub(crate) use path::MAX_PARAMS;
 pub use path::{path_param, PathParams};

@@ -1,23 +1,28 @@
 //! Shared application state, injected into handlers as `State<T>`.
 //!
 //! Rules enforced here: one value per type; a route that asks for a state the app does not hold
-//! is refused when the app is built, not when a request arrives.
+//! is refused when the app is built, not when a request arrives; the app's error answers travel
+//! with its state (see [`StateMap::answers`]).
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::ops::Deref;
 use std::sync::Arc;
 
+use crate::response::ErrorAnswers;
+
 /// Values registered with `App::state`, by type.
 #[derive(Default)]
 pub struct StateMap {
     values: HashMap<TypeId, Arc<dyn Any + Send + Sync>>,
+    answers: ErrorAnswers,
 }
 
 impl std::fmt::Debug for StateMap {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StateMap")
             .field("len", &self.values.len())
+            .field("answers", &self.answers)
             .finish()
     }
 }
@@ -36,6 +41,19 @@ impl StateMap {
     /// True when a value of this type is stored.
     pub fn contains(&self, type_id: TypeId) -> bool {
         self.values.contains_key(&type_id)
+    }
+
+    /// The app's answers to 404, 405, validation errors and 500 (`App::on_not_found`, ...). They
+    /// are kept here because every generated handler already holds the state's address: the
+    /// handler of a request that fails validation reaches the override through it, and no request
+    /// carries anything more for it.
+    pub(crate) fn answers(&self) -> &ErrorAnswers {
+        &self.answers
+    }
+
+    /// The app's error answers, to set them.
+    pub(crate) fn answers_mut(&mut self) -> &mut ErrorAnswers {
+        &mut self.answers
     }
 }
 

@@ -9,6 +9,9 @@
 //! - `HTTPValidationError` and `ValidationError` are standard components, present when an
 //!   operation refers to them; other components are the named schemas of the operations' types,
 //!   sorted by name;
+//! - an app that answers validation errors its own way ([`ErrorBody`]) has its status and schema
+//!   in every operation's `422` place (the entry moves to that status, replacing what was there),
+//!   and the standard components are left out;
 //! - only served routes with `include_in_schema` are given to [`document`] (shadowed duplicates
 //!   are not): the app decides, this module lays out.
 
@@ -28,6 +31,15 @@ pub(crate) struct Info {
     pub version: String,
     /// `info.description`.
     pub description: Option<String>,
+}
+
+/// How the app answers validation errors, when not with FastAPI's 422 `HTTPValidationError`.
+#[derive(Clone, Copy)]
+pub(crate) struct ErrorBody {
+    /// The status of the answer.
+    pub status: u16,
+    /// The schema of its body.
+    pub schema: fn(&mut SchemaRegistry) -> Value,
 }
 
 /// Add FastAPI's standard validation error components.
@@ -73,12 +85,29 @@ pub(crate) fn document(
     info: &Info,
     operations: Vec<(String, String, Value)>,
     mut registry: SchemaRegistry,
+    validation_error: Option<ErrorBody>,
 ) -> Value {
     let mut paths: Map<String, Value> = Map::new();
     let mut validates = false;
     let mut ids: HashSet<String> = HashSet::new();
+    // The app's own validation error response, built when the first operation needs it.
+    let mut own_error: Option<(String, Value)> = None;
     for (method, path, mut operation) in operations {
         validates |= operation["responses"].get("422").is_some();
+        if let (Some(body), Some(Value::Object(responses))) =
+            (validation_error, operation.get_mut("responses"))
+        {
+            if responses.shift_remove("422").is_some() {
+                let (status, response) = own_error.get_or_insert_with(|| {
+                    let schema = (body.schema)(&mut registry);
+                    (
+                        body.status.to_string(),
+                        json!({ "description": "Validation Error", "content": { "application/json": { "schema": schema } } }),
+                    )
+                });
+                responses.insert(status.clone(), response.clone());
+            }
+        }
         if let Some(Value::String(id)) = operation.get_mut("operationId") {
             let mut unique = id.clone();
             let mut n = 1;
@@ -94,7 +123,7 @@ pub(crate) fn document(
             item.insert(method.to_ascii_lowercase(), operation);
         }
     }
-    if validates {
+    if validates && validation_error.is_none() {
         add_validation_components(&mut registry);
     }
     let mut info_obj = Map::new();

@@ -20,7 +20,7 @@ mod operation;
 
 pub(crate) use docs::DocsRoutes;
 pub use docs::{CONTENT_SECURITY_POLICY_VALUE, REDOC_VERSION, SWAGGER_UI_VERSION};
-pub(crate) use document::{document, document_path, Info};
+pub(crate) use document::{document, document_path, ErrorBody, Info};
 pub use fields::field_schema;
 pub(crate) use fields::param_schema;
 pub use operation::Operation;

@@ -13,7 +13,12 @@
 //!   validate input (any parameter or body); operations with a body also document the answers
 //!   the body reader gives before validation, `400` (not UTF-8, or not readable) and `413` (over
 //!   the limit) — FastAPI gives them too but leaves them out, so clients and schemathesis would
-//!   see undocumented statuses.
+//!   see undocumented statuses;
+//! - in a route group, the groups' tags come before the route's own (outermost group first, each
+//!   tag once), the groups' `responses(..)` follow the route's own for the statuses the route
+//!   does not document itself (the innermost group's words for a status two groups state), and
+//!   the groups' dependencies document their parameters after the path parameters and before the
+//!   route's other ones, the order their validation errors take.
 
 use serde_json::{json, Map, Value};
 
@@ -29,7 +34,7 @@ pub struct Operation {
     operation_id: &'static str,
     summary: String,
     description: Option<&'static str>,
-    tags: &'static [&'static str],
+    tags: Vec<&'static str>,
     parameters: Vec<Value>,
     body: Option<Value>,
     response: Option<(&'static str, Value)>,
@@ -52,7 +57,7 @@ impl Operation {
             operation_id: name,
             summary: summary.map_or_else(|| title_case(name), str::to_owned),
             description,
-            tags,
+            tags: tags.to_vec(),
             parameters: Vec::new(),
             body: None,
             response: None,
@@ -130,9 +135,56 @@ impl Operation {
         self.extensions.push((name, value));
     }
 
+    /// Add what the route's groups state for all their routes, outermost group first: `tags`
+    /// before the route's own (each once) and `responses` for the statuses the route does not
+    /// document itself (its success status included), a nested group's description winning over
+    /// an enclosing one's for the same status.
+    pub(crate) fn in_groups(&mut self, tags: &[&'static str], responses: &[(u16, &'static str)]) {
+        let mut all: Vec<&'static str> = Vec::with_capacity(tags.len() + self.tags.len());
+        for tag in tags.iter().chain(&self.tags) {
+            if !all.contains(tag) {
+                all.push(tag);
+            }
+        }
+        self.tags = all;
+        let own = self.extra_responses.len();
+        for &(status, description) in responses {
+            let (route_s, groups_s) = self.extra_responses.split_at_mut(own);
+            if status == self.success_status || route_s.iter().any(|(s, _)| *s == status) {
+                continue;
+            }
+            // A status two groups state keeps the outer one's place and the inner one's words.
+            match groups_s.iter_mut().find(|(s, _)| *s == status) {
+                Some(stated) => stated.1 = description,
+                None => self.extra_responses.push((status, description)),
+            }
+        }
+    }
+
+    /// Document the route's groups' dependencies with `document`: their parameters go after the
+    /// path parameters and before the route's others (a name both document is listed once, where
+    /// the groups put it).
+    pub(crate) fn group_parameters(&mut self, document: impl FnOnce(&mut Self)) {
+        let first_other = self
+            .parameters
+            .iter()
+            .position(|p| p["in"] != "path")
+            .unwrap_or(self.parameters.len());
+        let others = self.parameters.split_off(first_other);
+        document(self);
+        for parameter in others {
+            let twice = self
+                .parameters
+                .iter()
+                .any(|p| p["name"] == parameter["name"] && p["in"] == parameter["in"]);
+            if !twice {
+                self.parameters.push(parameter);
+            }
+        }
+    }
+
     /// The operation object.
-    #[doc(hidden)]
-    pub fn finish(self) -> Value {
+    pub(crate) fn finish(self) -> Value {
         let mut op = Map::new();
         if !self.tags.is_empty() {
             op.insert("tags".into(), json!(self.tags));

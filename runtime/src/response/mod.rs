@@ -7,12 +7,16 @@
 //! - `Html` responses carry `X-Content-Type-Options: nosniff` and a restrictive
 //!   `Content-Security-Policy` ([`HTML_CONTENT_SECURITY_POLICY`]);
 //! - validation errors are answered 422 with FastAPI's body, all of a request's at once; a body
-//!   that is not UTF-8 is a 400 instead, one that is not JSON its one `json_invalid` error.
+//!   that is not UTF-8 is a 400 instead, one that is not JSON its one `json_invalid` error;
+//! - the app may replace the 404, 405, validation and 500 answers (`answers.rs`).
 
+mod answers;
 mod body;
 mod sse;
 mod stream;
 
+pub use answers::Invalid;
+pub(crate) use answers::{internal_answer, ErrorAnswers, InternalAnswer, ValidationAnswer};
 pub use body::{Body, BodyError, BoxError};
 pub use sse::{Event, KeepAlive, LastEventId, Sse};
 pub use stream::StreamingResponse;
@@ -259,19 +263,26 @@ impl<T: JsonSchema> JsonSchema for Json<T> {
 // The answers to failed validation live here, not beside `ValidationErrors`: validation knows
 // nothing of HTTP.
 impl ValidationErrors {
-    /// `Err` with the answer when a check failed (see its [`IntoResponse`]), else `Ok`: what the
-    /// generated handler asks once every argument is extracted.
+    /// `Err` with FastAPI's answer when a check failed (see its [`IntoResponse`]), else `Ok`.
+    /// (Generated handlers ask the app's answer instead, which may be overridden: see
+    /// [`App::on_validation_error`](crate::App::on_validation_error).)
     #[inline]
     pub fn finish(self) -> Result<(), Response> {
+        self.answer_with(IntoResponse::into_response).map_or(Ok(()), Err)
+    }
+
+    /// `Some(answer(self))` when a check failed, else `None`.
+    #[inline]
+    pub(crate) fn answer_with<T>(self, answer: impl FnOnce(Self) -> T) -> Option<T> {
         if !self.is_empty() {
-            return Err(self.into_response());
+            return Some(answer(self));
         }
         // Nothing recorded and nothing allocated: forgetting the value leaks nothing and spares
         // every valid request the out-of-line drop glue (a call, a loop over no items).
         if self.items.capacity() == 0 {
             std::mem::forget(self);
         }
-        Ok(())
+        None
     }
 }
 

@@ -3,10 +3,11 @@
 //! This layer is built once, when the app is built, and consulted once per request (a lookup that
 //! returns a route index and the byte ranges of its path parameters). Its files:
 //!
-//! - `route`: what a route is to the runtime ([`RouteDef`]: method, template, generated handler,
+//! - `route`: what a route is to the runtime ([`RouteDef`]: method, template, generated handlers,
 //!   OpenAPI fragment builder), the contract between the route macros and the runtime;
 //! - `router`: declaration-order matching on top of matchit, the shadow report, 404/405;
-//! - `table`: templates parsed and the router compiled from the route list, and the route table.
+//! - `table`: templates parsed and the router compiled from the route list (full paths, group
+//!   prefixes included), and the route table.
 //!
 //! Rules enforced here: the first declared route that matches a request's method and path answers
 //! it, whatever matchit's own preference for static segments; a route that an earlier one always
@@ -17,7 +18,8 @@ mod route;
 mod router;
 mod table;
 
-pub use route::{answer_now, BoxFuture, Handler, Route, RouteDef, RouteParts};
+pub(crate) use route::Entry;
+pub use route::{answer_now, BoxFuture, GroupedHandler, Handler, Route, RouteDef, RouteParts};
 pub(crate) use router::RouteStatus;
 pub use router::{Lookup, Router};
 pub use table::RouteInfo;

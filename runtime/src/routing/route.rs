@@ -1,17 +1,20 @@
 //! The contract between the route macros and the runtime.
 //!
-//! Rules enforced here: a route is plain data (method, template, handler pointer, OpenAPI
+//! Rules enforced here: a route is plain data (method, template, handler pointers, OpenAPI
 //! fragment builder) produced by `#[get]`/`#[post]`/…; the runtime never needs to know the
-//! handler's argument types.
+//! handler's argument types. Each route carries two handlers: the plain one, which every route
+//! outside a group with dependencies runs, and the grouped one, which also runs its groups'
+//! dependencies (with the route's arguments, through one per-request cache); the app picks one
+//! per route when it is built, so a route pays nothing for the way it does not take.
 
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
 
 use hyper::Method;
-use serde_json::Value;
 
-use crate::extract::{RequestCx, StateMap};
+use crate::extract::{DependencyFn, RequestCx, StateMap};
+use crate::openapi::Operation;
 use crate::response::{internal_error, Response};
 use crate::validate::SchemaRegistry;
 
@@ -23,6 +26,13 @@ pub type BoxFuture = Pin<Box<dyn Future<Output = Response> + Send + 'static>>;
 /// call of the user's function. Extraction borrows the request, so nothing of it is copied into
 /// the future.
 pub type Handler = for<'a, 'b> fn(&'b RequestCx<'a>) -> Result<BoxFuture, Response>;
+
+/// The generated handler of a route in a group with dependencies: [`Handler`]'s work, with the
+/// groups' dependencies (outermost group first) read with the route's own arguments (their
+/// validation errors join the route's) and resolved before the route's own dependencies, in the
+/// request's one [`Deps`](crate::types::Deps), so a dependency both use runs once. Always boxed.
+pub type GroupedHandler =
+    for<'a, 'b> fn(&'b RequestCx<'a>, &'b [DependencyFn]) -> Result<BoxFuture, Response>;
 
 /// Run the call of a route function whose body has no `.await` (the route macro checked its
 /// tokens) to completion, here and now, and convert its result with `respond`: such a future is
@@ -60,10 +70,26 @@ pub struct RouteDef {
     pub(crate) method: Method,
     pub(crate) path: &'static str,
     pub(crate) handler: Handler,
-    pub(crate) reads_body: bool,
+    pub(crate) grouped: GroupedHandler,
+    pub(crate) entry: Entry,
     pub(crate) include_in_schema: bool,
-    pub(crate) operation: fn(&mut SchemaRegistry) -> Value,
+    pub(crate) operation: fn(&mut SchemaRegistry) -> Operation,
     pub(crate) check: fn(&StateMap) -> Result<(), String>,
+}
+
+/// How the dispatcher enters a route once it is matched: one byte read per request, the test a
+/// route without a body always paid (`Head` is zero), so a route outside a group with
+/// dependencies or layers runs exactly as before groups existed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub(crate) enum Entry {
+    /// The handler runs on the request head; the body is not read.
+    Head = 0,
+    /// The body is read (bounded), then the handler runs.
+    Body = 1,
+    /// The route is in a group with dependencies or layers: the app's per-route scope says
+    /// what runs (see `dispatch/scoped.rs`).
+    Scoped = 2,
 }
 
 impl RouteDef {
@@ -77,9 +103,16 @@ impl RouteDef {
         &self.method
     }
 
-    /// The path template as written (`/item/{id}` or `/item/:id`).
+    /// The path template as written (`/item/{id}` or `/item/:id`), without the prefix of any
+    /// group it is added to.
     pub fn path(&self) -> &'static str {
         self.path
+    }
+
+    /// True when the route has a JSON body argument.
+    pub(crate) fn reads_body(&self) -> bool {
+        // `Scoped` is only set by the app, on its own copy, which keeps the answer in its scope.
+        self.entry == Entry::Body
     }
 }
 
@@ -94,12 +127,14 @@ pub struct RouteParts {
     pub path: &'static str,
     /// The generated handler.
     pub handler: Handler,
+    /// The generated handler for the route in a group with dependencies.
+    pub grouped: GroupedHandler,
     /// True when the route has a JSON body argument, so the body must be read.
     pub reads_body: bool,
     /// False to leave the route out of the OpenAPI document.
     pub include_in_schema: bool,
-    /// Builds the OpenAPI operation object.
-    pub operation: fn(&mut SchemaRegistry) -> Value,
+    /// Builds the OpenAPI operation (the app finishes it, adding what the route's groups add).
+    pub operation: fn(&mut SchemaRegistry) -> Operation,
     /// Checks, at build time, that the app holds what the arguments need.
     pub check: fn(&StateMap) -> Result<(), String>,
 }
@@ -111,6 +146,7 @@ impl From<RouteParts> for RouteDef {
             method,
             path,
             handler,
+            grouped,
             reads_body,
             include_in_schema,
             operation,
@@ -121,7 +157,8 @@ impl From<RouteParts> for RouteDef {
             method,
             path,
             handler,
-            reads_body,
+            grouped,
+            entry: if reads_body { Entry::Body } else { Entry::Head },
             include_in_schema,
             operation,
             check,

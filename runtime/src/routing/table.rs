@@ -1,14 +1,14 @@
 //! The route table: every declared route compiled once into its template and the router, and the
 //! rows that show it (the table logged at start-up and returned by `App::route_table`).
 //!
-//! Rules enforced here: a template that does not parse, or a table the router cannot compile,
-//! stops the build with the route's name in the message; a shadowed route's row names the route
-//! that wins and its path.
+//! Rules enforced here: routes are compiled by their full paths (a group's prefix included), so
+//! the first-match rule and the shadow report apply across groups as to any routes; a template
+//! that does not parse, or a table the router cannot compile, stops the build with the route's
+//! name in the message; a shadowed route's row names the route that wins and its path.
 
 use ferrapi_template::Template;
 use hyper::Method;
 
-use super::route::RouteDef;
 use super::router::{RouteStatus, Router};
 
 /// A row of the route table shown at start-up.
@@ -40,26 +40,37 @@ impl std::fmt::Display for RouteInfo {
 pub(crate) struct RouteTable {
     pub(crate) router: Router,
     pub(crate) templates: Vec<Template>,
+    /// Each route's method and name, by declaration index.
+    keys: Vec<(Method, &'static str)>,
 }
 
 impl RouteTable {
-    /// Parse every route's template and compile the router; the message names the culprit.
-    pub(crate) fn compile(routes: &[RouteDef]) -> Result<Self, String> {
-        let mut templates = Vec::with_capacity(routes.len());
-        let mut keyed = Vec::with_capacity(routes.len());
-        for def in routes {
-            let template = Template::parse(def.path).map_err(|e| format!("route `{}`: {e}", def.name))?;
-            keyed.push((def.method.clone(), template.clone()));
+    /// Parse every route's full path template (`(name, method, path)` in declaration order) and
+    /// compile the router; the message names the culprit.
+    pub(crate) fn compile<'r>(
+        routes: impl IntoIterator<Item = (&'static str, &'r Method, &'r str)>,
+    ) -> Result<Self, String> {
+        let mut templates = Vec::new();
+        let mut keyed = Vec::new();
+        let mut keys = Vec::new();
+        for (name, method, path) in routes {
+            let template = Template::parse(path).map_err(|e| format!("route `{name}`: {e}"))?;
+            keyed.push((method.clone(), template.clone()));
             templates.push(template);
+            keys.push((method.clone(), name));
         }
         let router = Router::new(&keyed).map_err(|e| e.to_string())?;
-        Ok(RouteTable { router, templates })
+        Ok(RouteTable {
+            router,
+            templates,
+            keys,
+        })
     }
 
     /// One row per declared route, in declaration order, shadowed ones marked.
-    pub(crate) fn rows(&self, routes: &[RouteDef]) -> Vec<RouteInfo> {
+    pub(crate) fn rows(&self) -> Vec<RouteInfo> {
         let name_and_path = |index: usize| {
-            let name = routes.get(index).map_or("?", |def| def.name);
+            let name = self.keys.get(index).map_or("?", |(_, name)| *name);
             let path = self
                 .templates
                 .get(index)
@@ -67,14 +78,14 @@ impl RouteTable {
                 .unwrap_or_default();
             (name, path)
         };
-        routes
+        self.keys
             .iter()
             .zip(self.router.statuses())
             .zip(&self.templates)
-            .map(|((def, status), template)| RouteInfo {
-                method: def.method.clone(),
+            .map(|(((method, name), status), template)| RouteInfo {
+                method: method.clone(),
                 path: template.openapi_path(),
-                name: def.name,
+                name,
                 shadowed_by: match status {
                     RouteStatus::Served => None,
                     RouteStatus::Shadowed { by } => Some(name_and_path(*by)),

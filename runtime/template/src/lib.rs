@@ -21,7 +21,10 @@
 //! - a trailing `/` is not significant (`/post/` and `/post` are one template);
 //! - the *shape* of a template names its parameters by position (`/item/{p0}`), so templates that
 //!   differ only in parameter names are recognised as the same route;
-//! - every problem of a template is reported, not only the first.
+//! - every problem of a template is reported, not only the first;
+//! - a route group's *prefix* ([`check_prefix`]) is empty or starts with `/`, does not end with
+//!   `/`, follows the same grammar and has no parameters (a route's handler reads only the
+//!   parameters of its own template); [`join`] puts it before a route's template.
 
 #![forbid(unsafe_code)]
 
@@ -213,6 +216,72 @@ impl Template {
     }
 }
 
+/// Check `prefix` as a route group's path prefix: empty (no prefix), or starting with `/` and not
+/// ending with it, well formed as a template, without parameters; on failure, every problem.
+///
+/// ```
+/// assert!(ferrapi_template::check_prefix("/clinic/v1").is_ok());
+/// assert!(ferrapi_template::check_prefix("").is_ok());
+/// assert!(ferrapi_template::check_prefix("/tenants/{tenant}").is_err());
+/// assert!(ferrapi_template::check_prefix("/clinic/").is_err());
+/// ```
+pub fn check_prefix(prefix: &str) -> Result<(), TemplateError> {
+    if prefix.is_empty() {
+        return Ok(());
+    }
+    let mut problems = Vec::new();
+    if !prefix.starts_with('/') {
+        problems.push(format!("a group prefix starts with `/`: write `/{prefix}`"));
+    }
+    if prefix.ends_with('/') {
+        problems.push(format!(
+            "a group prefix does not end with `/` (the routes' own paths start with one): write `{}`",
+            prefix.trim_end_matches('/')
+        ));
+    }
+    match Template::parse(prefix) {
+        Ok(template) => {
+            for name in template.param_names() {
+                problems.push(format!(
+                    "a group prefix cannot have path parameters: a route's handler reads only the parameters of its own path; put `{{{name}}}` in the path of each route instead"
+                ));
+            }
+        }
+        Err(err) => problems.extend(err.problems),
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(TemplateError {
+            path: prefix.to_owned(),
+            problems,
+        })
+    }
+}
+
+/// A route's template `path` under a group's `prefix` (checked by [`check_prefix`]): the prefix,
+/// then the path with its leading `/` (added when the path was written without one). An empty
+/// prefix leaves the path as written; an empty path is the prefix itself.
+///
+/// ```
+/// use ferrapi_template::join;
+/// assert_eq!(join("/clinic", "/doctors/{id}"), "/clinic/doctors/{id}");
+/// assert_eq!(join("/clinic", "doctors"), "/clinic/doctors");
+/// assert_eq!(join("/clinic", ""), "/clinic");
+/// assert_eq!(join("/clinic", "/"), "/clinic/");
+/// assert_eq!(join("", "employee/:id"), "employee/:id");
+/// ```
+pub fn join(prefix: &str, path: &str) -> String {
+    if prefix.is_empty() {
+        return path.to_owned();
+    }
+    if path.is_empty() || path.starts_with('/') {
+        format!("{prefix}{path}")
+    } else {
+        format!("{prefix}/{path}")
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -294,5 +363,22 @@ mod tests {
         assert!(!t.matches_path("/user/7"));
         assert!(!t.matches_path("/user/7/item/x"));
         assert!(Template::parse("/").unwrap().matches_path("/"));
+    }
+
+    #[test]
+    fn group_prefixes() {
+        for good in ["", "/a", "/a/b", "/api/v1"] {
+            assert!(check_prefix(good).is_ok(), "{good}");
+        }
+        let problems = |prefix: &str| check_prefix(prefix).unwrap_err().problems().to_vec();
+        assert_eq!(problems("a").len(), 1);
+        assert_eq!(problems("/a/").len(), 1);
+        assert_eq!(problems("a/").len(), 2);
+        assert!(problems("/t/{tenant}")[0].contains("`{tenant}`"));
+        assert!(problems("/t/:tenant")[0].contains("`{tenant}`"));
+        assert!(problems("/a//b")[0].contains("empty segment"));
+        assert!(problems("/a/{b")[0].contains("malformed"));
+        assert_eq!(join("/a", "/b/{id}/"), "/a/b/{id}/");
+        assert_eq!(Template::parse(&join("/a", "")).unwrap().openapi_path(), "/a");
     }
 }

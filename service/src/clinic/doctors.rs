@@ -1,5 +1,6 @@
-//! Doctors: `GET`/`POST /doctors` and `GET`/`PUT`/`DELETE /doctors/{doctor_id}`, tagged
-//! `doctors`.
+//! Doctors: the `/doctors` group (tagged `doctors`), with `GET`/`POST /doctors` and
+//! `GET`/`PUT`/`DELETE /doctors/{doctor_id}`; the routes' paths are relative to the group's
+//! prefix, and the clinic's group documents their `503` (see [`super::group()`]).
 //!
 //! Rules enforced here:
 //! - a doctor is a [`DoctorIn`] (a name, one [`Specialty`], an optional e-mail), validated before
@@ -18,10 +19,9 @@ use super::models::{Doctor, DoctorIn, DoctorSort, Specialty};
 use super::references::{delete_unreferenced, DOCTOR_REFERRERS};
 use super::{Clinic, DOCTORS, DOCTOR_NOT_FOUND};
 use crate::store::ListOptions;
-use crate::store_http::STORE_UNAVAILABLE;
 
 /// List doctors, optionally of one specialty or name, sorted and paged.
-#[get("/doctors", tags("doctors"), responses(503 = STORE_UNAVAILABLE))]
+#[get("")]
 pub async fn list_doctors(
     clinic: State<Clinic>,
     specialty: Option<Specialty>,
@@ -44,7 +44,7 @@ pub async fn list_doctors(
 }
 
 /// Add a doctor.
-#[post("/doctors", status = 201, tags("doctors"), responses(503 = STORE_UNAVAILABLE))]
+#[post("", status = 201)]
 pub async fn create_doctor(
     clinic: State<Clinic>,
     doctor: DoctorIn,
@@ -53,21 +53,13 @@ pub async fn create_doctor(
 }
 
 /// A doctor by id.
-#[get(
-    "/doctors/{doctor_id}",
-    tags("doctors"),
-    responses(404 = DOCTOR_NOT_FOUND, 503 = STORE_UNAVAILABLE)
-)]
+#[get("/{doctor_id}", responses(404 = DOCTOR_NOT_FOUND))]
 pub async fn read_doctor(clinic: State<Clinic>, doctor_id: String) -> Result<Json<Doctor>, Response> {
     read(&clinic.store, DOCTORS, &doctor_id, DOCTOR_NOT_FOUND).await
 }
 
 /// Replace a doctor.
-#[put(
-    "/doctors/{doctor_id}",
-    tags("doctors"),
-    responses(404 = DOCTOR_NOT_FOUND, 503 = STORE_UNAVAILABLE)
-)]
+#[put("/{doctor_id}", responses(404 = DOCTOR_NOT_FOUND))]
 pub async fn replace_doctor(
     clinic: State<Clinic>,
     doctor_id: String,
@@ -77,16 +69,7 @@ pub async fn replace_doctor(
 }
 
 /// Delete a doctor who has no visits.
-#[delete(
-    "/doctors/{doctor_id}",
-    status = 204,
-    tags("doctors"),
-    responses(
-        404 = DOCTOR_NOT_FOUND,
-        409 = "The doctor has visits",
-        503 = STORE_UNAVAILABLE
-    )
-)]
+#[delete("/{doctor_id}", status = 204, responses(404 = DOCTOR_NOT_FOUND, 409 = "The doctor has visits"))]
 pub async fn delete_doctor(clinic: State<Clinic>, doctor_id: String) -> Result<StatusCode, Response> {
     delete_unreferenced(
         &clinic.store,
@@ -97,4 +80,15 @@ pub async fn delete_doctor(clinic: State<Clinic>, doctor_id: String) -> Result<S
         DOCTOR_NOT_FOUND,
     )
     .await
+}
+
+/// The `/doctors` group: its routes, tagged `doctors`.
+pub fn group() -> Group {
+    group!("/doctors", tags("doctors")).routes(routes![
+        list_doctors,
+        create_doctor,
+        read_doctor,
+        replace_doctor,
+        delete_doctor,
+    ])
 }

@@ -1,7 +1,8 @@
 //! Doctors, patients and visits (the spec's "group A exercise"): REST resources kept in the
 //! service's [`Store`], following the spec's recommended conventions for resource paths. Each
-//! resource has its file ([`doctors`], [`patients`], [`visits`]); the CRUD they share is in
-//! `crud.rs`, the references between them in `references.rs`.
+//! resource has its file ([`doctors`], [`patients`], [`visits`]) and its route group (prefix and
+//! tag), nested in the clinic's [`group()`]; the CRUD they share is in `crud.rs`, the references
+//! between them in `references.rs`.
 //!
 //! Rules enforced here, for every resource:
 //! - plural nouns, no trailing slash, no version segment (the service's own routes have none);
@@ -31,9 +32,10 @@ pub mod patients;
 mod references;
 pub mod visits;
 
-use ferrapi::RouteDef;
+use ferrapi::{group, Group};
 
 use crate::store::{Store, StoreError};
+use crate::store_http::STORE_UNAVAILABLE;
 pub use crud::Page;
 pub use dates::{BirthDate, Date, Instant};
 pub use models::{
@@ -87,23 +89,11 @@ impl Clinic {
     }
 }
 
-/// The clinic's routes: doctors, patients, visits.
-pub fn routes() -> Vec<RouteDef> {
-    ferrapi::routes![
-        doctors::list_doctors,
-        doctors::create_doctor,
-        doctors::read_doctor,
-        doctors::replace_doctor,
-        doctors::delete_doctor,
-        patients::list_patients,
-        patients::create_patient,
-        patients::read_patient,
-        patients::replace_patient,
-        patients::delete_patient,
-        visits::list_visits,
-        visits::create_visit,
-        visits::read_visit,
-        visits::replace_visit,
-        visits::delete_visit,
-    ]
+/// The clinic's routes: the doctors, patients and visits groups, each with its prefix and tag,
+/// in a group that documents on all of them the `503` a store failure answers.
+pub fn group() -> Group {
+    group!("", responses(503 = STORE_UNAVAILABLE))
+        .group(doctors::group())
+        .group(patients::group())
+        .group(visits::group())
 }

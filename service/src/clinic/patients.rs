@@ -1,5 +1,6 @@
-//! Patients: `GET`/`POST /patients` and `GET`/`PUT`/`DELETE /patients/{patient_id}`, tagged
-//! `patients`.
+//! Patients: the `/patients` group (tagged `patients`), with `GET`/`POST /patients` and
+//! `GET`/`PUT`/`DELETE /patients/{patient_id}`; the routes' paths are relative to the group's
+//! prefix, and the clinic's group documents their `503` (see [`super::group()`]).
 //!
 //! Rules enforced here:
 //! - a patient is a [`PatientIn`] (a name, a date of birth not in the future, an optional phone
@@ -20,10 +21,9 @@ use super::models::{Patient, PatientIn, PatientSort};
 use super::references::{delete_unreferenced, PATIENT_REFERRERS};
 use super::{Clinic, PATIENTS, PATIENT_NOT_FOUND};
 use crate::store::ListOptions;
-use crate::store_http::STORE_UNAVAILABLE;
 
 /// List patients, optionally by name or date of birth, sorted and paged.
-#[get("/patients", tags("patients"), responses(503 = STORE_UNAVAILABLE))]
+#[get("")]
 pub async fn list_patients(
     clinic: State<Clinic>,
     name: Option<String>,
@@ -46,7 +46,7 @@ pub async fn list_patients(
 }
 
 /// Register a patient.
-#[post("/patients", status = 201, tags("patients"), responses(503 = STORE_UNAVAILABLE))]
+#[post("", status = 201)]
 pub async fn create_patient(
     clinic: State<Clinic>,
     patient: PatientIn,
@@ -55,21 +55,13 @@ pub async fn create_patient(
 }
 
 /// A patient by id.
-#[get(
-    "/patients/{patient_id}",
-    tags("patients"),
-    responses(404 = PATIENT_NOT_FOUND, 503 = STORE_UNAVAILABLE)
-)]
+#[get("/{patient_id}", responses(404 = PATIENT_NOT_FOUND))]
 pub async fn read_patient(clinic: State<Clinic>, patient_id: String) -> Result<Json<Patient>, Response> {
     read(&clinic.store, PATIENTS, &patient_id, PATIENT_NOT_FOUND).await
 }
 
 /// Replace a patient.
-#[put(
-    "/patients/{patient_id}",
-    tags("patients"),
-    responses(404 = PATIENT_NOT_FOUND, 503 = STORE_UNAVAILABLE)
-)]
+#[put("/{patient_id}", responses(404 = PATIENT_NOT_FOUND))]
 pub async fn replace_patient(
     clinic: State<Clinic>,
     patient_id: String,
@@ -79,16 +71,7 @@ pub async fn replace_patient(
 }
 
 /// Delete a patient who has no visits.
-#[delete(
-    "/patients/{patient_id}",
-    status = 204,
-    tags("patients"),
-    responses(
-        404 = PATIENT_NOT_FOUND,
-        409 = "The patient has visits",
-        503 = STORE_UNAVAILABLE
-    )
-)]
+#[delete("/{patient_id}", status = 204, responses(404 = PATIENT_NOT_FOUND, 409 = "The patient has visits"))]
 pub async fn delete_patient(clinic: State<Clinic>, patient_id: String) -> Result<StatusCode, Response> {
     delete_unreferenced(
         &clinic.store,
@@ -99,4 +82,15 @@ pub async fn delete_patient(clinic: State<Clinic>, patient_id: String) -> Result
         PATIENT_NOT_FOUND,
     )
     .await
+}
+
+/// The `/patients` group: its routes, tagged `patients`.
+pub fn group() -> Group {
+    group!("/patients", tags("patients")).routes(routes![
+        list_patients,
+        create_patient,
+        read_patient,
+        replace_patient,
+        delete_patient,
+    ])
 }

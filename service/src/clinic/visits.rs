@@ -1,4 +1,6 @@
-//! Visits: `GET`/`POST /visits` and `GET`/`PUT`/`DELETE /visits/{visit_id}`, tagged `visits`.
+//! Visits: the `/visits` group (tagged `visits`), with `GET`/`POST /visits` and
+//! `GET`/`PUT`/`DELETE /visits/{visit_id}`; the routes' paths are relative to the group's
+//! prefix, and the clinic's group documents their `503` (see [`super::group()`]).
 //!
 //! Rules enforced here:
 //! - a visit is a [`VisitIn`] (a doctor, a patient, a start instant with an offset, 5 to 480
@@ -22,10 +24,9 @@ use super::models::{Visit, VisitIn, VisitSort};
 use super::references::{unknown_references, VISIT_REFERENCES};
 use super::{Clinic, VISITS, VISIT_NOT_FOUND};
 use crate::store::{Checked, ListOptions};
-use crate::store_http::STORE_UNAVAILABLE;
 
 /// List visits, optionally of one doctor or patient, sorted and paged.
-#[get("/visits", tags("visits"), responses(503 = STORE_UNAVAILABLE))]
+#[get("")]
 pub async fn list_visits(
     clinic: State<Clinic>,
     doctor_id: Option<String>,
@@ -48,12 +49,7 @@ pub async fn list_visits(
 }
 
 /// Book a visit of an existing patient with an existing doctor.
-#[post(
-    "/visits",
-    status = 201,
-    tags("visits"),
-    responses(503 = STORE_UNAVAILABLE)
-)]
+#[post("", status = 201)]
 pub async fn create_visit(
     clinic: State<Clinic>,
     visit: VisitIn,
@@ -75,21 +71,13 @@ pub async fn create_visit(
 }
 
 /// A visit by id.
-#[get(
-    "/visits/{visit_id}",
-    tags("visits"),
-    responses(404 = VISIT_NOT_FOUND, 503 = STORE_UNAVAILABLE)
-)]
+#[get("/{visit_id}", responses(404 = VISIT_NOT_FOUND))]
 pub async fn read_visit(clinic: State<Clinic>, visit_id: String) -> Result<Json<Visit>, Response> {
     read(&clinic.store, VISITS, &visit_id, VISIT_NOT_FOUND).await
 }
 
 /// Replace a visit (its doctor and patient must exist).
-#[put(
-    "/visits/{visit_id}",
-    tags("visits"),
-    responses(404 = VISIT_NOT_FOUND, 503 = STORE_UNAVAILABLE)
-)]
+#[put("/{visit_id}", responses(404 = VISIT_NOT_FOUND))]
 pub async fn replace_visit(
     clinic: State<Clinic>,
     visit_id: String,
@@ -110,12 +98,18 @@ pub async fn replace_visit(
 }
 
 /// Cancel a visit.
-#[delete(
-    "/visits/{visit_id}",
-    status = 204,
-    tags("visits"),
-    responses(404 = VISIT_NOT_FOUND, 503 = STORE_UNAVAILABLE)
-)]
+#[delete("/{visit_id}", status = 204, responses(404 = VISIT_NOT_FOUND))]
 pub async fn delete_visit(clinic: State<Clinic>, visit_id: String) -> Result<StatusCode, Response> {
     delete(&clinic.store, VISITS, &visit_id, VISIT_NOT_FOUND).await
+}
+
+/// The `/visits` group: its routes, tagged `visits`.
+pub fn group() -> Group {
+    group!("/visits", tags("visits")).routes(routes![
+        list_visits,
+        create_visit,
+        read_visit,
+        replace_visit,
+        delete_visit,
+    ])
 }

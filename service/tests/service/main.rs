@@ -4,7 +4,8 @@
 //! killed process leaves of them), and the real `resource-api` binary started, signalled and
 //! killed (`clinic_restart`, `durability`, `graceful_shutdown`, and the ignored `soak`), three of
 //! them over one store at once (`scale_out`). All talk HTTP with the tests' one client,
-//! `ferrapi_tests::client`.
+//! `ferrapi_tests::client`, but a route served alone to check its answer (a shadowed form), which
+//! the in-process `ferrapi::testing::TestClient` calls: there the socket is not the point.
 //!
 //! Rules enforced here: one test binary for all of them (each binary links hyper, tokio, the
 //! MongoDB driver and the service again, which on two cores costs more than the tests take to

@@ -1,11 +1,11 @@
-//! The OpenAPI document and the documentation pages over real HTTP on 127.0.0.1: content types,
-//! security and cache headers, every asset a page names served by the service itself, and the
-//! URLs moved or switched off on the app. (`scripts/docs-checks.sh` opens the pages in a real
-//! browser.)
+//! The OpenAPI document and the documentation pages, in-process through the test client:
+//! content types, security and cache headers, every asset a page names served by the app itself,
+//! and the URLs moved or switched off on the app. (`scripts/docs-checks.sh` opens the pages in a
+//! real browser, from a running server.)
 
 use ferrapi::prelude::*;
-use ferrapi_tests::app::{app, spawn};
-use ferrapi_tests::client::{get, send, Reply};
+use ferrapi::testing::{TestClient, TestResponse};
+use ferrapi_tests::app::app;
 
 /// The `src`/`href` values of a page that name something on this server.
 fn local_references(page: &str) -> Vec<String> {
@@ -21,8 +21,8 @@ fn local_references(page: &str) -> Vec<String> {
     out
 }
 
-fn assert_page_headers(reply: &Reply) {
-    assert_eq!(reply.status, 200);
+fn assert_page_headers(reply: &TestResponse) {
+    assert_eq!(reply.status(), 200);
     assert_eq!(reply.header("content-type"), Some("text/html; charset=utf-8"));
     assert_eq!(reply.header("x-content-type-options"), Some("nosniff"));
     assert_eq!(reply.header("cache-control"), Some("no-cache"));
@@ -34,28 +34,28 @@ fn assert_page_headers(reply: &Reply) {
 
 #[tokio::test]
 async fn the_document_is_json_at_openapi_json() {
-    let addr = spawn(app()).await;
-    let reply = get(addr, "/openapi.json").await;
-    assert_eq!(reply.status, 200);
+    let client = TestClient::new(app());
+    let reply = client.get("/openapi.json").send().await;
+    assert_eq!(reply.status(), 200);
     assert_eq!(reply.header("content-type"), Some("application/json"));
-    assert_eq!(reply.json()["openapi"], "3.1.0");
-    let head = send(addr, "HEAD", "/openapi.json", &[], None).await;
-    assert_eq!(head.status, 200);
-    assert!(head.body.is_empty());
+    assert_eq!(reply.json::<Value>()["openapi"], "3.1.0");
+    let head = client.head("/openapi.json").send().await;
+    assert_eq!(head.status(), 200);
+    assert!(head.bytes().is_empty());
     assert_eq!(
         head.header("content-length"),
-        Some(reply.body.len().to_string().as_str())
+        Some(reply.bytes().len().to_string().as_str())
     );
 }
 
 #[tokio::test]
 async fn swagger_ui_and_redoc_are_served_with_all_their_assets() {
-    let addr = spawn(app()).await;
+    let client = TestClient::new(app());
     for (page, library, title) in [
         ("/docs", "swagger-ui-bundle.js", "ferrapi test app - Swagger UI"),
         ("/redoc", "redoc.standalone.js", "ferrapi test app - ReDoc"),
     ] {
-        let reply = get(addr, page).await;
+        let reply = client.get(page).send().await;
         assert_page_headers(&reply);
         let html = reply.text();
         assert!(html.contains(&format!("<title>{title}</title>")), "{html}");
@@ -68,8 +68,8 @@ async fn swagger_ui_and_redoc_are_served_with_all_their_assets() {
                 reference.starts_with(&format!("{page}/")),
                 "{reference} is below {page}"
             );
-            let asset = get(addr, &reference).await;
-            assert_eq!(asset.status, 200, "{reference}");
+            let asset = client.get(&reference).send().await;
+            assert_eq!(asset.status(), 200, "{reference}");
             let expected_type = match reference.rsplit('.').next() {
                 Some("js") => "text/javascript; charset=utf-8",
                 Some("css") => "text/css; charset=utf-8",
@@ -83,35 +83,35 @@ async fn swagger_ui_and_redoc_are_served_with_all_their_assets() {
                 "{reference}"
             );
             assert_eq!(asset.header("x-content-type-options"), Some("nosniff"));
-            assert!(asset.body.len() > 100, "{reference} has content");
+            assert!(asset.bytes().len() > 100, "{reference} has content");
         }
     }
     // A trailing slash is not significant; HEAD answers like GET without the body.
-    assert_page_headers(&get(addr, "/docs/").await);
-    let head = send(addr, "HEAD", "/redoc", &[], None).await;
-    assert_eq!(head.status, 200);
-    assert!(head.body.is_empty());
+    assert_page_headers(&client.get("/docs/").send().await);
+    let head = client.head("/redoc").send().await;
+    assert_eq!(head.status(), 200);
+    assert!(head.bytes().is_empty());
 }
 
 #[tokio::test]
 async fn swagger_ui_is_configured_offline() {
-    let addr = spawn(app()).await;
-    let html = get(addr, "/docs").await.text();
+    let client = TestClient::new(app());
+    let html = client.get("/docs").send().await.text();
     let init = local_references(&html)
         .into_iter()
         .find(|r| r.ends_with("swagger-init.js"))
         .expect("the init script");
-    let script = get(addr, &init).await.text();
+    let script = client.get(&init).send().await.text();
     assert!(script.contains("validatorUrl: null"), "{script}");
     assert!(!script.contains("http"), "{script}");
 }
 
 #[tokio::test]
 async fn other_methods_on_the_docs_paths_are_405() {
-    let addr = spawn(app()).await;
+    let client = TestClient::new(app());
     for path in ["/docs", "/redoc", "/openapi.json"] {
-        let reply = send(addr, "POST", path, &[], None).await;
-        assert_eq!(reply.status, 405, "{path}");
+        let reply = client.post(path).send().await;
+        assert_eq!(reply.status(), 405, "{path}");
         assert_eq!(reply.header("allow"), Some("GET, HEAD"));
         assert_eq!(reply.text(), r#"{"detail":"Method Not Allowed"}"#);
     }
@@ -119,29 +119,31 @@ async fn other_methods_on_the_docs_paths_are_405() {
 
 #[tokio::test]
 async fn the_urls_can_be_moved_and_switched_off() {
-    let addr = spawn(
+    let client = TestClient::new(
         app()
             .openapi_url(Some("/api/openapi.json"))
             .docs_url(Some("/api/docs"))
             .redoc_url(None),
-    )
-    .await;
-    assert_eq!(get(addr, "/openapi.json").await.status, 404);
-    assert_eq!(get(addr, "/docs").await.status, 404);
-    assert_eq!(get(addr, "/redoc").await.status, 404);
-    assert_eq!(get(addr, "/api/openapi.json").await.json()["openapi"], "3.1.0");
-    let docs = get(addr, "/api/docs").await;
+    );
+    assert_eq!(client.get("/openapi.json").send().await.status(), 404);
+    assert_eq!(client.get("/docs").send().await.status(), 404);
+    assert_eq!(client.get("/redoc").send().await.status(), 404);
+    assert_eq!(
+        client.get("/api/openapi.json").send().await.json::<Value>()["openapi"],
+        "3.1.0"
+    );
+    let docs = client.get("/api/docs").send().await;
     assert_page_headers(&docs);
     assert!(docs.text().contains("data-openapi-url=\"/api/openapi.json\""));
     for reference in local_references(&docs.text()) {
         assert!(reference.starts_with("/api/docs/"), "{reference}");
-        assert_eq!(get(addr, &reference).await.status, 200, "{reference}");
+        assert_eq!(client.get(&reference).send().await.status(), 200, "{reference}");
     }
 
     // Without the document there is nothing for the pages to show: none is served.
-    let addr = spawn(app().openapi_url(None)).await;
+    let client = TestClient::new(app().openapi_url(None));
     for path in ["/openapi.json", "/docs", "/redoc"] {
-        assert_eq!(get(addr, path).await.status, 404, "{path}");
+        assert_eq!(client.get(path).send().await.status(), 404, "{path}");
     }
 }
 

@@ -1,32 +1,39 @@
-//! Routing, responses and server behaviour over real HTTP on 127.0.0.1: declaration order,
-//! shadowing, 404/405, HEAD, trailing slashes, body limits, panics, timeouts.
+//! Routing and responses: declaration order, shadowing, 404/405, trailing slashes, the kinds of
+//! answers and the served document, in-process through the test client; and what the server
+//! does with them over real HTTP on 127.0.0.1: HEAD on the wire, body limits, a panic that leaves
+//! the server serving, keep-alive, timeouts, graceful shutdown, HTTP/2.
 
 use std::time::Duration;
 
+use ferrapi::testing::TestClient;
 use ferrapi_tests::app::{app, service, spawn};
 use ferrapi_tests::client::{get, raw, send};
+use serde_json::Value;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 #[tokio::test]
 async fn unknown_path_is_404_detail_not_found() {
-    let addr = spawn(app()).await;
-    let reply = get(addr, "/nope").await;
-    assert_eq!(reply.status, 404);
+    let client = TestClient::new(app());
+    let reply = client.get("/nope").send().await;
+    assert_eq!(reply.status(), 404);
     assert_eq!(reply.header("content-type"), Some("application/json"));
     assert_eq!(reply.text(), r#"{"detail":"Not Found"}"#);
-    assert_eq!(get(addr, "/item/1/extra").await.status, 404);
+    assert_eq!(client.get("/item/1/extra").send().await.status(), 404);
 }
 
 #[tokio::test]
 async fn other_method_is_405_with_allow() {
-    let addr = spawn(app()).await;
-    let reply = send(addr, "DELETE", "/item/42", &[], None).await;
-    assert_eq!(reply.status, 405);
+    let client = TestClient::new(app());
+    let reply = client.delete("/item/42").send().await;
+    assert_eq!(reply.status(), 405);
     assert_eq!(reply.text(), r#"{"detail":"Method Not Allowed"}"#);
     assert_eq!(reply.header("allow"), Some("GET, PUT, HEAD"));
-    let reply = send(addr, "GET", "/item", &[], None).await;
-    assert_eq!((reply.status, reply.header("allow")), (405, Some("POST")));
+    let reply = client.get("/item").send().await;
+    assert_eq!(
+        (reply.status().as_u16(), reply.header("allow")),
+        (405, Some("POST"))
+    );
 }
 
 #[tokio::test]
@@ -41,15 +48,15 @@ async fn head_is_answered_by_get_routes_without_a_body() {
 
 #[tokio::test]
 async fn declaration_order_decides_and_shadowed_routes_never_run() {
-    let addr = spawn(app()).await;
+    let client = TestClient::new(app());
     // `/user/me` is declared before `/user/{id}`.
     assert_eq!(
-        get(addr, "/user/me").await.text(),
+        client.get("/user/me").send().await.text(),
         r#"{"user_id":"the current user"}"#
     );
-    assert_eq!(get(addr, "/user/7").await.text(), r#"{"id":"7"}"#);
+    assert_eq!(client.get("/user/7").send().await.text(), r#"{"id":"7"}"#);
     // `/dup/{id}` is declared twice; the first declaration serves.
-    assert_eq!(get(addr, "/dup/x").await.text(), "first x");
+    assert_eq!(client.get("/dup/x").send().await.text(), "first x");
     let table = app().route_table().expect("route table");
     let shadowed: Vec<_> = table.iter().filter(|r| r.shadowed_by.is_some()).collect();
     assert_eq!(shadowed.len(), 1);
@@ -80,47 +87,50 @@ async fn a_later_static_route_loses_to_an_earlier_parameter_route() {
     let app = App::new().routes(ferrapi::routes![by_id, me]);
     let table = app.route_table().expect("table");
     assert_eq!(table[1].shadowed_by, Some(("by_id", "/user/{id}".to_owned())));
-    let addr = spawn(app).await;
-    assert_eq!(get(addr, "/user/me").await.text(), "id me");
+    let client = TestClient::new(app);
+    assert_eq!(client.get("/user/me").send().await.text(), "id me");
 }
 
 #[tokio::test]
 async fn trailing_slash_is_served_by_the_route() {
-    let addr = spawn(app()).await;
-    assert_eq!(get(addr, "/item/42/").await.text(), r#"{"id":42}"#);
+    let client = TestClient::new(app());
+    assert_eq!(client.get("/item/42/").send().await.text(), r#"{"id":42}"#);
     assert_eq!(
-        get(addr, "/user/me/").await.text(),
+        client.get("/user/me/").send().await.text(),
         r#"{"user_id":"the current user"}"#
     );
-    assert_eq!(send(addr, "POST", "/created/", &[], None).await.status, 201);
+    assert_eq!(client.post("/created/").send().await.status(), 201);
 }
 
 #[tokio::test]
 async fn response_kinds() {
-    let addr = spawn(app()).await;
-    let reply = get(addr, "/employee/2").await;
+    let client = TestClient::new(app());
+    let reply = client.get("/employee/2").send().await;
     assert_eq!(
-        (reply.status, reply.text().as_str()),
+        (reply.status().as_u16(), reply.text().as_str()),
         (404, r#"{"detail":"Employee not found"}"#)
     );
     assert_eq!(
-        get(addr, "/employee/1").await.text(),
+        client.get("/employee/1").send().await.text(),
         r#"{"name":"Ada","job":"engineer"}"#
     );
-    let reply = get(addr, "/string-body").await;
+    let reply = client.get("/string-body").send().await;
     assert_eq!(
-        (reply.status, reply.text().as_str()),
+        (reply.status().as_u16(), reply.text().as_str()),
         (404, r#""Empleat no trobat""#)
     );
     assert_eq!(reply.header("content-type"), Some("application/json"));
-    let reply = get(addr, "/hello/%3Cscript%3Ealert(1)%3C%2Fscript%3E").await;
+    let reply = client
+        .get("/hello/%3Cscript%3Ealert(1)%3C%2Fscript%3E")
+        .send()
+        .await;
     assert_eq!(reply.header("content-type"), Some("text/html; charset=utf-8"));
     assert_eq!(
         reply.text(),
         "<h1>Hello &lt;script&gt;alert(1)&lt;/script&gt;</h1>"
     );
-    let reply = send(addr, "POST", "/created", &[], None).await;
-    assert_eq!(reply.status, 201);
+    let reply = client.post("/created").send().await;
+    assert_eq!(reply.status(), 201);
     assert_eq!(reply.header("x-message"), Some("made"));
     assert_eq!(reply.header("content-type"), Some("text/plain; charset=utf-8"));
     assert_eq!(reply.text(), "created");
@@ -214,12 +224,12 @@ async fn a_client_that_never_finishes_its_head_is_disconnected() {
 #[tokio::test]
 async fn openapi_document_is_served_as_prebuilt_bytes() {
     let svc = service();
-    let addr = spawn(app()).await;
-    let reply = get(addr, "/openapi.json").await;
-    assert_eq!(reply.status, 200);
+    let client = TestClient::new(app());
+    let reply = client.get("/openapi.json").send().await;
+    assert_eq!(reply.status(), 200);
     assert_eq!(reply.header("content-type"), Some("application/json"));
-    assert_eq!(reply.body, svc.openapi_json().to_vec());
-    let doc = reply.json();
+    assert_eq!(reply.bytes(), svc.openapi_json());
+    let doc = reply.json::<Value>();
     assert_eq!(doc["openapi"], "3.1.0");
     assert_eq!(doc["info"]["title"], "ferrapi test app");
     assert!(doc["paths"].get("/dup/{id}").is_some());
@@ -228,8 +238,8 @@ async fn openapi_document_is_served_as_prebuilt_bytes() {
         doc["paths"]["/items/{item_id}"]["get"]["operationId"],
         "read_needy"
     );
-    let moved = spawn(app().openapi_url(None)).await;
-    assert_eq!(get(moved, "/openapi.json").await.status, 404);
+    let moved = TestClient::new(app().openapi_url(None));
+    assert_eq!(moved.get("/openapi.json").send().await.status(), 404);
 }
 
 #[tokio::test]

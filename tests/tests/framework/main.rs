@@ -13,7 +13,9 @@
 
 mod dependencies;
 mod docs_pages;
+mod error_overrides;
 mod files;
+mod groups;
 mod hostile_input;
 mod http_body;
 mod http_params;
@@ -24,4 +26,5 @@ mod openapi_schema;
 mod security;
 mod server_limits;
 mod streaming;
+mod test_client;
 mod websocket;
