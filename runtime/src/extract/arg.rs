@@ -411,9 +411,23 @@ macro_rules! injected {
 injected!(hyper::HeaderMap, |cx| cx.headers().clone());
 injected!(hyper::Method, |cx| cx.parts().method.clone());
 injected!(hyper::Uri, |cx| cx.parts().uri.clone());
-injected!(crate::response::LastEventId, |cx| crate::response::LastEventId(
-    cx.headers()
-        .get("last-event-id")
-        .and_then(|value| value.to_str().ok())
-        .map(str::to_owned)
-));
+
+// Not recommended: kept out of the list of argument kinds a compile error suggests (that list is
+// the common kinds'; this one is for event streams only).
+#[diagnostic::do_not_recommend]
+impl Arg for crate::response::LastEventId {
+    const SOURCE: Source = Source::Injected;
+    type Input = Self;
+
+    fn extract(cx: &RequestCx<'_>, _param: Param<Self>, _errors: &mut ValidationErrors) -> Option<Self> {
+        let id = cx
+            .headers()
+            .get("last-event-id")
+            .and_then(|value| value.to_str().ok());
+        Some(crate::response::LastEventId(id.map(str::to_owned)))
+    }
+
+    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
+        ready(input)
+    }
+}

@@ -158,6 +158,8 @@ impl FileResponse {
     }
 }
 
+// Not recommended: kept out of the return types a compile error lists (the common ones).
+#[diagnostic::do_not_recommend]
 impl IntoResponse for FileResponse {
     /// The whole file, 200, with its validators.
     fn into_response(self) -> Response {

@@ -225,6 +225,8 @@ impl Sse {
     }
 }
 
+// Not recommended: kept out of the return types a compile error lists (the common ones).
+#[diagnostic::do_not_recommend]
 impl IntoResponse for Sse {
     fn into_response(self) -> Response {
         let keep_alive = self.keep_alive.map(|keep_alive| {

@@ -135,6 +135,8 @@ impl StreamingResponse {
     }
 }
 
+// Not recommended: kept out of the return types a compile error lists (the common ones).
+#[diagnostic::do_not_recommend]
 impl IntoResponse for StreamingResponse {
     fn into_response(self) -> Response {
         let body = match self.length {

@@ -134,6 +134,8 @@ fn has_token(cx: &RequestCx<'_>, name: hyper::header::HeaderName, token: &str) -
     })
 }
 
+// Not recommended: kept out of the argument kinds a compile error lists (the common kinds').
+#[diagnostic::do_not_recommend]
 impl Arg for WebSocketUpgrade {
     const SOURCE: Source = Source::Dependency;
     type Input = Result<WebSocketUpgrade, Refusal>;
