@@ -9,7 +9,8 @@
 //! - `dependencies.rs`: a bearer-token `CurrentUser` and a reused `Pagination`
 //!   (`--example dependencies`);
 //! - `groups.rs`: route groups with a prefix, tags, default responses, a dependency and a layer
-//!   (`--example groups`).
+//!   (`--example groups`);
+//! - `streaming.rs`: a streamed download, a file, Server-Sent Events (`--example streaming`).
 //!
 //! This library holds only what they share: [`serve`], the start-up every example does the same way.
 

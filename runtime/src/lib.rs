@@ -73,6 +73,8 @@
 //! 14. [Route groups](#route-groups): `group!`, a prefix, tags, default responses, dependencies
 //!     and layers shared by routes, nested groups.
 //! 15. [Differences from FastAPI](#differences-from-fastapi): what is different, and why.
+//! 16. [Streaming, events, files and WebSockets](#streaming-events-files-and-websockets):
+//!     `StreamingResponse`, `Sse`, `FileResponse`, `StaticDir`, `ws::WebSocketUpgrade`.
 //!
 //! The API in one screen: [`App`] builds an app (its routes alone or in [`Group`]s, made by
 //! [`group!`]) and [`Service`] answers requests; [`Server`]
@@ -97,6 +99,7 @@
 #![doc = include_str!("../manual/13-dependencies.md")]
 #![doc = include_str!("../manual/14-groups.md")]
 #![doc = include_str!("../manual/15-fastapi.md")]
+#![doc = include_str!("../manual/16-streaming.md")]
 // Early answers travel as `Err(Response)`; a response is large, but boxing it on every error
 // path would cost an allocation for nothing.
 #![allow(clippy::result_large_err)]
@@ -110,12 +113,14 @@ mod codegen;
 mod config;
 mod dispatch;
 mod extract;
+mod files;
 mod group;
 mod openapi;
 mod response;
 mod routing;
 mod server;
 mod validate;
+pub mod ws;
 
 pub mod logging;
 pub mod metrics;
@@ -125,10 +130,11 @@ pub use app::{App, BuildError};
 pub use config::Config;
 pub use dispatch::{Service, ServiceFuture};
 pub use extract::{Arg, State};
+pub use files::{FileResponse, ServeStatic, ServeStaticFuture, StaticDir};
 pub use group::Group;
 pub use response::{
-    escape_html, Body, BodyError, BoxError, Html, HttpError, IntoResponse, Json, Response,
-    HTML_CONTENT_SECURITY_POLICY,
+    escape_html, Body, BodyError, BoxError, Event, Html, HttpError, IntoResponse, Json, KeepAlive,
+    LastEventId, Response, Sse, StreamingResponse, HTML_CONTENT_SECURITY_POLICY,
 };
 pub use routing::{Route, RouteDef, RouteInfo};
 pub use server::{shutdown_signal, ServeError, Server};

@@ -41,6 +41,7 @@ pub struct Operation {
     extra_responses: Vec<(u16, &'static str)>,
     dependency_responses: Vec<(u16, &'static str)>,
     success_status: u16,
+    extensions: Vec<(&'static str, Value)>,
 }
 
 impl Operation {
@@ -63,6 +64,7 @@ impl Operation {
             extra_responses: Vec::new(),
             dependency_responses: Vec::new(),
             success_status: 200,
+            extensions: Vec::new(),
         }
     }
 
@@ -124,6 +126,13 @@ impl Operation {
     #[doc(hidden)]
     pub fn extra_response(&mut self, status: u16, description: &'static str) {
         self.extra_responses.push((status, description));
+    }
+
+    /// Add a specification extension (`x-websocket`, ...) to the operation object; a name given
+    /// twice keeps its last value.
+    pub fn extension(&mut self, name: &'static str, value: Value) {
+        self.extensions.retain(|(n, _)| *n != name);
+        self.extensions.push((name, value));
     }
 
     /// Add what the route's groups state for all their routes, outermost group first: `tags`
@@ -233,6 +242,9 @@ impl Operation {
             );
         }
         op.insert("responses".into(), Value::Object(responses));
+        for (name, value) in self.extensions {
+            op.insert(name.into(), value);
+        }
         Value::Object(op)
     }
 }

@@ -14,6 +14,7 @@
 mod dependencies;
 mod docs_pages;
 mod error_overrides;
+mod files;
 mod groups;
 mod hostile_input;
 mod http_body;
@@ -25,4 +26,6 @@ mod openapi_document;
 mod openapi_schema;
 mod security;
 mod server_limits;
+mod streaming;
 mod test_client;
+mod websocket;
