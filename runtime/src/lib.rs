@@ -73,7 +73,9 @@
 //! 14. [Route groups](#route-groups): `group!`, a prefix, tags, default responses, dependencies
 //!     and layers shared by routes, nested groups.
 //! 15. [Differences from FastAPI](#differences-from-fastapi): what is different, and why.
-//! 16. [Headers, cookies, forms, uploads and security
+//! 16. [Streaming, events, files and WebSockets](#streaming-events-files-and-websockets):
+//!     `StreamingResponse`, `Sse`, `FileResponse`, `StaticDir`, `ws::WebSocketUpgrade`.
+//! 17. [Headers, cookies, forms, uploads and security
 //!     schemes](#headers-cookies-forms-uploads-and-security-schemes): `Header<T>`, `Cookie<T>`,
 //!     `Form<T>`, `Multipart`, the schemes of [`security`].
 //!
@@ -100,7 +102,8 @@
 #![doc = include_str!("../manual/13-dependencies.md")]
 #![doc = include_str!("../manual/14-groups.md")]
 #![doc = include_str!("../manual/15-fastapi.md")]
-#![doc = include_str!("../manual/16-inputs.md")]
+#![doc = include_str!("../manual/16-streaming.md")]
+#![doc = include_str!("../manual/17-inputs.md")]
 // Early answers travel as `Err(Response)`; a response is large, but boxing it on every error
 // path would cost an allocation for nothing.
 #![allow(clippy::result_large_err)]
@@ -114,12 +117,14 @@ mod codegen;
 mod config;
 mod dispatch;
 mod extract;
+mod files;
 mod group;
 mod openapi;
 mod response;
 mod routing;
 mod server;
 mod validate;
+pub mod ws;
 
 pub mod logging;
 pub mod metrics;
@@ -129,10 +134,11 @@ pub use app::{App, BuildError};
 pub use config::Config;
 pub use dispatch::{Service, ServiceFuture};
 pub use extract::{Arg, Cookie, Form, Header, Multipart, MultipartError, State, UploadFile};
+pub use files::{FileResponse, ServeStatic, ServeStaticFuture, StaticDir};
 pub use group::Group;
 pub use response::{
-    escape_html, Body, BodyError, BoxError, Html, HttpError, IntoResponse, Json, Response,
-    HTML_CONTENT_SECURITY_POLICY,
+    escape_html, Body, BodyError, BoxError, Event, Html, HttpError, IntoResponse, Json, KeepAlive,
+    LastEventId, Response, Sse, StreamingResponse, HTML_CONTENT_SECURITY_POLICY,
 };
 pub use routing::{Route, RouteDef, RouteInfo};
 pub use server::{shutdown_signal, ServeError, Server};

@@ -59,7 +59,7 @@ fn json_response(inner: &Type) -> TokenStream {
 }
 
 /// Media type and schema of the success response, read from the return type's shape: `Json<T>`
-/// (with T's schema when it has one), `Html<_>`, `String`/`&str` (text), through `Result<_, E>`
+/// (with T's schema when it has one), `Html<_>`, `String`/`&str` (text), `Sse` (events), through `Result<_, E>`
 /// and the last element of a tuple `(StatusCode, .., R)`.
 fn response(ty: &Type) -> Option<TokenStream> {
     if let Some(ok) = first_type_argument(ty, "Result") {
@@ -78,6 +78,7 @@ fn response(ty: &Type) -> Option<TokenStream> {
     match last_ident(ty).as_deref() {
         Some("Html") => Some(quote!(op.response("text/html", #json!({"type": "string"}));)),
         Some("String" | "str") => Some(quote!(op.response("text/plain", #json!({"type": "string"}));)),
+        Some("Sse") => Some(quote!(op.response("text/event-stream", #json!({"type": "string"}));)),
         _ => None,
     }
 }

@@ -9,7 +9,7 @@
 //! - `input` in a query error is the raw (decoded) string, as FastAPI reports it;
 //! - which kind an argument type is (query, body, injected, dependency) is a property of the
 //!   type ([`Arg::SOURCE`]): the `StrEnum` derive makes a query parameter, the `Model` derive a
-//!   JSON body (see [`super::json_body`]), `State<T>`, `HeaderMap`, `Method` and `Uri` are
+//!   JSON body (see [`super::json_body`]), `State<T>`, `HeaderMap`, `Method`, `Uri` and `LastEventId` are
 //!   injected, `#[dependency]` (or a hand-written impl) makes a dependency;
 //! - every kind but a dependency is ready after the synchronous step: its second step is a
 //!   `std::future::Ready` (see `dependency.rs` for why that costs a route nothing);
@@ -442,3 +442,23 @@ macro_rules! injected {
 injected!(hyper::HeaderMap, |cx| cx.headers().clone());
 injected!(hyper::Method, |cx| cx.parts().method.clone());
 injected!(hyper::Uri, |cx| cx.parts().uri.clone());
+
+// Not recommended: kept out of the list of argument kinds a compile error suggests (that list is
+// the common kinds'; this one is for event streams only).
+#[diagnostic::do_not_recommend]
+impl Arg for crate::response::LastEventId {
+    const SOURCE: Source = Source::Injected;
+    type Input = Self;
+
+    fn extract(cx: &RequestCx<'_>, _param: Param<Self>, _errors: &mut ValidationErrors) -> Option<Self> {
+        let id = cx
+            .headers()
+            .get("last-event-id")
+            .and_then(|value| value.to_str().ok());
+        Some(crate::response::LastEventId(id.map(str::to_owned)))
+    }
+
+    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
+        ready(input)
+    }
+}

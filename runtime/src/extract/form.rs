@@ -141,6 +141,9 @@ fn form_model<T: Model + FromJson>(cx: &RequestCx<'_>, errors: &mut ValidationEr
     validate_model::<T>(&value, &mut vec![LocItem::Static("body")], errors)
 }
 
+// Not recommended: kept out of the list of argument kinds a compile error suggests (that list is
+// the common kinds').
+#[diagnostic::do_not_recommend]
 impl<T: Model + FromJson + Send + 'static> Arg for Form<T> {
     const SOURCE: Source = Source::Body;
     type Input = Self;

@@ -302,6 +302,9 @@ pub(crate) fn latin1(bytes: &[u8]) -> Cow<'_, str> {
     }
 }
 
+// Not recommended: kept out of the list of argument kinds a compile error suggests (that list is
+// the common kinds').
+#[diagnostic::do_not_recommend]
 impl<T: ParamValue, N: ParamName> Arg for Header<T, N> {
     const SOURCE: Source = Source::Header;
     type Input = Self;
@@ -327,6 +330,9 @@ impl<T: ParamValue, N: ParamName> Arg for Header<T, N> {
     }
 }
 
+// Not recommended: kept out of the list of argument kinds a compile error suggests (that list is
+// the common kinds').
+#[diagnostic::do_not_recommend]
 impl<T: CookieValue, N: ParamName> Arg for Cookie<T, N> {
     const SOURCE: Source = Source::Cookie;
     type Input = Self;

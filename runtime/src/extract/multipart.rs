@@ -298,6 +298,9 @@ fn boundary(cx: &RequestCx<'_>) -> Option<String> {
     multer::parse_boundary(content_type).ok()
 }
 
+// Not recommended: kept out of the list of argument kinds a compile error suggests (that list is
+// the common kinds').
+#[diagnostic::do_not_recommend]
 impl<D: UploadDoc> Arg for Multipart<D> {
     const SOURCE: Source = Source::Stream;
     type Input = Self;

@@ -68,6 +68,8 @@ type Read<T> = Result<T, &'static str>;
 
 macro_rules! scheme_arg {
     ($ty:ty, $(<$($generic:ident: $bound:path),*>)?) => {
+        // Not recommended: kept out of the list of argument kinds a compile error suggests.
+        #[diagnostic::do_not_recommend]
         impl$(<$($generic: $bound),*>)? Arg for $ty {
             const SOURCE: Source = Source::Dependency;
             type Input = Read<Self>;

@@ -44,6 +44,7 @@ pub struct Operation {
     dependency_responses: Vec<(u16, &'static str)>,
     security: Vec<&'static str>,
     success_status: u16,
+    extensions: Vec<(&'static str, Value)>,
 }
 
 impl Operation {
@@ -68,6 +69,7 @@ impl Operation {
             dependency_responses: Vec::new(),
             security: Vec::new(),
             success_status: 200,
+            extensions: Vec::new(),
         }
     }
 
@@ -168,6 +170,13 @@ impl Operation {
     #[doc(hidden)]
     pub fn extra_response(&mut self, status: u16, description: &'static str) {
         self.extra_responses.push((status, description));
+    }
+
+    /// Add a specification extension (`x-websocket`, ...) to the operation object; a name given
+    /// twice keeps its last value.
+    pub fn extension(&mut self, name: &'static str, value: Value) {
+        self.extensions.retain(|(n, _)| *n != name);
+        self.extensions.push((name, value));
     }
 
     /// Add what the route's groups state for all their routes, outermost group first: `tags`
@@ -289,6 +298,9 @@ impl Operation {
             // Each scheme is enough on its own (OpenAPI: alternatives), as FastAPI writes them.
             let security: Vec<Value> = self.security.iter().map(|name| json!({ *name: [] })).collect();
             op.insert("security".into(), Value::Array(security));
+        }
+        for (name, value) in self.extensions {
+            op.insert(name.into(), value);
         }
         Value::Object(op)
     }

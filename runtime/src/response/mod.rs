@@ -12,10 +12,14 @@
 
 mod answers;
 mod body;
+mod sse;
+mod stream;
 
 pub use answers::Invalid;
 pub(crate) use answers::{internal_answer, ErrorAnswers, InternalAnswer, ValidationAnswer};
 pub use body::{Body, BodyError, BoxError};
+pub use sse::{Event, KeepAlive, LastEventId, Sse};
+pub use stream::StreamingResponse;
 
 use bytes::Bytes;
 use hyper::header::{HeaderName, HeaderValue, CONTENT_TYPE};

@@ -89,6 +89,13 @@ async fn create_item(Json(item): Json<Item>) -> Json<ItemWithTax> {
     Json(ItemWithTax::from(item))
 }
 
+/// `mib` MiB of zeros, streamed in 64 KiB chunks (chunked), as ferrapi-bare's `/stream/{mib}`.
+async fn stream_mib(Path(mib): Path<u32>) -> Response {
+    let chunk = Bytes::from_static(&STREAM_CHUNK);
+    let chunks = (0..stream_chunks(mib)).map(move |_| Ok::<_, std::convert::Infallible>(chunk.clone()));
+    axum::body::Body::from_stream(futures_util::stream::iter(chunks)).into_response()
+}
+
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
     let openapi = Bytes::from(openapi_bytes());
@@ -98,6 +105,7 @@ async fn main() -> std::io::Result<()> {
         .route("/user/{user_id}/item/{item_id}", get(read_user_item))
         .route("/person", get(read_persons))
         .route("/item", post(create_item))
+        .route("/stream/{mib}", get(stream_mib))
         .route(
             "/openapi.json",
             get(move || {

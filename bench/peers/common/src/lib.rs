@@ -166,3 +166,14 @@ pub fn port() -> u16 {
         .and_then(|p| p.parse().ok())
         .unwrap_or(8000)
 }
+
+/// The streaming scenario's chunk: 64 KiB of zeros, shared by every response (no copy per chunk).
+pub static STREAM_CHUNK: [u8; STREAM_CHUNK_BYTES] = [0; STREAM_CHUNK_BYTES];
+
+/// The size of one chunk of `GET /stream/{mib}`.
+pub const STREAM_CHUNK_BYTES: usize = 64 * 1024;
+
+/// How many chunks `GET /stream/{mib}` sends: `mib` MiB, at most 1 GiB.
+pub fn stream_chunks(mib: u32) -> usize {
+    mib.min(1024) as usize * (1 << 20) / STREAM_CHUNK_BYTES
+}

@@ -150,6 +150,16 @@ pub async fn create_item(item: Item) -> Json<ItemWithTax> {
     })
 }
 
+/// `mib` MiB of zeros, streamed in 64 KiB chunks (chunked: no length given), for the streaming
+/// scenario (`bench/streaming.py`).
+#[get("/stream/{mib}")]
+pub async fn stream_mib(mib: u32) -> ferrapi::StreamingResponse {
+    let chunk = Bytes::from_static(&peer_common::STREAM_CHUNK);
+    let chunks =
+        (0..peer_common::stream_chunks(mib)).map(move |_| Ok::<_, std::convert::Infallible>(chunk.clone()));
+    ferrapi::StreamingResponse::new(futures_util::stream::iter(chunks))
+}
+
 /// The service's OpenAPI document, as captured (served by a route: this app's own is off).
 #[get("/openapi.json")]
 pub async fn openapi(doc: State<OpenApi>) -> Response {
@@ -174,7 +184,8 @@ async fn main() -> std::io::Result<()> {
             read_user_item,
             read_persons,
             create_item,
-            openapi
+            openapi,
+            stream_mib
         ]);
     if std::env::var("SERVER").as_deref() == Ok("ferrapi") {
         return serve_with_layers(app).await;
