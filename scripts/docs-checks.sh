@@ -11,7 +11,12 @@
 #      beside the service) with tests/docs-checks/groups_client_check.py;
 #   3. headless Chromium (Debian's `chromium`, driven by playwright-core from npm) opens /docs and
 #      /redoc with every request to a host other than 127.0.0.1 blocked, finds every documented
-#      operation rendered and "Try it out" answered, and saves screenshots to target/docs-checks/.
+#      operation rendered and "Try it out" answered, and saves screenshots to target/docs-checks/;
+#   4. the same three for the request-inputs example (examples/inputs.rs, run beside them): its
+#      document validates; a generated client (tests/docs-checks/inputs_client_check.py) calls its
+#      login form, the bearer-protected route, a header, a cookie and an upload; and in Chromium
+#      (inputs_browser.mjs) the protected route answers 401, then 200 after "Authorize" with the
+#      example's credentials, and a file chosen in the file picker is uploaded.
 # Usage: scripts/docs-checks.sh      (scripts/test.sh calls it; it needs PyPI, npm and Debian's
 #        packages the first time, and reuses what it installed afterwards)
 #
@@ -73,15 +78,19 @@ say "tools ready ($(since "$started"))"
 started="$(now)"
 cargo build --quiet -p resource-api || die "cargo build -p resource-api failed"
 cargo build --quiet -p ferrapi-examples --example groups || die "cargo build --example groups failed"
+cargo build --quiet -p ferrapi-examples --example inputs || die "cargo build --example inputs failed"
 binary="$TARGET/debug/resource-api"
 groups_binary="$TARGET/debug/examples/groups"
 [ -x "$binary" ] || die "no service binary at $binary"
 [ -x "$groups_binary" ] || die "no groups example binary at $groups_binary"
+inputs_binary="$TARGET/debug/examples/inputs"
+[ -x "$inputs_binary" ] || die "no inputs example binary at $inputs_binary"
 work="$(mktemp -d "${TMPDIR:-/tmp}/docs-checks.XXXXXX")"
 service_pid=""
 groups_pid=""
+inputs_pid=""
 cleanup() {
-  for pid in "$service_pid" "$groups_pid"; do
+  for pid in "$service_pid" "$groups_pid" "$inputs_pid"; do
     if [ -n "$pid" ]; then
       kill "$pid" 2>/dev/null || true
       wait "$pid" 2>/dev/null || true
@@ -117,6 +126,11 @@ PORT="${groups_base##*:}" "$groups_binary" >"$work/groups.log" 2>&1 &
 groups_pid=$!
 await_document "$groups_pid" "$groups_base" "$work/groups-openapi.json" "$work/groups.log"
 say "groups example on $groups_base"
+inputs_base="http://127.0.0.1:$(free_port)"
+PORT="${inputs_base##*:}" RUST_LOG=warn "$inputs_binary" >"$work/inputs.log" 2>&1 &
+inputs_pid=$!
+await_document "$inputs_pid" "$inputs_base" "$work/inputs-openapi.json" "$work/inputs.log"
+say "inputs example on $inputs_base"
 
 # ---- 3. The checks.
 failed=()
@@ -147,6 +161,10 @@ client() {
     >"$work/$1.log" 2>&1 || { cat "$work/$1.log" >&2; return 1; }
   "$VENV/bin/python" "$CHECKS/$3" "$work/$1" "$2"
 }
+inputs_browser() {
+  mkdir -p "$OUT"
+  (cd "$CHECKS" && node inputs_browser.mjs "$inputs_base" "$(cd "$OLDPWD" && cd "$OUT" && pwd)")
+}
 browser() {
   mkdir -p "$OUT"
   (cd "$CHECKS" && node browser.mjs "$base" "$(cd "$OLDPWD" && cd "$OUT" && pwd)")
@@ -161,6 +179,10 @@ run "openapi-python-client: a generated client calls the service" \
 run "openapi-python-client: a generated client calls the groups example" \
   client groups_example_client "$groups_base" groups_client_check.py
 run "chromium: /docs and /redoc render every operation offline" browser
+run "openapi-spec-validator: the inputs example's live /openapi.json" validate "$work/inputs-openapi.json"
+run "openapi-python-client: a generated client calls the inputs example" \
+  client inputs_example_client "$inputs_base" inputs_client_check.py
+run "chromium: Authorize, Try it out and a file picker on the inputs example" inputs_browser
 
 if [ "${#failed[@]}" -gt 0 ]; then
   for name in "${failed[@]}"; do

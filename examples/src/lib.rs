@@ -10,7 +10,9 @@
 //!   (`--example dependencies`);
 //! - `groups.rs`: route groups with a prefix, tags, default responses, a dependency and a layer
 //!   (`--example groups`);
-//! - `streaming.rs`: a streamed download, a file, Server-Sent Events (`--example streaming`).
+//! - `streaming.rs`: a streamed download, a file, Server-Sent Events (`--example streaming`);
+//! - `inputs.rs`: a login form issuing a token, a protected route, a header, a cookie and an upload
+//!   (`--example inputs`).
 //!
 //! This library holds only what they share: [`serve`], the start-up every example does the same way.
 

@@ -171,6 +171,8 @@ pub struct RouteDefFields<'a> {
     pub path: &'a syn::LitStr,
     /// An expression: true when an argument reads the body.
     pub reads_body: TokenStream,
+    /// An expression: true when an argument reads the body as it arrives (an upload).
+    pub streams_body: TokenStream,
     /// Whether the route is in the OpenAPI document.
     pub include_in_schema: bool,
 }
@@ -183,6 +185,7 @@ pub fn route_def(fields: RouteDefFields<'_>) -> TokenStream {
         method,
         path,
         reads_body,
+        streams_body,
         include_in_schema,
     } = fields;
     let (route_def, parts, method_type) = (route_def_type(), route_parts(), self::method());
@@ -194,6 +197,7 @@ pub fn route_def(fields: RouteDefFields<'_>) -> TokenStream {
             handler,
             grouped,
             reads_body: #reads_body,
+            streams_body: #streams_body,
             include_in_schema: #include_in_schema,
             operation,
             check,

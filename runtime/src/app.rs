@@ -166,6 +166,13 @@ impl App {
         self
     }
 
+    /// Set the largest multipart upload (all parts) and the largest part of one, in bytes.
+    pub fn upload_limits(mut self, total: u64, part: u64) -> Self {
+        self.config.upload_limit = total;
+        self.config.upload_part_limit = part;
+        self
+    }
+
     /// Set the time allowed to receive a request head.
     pub fn header_read_timeout(mut self, timeout: Duration) -> Self {
         self.config.header_read_timeout = timeout;
@@ -368,6 +375,7 @@ fn scopes(routes: &mut [Mounted], internal: Option<&InternalAnswer>) -> Vec<Opti
                 dependencies: scope.dependencies.clone().into(),
                 stacks: scope.layers.iter().map(&mut stack_of).collect(),
                 reads_body: route.def.reads_body(),
+                streams_body: route.def.streams_body(),
             };
             route.def.entry = Entry::Scoped;
             Some(compiled)

@@ -98,6 +98,11 @@ macro_rules! numeric {
 numeric!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64);
 impl<T: Numeric> Numeric for Option<T> {}
 impl<T: Numeric> Numeric for Vec<T> {}
+// Not recommended (these four): the lists a compile error suggests stay the plain types'.
+#[diagnostic::do_not_recommend]
+impl<T: Numeric, N> Numeric for crate::Header<T, N> {}
+#[diagnostic::do_not_recommend]
+impl<T: Numeric, N> Numeric for crate::Cookie<T, N> {}
 
 /// Compile-time check that a constrained value is a string.
 #[diagnostic::on_unimplemented(
@@ -109,6 +114,10 @@ pub trait Text {}
 impl Text for String {}
 impl<T: Text> Text for Option<T> {}
 impl<T: Text> Text for Vec<T> {}
+#[diagnostic::do_not_recommend]
+impl<T: Text, N> Text for crate::Header<T, N> {}
+#[diagnostic::do_not_recommend]
+impl<T: Text, N> Text for crate::Cookie<T, N> {}
 
 /// Assert `T: Numeric`.
 pub const fn assert_numeric<T: Numeric>() {}

@@ -13,6 +13,13 @@ use std::time::Duration;
 pub struct Config {
     /// Largest accepted request body, in bytes (default 1 MiB).
     pub body_limit: usize,
+    /// Largest multipart upload (a route taking [`Multipart`](crate::Multipart)), in bytes,
+    /// all parts together (default 100 MiB). It replaces `body_limit` for such routes: an upload
+    /// is streamed, never held whole. A declared `Content-Length` over it is answered 413 before
+    /// any byte is read, a stream that grows over it 413 when the excess arrives.
+    pub upload_limit: u64,
+    /// Largest part of a multipart upload, in bytes (default 100 MiB).
+    pub upload_part_limit: u64,
     /// Time allowed to receive a request head (default 10 s). The clock starts when a connection
     /// is accepted and whenever it waits for its next request, so it is also the idle keep-alive
     /// timeout.
@@ -43,6 +50,8 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             body_limit: 1024 * 1024,
+            upload_limit: 100 * 1024 * 1024,
+            upload_part_limit: 100 * 1024 * 1024,
             header_read_timeout: Duration::from_secs(10),
             max_head_bytes: 64 * 1024,
             max_concurrency: Some(1024),

@@ -75,6 +75,9 @@
 //! 15. [Differences from FastAPI](#differences-from-fastapi): what is different, and why.
 //! 16. [Streaming, events, files and WebSockets](#streaming-events-files-and-websockets):
 //!     `StreamingResponse`, `Sse`, `FileResponse`, `StaticDir`, `ws::WebSocketUpgrade`.
+//! 17. [Headers, cookies, forms, uploads and security
+//!     schemes](#headers-cookies-forms-uploads-and-security-schemes): `Header<T>`, `Cookie<T>`,
+//!     `Form<T>`, `Multipart`, the schemes of [`security`].
 //!
 //! The API in one screen: [`App`] builds an app (its routes alone or in [`Group`]s, made by
 //! [`group!`]) and [`Service`] answers requests; [`Server`]
@@ -100,6 +103,7 @@
 #![doc = include_str!("../manual/14-groups.md")]
 #![doc = include_str!("../manual/15-fastapi.md")]
 #![doc = include_str!("../manual/16-streaming.md")]
+#![doc = include_str!("../manual/17-inputs.md")]
 // Early answers travel as `Err(Response)`; a response is large, but boxing it on every error
 // path would cost an allocation for nothing.
 #![allow(clippy::result_large_err)]
@@ -129,7 +133,7 @@ pub mod testing;
 pub use app::{App, BuildError};
 pub use config::Config;
 pub use dispatch::{Service, ServiceFuture};
-pub use extract::{Arg, State};
+pub use extract::{Arg, Cookie, Form, Header, Multipart, MultipartError, State, UploadFile};
 pub use files::{FileResponse, ServeStatic, ServeStaticFuture, StaticDir};
 pub use group::Group;
 pub use response::{
@@ -139,6 +143,15 @@ pub use response::{
 pub use routing::{Route, RouteDef, RouteInfo};
 pub use server::{shutdown_signal, ServeError, Server};
 pub use validate::{Model, StrEnum};
+
+/// Security schemes (FastAPI's `fastapi.security`): dependencies that read a credential, answer 401
+/// `Not authenticated` when it is missing, and document themselves, so the docs page can
+/// "Authorize". Whether a credential is valid is yours to decide, in a dependency that takes one.
+pub mod security {
+    pub use crate::extract::{
+        ApiKeyCookie, ApiKeyHeader, ApiKeyQuery, HttpBasic, HttpBearer, OAuth2PasswordBearer, TokenUrl,
+    };
+}
 
 /// Declares a `DELETE` route on an `async fn`: `#[delete("/items/{item_id}")]`.
 #[doc = include_str!("../manual/macros/delete.md")]
@@ -190,7 +203,10 @@ pub use hyper::{header, HeaderMap, Method, StatusCode, Uri};
 /// operation it documents ([`Operation`](types::Operation)); see the manual's
 /// [Dependencies](crate#dependencies).
 pub mod types {
-    pub use crate::extract::{Deps, Param, RequestCx, Source, StateMap};
+    pub use crate::extract::{
+        AnyParts, CookieValue, Deps, FromArgument, Param, ParamName, ParamValue, PartDoc, RequestCx, Source,
+        StateMap, TokenUrl, UploadDoc,
+    };
     pub use crate::openapi::Operation;
     pub use crate::validate::{
         Bound, Constrainable, ErrorItem, Failure, FastJson, FromJson, FromParam, JsonSchema, Loc, LocItem,
@@ -220,8 +236,8 @@ pub mod docs {
 /// `options`, rarer, are imported by name (`use ferrapi::head;`).
 pub mod prelude {
     pub use crate::{
-        delete, dependency, escape_html, get, group, patch, post, put, routes, App, Group, Html, HttpError,
-        IntoResponse, Json, Model, Response, State, StatusCode, StrEnum,
+        delete, dependency, escape_html, get, group, param_name, patch, post, put, routes, App, Cookie, Form,
+        Group, Header, Html, HttpError, IntoResponse, Json, Model, Response, State, StatusCode, StrEnum,
     };
     pub use hyper::HeaderMap;
     pub use serde_json::{json, Value};

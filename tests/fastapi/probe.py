@@ -246,13 +246,88 @@ for v in ["1e15", "1e16", "0.0001", "0.00001", "5e-324", "1.7976931348623157e308
     get("/floats?f=" + v, note="float repr boundary")
 
 
+# --- issue 13: header parameters (user_agent reads User-Agent; Starlette takes a repeated
+# header's first value), cookie parameters, their error order, form bodies, security schemes
+case("GET", "/hdr/agent", headers={"User-Agent": "probe/1.0"}, note="user_agent reads User-Agent")
+case("GET", "/hdr/agent", headers={"user-agent": ""}, note="empty header value is a value")
+case("GET", "/hdr/agent", headers=[("User-Agent", "first"), ("User-Agent", "second")], note="repeated header: first")
+case("GET", "/hdr/agent", headers={"User-Agent": "caf\xe9"}, note="latin-1 header value")
+case("GET", "/hdr/agent", headers={"User_Agent": "underscore"}, note="underscore header name is another header")
+for hs, note in [
+    ({}, "missing required header (no User-Agent sent by the probe)"),
+    ({"X-Count": "3"}, "only the required one"),
+    ({"X-Count": "abc", "X-Ratio": "x", "X-Limit": "11", "X-Name": "a", "X-Flag": "maybe"}, "every header invalid"),
+    ({"X-Count": "-2", "X-Ratio": "1.5", "X-Limit": "-1", "X-Name": "bob", "X-Flag": "yes"}, "ge violation"),
+    ({"x-count": " 7 ", "x-flag": "0"}, "whitespace and lowercase names"),
+]:
+    case("GET", "/hdr/typed", headers=hs, note=note)
+case("GET", "/hdr/list", note="absent list headers")
+case("GET", "/hdr/list", headers=[("X-Tag", "a"), ("X-Tag", "b, c"), ("X-Num", "1"), ("X-Num", "x"), ("X-Num", "3")],
+     note="repeated headers")
+case("GET", "/hdr/exact", headers={"X-Request_ID": "r1"}, note="exact name")
+case("GET", "/hdr/exact", headers={"x-request_id": "r1"}, note="exact name, other case")
+case("GET", "/hdr/exact", headers={"X-Request-ID": "r1"}, note="exact name: hyphen is another header")
+for cookie, note in [
+    (None, "missing cookie"),
+    ("session=abc", "required cookie only"),
+    ("session=abc; n=4; theme=dark", "all cookies"),
+    ("session=abc; n=x; theme=toolong", "invalid cookies"),
+    ('session="quoted\\"x"; n=1; n=2', "quoted value, repeated cookie: last"),
+    ("session = spaced ;  n=5", "spaces around name and value"),
+    ("theme=dark; session", "a chunk without ="),
+    ('session="\\303\\251t\\351"', "octal escapes in a quoted value"),
+]:
+    case("GET", "/ck", headers={} if cookie is None else {"Cookie": cookie}, note=note)
+case("GET", "/inputs-order?q=x", headers={"X-H": "y", "Cookie": "c=z"}, note="error order: query, header, cookie")
+case("GET", "/inputs-order", note="all missing: order")
+FORM = {"Content-Type": "application/x-www-form-urlencoded"}
+for body, note in [
+    ("username=bob&password=secret", "form ok"),
+    ("username=bob&password=secret&remember=on&age=33", "form all fields"),
+    ("password=x&age=old&remember=maybe", "form errors"),
+    ("username=&password=", "empty values"),
+    ("", "empty form body"),
+    ("username=a+b%21&password=p%C3%A9w&username=second", "encoded and repeated"),
+]:
+    case("POST", "/form", body.encode(), dict(FORM), note)
+case("POST", "/form", b'{"username":"bob","password":"secret"}', dict(JSON), "json sent to a form route")
+case("POST", "/form", note="form route, no body")
+for path, hs, note in [
+    ("/sec/bearer", {}, "bearer missing"),
+    ("/sec/bearer", {"Authorization": "Bearer abc"}, "bearer ok"),
+    ("/sec/bearer", {"Authorization": "bearer abc"}, "bearer lowercase scheme"),
+    ("/sec/bearer", {"Authorization": "Basic abc"}, "bearer wrong scheme"),
+    ("/sec/bearer", {"Authorization": "Bearer"}, "bearer no token"),
+    ("/sec/bearer", {"Authorization": "Bearer   "}, "bearer blank token"),
+    ("/sec/basic", {}, "basic missing"),
+    ("/sec/basic", {"Authorization": "Basic dXNlcjpwYXNz"}, "basic ok"),
+    ("/sec/basic", {"Authorization": "Basic dXNlcjpwYTpzcw=="}, "basic colon in password"),
+    ("/sec/basic", {"Authorization": "Basic !!!"}, "basic not base64"),
+    ("/sec/basic", {"Authorization": "Basic dXNlcg=="}, "basic no colon"),
+    ("/sec/basic", {"Authorization": "Bearer abc"}, "basic wrong scheme"),
+    ("/sec/key-header", {}, "api key header missing"),
+    ("/sec/key-header", {"X-API-Key": "k1"}, "api key header ok"),
+    ("/sec/key-header", {"X-API-Key": ""}, "api key header empty"),
+    ("/sec/key-query?api_key=k2", {}, "api key query ok"),
+    ("/sec/key-query", {}, "api key query missing"),
+    ("/sec/key-query?api_key=", {}, "api key query empty"),
+    ("/sec/key-cookie", {"Cookie": "session_key=k3"}, "api key cookie ok"),
+    ("/sec/key-cookie", {}, "api key cookie missing"),
+    ("/sec/oauth2", {}, "oauth2 missing"),
+    ("/sec/oauth2", {"Authorization": "Bearer tok"}, "oauth2 ok"),
+    ("/sec/oauth2", {"Authorization": "Basic tok"}, "oauth2 wrong scheme"),
+]:
+    case("GET", path, headers=hs, note=note)
+
+
 def run():
     out = []
     for method, path, body, headers, note in CASES:
         conn = http.client.HTTPConnection("127.0.0.1", PORT, timeout=30)
         conn.putrequest(method, path, skip_accept_encoding=True)
-        for k, v in headers.items():
-            conn.putheader(k, v)
+        pairs = headers.items() if isinstance(headers, dict) else headers
+        for k, v in pairs:
+            conn.putheader(k, v.encode("latin-1"))
         if body is not None:
             conn.putheader("Content-Length", str(len(body)))
         conn.endheaders(body)
@@ -278,7 +353,7 @@ def run():
             "note": note,
             "method": method,
             "path": path,
-            "request_headers": headers,
+            "request_headers": headers if isinstance(headers, dict) else [list(p) for p in headers],
             "request_body": req_body,
             "status": resp.status,
             "reason": resp.reason,

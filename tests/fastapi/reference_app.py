@@ -1,7 +1,17 @@
 """Reference FastAPI app used to measure exact validation error bodies."""
 from enum import Enum
 
-from fastapi import FastAPI, Query
+from typing import Annotated
+
+from fastapi import Cookie, Depends, FastAPI, Form, Header, Query
+from fastapi.security import (
+    APIKeyCookie,
+    APIKeyHeader,
+    APIKeyQuery,
+    HTTPBasic,
+    HTTPBearer,
+    OAuth2PasswordBearer,
+)
 from pydantic import BaseModel, Field
 
 app = FastAPI()
@@ -124,3 +134,92 @@ async def mixed(q: int, item: Item, p: int):
 @app.post("/two")
 async def two(item: Item, inner: Inner):
     return {"item": item.model_dump(), "inner": inner.model_dump()}
+
+
+# --- issue 13: header and cookie parameters, form bodies, security schemes
+
+
+@app.get("/hdr/agent")
+async def hdr_agent(user_agent: str = Header()):
+    return {"user_agent": user_agent}
+
+
+@app.get("/hdr/typed")
+async def hdr_typed(
+    x_count: int = Header(),
+    x_ratio: float | None = Header(None),
+    x_limit: int = Header(5, ge=0, le=10),
+    x_name: str = Header("anon", min_length=2),
+    x_flag: bool = Header(False),
+):
+    return {"x_count": x_count, "x_ratio": x_ratio, "x_limit": x_limit, "x_name": x_name, "x_flag": x_flag}
+
+
+@app.get("/hdr/list")
+async def hdr_list(x_tag: list[str] = Header([]), x_num: list[int] = Header([])):
+    return {"x_tag": x_tag, "x_num": x_num}
+
+
+@app.get("/hdr/exact")
+async def hdr_exact(request_id: str = Header(alias="X-Request_ID")):
+    return {"request_id": request_id}
+
+
+@app.get("/ck")
+async def ck(session: str = Cookie(), n: int | None = Cookie(None), theme: str = Cookie("light", max_length=5)):
+    return {"session": session, "n": n, "theme": theme}
+
+
+@app.get("/inputs-order")
+async def inputs_order(c: int = Cookie(), x_h: int = Header(), q: int = Query()):
+    return {"c": c, "x_h": x_h, "q": q}
+
+
+class Login(BaseModel):
+    username: str
+    password: str = Field(min_length=3)
+    remember: bool = False
+    age: int | None = None
+
+
+@app.post("/form")
+async def form(data: Annotated[Login, Form()]):
+    return data.model_dump()
+
+
+bearer = HTTPBearer()
+basic = HTTPBasic()
+key_header = APIKeyHeader(name="X-API-Key")
+key_query = APIKeyQuery(name="api_key")
+key_cookie = APIKeyCookie(name="session_key")
+oauth2 = OAuth2PasswordBearer(tokenUrl="token")
+
+
+@app.get("/sec/bearer")
+async def sec_bearer(creds=Depends(bearer)):
+    return {"scheme": creds.scheme, "token": creds.credentials}
+
+
+@app.get("/sec/basic")
+async def sec_basic(creds=Depends(basic)):
+    return {"username": creds.username, "password": creds.password}
+
+
+@app.get("/sec/key-header")
+async def sec_key_header(key: str = Depends(key_header)):
+    return {"key": key}
+
+
+@app.get("/sec/key-query")
+async def sec_key_query(key: str = Depends(key_query)):
+    return {"key": key}
+
+
+@app.get("/sec/key-cookie")
+async def sec_key_cookie(key: str = Depends(key_cookie)):
+    return {"key": key}
+
+
+@app.get("/sec/oauth2")
+async def sec_oauth2(token: str = Depends(oauth2)):
+    return {"token": token}

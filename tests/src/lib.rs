@@ -5,3 +5,4 @@
 
 pub mod app;
 pub mod client;
+pub mod inputs;

@@ -46,6 +46,12 @@ impl Argument<'_> {
         quote_spanned!(self.ty.span()=> #source.is_body())
     }
 
+    /// `<T as Arg>::SOURCE.is_stream()`, at the argument's type (see [`Argument::source`]).
+    pub(super) fn is_stream(&self) -> TokenStream {
+        let source = self.source();
+        quote_spanned!(self.ty.span()=> #source.is_stream())
+    }
+
     /// `<T as Arg>::SOURCE.is_dependency()`, at the argument's type (see [`Argument::source`]).
     pub(super) fn is_dependency(&self) -> TokenStream {
         let source = self.source();
@@ -447,23 +453,31 @@ fn check(arguments: &[Argument<'_>]) -> TokenStream {
     }
 }
 
-/// The route's definition: `true` in `reads_body` when any argument is the body.
-fn route_def(model: &RouteModel, arguments: &[Argument<'_>]) -> TokenStream {
-    let reads_body: Vec<TokenStream> = arguments
+/// `a || b || ..` of `test` over the arguments that are not path parameters (`false` if none).
+fn any_argument<'a>(arguments: &[Argument<'a>], test: fn(&Argument<'a>) -> TokenStream) -> TokenStream {
+    let tests: Vec<TokenStream> = arguments
         .iter()
         .filter(|a| a.path_index.is_none())
-        .map(Argument::is_body)
+        .map(test)
         .collect();
-    let reads_body = if reads_body.is_empty() {
+    if tests.is_empty() {
         quote!(false)
     } else {
-        quote!(#(#reads_body)||*)
-    };
+        quote!(#(#tests)||*)
+    }
+}
+
+/// The route's definition: `true` in `reads_body` when any argument is the body, and in
+/// `streams_body` when that body is read as it arrives.
+fn route_def(model: &RouteModel, arguments: &[Argument<'_>]) -> TokenStream {
+    let reads_body = any_argument(arguments, Argument::is_body);
+    let streams_body = any_argument(arguments, Argument::is_stream);
     paths::route_def(RouteDefFields {
         name: &model.func.sig.ident.to_string(),
         method: &syn::Ident::new(model.method, Span::call_site()),
         path: &model.attr.path,
         reads_body,
+        streams_body,
         include_in_schema: model.attr.include_in_schema,
     })
 }

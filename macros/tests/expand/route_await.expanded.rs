@@ -259,6 +259,7 @@ const _: () = {
                 handler,
                 grouped,
                 reads_body: <State<Store> as ::ferrapi::Arg>::SOURCE.is_body(),
+                streams_body: <State<Store> as ::ferrapi::Arg>::SOURCE.is_stream(),
                 include_in_schema: true,
                 operation,
                 check,

@@ -349,6 +349,8 @@ const _: () = {
                 grouped,
                 reads_body: <CurrentUser as ::ferrapi::Arg>::SOURCE.is_body()
                     || <i64 as ::ferrapi::Arg>::SOURCE.is_body(),
+                streams_body: <CurrentUser as ::ferrapi::Arg>::SOURCE.is_stream()
+                    || <i64 as ::ferrapi::Arg>::SOURCE.is_stream(),
                 include_in_schema: true,
                 operation,
                 check,

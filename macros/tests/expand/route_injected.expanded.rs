@@ -362,6 +362,8 @@ const _: () = {
                 grouped,
                 reads_body: <State<Counter> as ::ferrapi::Arg>::SOURCE.is_body()
                     || <HeaderMap as ::ferrapi::Arg>::SOURCE.is_body(),
+                streams_body: <State<Counter> as ::ferrapi::Arg>::SOURCE.is_stream()
+                    || <HeaderMap as ::ferrapi::Arg>::SOURCE.is_stream(),
                 include_in_schema: false,
                 operation,
                 check,

@@ -249,6 +249,7 @@ const _: () = {
                 handler,
                 grouped,
                 reads_body: <Item as ::ferrapi::Arg>::SOURCE.is_body(),
+                streams_body: <Item as ::ferrapi::Arg>::SOURCE.is_stream(),
                 include_in_schema: true,
                 operation,
                 check,

@@ -96,6 +96,7 @@ const _: () = {
                 handler,
                 grouped,
                 reads_body: false,
+                streams_body: false,
                 include_in_schema: true,
                 operation,
                 check,

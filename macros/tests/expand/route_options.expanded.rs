@@ -241,6 +241,7 @@ const _: () = {
                 handler,
                 grouped,
                 reads_body: <Thing as ::ferrapi::Arg>::SOURCE.is_body(),
+                streams_body: <Thing as ::ferrapi::Arg>::SOURCE.is_stream(),
                 include_in_schema: true,
                 operation,
                 check,

@@ -622,6 +622,9 @@ const _: () = {
                 reads_body: <Option<String> as ::ferrapi::Arg>::SOURCE.is_body()
                     || <i64 as ::ferrapi::Arg>::SOURCE.is_body()
                     || <Option<f64> as ::ferrapi::Arg>::SOURCE.is_body(),
+                streams_body: <Option<String> as ::ferrapi::Arg>::SOURCE.is_stream()
+                    || <i64 as ::ferrapi::Arg>::SOURCE.is_stream()
+                    || <Option<f64> as ::ferrapi::Arg>::SOURCE.is_stream(),
                 include_in_schema: true,
                 operation,
                 check,

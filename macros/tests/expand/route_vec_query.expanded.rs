@@ -254,6 +254,7 @@ const _: () = {
                 handler,
                 grouped,
                 reads_body: <Vec<String> as ::ferrapi::Arg>::SOURCE.is_body(),
+                streams_body: <Vec<String> as ::ferrapi::Arg>::SOURCE.is_stream(),
                 include_in_schema: true,
                 operation,
                 check,

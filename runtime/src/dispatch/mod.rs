@@ -44,7 +44,7 @@ pub(crate) use scoped::{Descend, RouteScope};
 pub(crate) use service::{Answer, Compiled, LayerFn};
 pub use service::{Service, ServiceFuture};
 
-use crate::extract::{classify, BodyInput, BodyReader, PathParams, RequestCx};
+use crate::extract::{classify, too_large, BodyInput, BodyReader, PathParams, RequestCx, StreamSlot};
 use crate::logging::ACCESS_TARGET;
 use crate::metrics::RouteKey;
 use crate::response::{
@@ -264,6 +264,8 @@ where
                 }))
             }
         }
+    } else if def.entry == Entry::Stream {
+        return streamed(inner, def, &parts, body, &params);
     } else {
         return scoped::scoped(inner, parts, body, route, params);
     };
@@ -271,6 +273,30 @@ where
         parts: &parts,
         path: parts.uri.path(),
         params: &params,
+        body_input: &body_input,
+        state: &inner.state,
+    };
+    run(def, &cx)
+}
+
+/// Run route `def`, which reads its body as it arrives (an upload): the body is handed over
+/// unread, after a declared length over the upload limit is refused.
+#[cold]
+fn streamed<B>(inner: &Arc<Compiled>, def: &RouteDef, parts: &Parts, body: B, params: &PathParams) -> State<B>
+where
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
+    B::Error: Into<BoxError>,
+{
+    let (total, part) = (inner.config.upload_limit, inner.config.upload_part_limit);
+    if body.size_hint().lower() > total {
+        let limit = usize::try_from(total).unwrap_or(usize::MAX);
+        return State::Ready(Poll::Ready(too_large(limit)));
+    }
+    let body_input = BodyInput::Stream(StreamSlot::new(Body::new(body), total, part));
+    let cx = RequestCx {
+        parts,
+        path: parts.uri.path(),
+        params,
         body_input: &body_input,
         state: &inner.state,
     };

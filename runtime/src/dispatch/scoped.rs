@@ -33,7 +33,9 @@ use tower::ServiceExt;
 use super::layered::lost_routing;
 use super::panic::CatchPanic;
 use super::{started, Compiled, Endpoint, HandleFuture, MatchedRoute, State};
-use crate::extract::{classify, BodyInput, BodyReader, DependencyFn, PathParams, RequestCx};
+use crate::extract::{
+    classify, too_large, BodyInput, BodyReader, DependencyFn, PathParams, RequestCx, StreamSlot,
+};
 use crate::response::{internal_error, Body, BoxError, InternalAnswer, Response};
 use crate::routing::{BoxFuture, RouteDef};
 
@@ -44,8 +46,10 @@ pub(crate) struct RouteScope {
     /// The layer stack of each of the route's groups that has layers, outermost first; each
     /// ends in [`Descend`].
     pub(crate) stacks: Box<[Endpoint]>,
-    /// True when the route has a JSON body argument.
+    /// True when the route has a body argument read whole (JSON, a form).
     pub(crate) reads_body: bool,
+    /// True when the route reads its body as it arrives (an upload): handed over unread.
+    pub(crate) streams_body: bool,
 }
 
 /// Where a request routed to a scoped route is, on its way through the groups' layer stacks.
@@ -107,18 +111,28 @@ where
 /// dependencies.
 fn in_scope<B>(inner: &Arc<Compiled>, parts: Parts, body: B, route: usize, params: PathParams) -> State<B>
 where
-    B: hyper::body::Body + Send + Unpin + 'static,
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
     let (Some(def), Some(Some(scope))) = (inner.routes.get(route), inner.scopes.get(route)) else {
         return State::Ready(Poll::Ready(internal_error()));
     };
     if !scope.reads_body {
+        let body_input = if scope.streams_body {
+            let (total, part) = (inner.config.upload_limit, inner.config.upload_part_limit);
+            if body.size_hint().lower() > total {
+                let limit = usize::try_from(total).unwrap_or(usize::MAX);
+                return State::Ready(Poll::Ready(too_large(limit)));
+            }
+            BodyInput::Stream(StreamSlot::new(Body::new(body), total, part))
+        } else {
+            BodyInput::Missing
+        };
         let cx = RequestCx {
             parts: &parts,
             path: parts.uri.path(),
             params: &params,
-            body_input: &BodyInput::Missing,
+            body_input: &body_input,
             state: &inner.state,
         };
         let called = catch_unwind(AssertUnwindSafe(|| call(def, &scope.dependencies, &cx)));

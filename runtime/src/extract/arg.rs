@@ -38,8 +38,15 @@ use crate::validate::{
 pub enum Source {
     /// The query string.
     Query,
-    /// The JSON request body.
+    /// A request header ([`Header<T>`](crate::Header)).
+    Header,
+    /// A cookie ([`Cookie<T>`](crate::Cookie)).
+    Cookie,
+    /// The request body, read whole (JSON, a form).
     Body,
+    /// The request body, read by the route as it arrives ([`Multipart`](crate::Multipart)): the
+    /// dispatcher hands it over unread.
+    Stream,
     /// The server (state, headers): not part of the API.
     Injected,
     /// A dependency: its inputs are read with the route's other arguments, then
@@ -49,9 +56,14 @@ pub enum Source {
 }
 
 impl Source {
-    /// True for the body.
+    /// True for the body, read whole or streamed (a route takes one).
     pub const fn is_body(self) -> bool {
-        matches!(self, Source::Body)
+        matches!(self, Source::Body | Source::Stream)
+    }
+
+    /// True for a body the route reads as it arrives.
+    pub const fn is_stream(self) -> bool {
+        matches!(self, Source::Stream)
     }
 
     /// True for a dependency.
@@ -156,7 +168,8 @@ impl<T> Param<T> {
     message = "`{Self}` cannot be a route argument",
     label = "not a query parameter, a JSON body, an injected value or a dependency",
     note = "query parameters are integers, floats, bool, String, an enum deriving `StrEnum`, or `Option`/`Vec` of those",
-    note = "a JSON body is a struct deriving `Model`; shared state is `State<T>` with `T: Send + Sync + 'static`; headers are `HeaderMap`",
+    note = "a JSON body is a struct deriving `Model`, a form body `Form<T>` of one, an upload `Multipart`; shared state is `State<T>` with `T: Send + Sync + 'static`",
+    note = "a header is `Header<T>`, a cookie `Cookie<T>`, with `T` what a query parameter can be (a cookie: not a `Vec`); all headers are `HeaderMap`",
     note = "a dependency is a type implementing `ferrapi::Arg`, e.g. returned by an `async fn` marked `#[dependency]`"
 )]
 pub trait Arg: Sized {
@@ -237,6 +250,49 @@ pub(crate) fn convert<T: FromParam>(
         .ok()
 }
 
+/// The schema of an optional scalar parameter (query, header or cookie) `name`: the scalar's, with
+/// its constraints, or null.
+pub(crate) fn option_schema<T: FromParam>(
+    name: &str,
+    constraints: &[Constraint],
+    registry: &mut SchemaRegistry,
+) -> Value {
+    let inner = param_schema::<T>(name, None, &[], registry);
+    let mut inner = match inner {
+        Value::Object(mut map) => {
+            map.remove("title");
+            for constraint in constraints {
+                constraint.annotate(&mut map);
+            }
+            Value::Object(map)
+        }
+        other => other,
+    };
+    if inner.is_null() {
+        inner = json!({});
+    }
+    json!({ "anyOf": [inner, { "type": "null" }], "title": title_case(name) })
+}
+
+/// The schema of a repeated scalar parameter (query or header) `name`, `default` when absent.
+pub(crate) fn vec_schema<T: FromParam + Serialize>(
+    name: &str,
+    default: Vec<T>,
+    constraints: &[Constraint],
+    registry: &mut SchemaRegistry,
+) -> Value {
+    let mut items = param_schema::<T>(name, None, constraints, registry);
+    if let Value::Object(map) = &mut items {
+        map.remove("title");
+    }
+    json!({
+        "type": "array",
+        "items": items,
+        "default": serde_json::to_value(&default).unwrap_or(Value::Array(Vec::new())),
+        "title": title_case(name),
+    })
+}
+
 // Not recommended: for a type that is no argument at all, the error names `Arg` and its notes
 // rather than the scalar conversion this impl needs.
 #[diagnostic::do_not_recommend]
@@ -286,23 +342,8 @@ impl<T: FromParam + Serialize + Send + 'static> Arg for Option<T> {
     }
 
     fn doc(param: Param<Self>, op: &mut Operation, registry: &mut SchemaRegistry) {
-        let name = param.name;
-        let inner = param_schema::<T>(name, None, &[], registry);
-        let mut inner = match inner {
-            Value::Object(mut map) => {
-                map.remove("title");
-                for constraint in param.constraints {
-                    constraint.annotate(&mut map);
-                }
-                Value::Object(map)
-            }
-            other => other,
-        };
-        if inner.is_null() {
-            inner = json!({});
-        }
-        let schema = json!({ "anyOf": [inner, { "type": "null" }], "title": title_case(name) });
-        op.query_param(name, schema, false);
+        let schema = option_schema::<T>(param.name, param.constraints, registry);
+        op.query_param(param.name, schema, false);
     }
 }
 
@@ -340,19 +381,9 @@ impl<T: FromParam + Serialize + Send + 'static> Arg for Vec<T> {
     }
 
     fn doc(param: Param<Self>, op: &mut Operation, registry: &mut SchemaRegistry) {
-        let name = param.name;
-        let mut items = param_schema::<T>(name, None, param.constraints, registry);
-        if let Value::Object(map) = &mut items {
-            map.remove("title");
-        }
         let default = param.default_value().unwrap_or_default();
-        let schema = json!({
-            "type": "array",
-            "items": items,
-            "default": serde_json::to_value(&default).unwrap_or(Value::Array(Vec::new())),
-            "title": title_case(name),
-        });
-        op.query_param(name, schema, false);
+        let schema = vec_schema::<T>(param.name, default, param.constraints, registry);
+        op.query_param(param.name, schema, false);
     }
 }
 

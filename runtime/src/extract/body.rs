@@ -7,10 +7,13 @@
 //!   cannot be read is a 400;
 //! - an empty body is a `missing` body; a body is JSON only when its `Content-Type` is
 //!   `application/json` or `application/*+json` (any case, any parameters); any other or absent
-//!   content type hands the raw text to validation (which reports `model_attributes_type`).
+//!   content type hands the raw bytes to validation (which reports `model_attributes_type`, with
+//!   the body as text, invalid UTF-8 replaced, as its input);
+//! - a route that streams its body (an upload) gets it unread, in a [`StreamSlot`], taken once.
 
 use bytes::{Buf, BufMut, Bytes, BytesMut};
 use std::pin::Pin;
+use std::sync::Mutex;
 use std::task::{Context, Poll};
 
 use http_body_util::LengthLimitError;
@@ -18,7 +21,7 @@ use hyper::header::CONTENT_TYPE;
 use hyper::{HeaderMap, StatusCode};
 use serde_json::json;
 
-use crate::response::{error_response, BodyError, BoxError, Response};
+use crate::response::{error_response, Body, BodyError, BoxError, Response};
 
 /// The body as validation sees it.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,8 +30,58 @@ pub enum BodyInput {
     Missing,
     /// A body declared as JSON, not parsed yet (the target type decides how: see `fast_json`).
     Json(Bytes),
-    /// A body that is not declared as JSON, as text.
-    Text(String),
+    /// A body that is not declared as JSON, as it came: decoded (lossily) only where a
+    /// validation error echoes it, so a form reads its own bytes and nothing binary is rewritten.
+    Text(Bytes),
+    /// A body not read yet, for a route that streams it (an upload).
+    Stream(StreamSlot),
+}
+
+/// The unread body of a route that streams it, with its limits: taken once, by the
+/// [`Multipart`] argument.
+#[doc(hidden)]
+pub struct StreamSlot {
+    body: Mutex<Option<Body>>,
+    pub(crate) total: u64,
+    pub(crate) part: u64,
+}
+
+impl StreamSlot {
+    /// The slot for `body`, to be read within `total` bytes, `part` bytes a part.
+    pub(crate) fn new(body: Body, total: u64, part: u64) -> Self {
+        StreamSlot {
+            body: Mutex::new(Some(body)),
+            total,
+            part,
+        }
+    }
+
+    pub(crate) fn take(&self) -> Option<Body> {
+        self.body.lock().ok().and_then(|mut body| body.take())
+    }
+}
+
+impl std::fmt::Debug for StreamSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("StreamSlot")
+    }
+}
+
+impl Clone for StreamSlot {
+    /// A clone has no body: a stream is read once.
+    fn clone(&self) -> Self {
+        StreamSlot {
+            body: Mutex::new(None),
+            total: self.total,
+            part: self.part,
+        }
+    }
+}
+
+impl PartialEq for StreamSlot {
+    fn eq(&self, _other: &Self) -> bool {
+        false
+    }
 }
 
 /// Reads a whole body, refusing more than `limit` bytes, by polling (see `dispatch`).
@@ -126,7 +179,7 @@ fn unreadable(err: BoxError) -> Response {
     )
 }
 
-fn too_large(limit: usize) -> Response {
+pub(crate) fn too_large(limit: usize) -> Response {
     error_response(
         StatusCode::PAYLOAD_TOO_LARGE,
         &json!(format!("Request body is larger than the limit of {limit} bytes")),
@@ -159,7 +212,7 @@ pub(crate) fn classify(headers: &HeaderMap, body: Bytes) -> BodyInput {
     if is_json {
         BodyInput::Json(body)
     } else {
-        BodyInput::Text(String::from_utf8_lossy(&body).into_owned())
+        BodyInput::Text(body)
     }
 }
 
@@ -209,11 +262,11 @@ mod tests {
         assert_eq!(classify(&headers(None), bytes(b"")), BodyInput::Missing);
         assert_eq!(
             classify(&headers(None), bytes(b"{\"a\":1}")),
-            BodyInput::Text("{\"a\":1}".into())
+            BodyInput::Text(Bytes::from_static(b"{\"a\":1}"))
         );
         assert_eq!(
             classify(&headers(Some("text/plain")), bytes(b"x")),
-            BodyInput::Text("x".into())
+            BodyInput::Text(Bytes::from_static(b"x"))
         );
         assert_eq!(
             classify(&headers(Some("application/json")), bytes(b"{}")),

@@ -27,7 +27,8 @@ use crate::validate::{
 /// through the lax path that reports every error.
 pub fn body_model<T: Model + FromJson>(cx: &RequestCx, errors: &mut ValidationErrors) -> Option<T> {
     match cx.body_input() {
-        BodyInput::Missing => {
+        // A stream is only handed to a route that takes an upload, and no JSON body with it.
+        BodyInput::Missing | BodyInput::Stream(_) => {
             errors.missing(vec![LocItem::Static("body")]);
             None
         }
@@ -38,8 +39,9 @@ pub fn body_model<T: Model + FromJson>(cx: &RequestCx, errors: &mut ValidationEr
             let value = parse_json_value(bytes, errors)?;
             validate_model(&value, &mut vec![LocItem::Static("body")], errors)
         }
-        BodyInput::Text(text) => {
-            errors.push(not_an_object().at(vec![LocItem::Static("body")], Value::String(text.clone())));
+        BodyInput::Text(bytes) => {
+            let text = String::from_utf8_lossy(bytes).into_owned();
+            errors.push(not_an_object().at(vec![LocItem::Static("body")], Value::String(text)));
             None
         }
     }
@@ -50,7 +52,8 @@ pub fn body_model<T: Model + FromJson>(cx: &RequestCx, errors: &mut ValidationEr
 pub(super) fn body_value<T: FromJson>(cx: &RequestCx, errors: &mut ValidationErrors) -> Option<T> {
     let mut loc = vec![LocItem::Static("body")];
     match cx.body_input() {
-        BodyInput::Missing => {
+        // A stream is only handed to a route that takes an upload, and no JSON body with it.
+        BodyInput::Missing | BodyInput::Stream(_) => {
             errors.missing(loc);
             None
         }
@@ -61,7 +64,10 @@ pub(super) fn body_value<T: FromJson>(cx: &RequestCx, errors: &mut ValidationErr
             let value = parse_json_value(bytes, errors)?;
             T::from_json(&value, &mut loc, errors)
         }
-        BodyInput::Text(text) => T::from_json(&Value::String(text.clone()), &mut loc, errors),
+        BodyInput::Text(bytes) => {
+            let text = String::from_utf8_lossy(bytes).into_owned();
+            T::from_json(&Value::String(text), &mut loc, errors)
+        }
     }
 }
 

@@ -9,11 +9,14 @@
 //! - `arg`: the [`Arg`] trait (public: a user type implementing it is a dependency) and its
 //!   query, state and injected kinds;
 //! - `dependency`: a dependency's asynchronous step and the per-request cache ([`Deps`]);
-//! - `body`, `json_body`: reading the body (bounded) and the JSON body argument;
+//! - `header`: header and cookie parameters ([`Header<T>`], [`Cookie<T>`]);
+//! - `security`: security schemes, dependencies that read a credential and document themselves;
+//! - `body`, `json_body`, `form`: reading the body (bounded), the JSON body and form arguments;
+//! - `multipart`: uploads, streamed part by part ([`Multipart`]);
 //! - `state`: application state, `State<T>`.
 //!
 //! Rules enforced here: nothing of a request is copied or decoded until an argument asks for it;
-//! which kind an argument is (path, query, body, injected, dependency) is decided at compile time,
+//! which kind an argument is (path, query, header, cookie, body, injected, dependency) is decided at compile time,
 //! by the argument's name and type; every failure is a validation error in pydantic's shape, or a
 //! dependency's own answer, never a panic; what an argument needs from the app (a state) is checked
 //! when the app is built; a route without a dependency pays nothing for them (see `dependency`).
@@ -21,18 +24,28 @@
 mod arg;
 mod body;
 mod dependency;
+mod form;
+mod header;
 mod json_body;
+mod multipart;
 mod path;
 mod query;
 mod request;
+mod security;
 mod state;
 
 pub use arg::{Arg, Param, Source};
 pub(crate) use body::BodyInput;
-pub(crate) use body::{classify, BodyReader};
+pub(crate) use body::{classify, too_large, BodyReader, StreamSlot};
 pub use dependency::{DependencyFn, Deps, EffectFuture, GroupInputs, Sharing};
+pub use form::Form;
+pub use header::{Cookie, CookieValue, FromArgument, Header, ParamName, ParamValue};
 pub use json_body::body_model;
+pub use multipart::{AnyParts, Multipart, MultipartError, PartDoc, UploadDoc, UploadFile};
 pub(crate) use path::MAX_PARAMS;
 pub use path::{path_param, PathParams};
 pub use request::RequestCx;
+pub use security::{
+    ApiKeyCookie, ApiKeyHeader, ApiKeyQuery, HttpBasic, HttpBearer, OAuth2PasswordBearer, TokenUrl,
+};
 pub use state::{State, StateMap};

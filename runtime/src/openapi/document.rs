@@ -136,9 +136,17 @@ pub(crate) fn document(
     doc.insert("openapi".into(), json!("3.1.0"));
     doc.insert("info".into(), Value::Object(info_obj));
     doc.insert("paths".into(), Value::Object(paths));
+    let security_schemes = registry.take_security_schemes();
     let components = registry.into_components();
+    let mut components_obj = Map::new();
     if !components.is_empty() {
-        doc.insert("components".into(), json!({ "schemas": components }));
+        components_obj.insert("schemas".into(), Value::Object(components));
+    }
+    if !security_schemes.is_empty() {
+        components_obj.insert("securitySchemes".into(), Value::Object(security_schemes));
+    }
+    if !components_obj.is_empty() {
+        doc.insert("components".into(), Value::Object(components_obj));
     }
     Value::Object(doc)
 }

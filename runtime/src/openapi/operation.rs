@@ -3,8 +3,9 @@
 //! Rules enforced here (FastAPI's layout, `fastapi/openapi/utils.py`):
 //! - operations carry `tags`, `summary` (first doc line, else the function name in Title Case),
 //!   `description` (the rest of the doc comment), `operationId` (the function name; made unique
-//!   when the document is assembled), `parameters` (path first, then query, in declaration
-//!   order, a dependency's parameters where the dependency is declared, each name once),
+//!   when the document is assembled), `parameters` (path first, then query, then header, then
+//!   cookie, each in declaration order, a dependency's parameters where the dependency is
+//!   declared, each name and location once),
 //!   `requestBody` (required, `application/json`), and `responses`: the success status
 //!   with "Successful Response" and the response schema when the return type names one (no
 //!   content at all for 204 and 304, which have no body, as FastAPI writes them), extra
@@ -13,7 +14,7 @@
 //!   validate input (any parameter or body); operations with a body also document the answers
 //!   the body reader gives before validation, `400` (not UTF-8, or not readable) and `413` (over
 //!   the limit) — FastAPI gives them too but leaves them out, so clients and schemathesis would
-//!   see undocumented statuses;
+//!   see undocumented statuses; `security` last, one entry per scheme a dependency requires;
 //! - in a route group, the groups' tags come before the route's own (outermost group first, each
 //!   tag once), the groups' `responses(..)` follow the route's own for the statuses the route
 //!   does not document itself (the innermost group's words for a status two groups state), and
@@ -37,9 +38,11 @@ pub struct Operation {
     tags: Vec<&'static str>,
     parameters: Vec<Value>,
     body: Option<Value>,
+    body_media_type: &'static str,
     response: Option<(&'static str, Value)>,
     extra_responses: Vec<(u16, &'static str)>,
     dependency_responses: Vec<(u16, &'static str)>,
+    security: Vec<&'static str>,
     success_status: u16,
     extensions: Vec<(&'static str, Value)>,
 }
@@ -60,9 +63,11 @@ impl Operation {
             tags: tags.to_vec(),
             parameters: Vec::new(),
             body: None,
+            body_media_type: "application/json",
             response: None,
             extra_responses: Vec::new(),
             dependency_responses: Vec::new(),
+            security: Vec::new(),
             success_status: 200,
             extensions: Vec::new(),
         }
@@ -97,9 +102,48 @@ impl Operation {
             .push(json!({ "name": name, "in": "query", "required": required, "schema": schema }));
     }
 
+    /// Document header parameter `name` (as the client writes it) with its JSON Schema; `required`
+    /// when the client must send it. Documented after the query parameters, as FastAPI does.
+    pub fn header_param(&mut self, name: &str, schema: Value, required: bool) {
+        self.located_param("header", name, schema, required);
+    }
+
+    /// Document cookie parameter `name` with its JSON Schema; `required` when the client must send
+    /// it. Documented after the header parameters, as FastAPI does.
+    pub fn cookie_param(&mut self, name: &str, schema: Value, required: bool) {
+        self.located_param("cookie", name, schema, required);
+    }
+
+    /// A parameter `in` a header or cookie, once per name and location.
+    fn located_param(&mut self, location: &'static str, name: &str, schema: Value, required: bool) {
+        if self
+            .parameters
+            .iter()
+            .any(|p| p["name"] == name && p["in"] == location)
+        {
+            return;
+        }
+        self.parameters
+            .push(json!({ "name": name, "in": location, "required": required, "schema": schema }));
+    }
+
+    /// Require security scheme `name` (registered with [`SchemaRegistry::security_scheme`]) on this
+    /// operation; each scheme once.
+    pub fn security(&mut self, name: &'static str) {
+        if !self.security.contains(&name) {
+            self.security.push(name);
+        }
+    }
+
     /// Document the JSON request body's schema.
     pub fn request_body(&mut self, schema: Value) {
+        self.request_body_as("application/json", schema);
+    }
+
+    /// Document the request body's schema under `media_type` (a form, multipart).
+    pub fn request_body_as(&mut self, media_type: &'static str, schema: Value) {
         self.body = Some(schema);
+        self.body_media_type = media_type;
     }
 
     /// Document a response a dependency may answer (`401` "Not authenticated"), unless the route
@@ -197,12 +241,20 @@ impl Operation {
         let validates = !self.parameters.is_empty() || self.body.is_some();
         let reads_body = self.body.is_some();
         if !self.parameters.is_empty() {
-            op.insert("parameters".into(), Value::Array(self.parameters));
+            let mut parameters = self.parameters;
+            // Path and query first, then headers, then cookies (FastAPI's order); a stable sort
+            // keeps declaration order within each.
+            parameters.sort_by_key(|p| match p["in"].as_str() {
+                Some("header") => 1,
+                Some("cookie") => 2,
+                _ => 0,
+            });
+            op.insert("parameters".into(), Value::Array(parameters));
         }
         if let Some(schema) = self.body {
             op.insert(
                 "requestBody".into(),
-                json!({ "required": true, "content": { "application/json": { "schema": schema } } }),
+                json!({ "required": true, "content": { self.body_media_type: { "schema": schema } } }),
             );
         }
         let mut responses = Map::new();
@@ -242,6 +294,11 @@ impl Operation {
             );
         }
         op.insert("responses".into(), Value::Object(responses));
+        if !self.security.is_empty() {
+            // Each scheme is enough on its own (OpenAPI: alternatives), as FastAPI writes them.
+            let security: Vec<Value> = self.security.iter().map(|name| json!({ *name: [] })).collect();
+            op.insert("security".into(), Value::Array(security));
+        }
         for (name, value) in self.extensions {
             op.insert(name.into(), value);
         }

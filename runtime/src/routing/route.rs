@@ -90,6 +90,8 @@ pub(crate) enum Entry {
     /// The route is in a group with dependencies or layers: the app's per-route scope says
     /// what runs (see `dispatch/scoped.rs`).
     Scoped = 2,
+    /// The body is handed to the handler unread (an upload, read as it arrives).
+    Stream = 3,
 }
 
 impl RouteDef {
@@ -109,10 +111,15 @@ impl RouteDef {
         self.path
     }
 
-    /// True when the route has a JSON body argument.
+    /// True when the route has a body argument read whole (JSON, a form).
     pub(crate) fn reads_body(&self) -> bool {
         // `Scoped` is only set by the app, on its own copy, which keeps the answer in its scope.
         self.entry == Entry::Body
+    }
+
+    /// True when the route reads its body as it arrives (an upload).
+    pub(crate) fn streams_body(&self) -> bool {
+        self.entry == Entry::Stream
     }
 }
 
@@ -129,8 +136,11 @@ pub struct RouteParts {
     pub handler: Handler,
     /// The generated handler for the route in a group with dependencies.
     pub grouped: GroupedHandler,
-    /// True when the route has a JSON body argument, so the body must be read.
+    /// True when the route has a body argument (JSON, form, upload), so the body must be read.
     pub reads_body: bool,
+    /// True when that argument reads the body as it arrives (an upload): the body is handed to
+    /// it unread.
+    pub streams_body: bool,
     /// False to leave the route out of the OpenAPI document.
     pub include_in_schema: bool,
     /// Builds the OpenAPI operation (the app finishes it, adding what the route's groups add).
@@ -148,6 +158,7 @@ impl From<RouteParts> for RouteDef {
             handler,
             grouped,
             reads_body,
+            streams_body,
             include_in_schema,
             operation,
             check,
@@ -158,7 +169,13 @@ impl From<RouteParts> for RouteDef {
             path,
             handler,
             grouped,
-            entry: if reads_body { Entry::Body } else { Entry::Head },
+            entry: if streams_body {
+                Entry::Stream
+            } else if reads_body {
+                Entry::Body
+            } else {
+                Entry::Head
+            },
             include_in_schema,
             operation,
             check,

@@ -2,7 +2,8 @@
 //!
 //! Rules enforced here:
 //! - a 422 body is `{"detail":[{"type","loc","msg","input"[,"ctx"]}]}`, keys in that order;
-//! - every error of one request is collected before answering (path, then query, then body);
+//! - every error of one request is collected before answering (path, then query, then header,
+//!   then cookie, then body);
 //! - messages are pydantic's own words, so clients written against FastAPI keep working.
 
 use std::borrow::Cow;
@@ -176,7 +177,25 @@ impl ValidationErrors {
             }
         }
         // Serializing plain strings, numbers and `Value`s cannot fail.
-        serde_json::to_vec(&Detail(&self.items)).unwrap_or_default()
+        if !self.items.iter().any(|item| matches!(source_rank(item), 1 | 2)) {
+            return serde_json::to_vec(&Detail(&self.items)).unwrap_or_default();
+        }
+        // Header and cookie errors: after the path and query ones, before the body's, as FastAPI
+        // orders them (stable: declaration order within each source).
+        let mut items = self.items.clone();
+        items.sort_by_key(source_rank);
+        serde_json::to_vec(&Detail(&items)).unwrap_or_default()
+    }
+}
+
+/// Where an error's source sorts in a 422: 0 for path and query (and anything but a header,
+/// cookie or body), then header, cookie, body. Only consulted when a header or cookie failed.
+fn source_rank(item: &ErrorItem) -> u8 {
+    match item.loc.first() {
+        Some(LocItem::Static("header")) => 1,
+        Some(LocItem::Static("cookie")) => 2,
+        Some(LocItem::Static("body")) => 3,
+        _ => 0,
     }
 }
 

@@ -34,6 +34,8 @@ pub trait JsonSchema {
 #[derive(Debug, Default, Clone)]
 pub struct SchemaRegistry {
     components: BTreeMap<String, Value>,
+    /// `components.securitySchemes`, in the order the routes first name them (FastAPI's).
+    security_schemes: Vec<(&'static str, Value)>,
 }
 
 impl SchemaRegistry {
@@ -56,6 +58,22 @@ impl SchemaRegistry {
     /// Add a schema under `name`, replacing any earlier one.
     pub fn insert(&mut self, name: &str, schema: Value) {
         self.components.insert(name.to_owned(), schema);
+    }
+
+    /// Register security scheme `name` (`components.securitySchemes`); the first registration of
+    /// a name wins.
+    pub fn security_scheme(&mut self, name: &'static str, scheme: Value) {
+        if !self.security_schemes.iter().any(|(n, _)| *n == name) {
+            self.security_schemes.push((name, scheme));
+        }
+    }
+
+    /// The registered security schemes, in registration order (taken out of the registry).
+    pub(crate) fn take_security_schemes(&mut self) -> Map<String, Value> {
+        std::mem::take(&mut self.security_schemes)
+            .into_iter()
+            .map(|(name, scheme)| (name.to_owned(), scheme))
+            .collect()
     }
 
     /// The registered schemas, sorted by name.

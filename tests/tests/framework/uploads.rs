@@ -1,0 +1,308 @@
+//! File uploads (`multipart/form-data`, issue 13): parts with their names, file names, content
+//! types and sizes; binary files byte for byte; a 50 MiB upload streamed to disk without the
+//! server's memory growing; the limits answered 413 before the excess is read; the document.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::Duration;
+
+use ferrapi::testing::TestClient;
+use ferrapi_tests::app::spawn;
+use ferrapi_tests::inputs::app;
+use serde_json::{json, Value};
+
+const BOUNDARY: &str = "----ferrapi-test-boundary";
+
+/// One part: name, file name, content type, content.
+type Part<'a> = (&'a str, Option<&'a str>, Option<&'a str>, &'a [u8]);
+
+/// The head of one part, with the delimiter before it.
+fn part_head(name: &str, file_name: Option<&str>, content_type: Option<&str>) -> Vec<u8> {
+    let mut head = format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{name}\"");
+    if let Some(file_name) = file_name {
+        head.push_str(&format!("; filename=\"{file_name}\""));
+    }
+    head.push_str("\r\n");
+    if let Some(content_type) = content_type {
+        head.push_str(&format!("Content-Type: {content_type}\r\n"));
+    }
+    head.push_str("\r\n");
+    head.into_bytes()
+}
+
+fn closing() -> Vec<u8> {
+    format!("--{BOUNDARY}--\r\n").into_bytes()
+}
+
+/// A whole `multipart/form-data` body.
+fn multipart(parts: &[Part<'_>]) -> Vec<u8> {
+    let mut body = Vec::new();
+    for (name, file_name, content_type, content) in parts {
+        body.extend(part_head(name, *file_name, *content_type));
+        body.extend_from_slice(content);
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend(closing());
+    body
+}
+
+fn content_type() -> String {
+    format!("multipart/form-data; boundary={BOUNDARY}")
+}
+
+/// Every byte value, and the sequences a multipart parser must not trip on.
+fn binary_content() -> Vec<u8> {
+    let mut content: Vec<u8> = (0..=255u8).cycle().take(256 * 64).collect();
+    // Near misses of the delimiter (a client picks a boundary its content does not hold).
+    content.extend_from_slice(format!("\r\n--{}\r\n--\r\n\r\n\0", &BOUNDARY[..10]).as_bytes());
+    content.extend_from_slice(&[0xff, 0xfe, 0x00, 0x0d, 0x0a]);
+    content
+}
+
+#[tokio::test]
+async fn files_and_fields_arrive_with_names_types_and_sizes() {
+    let client = TestClient::new(app());
+    let body = multipart(&[
+        (
+            "file",
+            Some("a.bin"),
+            Some("application/octet-stream"),
+            &[1, 2, 3, 0, 255],
+        ),
+        ("note", None, None, "héllo".as_bytes()),
+        ("extra", Some("b.txt"), Some("text/plain"), b"text file"),
+    ]);
+    let reply = client
+        .post("/upload")
+        .content_type(&content_type())
+        .body(body)
+        .send()
+        .await;
+    assert_eq!(reply.status(), 200, "{}", reply.text());
+    assert_eq!(
+        reply.json::<Value>(),
+        json!({ "parts": [
+            { "name": "file", "file_name": "a.bin", "content_type": "application/octet-stream", "size": 5 },
+            { "name": "note", "text": "héllo" },
+            { "name": "extra", "file_name": "b.txt", "content_type": "text/plain", "size": 9 },
+        ]})
+    );
+}
+
+#[tokio::test]
+async fn a_binary_file_comes_back_byte_identical() {
+    let client = TestClient::new(app());
+    let content = binary_content();
+    let body = multipart(&[(
+        "file",
+        Some("all-bytes.bin"),
+        Some("application/octet-stream"),
+        &content,
+    )]);
+    let reply = client
+        .post("/upload/echo")
+        .content_type(&content_type())
+        .body(body)
+        .send()
+        .await;
+    assert_eq!(reply.status(), 200);
+    assert_eq!(reply.bytes().as_ref(), content.as_slice());
+}
+
+#[tokio::test]
+async fn a_body_that_is_not_multipart_is_a_missing_body() {
+    let client = TestClient::new(app());
+    let reply = client.post("/upload").json(&json!({ "file": "x" })).send().await;
+    assert_eq!(reply.status(), 422);
+    assert_eq!(
+        reply.text(),
+        r#"{"detail":[{"type":"missing","loc":["body"],"msg":"Field required","input":null}]}"#
+    );
+    let reply = client
+        .post("/upload")
+        .content_type("multipart/form-data")
+        .body("x")
+        .send()
+        .await;
+    assert_eq!(reply.status(), 422, "no boundary");
+    let reply = client
+        .post("/upload")
+        .content_type(&content_type())
+        .body("garbage")
+        .send()
+        .await;
+    assert_eq!(reply.status(), 400, "{}", reply.text());
+}
+
+#[tokio::test]
+async fn a_part_over_the_part_limit_is_413() {
+    let client = TestClient::new(app().upload_limits(1 << 20, 1024));
+    let big = vec![b'x'; 4096];
+    let body = multipart(&[("file", Some("big.bin"), None, &big)]);
+    let reply = client
+        .post("/upload")
+        .content_type(&content_type())
+        .body(body)
+        .send()
+        .await;
+    assert_eq!(
+        (reply.status().as_u16(), reply.text()),
+        (
+            413,
+            r#"{"detail":"An uploaded part is larger than the limit of 1024 bytes"}"#.to_owned()
+        )
+    );
+}
+
+/// Send a request head, then the chunks of `body`, on a blocking socket (`Connection: close`);
+/// the answer's status line and body. Writing stops when the server closes (it answered early).
+fn raw_request(addr: SocketAddr, head: String, body: impl Iterator<Item = Vec<u8>>) -> (String, String) {
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("timeout");
+    stream.write_all(head.as_bytes()).expect("head");
+    for chunk in body {
+        if stream.write_all(&chunk).is_err() {
+            break;
+        }
+    }
+    // No half-close: hyper closes a connection whose client stops sending before it answered.
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    let answer = String::from_utf8_lossy(&answer).into_owned();
+    let status = answer.lines().next().unwrap_or("").to_owned();
+    let body = answer.split("\r\n\r\n").nth(1).unwrap_or("").to_owned();
+    (status, body)
+}
+
+/// The process's resident set size, in bytes.
+fn rss() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|kb| kb.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_50_mib_upload_is_streamed_to_disk_and_memory_does_not_grow() {
+    const SIZE: usize = 50 << 20;
+    const CHUNK: usize = 64 << 10;
+    let addr = spawn(app().upload_limits(64 << 20, 64 << 20)).await;
+    let dir = std::env::temp_dir().join(format!("ferrapi-upload-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let head_part = part_head("file", Some("big.bin"), Some("application/octet-stream"));
+    let tail = [b"\r\n".to_vec(), closing()].concat();
+    let length = head_part.len() + SIZE + tail.len();
+    let path = format!("/upload?dir={}", dir.display());
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: {}\r\nContent-Length: {length}\r\nConnection: close\r\n\r\n",
+        content_type()
+    );
+    let pattern: Vec<u8> = (0..CHUNK).map(|i| (i % 251) as u8).collect();
+    let (status, body, peak, baseline) = tokio::task::spawn_blocking(move || {
+        let baseline = rss();
+        let mut peak = baseline;
+        let chunks = (0..SIZE / CHUNK).map(|i| {
+            if i % 16 == 0 {
+                peak = peak.max(rss());
+            }
+            pattern.clone()
+        });
+        let body = std::iter::once(head_part)
+            .chain(chunks)
+            .chain(std::iter::once(tail));
+        let (status, body) = raw_request(addr, head, body);
+        (status, body, peak.max(rss()), baseline)
+    })
+    .await
+    .expect("client");
+    assert!(status.contains("200"), "{status} {body}");
+    let saved = dir.join("part-0");
+    let size = std::fs::metadata(&saved).map(|m| m.len()).unwrap_or(0);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(size, SIZE as u64, "{body}");
+    let growth = peak.saturating_sub(baseline);
+    assert!(
+        growth < 8 << 20,
+        "RSS grew by {} KiB during a 50 MiB upload",
+        growth >> 10
+    );
+}
+
+#[tokio::test]
+async fn an_upload_declared_over_the_limit_is_413_before_its_body_is_read() {
+    let addr = spawn(app().upload_limits(1 << 20, 1 << 20)).await;
+    let head = format!(
+        "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        content_type(),
+        10 << 20
+    );
+    // No body at all is sent: the answer cannot have waited for it.
+    let (status, body) = tokio::task::spawn_blocking(move || raw_request(addr, head, std::iter::empty()))
+        .await
+        .expect("client");
+    assert!(status.contains("413"), "{status}");
+    assert_eq!(
+        body,
+        r#"{"detail":"Request body is larger than the limit of 1048576 bytes"}"#
+    );
+}
+
+#[tokio::test]
+async fn a_streamed_upload_growing_over_the_limit_is_cut_off_with_413() {
+    let addr = spawn(app().upload_limits(1 << 20, 1 << 20)).await;
+    let head = format!(
+        "POST /upload HTTP/1.1\r\nHost: x\r\nContent-Type: {}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n",
+        content_type()
+    );
+    let first = part_head("file", Some("big.bin"), None);
+    // 32 MiB offered in chunks; the server stops reading after 1 MiB.
+    let chunks = std::iter::once(first)
+        .chain((0..512).map(|_| vec![b'x'; 64 << 10]))
+        .map(|data| {
+            [
+                format!("{:x}\r\n", data.len()).into_bytes(),
+                data,
+                b"\r\n".to_vec(),
+            ]
+            .concat()
+        });
+    let (status, body) = tokio::task::spawn_blocking(move || raw_request(addr, head, chunks))
+        .await
+        .expect("client");
+    assert!(status.contains("413"), "{status} {body}");
+    assert_eq!(
+        body,
+        r#"{"detail":"Request body is larger than the limit of 1048576 bytes"}"#
+    );
+}
+
+#[tokio::test]
+async fn uploads_are_documented_as_multipart_with_binary_files() {
+    let client = TestClient::new(app());
+    let doc: Value = client.get("/openapi.json").send().await.json();
+    assert_eq!(
+        doc["paths"]["/upload"]["post"]["requestBody"],
+        json!({"required": true, "content": {"multipart/form-data": {"schema": {"$ref": "#/components/schemas/UploadForm"}}}})
+    );
+    let binary =
+        json!({"type": "string", "format": "binary", "contentMediaType": "application/octet-stream"});
+    let mut file = binary.clone();
+    file["title"] = json!("File");
+    assert_eq!(
+        doc["components"]["schemas"]["UploadForm"],
+        json!({
+            "properties": {
+                "file": file,
+                "note": {"type": "string", "title": "Note"},
+                "extra": {"type": "array", "items": binary, "title": "Extra"},
+            },
+            "type": "object",
+            "required": ["file"],
+            "title": "UploadForm",
+        })
+    );
+}
