@@ -8,17 +8,20 @@
 # with its data in a temporary directory, and stopped by its PID when this script exits.
 # MONGODB_TEST_URI tells the tests where it is; in CI (CI set) a MongoDB test without it fails.
 # The same virtualenv holds Python's prometheus_client, whose parser reads the service's /metrics
-# in service/tests/service/observability.rs (PROMETHEUS_PARSER_PYTHON tells the tests where).
+# in service/tests/service/observability.rs (PROMETHEUS_PARSER_PYTHON tells the tests where), and
+# httpx with httpx-sse, the EventSource-like client of tests/tests/framework/sse_client.rs
+# (HTTPX_PYTHON tells the test where).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 MONGO_SERVER="secantusdb==0.7.0b3"
 METRICS_PARSER="prometheus-client==0.26.0"
-PINS="$MONGO_SERVER $METRICS_PARSER"
+SSE_CLIENT="httpx==0.28.1 httpx-sse==0.4.3"
+PINS="$MONGO_SERVER $METRICS_PARSER $SSE_CLIENT"
 VENV="${RESOURCE_API_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/resource-api/mongo-venv}"
 
-# 1. The server and the metrics parser, installed once per pin set (quietly; pip's output is
-#    shown only if it fails).
+# 1. The server, the metrics parser and the SSE client, installed once per pin set (quietly;
+#    pip's output is shown only if it fails).
 if ! "$VENV/bin/python" -c '' 2>/dev/null; then
   rm -rf "$VENV"
   mkdir -p "$(dirname "$VENV")"
@@ -35,6 +38,7 @@ if [ "$(cat "$VENV/.pinned" 2>/dev/null)" != "$PINS" ]; then
   echo "$PINS" >"$VENV/.pinned"
 fi
 export PROMETHEUS_PARSER_PYTHON="$VENV/bin/python"
+export HTTPX_PYTHON="$VENV/bin/python"
 
 # 2. Start it on a free loopback port, data in a temporary directory.
 data="$(mktemp -d "${TMPDIR:-/tmp}/resource-api-mongo.XXXXXX")"

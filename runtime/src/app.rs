@@ -249,11 +249,12 @@ impl App {
         if let Some(problem) = self.problems.first() {
             return Err(BuildError(problem.clone()));
         }
-        RouteTable::compile(
-            self.routes
-                .iter()
-                .map(|route| (route.def.name, &route.def.method, route.path.as_str())),
-        )
+        RouteTable::compile(self.routes.iter().map(|route| {
+            // The route's own operation, built into a scratch registry, says whether its
+            // arguments include a WebSocket upgrade (build time only).
+            let websocket = (route.def.operation)(&mut SchemaRegistry::new()).is_websocket();
+            (route.def.name, &route.def.method, route.path.as_str(), websocket)
+        }))
         .map_err(BuildError)
     }
 

@@ -179,6 +179,14 @@ impl Operation {
         self.extensions.push((name, value));
     }
 
+    /// Whether the operation is a WebSocket route's (it carries `x-websocket: true`, which
+    /// `WebSocketUpgrade`'s documentation adds): the route table marks those.
+    pub(crate) fn is_websocket(&self) -> bool {
+        self.extensions
+            .iter()
+            .any(|(name, value)| *name == "x-websocket" && *value == Value::Bool(true))
+    }
+
     /// Add what the route's groups state for all their routes, outermost group first: `tags`
     /// before the route's own (each once) and `responses` for the statuses the route does not
     /// document itself (its success status included), a nested group's description winning over

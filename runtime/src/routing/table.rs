@@ -4,7 +4,9 @@
 //! Rules enforced here: routes are compiled by their full paths (a group's prefix included), so
 //! the first-match rule and the shadow report apply across groups as to any routes; a template
 //! that does not parse, or a table the router cannot compile, stops the build with the route's
-//! name in the message; a shadowed route's row names the route that wins and its path.
+//! name in the message; a shadowed route's row names the route that wins and its path; a
+//! WebSocket route's row is marked (known from its operation's `x-websocket` extension, read at
+//! build time, so serving pays nothing for it).
 
 use ferrapi_template::Template;
 use hyper::Method;
@@ -22,11 +24,16 @@ pub struct RouteInfo {
     pub name: &'static str,
     /// `None` when served; the winning route's name and path when shadowed.
     pub shadowed_by: Option<(&'static str, String)>,
+    /// `true` for a WebSocket route (one that takes a `WebSocketUpgrade`).
+    pub websocket: bool,
 }
 
 impl std::fmt::Display for RouteInfo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{:<7} {:<40} {}", self.method.as_str(), self.path, self.name)?;
+        if self.websocket {
+            f.write_str("  [websocket]")?;
+        }
         if let Some((name, path)) = &self.shadowed_by {
             write!(f, "  [shadowed by {name} ({path})]")?;
         }
@@ -42,28 +49,33 @@ pub(crate) struct RouteTable {
     pub(crate) templates: Vec<Template>,
     /// Each route's method and name, by declaration index.
     keys: Vec<(Method, &'static str)>,
+    /// Whether each route is a WebSocket route, by declaration index.
+    websocket: Vec<bool>,
 }
 
 impl RouteTable {
-    /// Parse every route's full path template (`(name, method, path)` in declaration order) and
-    /// compile the router; the message names the culprit.
+    /// Parse every route's full path template (`(name, method, path, websocket)` in declaration
+    /// order) and compile the router; the message names the culprit.
     pub(crate) fn compile<'r>(
-        routes: impl IntoIterator<Item = (&'static str, &'r Method, &'r str)>,
+        routes: impl IntoIterator<Item = (&'static str, &'r Method, &'r str, bool)>,
     ) -> Result<Self, String> {
         let mut templates = Vec::new();
         let mut keyed = Vec::new();
         let mut keys = Vec::new();
-        for (name, method, path) in routes {
+        let mut websocket = Vec::new();
+        for (name, method, path, is_websocket) in routes {
             let template = Template::parse(path).map_err(|e| format!("route `{name}`: {e}"))?;
             keyed.push((method.clone(), template.clone()));
             templates.push(template);
             keys.push((method.clone(), name));
+            websocket.push(is_websocket);
         }
         let router = Router::new(&keyed).map_err(|e| e.to_string())?;
         Ok(RouteTable {
             router,
             templates,
             keys,
+            websocket,
         })
     }
 
@@ -82,7 +94,8 @@ impl RouteTable {
             .iter()
             .zip(self.router.statuses())
             .zip(&self.templates)
-            .map(|(((method, name), status), template)| RouteInfo {
+            .zip(&self.websocket)
+            .map(|((((method, name), status), template), websocket)| RouteInfo {
                 method: method.clone(),
                 path: template.openapi_path(),
                 name,
@@ -90,6 +103,7 @@ impl RouteTable {
                     RouteStatus::Served => None,
                     RouteStatus::Shadowed { by } => Some(name_and_path(*by)),
                 },
+                websocket: *websocket,
             })
             .collect()
     }

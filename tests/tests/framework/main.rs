@@ -28,6 +28,7 @@ mod openapi_document;
 mod openapi_schema;
 mod security;
 mod server_limits;
+mod sse_client;
 mod streaming;
 mod test_client;
 mod uploads;

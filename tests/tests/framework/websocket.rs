@@ -1,6 +1,7 @@
 //! WebSocket routes over real connections on 127.0.0.1, with tokio-tungstenite as the client:
 //! echo, broadcast, ping/pong, close codes, 1009 for an oversize message, and what is refused
-//! before the upgrade (a request that is no handshake, a failed dependency, invalid parameters).
+//! before the upgrade (a request that is no handshake, a failed dependency, invalid parameters),
+//! and WebSocket routes marked in the route table.
 
 use std::time::Duration;
 
@@ -98,11 +99,17 @@ async fn private(ws: WebSocketUpgrade, _caller: Caller) -> Response {
     })
 }
 
+/// A plain route next to the WebSocket ones: the route table must not mark it.
+#[get("/ws/plain")]
+async fn plain() -> &'static str {
+    "plain"
+}
+
 fn sockets() -> App {
     let (sender, _) = broadcast::channel(16);
     App::new()
         .state(Room(sender))
-        .routes(routes![echo, small, bye, chat, private])
+        .routes(routes![echo, small, bye, chat, private, plain])
 }
 
 type Client = WebSocketStream<TcpStream>;
@@ -257,4 +264,32 @@ fn websocket_routes_are_marked_in_the_openapi_document() {
     let chat = &doc["paths"]["/ws/chat/{room}"]["get"];
     assert_eq!(chat["x-websocket"], json!(true));
     assert_eq!(chat["parameters"][1]["name"], "name");
+}
+
+#[test]
+fn websocket_routes_are_marked_in_the_route_table() {
+    let app = sockets();
+    let table = app.route_table().unwrap();
+    let marked: Vec<(&str, bool)> = table.iter().map(|row| (row.name, row.websocket)).collect();
+    assert_eq!(
+        marked,
+        [
+            ("echo", true),
+            ("small", true),
+            ("bye", true),
+            ("chat", true),
+            ("private", true),
+            ("plain", false),
+        ]
+    );
+    let service = app.build().unwrap();
+    assert_eq!(service.route_table(), &table[..]);
+    assert_eq!(
+        table[3].to_string(),
+        "GET     /ws/chat/{room}                          chat  [websocket]"
+    );
+    assert_eq!(
+        table[5].to_string(),
+        "GET     /ws/plain                                plain"
+    );
 }
