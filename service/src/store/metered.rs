@@ -27,7 +27,23 @@ use super::{
     StoreFuture,
 };
 
-/// The operations of [`DocumentStore`], as label values.
+/// The operations of [`DocumentStore`]; each names its handles in [`MeteredStore`] and its label
+/// in [`OPERATIONS`] by its position.
+#[derive(Clone, Copy)]
+enum Op {
+    Insert,
+    FindOne,
+    Get,
+    List,
+    Replace,
+    Delete,
+    EnsureIndex,
+    InsertReferencing,
+    ReplaceReferencing,
+    DeleteUnreferenced,
+}
+
+/// The operations of [`DocumentStore`], as label values (in the order of [`Op`]).
 const OPERATIONS: [&str; 10] = [
     "insert",
     "find_one",
@@ -101,16 +117,16 @@ impl MeteredStore {
         MeteredStore { inner, operations }
     }
 
-    /// Run `operation` (index into [`OPERATIONS`]), recording its time and its failure.
+    /// Run `operation`, recording its time and its failure.
     fn timed<'a, T: Send + 'a>(
         &'a self,
-        operation: usize,
+        operation: Op,
         future: impl Future<Output = Result<T, StoreError>> + Send + 'a,
     ) -> StoreFuture<'a, T> {
         Box::pin(async move {
             let started = Instant::now();
             let result = future.await;
-            if let Some(handles) = self.operations.get(operation) {
+            if let Some(handles) = self.operations.get(operation as usize) {
                 handles.latency.observe(started.elapsed().as_secs_f64());
                 if let Err(err) = &result {
                     if let Some(counter) = handles.errors.get(kind_index(err.kind())) {
@@ -129,7 +145,7 @@ impl DocumentStore for MeteredStore {
     }
 
     fn insert<'a>(&'a self, collection: &'a str, document: Document) -> StoreFuture<'a, String> {
-        self.timed(0, self.inner.insert(collection, document))
+        self.timed(Op::Insert, self.inner.insert(collection, document))
     }
 
     fn find_one<'a>(
@@ -138,27 +154,27 @@ impl DocumentStore for MeteredStore {
         field: &'a str,
         value: &'a Value,
     ) -> StoreFuture<'a, Option<Document>> {
-        self.timed(1, self.inner.find_one(collection, field, value))
+        self.timed(Op::FindOne, self.inner.find_one(collection, field, value))
     }
 
     fn get<'a>(&'a self, collection: &'a str, id: &'a str) -> StoreFuture<'a, Option<Document>> {
-        self.timed(2, self.inner.get(collection, id))
+        self.timed(Op::Get, self.inner.get(collection, id))
     }
 
     fn list<'a>(&'a self, collection: &'a str, options: &'a ListOptions) -> StoreFuture<'a, Vec<Document>> {
-        self.timed(3, self.inner.list(collection, options))
+        self.timed(Op::List, self.inner.list(collection, options))
     }
 
     fn replace<'a>(&'a self, collection: &'a str, id: &'a str, document: Document) -> StoreFuture<'a, bool> {
-        self.timed(4, self.inner.replace(collection, id, document))
+        self.timed(Op::Replace, self.inner.replace(collection, id, document))
     }
 
     fn delete<'a>(&'a self, collection: &'a str, id: &'a str) -> StoreFuture<'a, bool> {
-        self.timed(5, self.inner.delete(collection, id))
+        self.timed(Op::Delete, self.inner.delete(collection, id))
     }
 
     fn ensure_index<'a>(&'a self, collection: &'a str, field: &'a str) -> StoreFuture<'a, ()> {
-        self.timed(6, self.inner.ensure_index(collection, field))
+        self.timed(Op::EnsureIndex, self.inner.ensure_index(collection, field))
     }
 
     fn insert_referencing<'a>(
@@ -167,7 +183,10 @@ impl DocumentStore for MeteredStore {
         document: Document,
         references: &'a [Reference],
     ) -> StoreFuture<'a, Checked<String>> {
-        self.timed(7, self.inner.insert_referencing(collection, document, references))
+        self.timed(
+            Op::InsertReferencing,
+            self.inner.insert_referencing(collection, document, references),
+        )
     }
 
     fn replace_referencing<'a>(
@@ -178,7 +197,7 @@ impl DocumentStore for MeteredStore {
         references: &'a [Reference],
     ) -> StoreFuture<'a, Checked<()>> {
         self.timed(
-            8,
+            Op::ReplaceReferencing,
             self.inner
                 .replace_referencing(collection, id, document, references),
         )
@@ -190,7 +209,10 @@ impl DocumentStore for MeteredStore {
         id: &'a str,
         referrers: &'a [Referrer],
     ) -> StoreFuture<'a, Deletion> {
-        self.timed(9, self.inner.delete_unreferenced(collection, id, referrers))
+        self.timed(
+            Op::DeleteUnreferenced,
+            self.inner.delete_unreferenced(collection, id, referrers),
+        )
     }
 }
 
