@@ -54,10 +54,14 @@ use crate::routing::{BoxFuture, Entry, Lookup, RouteDef};
 pub(crate) use observe::{InRequest, Observed, RequestId, X_REQUEST_ID};
 use panic::{panic_message, CatchPanic};
 
-/// Whether the access line is on (a callsite's cached interest: nearly free when it is off).
+/// Whether the access line is on: decided once by ferrapi's log, else asked of `tracing` (a
+/// callsite's cached interest, which still consults the subscriber's filter per request).
 #[inline(always)]
 fn access_log_on() -> bool {
-    tracing::enabled!(target: ACCESS_TARGET, tracing::Level::INFO)
+    match crate::logging::access_on() {
+        Some(on) => on,
+        None => tracing::enabled!(target: ACCESS_TARGET, tracing::Level::INFO),
+    }
 }
 
 /// What [`route`] tells the observer of a request: where it went. The unobserved path passes

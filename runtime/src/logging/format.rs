@@ -15,9 +15,9 @@
 //!   computed once per second per thread;
 //! - no allocation per line: lines are built in buffers reused by each thread.
 
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::fmt::{self, Write as _};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use tracing::field::{Field, Visit};
 use tracing::Level;
@@ -127,7 +127,12 @@ static CLASS: [u8; 256] = {
 
 /// Append `s` to a JSON string's inside.
 pub(crate) fn json_escape(out: &mut Vec<u8>, s: &str) {
-    let bytes = s.as_bytes();
+    json_escape_bytes(out, s.as_bytes());
+}
+
+/// Append UTF-8 `bytes` to a JSON string's inside (bytes from a `str`: they are escaped as its
+/// characters would be, multi-byte characters as they are).
+fn json_escape_bytes(out: &mut Vec<u8>, bytes: &[u8]) {
     if bytes.iter().all(|&b| CLASS[b as usize] != 0) {
         out.extend_from_slice(bytes);
         return;
@@ -192,6 +197,28 @@ fn push_i64(out: &mut Vec<u8>, n: i64) {
     push_u64(out, n.unsigned_abs());
 }
 
+/// `00` to `99`, two bytes each: a pair of digits costs one lookup instead of two divisions.
+static PAIRS: [[u8; 2]; 100] = {
+    let mut pairs = [[0u8; 2]; 100];
+    let mut n = 0;
+    while n < 100 {
+        pairs[n] = [b'0' + (n / 10) as u8, b'0' + (n % 10) as u8];
+        n += 1;
+    }
+    pairs
+};
+
+/// The two digits of `n % 100`.
+fn pair(n: u32) -> [u8; 2] {
+    PAIRS[(n % 100) as usize]
+}
+
+/// `n` below 1,000 as exactly three digits.
+fn three_digits(n: u32) -> [u8; 3] {
+    let [tens, ones] = pair(n);
+    [b'0' + (n / 100 % 10) as u8, tens, ones]
+}
+
 /// Append `micros` microseconds as milliseconds with three decimals (`0.123`).
 pub(crate) fn push_millis(out: &mut Vec<u8>, micros: u64) {
     let whole = micros / 1000;
@@ -200,23 +227,14 @@ pub(crate) fn push_millis(out: &mut Vec<u8>, micros: u64) {
     } else {
         push_u64(out, whole);
     }
-    let frac = (micros % 1000) as u16;
-    out.extend_from_slice(&[
-        b'.',
-        b'0' + (frac / 100) as u8,
-        b'0' + (frac / 10 % 10) as u8,
-        b'0' + (frac % 10) as u8,
-    ]);
+    let [a, b, c] = three_digits((micros % 1000) as u32);
+    out.extend_from_slice(&[b'.', a, b, c]);
 }
 
 /// Append an HTTP status (three digits).
 fn push_status(out: &mut Vec<u8>, status: u16) {
     if (100..1000).contains(&status) {
-        out.extend_from_slice(&[
-            b'0' + (status / 100) as u8,
-            b'0' + (status / 10 % 10) as u8,
-            b'0' + (status % 10) as u8,
-        ]);
+        out.extend_from_slice(&three_digits(u32::from(status)));
     } else {
         push_u64(out, u64::from(status));
     }
@@ -233,35 +251,83 @@ fn push_f64(out: &mut Vec<u8>, json: bool, value: f64) {
     }
 }
 
-thread_local! {
-    /// The second last formatted on this thread, and its `YYYY-MM-DDTHH:MM:SS`.
-    static SECOND: Cell<u64> = const { Cell::new(u64::MAX) };
-    static SECOND_TEXT: Cell<[u8; 19]> = const { Cell::new([0; 19]) };
+/// How long a thread turns monotonic instants into wall-clock times from one reading of both
+/// clocks before reading them again: a change of the system clock shows within this, and a
+/// slewing clock drifts from it by at most 0.5 ms (NTP's 500 ppm).
+const REANCHOR: Duration = Duration::from_secs(1);
+
+/// A thread's timestamp state.
+struct Stamp {
+    /// A monotonic instant and the wall-clock time (since the Unix epoch) read with it.
+    anchor: Option<(Instant, Duration)>,
+    /// The second last formatted, and the timestamp last written: a line of the same second
+    /// rewrites only its microseconds.
+    second: u64,
+    text: [u8; 27],
 }
 
-/// Append the current UTC time, `2026-11-26T08:01:22.123456Z`.
-pub(crate) fn timestamp(out: &mut Vec<u8>) {
-    let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
-    let secs = now.as_secs();
-    let text = if SECOND.get() == secs {
-        SECOND_TEXT.get()
-    } else {
-        let text = civil(secs);
-        SECOND.set(secs);
-        SECOND_TEXT.set(text);
-        text
+thread_local! {
+    static STAMP: RefCell<Stamp> = const {
+        RefCell::new(Stamp { anchor: None, second: u64::MAX, text: *b"0000-00-00T00:00:00.000000Z" })
     };
-    let micros = now.subsec_micros();
-    let mut stamp = [0u8; 27];
-    stamp[..19].copy_from_slice(&text);
-    stamp[19] = b'.';
-    let mut n = micros;
-    for slot in stamp[20..26].iter_mut().rev() {
-        *slot = b'0' + (n % 10) as u8;
-        n /= 10;
+}
+
+/// Append the UTC time of `at`, `2026-11-26T08:01:22.123456Z`. A request's access line is
+/// stamped with the instant that also ends its latency: one clock read serves both.
+pub(crate) fn timestamp_at(out: &mut Vec<u8>, at: Instant) {
+    STAMP.with(|stamp| match stamp.try_borrow_mut() {
+        Ok(mut stamp) => {
+            let stamp = &mut *stamp;
+            let since_epoch = match stamp.anchor {
+                Some((mono, real)) => match at.checked_duration_since(mono) {
+                    Some(since) if since < REANCHOR => real + since,
+                    _ => reanchor(&mut stamp.anchor, at),
+                },
+                None => reanchor(&mut stamp.anchor, at),
+            };
+            let secs = since_epoch.as_secs();
+            if stamp.second != secs {
+                stamp.text[..19].copy_from_slice(&civil(secs));
+                stamp.second = secs;
+            }
+            put_micros(&mut stamp.text, since_epoch.subsec_micros());
+            out.extend_from_slice(&stamp.text);
+        }
+        // Only if formatting a timestamp could log, which it does not.
+        Err(_) => {
+            let since_epoch = wall_clock(at, Instant::now(), SystemTime::now());
+            let mut text = *b"0000-00-00T00:00:00.000000Z";
+            text[..19].copy_from_slice(&civil(since_epoch.as_secs()));
+            put_micros(&mut text, since_epoch.subsec_micros());
+            out.extend_from_slice(&text);
+        }
+    });
+}
+
+/// Read both clocks again into `anchor`, and return the wall-clock time of `at`.
+#[cold]
+fn reanchor(anchor: &mut Option<(Instant, Duration)>, at: Instant) -> Duration {
+    let mono = Instant::now();
+    let real = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default();
+    *anchor = Some((mono, real));
+    wall_clock(at, mono, UNIX_EPOCH + real)
+}
+
+/// The wall-clock time (since the Unix epoch) of `at`, given that `mono` was read with `real`.
+fn wall_clock(at: Instant, mono: Instant, real: SystemTime) -> Duration {
+    let real = real.duration_since(UNIX_EPOCH).unwrap_or_default();
+    match at.checked_duration_since(mono) {
+        Some(after) => real + after,
+        None => real.saturating_sub(mono.saturating_duration_since(at)),
     }
-    stamp[26] = b'Z';
-    out.extend_from_slice(&stamp);
+}
+
+/// Write `micros` (below a million) as the six digits of a timestamp's fraction.
+fn put_micros(text: &mut [u8; 27], micros: u32) {
+    let [a, b] = pair(micros / 10_000);
+    let [c, d] = pair(micros / 100);
+    let [e, f] = pair(micros);
+    text[20..26].copy_from_slice(&[a, b, c, d, e, f]);
 }
 
 /// `YYYY-MM-DDTHH:MM:SS` of a Unix time (proleptic Gregorian, UTC; Howard Hinnant's
@@ -301,11 +367,16 @@ fn civil(secs: u64) -> [u8; 19] {
     out
 }
 
-/// The start of a line: the timestamp and the level (JSON: and the target).
+/// The start of a line logged now: the timestamp and the level (JSON: and the target).
 pub(crate) fn line_start(out: &mut Vec<u8>, style: Style, level: &Level, target: &str) {
+    line_start_at(out, style, level, target, Instant::now());
+}
+
+/// The start of a line stamped `at`: the timestamp and the level (JSON: and the target).
+fn line_start_at(out: &mut Vec<u8>, style: Style, level: &Level, target: &str, at: Instant) {
     match style.format {
         LogFormat::Text => {
-            timestamp(out);
+            timestamp_at(out, at);
             let (name, colour): (&[u8], &[u8]) = match *level {
                 Level::ERROR => (b" ERROR ", b"\x1b[31m"),
                 Level::WARN => (b"  WARN ", b"\x1b[33m"),
@@ -323,7 +394,7 @@ pub(crate) fn line_start(out: &mut Vec<u8>, style: Style, level: &Level, target:
         }
         LogFormat::Json => {
             out.extend_from_slice(b"{\"timestamp\":\"");
-            timestamp(out);
+            timestamp_at(out, at);
             out.extend_from_slice(b"\",\"level\":\"");
             out.extend_from_slice(level.as_str().as_bytes());
             out.extend_from_slice(b"\",\"target\":");
@@ -443,63 +514,254 @@ pub(crate) fn request_id(out: &mut Vec<u8>, json: bool, id: &[u8]) {
 /// The access line of one request: what [`access`] writes.
 pub(crate) struct AccessLine<'a> {
     pub(crate) method: &'a str,
-    /// The path and query, as requested.
-    pub(crate) path: &'a str,
+    /// The path and query, as requested (UTF-8: a copy of a parsed `Uri`'s).
+    pub(crate) path: &'a [u8],
     /// The route template, when a route matched.
     pub(crate) route: Option<&'a str>,
     pub(crate) status: u16,
     pub(crate) micros: u64,
     /// Written as it is: only ids that need no escaping are accepted or made (see
     /// `dispatch/observe.rs`).
-    pub(crate) request_id: Option<&'a str>,
+    pub(crate) request_id: Option<&'a [u8]>,
+    /// When it was answered (the line's timestamp).
+    pub(crate) at: Instant,
 }
 
 /// Write the access line, newline included: `GET /item/42 200 0.123ms request_id=…` in text; in
 /// JSON that text as the message and each part as a key (`latency_ms` a number).
 pub(crate) fn access(out: &mut Vec<u8>, style: Style, line: &AccessLine<'_>) {
-    line_start(out, style, &Level::INFO, ACCESS_TARGET);
+    // One reservation for the whole line (text; JSON may reserve once more).
+    out.reserve(96 + line.path.len() + line.request_id.map_or(0, <[u8]>::len));
     match style.format {
+        LogFormat::Text if !style.ansi => {
+            timestamp_at(out, line.at);
+            out.extend_from_slice(b"  INFO ");
+            access_text(out, line);
+        }
         LogFormat::Text => {
-            // A method is a token and a parsed path holds no space or control character (hyper
-            // refuses them), so both are written as they are.
-            out.extend_from_slice(line.method.as_bytes());
-            out.push(b' ');
-            out.extend_from_slice(line.path.as_bytes());
-            out.push(b' ');
-            push_status(out, line.status);
-            out.push(b' ');
-            push_millis(out, line.micros);
-            out.extend_from_slice(b"ms");
-            if let Some(id) = line.request_id {
-                request_id(out, false, id.as_bytes());
-            }
+            line_start_at(out, style, &Level::INFO, ACCESS_TARGET, line.at);
+            access_text(out, line);
         }
         LogFormat::Json => {
-            out.extend_from_slice(b",\"message\":\"");
-            json_escape(out, line.method);
-            out.push(b' ');
-            json_escape(out, line.path);
-            out.push(b' ');
-            push_status(out, line.status);
-            out.push(b' ');
-            push_millis(out, line.micros);
-            out.extend_from_slice(b"ms\",\"method\":");
-            json_string(out, line.method);
-            out.extend_from_slice(b",\"path\":");
-            json_string(out, line.path);
-            if let Some(route) = line.route {
-                out.extend_from_slice(b",\"route\":");
-                json_string(out, route);
-            }
-            out.extend_from_slice(b",\"status\":");
-            push_status(out, line.status);
-            out.extend_from_slice(b",\"latency_ms\":");
-            push_millis(out, line.micros);
-            if let Some(id) = line.request_id {
-                request_id(out, true, id.as_bytes());
-            }
-            out.push(b'}');
+            line_start_at(out, style, &Level::INFO, ACCESS_TARGET, line.at);
+            access_json(out, line);
         }
     }
     out.push(b'\n');
+}
+
+/// The access line's text after the level.
+fn access_text(out: &mut Vec<u8>, line: &AccessLine<'_>) {
+    // A method is a token and a parsed path holds no space or control character (hyper refuses
+    // them), so both are written as they are.
+    out.extend_from_slice(line.method.as_bytes());
+    out.push(b' ');
+    out.extend_from_slice(line.path);
+    push_outcome(out, line.status, line.micros);
+    out.extend_from_slice(b"ms");
+    if let Some(id) = line.request_id {
+        request_id(out, false, id);
+    }
+}
+
+/// The access line's JSON keys after the target.
+fn access_json(out: &mut Vec<u8>, line: &AccessLine<'_>) {
+    out.extend_from_slice(b",\"message\":\"");
+    json_escape(out, line.method);
+    out.push(b' ');
+    json_escape_bytes(out, line.path);
+    push_outcome(out, line.status, line.micros);
+    out.extend_from_slice(b"ms\",\"method\":");
+    json_string(out, line.method);
+    out.extend_from_slice(b",\"path\":\"");
+    json_escape_bytes(out, line.path);
+    out.push(b'"');
+    if let Some(route) = line.route {
+        out.extend_from_slice(b",\"route\":");
+        json_string(out, route);
+    }
+    out.extend_from_slice(b",\"status\":");
+    push_status(out, line.status);
+    out.extend_from_slice(b",\"latency_ms\":");
+    push_millis(out, line.micros);
+    if let Some(id) = line.request_id {
+        request_id(out, true, id);
+    }
+    out.push(b'}');
+}
+
+/// Append ` 200 0.123` (the status, and the latency in milliseconds).
+fn push_outcome(out: &mut Vec<u8>, status: u16, micros: u64) {
+    if (100..1000).contains(&status) && micros < 10_000 {
+        // The common case, in one piece: a three-digit status, under 10 ms.
+        let [s1, s2, s3] = three_digits(u32::from(status));
+        let [m1, m2, m3] = three_digits((micros % 1000) as u32);
+        out.extend_from_slice(&[
+            b' ',
+            s1,
+            s2,
+            s3,
+            b' ',
+            b'0' + (micros / 1000) as u8,
+            b'.',
+            m1,
+            m2,
+            m3,
+        ]);
+        return;
+    }
+    out.push(b' ');
+    push_status(out, status);
+    out.push(b' ');
+    push_millis(out, micros);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(write: impl FnOnce(&mut Vec<u8>)) -> String {
+        let mut out = Vec::new();
+        write(&mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn civil_dates_match_the_calendar() {
+        for (secs, expected) in [
+            (0, "1970-01-01T00:00:00"),
+            (951_782_400, "2000-02-29T00:00:00"),
+            (1_795_680_082, "2026-11-26T08:01:22"),
+            (4_102_444_799, "2099-12-31T23:59:59"),
+            (253_402_300_799, "9999-12-31T23:59:59"),
+        ] {
+            assert_eq!(std::str::from_utf8(&civil(secs)).unwrap(), expected, "{secs}");
+        }
+    }
+
+    #[test]
+    fn microseconds_and_milliseconds_keep_their_zeros() {
+        for (micros, expected) in [
+            (0, "000000"),
+            (5, "000005"),
+            (120_034, "120034"),
+            (999_999, "999999"),
+        ] {
+            let mut stamp = *b"0000-00-00T00:00:00.000000Z";
+            put_micros(&mut stamp, micros);
+            assert_eq!(&stamp[20..26], expected.as_bytes());
+        }
+        for (micros, expected) in [
+            (0, "0.000"),
+            (123, "0.123"),
+            (9_999, "9.999"),
+            (12_345_678, "12345.678"),
+        ] {
+            assert_eq!(text(|out| push_millis(out, micros)), expected);
+        }
+        // The one-piece common case and the general case agree.
+        for (status, micros, expected) in [
+            (200, 123, " 200 0.123"),
+            (404, 9_999, " 404 9.999"),
+            (503, 10_000, " 503 10.000"),
+            (101, 45_000_001, " 101 45000.001"),
+        ] {
+            assert_eq!(text(|out| push_outcome(out, status, micros)), expected);
+        }
+    }
+
+    #[test]
+    fn a_monotonic_instant_becomes_the_wall_clock_time_read_with_it() {
+        let mono = Instant::now();
+        let real = UNIX_EPOCH + Duration::from_secs(1_795_680_082);
+        let later = mono + Duration::from_millis(1_500);
+        assert_eq!(
+            wall_clock(later, mono, real),
+            Duration::from_secs(1_795_680_082) + Duration::from_millis(1_500)
+        );
+        if let Some(earlier) = mono.checked_sub(Duration::from_micros(250)) {
+            assert_eq!(
+                wall_clock(earlier, mono, real),
+                Duration::from_secs(1_795_680_082) - Duration::from_micros(250)
+            );
+        }
+    }
+
+    #[test]
+    fn a_timestamp_is_the_system_clock_to_the_second() {
+        // Within the same second on both sides (retried across a second's edge).
+        for _ in 0..3 {
+            let before = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs();
+            let stamp = text(|out| timestamp_at(out, Instant::now()));
+            let after = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs();
+            if before == after {
+                assert_eq!(stamp.len(), 27);
+                assert_eq!(&stamp.as_bytes()[..19], &civil(before));
+                assert!(stamp.ends_with('Z'));
+                return;
+            }
+        }
+        panic!("the second changed three times in a row");
+    }
+
+    fn line(path: &'static str, id: Option<&'static str>) -> AccessLine<'static> {
+        AccessLine {
+            method: "GET",
+            path: path.as_bytes(),
+            route: Some("/items/{item_id}"),
+            status: 200,
+            micros: 1_234,
+            request_id: id.map(str::as_bytes),
+            at: Instant::now(),
+        }
+    }
+
+    #[test]
+    fn the_text_access_line() {
+        let style = Style {
+            format: LogFormat::Text,
+            ansi: false,
+        };
+        let written = text(|out| access(out, style, &line("/items/42?q=a", Some("abc-1"))));
+        assert_eq!(
+            &written[26..],
+            "Z  INFO GET /items/42?q=a 200 1.234ms request_id=abc-1\n"
+        );
+        let written = text(|out| access(out, style, &line("/", None)));
+        assert!(written.ends_with("Z  INFO GET / 200 1.234ms\n"), "{written}");
+        let coloured = Style { ansi: true, ..style };
+        let written = text(|out| access(out, coloured, &line("/", None)));
+        assert!(
+            written.contains("\x1b[32m  INFO \x1b[0mGET / 200 1.234ms"),
+            "{written:?}"
+        );
+    }
+
+    #[test]
+    fn the_json_access_line_parses_and_escapes() {
+        let style = Style {
+            format: LogFormat::Json,
+            ansi: false,
+        };
+        let written = text(|out| access(out, style, &line("/items/\"quoted\"\\x/caf\u{e9}", Some("id-7"))));
+        assert!(written.ends_with("}\n"));
+        let value: serde_json::Value = serde_json::from_str(&written).unwrap();
+        assert_eq!(value["level"], "INFO");
+        assert_eq!(value["target"], ACCESS_TARGET);
+        assert_eq!(value["message"], "GET /items/\"quoted\"\\x/caf\u{e9} 200 1.234ms");
+        assert_eq!(value["method"], "GET");
+        assert_eq!(value["path"], "/items/\"quoted\"\\x/caf\u{e9}");
+        assert_eq!(value["route"], "/items/{item_id}");
+        assert_eq!(value["status"], 200);
+        assert_eq!(value["latency_ms"], 1.234);
+        assert_eq!(value["request_id"], "id-7");
+        assert_eq!(value["timestamp"].as_str().map(str::len), Some(27));
+    }
+
+    #[test]
+    fn json_escaping_covers_controls() {
+        let mut out = Vec::new();
+        json_string(&mut out, "a\u{1}b\nc\t\"\\");
+        assert_eq!(String::from_utf8(out).unwrap(), r#""a\u0001b\nc\t\"\\""#);
+    }
 }

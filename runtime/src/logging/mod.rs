@@ -185,6 +185,14 @@ pub(crate) fn access_line(line: &AccessLine<'_>) -> bool {
     }
 }
 
+/// Whether this module's subscriber writes access lines; `None` when another subscriber is
+/// installed (the caller then asks `tracing`). Decided once at [`init`], so a request pays an
+/// atomic load, not a filter lookup.
+#[inline]
+pub(crate) fn access_on() -> Option<bool> {
+    LOGGER.get().map(|logger| logger.access_on())
+}
+
 /// True when this module's subscriber is installed: requests then carry their id in a
 /// [`RequestScope`] rather than a `tracing` span.
 pub(crate) fn is_installed() -> bool {
@@ -202,7 +210,7 @@ pub(crate) struct RequestScope {
 }
 
 /// Enter the request with this id on this thread (see [`RequestScope`]).
-pub(crate) fn enter_request(id: &str) -> RequestScope {
+pub(crate) fn enter_request(id: &[u8]) -> RequestScope {
     subscriber::REQUEST_IDS.with(|ids| {
         let mut ids = ids.borrow_mut();
         let (stack, current) = &mut *ids;
@@ -211,7 +219,7 @@ pub(crate) fn enter_request(id: &str) -> RequestScope {
             outer: *current,
         };
         *current = stack.len();
-        stack.extend_from_slice(id.as_bytes());
+        stack.extend_from_slice(id);
         scope
     })
 }

@@ -89,13 +89,22 @@ impl Sink {
 
     /// Append one finished line (newline included), or drop it when the buffer is full.
     pub(crate) fn append(&self, line: &[u8]) {
+        self.append_with(|buf| buf.extend_from_slice(line));
+    }
+
+    /// Append the line `write` appends to the buffer (newline included), or drop it when that
+    /// takes the buffer past its limit. Writing in place saves formatting the line elsewhere and
+    /// copying it in; `write` runs under the lock, so it must be short and must not log.
+    pub(crate) fn append_with(&self, write: impl FnOnce(&mut Vec<u8>)) {
         let mut shared = self.lock();
-        if shared.buf.len() + line.len() > self.limit {
+        let start = shared.buf.len();
+        write(&mut shared.buf);
+        if shared.buf.len() > self.limit {
+            shared.buf.truncate(start);
             drop(shared);
             self.dropped.fetch_add(1, Ordering::Relaxed);
             return;
         }
-        shared.buf.extend_from_slice(line);
         let wake = !shared.woken && (shared.idle || shared.buf.len() >= HIGH_WATER);
         shared.woken |= wake;
         drop(shared);

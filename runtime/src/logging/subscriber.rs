@@ -25,13 +25,15 @@ use tracing::{Event, Metadata, Subscriber};
 use tracing_core::span::Current;
 use tracing_subscriber::filter::{LevelFilter, Targets};
 
-use super::format::{access, line_start, request_id, AccessLine, Fields, LogFormat, Style};
+use super::format::{access, line_start, request_id, AccessLine, Fields, LogFormat, Style, ACCESS_TARGET};
 use super::sink::Sink;
 
 /// The subscriber.
 pub(crate) struct Logger {
     filter: Targets,
     max_level: LevelFilter,
+    /// The access line passes `filter` (decided once: the filter does not change).
+    access_on: bool,
     style: Style,
     spans: Mutex<Spans>,
     sink: Arc<Sink>,
@@ -85,9 +87,11 @@ impl Logger {
             .chain(filter.default_level())
             .max()
             .unwrap_or(LevelFilter::OFF);
+        let access_on = filter.would_enable(ACCESS_TARGET, &tracing::Level::INFO);
         Logger {
             filter,
             max_level,
+            access_on,
             style: Style {
                 format,
                 ansi: ansi && format == LogFormat::Text,
@@ -102,17 +106,15 @@ impl Logger {
         self.spans.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Write the access line of a request (see `format::access`).
+    /// Write the access line of a request (see `format::access`), straight into the sink.
     pub(crate) fn access(&self, line: &AccessLine<'_>) {
-        LINE.with(|buffers| {
-            let Ok(mut buffers) = buffers.try_borrow_mut() else {
-                return;
-            };
-            let out = &mut buffers.0;
-            out.clear();
-            access(out, self.style, line);
-            self.sink.append(out);
-        });
+        let style = self.style;
+        self.sink.append_with(|out| access(out, style, line));
+    }
+
+    /// Whether the access line (target `ferrapi::access`, `INFO`) passes the filter.
+    pub(crate) fn access_on(&self) -> bool {
+        self.access_on
     }
 
     fn json(&self) -> bool {
