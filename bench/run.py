@@ -8,7 +8,9 @@ Rules enforced here:
 - a verify step runs first: every peer must answer every scenario with the service's status,
   content type and body, byte for byte, or the run stops (a benchmark of different work is
   meaningless);
-- the server runs pinned to CPU 0 and wrk to CPU 1; peers are interleaved round by round;
+- the server runs pinned to CPU 0 and wrk to CPU 1; within a round every scenario runs on every
+  peer in turn (all servers started, only the loaded one busy), the peers' order rotating from
+  round to round, so compared figures are taken seconds apart;
 - the server's CPU time per request comes from /proc/PID/stat (utime + stime) over each run;
 - no timing is ever asserted: a smoke run (--smoke) only proves the harness works end to end;
 - the fastapi and express peers are installed into bench/ on demand (bench/.venv-fastapi from
@@ -439,14 +441,26 @@ def wrk(port, scenario, duration, connections, headers=()):
     return result
 
 
-def load_round(peers, bins, workdir, openapi_file, duration, connections, results, rss):
-    for peer in peers:
-        srv = Server(peer, bins, workdir, openapi_file)
-        try:
+def load_round(peers, bins, workdir, openapi_file, duration, connections, results, rss, round_no=0):
+    """One round. Every peer's server is started first (all pinned to CPU 0; the ones not under
+    load are idle), then the scenarios run one by one, each on every peer in turn, the peers'
+    order rotated from round to round: figures that are compared are taken seconds apart rather
+    than minutes, since this machine's speed drifts by ±10 % over minutes."""
+    servers = {}
+    try:
+        for peer in peers:
+            servers[peer] = Server(peer, bins, workdir, openapi_file)
             if peer.startswith("service"):
-                srv.request("POST", "/api/bird/", BIRD_BODY)
-            shared_hwm = anon = 0
-            for scenario in scenarios_for(peer):
+                servers[peer].request("POST", "/api/bird/", BIRD_BODY)
+        shared_hwm = dict.fromkeys(peers, 0)
+        anon = dict.fromkeys(peers, 0)
+        shift = round_no % len(peers)
+        order = peers[shift:] + peers[:shift]
+        for scenario in SCENARIOS:
+            for peer in order:
+                if scenario not in scenarios_for(peer):
+                    continue
+                srv = servers[peer]
                 before = srv.cpu_ticks()
                 r = wrk(srv.port, scenario, duration, connections, LAYER_HEADERS.get(peer, ()))
                 after = srv.cpu_ticks()
@@ -457,10 +471,12 @@ def load_round(peers, bins, workdir, openapi_file, duration, connections, result
                 # The scenarios every peer serves come first: the high-water mark after them compares
                 # like with like; the service's store scenarios come after.
                 if not scenario[4]:
-                    shared_hwm = srv.status("VmHWM")
-                anon = max(anon, srv.status("RssAnon"))
-            rss.setdefault(peer, []).append((srv.idle_rss_kib, shared_hwm, srv.status("VmHWM"), anon))
-        finally:
+                    shared_hwm[peer] = srv.status("VmHWM")
+                anon[peer] = max(anon[peer], srv.status("RssAnon"))
+        for peer, srv in servers.items():
+            rss.setdefault(peer, []).append((srv.idle_rss_kib, shared_hwm[peer], srv.status("VmHWM"), anon[peer]))
+    finally:
+        for srv in servers.values():
             srv.stop()
 
 
@@ -500,6 +516,7 @@ def table(peers, results, rss, meta):
             lines.append(f"| `{name}` | {peer} | {rps:,.0f} | {spread([r['rps'] for r in rs])} | {ratio} | "
                          f"{med([r.get('p50_ms', 0) for r in rs]):.2f} | {med([r.get('p99_ms', 0) for r in rs]):.2f} | "
                          f"{cpu:.1f} | {cratio} |")
+    lines.extend(paired(peers, results))
     lines.append("")
     lines.append("| peer | idle RSS MiB | peak RSS, shared scenarios MiB | peak RSS, all scenarios MiB | "
                  "largest anonymous RSS MiB |")
@@ -512,6 +529,31 @@ def table(peers, results, rss, meta):
             anon = max(r[3] for r in rss[peer]) / 1024
             lines.append(f"| {peer} | {idle:.1f} | {shared:.1f} | {peak:.1f} | {anon:.1f} |")
     return "\n".join(lines)
+
+
+def paired(peers, results, ref="service"):
+    """The service's variants against `ref` (the service with its log off), round by round: the
+    two runs of a scenario in a round are seconds apart, so their ratio is steadier than a ratio
+    of medians taken minutes apart. The last row pools every scenario's rounds."""
+    others = [p for p in peers if p.startswith("service") and p != ref]
+    if ref not in peers or not others:
+        return []
+    lines = ["", f"CPU per request ÷ {ref}'s in the same round; median over rounds (min–max):", "",
+             "| scenario | " + " | ".join(others) + " |", "|---|" + "---:|" * len(others)]
+    pooled = {p: [] for p in others}
+    for scenario in SCENARIOS:
+        name = scenario[0]
+        base = results.get((ref, name))
+        cells = []
+        for peer in others:
+            rs = results.get((peer, name))
+            ratios = [r["cpu_us"] / b["cpu_us"] for r, b in zip(rs or [], base or []) if b["cpu_us"]]
+            pooled[peer].extend(ratios)
+            cells.append(f"{med(ratios):.3f} ({min(ratios):.2f}–{max(ratios):.2f})" if ratios else "-")
+        lines.append(f"| `{name}` | " + " | ".join(cells) + " |")
+    lines.append("| all scenarios, pooled | " + " | ".join(
+        f"{med(pooled[p]):.3f} ({len(pooled[p])} runs)" if pooled[p] else "-" for p in others) + " |")
+    return lines
 
 
 def write_benchmarks(text):
@@ -604,7 +646,8 @@ def main():
         results, rss = {}, {}
         for round_no in range(args.rounds):
             log(f"round {round_no + 1}/{args.rounds}")
-            load_round(peers, bins, workdir, openapi_file, args.duration, args.connections, results, rss)
+            load_round(peers, bins, workdir, openapi_file, args.duration, args.connections, results, rss,
+                       round_no)
     errors = sum(r["errors"] for rs in results.values() for r in rs)
     if errors:
         log(f"warning: wrk reported {errors} socket error(s)")

@@ -63,27 +63,22 @@ pub(crate) fn well_formed(value: &[u8]) -> bool {
     (1..=MAX_ID_LEN).contains(&value.len()) && value.iter().all(|&b| ID_BYTE[usize::from(b)])
 }
 
-/// A request's id: the one it came with, or one made for it.
-pub(crate) enum RequestId {
-    Incoming(HeaderValue),
-    Made([u8; 32]),
-}
+/// A request's id: the one it came with, or one made for it, as the header value it is
+/// returned in.
+pub(crate) struct RequestId(HeaderValue);
 
 impl RequestId {
     /// The incoming `X-Request-Id` if well-formed, else a new id.
     pub(crate) fn of(headers: &hyper::HeaderMap) -> Self {
         match headers.get(&X_REQUEST_ID) {
-            Some(value) if well_formed(value.as_bytes()) => RequestId::Incoming(value.clone()),
-            _ => RequestId::Made(new_id()),
+            Some(value) if well_formed(value.as_bytes()) => RequestId(value.clone()),
+            _ => RequestId(made_id()),
         }
     }
 
     /// The id's bytes (ASCII, see the module rules).
     pub(crate) fn as_bytes(&self) -> &[u8] {
-        match self {
-            RequestId::Incoming(value) => value.as_bytes(),
-            RequestId::Made(bytes) => bytes,
-        }
+        self.0.as_bytes()
     }
 
     /// The id (ASCII, see the module rules), for `tracing` fields; ferrapi's log takes the bytes.
@@ -92,12 +87,17 @@ impl RequestId {
     }
 
     /// The id as a header value.
-    pub(crate) fn into_header(self) -> Option<HeaderValue> {
-        match self {
-            RequestId::Incoming(value) => Some(value),
-            RequestId::Made(bytes) => HeaderValue::from_bytes(&bytes).ok(),
-        }
+    pub(crate) fn into_header(self) -> HeaderValue {
+        self.0
     }
+}
+
+/// A new id (see [`new_id`]) as a header value. (Cutting ids from a buffer of the thread's
+/// instead of allocating each saved ~90 of ~12,100 instructions per request, measured: not worth
+/// the thread-local state.)
+fn made_id() -> HeaderValue {
+    // Hex digits are always a valid header value; the fallback is never taken.
+    HeaderValue::from_bytes(&new_id()).unwrap_or_else(|_| HeaderValue::from_static("invalid-id"))
 }
 
 thread_local! {
@@ -300,8 +300,10 @@ impl Observed {
         if let (Some(metrics), Some(elapsed)) = (&self.inner.metrics, elapsed) {
             metrics.answered(self.key, &self.method, status, elapsed.as_secs_f64());
         }
-        if let Some(value) = self.id.take().and_then(RequestId::into_header) {
-            response.headers_mut().insert(X_REQUEST_ID.clone(), value);
+        if let Some(id) = self.id.take() {
+            response
+                .headers_mut()
+                .insert(X_REQUEST_ID.clone(), id.into_header());
         }
     }
 }
@@ -337,5 +339,30 @@ mod tests {
         assert_ne!(a, b);
         assert!(well_formed(&a));
         assert!(a.iter().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+    }
+
+    #[test]
+    fn made_ids_use_every_digit_in_every_place() {
+        let mut seen = [[false; 16]; 32];
+        for _ in 0..2000 {
+            for (place, digit) in new_id().into_iter().enumerate() {
+                let value = char::from(digit).to_digit(16).unwrap();
+                seen[place][value as usize] = true;
+            }
+        }
+        assert!(seen.iter().all(|place| place.iter().all(|&s| s)));
+    }
+
+    #[test]
+    fn an_incoming_id_is_kept_only_when_well_formed() {
+        let mut headers = hyper::HeaderMap::new();
+        headers.insert(&X_REQUEST_ID, HeaderValue::from_static("req-42"));
+        assert_eq!(RequestId::of(&headers).as_bytes(), b"req-42");
+        headers.insert(&X_REQUEST_ID, HeaderValue::from_static("has space"));
+        let made = RequestId::of(&headers);
+        assert_eq!(made.as_bytes().len(), 32);
+        assert_eq!(made.as_str().len(), 32);
+        assert_eq!(made.into_header().as_bytes().len(), 32);
+        assert_eq!(RequestId::of(&hyper::HeaderMap::new()).as_bytes().len(), 32);
     }
 }

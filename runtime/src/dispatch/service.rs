@@ -117,9 +117,9 @@ impl Service {
                 request_id = id.as_str(),
                 "concurrency limit reached; answering 503"
             );
-            if let Some(value) = id.into_header() {
-                response.headers_mut().insert(X_REQUEST_ID.clone(), value);
-            }
+            response
+                .headers_mut()
+                .insert(X_REQUEST_ID.clone(), id.into_header());
         }
     }
 
