@@ -185,6 +185,12 @@ pub(crate) fn access_line(line: &AccessLine<'_>) -> bool {
     }
 }
 
+/// Whether the access line leaves the route template out (ferrapi's text lines do), so the
+/// caller need not look it up (a cache line the request would not touch otherwise).
+pub(crate) fn access_skips_route() -> bool {
+    LOGGER.get().is_some_and(|logger| !logger.json())
+}
+
 /// Whether this module's subscriber writes access lines; `None` when another subscriber is
 /// installed (the caller then asks `tracing`). Decided once at [`init`], so a request pays an
 /// atomic load, not a filter lookup.

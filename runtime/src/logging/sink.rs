@@ -2,10 +2,11 @@
 //! writes the buffer out in batches.
 //!
 //! Rules enforced here:
-//! - a thread that logs never waits for the output: it copies its line into the buffer under a
-//!   short lock, and when the buffer is full (the output cannot keep up: a slow disk, a pipe
-//!   nobody reads) the line is dropped and counted, never blocking the request that logged it;
-//!   the writer reports the count in a line of its own once it catches up;
+//! - a thread that logs never waits for the output: it copies its line into the buffer (an access
+//!   line is formatted there) under a short lock, and when the buffer is full (the output cannot
+//!   keep up: a slow disk, a pipe nobody reads) the line is dropped and counted, never blocking
+//!   the request that logged it; the writer reports the count in a line of its own once it
+//!   catches up;
 //! - lines are written in the order they were appended, whole, in batches: the writer wakes for
 //!   the first line after a quiet spell (written at once, so a lone line is not delayed), then at
 //!   most every [`PACE`], or sooner when [`HIGH_WATER`] bytes wait; under load that is one `write`

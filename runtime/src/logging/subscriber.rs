@@ -117,7 +117,8 @@ impl Logger {
         self.access_on
     }
 
-    fn json(&self) -> bool {
+    /// Lines are JSON (else text).
+    pub(crate) fn json(&self) -> bool {
         self.style.format == LogFormat::Json
     }
 
