@@ -30,6 +30,8 @@ Usage:
                                     # the log's and the metrics' cost: the service with its log
                                     # off (service), as started by default (service-default), and
                                     # by default with --metrics (service-metrics), in one run
+  bench/run.py --peers service --observability --scenario 'GET /item/42' --rounds 15 --no-write
+                                    # one scenario, many rounds: a small difference pinned down
 """
 
 import argparse
@@ -580,6 +582,8 @@ def main():
     ap.add_argument("--duration", type=int, default=5)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--connections", type=int, default=64)
+    ap.add_argument("--scenario", action="append", default=[], metavar="NAME",
+                    help="only this scenario (repeatable), named as in the table: 'GET /item/42'")
     ap.add_argument("--no-write", action="store_true", help="print the table, leave BENCHMARKS.md alone")
     ap.add_argument("--verify-only", action="store_true")
     ap.add_argument("--with-info-log", action="store_true",
@@ -594,6 +598,11 @@ def main():
     ap.add_argument("--wait-load", type=float, default=0.0, metavar="MINUTES",
                     help="first wait (polling every 30 s, at most MINUTES) for a 1-minute load below 0.7")
     args = ap.parse_args()
+    if args.scenario:
+        unknown = set(args.scenario) - {s[0] for s in SCENARIOS}
+        if unknown:
+            die(f"unknown scenario(s) {sorted(unknown)}; known: {[s[0] for s in SCENARIOS]}")
+        args.no_write = True  # a partial table must not replace BENCHMARKS.md's
     explicit = args.peers.split(",") if args.peers else []
     verify_extra = []
     if args.smoke:
@@ -643,6 +652,9 @@ def main():
         verify([p for p in peers + verify_extra if p != "service-info"], bins, workdir, openapi_file)
         if args.verify_only:
             return
+        if args.scenario:
+            # After the verify step, which checks every scenario (one answers from another's data).
+            SCENARIOS[:] = [s for s in SCENARIOS if s[0] in args.scenario]
         results, rss = {}, {}
         for round_no in range(args.rounds):
             log(f"round {round_no + 1}/{args.rounds}")
