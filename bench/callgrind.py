@@ -15,6 +15,7 @@ Rules enforced here:
 Usage:
   bench/callgrind.py BINARY [--arg ARG ...] [--scenario 'GET /item/42'] [--scenario 'POST /item'] ...
   bench/callgrind.py target/release/resource-api --env RUST_LOG=warn --env DB_CONN_STRING=/tmp/x.db
+  bench/callgrind.py target/release/resource-api --cache-sim   # also L1 misses per request
 
 A scenario is 'METHOD PATH'; POST /item and POST /api/bird/ use the Lua scripts of bench/lua/.
 The server must accept `--port PORT` (or take `--port-flag` to name another flag).
@@ -54,26 +55,31 @@ def wait_ready(port, proc, seconds=120):
     sys.exit(f"callgrind.py: the server did not accept connections on 127.0.0.1:{port} in {seconds} s")
 
 
-def total_instructions(out_file):
-    # One file per dump; `totals:` holds the event count of that part (`summary:` can read 0 when
-    # instrumentation was off at start).
-    total = 0
+def totals(out_file):
+    """Each event's count over all dumps (`Ir`, and with the cache model `I1mr`, `D1mr`, ...)."""
+    # One file per dump; `totals:` holds the event counts of that part, in the order of its
+    # `events:` line (`summary:` can read 0 when instrumentation was off at start).
+    total = {}
     for path in glob.glob(out_file + "*"):
+        events = []
         with open(path, encoding="utf-8", errors="replace") as f:
             for line in f:
-                if line.startswith("totals:"):
-                    total += int(line.split()[1])
+                if line.startswith("events:"):
+                    events = line.split()[1:]
+                elif line.startswith("totals:"):
+                    for name, count in zip(events, line.split()[1:]):
+                        total[name] = total.get(name, 0) + int(count)
                     break
     return total
 
 
-def run(binary, args, env, scenario, duration, port_flag):
+def run(binary, args, env, scenario, duration, port_flag, cache_sim=False):
     method, path = scenario.split(" ", 1)
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
         cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}",
-               binary, port_flag, str(port), *args]
+               *(["--cache-sim=yes"] if cache_sim else []), binary, port_flag, str(port), *args]
         proc = subprocess.Popen(cmd, env={**os.environ, **env}, stdout=subprocess.DEVNULL,
                                 stderr=open(os.path.join(tmp, "server.log"), "w"), cwd=tmp)
         try:
@@ -105,7 +111,7 @@ def run(binary, args, env, scenario, duration, port_flag):
             notes.append("socket errors")
         if "Non-2xx" in result.stdout:
             notes.append("non-2xx answers")
-        return total_instructions(out), requests, notes
+        return totals(out), requests, notes
 
 
 def main():
@@ -116,14 +122,22 @@ def main():
     parser.add_argument("--scenario", action="append", help="'METHOD PATH' (default: GET /item/42, POST /item)")
     parser.add_argument("--duration", type=int, default=5)
     parser.add_argument("--port-flag", default="--port")
+    parser.add_argument("--cache-sim", action="store_true",
+                        help="also count L1 misses with callgrind's cache model (instruction misses, "
+                             "data misses): a change can cost more in misses than in instructions")
     opts = parser.parse_args()
     env = dict(e.split("=", 1) for e in opts.env)
     env.setdefault("RUST_LOG", "warn")
     for scenario in opts.scenario or DEFAULT_SCENARIOS:
-        instructions, requests, notes = run(os.path.abspath(opts.binary), opts.arg, env, scenario,
-                                            opts.duration, opts.port_flag)
+        counts, requests, notes = run(os.path.abspath(opts.binary), opts.arg, env, scenario,
+                                      opts.duration, opts.port_flag, opts.cache_sim)
         note = f"  ({', '.join(notes)})" if notes else ""
-        print(f"{scenario:<40} {instructions / requests:>10,.0f} instructions/request "
+        misses = ""
+        if opts.cache_sim:
+            data = counts.get("D1mr", 0) + counts.get("D1mw", 0)
+            misses = (f", L1 misses: {counts.get('I1mr', 0) / requests:,.0f} instruction, "
+                      f"{data / requests:,.0f} data")
+        print(f"{scenario:<40} {counts.get('Ir', 0) / requests:>10,.0f} instructions/request{misses} "
               f"({requests} requests){note}", flush=True)
 
 
