@@ -90,17 +90,25 @@ impl Sink {
 
     /// Append one finished line (newline included), or drop it when the buffer is full.
     pub(crate) fn append(&self, line: &[u8]) {
-        self.append_with(|buf| buf.extend_from_slice(line));
+        self.append_with(line.len(), |buf| buf.extend_from_slice(line));
     }
 
-    /// Append the line `write` appends to the buffer (newline included), or drop it when that
-    /// takes the buffer past its limit. Writing in place saves formatting the line elsewhere and
-    /// copying it in; `write` runs under the lock, so it must be short and must not log.
-    pub(crate) fn append_with(&self, write: impl FnOnce(&mut Vec<u8>)) {
+    /// Append the line `write` appends to the buffer (newline included), at most `bound` bytes;
+    /// drop it when `bound` more bytes would take the buffer past its limit. Writing in place
+    /// saves formatting the line elsewhere and copying it in; checking the bound first keeps a
+    /// line that will be dropped from growing the buffer past its limit. `write` runs under the
+    /// lock, so it must be short and must not log.
+    pub(crate) fn append_with(&self, bound: usize, write: impl FnOnce(&mut Vec<u8>)) {
         let mut shared = self.lock();
         let start = shared.buf.len();
+        if start.saturating_add(bound) > self.limit {
+            drop(shared);
+            self.dropped.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
         write(&mut shared.buf);
         if shared.buf.len() > self.limit {
+            // Only if `write` broke its bound.
             shared.buf.truncate(start);
             drop(shared);
             self.dropped.fetch_add(1, Ordering::Relaxed);
@@ -238,22 +246,15 @@ mod tests {
         assert_eq!(sink.dropped(), 0);
     }
 
-    #[test]
-    fn a_full_buffer_drops_and_counts_instead_of_blocking() {
-        let gate = Arc::new(Mutex::new(()));
+    /// A sink of `limit` bytes whose output is stuck at `gate` (which the caller holds): the
+    /// writer has taken a first line and waits, so the buffer only fills.
+    fn stuck_sink(gate: &Arc<Mutex<()>>, limit: usize) -> (Arc<Sink>, mpsc::Receiver<Vec<u8>>) {
         let (tx, rx) = mpsc::channel();
-        let sink = Sink::start(
-            Box::new(Held {
-                gate: gate.clone(),
-                writes: tx,
-            }),
-            100,
-            notice(),
-        )
-        .unwrap();
-        // The output is stuck: the writer holds the first line, the buffer takes the next few,
-        // and the rest are dropped at once.
-        let held = gate.lock().unwrap();
+        let output = Held {
+            gate: gate.clone(),
+            writes: tx,
+        };
+        let sink = Sink::start(Box::new(output), limit, notice()).unwrap();
         sink.append(b"first\n");
         let started = Instant::now();
         while {
@@ -266,6 +267,38 @@ mod tests {
             );
             std::thread::yield_now();
         }
+        (sink, rx)
+    }
+
+    #[test]
+    fn a_line_that_would_not_fit_is_dropped_before_it_is_written() {
+        let gate = Arc::new(Mutex::new(()));
+        let _held = gate.lock().unwrap();
+        let (sink, _rx) = stuck_sink(&gate, 1024);
+        sink.append(&[b'x'; 900]);
+        let mut written = false;
+        sink.append_with(300, |buf| {
+            written = true;
+            buf.extend_from_slice(&[b'y'; 300]);
+        });
+        assert!(!written, "a line past the limit was formatted");
+        assert_eq!(sink.dropped(), 1);
+        let shared = sink.lock();
+        assert_eq!(shared.buf.len(), 900);
+        assert!(
+            shared.buf.capacity() <= 1024,
+            "the buffer grew to {}",
+            shared.buf.capacity()
+        );
+    }
+
+    #[test]
+    fn a_full_buffer_drops_and_counts_instead_of_blocking() {
+        // The output is stuck: the writer holds the first line, the buffer takes the next few,
+        // and the rest are dropped at once.
+        let gate = Arc::new(Mutex::new(()));
+        let held = gate.lock().unwrap();
+        let (sink, rx) = stuck_sink(&gate, 100);
         let appended = Instant::now();
         for _ in 0..100 {
             sink.append(b"0123456789\n");

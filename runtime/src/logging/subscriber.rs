@@ -25,7 +25,9 @@ use tracing::{Event, Metadata, Subscriber};
 use tracing_core::span::Current;
 use tracing_subscriber::filter::{LevelFilter, Targets};
 
-use super::format::{access, line_start, request_id, AccessLine, Fields, LogFormat, Style, ACCESS_TARGET};
+use super::format::{
+    access, access_bound, line_start, request_id, AccessLine, Fields, LogFormat, Style, ACCESS_TARGET,
+};
 use super::sink::Sink;
 
 /// The subscriber.
@@ -109,7 +111,8 @@ impl Logger {
     /// Write the access line of a request (see `format::access`), straight into the sink.
     pub(crate) fn access(&self, line: &AccessLine<'_>) {
         let style = self.style;
-        self.sink.append_with(|out| access(out, style, line));
+        self.sink
+            .append_with(access_bound(style, line), |out| access(out, style, line));
     }
 
     /// Whether the access line (target `ferrapi::access`, `INFO`) passes the filter.
