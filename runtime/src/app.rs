@@ -185,6 +185,27 @@ impl App {
         self
     }
 
+    /// Set the time allowed to receive a request body and the slowest accepted rate, which
+    /// lengthens it (see [`Config::body_timeout`] and [`Config::body_min_rate`]).
+    pub fn body_timeout(mut self, timeout: Duration, min_rate: Option<u32>) -> Self {
+        self.config.body_timeout = timeout;
+        self.config.body_min_rate = min_rate;
+        self
+    }
+
+    /// Set the time a response may wait for the client to read (see [`Config::write_timeout`]).
+    pub fn write_timeout(mut self, timeout: Duration) -> Self {
+        self.config.write_timeout = timeout;
+        self
+    }
+
+    /// Set how many connections may be open at once (`None`: unlimited; see
+    /// [`Config::max_connections`]).
+    pub fn max_connections(mut self, limit: Option<usize>) -> Self {
+        self.config.max_connections = limit;
+        self
+    }
+
     /// Set how many requests are served at once (`None`: unlimited); beyond it, 503 at once.
     pub fn max_concurrency(mut self, limit: Option<usize>) -> Self {
         self.config.max_concurrency = limit;

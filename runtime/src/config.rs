@@ -1,8 +1,10 @@
 //! The limits and switches of an app and its server, with their defaults.
 //!
 //! Rules enforced here: every limit has a default that is safe to expose (a bounded body, head,
-//! header-read time and number of requests in flight), and each can be changed on the [`App`]
-//! (`App::body_limit`, ...) or here.
+//! number of requests in flight and of connections open, and a deadline on every phase of a
+//! request: its head, its body, its response, an idle connection of either protocol), and each can
+//! be changed on the [`App`] (`App::body_limit`, ...) or here. RELIABILITY.md lists them with the
+//! tests that prove each.
 //!
 //! [`App`]: crate::App
 
@@ -28,9 +30,40 @@ pub struct Config {
     /// is answered 431 by hyper, however the client split its writes. At most 100 header fields
     /// are accepted.
     pub max_head_bytes: usize,
+    /// Time allowed to receive a request body, counted from the moment the route first waits for
+    /// it (default 10 s), and lengthened by `body_min_rate`. A body that misses its deadline is
+    /// answered 408 and its connection closed, so a client that declares a body and stalls
+    /// holds a request's place for a bounded time. `Expect: 100-continue` is answered when the
+    /// route first reads, so a client that never sends the announced body meets the same
+    /// deadline.
+    pub body_timeout: Duration,
+    /// The slowest accepted body rate, in bytes per second (default 8 KiB/s): each byte received
+    /// lengthens the body's deadline by `1 / rate` seconds, so a large upload at a steady rate
+    /// is never cut while a trickle is. `None`: `body_timeout` is the time for the whole body.
+    pub body_min_rate: Option<u32>,
+    /// Time a response may wait for the client to take its bytes (default 10 s): when the client
+    /// reads nothing for that long (a full TCP window on HTTP/1 or HTTP/2, a closed HTTP/2 flow
+    /// control window for one stream), the connection (HTTP/1) or the stream (HTTP/2) is cut,
+    /// and what the response held is freed. The time a route takes to produce its bytes (an
+    /// event stream waiting for its next event) does not count.
+    pub write_timeout: Duration,
     /// Requests served at once (default 1024; `None`: unlimited). A request beyond the limit is
-    /// answered at once with 503 and `Retry-After: 1`, instead of waiting in a queue.
+    /// answered at once with 503 and `Retry-After: 1`, instead of waiting in a queue. A request
+    /// counts until its response body has been handed to the connection (or cut), so clients
+    /// that read slowly cannot hold more than this many responses in memory.
     pub max_concurrency: Option<usize>,
+    /// Connections open at once (default 10,000; `None`: unlimited). At the limit the server
+    /// stops accepting until a connection closes (new clients wait in the listen backlog), so
+    /// the process never runs out of file descriptors. It is lowered at start to three quarters
+    /// of the process's descriptor limit when that is smaller (the log says so).
+    pub max_connections: Option<usize>,
+    /// Streams one HTTP/2 connection may have open at once (default 100).
+    pub http2_max_streams: u32,
+    /// Interval of HTTP/2 keep-alive pings on a connection that is serving requests (default
+    /// 20 s; `None`: no pings): a ping not answered within the same time closes the connection.
+    /// An HTTP/2 connection with no request in progress for `header_read_timeout` is closed
+    /// (after a `GOAWAY`), as an idle HTTP/1 connection is.
+    pub http2_keep_alive: Option<Duration>,
     /// Time in-flight requests get to finish after a shutdown signal (default 10 s).
     pub shutdown_timeout: Duration,
     /// Where the OpenAPI document is served (`None`: not served, and neither are the pages).
@@ -54,7 +87,13 @@ impl Default for Config {
             upload_part_limit: 100 * 1024 * 1024,
             header_read_timeout: Duration::from_secs(10),
             max_head_bytes: 64 * 1024,
+            body_timeout: Duration::from_secs(10),
+            body_min_rate: Some(8 * 1024),
+            write_timeout: Duration::from_secs(10),
             max_concurrency: Some(1024),
+            max_connections: Some(10_000),
+            http2_max_streams: 100,
+            http2_keep_alive: Some(Duration::from_secs(20)),
             shutdown_timeout: Duration::from_secs(10),
             openapi_url: Some("/openapi.json".to_owned()),
             docs_url: Some("/docs".to_owned()),

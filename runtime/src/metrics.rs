@@ -172,6 +172,55 @@ impl EncodeLabelSet for RequestLabels {
 
 type HistogramFamily = Family<RequestLabels, Histogram, fn() -> Histogram>;
 
+/// Why the server refused a request or cut a connection or stream: the `reason` label of
+/// `http_refusals`, and what the server's warnings count (`server/refusals.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) enum Refusal {
+    /// 503: the concurrency limit was reached.
+    Overload,
+    /// 408: a request body missed its deadline.
+    BodyTimeout,
+    /// A connection (HTTP/1) or stream (HTTP/2) cut: its client read nothing for the write
+    /// timeout.
+    WriteTimeout,
+    /// Accepting paused: the connection limit was reached.
+    ConnectionLimit,
+    /// 400 or 501: a request the strict HTTP/1.1 rules refuse, or an HTTP/2 `Host` that is not
+    /// its `:authority`.
+    Malformed,
+}
+
+impl Refusal {
+    /// Every reason, in label order.
+    pub(crate) const ALL: [Refusal; 5] = [
+        Refusal::Overload,
+        Refusal::BodyTimeout,
+        Refusal::WriteTimeout,
+        Refusal::ConnectionLimit,
+        Refusal::Malformed,
+    ];
+
+    /// The label value.
+    pub(crate) fn label(self) -> &'static str {
+        match self {
+            Refusal::Overload => "overload",
+            Refusal::BodyTimeout => "body_timeout",
+            Refusal::WriteTimeout => "write_timeout",
+            Refusal::ConnectionLimit => "connection_limit",
+            Refusal::Malformed => "malformed",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct RefusalLabels(Refusal);
+
+impl EncodeLabelSet for RefusalLabels {
+    fn encode(&self, encoder: &mut LabelSetEncoder<'_>) -> Result<(), fmt::Error> {
+        ("reason", self.0.label()).encode(encoder.encode_label())
+    }
+}
+
 fn latency_histogram() -> Histogram {
     Histogram::new(LATENCY_BUCKETS)
 }
@@ -206,6 +255,8 @@ pub(crate) struct HttpMetrics {
     latency: HistogramFamily,
     in_flight: Gauge,
     rejected: Counter,
+    /// The `http_refusals` counters, by [`Refusal`] (made at start, so counting hashes nothing).
+    refusals: [Counter; Refusal::ALL.len()],
     routes: Vec<Slot>,
     docs: Vec<Slot>,
     endpoint: Slot,
@@ -273,8 +324,17 @@ impl HttpMetrics {
             "HTTP requests refused with 503 because the server was at its concurrency limit",
             rejected.clone(),
         );
+        let refusal_family = Family::<RefusalLabels, Counter>::default();
+        registry.register(
+            "http_refusals",
+            "Requests refused and connections or streams cut by the server's limits and deadlines, by reason",
+            refusal_family.clone(),
+        );
+        let refusals =
+            Refusal::ALL.map(|reason| refusal_family.get_or_create(&RefusalLabels(reason)).clone());
         registry.register_collector(Box::new(DroppedLogLines));
         HttpMetrics {
+            refusals,
             routes: routes.iter().map(|route| slot(route)).collect(),
             docs: docs.iter().map(|route| slot(route)).collect(),
             endpoint: slot(&path),
@@ -327,6 +387,13 @@ impl HttpMetrics {
     /// A request was refused for overload.
     pub(crate) fn rejected(&self) {
         self.rejected.inc();
+    }
+
+    /// The server refused or cut something, for `reason`.
+    pub(crate) fn refused(&self, reason: Refusal) {
+        if let Some(counter) = self.refusals.get(reason as usize) {
+            counter.inc();
+        }
     }
 
     /// A request was answered.

@@ -123,6 +123,15 @@ impl Service {
         }
     }
 
+    /// Count a request the server refused, or a connection or stream it cut, in the app's
+    /// metrics (when it has them).
+    #[cold]
+    pub(crate) fn count_refusal(&self, reason: crate::metrics::Refusal) {
+        if let Some(metrics) = &self.inner.metrics {
+            metrics.refused(reason);
+        }
+    }
+
     /// True when the app has layers (the server then serves [`Service::layered`]).
     pub(crate) fn has_layers(&self) -> bool {
         self.stack.is_some()

@@ -156,8 +156,8 @@ where
     }
 }
 
-/// The answer to a body that failed while being read: 413 when a layer limited its length
-/// (`tower-http`'s `RequestBodyLimitLayer`), else 400.
+/// The answer to a body that failed while being read: 408 when it missed its deadline, 413 when
+/// a layer limited its length (`tower-http`'s `RequestBodyLimitLayer`), else 400.
 #[cold]
 fn unreadable(err: BoxError) -> Response {
     // A layer's body reaches the route boxed in a `Body`, its error in a `BodyError`.
@@ -165,6 +165,9 @@ fn unreadable(err: BoxError) -> Response {
         Ok(body_error) => body_error.into_inner(),
         Err(err) => err,
     };
+    if is_body_timeout(&*err) {
+        return body_timed_out();
+    }
     if let Some(limited) = err.downcast_ref::<LengthLimitError>() {
         tracing::debug!(error = %limited, "request body over a layer's limit");
         return error_response(
@@ -177,6 +180,56 @@ fn unreadable(err: BoxError) -> Response {
         StatusCode::BAD_REQUEST,
         &json!("The request body could not be read"),
     )
+}
+
+/// The error a request body ends with when it missed its deadline (`Config::body_timeout`): the
+/// server's body wrapper raises it, the readers of bodies answer it with [`body_timed_out`].
+#[derive(Debug)]
+pub(crate) struct BodyTimedOut;
+
+impl std::fmt::Display for BodyTimedOut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the request body was not received in time")
+    }
+}
+
+impl std::error::Error for BodyTimedOut {}
+
+/// True when `error` is, or wraps (as a [`BodyError`] or a source), a missed body deadline.
+pub(crate) fn is_body_timeout(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut next = Some(error);
+    while let Some(error) = next {
+        if error.is::<BodyTimedOut>() {
+            return true;
+        }
+        // `BodyError::source` skips the error it wraps, so look inside it first.
+        next = match error.downcast_ref::<BodyError>() {
+            Some(wrapped) => Some(wrapped.inner()),
+            None => error.source(),
+        };
+    }
+    false
+}
+
+/// Marks the 408 of [`body_timed_out`] (a response extension), so the server counts it apart
+/// from a route's own 408.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct BodyDeadlineMissed;
+
+/// 408 for a body that missed its deadline; the connection is closed after it (the rest of the
+/// body may still be on its way, and would otherwise be read as the next request).
+#[cold]
+pub(crate) fn body_timed_out() -> Response {
+    let mut response = error_response(
+        StatusCode::REQUEST_TIMEOUT,
+        &json!("The request body was not received in time"),
+    );
+    response.headers_mut().insert(
+        hyper::header::CONNECTION,
+        hyper::header::HeaderValue::from_static("close"),
+    );
+    response.extensions_mut().insert(BodyDeadlineMissed);
+    response
 }
 
 pub(crate) fn too_large(limit: usize) -> Response {

@@ -36,7 +36,7 @@ mod state;
 
 pub use arg::{Arg, Param, Source};
 pub(crate) use body::BodyInput;
-pub(crate) use body::{classify, too_large, BodyReader, StreamSlot};
+pub(crate) use body::{classify, too_large, BodyDeadlineMissed, BodyReader, BodyTimedOut, StreamSlot};
 pub use dependency::{DependencyFn, Deps, EffectFuture, GroupInputs, Sharing};
 pub use form::Form;
 pub use header::{Cookie, CookieValue, FromArgument, Header, ParamName, ParamValue};

@@ -33,6 +33,11 @@ impl BodyError {
     pub fn into_inner(self) -> BoxError {
         self.0
     }
+
+    /// The error, as it came, borrowed.
+    pub fn inner(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+        &*self.0
+    }
 }
 
 impl std::fmt::Display for BodyError {

@@ -1,20 +1,30 @@
 //! The server: a [`Service`] served over HTTP/1.1 and HTTP/2 with hyper, one task per connection.
-//! Its files: `protocol` (HTTP/1 or HTTP/2, decided once per connection), `conn_timer` (the
-//! header-read timeout), `drain` (graceful shutdown).
+//! Its files: `protocol` (HTTP/1 or HTTP/2, decided once per connection), `io` (the socket hyper
+//! reads and writes: the first bytes, the write deadline), `conn_timer` (the HTTP/1 header-read
+//! timer), `h2` (HTTP/2's idle and stream deadlines), `connections` (the connection limit),
+//! `admit` (each request at the door: malformed requests, the concurrency limit `gate`, the body
+//! deadline `body_deadline`, the response body `served`), `refusals` (counted and logged),
+//! `drain` (graceful shutdown).
 //!
-//! Rules enforced here:
-//! - each connection's protocol is decided once from its first bytes (see `protocol.rs`),
-//!   then served by hyper's HTTP/1 or HTTP/2 connection directly;
-//! - the request head must arrive within the header-read timeout (slow clients cannot hold a
-//!   connection open forever); the clock starts at accept (a connection that sends nothing is
-//!   closed after it) and hyper restarts it whenever a connection waits for a request, so idle
-//!   keep-alive connections are closed after the same time; each HTTP/1 connection has its own
-//!   timer for this (see `conn_timer.rs`);
+//! Rules enforced here (each limit and deadline is a [`Config`](crate::Config) value; RELIABILITY.md
+//! lists them with the tests that prove each):
+//! - at most `max_connections` connections are open; at the limit accepting waits
+//!   (`connections.rs`), so descriptors never run out;
+//! - each connection's protocol is decided once from its first bytes (see `protocol.rs`), which
+//!   must arrive within the header-read timeout, then served by hyper's HTTP/1 or HTTP/2
+//!   connection directly;
+//! - every phase of a request has a deadline: its head (`header_read_timeout`, also the idle
+//!   keep-alive time of both protocols: hyper restarts the HTTP/1 clock whenever a connection
+//!   waits for a request, `h2.rs` closes an HTTP/2 connection without requests), its body
+//!   (`body_timeout` and `body_min_rate`: 408 and close), its response (`write_timeout`: a client
+//!   that reads nothing is cut); HTTP/2 connections are also pinged (`http2_keep_alive`);
 //! - a request head larger than `max_head_bytes`, or with more than 100 header fields, is
 //!   answered 431 by hyper (a request target over 64 KiB: 414) and the connection closed;
-//! - at most `max_concurrency` requests are served at once; one more is answered 503 at once with
-//!   `Retry-After: 1` and `{"detail": …}` instead of queueing without bound (counted in the
-//!   metrics, and with its request id, when the app has them);
+//! - at most `max_concurrency` requests are served at once, counted until their response body is
+//!   handed to the connection; one more is answered 503 at once with `Retry-After: 1` and
+//!   `{"detail": …}` instead of queueing without bound;
+//! - every refusal and cut is counted (metrics `http_refusals{reason}`, when the app has metrics)
+//!   and logged at `WARN`, one line a second per reason with its count (`refusals.rs`);
 //! - on shutdown (SIGINT/SIGTERM, or the caller's future) the listener closes at once, in-flight
 //!   requests get `shutdown_timeout` to finish, the log is flushed, then the server returns;
 //! - an accept error (e.g. out of file descriptors) is logged and retried after a pause, never
@@ -22,33 +32,40 @@
 //! - HTTP/1 connections can be upgraded (a WebSocket route's 101): the connection is then the
 //!   route's, no longer the server's (it is not drained on shutdown).
 
-use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
-use std::pin::Pin;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::task::{Context, Poll};
 use std::time::Duration;
 
-use hyper::body::Incoming;
-use hyper::header::{HeaderValue, RETRY_AFTER};
 use hyper::server::conn::{http1, http2};
-use hyper::{Request, StatusCode};
-
-use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::rt::{TokioIo, TokioTimer};
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 
+mod admit;
+mod body_deadline;
 mod conn_timer;
+mod connections;
 mod drain;
+mod gate;
+mod h2;
+mod io;
 mod protocol;
+mod refusals;
+mod served;
 
 use crate::app::{App, BuildError};
-use crate::dispatch::{Answer, HandleFuture, Service};
-use crate::response::{error_response, Response};
+use crate::dispatch::Service;
+use crate::metrics::Refusal;
+use admit::{ConnService, Direct, Dispatch, Layered};
+use body_deadline::BodyRules;
 use conn_timer::ConnTimer;
+use connections::{ConnLimit, ConnPlace};
 use drain::{Drain, Open};
+use gate::Gate;
+use h2::{Activity, IdleClose, StreamExecutor};
+use io::{is_write_stall, ConnIo};
 use protocol::{sniff, Protocol};
+use refusals::Refusals;
 
 /// A bound, not yet running server.
 #[derive(Debug)]
@@ -135,6 +152,8 @@ impl Server {
         tracing::info!("listening on http://{local_addr}");
 
         let config = service.config();
+        let max_connections = connections::limit_in_force(config.max_connections);
+        let refusals = Refusals::new(service.clone(), max_connections);
         // Each connection gets its own timer (see `serve_connection`); this one is replaced.
         let mut http1 = http1::Builder::new();
         http1
@@ -143,124 +162,120 @@ impl Server {
             .max_header_size(config.max_head_bytes)
             .max_buf_size(config.max_head_bytes.max(MIN_HEAD_BYTES))
             .keep_alive(true);
-        let mut http2 = http2::Builder::new(TokioExecutor::new());
-        http2.timer(TokioTimer::new());
+        let mut http2 = http2::Builder::new(StreamExecutor {
+            write_timeout: config.write_timeout,
+            refusals: refusals.clone(),
+        });
+        http2
+            .timer(TokioTimer::new())
+            .max_concurrent_streams(config.http2_max_streams)
+            .keep_alive_interval(config.http2_keep_alive);
+        if let Some(interval) = config.http2_keep_alive {
+            http2.keep_alive_timeout(interval);
+        }
         let protocols = Arc::new(Protocols {
             http1,
             http2,
             first_bytes_timeout: config.header_read_timeout,
+            idle_timeout: config.header_read_timeout,
+            write_timeout: config.write_timeout,
+            body_rules: BodyRules::new(config.body_timeout, config.body_min_rate),
+            gate: Gate::new(config.max_concurrency, refusals.clone()),
+            refusals: refusals.clone(),
         });
-        let gate = config.max_concurrency.map(|limit| {
-            Arc::new(Gate {
-                in_flight: AtomicUsize::new(0),
-                limit,
-            })
-        });
+        let limit = max_connections.map(ConnLimit::new);
         let shutdown_timeout = config.shutdown_timeout;
+        let reporter = refusals.spawn_reporter();
         // Two instantiations of the accept loop, so an app without layers is served by exactly
         // the direct path, with no check per request.
         if service.has_layers() {
-            let limited = Limited {
+            let accept = Accept {
+                listener,
+                protocols,
+                limit,
                 dispatch: Layered(service),
-                gate,
             };
-            accept_until(listener, protocols, limited, shutdown, shutdown_timeout).await;
+            accept.until(shutdown, shutdown_timeout).await;
         } else {
-            let limited = Limited {
+            let accept = Accept {
+                listener,
+                protocols,
+                limit,
                 dispatch: Direct(service),
-                gate,
             };
-            accept_until(listener, protocols, limited, shutdown, shutdown_timeout).await;
+            accept.until(shutdown, shutdown_timeout).await;
         }
+        reporter.abort();
+        refusals.report();
+        // The drained requests' lines are out before the caller (main) returns.
+        crate::logging::flush();
     }
 }
 
-/// Accept connections until `shutdown` completes, then drain in-flight requests (bounded).
-async fn accept_until<D: Dispatch>(
+/// The accept loop of a server.
+struct Accept<D> {
     listener: TcpListener,
     protocols: Arc<Protocols>,
-    limited: Limited<D>,
-    shutdown: impl Future<Output = ()>,
-    shutdown_timeout: Duration,
-) {
-    let drain = Drain::default();
-    let mut shutdown = std::pin::pin!(shutdown);
+    limit: Option<ConnLimit>,
+    dispatch: D,
+}
 
-    loop {
-        tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, _peer)) => {
-                    let _ = stream.set_nodelay(true);
-                    tokio::spawn(serve_connection(
-                        stream,
-                        protocols.clone(),
-                        limited.clone(),
-                        drain.open(),
-                    ));
-                }
-                Err(err) => {
-                    tracing::warn!(error = %err, "accept failed; retrying");
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                }
-            },
-            () = &mut shutdown => break,
+impl<D: Dispatch> Accept<D> {
+    /// Accept connections until `shutdown` completes, then drain in-flight requests (bounded).
+    async fn until(self, shutdown: impl Future<Output = ()>, shutdown_timeout: Duration) {
+        let Accept {
+            listener,
+            protocols,
+            limit,
+            dispatch,
+        } = self;
+        let drain = Drain::default();
+        let mut shutdown = std::pin::pin!(shutdown);
+        loop {
+            let place = match &limit {
+                None => None,
+                Some(limit) => match limit.try_take() {
+                    Some(place) => Some(place),
+                    None => {
+                        protocols.refusals.count(Refusal::ConnectionLimit);
+                        tokio::select! {
+                            place = limit.take() => place,
+                            () = &mut shutdown => break,
+                        }
+                    }
+                },
+            };
+            tokio::select! {
+                accepted = listener.accept() => match accepted {
+                    Ok((stream, _peer)) => {
+                        let _ = stream.set_nodelay(true);
+                        tokio::spawn(serve_connection(
+                            stream,
+                            protocols.clone(),
+                            dispatch.clone(),
+                            drain.open(),
+                            place,
+                        ));
+                    }
+                    Err(err) => {
+                        tracing::warn!(error = %err, "accept failed; retrying");
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                    }
+                },
+                () = &mut shutdown => break,
+            }
         }
-    }
-    drop(listener);
-    tracing::info!(
-        "shutting down: waiting up to {:?} for in-flight requests",
-        shutdown_timeout
-    );
-    if tokio::time::timeout(shutdown_timeout, drain.shutdown())
-        .await
-        .is_err()
-    {
-        tracing::warn!("shutdown timeout reached; closing remaining connections");
-    }
-    // The drained requests' lines are out before the caller (main) returns.
-    crate::logging::flush();
-}
-
-/// How the server hands a request to the app: directly, or through its layers.
-trait Dispatch: Clone + Send + Sync + 'static {
-    /// The answer's future.
-    type Future: Future<Output = Response> + Send + Unpin + 'static;
-    /// Start answering `request`.
-    fn dispatch(&self, request: Request<Incoming>) -> Self::Future;
-    /// The app.
-    fn service(&self) -> &Service;
-}
-
-/// An app without layers: the direct path.
-#[derive(Clone)]
-struct Direct(Service);
-
-impl Dispatch for Direct {
-    type Future = HandleFuture<Incoming>;
-
-    #[inline]
-    fn dispatch(&self, request: Request<Incoming>) -> HandleFuture<Incoming> {
-        self.0.direct(request)
-    }
-
-    fn service(&self) -> &Service {
-        &self.0
-    }
-}
-
-/// An app with layers.
-#[derive(Clone)]
-struct Layered(Service);
-
-impl Dispatch for Layered {
-    type Future = Answer<Incoming>;
-
-    fn dispatch(&self, request: Request<Incoming>) -> Answer<Incoming> {
-        self.0.layered(request)
-    }
-
-    fn service(&self) -> &Service {
-        &self.0
+        drop(listener);
+        tracing::info!(
+            "shutting down: waiting up to {:?} for in-flight requests",
+            shutdown_timeout
+        );
+        if tokio::time::timeout(shutdown_timeout, drain.shutdown())
+            .await
+            .is_err()
+        {
+            tracing::warn!("shutdown timeout reached; closing remaining connections");
+        }
     }
 }
 
@@ -270,39 +285,49 @@ const MIN_HEAD_BYTES: usize = 8192;
 /// How connections are served, shared by every connection.
 struct Protocols {
     http1: http1::Builder,
-    http2: http2::Builder<TokioExecutor>,
+    http2: http2::Builder<StreamExecutor>,
     /// How long a new connection may take to send its first bytes.
     first_bytes_timeout: Duration,
+    /// How long an HTTP/2 connection may have no request in progress.
+    idle_timeout: Duration,
+    write_timeout: Duration,
+    body_rules: BodyRules,
+    gate: Arc<Gate>,
+    refusals: Arc<Refusals>,
 }
 
-/// Serve one accepted connection until it closes (or shutdown closes it).
+/// Serve one accepted connection until it closes (or shutdown closes it); `_place` is its place
+/// under the connection limit.
 async fn serve_connection<D: Dispatch>(
-    stream: TcpStream,
+    mut stream: TcpStream,
     protocols: Arc<Protocols>,
-    service: Limited<D>,
+    dispatch: D,
     open: Open,
+    _place: Option<ConnPlace>,
 ) {
     let sniffed = tokio::select! {
-        sniffed = tokio::time::timeout(protocols.first_bytes_timeout, sniff(&stream)) => sniffed,
+        sniffed = tokio::time::timeout(protocols.first_bytes_timeout, sniff(&mut stream)) => sniffed,
         () = open.closing() => {
             tracing::debug!("connection closed before its first request: shutting down");
             return;
         }
     };
-    let protocol = match sniffed {
-        Ok(Ok(protocol)) => protocol,
+    let (protocol, first) = match sniffed {
+        Ok(Ok(sniffed)) => sniffed,
         Ok(Err(err)) => {
             tracing::debug!(error = %err, "connection failed before its first request");
             return;
         }
         Err(_) => {
-            tracing::debug!("connection sent nothing within the header-read timeout; closed");
+            tracing::debug!("connection sent no request within the header-read timeout; closed");
             return;
         }
     };
-    let io = TokioIo::new(stream);
+    let io = TokioIo::new(ConnIo::new(stream, first, protocols.write_timeout));
+    let gate = protocols.gate.clone();
     let outcome = match protocol {
         Protocol::Http1 => {
+            let service = ConnService::http1(dispatch, gate, protocols.body_rules);
             let mut http1 = protocols.http1.clone();
             http1.timer(ConnTimer::default());
             // `with_upgrades`: a WebSocket route's 101 hands the connection over to it. It costs
@@ -311,99 +336,24 @@ async fn serve_connection<D: Dispatch>(
             open.serve(connection, |c| c.graceful_shutdown()).await
         }
         Protocol::Http2 => {
+            let activity = Activity::new();
+            let service = ConnService::http2(dispatch, gate, protocols.body_rules, activity.clone());
             let connection = protocols.http2.serve_connection(io, service);
+            let connection = IdleClose::new(
+                connection,
+                |c| c.graceful_shutdown(),
+                activity,
+                protocols.idle_timeout,
+                protocols.write_timeout,
+            );
             open.serve(connection, |c| c.graceful_shutdown()).await
         }
     };
     if let Err(err) = outcome {
+        if is_write_stall(&err) {
+            protocols.refusals.count(Refusal::WriteTimeout);
+        }
         tracing::debug!(error = %err, "connection ended with an error");
-    }
-}
-
-/// The app with the concurrency limit in front of it.
-#[derive(Clone)]
-struct Limited<D> {
-    dispatch: D,
-    gate: Option<Arc<Gate>>,
-}
-
-/// Counts requests in flight. A plain atomic counter: a semaphore's permit costs several
-/// hundred instructions per request (measured with callgrind), and nothing ever waits here.
-struct Gate {
-    in_flight: AtomicUsize,
-    limit: usize,
-}
-
-/// One request's place under the limit, given back when the response is ready.
-struct Pass(Arc<Gate>);
-
-impl Drop for Pass {
-    fn drop(&mut self) {
-        self.0.in_flight.fetch_sub(1, Ordering::Release);
-    }
-}
-
-impl Gate {
-    fn enter(self: &Arc<Self>) -> Option<Pass> {
-        if self.in_flight.fetch_add(1, Ordering::Acquire) >= self.limit {
-            self.in_flight.fetch_sub(1, Ordering::Release);
-            return None;
-        }
-        Some(Pass(self.clone()))
-    }
-}
-
-impl<D: Dispatch> hyper::service::Service<Request<Incoming>> for Limited<D> {
-    type Response = Response;
-    type Error = Infallible;
-    type Future = LimitedFuture<D::Future>;
-
-    fn call(&self, request: Request<Incoming>) -> LimitedFuture<D::Future> {
-        let permit = match &self.gate {
-            None => None,
-            Some(gate) => match gate.enter() {
-                Some(pass) => Some(pass),
-                None => {
-                    let mut response = busy();
-                    self.dispatch.service().refused(&request, &mut response);
-                    return LimitedFuture::Busy(Some(response));
-                }
-            },
-        };
-        LimitedFuture::Serving {
-            future: self.dispatch.dispatch(request),
-            _permit: permit,
-        }
-    }
-}
-
-/// 503 with `Retry-After`, for a request over the concurrency limit.
-fn busy() -> Response {
-    tracing::debug!("concurrency limit reached; answering 503");
-    let mut response = error_response(
-        StatusCode::SERVICE_UNAVAILABLE,
-        &serde_json::json!("The server is busy; retry shortly"),
-    );
-    response
-        .headers_mut()
-        .insert(RETRY_AFTER, HeaderValue::from_static("1"));
-    response
-}
-
-/// A request being served (holding a permit until its response is ready), or refused.
-enum LimitedFuture<F> {
-    Serving { future: F, _permit: Option<Pass> },
-    Busy(Option<Response>),
-}
-
-impl<F: Future<Output = Response> + Unpin> Future for LimitedFuture<F> {
-    type Output = Result<Response, Infallible>;
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        match self.get_mut() {
-            LimitedFuture::Serving { future, .. } => Pin::new(future).poll(cx).map(Ok),
-            LimitedFuture::Busy(response) => Poll::Ready(Ok(response.take().unwrap_or_else(busy))),
-        }
     }
 }
 

@@ -1,0 +1,262 @@
+//! A request at the server's door: what hyper calls for every request of a connection, before the
+//! app ([`ConnService`]).
+//!
+//! Rules enforced here, in order:
+//! - HTTP/2: a `Host` header that names another authority than `:authority` is a malformed
+//!   request (RFC 9113 §8.3.1): 400 `{"detail": …}`;
+//! - the concurrency limit (`gate.rs`): over it, 503 with `Retry-After: 1` at once;
+//! - the request body gets its deadline (`body_deadline.rs`); a 408 for a missed one is counted;
+//! - the response body carries the request's place (and on HTTP/2 its stream's clock) until it
+//!   is sent (`served.rs`);
+//! - every refusal is counted and reported (`refusals.rs`), and answered with a JSON `detail`.
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+
+use hyper::body::Incoming;
+use hyper::header::{HeaderValue, CONNECTION, HOST, RETRY_AFTER};
+use hyper::{Request, StatusCode, Version};
+
+use super::body_deadline::{BodyRules, TimedBody};
+use super::gate::{Gate, Pass};
+use super::h2::{current_stream, Activity};
+use super::served::{ServedBody, Stream};
+use crate::dispatch::{Answer, HandleFuture, Service};
+use crate::extract::BodyDeadlineMissed;
+use crate::metrics::Refusal;
+use crate::response::{error_response, Response};
+
+/// How the server hands a request to the app: directly, or through its layers.
+pub(crate) trait Dispatch: Clone + Send + Sync + 'static {
+    /// The answer's future.
+    type Future: Future<Output = Response> + Send + Unpin + 'static;
+    /// Start answering `request`.
+    fn dispatch(&self, request: Request<TimedBody>) -> Self::Future;
+    /// The app.
+    fn service(&self) -> &Service;
+}
+
+/// An app without layers: the direct path.
+#[derive(Clone)]
+pub(crate) struct Direct(pub(crate) Service);
+
+impl Dispatch for Direct {
+    type Future = HandleFuture<TimedBody>;
+
+    #[inline]
+    fn dispatch(&self, request: Request<TimedBody>) -> HandleFuture<TimedBody> {
+        self.0.direct(request)
+    }
+
+    fn service(&self) -> &Service {
+        &self.0
+    }
+}
+
+/// An app with layers.
+#[derive(Clone)]
+pub(crate) struct Layered(pub(crate) Service);
+
+impl Dispatch for Layered {
+    type Future = Answer<TimedBody>;
+
+    fn dispatch(&self, request: Request<TimedBody>) -> Answer<TimedBody> {
+        self.0.layered(request)
+    }
+
+    fn service(&self) -> &Service {
+        &self.0
+    }
+}
+
+/// The app as one connection's requests meet it (see the module rules).
+#[derive(Clone)]
+pub(crate) struct ConnService<D> {
+    dispatch: D,
+    gate: Arc<Gate>,
+    body_rules: BodyRules,
+    /// HTTP/2 only: the connection's requests in progress.
+    h2: Option<Arc<Activity>>,
+}
+
+impl<D: Dispatch> ConnService<D> {
+    /// The service of one HTTP/1 connection.
+    pub(crate) fn http1(dispatch: D, gate: Arc<Gate>, body_rules: BodyRules) -> Self {
+        ConnService {
+            dispatch,
+            gate,
+            body_rules,
+            h2: None,
+        }
+    }
+
+    /// The service of one HTTP/2 connection, whose requests `activity` counts.
+    pub(crate) fn http2(
+        dispatch: D,
+        gate: Arc<Gate>,
+        body_rules: BodyRules,
+        activity: Arc<Activity>,
+    ) -> Self {
+        ConnService {
+            dispatch,
+            gate,
+            body_rules,
+            h2: Some(activity),
+        }
+    }
+
+    /// Refuse `request` for overload: 503, counted, with its request id when the app gives ids.
+    #[cold]
+    fn busy(&self, request: &Request<Incoming>) -> ConnFuture<D::Future> {
+        let mut response = error_response(
+            StatusCode::SERVICE_UNAVAILABLE,
+            &serde_json::json!("The server is busy; retry shortly"),
+        );
+        response
+            .headers_mut()
+            .insert(RETRY_AFTER, HeaderValue::from_static("1"));
+        self.gate.refusals().count(Refusal::Overload);
+        self.dispatch.service().refused(request, &mut response);
+        self.now(response)
+    }
+
+    /// Refuse a malformed request: `status` with `detail`, counted, the connection closed.
+    #[cold]
+    fn malformed(&self, status: StatusCode, detail: &'static str) -> ConnFuture<D::Future> {
+        tracing::debug!(status = status.as_u16(), detail, "malformed request refused");
+        let mut response = error_response(status, &serde_json::json!(detail));
+        response
+            .headers_mut()
+            .insert(CONNECTION, HeaderValue::from_static("close"));
+        self.gate.refusals().count(Refusal::Malformed);
+        self.now(response)
+    }
+
+    /// Answer `response` without the app (on HTTP/2 its stream is still watched).
+    fn now(&self, response: Response) -> ConnFuture<D::Future> {
+        ConnFuture::Now {
+            response: Some(response),
+            stream: self.stream(),
+        }
+    }
+
+    /// What an HTTP/2 request holds while it is answered; the stream's clock is found when the
+    /// answer is ready: hyper calls the service in the connection's task, and polls the future
+    /// in the stream's.
+    #[inline]
+    fn stream(&self) -> Option<Stream> {
+        self.h2.as_ref().map(|activity| Stream {
+            _active: activity.start(),
+            clock: None,
+        })
+    }
+}
+
+impl<D: Dispatch> hyper::service::Service<Request<Incoming>> for ConnService<D> {
+    type Response = hyper::Response<ServedBody>;
+    type Error = Infallible;
+    type Future = ConnFuture<D::Future>;
+
+    #[inline]
+    fn call(&self, request: Request<Incoming>) -> ConnFuture<D::Future> {
+        if self.h2.is_some() && host_differs_from_authority(&request) {
+            return self.malformed(
+                StatusCode::BAD_REQUEST,
+                "The Host header names another authority than the request's :authority",
+            );
+        }
+        let Some(pass) = self.gate.enter() else {
+            return self.busy(&request);
+        };
+        let stream = self.stream();
+        let rules = self.body_rules;
+        let request = request.map(|body| TimedBody::new(body, rules, &self.gate));
+        ConnFuture::Serving {
+            future: self.dispatch.dispatch(request),
+            pass: Some(pass),
+            stream,
+        }
+    }
+}
+
+/// HTTP/2: a `Host` header is allowed only when it names the `:authority` (any case).
+#[cold]
+fn host_differs_from_authority(request: &Request<Incoming>) -> bool {
+    if request.version() != Version::HTTP_2 {
+        return false;
+    }
+    let mut hosts = request.headers().get_all(HOST).iter();
+    let Some(host) = hosts.next() else {
+        return false;
+    };
+    if hosts.next().is_some() {
+        return true;
+    }
+    match request.uri().authority() {
+        Some(authority) => !host
+            .as_bytes()
+            .eq_ignore_ascii_case(authority.as_str().as_bytes()),
+        None => false,
+    }
+}
+
+/// `response` with its body carrying `pass` and `stream` (whose clock is the stream task's).
+#[inline(always)]
+fn served(response: Response, pass: Option<Pass>, mut stream: Option<Stream>) -> hyper::Response<ServedBody> {
+    if let Some(stream) = &mut stream {
+        stream.clock = current_stream();
+    }
+    response.map(|body| ServedBody::new(body, pass, stream))
+}
+
+/// A request being answered (holding its place until its response is ready, then handing it to
+/// the response body), or refused.
+pub(crate) enum ConnFuture<F> {
+    Serving {
+        future: F,
+        pass: Option<Pass>,
+        stream: Option<Stream>,
+    },
+    Now {
+        response: Option<Response>,
+        stream: Option<Stream>,
+    },
+}
+
+impl<F: Future<Output = Response> + Unpin> Future for ConnFuture<F> {
+    type Output = Result<hyper::Response<ServedBody>, Infallible>;
+
+    #[inline]
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        match self.get_mut() {
+            ConnFuture::Serving { future, pass, stream } => {
+                let response = match Pin::new(future).poll(cx) {
+                    Poll::Pending => return Poll::Pending,
+                    Poll::Ready(response) => response,
+                };
+                let pass = pass.take();
+                if response.status() == StatusCode::REQUEST_TIMEOUT {
+                    count_body_timeout(&response, pass.as_ref());
+                }
+                Poll::Ready(Ok(served(response, pass, stream.take())))
+            }
+            ConnFuture::Now { response, stream } => {
+                let response = response.take().unwrap_or_else(crate::response::internal_error);
+                Poll::Ready(Ok(served(response, None, stream.take())))
+            }
+        }
+    }
+}
+
+/// Count a 408 that answered a missed body deadline (a route's own 408 is not counted).
+#[cold]
+fn count_body_timeout(response: &Response, pass: Option<&Pass>) {
+    if response.extensions().get::<BodyDeadlineMissed>().is_some() {
+        if let Some(pass) = pass {
+            pass.refusals().count(Refusal::BodyTimeout);
+        }
+    }
+}

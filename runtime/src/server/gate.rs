@@ -1,0 +1,118 @@
+//! The concurrency limit: how many requests are served at once.
+//!
+//! Rules enforced here:
+//! - a request takes a place when hyper hands it to the app and gives it back when its response
+//!   body has been handed to the connection, or dropped (the [`Pass`] travels inside the response
+//!   body, `served.rs`): a client that reads its responses slowly keeps counting, so slow readers
+//!   cannot hold more responses than the limit (plus one per HTTP/1 connection in hyper's write
+//!   buffer), each for `write_timeout` at most;
+//! - a request whose body is still on its way gives its place back while it waits for bytes and
+//!   takes it again (whatever the count) when they arrive (`body_deadline.rs`): the limit counts
+//!   requests at work, so clients that declare a body and stall (observed: 1,030 such
+//!   connections made every other client get 503) hold connections, bounded by
+//!   `max_connections` and the body deadline, but not the app;
+//! - beyond the limit a request is refused at once (503, `admit.rs`), never queued;
+//! - a plain atomic counter: a semaphore's permit costs several hundred instructions per request
+//!   (measured with callgrind), and nothing ever waits here.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use super::refusals::Refusals;
+
+/// Counts requests in flight, and reaches the server's refusal counts (so a request carries one
+/// reference, its [`Pass`], for both).
+pub(crate) struct Gate {
+    in_flight: AtomicUsize,
+    /// `usize::MAX`: unlimited.
+    limit: usize,
+    refusals: Arc<Refusals>,
+}
+
+/// One request's place under the limit, given back when dropped.
+pub(crate) struct Pass(Arc<Gate>);
+
+impl Pass {
+    /// The server's refusal counts.
+    pub(crate) fn refusals(&self) -> &Refusals {
+        &self.0.refusals
+    }
+}
+
+impl Drop for Pass {
+    fn drop(&mut self) {
+        self.0.in_flight.fetch_sub(1, Ordering::Release);
+    }
+}
+
+impl Gate {
+    /// A gate letting `limit` requests through at once (`None`: any number).
+    pub(crate) fn new(limit: Option<usize>, refusals: Arc<Refusals>) -> Arc<Self> {
+        Arc::new(Gate {
+            in_flight: AtomicUsize::new(0),
+            limit: limit.unwrap_or(usize::MAX),
+            refusals,
+        })
+    }
+
+    /// A place, or `None` when all are taken.
+    #[inline]
+    pub(crate) fn enter(self: &Arc<Self>) -> Option<Pass> {
+        if self.in_flight.fetch_add(1, Ordering::Acquire) >= self.limit {
+            self.in_flight.fetch_sub(1, Ordering::Release);
+            return None;
+        }
+        Some(Pass(self.clone()))
+    }
+
+    /// A request gives its place back while its body is stalled.
+    pub(crate) fn leave(&self) {
+        self.in_flight.fetch_sub(1, Ordering::Release);
+    }
+
+    /// A request whose body moves again takes its place back (never refused: it was admitted).
+    pub(crate) fn rejoin(&self) {
+        self.in_flight.fetch_add(1, Ordering::Acquire);
+    }
+
+    /// The server's refusal counts.
+    pub(crate) fn refusals(&self) -> &Arc<Refusals> {
+        &self.refusals
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Gate;
+    use crate::server::refusals::Refusals;
+
+    #[test]
+    fn places_are_given_back_when_passes_drop() {
+        let service = crate::App::new().build().unwrap_or_else(|e| panic!("{e}"));
+        let gate = Gate::new(Some(2), Refusals::new(service, None));
+        let first = gate.enter();
+        let second = gate.enter();
+        assert!(first.is_some() && second.is_some());
+        assert!(gate.enter().is_none(), "a third place at a limit of two");
+        drop(first);
+        assert!(gate.enter().is_some(), "the place given back was not reusable");
+    }
+
+    #[test]
+    fn a_request_waiting_for_its_body_does_not_count() {
+        let service = crate::App::new().build().unwrap_or_else(|e| panic!("{e}"));
+        let gate = Gate::new(Some(1), Refusals::new(service, None));
+        let waiting = gate.enter();
+        assert!(gate.enter().is_none());
+        gate.leave();
+        let working = gate.enter();
+        assert!(working.is_some(), "a stalled body kept its place");
+        gate.rejoin();
+        assert!(
+            gate.enter().is_none(),
+            "over the limit after the body moved again"
+        );
+        drop((waiting, working));
+        assert!(gate.enter().is_some(), "places were not all given back");
+    }
+}

@@ -1,0 +1,159 @@
+//! The socket of one connection as hyper sees it: the bytes read while choosing the protocol are
+//! handed over first, and a write that waits too long for the client ends the connection.
+//!
+//! Rules enforced here:
+//! - the first bytes (read, not peeked, by `protocol::sniff`) reach hyper before anything else;
+//!   afterwards a read costs one comparison more than the socket's own;
+//! - a write (or flush) that cannot proceed starts a clock; any write that proceeds stops it; when
+//!   it reaches `write_timeout` the write fails with [`WriteStalled`] (an `io::ErrorKind::TimedOut`
+//!   error), hyper drops the connection, and what the response held (its body, hyper's buffers)
+//!   is freed. A client that reads nothing can therefore hold a response for `write_timeout` at
+//!   most. The clock's timer is made at the first stall and re-armed afterwards, never per write.
+
+use std::future::Future;
+use std::io;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::net::TcpStream;
+use tokio::time::{Instant, Sleep};
+
+use super::protocol::Sniffed;
+
+/// The error a stalled write ends its connection with.
+#[derive(Debug)]
+pub(crate) struct WriteStalled;
+
+impl std::fmt::Display for WriteStalled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the client read nothing of its response within the write timeout")
+    }
+}
+
+impl std::error::Error for WriteStalled {}
+
+/// True when `error` (a connection's error, as hyper reports it) is, or was caused by, a stalled
+/// write.
+pub(crate) fn is_write_stall(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut next = Some(error);
+    while let Some(error) = next {
+        if let Some(io) = error.downcast_ref::<io::Error>() {
+            if io.get_ref().is_some_and(|inner| inner.is::<WriteStalled>()) {
+                return true;
+            }
+        }
+        next = error.source();
+    }
+    false
+}
+
+/// One connection's socket (see the module rules).
+pub(crate) struct ConnIo {
+    stream: TcpStream,
+    first: Sniffed,
+    write_timeout: Duration,
+    /// Set while writes are stalled; the timer outlives a stall, to be re-armed for the next.
+    stalled: bool,
+    timer: Option<Pin<Box<Sleep>>>,
+}
+
+impl ConnIo {
+    /// `stream`, whose `first` bytes were read already, with writes cut after `write_timeout`.
+    pub(crate) fn new(stream: TcpStream, first: Sniffed, write_timeout: Duration) -> Self {
+        ConnIo {
+            stream,
+            first,
+            write_timeout,
+            stalled: false,
+            timer: None,
+        }
+    }
+
+    /// A write would wait: start the clock (at the first wait of a stall), or fail the write once
+    /// it has run out.
+    #[cold]
+    fn write_waits<T>(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<T>> {
+        if !self.stalled {
+            self.stalled = true;
+            let deadline = Instant::now() + self.write_timeout;
+            match &mut self.timer {
+                Some(timer) => timer.as_mut().reset(deadline),
+                None => self.timer = Some(Box::pin(tokio::time::sleep_until(deadline))),
+            }
+        }
+        let fired = self
+            .timer
+            .as_mut()
+            .is_some_and(|timer| timer.as_mut().poll(cx).is_ready());
+        if fired {
+            Poll::Ready(Err(io::Error::new(io::ErrorKind::TimedOut, WriteStalled)))
+        } else {
+            Poll::Pending
+        }
+    }
+
+    /// What a write returned: a write that proceeds ends a stall.
+    #[inline(always)]
+    fn wrote<T>(&mut self, cx: &mut Context<'_>, polled: Poll<io::Result<T>>) -> Poll<io::Result<T>> {
+        match polled {
+            Poll::Pending => self.write_waits(cx),
+            ready => {
+                self.stalled = false;
+                ready
+            }
+        }
+    }
+}
+
+impl AsyncRead for ConnIo {
+    #[inline]
+    fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        if this.first.pending() {
+            this.first.copy_into(buf);
+            return Poll::Ready(Ok(()));
+        }
+        Pin::new(&mut this.stream).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for ConnIo {
+    #[inline]
+    fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        let polled = Pin::new(&mut this.stream).poll_write(cx, buf);
+        this.wrote(cx, polled)
+    }
+
+    #[inline]
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        let polled = Pin::new(&mut this.stream).poll_write_vectored(cx, bufs);
+        this.wrote(cx, polled)
+    }
+
+    #[inline]
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+
+    #[inline]
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        let polled = Pin::new(&mut this.stream).poll_flush(cx);
+        this.wrote(cx, polled)
+    }
+
+    #[inline]
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        let polled = Pin::new(&mut this.stream).poll_shutdown(cx);
+        this.wrote(cx, polled)
+    }
+}
