@@ -52,6 +52,7 @@ mod io;
 mod protocol;
 mod refusals;
 mod served;
+mod strict;
 
 use crate::app::{App, BuildError};
 use crate::dispatch::Service;
