@@ -30,6 +30,7 @@ mod security;
 mod server_limits;
 mod sse_client;
 mod streaming;
+mod strict_http1;
 mod test_client;
 mod uploads;
 mod websocket;
