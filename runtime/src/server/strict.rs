@@ -12,7 +12,10 @@
 //! - a head is refused (its [`Verdict`], answered by the server, which then closes) when a line of
 //!   it ends in a bare LF (RFC 9112 §2.2), when an HTTP/1.1 head has no `Host` or any head has two
 //!   (§3.2), when `Transfer-Encoding` names a coding other than `chunked` (501, §6.1) or names
-//!   `chunked` more than once or not at all (400), or when an HTTP/1.0 head has one (400, §6.1);
+//!   `chunked` more than once or not at all (400), or when an HTTP/1.0 head has one (400, §6.1).
+//!   The first bare LF refuses the head at once (an empty line before the request line too, where
+//!   httparse skips CRLF and LF alike), so where httparse would end a head on a bare LF never
+//!   matters: the scan stops there;
 //! - a violation inside a chunked body (whitespace after a chunk size that no `;` extension
 //!   follows; a bare LF in the trailer section) comes after hyper has dispatched the request, so
 //!   it is poisoned instead: the offending byte is overwritten with a NUL, on which hyper's chunked
