@@ -16,6 +16,7 @@ Usage:
   bench/callgrind.py BINARY [--arg ARG ...] [--scenario 'GET /item/42'] [--scenario 'POST /item'] ...
   bench/callgrind.py target/release/resource-api --env RUST_LOG=warn --env DB_CONN_STRING=/tmp/x.db
   bench/callgrind.py target/release/resource-api --cache-sim   # also L1 misses per request
+  bench/callgrind.py BINARY --keep /tmp/cg   # keep the output files, for callgrind_annotate
 
 A scenario is 'METHOD PATH'; POST /item and POST /api/bird/ use the Lua scripts of bench/lua/.
 The server must accept `--port PORT` (or take `--port-flag` to name another flag).
@@ -25,6 +26,7 @@ import argparse
 import glob
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -73,7 +75,7 @@ def totals(out_file):
     return total
 
 
-def run(binary, args, env, scenario, duration, port_flag, cache_sim=False):
+def run(binary, args, env, scenario, duration, port_flag, cache_sim=False, keep=None):
     method, path = scenario.split(" ", 1)
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
@@ -111,6 +113,11 @@ def run(binary, args, env, scenario, duration, port_flag, cache_sim=False):
             notes.append("socket errors")
         if "Non-2xx" in result.stdout:
             notes.append("non-2xx answers")
+        if keep:
+            os.makedirs(keep, exist_ok=True)
+            name = scenario.replace(" ", "_").replace("/", "_")
+            for i, path in enumerate(sorted(glob.glob(out + "*"))):
+                shutil.copy(path, os.path.join(keep, f"{name}.{i}.out"))
         return totals(out), requests, notes
 
 
@@ -125,12 +132,14 @@ def main():
     parser.add_argument("--cache-sim", action="store_true",
                         help="also count L1 misses with callgrind's cache model (instruction misses, "
                              "data misses): a change can cost more in misses than in instructions")
+    parser.add_argument("--keep", metavar="DIR",
+                        help="copy callgrind's output files here, for callgrind_annotate")
     opts = parser.parse_args()
     env = dict(e.split("=", 1) for e in opts.env)
     env.setdefault("RUST_LOG", "warn")
     for scenario in opts.scenario or DEFAULT_SCENARIOS:
         counts, requests, notes = run(os.path.abspath(opts.binary), opts.arg, env, scenario,
-                                      opts.duration, opts.port_flag, opts.cache_sim)
+                                      opts.duration, opts.port_flag, opts.cache_sim, opts.keep)
         note = f"  ({', '.join(notes)})" if notes else ""
         misses = ""
         if opts.cache_sim:

@@ -2,6 +2,9 @@
 //! app ([`ConnService`]).
 //!
 //! Rules enforced here, in order:
+//! - HTTP/1: the strict scanner's verdict on the head (`strict.rs`): a refused head is answered
+//!   400 or 501 `{"detail": …}` and the connection closed; a head asking for an upgrade is served,
+//!   and its connection closed unless the answer is 101 (the scanner no longer follows it);
 //! - HTTP/2: a `Host` header that names another authority than `:authority` is a malformed
 //!   request (RFC 9113 §8.3.1): 400 `{"detail": …}`;
 //! - the concurrency limit (`gate.rs`): over it, 503 with `Retry-After: 1` at once;
@@ -24,6 +27,7 @@ use super::body_deadline::{BodyRules, TimedBody};
 use super::gate::{Gate, Pass};
 use super::h2::{current_stream, Activity};
 use super::served::{ServedBody, Stream};
+use super::strict::{Verdict, Verdicts};
 use crate::dispatch::{Answer, HandleFuture, Service};
 use crate::extract::BodyDeadlineMissed;
 use crate::metrics::Refusal;
@@ -78,18 +82,26 @@ pub(crate) struct ConnService<D> {
     dispatch: D,
     gate: Arc<Gate>,
     body_rules: BodyRules,
-    /// HTTP/2 only: the connection's requests in progress.
-    h2: Option<Arc<Activity>>,
+    protocol: Protocol,
+}
+
+/// What a connection's service keeps of its protocol.
+#[derive(Clone)]
+enum Protocol {
+    /// HTTP/1: the strict scanner's verdicts on the heads.
+    Http1(Arc<Verdicts>),
+    /// HTTP/2: the connection's requests in progress.
+    Http2(Arc<Activity>),
 }
 
 impl<D: Dispatch> ConnService<D> {
-    /// The service of one HTTP/1 connection.
-    pub(crate) fn http1(dispatch: D, gate: Arc<Gate>, body_rules: BodyRules) -> Self {
+    /// The service of one HTTP/1 connection, whose heads the scanner judges in `verdicts`.
+    pub(crate) fn http1(dispatch: D, gate: Arc<Gate>, body_rules: BodyRules, verdicts: Arc<Verdicts>) -> Self {
         ConnService {
             dispatch,
             gate,
             body_rules,
-            h2: None,
+            protocol: Protocol::Http1(verdicts),
         }
     }
 
@@ -104,7 +116,7 @@ impl<D: Dispatch> ConnService<D> {
             dispatch,
             gate,
             body_rules,
-            h2: Some(activity),
+            protocol: Protocol::Http2(activity),
         }
     }
 
@@ -143,15 +155,35 @@ impl<D: Dispatch> ConnService<D> {
         }
     }
 
+    /// The verdict on an HTTP/1 head; `Ok(true)` when it asks for an upgrade.
+    #[inline(always)]
+    fn judge(&self, request: &Request<Incoming>) -> Result<bool, ConnFuture<D::Future>> {
+        match &self.protocol {
+            Protocol::Http1(verdicts) => match verdicts.next() {
+                Verdict::Serve => Ok(false),
+                Verdict::Upgrade => Ok(true),
+                Verdict::Refuse(refusal) => Err(self.malformed(refusal.status(), refusal.detail())),
+            },
+            Protocol::Http2(_) if host_differs_from_authority(request) => Err(self.malformed(
+                StatusCode::BAD_REQUEST,
+                "The Host header names another authority than the request's :authority",
+            )),
+            Protocol::Http2(_) => Ok(false),
+        }
+    }
+
     /// What an HTTP/2 request holds while it is answered; the stream's clock is found when the
     /// answer is ready: hyper calls the service in the connection's task, and polls the future
     /// in the stream's.
     #[inline]
     fn stream(&self) -> Option<Stream> {
-        self.h2.as_ref().map(|activity| Stream {
-            _active: activity.start(),
-            clock: None,
-        })
+        match &self.protocol {
+            Protocol::Http1(_) => None,
+            Protocol::Http2(activity) => Some(Stream {
+                _active: activity.start(),
+                clock: None,
+            }),
+        }
     }
 }
 
@@ -162,12 +194,10 @@ impl<D: Dispatch> hyper::service::Service<Request<Incoming>> for ConnService<D> 
 
     #[inline]
     fn call(&self, request: Request<Incoming>) -> ConnFuture<D::Future> {
-        if self.h2.is_some() && host_differs_from_authority(&request) {
-            return self.malformed(
-                StatusCode::BAD_REQUEST,
-                "The Host header names another authority than the request's :authority",
-            );
-        }
+        let upgrade = match self.judge(&request) {
+            Ok(upgrade) => upgrade,
+            Err(refused) => return refused,
+        };
         let Some(pass) = self.gate.enter() else {
             return self.busy(&request);
         };
@@ -178,12 +208,12 @@ impl<D: Dispatch> hyper::service::Service<Request<Incoming>> for ConnService<D> 
             future: self.dispatch.dispatch(request),
             pass: Some(pass),
             stream,
+            upgrade,
         }
     }
 }
 
 /// HTTP/2: a `Host` header is allowed only when it names the `:authority` (any case).
-#[cold]
 fn host_differs_from_authority(request: &Request<Incoming>) -> bool {
     if request.version() != Version::HTTP_2 {
         return false;
@@ -219,6 +249,8 @@ pub(crate) enum ConnFuture<F> {
         future: F,
         pass: Option<Pass>,
         stream: Option<Stream>,
+        /// The head asked for an upgrade: unless the answer is 101, close the connection.
+        upgrade: bool,
     },
     Now {
         response: Option<Response>,
@@ -232,11 +264,21 @@ impl<F: Future<Output = Response> + Unpin> Future for ConnFuture<F> {
     #[inline]
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         match self.get_mut() {
-            ConnFuture::Serving { future, pass, stream } => {
-                let response = match Pin::new(future).poll(cx) {
+            ConnFuture::Serving {
+                future,
+                pass,
+                stream,
+                upgrade,
+            } => {
+                let mut response = match Pin::new(future).poll(cx) {
                     Poll::Pending => return Poll::Pending,
                     Poll::Ready(response) => response,
                 };
+                if *upgrade && response.status() != StatusCode::SWITCHING_PROTOCOLS {
+                    response
+                        .headers_mut()
+                        .insert(CONNECTION, HeaderValue::from_static("close"));
+                }
                 let pass = pass.take();
                 if response.status() == StatusCode::REQUEST_TIMEOUT {
                     count_body_timeout(&response, pass.as_ref());

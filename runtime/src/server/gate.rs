@@ -7,10 +7,11 @@
 //!   cannot hold more responses than the limit (plus one per HTTP/1 connection in hyper's write
 //!   buffer), each for `write_timeout` at most;
 //! - a request whose body is still on its way gives its place back while it waits for bytes and
-//!   takes it again (whatever the count) when they arrive (`body_deadline.rs`): the limit counts
-//!   requests at work, so clients that declare a body and stall (observed: 1,030 such
-//!   connections made every other client get 503) hold connections, bounded by
-//!   `max_connections` and the body deadline, but not the app;
+//!   takes it again when they arrive (`body_deadline.rs`): the limit counts requests at work, so
+//!   clients that declare a body and stall (observed: 1,030 such connections made every other
+//!   client get 503) hold connections, bounded by `max_connections` and the body deadline, but
+//!   not the app. A request once admitted is never refused midway, so bodies that resume
+//!   together can take the count past the limit for as long as they are read;
 //! - beyond the limit a request is refused at once (503, `admit.rs`), never queued;
 //! - a plain atomic counter: a semaphore's permit costs several hundred instructions per request
 //!   (measured with callgrind), and nothing ever waits here.

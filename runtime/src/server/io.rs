@@ -4,6 +4,8 @@
 //! Rules enforced here:
 //! - the first bytes (read, not peeked, by `protocol::sniff`) reach hyper before anything else;
 //!   afterwards a read costs one comparison more than the socket's own;
+//! - on HTTP/1 every byte read passes through the strict scanner (`strict.rs`) before hyper sees
+//!   it;
 //! - a write (or flush) that cannot proceed starts a clock; any write that proceeds stops it; when
 //!   it reaches `write_timeout` the write fails with [`WriteStalled`] (an `io::ErrorKind::TimedOut`
 //!   error), hyper drops the connection, and what the response held (its body, hyper's buffers)
@@ -21,6 +23,7 @@ use tokio::net::TcpStream;
 use tokio::time::{Instant, Sleep};
 
 use super::protocol::Sniffed;
+use super::strict::Scanner;
 
 /// The error a stalled write ends its connection with.
 #[derive(Debug)]
@@ -53,6 +56,8 @@ pub(crate) fn is_write_stall(error: &(dyn std::error::Error + 'static)) -> bool 
 pub(crate) struct ConnIo {
     stream: TcpStream,
     first: Sniffed,
+    /// HTTP/1 only.
+    scanner: Option<Scanner>,
     write_timeout: Duration,
     /// Set while writes are stalled; the timer outlives a stall, to be re-armed for the next.
     stalled: bool,
@@ -60,11 +65,13 @@ pub(crate) struct ConnIo {
 }
 
 impl ConnIo {
-    /// `stream`, whose `first` bytes were read already, with writes cut after `write_timeout`.
-    pub(crate) fn new(stream: TcpStream, first: Sniffed, write_timeout: Duration) -> Self {
+    /// `stream`, whose `first` bytes were read already, with writes cut after `write_timeout`, and
+    /// its reads scanned by `scanner` (HTTP/1).
+    pub(crate) fn new(stream: TcpStream, first: Sniffed, scanner: Option<Scanner>, write_timeout: Duration) -> Self {
         ConnIo {
             stream,
             first,
+            scanner,
             write_timeout,
             stalled: false,
             timer: None,
@@ -111,11 +118,16 @@ impl AsyncRead for ConnIo {
     #[inline]
     fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
         let this = self.get_mut();
+        let before = buf.filled().len();
         if this.first.pending() {
             this.first.copy_into(buf);
-            return Poll::Ready(Ok(()));
+        } else {
+            std::task::ready!(Pin::new(&mut this.stream).poll_read(cx, buf))?;
         }
-        Pin::new(&mut this.stream).poll_read(cx, buf)
+        if let Some(scanner) = &mut this.scanner {
+            scanner.scan(&mut buf.filled_mut()[before..]);
+        }
+        Poll::Ready(Ok(()))
     }
 }
 

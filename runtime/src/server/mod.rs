@@ -2,8 +2,9 @@
 //! Its files: `protocol` (HTTP/1 or HTTP/2, decided once per connection), `io` (the socket hyper
 //! reads and writes: the first bytes, the write deadline), `conn_timer` (the HTTP/1 header-read
 //! timer), `h2` (HTTP/2's idle and stream deadlines), `connections` (the connection limit),
-//! `admit` (each request at the door: malformed requests, the concurrency limit `gate`, the body
-//! deadline `body_deadline`, the response body `served`), `refusals` (counted and logged),
+//! `strict` (the HTTP/1 framing rules hyper leaves unchecked), `admit` (each request at the door:
+//! malformed requests, the concurrency limit `gate`, the body deadline `body_deadline`, the
+//! response body `served`), `refusals` (counted and logged),
 //! `drain` (graceful shutdown).
 //!
 //! Rules enforced here (each limit and deadline is a [`Config`](crate::Config) value; RELIABILITY.md
@@ -20,6 +21,9 @@
 //!   that reads nothing is cut); HTTP/2 connections are also pinged (`http2_keep_alive`);
 //! - a request head larger than `max_head_bytes`, or with more than 100 header fields, is
 //!   answered 431 by hyper (a request target over 64 KiB: 414) and the connection closed;
+//! - HTTP/1 framing is strict where RFC 9112 requires it (`strict.rs`: `Host` missing or
+//!   repeated, bare LF, chunk-size whitespace, transfer codings other than `chunked`), and an
+//!   HTTP/2 `Host` must name the `:authority`: 400 or 501 with a `detail`, connection closed;
 //! - at most `max_concurrency` requests are served at once, counted until their response body is
 //!   handed to the connection; one more is answered 503 at once with `Retry-After: 1` and
 //!   `{"detail": …}` instead of queueing without bound;
@@ -67,6 +71,7 @@ use h2::{Activity, IdleClose, StreamExecutor};
 use io::{is_write_stall, ConnIo};
 use protocol::{sniff, Protocol};
 use refusals::Refusals;
+use strict::{Scanner, Verdicts};
 
 /// A bound, not yet running server.
 #[derive(Debug)]
@@ -324,11 +329,13 @@ async fn serve_connection<D: Dispatch>(
             return;
         }
     };
-    let io = TokioIo::new(ConnIo::new(stream, first, protocols.write_timeout));
     let gate = protocols.gate.clone();
     let outcome = match protocol {
         Protocol::Http1 => {
-            let service = ConnService::http1(dispatch, gate, protocols.body_rules);
+            let verdicts = Arc::new(Verdicts::default());
+            let scanner = Scanner::new(verdicts.clone());
+            let io = TokioIo::new(ConnIo::new(stream, first, Some(scanner), protocols.write_timeout));
+            let service = ConnService::http1(dispatch, gate, protocols.body_rules, verdicts);
             let mut http1 = protocols.http1.clone();
             http1.timer(ConnTimer::default());
             // `with_upgrades`: a WebSocket route's 101 hands the connection over to it. It costs
@@ -337,6 +344,7 @@ async fn serve_connection<D: Dispatch>(
             open.serve(connection, |c| c.graceful_shutdown()).await
         }
         Protocol::Http2 => {
+            let io = TokioIo::new(ConnIo::new(stream, first, None, protocols.write_timeout));
             let activity = Activity::new();
             let service = ConnService::http2(dispatch, gate, protocols.body_rules, activity.clone());
             let connection = protocols.http2.serve_connection(io, service);

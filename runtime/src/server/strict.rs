@@ -34,10 +34,6 @@
 //!   head and asking its verdict): ≈ 400 instructions for wrk's `GET /item/42` (one header),
 //!   ≈ 760 for curl's (five headers), about half of it finding the line ends.
 
-// Until server/mod.rs wraps HTTP/1 connections with the scanner (issue 21). `expect`, not
-// `allow`, so the attribute has to go once the scanner is used.
-#![cfg_attr(not(test), expect(dead_code, reason = "wired into server/mod.rs next"))]
-
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 

@@ -159,6 +159,7 @@ async fn http2_streams_with_stalled_bodies_hold_no_place_and_get_408() {
     let started = Instant::now();
     tokio::time::sleep(Duration::from_millis(100)).await;
     fresh_clients_are_served(addr, 8, "40 stalled HTTP/2 bodies, limit 8").await;
+    let mut timed_out = 0;
     for (i, answer) in answers.into_iter().enumerate() {
         let left = Duration::from_secs(5).saturating_sub(started.elapsed());
         let response = tokio::time::timeout(left, answer)
@@ -166,15 +167,12 @@ async fn http2_streams_with_stalled_bodies_hold_no_place_and_get_408() {
             .unwrap_or_else(|_| panic!("stream {i}: no answer within 5 s"))
             .unwrap_or_else(|e| panic!("{e}"))
             .unwrap_or_else(|e| panic!("stream {i}: {e}"));
-        assert_eq!(response.status(), 408, "stream {i}");
-        let body = response
-            .into_body()
-            .collect()
-            .await
-            .map(|b| b.to_bytes())
-            .unwrap_or_default();
+        assert_eq!(response.status(), 408, "stream {i}: a stalled body held its place");
+        let body = response.into_body().collect().await.map(|b| b.to_bytes()).unwrap_or_default();
         assert!(String::from_utf8_lossy(&body).contains("not received in time"));
+        timed_out += 1;
     }
+    assert_eq!(timed_out, 40);
     drop(keep_open);
 }
 

@@ -1,0 +1,250 @@
+#!/usr/bin/env python3
+"""Issue 21's attacks against a running release binary of the service, with the figures its note
+asks for: a fresh client's answers and latency during each attack, and the server's peak RSS.
+
+Rules enforced here:
+- only 127.0.0.1 is ever a target; every loop is bounded in count and time; every socket is
+  closed and the server stopped at the end, also on failure;
+- each attack starts from a fresh server process (so peak RSS, `VmHWM`, is the attack's own) on
+  its own embedded store in a temporary directory;
+- a probe sends `GET /api/hello` on a new connection every 100 ms during the attack and records
+  each status (0: no answer within 2 s) and latency;
+- whether the server has let go of the attacking connections is read from the server's own open
+  sockets (`/proc/PID/fd`), never by reading from them, which would end a slow-reader attack: a
+  connection the server closed may stay ESTABLISHED on the client's side while the kernel still
+  holds the FIN behind the client's full window.
+
+Usage:
+  bench/attacks.py target/release/resource-api [--attack NAME ...] [--seconds 25]
+Attacks: stalled-bodies, h2-stalled-bodies, h2-idle, h2-zero-window, pipelined-readers,
+partial-preface.
+"""
+
+import argparse
+import asyncio
+import os
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def frame(kind, flags, stream, payload=b""):
+    return struct.pack(">I", len(payload))[1:] + bytes([kind, flags]) + struct.pack(">I", stream) + payload
+
+
+def settings(**values):
+    ids = {"initial_window_size": 4, "max_concurrent_streams": 3}
+    payload = b"".join(struct.pack(">HI", ids[k], v) for k, v in values.items())
+    return frame(4, 0, 0, payload)
+
+
+def literal(name, value):
+    """An HPACK literal header field without indexing, new name, no Huffman coding."""
+    def string(s):
+        data = s.encode()
+        assert len(data) < 127
+        return bytes([len(data)]) + data
+    return b"\x00" + string(name) + string(value)
+
+
+def headers_frame(stream, method, path, end_stream=True):
+    block = literal(":method", method) + literal(":scheme", "http") + literal(":path", path) + \
+        literal(":authority", "127.0.0.1")
+    if method == "POST":
+        block += literal("content-type", "application/json") + literal("content-length", "100")
+    return frame(1, 0x4 | (0x1 if end_stream else 0), stream, block)
+
+
+class Server:
+    def __init__(self, binary, port, data):
+        env = dict(os.environ, RUST_LOG="warn", DB_CONN_STRING=os.path.join(data, "birds.db"))
+        self.proc = subprocess.Popen([binary, "--port", str(port)], env=env,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.port = port
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise SystemExit("attacks.py: the server did not start")
+
+    def status(self, field):
+        with open(f"/proc/{self.proc.pid}/status") as f:
+            for line in f:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) * 1024
+        return 0
+
+    def sockets(self):
+        count = 0
+        for fd in os.listdir(f"/proc/{self.proc.pid}/fd"):
+            try:
+                count += os.readlink(f"/proc/{self.proc.pid}/fd/{fd}").startswith("socket:")
+            except OSError:
+                pass
+        return count
+
+    def cpu_seconds(self):
+        with open(f"/proc/{self.proc.pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            _, err = self.proc.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            _, err = self.proc.communicate()
+        return err.decode(errors="replace")
+
+
+async def request(port, raw, timeout=2.0):
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), timeout)
+        writer.write(raw)
+        data = await asyncio.wait_for(reader.read(65536), timeout)
+        writer.close()
+        return int(data.split(b" ", 2)[1]) if data.startswith(b"HTTP/1.1 ") else 0
+    except (OSError, asyncio.TimeoutError, ValueError, IndexError):
+        return 0
+
+
+async def probe(server, seconds, results, baseline, released, attack_started):
+    port = server.port
+    end = time.time() + seconds
+    while time.time() < end:
+        if released[0] is None and server.sockets() <= baseline:
+            released[0] = time.time() - attack_started
+        sent = time.perf_counter()
+        status = await request(port, b"GET /api/hello HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        results.append((status, (time.perf_counter() - sent) * 1000))
+        await asyncio.sleep(0.1)
+
+
+async def open_many(port, count, first_bytes):
+    writers = []
+    for _ in range(count):
+        try:
+            _, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 2)
+        except (OSError, asyncio.TimeoutError):
+            break
+        if first_bytes:
+            writer.write(first_bytes)
+        writers.append(writer)
+    return writers
+
+
+async def insert_big_bird(port):
+    body = b'{"name":"big","blob":"' + b"x" * (1000 * 1000) + b'"}'
+    head = f"POST /api/bird/ HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(head.encode() + body)
+    await reader.read()
+    writer.close()
+
+
+async def attack(name, server, seconds):
+    port = server.port
+    held = []
+    if name in ("h2-zero-window", "pipelined-readers"):
+        await insert_big_bird(port)
+    baseline = server.sockets()
+    attack_started = time.time()
+    if name == "stalled-bodies":
+        head = b"POST /api/bird/ HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+        held = await open_many(port, 1100, head)
+    elif name == "h2-stalled-bodies":
+        for _ in range(6):
+            [writer] = await open_many(port, 1, PREFACE + settings())
+            for i in range(200):
+                writer.write(headers_frame(2 * i + 1, "POST", "/api/bird/", end_stream=False))
+                writer.write(frame(0, 0, 2 * i + 1, b"{"))
+            held.append(writer)
+    elif name == "h2-idle":
+        held = await open_many(port, 3000, PREFACE + settings())
+    elif name == "h2-zero-window":
+        [writer] = await open_many(port, 1, PREFACE + settings(initial_window_size=0))
+        for i in range(200):
+            writer.write(headers_frame(2 * i + 1, "GET", "/api/bird/big"))
+        held.append(writer)
+    elif name == "pipelined-readers":
+        for _ in range(200):
+            sock = socket.socket()
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            sock.setblocking(False)
+            try:
+                await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
+            except OSError:
+                sock.close()
+                break
+            _, writer = await asyncio.open_connection(sock=sock)
+            writer.write(b"GET /api/bird/big HTTP/1.1\r\nHost: t\r\n\r\n" * 8)
+            held.append(writer)
+    elif name == "partial-preface":
+        held = await open_many(port, 3000, b"P")
+    else:
+        raise SystemExit(f"attacks.py: no attack {name}")
+    results, released = [], [None]
+    cpu_before, wall = server.cpu_seconds(), time.time()
+    await probe(server, seconds, results, baseline, released, attack_started)
+    cpu = (server.cpu_seconds() - cpu_before) / (time.time() - wall)
+    open_at_end = max(0, server.sockets() - baseline)
+    for writer in held:
+        writer.close()
+    return results, cpu, len(held), released[0], open_at_end
+
+
+def summary(name, results, cpu, peak, rss, held, released, open_at_end, seconds):
+    statuses = {}
+    for status, _ in results:
+        statuses[status] = statuses.get(status, 0) + 1
+    ok = [ms for status, ms in results if status == 200]
+    worst = max((ms for _, ms in results), default=0)
+    share = f"{len(ok)}/{len(results)} answered 200"
+    others = ", ".join(f"{n}×{s or 'none'}" for s, n in sorted(statuses.items()) if s != 200)
+    let_go = f"all closed {released:.1f} s after the attack began" if released is not None else f"{open_at_end} still open at {seconds:.0f} s"
+    return (f"| {name} | {held} | {share}{'; ' + others if others else ''} | "
+            f"{(sorted(ok)[len(ok) // 2] if ok else 0):.1f} / {worst:.0f} ms | {cpu * 100:.0f} % | "
+            f"{peak / 2**20:.0f} / {rss / 2**20:.0f} MiB | {let_go} |")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("binary")
+    parser.add_argument("--attack", action="append")
+    parser.add_argument("--seconds", type=float, default=25)
+    args = parser.parse_args()
+    names = args.attack or ["stalled-bodies", "h2-stalled-bodies", "h2-idle", "h2-zero-window",
+                            "pipelined-readers", "partial-preface"]
+    print("| attack | attacking connections | fresh clients during the attack | median / worst latency | server CPU | server RSS peak / end | the server's attacking connections |")
+    print("|---|---|---|---|---|---|---|")
+    for name in names:
+        with tempfile.TemporaryDirectory() as data:
+            server = Server(args.binary, free_port(), data)
+            try:
+                results, cpu, held, released, open_at_end = asyncio.run(attack(name, server, args.seconds))
+                peak, rss = server.status("VmHWM"), server.status("VmRSS")
+            finally:
+                log = server.stop()
+            print(summary(name, results, cpu, peak, rss, held, released, open_at_end, args.seconds), flush=True)
+            warnings = [line for line in log.splitlines() if "reason=" in line]
+            for line in warnings[:3]:
+                print(f"    log: {line[:200]}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
