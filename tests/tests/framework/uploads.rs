@@ -425,35 +425,26 @@ async fn an_upload_cancelled_while_its_client_stalls_leaves_no_partial_file() {
 async fn a_saved_upload_is_kept_whole_and_one_over_the_part_limit_is_removed() {
     let addr = spawn(app().upload_limits(1 << 20, 256 << 10)).await;
     let dir = save_dir("kept");
+    let saved = dir.join("part-0");
+    let kind = content_type();
+    // One file part to `/upload?dir=<dir>`; the answer's status and body.
+    let upload = |content: Vec<u8>| {
+        let path = format!("/upload?dir={}", dir.display());
+        let headers = [("Content-Type", kind.as_str())];
+        async move {
+            let body = multipart(&[("file", Some("f.bin"), None, &content)]);
+            let reply = ferrapi_tests::client::send(addr, "POST", &path, &headers, Some(&body)).await;
+            (reply.status, reply.text())
+        }
+    };
     let content: Vec<u8> = (0..200_000u32).map(|i| (i % 253) as u8).collect();
-    let body = multipart(&[("file", Some("ok.bin"), None, &content)]);
-    let path = format!("/upload?dir={}", dir.display());
-    let reply = ferrapi_tests::client::send(
-        addr,
-        "POST",
-        &path,
-        &[("Content-Type", &content_type())],
-        Some(&body),
-    )
-    .await;
-    assert_eq!(reply.status, 200, "{}", reply.text());
-    assert_eq!(std::fs::read(dir.join("part-0")).expect("kept"), content);
-    let _ = std::fs::remove_file(dir.join("part-0"));
+    let (status, text) = upload(content.clone()).await;
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(std::fs::read(&saved).expect("kept"), content);
+    let _ = std::fs::remove_file(&saved);
 
-    let big = vec![b'x'; 512 << 10];
-    let body = multipart(&[("file", Some("big.bin"), None, &big)]);
-    let reply = ferrapi_tests::client::send(
-        addr,
-        "POST",
-        &path,
-        &[("Content-Type", &content_type())],
-        Some(&body),
-    )
-    .await;
-    assert_eq!(reply.status, 413, "{}", reply.text());
-    assert!(
-        !dir.join("part-0").exists(),
-        "the partial file is left after a 413"
-    );
+    let (status, text) = upload(vec![b'x'; 512 << 10]).await;
+    assert_eq!(status, 413, "{text}");
+    assert!(!saved.exists(), "the partial file is left after a 413");
     let _ = std::fs::remove_dir_all(&dir);
 }
