@@ -106,7 +106,8 @@ impl WebSocketUpgrade {
     /// Hold at most `bytes` waiting to be written to the peer (default: the maximum message
     /// size plus 128 KiB, so a route can send back a message as large as it accepts). A message
     /// larger than this cannot be sent ([`WebSocket::send`] returns [`Error::WriteBufferFull`]);
-    /// a peer that sends more than this while taking none of what is written to it is cut off.
+    /// a peer that sends more than this while taking none of what is written to it is cut off
+    /// (`send` and `recv` return an I/O error of kind `ConnectionAborted`).
     /// Under 256 KiB, the buffer gathered before a write shrinks to half of it.
     pub fn max_write_buffer_size(mut self, bytes: usize) -> Self {
         self.max_write_buffer = Some(bytes);

@@ -101,7 +101,11 @@ impl<S> WatchedIo<S> {
                     read: 0,
                     unconfirmed: 0,
                 });
-                let deadline = Instant::now() + self.timeout;
+                // A timeout too long to add (`Duration::MAX` for "never") waits 30 years.
+                let now = Instant::now();
+                let deadline = now
+                    .checked_add(self.timeout)
+                    .unwrap_or_else(|| now + Duration::from_secs(30 * 365 * 86_400));
                 match &mut self.timer {
                     Some(timer) => timer.as_mut().reset(deadline),
                     None => self.timer = Some(Box::pin(tokio::time::sleep_until(deadline))),
@@ -221,6 +225,15 @@ mod tests {
         let mut buf = [0; 8];
         let error = io.read(&mut buf).await.expect_err("failed for good");
         assert_eq!(error.kind(), io::ErrorKind::TimedOut);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_timeout_of_duration_max_never_fires() {
+        let (mut io, _peer) = pair(0, 1 << 20);
+        io.timeout = Duration::MAX;
+        assert!(fill(&mut io));
+        let write = tokio::time::timeout(Duration::from_secs(3600), io.write_all(&[1]));
+        assert!(write.await.is_err(), "still waiting after an hour");
     }
 
     #[tokio::test(start_paused = true)]
