@@ -12,7 +12,8 @@
 //! - `header`: header and cookie parameters ([`Header<T>`], [`Cookie<T>`]);
 //! - `security`: security schemes, dependencies that read a credential and document themselves;
 //! - `body`, `json_body`, `form`: reading the body (bounded), the JSON body and form arguments;
-//! - `multipart`: uploads, streamed part by part ([`Multipart`]);
+//! - `multipart`: uploads, streamed part by part ([`Multipart`]); `partial_file`, the guard that
+//!   removes a file `save_to` did not finish;
 //! - `state`: application state, `State<T>`.
 //!
 //! Rules enforced here: nothing of a request is copied or decoded until an argument asks for it;
@@ -28,6 +29,7 @@ mod form;
 mod header;
 mod json_body;
 mod multipart;
+mod partial_file;
 mod path;
 mod query;
 mod request;

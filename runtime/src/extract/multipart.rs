@@ -5,6 +5,9 @@
 //! - an upload is never held whole: the route reads each part as a stream of chunks
 //!   ([`UploadFile::chunk`]), or saves it to a file ([`UploadFile::save_to`]) chunk by chunk; only
 //!   [`UploadFile::bytes`] and [`UploadFile::text`] collect a part, within the part limit;
+//! - a file `save_to` writes is whole or gone: a guard (`partial_file`) removes it on every way
+//!   out but success, the route's future dropped by a client gone or a timeout included (the
+//!   removal after an error return alone left the file then);
 //! - bytes are bytes: nothing of a part is decoded unless the route asks for text;
 //! - limits (`Config::upload_limit`, all parts; `Config::upload_part_limit`, one part): a declared
 //!   `Content-Length` over the total is answered 413 before any byte is read (by the dispatcher),
@@ -29,6 +32,7 @@ use tokio::io::AsyncWriteExt;
 use super::arg::{ready, Arg, Param, Source};
 use super::body::BodyInput;
 use super::dependency::Deps;
+use super::partial_file::PartialFile;
 use super::request::RequestCx;
 use crate::openapi::Operation;
 use crate::response::{error_response, IntoResponse, Response};
@@ -203,24 +207,21 @@ impl UploadFile {
     }
 
     /// Write the part to a new file at `path` (replacing one there), chunk by chunk; returns its
-    /// size. On failure the partial file is removed.
+    /// size. The file is removed unless the whole part was written: on an error (a limit
+    /// reached, a malformed body, a failed write) and when the route's future is dropped
+    /// mid-way (the client went away, a timeout cancelled the request).
     pub async fn save_to(&mut self, path: impl AsRef<Path>) -> Result<u64, MultipartError> {
-        let path = path.as_ref();
-        let result = self.write_to(path).await;
-        if result.is_err() {
-            let _ = tokio::fs::remove_file(path).await;
-        }
-        result
-    }
-
-    async fn write_to(&mut self, path: &Path) -> Result<u64, MultipartError> {
         let io = |error: std::io::Error| MultipartError(Failure::Io(error));
-        let mut file = tokio::fs::File::create(path).await.map_err(io)?;
+        // Declared before the file, so dropped after it: the file is closed (or its last write
+        // handed to the blocking pool) before it is removed.
+        let (partial, file) = PartialFile::create(path.as_ref()).map_err(io)?;
+        let mut file = tokio::fs::File::from_std(file);
         let start = self.size;
         while let Some(chunk) = self.chunk().await? {
             file.write_all(&chunk).await.map_err(io)?;
         }
         file.flush().await.map_err(io)?;
+        partial.keep();
         Ok(self.size - start)
     }
 }

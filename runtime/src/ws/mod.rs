@@ -1,5 +1,6 @@
 //! WebSocket routes: the route argument [`WebSocketUpgrade`] and the connection it gives,
-//! [`WebSocket`], over tokio-tungstenite.
+//! [`WebSocket`], over tokio-tungstenite. Here: the handshake and the limits; in `socket`, the
+//! connection's messages; in `stall`, the watch on a peer that stops reading ([`WatchedIo`]).
 //!
 //! Rules enforced here:
 //! - the upgrade is an argument, a dependency: a route takes it beside its path and query
@@ -12,16 +13,28 @@
 //! - messages larger than the maximum ([`WebSocketUpgrade::max_message_size`], 1 MiB by default)
 //!   are refused as they arrive, and the connection is closed with 1009 (message too big);
 //! - pings are answered with pongs by tungstenite, closes with a close;
+//! - what waits to be written to the peer is bounded
+//!   ([`WebSocketUpgrade::max_write_buffer_size`], by default the maximum message plus 128 KiB):
+//!   tungstenite's own default is unbounded, and a peer that pings without reading its pongs grew
+//!   the server by ~50 MB/s. When the buffer is full, pongs are coalesced (RFC 6455 §5.5.3 allows
+//!   answering only the latest ping) and [`WebSocket::send`] waits for room;
+//! - a peer that stops reading is cut off (`stall`): a write it takes nothing of for the write
+//!   timeout ([`WebSocketUpgrade::write_timeout`], 30 s by default), or more than the write buffer
+//!   limit received from it meanwhile, fails the connection, so `send` and `recv` return an error
+//!   and the route's return drops it;
 //! - the route's operation in the OpenAPI document carries `x-websocket: true` and documents
 //!   101 and 426.
 
-use std::future::Future;
+mod socket;
+mod stall;
 
-use futures_util::{SinkExt, StreamExt};
+use std::future::Future;
+use std::time::Duration;
+
 use hyper::header::{
     HeaderValue, CONNECTION, SEC_WEBSOCKET_ACCEPT, SEC_WEBSOCKET_KEY, SEC_WEBSOCKET_VERSION, UPGRADE,
 };
-use hyper::upgrade::{OnUpgrade, Upgraded};
+use hyper::upgrade::OnUpgrade;
 use hyper::{Method, StatusCode};
 use hyper_util::rt::TokioIo;
 use serde_json::json;
@@ -38,8 +51,20 @@ pub use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 pub use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 pub use tokio_tungstenite::tungstenite::{Error, Message, Utf8Bytes};
 
+pub use socket::WebSocket;
+pub use stall::WatchedIo;
+
 /// The default maximum size of a message (and of a frame): 1 MiB.
 pub const DEFAULT_MAX_MESSAGE: usize = 1 << 20;
+
+/// The default time a peer may take none of what is written to it before the connection is
+/// failed: 30 s.
+pub const DEFAULT_WRITE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// What tungstenite gathers before writing to the connection (its default, 128 KiB); the
+/// default write buffer limit is the maximum message plus this, so a route can always send back
+/// a message as large as the largest it accepts.
+const WRITE_BUFFER: usize = 128 << 10;
 
 /// A route argument: the request is a WebSocket handshake, to be accepted with
 /// [`on_upgrade`](WebSocketUpgrade::on_upgrade).
@@ -65,16 +90,35 @@ pub const DEFAULT_MAX_MESSAGE: usize = 1 << 20;
 pub struct WebSocketUpgrade {
     accept: HeaderValue,
     on_upgrade: OnUpgrade,
-    config: WebSocketConfig,
+    max_message: usize,
+    /// `None`: the maximum message plus [`WRITE_BUFFER`], following `max_message_size`.
+    max_write_buffer: Option<usize>,
+    write_timeout: Duration,
 }
 
 impl WebSocketUpgrade {
     /// Refuse messages (and frames) larger than `bytes` with close code 1009 (default 1 MiB).
     pub fn max_message_size(mut self, bytes: usize) -> Self {
-        self.config = self
-            .config
-            .max_message_size(Some(bytes))
-            .max_frame_size(Some(bytes));
+        self.max_message = bytes;
+        self
+    }
+
+    /// Hold at most `bytes` waiting to be written to the peer (default: the maximum message
+    /// size plus 128 KiB, so a route can send back a message as large as it accepts). A message
+    /// larger than this cannot be sent ([`WebSocket::send`] returns [`Error::WriteBufferFull`]);
+    /// a peer that sends more than this while taking none of what is written to it is cut off
+    /// (`send` and `recv` return an I/O error of kind `ConnectionAborted`).
+    /// Under 256 KiB, the buffer gathered before a write shrinks to half of it.
+    pub fn max_write_buffer_size(mut self, bytes: usize) -> Self {
+        self.max_write_buffer = Some(bytes);
+        self
+    }
+
+    /// Fail the connection when the peer takes none of what is written to it for `timeout`
+    /// (default 30 s): [`WebSocket::send`] and [`WebSocket::recv`] then return an I/O error of
+    /// kind `TimedOut`, and the connection closes when the route drops the socket.
+    pub fn write_timeout(mut self, timeout: Duration) -> Self {
+        self.write_timeout = timeout;
         self
     }
 
@@ -86,10 +130,12 @@ impl WebSocketUpgrade {
         F: FnOnce(WebSocket) -> Fut + Send + 'static,
         Fut: Future<Output = ()> + Send + 'static,
     {
+        let (config, limit) = tungstenite_config(self.max_message, self.max_write_buffer);
         let WebSocketUpgrade {
             accept,
             on_upgrade,
-            config,
+            write_timeout,
+            ..
         } = self;
         tokio::spawn(async move {
             let upgraded = match on_upgrade.await {
@@ -99,9 +145,10 @@ impl WebSocketUpgrade {
                     return;
                 }
             };
-            let stream =
-                WebSocketStream::from_raw_socket(TokioIo::new(upgraded), Role::Server, Some(config)).await;
-            callback(WebSocket { inner: stream }).await;
+            // The peer may send as much as the write buffer holds while taking nothing of it.
+            let io = WatchedIo::new(TokioIo::new(upgraded), write_timeout, limit);
+            let stream = WebSocketStream::from_raw_socket(io, Role::Server, Some(config)).await;
+            callback(WebSocket::new(stream)).await;
         });
         let mut response = hyper::Response::new(Body::empty());
         *response.status_mut() = StatusCode::SWITCHING_PROTOCOLS;
@@ -111,6 +158,21 @@ impl WebSocketUpgrade {
         headers.insert(SEC_WEBSOCKET_ACCEPT, accept);
         response
     }
+}
+
+/// tungstenite's configuration and the write buffer limit, always valid (tungstenite panics on a
+/// limit not above the size it gathers before writing). `max_write_buffer`: see
+/// [`WebSocketUpgrade::max_write_buffer_size`].
+fn tungstenite_config(max_message: usize, max_write_buffer: Option<usize>) -> (WebSocketConfig, usize) {
+    let limit = max_write_buffer
+        .unwrap_or(max_message.saturating_add(WRITE_BUFFER))
+        .max(1);
+    let config = WebSocketConfig::default()
+        .max_message_size(Some(max_message))
+        .max_frame_size(Some(max_message))
+        .write_buffer_size(WRITE_BUFFER.min(limit / 2))
+        .max_write_buffer_size(limit);
+    (config, limit)
 }
 
 /// Why a request is not a WebSocket handshake.
@@ -165,13 +227,12 @@ impl Arg for WebSocketUpgrade {
         let Ok(accept) = HeaderValue::try_from(accept) else {
             return Some(Err(Refusal::NoKey));
         };
-        let config = WebSocketConfig::default()
-            .max_message_size(Some(DEFAULT_MAX_MESSAGE))
-            .max_frame_size(Some(DEFAULT_MAX_MESSAGE));
         Some(Ok(WebSocketUpgrade {
             accept,
             on_upgrade: on_upgrade.clone(),
-            config,
+            max_message: DEFAULT_MAX_MESSAGE,
+            max_write_buffer: None,
+            write_timeout: DEFAULT_WRITE_TIMEOUT,
         }))
     }
 
@@ -213,48 +274,28 @@ fn refused(refusal: Refusal) -> Response {
     response
 }
 
-/// An accepted WebSocket connection: [`recv`](WebSocket::recv) and [`send`](WebSocket::send)
-/// messages; dropping it closes the connection.
-#[derive(Debug)]
-pub struct WebSocket {
-    inner: WebSocketStream<TokioIo<Upgraded>>,
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-impl WebSocket {
-    /// The next message (pings are answered on the way), `None` once the connection is closed.
-    /// A message over the maximum size is an error, after which the connection has been closed
-    /// with 1009. Cancel-safe: usable in `tokio::select!`.
-    pub async fn recv(&mut self) -> Option<Result<Message, Error>> {
-        match self.inner.next().await {
-            Some(Err(Error::Capacity(error))) => {
-                tracing::debug!(error = %error, "WebSocket message over the limit; closing with 1009");
-                let frame = CloseFrame {
-                    code: CloseCode::Size,
-                    reason: Utf8Bytes::from_static("message too big"),
-                };
-                let _ = self.inner.close(Some(frame)).await;
-                Some(Err(Error::Capacity(error)))
-            }
-            other => other,
+    #[tokio::test]
+    async fn any_limits_make_a_configuration_tungstenite_accepts() {
+        for (max_message, max_write_buffer) in [
+            (0, Some(0)),
+            (0, Some(1)),
+            (1024, Some(2)),
+            (1024, None),
+            (usize::MAX, None),
+            (1024, Some(usize::MAX)),
+        ] {
+            let (config, limit) = tungstenite_config(max_message, max_write_buffer);
+            assert_eq!(config.max_write_buffer_size, limit);
+            // tungstenite panics here on a configuration it refuses.
+            let (ours, _peer) = tokio::io::duplex(64);
+            WebSocketStream::from_raw_socket(ours, Role::Server, Some(config)).await;
         }
-    }
-
-    /// Send `message` (and flush it).
-    pub async fn send(&mut self, message: Message) -> Result<(), Error> {
-        self.inner.send(message).await
-    }
-
-    /// Close the connection with `code` and `reason`, and wait for it to be sent.
-    pub async fn close(mut self, code: CloseCode, reason: &str) -> Result<(), Error> {
-        let frame = CloseFrame {
-            code,
-            reason: Utf8Bytes::from(reason),
-        };
-        self.inner.close(Some(frame)).await
-    }
-
-    /// The tokio-tungstenite stream (a `Stream` and a `Sink` of messages), e.g. to split it.
-    pub fn into_inner(self) -> WebSocketStream<TokioIo<Upgraded>> {
-        self.inner
+        let (config, limit) = tungstenite_config(DEFAULT_MAX_MESSAGE, None);
+        assert_eq!(limit, DEFAULT_MAX_MESSAGE + (128 << 10));
+        assert_eq!(config.write_buffer_size, 128 << 10);
     }
 }

@@ -1,15 +1,19 @@
 //! File uploads (`multipart/form-data`, issue 13): parts with their names, file names, content
 //! types and sizes; binary files byte for byte; a 50 MiB upload streamed to disk without the
-//! server's memory growing; the limits answered 413 before the excess is read; the document.
+//! server's memory growing; the limits answered 413 before the excess is read; the document;
+//! a file saved with `save_to` kept when whole, removed when the upload fails or is cancelled
+//! (the client gone, or stalled past a timeout).
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::time::Duration;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use ferrapi::testing::TestClient;
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::inputs::app;
 use serde_json::{json, Value};
+use tokio::io::AsyncWriteExt;
 
 const BOUNDARY: &str = "----ferrapi-test-boundary";
 
@@ -305,4 +309,142 @@ async fn uploads_are_documented_as_multipart_with_binary_files() {
             "title": "UploadForm",
         })
     );
+}
+
+/// A directory of its own for test `name`'s saved files, empty.
+fn save_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("ferrapi-save-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// Whether `done` holds within `within` (checked every 10 ms).
+async fn within(within: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let started = Instant::now();
+    while started.elapsed() < within {
+        if done() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    done()
+}
+
+/// Start an upload of one file part declared `declared` bytes long to `/upload?dir=<dir>` and
+/// send `sent` bytes of it; the connection, left open, and the path the route saves to.
+async fn start_upload(
+    addr: SocketAddr,
+    dir: &Path,
+    declared: usize,
+    sent: usize,
+) -> (tokio::net::TcpStream, PathBuf) {
+    let part = part_head("file", Some("big.bin"), Some("application/octet-stream"));
+    let tail = [b"\r\n".to_vec(), closing()].concat();
+    let head = format!(
+        "POST /upload?dir={} HTTP/1.1\r\nHost: x\r\nContent-Type: {}\r\nContent-Length: {}\r\n\r\n",
+        dir.display(),
+        content_type(),
+        part.len() + declared + tail.len()
+    );
+    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    stream.write_all(head.as_bytes()).await.expect("head");
+    stream.write_all(&part).await.expect("part head");
+    let chunk = vec![b'u'; 64 << 10];
+    let mut left = sent;
+    while left > 0 {
+        let n = left.min(chunk.len());
+        stream.write_all(&chunk[..n]).await.expect("the first bytes");
+        left -= n;
+    }
+    (stream, dir.join("part-0"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_upload_whose_client_goes_away_leaves_no_partial_file() {
+    let addr = spawn(app().upload_limits(64 << 20, 64 << 20)).await;
+    let dir = save_dir("gone");
+    // A client that closes (the body ends short) and one that resets, three times each: hyper
+    // hands the route the body's error, or drops the route's future if the connection fails
+    // first; either way the file must go.
+    for trial in 0..6 {
+        let reset = trial % 2 == 1;
+        let (stream, saved) = start_upload(addr, &dir, 16 << 20, 4 << 20).await;
+        let size = |path: &Path| std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        assert!(
+            within(Duration::from_secs(5), || size(&saved) > 0).await,
+            "trial {trial}: the route never started saving"
+        );
+        if reset {
+            stream
+                .set_zero_linger()
+                .expect("SO_LINGER 0: the close is a reset");
+        }
+        drop(stream);
+        let gone = within(Duration::from_secs(5), || !saved.exists()).await;
+        assert!(
+            gone,
+            "trial {trial} (reset: {reset}): {} bytes left at {}",
+            size(&saved),
+            saved.display()
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_upload_cancelled_while_its_client_stalls_leaves_no_partial_file() {
+    // The route is cancelled (its future dropped) by tower's timeout, answered 408. Before the
+    // guard, the file stayed (the removal after an error return never ran).
+    let app = app()
+        .upload_limits(64 << 20, 64 << 20)
+        .layer(tower::timeout::TimeoutLayer::new(Duration::from_secs(2)));
+    let addr = spawn(app).await;
+    let dir = save_dir("stalled");
+    let (mut stream, saved) = start_upload(addr, &dir, 16 << 20, 1 << 20).await;
+    assert!(
+        within(Duration::from_secs(2), || saved.exists()).await,
+        "the route never started saving"
+    );
+    // The client sends nothing more, and keeps the connection.
+    assert!(
+        within(Duration::from_secs(5), || !saved.exists()).await,
+        "the partial file is left after the cancellation"
+    );
+    let reply = tokio::time::timeout(
+        Duration::from_secs(5),
+        ferrapi_tests::client::read_one(&mut stream),
+    )
+    .await
+    .expect("an answer");
+    assert_eq!(reply.expect("a reply").status, 408);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn a_saved_upload_is_kept_whole_and_one_over_the_part_limit_is_removed() {
+    let addr = spawn(app().upload_limits(1 << 20, 256 << 10)).await;
+    let dir = save_dir("kept");
+    let saved = dir.join("part-0");
+    let kind = content_type();
+    // One file part to `/upload?dir=<dir>`; the answer's status and body.
+    let upload = |content: Vec<u8>| {
+        let path = format!("/upload?dir={}", dir.display());
+        let headers = [("Content-Type", kind.as_str())];
+        async move {
+            let body = multipart(&[("file", Some("f.bin"), None, &content)]);
+            let reply = ferrapi_tests::client::send(addr, "POST", &path, &headers, Some(&body)).await;
+            (reply.status, reply.text())
+        }
+    };
+    let content: Vec<u8> = (0..200_000u32).map(|i| (i % 253) as u8).collect();
+    let (status, text) = upload(content.clone()).await;
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(std::fs::read(&saved).expect("kept"), content);
+    let _ = std::fs::remove_file(&saved);
+
+    let (status, text) = upload(vec![b'x'; 512 << 10]).await;
+    assert_eq!(status, 413, "{text}");
+    assert!(!saved.exists(), "the partial file is left after a 413");
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,9 +1,11 @@
 //! WebSocket routes over real connections on 127.0.0.1, with tokio-tungstenite as the client:
 //! echo, broadcast, ping/pong, close codes, 1009 for an oversize message, and what is refused
 //! before the upgrade (a request that is no handshake, a failed dependency, invalid parameters),
-//! and WebSocket routes marked in the route table.
+//! and WebSocket routes marked in the route table; a client that does not read (a ping flood,
+//! a silent one) cut off with the server's memory bounded, and the write buffer's limit.
 
-use std::time::Duration;
+use std::io::{Read, Write};
+use std::time::{Duration, Instant};
 
 use ferrapi::prelude::*;
 use ferrapi::ws::{CloseCode, Message, WebSocketUpgrade};
@@ -292,4 +294,215 @@ fn websocket_routes_are_marked_in_the_route_table() {
         table[5].to_string(),
         "GET     /ws/plain                                plain"
     );
+}
+
+/// The process's resident set size, in bytes (0 where `/proc` is not there).
+fn rss() -> u64 {
+    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
+    let pages: u64 = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(0);
+    pages * 4096
+}
+
+/// A WebSocket handshake to `path` on a blocking socket; the answer's head.
+fn raw_handshake(stream: &mut std::net::TcpStream, path: &str) -> String {
+    let request = format!(
+        "GET {path} HTTP/1.1\r\nHost: t\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\
+         Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+    );
+    stream.write_all(request.as_bytes()).expect("handshake");
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        assert_eq!(
+            stream.read(&mut byte).expect("the answer"),
+            1,
+            "closed during the handshake"
+        );
+        head.push(byte[0]);
+    }
+    String::from_utf8_lossy(&head).into_owned()
+}
+
+/// What became of a ping flood.
+#[derive(Debug)]
+struct Flood {
+    /// Pings written whole.
+    pings: usize,
+    /// When the server cut the connection off (a write failed), after the flood began.
+    cut_off: Option<Duration>,
+}
+
+/// Send pings of 125 bytes to the echo route as fast as the server takes them, never reading
+/// the pongs, until a write fails (the server cut the connection off) or `max_pings` or
+/// `max_time` is reached.
+fn flood_pings(addr: SocketAddr, max_pings: usize, max_time: Duration) -> Flood {
+    const BATCH: usize = 1000;
+    let mut stream = std::net::TcpStream::connect(addr).expect("connect");
+    let head = raw_handshake(&mut stream, "/ws/echo");
+    assert!(head.starts_with("HTTP/1.1 101"), "{head}");
+    // Masked (with a zero key, so the payload goes as it is), final, 125 bytes: the largest ping.
+    let ping: Vec<u8> = [0x89, 0x80 | 125, 0, 0, 0, 0]
+        .into_iter()
+        .chain([b'p'; 125])
+        .collect();
+    let batch = ping.repeat(BATCH);
+    stream
+        .set_write_timeout(Some(Duration::from_millis(200)))
+        .expect("timeout");
+    let started = Instant::now();
+    let (mut pings, mut offset) = (0, 0);
+    while pings < max_pings && started.elapsed() < max_time {
+        // Partial writes are resumed where they stopped, so frames never break.
+        match stream.write(&batch[offset..]) {
+            Ok(0) => break,
+            Ok(n) => {
+                offset += n;
+                if offset == batch.len() {
+                    pings += BATCH;
+                    offset = 0;
+                }
+            }
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ) => {}
+            Err(_) => {
+                return Flood {
+                    pings: pings + offset / ping.len(),
+                    cut_off: Some(started.elapsed()),
+                }
+            }
+        }
+    }
+    Flood { pings, cut_off: None }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ping_flood_that_never_reads_is_cut_off_in_bounded_memory() {
+    let addr = spawn(sockets()).await;
+    // Warm: the first connection's buffers and the runtime's are not the flood's.
+    assert_eq!(send(addr, "GET", "/ws/plain", &[], None).await.status, 200);
+    let baseline = rss();
+    let flood = std::thread::spawn(move || flood_pings(addr, 2_000_000, Duration::from_secs(10)));
+    let (mut peak, mut slowest, mut probes) = (baseline, Duration::ZERO, 0);
+    // Meanwhile, and once it is over, a fresh client is answered at once.
+    loop {
+        let over = flood.is_finished();
+        let t = Instant::now();
+        let reply = send(addr, "GET", "/ws/plain", &[], None).await;
+        slowest = slowest.max(t.elapsed());
+        probes += 1;
+        assert_eq!((reply.status, reply.text()), (200, "plain".to_owned()));
+        peak = peak.max(rss());
+        if over {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let flood = flood.join().expect("the flood");
+    eprintln!(
+        "ping flood: {flood:?}; RSS {} → peak {} KiB; slowest of {probes} probes {slowest:?}",
+        baseline >> 10,
+        peak >> 10
+    );
+    let cut_off = flood.cut_off.unwrap_or_else(|| panic!("not cut off: {flood:?}"));
+    assert!(cut_off < Duration::from_secs(8), "{flood:?}");
+    // Cut off for not reading, not refused at the first ping.
+    assert!(flood.pings >= 10_000, "{flood:?}");
+    assert!(slowest < Duration::from_millis(100), "a probe took {slowest:?}");
+    let growth = peak.saturating_sub(baseline);
+    assert!(growth < 64 << 20, "RSS grew by {} KiB", growth >> 10);
+}
+
+/// Where `/ws/firehose` reports how its sending ended, and after how long.
+struct Outcomes(tokio::sync::mpsc::UnboundedSender<(Duration, String)>);
+
+/// Binary messages of 64 KiB, sent until a send fails (or for 20 s), to a peer allowed 500 ms
+/// without taking any; the outcome goes to [`Outcomes`].
+#[get("/ws/firehose")]
+async fn firehose(ws: WebSocketUpgrade, outcomes: State<Outcomes>) -> Response {
+    let outcomes = outcomes.0.clone();
+    ws.write_timeout(Duration::from_millis(500))
+        .on_upgrade(move |mut socket| async move {
+            let chunk = Message::binary(vec![7u8; 64 << 10]);
+            let started = Instant::now();
+            let outcome = loop {
+                if let Err(error) = socket.send(chunk.clone()).await {
+                    break match error {
+                        WsError::Io(error) => format!("io {:?}", error.kind()),
+                        other => format!("{other}"),
+                    };
+                }
+                if started.elapsed() > Duration::from_secs(20) {
+                    break "still sending after 20 s".to_owned();
+                }
+            };
+            let _ = outcomes.0.send((started.elapsed(), outcome));
+        })
+}
+
+/// At most 4 KiB waiting to be written: an 8 KiB message is refused (the refusal is sent as
+/// text), then text messages are echoed.
+#[get("/ws/limited")]
+async fn limited(ws: WebSocketUpgrade) -> Response {
+    ws.max_write_buffer_size(4096)
+        .on_upgrade(|mut socket| async move {
+            let refusal = match socket.send(Message::binary(vec![0u8; 8192])).await {
+                Err(WsError::WriteBufferFull(_)) => "refused".to_owned(),
+                other => format!("{other:?}"),
+            };
+            if socket.send(Message::text(refusal)).await.is_err() {
+                return;
+            }
+            while let Some(Ok(message)) = socket.recv().await {
+                if message.is_text() && socket.send(message).await.is_err() {
+                    break;
+                }
+            }
+        })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_reads_nothing_is_cut_off_after_the_write_timeout() {
+    let (sender, mut outcomes) = tokio::sync::mpsc::unbounded_channel();
+    let app = App::new().state(Outcomes(sender)).routes(routes![firehose]);
+    let addr = spawn(app).await;
+    let mut socket = connect(addr, "/ws/firehose", &[]).await.unwrap();
+    // The client reads nothing: the route's send fails once the socket buffers are full and
+    // 500 ms have passed without room.
+    let (after, outcome) = tokio::time::timeout(Duration::from_secs(10), outcomes.recv())
+        .await
+        .expect("the route's send failed within 10 s")
+        .expect("an outcome");
+    assert_eq!(outcome, "io TimedOut");
+    assert!(after >= Duration::from_millis(500), "{after:?}");
+    // The route returned: the connection is gone (the messages already buffered, then its end).
+    let ended = tokio::time::timeout(Duration::from_secs(5), async {
+        while let Some(Ok(_)) = socket.next().await {}
+    })
+    .await;
+    assert!(ended.is_ok(), "the connection is still open");
+}
+
+#[tokio::test]
+async fn a_message_over_the_write_buffer_limit_is_refused_and_the_socket_goes_on() {
+    let addr = spawn(App::new().routes(routes![limited])).await;
+    let mut socket = connect(addr, "/ws/limited", &[]).await.unwrap();
+    assert_eq!(next(&mut socket).await, Message::text("refused"));
+    socket.send(Message::text("x".repeat(3000))).await.unwrap();
+    assert_eq!(next(&mut socket).await, Message::text("x".repeat(3000)));
+}
+
+#[tokio::test]
+async fn the_largest_message_accepted_is_echoed_back_by_default() {
+    let addr = spawn(sockets()).await;
+    let mut socket = connect(addr, "/ws/echo", &[]).await.unwrap();
+    let largest = Message::binary(vec![5u8; ferrapi::ws::DEFAULT_MAX_MESSAGE]);
+    socket.send(largest.clone()).await.unwrap();
+    assert_eq!(next(&mut socket).await, largest);
 }
