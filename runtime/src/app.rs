@@ -206,6 +206,13 @@ impl App {
         self
     }
 
+    /// Refuse (default) or accept HTTP/1.1 requests whose framing RFC 9112 does not allow (see
+    /// [`Config::strict_http1`]).
+    pub fn strict_http1(mut self, on: bool) -> Self {
+        self.config.strict_http1 = on;
+        self
+    }
+
     /// Set how many requests are served at once (`None`: unlimited); beyond it, 503 at once.
     pub fn max_concurrency(mut self, limit: Option<usize>) -> Self {
         self.config.max_concurrency = limit;

@@ -63,6 +63,18 @@ pub struct Config {
     /// Requests served at once; more get 503 with `Retry-After` at once (0: no limit).
     #[arg(long, env = "MAX_CONCURRENCY", default_value_t = 1024)]
     pub max_concurrency: usize,
+    /// Refuse HTTP/1.1 requests whose framing RFC 9112 does not allow (a missing or repeated
+    /// `Host`, a bare LF, whitespace after a chunk size, a transfer coding other than chunked);
+    /// on by default, `--strict-http1=false` behind a proxy that already refuses them.
+    #[arg(
+        long,
+        env = "STRICT_HTTP1",
+        default_value_t = true,
+        action = clap::ArgAction::Set,
+        value_parser = clap::builder::BoolishValueParser::new(),
+        value_name = "BOOL"
+    )]
+    pub strict_http1: bool,
     /// Log line format: `text` (for people) or `json` (one JSON object per line, for log
     /// shippers). The level comes from `RUST_LOG` (default `info`: one line per request).
     #[arg(long, env = "LOG_FORMAT", value_name = "FORMAT", default_value_t = LogFormat::Text, value_parser = parse_log_format)]

@@ -49,7 +49,8 @@ async fn main() -> ExitCode {
     }
     let mut app = resource_api::app_with_env(config.group, Some(db), config.expose_env)
         .max_concurrency((config.max_concurrency > 0).then_some(config.max_concurrency))
-        .request_ids(config.request_ids);
+        .request_ids(config.request_ids)
+        .strict_http1(config.strict_http1);
     if let Some(metrics) = metrics {
         app = app.metrics(metrics);
     }

@@ -12,7 +12,8 @@
 //! - limits (`Config::upload_limit`, all parts; `Config::upload_part_limit`, one part): a declared
 //!   `Content-Length` over the total is answered 413 before any byte is read (by the dispatcher),
 //!   and a part or a stream that grows over its limit fails with [`MultipartError`], answered
-//!   413, as soon as the excess arrives: the rest is not read;
+//!   413, as soon as the excess arrives: the rest is not read; a stream that misses its deadline
+//!   (`Config::body_timeout`) fails too, answered 408 and the connection closed;
 //! - a body that is not `multipart/form-data` with a boundary is `missing` at `["body"]` (a 422),
 //!   as FastAPI answers a file route given no form; a malformed body is a 400;
 //! - documented as `multipart/form-data` with the parts [`UploadDoc`] lists, files as
@@ -30,7 +31,7 @@ use serde_json::{json, Map, Value};
 use tokio::io::AsyncWriteExt;
 
 use super::arg::{ready, Arg, Param, Source};
-use super::body::BodyInput;
+use super::body::{body_timed_out, is_body_timeout, BodyInput};
 use super::dependency::Deps;
 use super::partial_file::PartialFile;
 use super::request::RequestCx;
@@ -246,6 +247,9 @@ impl MultipartError {
 
     /// The status the failure is answered with.
     pub fn status(&self) -> StatusCode {
+        if self.is_timeout() {
+            return StatusCode::REQUEST_TIMEOUT;
+        }
         match &self.0 {
             Failure::Parse(
                 multer::Error::StreamSizeExceeded { .. } | multer::Error::FieldSizeExceeded { .. },
@@ -258,6 +262,14 @@ impl MultipartError {
     /// True when a size limit was reached.
     pub fn is_too_large(&self) -> bool {
         self.status() == StatusCode::PAYLOAD_TOO_LARGE
+    }
+
+    /// True when the body missed its deadline (`Config::body_timeout`): answered 408.
+    pub fn is_timeout(&self) -> bool {
+        match &self.0 {
+            Failure::Parse(multer::Error::StreamReadFailed(error)) => is_body_timeout(&**error),
+            _ => false,
+        }
     }
 }
 
@@ -275,6 +287,9 @@ impl std::error::Error for MultipartError {}
 
 impl IntoResponse for MultipartError {
     fn into_response(self) -> Response {
+        if self.is_timeout() {
+            return body_timed_out();
+        }
         let detail = match &self.0 {
             Failure::Parse(multer::Error::StreamSizeExceeded { limit }) => {
                 format!("Request body is larger than the limit of {limit} bytes")

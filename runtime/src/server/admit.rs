@@ -96,7 +96,12 @@ enum Protocol {
 
 impl<D: Dispatch> ConnService<D> {
     /// The service of one HTTP/1 connection, whose heads the scanner judges in `verdicts`.
-    pub(crate) fn http1(dispatch: D, gate: Arc<Gate>, body_rules: BodyRules, verdicts: Arc<Verdicts>) -> Self {
+    pub(crate) fn http1(
+        dispatch: D,
+        gate: Arc<Gate>,
+        body_rules: BodyRules,
+        verdicts: Arc<Verdicts>,
+    ) -> Self {
         ConnService {
             dispatch,
             gate,

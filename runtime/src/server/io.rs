@@ -67,7 +67,12 @@ pub(crate) struct ConnIo {
 impl ConnIo {
     /// `stream`, whose `first` bytes were read already, with writes cut after `write_timeout`, and
     /// its reads scanned by `scanner` (HTTP/1).
-    pub(crate) fn new(stream: TcpStream, first: Sniffed, scanner: Option<Scanner>, write_timeout: Duration) -> Self {
+    pub(crate) fn new(
+        stream: TcpStream,
+        first: Sniffed,
+        scanner: Option<Scanner>,
+        write_timeout: Duration,
+    ) -> Self {
         ConnIo {
             stream,
             first,

@@ -188,6 +188,7 @@ impl Server {
             body_rules: BodyRules::new(config.body_timeout, config.body_min_rate),
             gate: Gate::new(config.max_concurrency, refusals.clone()),
             refusals: refusals.clone(),
+            strict_http1: config.strict_http1,
         });
         let limit = max_connections.map(ConnLimit::new);
         let shutdown_timeout = config.shutdown_timeout;
@@ -300,6 +301,7 @@ struct Protocols {
     body_rules: BodyRules,
     gate: Arc<Gate>,
     refusals: Arc<Refusals>,
+    strict_http1: bool,
 }
 
 /// Serve one accepted connection until it closes (or shutdown closes it); `_place` is its place
@@ -333,8 +335,9 @@ async fn serve_connection<D: Dispatch>(
     let outcome = match protocol {
         Protocol::Http1 => {
             let verdicts = Arc::new(Verdicts::default());
-            let scanner = Scanner::new(verdicts.clone());
-            let io = TokioIo::new(ConnIo::new(stream, first, Some(scanner), protocols.write_timeout));
+            // Without the scanner no verdict is ever decided: every head is served.
+            let scanner = protocols.strict_http1.then(|| Scanner::new(verdicts.clone()));
+            let io = TokioIo::new(ConnIo::new(stream, first, scanner, protocols.write_timeout));
             let service = ConnService::http1(dispatch, gate, protocols.body_rules, verdicts);
             let mut http1 = protocols.http1.clone();
             http1.timer(ConnTimer::default());

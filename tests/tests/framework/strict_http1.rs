@@ -259,3 +259,12 @@ async fn a_websocket_upgrade_still_works() {
         .expect("a valid message");
     assert_eq!(echoed, Message::text(text));
 }
+
+#[tokio::test]
+async fn with_strict_http1_off_the_lenient_heads_are_served() {
+    let addr = spawn(App::new().routes(routes![item, echo, socket]).strict_http1(false)).await;
+    let sent = "GET /item/1 HTTP/1.1\r\nAccept: */*\r\nConnection: close\r\n\r\n";
+    let (replies, _) = exchange(addr, sent.as_bytes()).await;
+    let statuses: Vec<u16> = replies.iter().map(|r| r.status).collect();
+    assert_eq!(statuses, [200], "{sent}: hyper's own leniency is back");
+}

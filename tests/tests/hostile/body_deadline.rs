@@ -78,6 +78,33 @@ async fn expect_100_continue_without_a_body_meets_the_same_deadline() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stalled_upload_is_answered_408() {
+    let _one = exclusive().await;
+    let app = app().body_timeout(Duration::from_secs(1), None);
+    let (addr, _stop) = serve(app).await;
+    let mut stream = TcpStream::connect(addr).await.unwrap_or_else(|e| panic!("{e}"));
+    let part = "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.bin\"\r\n\r\nhalf";
+    let head = format!(
+        "POST /upload/echo HTTP/1.1\r\nHost: t\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 10000\r\n\r\n{part}"
+    );
+    stream
+        .write_all(head.as_bytes())
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let started = Instant::now();
+    let reply = closed_within(&mut stream, Duration::from_secs(4))
+        .await
+        .unwrap_or_else(|| panic!("a stalled upload was open after 4 s"));
+    let reply = parse(&reply);
+    assert_eq!(reply.status, 408, "{}", reply.text());
+    assert_eq!(
+        reply.json()["detail"],
+        "The request body was not received in time"
+    );
+    assert!(started.elapsed() >= Duration::from_millis(900));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_trickle_is_cut_and_a_slow_steady_body_is_not() {
     let _one = exclusive().await;
     // 1 s, lengthened by 1 ms per byte (1,000 bytes a second).
@@ -167,8 +194,17 @@ async fn http2_streams_with_stalled_bodies_hold_no_place_and_get_408() {
             .unwrap_or_else(|_| panic!("stream {i}: no answer within 5 s"))
             .unwrap_or_else(|e| panic!("{e}"))
             .unwrap_or_else(|e| panic!("stream {i}: {e}"));
-        assert_eq!(response.status(), 408, "stream {i}: a stalled body held its place");
-        let body = response.into_body().collect().await.map(|b| b.to_bytes()).unwrap_or_default();
+        assert_eq!(
+            response.status(),
+            408,
+            "stream {i}: a stalled body held its place"
+        );
+        let body = response
+            .into_body()
+            .collect()
+            .await
+            .map(|b| b.to_bytes())
+            .unwrap_or_default();
         assert!(String::from_utf8_lossy(&body).contains("not received in time"));
         timed_out += 1;
     }

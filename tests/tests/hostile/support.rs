@@ -32,9 +32,14 @@ async fn big() -> String {
     "x".repeat(BIG)
 }
 
-/// The app every attack is aimed at.
+/// The app every attack is aimed at (with the upload routes of the framework's test app).
 pub fn app() -> App {
-    App::new().routes(ferrapi::routes![fast, echo, big])
+    App::new().routes(ferrapi::routes![
+        fast,
+        echo,
+        big,
+        ferrapi_tests::inputs::upload_echo
+    ])
 }
 
 static ONE_AT_A_TIME: Mutex<()> = Mutex::const_new(());
