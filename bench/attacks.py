@@ -126,8 +126,11 @@ async def request(port, raw, timeout=2.0):
 async def probe(server, seconds, results, baseline, released, attack_started):
     port = server.port
     end = time.time() + seconds
+    seen = False
     while time.time() < end:
-        if released[0] is None and server.sockets() <= baseline:
+        sockets = server.sockets()
+        seen = seen or sockets > baseline
+        if seen and released[0] is None and sockets <= baseline:
             released[0] = time.time() - attack_started
         sent = time.perf_counter()
         status = await request(port, b"GET /api/hello HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
