@@ -212,7 +212,7 @@ impl Server {
             };
             accept.until(shutdown, shutdown_timeout).await;
         }
-        reporter.abort();
+        drop(reporter);
         refusals.report();
         // The drained requests' lines are out before the caller (main) returns.
         crate::logging::flush();

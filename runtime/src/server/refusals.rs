@@ -62,17 +62,27 @@ impl Refusals {
         lines
     }
 
-    /// Report once a second until the returned task is aborted.
-    pub(crate) fn spawn_reporter(self: &Arc<Self>) -> tokio::task::JoinHandle<()> {
+    /// Report once a second until the returned guard is dropped (also when the server's future
+    /// is dropped rather than run to its end).
+    pub(crate) fn spawn_reporter(self: &Arc<Self>) -> Reporter {
         let refusals = self.clone();
-        tokio::spawn(async move {
+        Reporter(tokio::spawn(async move {
             let mut every = tokio::time::interval(Duration::from_secs(1));
             every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
                 every.tick().await;
                 refusals.report();
             }
-        })
+        }))
+    }
+}
+
+/// The reporter task of a server; dropping it stops the task.
+pub(crate) struct Reporter(tokio::task::JoinHandle<()>);
+
+impl Drop for Reporter {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }
 

@@ -268,3 +268,61 @@ async fn with_strict_http1_off_the_lenient_heads_are_served() {
     let statuses: Vec<u16> = replies.iter().map(|r| r.status).collect();
     assert_eq!(statuses, [200], "{sent}: hyper's own leniency is back");
 }
+
+/// An HPACK literal header field without indexing, new name, no Huffman coding.
+fn literal(name: &str, value: &str) -> Vec<u8> {
+    let mut field = vec![0u8, name.len() as u8];
+    field.extend_from_slice(name.as_bytes());
+    field.push(value.len() as u8);
+    field.extend_from_slice(value.as_bytes());
+    field
+}
+
+/// The status of an HTTP/2 `GET /item/1` on a new connection whose `:authority` and `Host` are
+/// given: the first byte of the answer's header block (the server indexes the common statuses).
+async fn h2_status(addr: SocketAddr, authority: &str, host: &str) -> u8 {
+    let frame = |kind: u8, flags: u8, stream: u32, payload: &[u8]| {
+        let mut bytes = (payload.len() as u32).to_be_bytes()[1..].to_vec();
+        bytes.extend_from_slice(&[kind, flags]);
+        bytes.extend_from_slice(&stream.to_be_bytes());
+        bytes.extend_from_slice(payload);
+        bytes
+    };
+    let mut block = Vec::new();
+    for (name, value) in [(":method", "GET"), (":scheme", "http"), (":path", "/item/1"), (":authority", authority), ("host", host)] {
+        block.extend(literal(name, value));
+    }
+    let mut stream = TcpStream::connect(addr).await.expect("connect");
+    let mut sent = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".to_vec();
+    sent.extend(frame(4, 0, 0, &[]));
+    // END_STREAM | END_HEADERS.
+    sent.extend(frame(1, 0x5, 1, &block));
+    stream.write_all(&sent).await.expect("send");
+    let mut received = Vec::new();
+    let mut chunk = [0u8; 4096];
+    loop {
+        let mut at = 0;
+        while received.len() >= at + 9 {
+            let length = usize::from(received[at]) << 16 | usize::from(received[at + 1]) << 8 | usize::from(received[at + 2]);
+            let (kind, stream_id) = (received[at + 3], u32::from_be_bytes([received[at + 5], received[at + 6], received[at + 7], received[at + 8]]));
+            if received.len() < at + 9 + length {
+                break;
+            }
+            if kind == 1 && stream_id == 1 {
+                return received[at + 9];
+            }
+            at += 9 + length;
+        }
+        let n = tokio::time::timeout(WAIT, stream.read(&mut chunk)).await.expect("an answer").expect("read");
+        assert!(n > 0, "closed before answering");
+        received.extend_from_slice(&chunk[..n]);
+    }
+}
+
+#[tokio::test]
+async fn an_http2_host_that_is_not_the_authority_is_refused() {
+    let addr = serve().await;
+    // HPACK's static table: index 8 is `:status 200`, 12 is `:status 400`.
+    assert_eq!(h2_status(addr, "a.example", "b.example").await, 0x80 | 12, "Host ≠ :authority was served");
+    assert_eq!(h2_status(addr, "a.example", "A.Example").await, 0x80 | 8, "the same authority, another case");
+}

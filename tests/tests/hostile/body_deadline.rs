@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use ferrapi_tests::client::parse;
-use tokio::io::AsyncWriteExt;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 use crate::support::{app, closed_within, exclusive, fresh_clients_are_served, serve};
@@ -134,17 +134,26 @@ async fn a_trickle_is_cut_and_a_slow_steady_body_is_not() {
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     let started = Instant::now();
-    let mut cut = None;
-    while started.elapsed() < Duration::from_secs(5) {
-        if trickle.write_all(b" ").await.is_err() {
-            break;
-        }
-        if let Some(reply) = closed_within(&mut trickle, Duration::from_millis(200)).await {
-            cut = Some(reply);
-            break;
+    // Read while trickling, keeping every byte read: the answer must be read before a later
+    // write meets the closed socket (whose reset would discard what was not read yet).
+    let mut reply = Vec::new();
+    let mut chunk = [0u8; 4096];
+    let mut cut = false;
+    while !cut && started.elapsed() < Duration::from_secs(5) {
+        let _ = trickle.write_all(b" ").await;
+        let pause = tokio::time::sleep(Duration::from_millis(200));
+        tokio::pin!(pause);
+        loop {
+            tokio::select! {
+                read = trickle.read(&mut chunk) => match read {
+                    Ok(0) | Err(_) => { cut = true; break; }
+                    Ok(n) => reply.extend_from_slice(&chunk[..n]),
+                },
+                () = &mut pause => break,
+            }
         }
     }
-    let reply = cut.unwrap_or_else(|| panic!("a trickle of 5 bytes a second was never cut"));
+    assert!(cut, "a trickle of 5 bytes a second was never cut");
     assert_eq!(parse(&reply).status, 408);
     let took = started.elapsed();
     assert!(took < Duration::from_millis(2500), "cut only after {took:?}");
