@@ -172,6 +172,7 @@ async fn every_number_as_sent(addr: SocketAddr, store: &Store) {
 
     // The framework's own answers for what is not one JSON object are unchanged (a number beyond
     // a double outside an object is the framework's `json_invalid`, as before).
+    let deep = format!(r#"{{"n":{}1e400{}}}"#, "[".repeat(100_000), "]".repeat(100_000));
     for (bad, kind) in [
         ("[1E5]", "dict_type"),
         ("-0", "dict_type"),
@@ -179,10 +180,12 @@ async fn every_number_as_sent(addr: SocketAddr, store: &Store) {
         (r#"{"n":01}"#, "json_invalid"),
         (r#"{"n":NaN}"#, "json_invalid"),
         (r#"{"n":1e400"#, "json_invalid"),
+        (r#"{"n":"\ud800"}"#, "json_invalid"),
+        (deep.as_str(), "json_invalid"),
     ] {
         let reply = send_json(addr, "POST", "/api/bird/", bad).await;
-        assert_eq!(reply.status, 422, "{bad}");
-        assert_eq!(reply.json()["detail"][0]["type"], json!(kind), "{bad}");
+        assert_eq!(reply.status, 422, "{bad:.40}");
+        assert_eq!(reply.json()["detail"][0]["type"], json!(kind), "{bad:.40}");
     }
     assert_eq!(bird_count(store).await, before, "nothing stored");
 }
