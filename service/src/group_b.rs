@@ -9,6 +9,12 @@
 //!   string `"Empleat no trobat"`; a non-integer id is the framework's 422;
 //! - a bird is any JSON object, stored as sent (the store assigns `_id`); a body that is not a
 //!   JSON object is refused by the framework (422) before the store is touched;
+//! - "as sent" includes every number's text, byte for byte (`1E5`, `-0`, `1.50`,
+//!   `18446744073709551616` and `1e-400` read back as written): a bird is read as exact JSON
+//!   ([`ExactBody`]), stored with `insert_exact` and answered from `find_one_exact`; a number that
+//!   no store can keep exactly (more than 34 significant digits, or a magnitude beyond a BSON
+//!   Decimal128's, see [`ExactDocument`]) is a 422 naming each such number, and nothing is
+//!   stored: a number is never rounded, on either store;
 //! - `GET /api/bird/:name` answers the first inserted bird of that name, or 404 `Not Found` as
 //!   text; the name is only ever a value to compare;
 //! - `GET /api/env` discloses the connection string, so it is in [`group()`] only when asked
@@ -18,11 +24,11 @@
 
 use ferrapi::header::{HeaderName, HeaderValue};
 use ferrapi::prelude::*;
-use serde_json::Map;
 
 use crate::config::ReportedConnString;
-use crate::store::Store;
-use crate::store_http::{store_failure, STORE_UNAVAILABLE};
+use crate::exact::{ExactBody, ExactValue};
+use crate::store::{ExactDocument, Store};
+use crate::store_http::{store_failure, unstorable_numbers, STORE_UNAVAILABLE};
 
 /// The collection birds are stored in.
 pub const BIRDS: &str = "birds";
@@ -114,23 +120,28 @@ pub async fn read_env(conn: State<ReportedConnString>) -> Json<Value> {
 }
 
 /// Store any JSON object as a bird; answers its new id.
+///
+/// Every number is kept as the text sent, and read back so. A number no store can keep exactly
+/// (more than 34 significant digits, or a magnitude outside 1E-6176 to 1E+6145) is a 422 naming
+/// it, and nothing is stored.
 #[post("/api/bird/", responses(503 = STORE_UNAVAILABLE))]
-pub async fn create_bird(
-    store: State<Store>,
-    bird: Json<Map<String, Value>>,
-) -> Result<Json<Value>, HttpError> {
+pub async fn create_bird(store: State<Store>, bird: Json<ExactBody>) -> Result<Json<Value>, HttpError> {
+    let Json(ExactBody(fields)) = bird;
+    let document = ExactDocument::new(fields).map_err(|refused| unstorable_numbers(&refused))?;
     let id = store
-        .insert(BIRDS, bird.0)
+        .insert_exact(BIRDS, document)
         .await
         .map_err(|err| store_failure(&err))?;
     Ok(Json(json!({ "id": id })))
 }
 
 /// The first stored bird with this name; 404 `Not Found` (text) when there is none.
+///
+/// Its numbers are the texts they were sent as.
 #[get("/api/bird/:name", responses(404 = "Not Found", 503 = STORE_UNAVAILABLE))]
 pub async fn read_bird(store: State<Store>, name: String) -> Result<Response, HttpError> {
-    match store.find_one(BIRDS, "name", &Value::String(name)).await {
-        Ok(Some(bird)) => Ok(Json(bird).into_response()),
+    match store.find_one_exact(BIRDS, "name", &Value::String(name)).await {
+        Ok(Some(bird)) => Ok(Json(ExactValue::Object(bird)).into_response()),
         Ok(None) => Ok((StatusCode::NOT_FOUND, "Not Found").into_response()),
         Err(err) => Err(store_failure(&err)),
     }

@@ -14,6 +14,7 @@
 
 pub mod clinic;
 pub mod config;
+pub mod exact;
 pub mod group_a;
 pub mod group_b;
 pub mod store;

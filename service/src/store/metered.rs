@@ -8,7 +8,9 @@
 //!   `unavailable`, `rejected` or `invalid`, as [`StoreErrorKind`]);
 //! - every series exists from the start (at zero), so a query over a rate sees the first error;
 //! - labels take fixed values only (operation names, the store's [`DocumentStore::kind`]), and
-//!   the handles are made once, so recording an operation hashes nothing;
+//!   the handles are made once, so recording an operation hashes nothing; the exact twins of
+//!   `insert` and `find_one` count as those operations (one operation, whatever the numbers'
+//!   form: dashboards and alerts keep their series);
 //! - the wrapped store answers exactly as before: results and errors pass through unchanged.
 
 use std::future::Future;
@@ -22,9 +24,11 @@ use ferrapi::metrics::prometheus_client::registry::Registry;
 use ferrapi::metrics::LATENCY_BUCKETS;
 use serde_json::Value;
 
+use crate::exact::ExactMap;
+
 use super::{
-    Checked, Deletion, Document, DocumentStore, ListOptions, Reference, Referrer, StoreError, StoreErrorKind,
-    StoreFuture,
+    Checked, Deletion, Document, DocumentStore, ExactDocument, ListOptions, Reference, Referrer, StoreError,
+    StoreErrorKind, StoreFuture,
 };
 
 /// The operations of [`DocumentStore`]; each names its handles in [`MeteredStore`] and its label
@@ -155,6 +159,19 @@ impl DocumentStore for MeteredStore {
         value: &'a Value,
     ) -> StoreFuture<'a, Option<Document>> {
         self.timed(Op::FindOne, self.inner.find_one(collection, field, value))
+    }
+
+    fn insert_exact<'a>(&'a self, collection: &'a str, document: ExactDocument) -> StoreFuture<'a, String> {
+        self.timed(Op::Insert, self.inner.insert_exact(collection, document))
+    }
+
+    fn find_one_exact<'a>(
+        &'a self,
+        collection: &'a str,
+        field: &'a str,
+        value: &'a Value,
+    ) -> StoreFuture<'a, Option<ExactMap>> {
+        self.timed(Op::FindOne, self.inner.find_one_exact(collection, field, value))
     }
 
     fn get<'a>(&'a self, collection: &'a str, id: &'a str) -> StoreFuture<'a, Option<Document>> {

@@ -27,9 +27,16 @@
 //! - collection and field names are checked ([`check_collection`], [`check_field`]) because they
 //!   name storage structures; they come from code, not from requests;
 //! - every failure is a [`StoreError`] whose [`StoreError::detail`] is safe to show a client (no
-//!   paths, SQL or server internals); the full cause goes to the log.
+//!   paths, SQL or server internals); the full cause goes to the log;
+//! - [`DocumentStore::insert_exact`] and [`DocumentStore::find_one_exact`] keep every number of a
+//!   document as the text it was sent as (birds, see [`ExactDocument`]): one rule for which
+//!   numbers are kept, the same in both stores, and the text read back byte for byte; the other
+//!   methods read and write `serde_json` values, whose numbers are i64, u64 or f64 (a plain read
+//!   of a document written exactly rounds what a double cannot hold, and shows a number beyond a
+//!   double's range as `{"$numberDecimal": "…"}`).
 
 mod error;
+mod exact;
 mod location;
 mod metered;
 mod mongo;
@@ -43,7 +50,9 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
+use crate::exact::ExactMap;
 pub use error::{StoreError, StoreErrorKind};
+pub use exact::{ExactDocument, Path, PathItem, Unstorable};
 pub use location::{ConnError, StoreLocation, DEFAULT_SQLITE_PATH};
 pub use metered::MeteredStore;
 pub use mongo::MongoStore;
@@ -180,6 +189,19 @@ pub trait DocumentStore: Send + Sync + std::fmt::Debug {
         field: &'a str,
         value: &'a Value,
     ) -> StoreFuture<'a, Option<Document>>;
+
+    /// Store `document` in `collection`, every number exactly as sent, and return its new id.
+    fn insert_exact<'a>(&'a self, collection: &'a str, document: ExactDocument) -> StoreFuture<'a, String>;
+
+    /// [`find_one`](Self::find_one), every number read back as the text it was sent as (a
+    /// document written by [`insert`](Self::insert) reads back with its numbers as serde_json
+    /// writes them).
+    fn find_one_exact<'a>(
+        &'a self,
+        collection: &'a str,
+        field: &'a str,
+        value: &'a Value,
+    ) -> StoreFuture<'a, Option<ExactMap>>;
 
     /// The document with this id (`None` also for a string that is not an id).
     fn get<'a>(&'a self, collection: &'a str, id: &'a str) -> StoreFuture<'a, Option<Document>>;

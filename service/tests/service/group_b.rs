@@ -16,7 +16,8 @@ use serde_json::{json, Value};
 
 use crate::support::{mongo_store, relayed_mongo_store, sqlite_store};
 
-async fn serve(group: Group, store: Store, conn: &StoreLocation) -> SocketAddr {
+/// Serve `group` on `store` (prepared as the service prepares it) on a free port.
+pub(crate) async fn serve(group: Group, store: Store, conn: &StoreLocation) -> SocketAddr {
     let db = Db::prepare(store, conn.effective())
         .await
         .expect("prepare the store");
@@ -27,7 +28,8 @@ fn content_type(reply: &Reply) -> &str {
     reply.header("content-type").unwrap_or("")
 }
 
-async fn bird_count(store: &Store) -> usize {
+/// How many birds `store` holds (a plain `list`).
+pub(crate) async fn bird_count(store: &Store) -> usize {
     store
         .list(group_b::BIRDS, &ListOptions::new())
         .await

@@ -19,6 +19,7 @@
 
 mod support;
 
+mod bird_numbers;
 mod clinic;
 mod clinic_restart;
 mod durability;

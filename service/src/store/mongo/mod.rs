@@ -15,8 +15,9 @@
 //!   a document still being inserted by that protocol (`_store.new`: its fields are not written
 //!   yet) is invisible to every read and write;
 //! - JSON becomes BSON by a plain structural mapping (objects → documents, integers → Int64, other
-//!   numbers → Double): no extended-JSON reading, so `{"$oid": …}` sent by a client stays an
-//!   ordinary object;
+//!   numbers → Double; for `insert_exact`, each number the BSON number of exactly its value and
+//!   its text where that reads back otherwise, see [`exact`]): no extended-JSON reading, so
+//!   `{"$oid": …}` sent by a client stays an ordinary object;
 //! - a searched value is wrapped in `$eq`, so a string starting with `$` or an object full of
 //!   operators is compared as a value, never run as a query (replacement values go through
 //!   `$literal` for the same reason);
@@ -26,6 +27,7 @@
 //!   every operation ([`OPERATION_TIMEOUT`]): an unreachable server fails start-up quickly, and a
 //!   request during an outage gets a 503 instead of hanging; the driver reconnects by itself.
 
+mod exact;
 mod references;
 
 use std::future::IntoFuture;
@@ -41,8 +43,9 @@ use serde_json::{Map, Number, Value};
 use super::location::redact;
 use super::{
     check_collection, check_field, with_id, Checked, Deletion, Direction, Document, DocumentStore,
-    ListOptions, Reference, Referrer, StoreError, StoreFuture, ID_FIELD, STORE_FIELD,
+    ExactDocument, ListOptions, Reference, Referrer, StoreError, StoreFuture, ID_FIELD, STORE_FIELD,
 };
+use crate::exact::ExactMap;
 
 /// The database used when the connection string names none.
 pub const DEFAULT_DATABASE: &str = "resource_api";
@@ -206,14 +209,19 @@ fn equals(value: &Value) -> BsonDocument {
 fn output(raw: &RawDocument) -> Result<Document, StoreError> {
     let mut doc = BsonDocument::try_from(raw)
         .map_err(|err| StoreError::unavailable(format!("MongoDB returned malformed BSON: {err}")))?;
-    let id = match doc.remove(ID_FIELD) {
+    let id = id_of(doc.remove(ID_FIELD));
+    doc.remove(STORE_FIELD);
+    Ok(with_id(id, from_document(doc)))
+}
+
+/// A stored `_id` as the string the store returns.
+fn id_of(id: Option<Bson>) -> String {
+    match id {
         Some(Bson::ObjectId(oid)) => oid.to_hex(),
         Some(Bson::String(s)) => s,
         Some(other) => to_json(other).to_string(),
         None => String::new(),
-    };
-    doc.remove(STORE_FIELD);
-    Ok(with_id(id, from_document(doc)))
+    }
 }
 
 /// The caller's fields as BSON, without any `_id` or `_store` it sent.
@@ -226,10 +234,10 @@ fn fields(document: &Document) -> BsonDocument {
 }
 
 /// The document to insert: `_id` first, the caller's fields, then the store's `_store`.
-fn input(id: ObjectId, document: &Document, store: BsonDocument) -> Result<RawDocumentBuf, StoreError> {
+fn input(id: ObjectId, fields: BsonDocument, store: BsonDocument) -> Result<RawDocumentBuf, StoreError> {
     let mut doc = BsonDocument::new();
     doc.insert(ID_FIELD, id);
-    doc.extend(fields(document));
+    doc.extend(fields);
     doc.insert(STORE_FIELD, store);
     // Fails for what BSON cannot hold, such as a NUL in a field name.
     RawDocumentBuf::from_document(&doc).map_err(|err| StoreError::rejected(err.to_string()))
@@ -271,6 +279,22 @@ fn live(id: ObjectId) -> BsonDocument {
 }
 
 impl MongoStore {
+    /// The first inserted document of `collection` whose `field` is present and equal to
+    /// `value`, as stored.
+    async fn find_first(
+        &self,
+        collection: &str,
+        field: &str,
+        value: &Value,
+    ) -> Result<Option<RawDocumentBuf>, StoreError> {
+        let coll = self.collection(collection)?;
+        check_field(field)?;
+        let mut filter = BsonDocument::new();
+        filter.insert(field, equals(value));
+        // An unfinished insert has no other field, so it never matches.
+        bounded(coll.find_one(filter).sort(doc! { SEQ: 1, ID_FIELD: 1 })).await
+    }
+
     /// The next number in `collection`'s insertion order (one atomic `$inc` on its counter).
     async fn next_seq(&self, collection: &str) -> Result<i64, StoreError> {
         let counters = self.database.collection::<BsonDocument>(SEQUENCES);
@@ -301,19 +325,34 @@ impl MongoStore {
         )))
     }
 
-    /// Insert `document` as `id` with the next insertion number and `store` as the rest of its
-    /// `_store`. The driver's error is kept for the caller to look at.
+    /// Insert `fields` as a new document of `collection`, `store` the rest of its `_store`; its
+    /// id.
+    async fn insert_fields(
+        &self,
+        collection: &str,
+        fields: BsonDocument,
+        store: BsonDocument,
+    ) -> Result<String, StoreError> {
+        let id = ObjectId::new();
+        self.insert_new(collection, id, fields, store)
+            .await?
+            .map_err(mongo_error)?;
+        Ok(id.to_hex())
+    }
+
+    /// Insert `fields` as the document `id` with the next insertion number and `store` as the
+    /// rest of its `_store`. The driver's error is kept for the caller to look at.
     async fn insert_new(
         &self,
         collection: &str,
         id: ObjectId,
-        document: &Document,
+        fields: BsonDocument,
         mut store: BsonDocument,
     ) -> Result<mongodb::error::Result<()>, StoreError> {
         let coll = self.collection(collection)?;
         let seq = self.next_seq(collection).await?;
         store.insert("seq", seq);
-        let raw = input(id, document, store)?;
+        let raw = input(id, fields, store)?;
         Ok(bounded_raw(coll.insert_one(raw)).await?.map(|_| ()))
     }
 }
@@ -325,11 +364,8 @@ impl DocumentStore for MongoStore {
 
     fn insert<'a>(&'a self, collection: &'a str, document: Document) -> StoreFuture<'a, String> {
         Box::pin(async move {
-            let id = ObjectId::new();
-            self.insert_new(collection, id, &document, BsonDocument::new())
-                .await?
-                .map_err(mongo_error)?;
-            Ok(id.to_hex())
+            self.insert_fields(collection, fields(&document), BsonDocument::new())
+                .await
         })
     }
 
@@ -340,13 +376,31 @@ impl DocumentStore for MongoStore {
         value: &'a Value,
     ) -> StoreFuture<'a, Option<Document>> {
         Box::pin(async move {
-            let coll = self.collection(collection)?;
-            check_field(field)?;
-            let mut filter = BsonDocument::new();
-            filter.insert(field, equals(value));
-            // An unfinished insert has no other field, so it never matches.
-            let found = bounded(coll.find_one(filter).sort(doc! { SEQ: 1, ID_FIELD: 1 })).await?;
+            let found = self.find_first(collection, field, value).await?;
             found.as_deref().map(output).transpose()
+        })
+    }
+
+    fn insert_exact<'a>(&'a self, collection: &'a str, document: ExactDocument) -> StoreFuture<'a, String> {
+        Box::pin(async move {
+            let (fields, spellings) = exact::fields(document.fields())?;
+            let mut store = BsonDocument::new();
+            if !spellings.is_empty() {
+                store.insert(exact::NUMBERS, spellings);
+            }
+            self.insert_fields(collection, fields, store).await
+        })
+    }
+
+    fn find_one_exact<'a>(
+        &'a self,
+        collection: &'a str,
+        field: &'a str,
+        value: &'a Value,
+    ) -> StoreFuture<'a, Option<ExactMap>> {
+        Box::pin(async move {
+            let found = self.find_first(collection, field, value).await?;
+            found.as_deref().map(exact::output).transpose()
         })
     }
 

@@ -204,7 +204,7 @@ impl MongoStore {
             let (id, op) = (ObjectId::new(), ObjectId::new());
             // Step 1: an unfinished insert, holding only the announcement.
             let announced = doc! { "new": true, "next": { "op": op, "doc": fields(&document) } };
-            self.insert_new(collection, id, &Document::new(), announced)
+            self.insert_new(collection, id, BsonDocument::new(), announced)
                 .await?
                 .map_err(mongo_error)?;
             let withdraw = doc! { ID_FIELD: id, NEW: true, "_store.next.op": op };

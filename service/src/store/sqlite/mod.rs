@@ -24,7 +24,10 @@
 //!   written into the SQL only when they are plain names (ASCII letters, digits, `_`) and bound
 //!   as a JSON path otherwise; ties are broken by `seq`;
 //! - a connection that failed is dropped and reopened on next use, so the store recovers by
-//!   itself once the file is usable again.
+//!   itself once the file is usable again;
+//! - a document is kept as its JSON text, so `insert_exact` keeps every number as the text it was
+//!   sent as, and `find_one_exact` reads that text back ([`exact`]); a plain read of such a
+//!   document reads what serde_json can of it (see `decode`).
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -38,12 +41,14 @@ use tokio::sync::{mpsc, oneshot};
 mod writer;
 
 use self::writer::{writer, Answer, Job, Op};
+use super::exact::with_id_exact;
 use super::read_pool::ReadPool;
 use super::references::referenced_id;
 use super::{
     check_collection, check_field, with_id, Checked, Deletion, Direction, Document, DocumentStore,
-    ListOptions, Reference, Referrer, StoreError, StoreFuture, STORE_FIELD,
+    ExactDocument, ListOptions, Reference, Referrer, StoreError, StoreFuture, STORE_FIELD,
 };
+use crate::exact::{self, ExactMap};
 
 /// How long a connection waits for a lock held by another process before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -103,6 +108,37 @@ impl SqliteStore {
         answer
             .await
             .map_err(|_| StoreError::unavailable("the writer thread dropped a write"))?
+    }
+
+    /// Store `body` (a document's JSON text) in `collection` as a new document; its id.
+    async fn insert_body(&self, collection: &str, body: String) -> Result<String, StoreError> {
+        let id = ObjectId::new().to_hex();
+        self.write(Op::Insert {
+            collection: collection.to_owned(),
+            id: id.clone(),
+            body,
+        })
+        .await?;
+        Ok(id)
+    }
+
+    /// The first inserted document of `collection` whose `field` equals `value`, found and
+    /// `decode`d on a reader thread.
+    async fn find_decoded<T: Send + 'static>(
+        &self,
+        collection: &str,
+        field: &str,
+        value: &Value,
+        decode: fn(String, &str) -> Result<T, StoreError>,
+    ) -> Result<Option<T>, StoreError> {
+        check_collection(collection)?;
+        check_field(field)?;
+        let (collection, field, value) = (collection.to_owned(), field.to_owned(), value.clone());
+        self.read(move |conn| {
+            let found = find_first(conn, &collection, &field, &value)?;
+            found.map(|(id, body)| decode(id, &body)).transpose()
+        })
+        .await
     }
 
     async fn read<T, F>(&self, f: F) -> Result<T, StoreError>
@@ -207,10 +243,26 @@ fn json_eq(a: &Value, b: &Value) -> bool {
 fn decode(id: String, body: &str) -> Result<Document, StoreError> {
     match serde_json::from_str(body) {
         Ok(Value::Object(doc)) => Ok(with_id(id, doc)),
-        Ok(_) | Err(_) => Err(StoreError::unavailable(format!(
-            "document {id} is not a JSON object"
-        ))),
+        Ok(_) => Err(not_an_object(&id)),
+        // A number serde_json refuses (one beyond a double: `insert_exact` keeps `1e400`): read
+        // exactly, then as a `Value` can show it.
+        Err(_) => match exact::parse_object(body) {
+            Ok(fields) => Ok(with_id(id, exact::to_map(&fields))),
+            Err(_) => Err(not_an_object(&id)),
+        },
     }
+}
+
+/// A stored body read as exact JSON: every number the text it was written as.
+fn decode_exact(id: String, body: &str) -> Result<ExactMap, StoreError> {
+    match exact::parse_object(body) {
+        Ok(fields) => Ok(with_id_exact(id, fields)),
+        Err(_) => Err(not_an_object(&id)),
+    }
+}
+
+fn not_an_object(id: &str) -> StoreError {
+    StoreError::unavailable(format!("document {id} is not a JSON object"))
 }
 
 fn encode(document: &Document) -> Result<String, StoreError> {
@@ -218,6 +270,11 @@ fn encode(document: &Document) -> Result<String, StoreError> {
     body.remove(super::ID_FIELD);
     body.remove(STORE_FIELD);
     serde_json::to_string(&body).map_err(|err| StoreError::rejected(err.to_string()))
+}
+
+/// The body of an exact document: its text, every number as sent (it has no `_id` or `_store`).
+fn encode_exact(document: &ExactDocument) -> Result<String, StoreError> {
+    exact::object_to_string(document.fields()).map_err(|err| StoreError::rejected(err.to_string()))
 }
 
 /// A JSON path naming `field` (`$."field"`); the field was checked by `check_list_field`.
@@ -285,22 +342,22 @@ fn list_query(collection: &str, options: &ListOptions) -> (String, Vec<SqlValue>
     (sql, params)
 }
 
-fn find_one(
+/// The id and body of the first inserted document of `collection` whose `field` equals `value`.
+fn find_first(
     conn: &Connection,
     collection: &str,
     field: &str,
     value: &Value,
-) -> Result<Option<Document>, StoreError> {
+) -> Result<Option<(String, String)>, StoreError> {
     if is_plain_field(field) {
         if let Some((param, ty1, ty2)) = sql_scalar(value) {
             let mut stmt = conn.prepare_cached(&find_sql(field)).map_err(sql_error)?;
-            let row = stmt
+            return stmt
                 .query_row(params![collection, param, ty1, ty2], |row| {
                     Ok((row.get::<_, String>(0)?, row.get::<_, String>(1)?))
                 })
                 .optional()
-                .map_err(sql_error)?;
-            return row.map(|(id, body)| decode(id, &body)).transpose();
+                .map_err(sql_error);
         }
     }
     // Objects, arrays, null, or a field that cannot be a path literal: compare in Rust.
@@ -311,9 +368,9 @@ fn find_one(
     while let Some(row) = rows.next().map_err(sql_error)? {
         let id: String = row.get(0).map_err(sql_error)?;
         let body: String = row.get(1).map_err(sql_error)?;
-        let doc = decode(id, &body)?;
+        let doc = decode(id.clone(), &body)?;
         if doc.get(field).is_some_and(|found| json_eq(found, value)) {
-            return Ok(Some(doc));
+            return Ok(Some((id, body)));
         }
     }
     Ok(None)
@@ -327,15 +384,7 @@ impl DocumentStore for SqliteStore {
     fn insert<'a>(&'a self, collection: &'a str, document: Document) -> StoreFuture<'a, String> {
         Box::pin(async move {
             check_collection(collection)?;
-            let id = ObjectId::new().to_hex();
-            let body = encode(&document)?;
-            self.write(Op::Insert {
-                collection: collection.to_owned(),
-                id: id.clone(),
-                body,
-            })
-            .await?;
-            Ok(id)
+            self.insert_body(collection, encode(&document)?).await
         })
     }
 
@@ -345,13 +394,23 @@ impl DocumentStore for SqliteStore {
         field: &'a str,
         value: &'a Value,
     ) -> StoreFuture<'a, Option<Document>> {
+        Box::pin(self.find_decoded(collection, field, value, decode))
+    }
+
+    fn insert_exact<'a>(&'a self, collection: &'a str, document: ExactDocument) -> StoreFuture<'a, String> {
         Box::pin(async move {
             check_collection(collection)?;
-            check_field(field)?;
-            let (collection, field, value) = (collection.to_owned(), field.to_owned(), value.clone());
-            self.read(move |conn| find_one(conn, &collection, &field, &value))
-                .await
+            self.insert_body(collection, encode_exact(&document)?).await
         })
+    }
+
+    fn find_one_exact<'a>(
+        &'a self,
+        collection: &'a str,
+        field: &'a str,
+        value: &'a Value,
+    ) -> StoreFuture<'a, Option<ExactMap>> {
+        Box::pin(self.find_decoded(collection, field, value, decode_exact))
     }
 
     fn get<'a>(&'a self, collection: &'a str, id: &'a str) -> StoreFuture<'a, Option<Document>> {
