@@ -289,7 +289,13 @@ async fn h2_status(addr: SocketAddr, authority: &str, host: &str) -> u8 {
         bytes
     };
     let mut block = Vec::new();
-    for (name, value) in [(":method", "GET"), (":scheme", "http"), (":path", "/item/1"), (":authority", authority), ("host", host)] {
+    for (name, value) in [
+        (":method", "GET"),
+        (":scheme", "http"),
+        (":path", "/item/1"),
+        (":authority", authority),
+        ("host", host),
+    ] {
         block.extend(literal(name, value));
     }
     let mut stream = TcpStream::connect(addr).await.expect("connect");
@@ -303,8 +309,18 @@ async fn h2_status(addr: SocketAddr, authority: &str, host: &str) -> u8 {
     loop {
         let mut at = 0;
         while received.len() >= at + 9 {
-            let length = usize::from(received[at]) << 16 | usize::from(received[at + 1]) << 8 | usize::from(received[at + 2]);
-            let (kind, stream_id) = (received[at + 3], u32::from_be_bytes([received[at + 5], received[at + 6], received[at + 7], received[at + 8]]));
+            let length = usize::from(received[at]) << 16
+                | usize::from(received[at + 1]) << 8
+                | usize::from(received[at + 2]);
+            let (kind, stream_id) = (
+                received[at + 3],
+                u32::from_be_bytes([
+                    received[at + 5],
+                    received[at + 6],
+                    received[at + 7],
+                    received[at + 8],
+                ]),
+            );
             if received.len() < at + 9 + length {
                 break;
             }
@@ -313,7 +329,10 @@ async fn h2_status(addr: SocketAddr, authority: &str, host: &str) -> u8 {
             }
             at += 9 + length;
         }
-        let n = tokio::time::timeout(WAIT, stream.read(&mut chunk)).await.expect("an answer").expect("read");
+        let n = tokio::time::timeout(WAIT, stream.read(&mut chunk))
+            .await
+            .expect("an answer")
+            .expect("read");
         assert!(n > 0, "closed before answering");
         received.extend_from_slice(&chunk[..n]);
     }
@@ -323,6 +342,14 @@ async fn h2_status(addr: SocketAddr, authority: &str, host: &str) -> u8 {
 async fn an_http2_host_that_is_not_the_authority_is_refused() {
     let addr = serve().await;
     // HPACK's static table: index 8 is `:status 200`, 12 is `:status 400`.
-    assert_eq!(h2_status(addr, "a.example", "b.example").await, 0x80 | 12, "Host ≠ :authority was served");
-    assert_eq!(h2_status(addr, "a.example", "A.Example").await, 0x80 | 8, "the same authority, another case");
+    assert_eq!(
+        h2_status(addr, "a.example", "b.example").await,
+        0x80 | 12,
+        "Host ≠ :authority was served"
+    );
+    assert_eq!(
+        h2_status(addr, "a.example", "A.Example").await,
+        0x80 | 8,
+        "the same authority, another case"
+    );
 }
