@@ -6,3 +6,4 @@
 pub mod app;
 pub mod client;
 pub mod inputs;
+pub mod process;

@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use ferrapi::testing::TestClient;
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::inputs::app;
+use ferrapi_tests::process::rss;
 use serde_json::{json, Value};
 use tokio::io::AsyncWriteExt;
 
@@ -178,16 +179,6 @@ fn raw_request(addr: SocketAddr, head: String, body: impl Iterator<Item = Vec<u8
     let status = answer.lines().next().unwrap_or("").to_owned();
     let body = answer.split("\r\n\r\n").nth(1).unwrap_or("").to_owned();
     (status, body)
-}
-
-/// The process's resident set size, in bytes.
-fn rss() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmRSS:"))
-        .and_then(|kb| kb.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        .map_or(0, |kb| kb * 1024)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -11,6 +11,7 @@ use ferrapi::prelude::*;
 use ferrapi::ws::{CloseCode, Message, WebSocketUpgrade};
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::client::send;
+use ferrapi_tests::process::rss;
 use futures_util::{SinkExt, StreamExt};
 use std::net::SocketAddr;
 use tokio::net::TcpStream;
@@ -294,17 +295,6 @@ fn websocket_routes_are_marked_in_the_route_table() {
         table[5].to_string(),
         "GET     /ws/plain                                plain"
     );
-}
-
-/// The process's resident set size, in bytes (0 where `/proc` is not there).
-fn rss() -> u64 {
-    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
-    let pages: u64 = statm
-        .split_whitespace()
-        .nth(1)
-        .and_then(|p| p.parse().ok())
-        .unwrap_or(0);
-    pages * 4096
 }
 
 /// A WebSocket handshake to `path` on a blocking socket; the answer's head.

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use ferrapi::prelude::*;
 use ferrapi::App;
 use ferrapi_tests::client::{request, try_parse};
+pub use ferrapi_tests::process::{cpu_time, rss};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::sync::{oneshot, Mutex, MutexGuard};
@@ -109,31 +110,6 @@ pub async fn closed_within(stream: &mut TcpStream, within: Duration) -> Option<V
             Ok(Ok(n)) => bytes.extend_from_slice(&chunk[..n]),
         }
     }
-}
-
-/// This process's CPU time so far (user + system, all threads).
-pub fn cpu_time() -> Duration {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-    // Fields after the command name (which may hold spaces) start at its closing parenthesis.
-    let after = stat.rsplit_once(')').map(|(_, rest)| rest).unwrap_or("");
-    let fields: Vec<&str> = after.split_whitespace().collect();
-    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name; 100 ticks a second.
-    let ticks: u64 = [11, 12]
-        .iter()
-        .filter_map(|i| fields.get(*i).and_then(|f| f.parse::<u64>().ok()))
-        .sum();
-    Duration::from_millis(ticks * 10)
-}
-
-/// This process's resident memory, in bytes.
-pub fn rss() -> u64 {
-    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
-    let pages: u64 = statm
-        .split_whitespace()
-        .nth(1)
-        .and_then(|p| p.parse().ok())
-        .unwrap_or(0);
-    pages * 4096
 }
 
 /// The value of `http_refusals_total{reason="<reason>"}` on the app's `/metrics`.
