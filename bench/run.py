@@ -243,12 +243,14 @@ def build(peers, release):
     timings = {}
     if any(p in SERVICE_MODES for p in peers):
         t = time.monotonic()
-        run(["cargo", "build", *profile, "--quiet", "-p", "resource-api"], cwd=ROOT)
+        # --locked, here and below: a stale lock fails the run instead of being rewritten (the
+        # smoke run is part of the tests, which leave the tree as they found it).
+        run(["cargo", "build", *profile, "--locked", "--quiet", "-p", "resource-api"], cwd=ROOT)
         timings["service"] = time.monotonic() - t
     rust_peers = sorted({VARIANTS[p][0] if p in VARIANTS else p for p in peers} & set(RUST_PEERS))
     if rust_peers:
         env = dict(os.environ, CARGO_TARGET_DIR=peer_target)
-        cmd = ["cargo", "build", *profile, "--quiet", "--manifest-path", os.path.join(BENCH, "Cargo.toml")]
+        cmd = ["cargo", "build", *profile, "--locked", "--quiet", "--manifest-path", os.path.join(BENCH, "Cargo.toml")]
         for p in rust_peers:
             cmd += ["-p", f"peer-{p}"]
         t = time.monotonic()

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The house rules that no compiler checks (DESIGN.md, issue 11), run by CI after fmt and clippy:
 #   1. no import cycle among the modules of the framework crates, nor between their top-level
-#      folders (the layers), nor in the service (scripts/check-cycles.py);
+#      folders, nor in the service, and runtime/src's layers import only the layers below them
+#      (scripts/check-cycles.py, the order in scripts/layers.toml); the checker's own tests
+#      (scripts/tests/) run first, so a checker that went blind fails before it can pass the tree;
 #   2. the documentation builds without a warning (broken intra-doc links, bare URLs, missing
 #      docs): `cargo doc --workspace --no-deps` with RUSTDOCFLAGS="-D warnings"; the doctests run
 #      with the tests (`cargo test --workspace` includes them);
@@ -18,7 +20,9 @@ steps=("$@")
 for step in "${steps[@]}"; do
   case "$step" in
     cycles)
-      echo "== module cycles (scripts/check-cycles.py)"
+      echo "== the checker's tests (scripts/tests/test_check_cycles.py)"
+      python3 -B -m unittest discover --quiet -s scripts/tests
+      echo "== module cycles and layers (scripts/check-cycles.py, scripts/layers.toml)"
       python3 scripts/check-cycles.py runtime/src runtime/template/src macros/src service/src
       ;;
     doc)

@@ -4,7 +4,8 @@
 #   2. schemathesis against the live service's /openapi.json: every operation, stateful links,
 #      no server errors, no response that violates the document, no undocumented status code
 #   3. each cargo-fuzz target (fuzz/) for FUZZ_SECONDS (default 30) on the nightly toolchain;
-#      an input that crashes is copied to fuzz/corpus/<target>/ (commit it as a regression seed)
+#      an input that crashes is copied to fuzz/corpus/<target>/ (commit it as a regression seed);
+#      first, that fuzz/Cargo.lock is current (a stale one fails, never rewritten)
 #
 # Usage: scripts/reliability-checks.sh [deny|schemathesis|fuzz]...   (default: all three)
 # Tools are installed idempotently: cargo-deny and cargo-fuzz with `cargo install --locked` only
@@ -83,6 +84,15 @@ run_schemathesis() {
 }
 
 run_fuzz() {
+  # cargo-fuzz has no --locked, and a build with a stale fuzz/Cargo.lock rewrites it, so the tests
+  # would leave the tree changed. So the lock is checked first, with stable cargo and with or
+  # without nightly: a stale lock fails here, on every machine; a current one is never rewritten.
+  echo "== fuzz/Cargo.lock is current (cargo metadata --locked)"
+  if ! cargo metadata --locked --format-version 1 --manifest-path "$root/fuzz/Cargo.toml" >/dev/null; then
+    echo "scripts/reliability-checks.sh: fuzz/Cargo.lock is stale; update it with" \
+      "\`cargo metadata --format-version 1 --manifest-path fuzz/Cargo.toml >/dev/null\` and commit it" >&2
+    exit 1
+  fi
   if ! rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
     if [ "${FUZZ_REQUIRED:-0}" = 1 ]; then
       echo "scripts/reliability-checks.sh: fuzzing needs a nightly toolchain (rustup toolchain install nightly)" >&2

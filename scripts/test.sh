@@ -79,7 +79,9 @@ fi
 export MONGODB_TEST_URI="mongodb://127.0.0.1:$port/resource_api_test"
 
 echo "== cargo test --workspace (MongoDB test server: $MONGO_SERVER on 127.0.0.1:$port)"
-cargo test --workspace --no-fail-fast
+# --locked: a stale Cargo.lock fails the tests instead of being rewritten by them (as the fuzz and
+# bench workspaces' locks do, in reliability-checks.sh and bench/run.py).
+cargo test --workspace --locked --no-fail-fast
 
 echo "== scripts/house-checks.sh (module cycles, rustdoc -D warnings, cargo package)"
 scripts/house-checks.sh

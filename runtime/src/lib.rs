@@ -111,7 +111,8 @@
 #![warn(unreachable_pub)]
 
 // The layers, from the top (the server) to the bottom (validation); each depends only on those
-// below it (scripts/check-cycles.py checks that no two modules import each other in a circle).
+// below it (scripts/layers.toml gives their order, and scripts/check-cycles.py checks it, and
+// that no two modules import each other in a circle).
 mod app;
 mod codegen;
 mod config;

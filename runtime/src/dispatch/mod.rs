@@ -1,8 +1,9 @@
 //! Dispatch: answering one request — route it, read the body if the route has one, run the
 //! generated handler, log. This is the per-request path; the server calls it for every request it
-//! reads, and [`Service::handle`] calls it in-process. Its files: `service` (the compiled app),
-//! `layered` and `endpoint` (the app's layers), `scoped` (a route in a group with dependencies or
-//! layers), `observe` (request ids, the access line, metrics), `panic` (a panic is a 500).
+//! reads, and [`Service::handle`] calls it in-process. This file holds the pipeline and the data it
+//! runs on (`Compiled`); its other files: `service` (the compiled app as a service), `layered` and
+//! `endpoint` (the app's layers), `scoped` (a route in a group with dependencies or layers),
+//! `observe` (request ids, the access line, metrics), `panic` (a panic is a 500).
 //!
 //! Rules enforced here:
 //! - everything up to the handler's future runs synchronously when the route takes no body, or
@@ -41,18 +42,44 @@ pub use endpoint::{Endpoint, EndpointFuture};
 pub use layered::MatchedRoute;
 use layered::Routed;
 pub(crate) use scoped::{Descend, RouteScope};
-pub(crate) use service::{Answer, Compiled, LayerFn};
+pub(crate) use service::{Answer, LayerFn};
 pub use service::{Service, ServiceFuture};
 
-use crate::extract::{classify, too_large, BodyInput, BodyReader, PathParams, RequestCx, StreamSlot};
+use crate::config::Config;
+use crate::extract::{
+    classify, too_large, BodyInput, BodyReader, PathParams, RequestCx, StateMap, StreamSlot,
+};
 use crate::logging::ACCESS_TARGET;
-use crate::metrics::RouteKey;
+use crate::metrics::{HttpMetrics, RouteKey};
+use crate::openapi::DocsRoutes;
 use crate::response::{
     internal_answer, internal_error, Body, BoxError, ErrorAnswers, InternalAnswer, Response,
 };
-use crate::routing::{BoxFuture, Entry, Lookup, RouteDef};
+use crate::routing::{BoxFuture, Entry, Lookup, RouteDef, RouteInfo, Router};
 pub(crate) use observe::{InRequest, Observed, RequestId, X_REQUEST_ID};
 use panic::{panic_message, CatchPanic};
+
+/// Everything a request needs of the app, built once by `App::build` and shared by every
+/// connection: the data the pipeline below runs on, which every file of this folder reads (so
+/// it is here, where they all look, and not in one of them).
+pub(crate) struct Compiled {
+    pub(crate) routes: Vec<RouteDef>,
+    pub(crate) router: Router,
+    pub(crate) state: StateMap,
+    pub(crate) config: Config,
+    pub(crate) openapi_json: Bytes,
+    pub(crate) docs: DocsRoutes,
+    pub(crate) route_table: Vec<RouteInfo>,
+    /// Each route's [`MatchedRoute`] extension (by declaration index), for the layers.
+    pub(crate) matched: Vec<MatchedRoute>,
+    /// The request metrics, when the app has them.
+    pub(crate) metrics: Option<HttpMetrics>,
+    /// Requests are observed even with the access line off: the app has request ids or metrics.
+    pub(crate) observe: bool,
+    /// Each route's dependencies and layers of its groups (by declaration index): `Some` only
+    /// for a route whose groups have either (its entry is then `Scoped`).
+    pub(crate) scopes: Vec<Option<RouteScope>>,
+}
 
 /// Whether the access line is on: decided once by ferrapi's log, else asked of `tracing` (a
 /// callsite's cached interest, which still consults the subscriber's filter per request).

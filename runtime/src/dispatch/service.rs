@@ -1,10 +1,11 @@
-//! The compiled app: what `App::build` produces and the server serves, and a `tower::Service`
-//! (and a hyper one) that can be nested in, or wrapped by, other stacks.
+//! The compiled app as a [`Service`]: what `App::build` produces and the server serves, and a
+//! `tower::Service` (and a hyper one) that can be nested in, or wrapped by, other stacks.
 //!
-//! Rules enforced here: the app is compiled once and shared (an `Arc`), so a clone per connection
-//! costs one reference count (and one clone of the layer stack, when there is one); answering a
-//! request in-process goes through exactly the path a request read from a socket takes; an app
-//! without layers answers by the direct path, one with layers through them (`layered.rs`).
+//! Rules enforced here: the app is compiled once ([`Compiled`], the pipeline's own data, in
+//! `mod.rs`) and shared (an `Arc`), so a clone per connection costs one reference count (and one
+//! clone of the layer stack, when there is one); answering a request in-process goes through
+//! exactly the path a request read from a socket takes; an app without layers answers by the direct
+//! path, one with layers through them (`layered.rs`).
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -15,35 +16,11 @@ use std::task::{Context, Poll};
 use bytes::Bytes;
 use hyper::Request;
 
-use super::layered::{start_layered, LayeredFuture, MatchedRoute, Routes};
-use super::{start, Endpoint, HandleFuture, RequestId, RouteScope, X_REQUEST_ID};
+use super::layered::{start_layered, LayeredFuture, Routes};
+use super::{start, Compiled, Endpoint, HandleFuture, RequestId, X_REQUEST_ID};
 use crate::config::Config;
-use crate::extract::StateMap;
-use crate::metrics::HttpMetrics;
-use crate::openapi::DocsRoutes;
 use crate::response::{BoxError, Response};
-use crate::routing::{RouteDef, RouteInfo, Router};
-
-/// Everything a request needs of the app, built once by `App::build` and shared by every
-/// connection.
-pub(crate) struct Compiled {
-    pub(crate) routes: Vec<RouteDef>,
-    pub(crate) router: Router,
-    pub(crate) state: StateMap,
-    pub(crate) config: Config,
-    pub(crate) openapi_json: Bytes,
-    pub(crate) docs: DocsRoutes,
-    pub(crate) route_table: Vec<RouteInfo>,
-    /// Each route's [`MatchedRoute`] extension (by declaration index), for the layers.
-    pub(crate) matched: Vec<MatchedRoute>,
-    /// The request metrics, when the app has them.
-    pub(crate) metrics: Option<HttpMetrics>,
-    /// Requests are observed even with the access line off: the app has request ids or metrics.
-    pub(crate) observe: bool,
-    /// Each route's dependencies and layers of its groups (by declaration index): `Some` only
-    /// for a route whose groups have either (its entry is then `Scoped`).
-    pub(crate) scopes: Vec<Option<RouteScope>>,
-}
+use crate::routing::RouteInfo;
 
 /// A layer, kept by the app until it is built: wraps an endpoint in itself.
 pub(crate) type LayerFn = Arc<dyn Fn(Endpoint) -> Endpoint + Send + Sync>;

@@ -1,36 +1,36 @@
-//! How each handler argument that is not a path parameter is obtained: the [`Arg`] trait (public:
-//! a type of the user's implementing it is a dependency), and its implementations for query
-//! parameters, state and the injected request parts.
+//! The argument contract: the [`Arg`] trait (public: a type of the user's implementing it is a
+//! dependency), the argument's declaration ([`Param`]) and kind ([`Source`]), and the per-request
+//! cache its second step runs with ([`Deps`]); the trait and the cache name each other, so they
+//! live together. The kinds are in files of their own (`query_param`, `injected`, `header`,
+//! `json_body`, `form`, `multipart`, `security`; a dependency is the user's).
 //!
-//! Rules enforced here (FastAPI's parameter conventions):
-//! - a scalar query parameter is required unless it is `Option<T>` (absent → `None`) or has a
-//!   default; `Vec<T>` collects every repetition (absent → empty) with the index in `loc`; a
-//!   repeated scalar takes its last value, as Starlette does;
-//! - `input` in a query error is the raw (decoded) string, as FastAPI reports it;
+//! Rules enforced here:
 //! - which kind an argument type is (query, body, injected, dependency) is a property of the
 //!   type ([`Arg::SOURCE`]): the `StrEnum` derive makes a query parameter, the `Model` derive a
 //!   JSON body (see [`super::json_body`]), `State<T>`, `HeaderMap`, `Method`, `Uri` and `LastEventId` are
 //!   injected, `#[dependency]` (or a hand-written impl) makes a dependency;
 //! - every kind but a dependency is ready after the synchronous step: its second step is a
-//!   `std::future::Ready` (see `dependency.rs` for why that costs a route nothing);
+//!   `std::future::Ready`, and a route without a dependency never builds a [`Deps`] nor awaits:
+//!   [`now`] takes the value by one poll without a waker, which the optimiser folds away for the
+//!   built-in kinds;
+//! - a dependency is resolved at most once per request: [`Deps`] keeps the first value of each
+//!   dependency type and every later use gets a clone of it (FastAPI's `use_cache=True`, its
+//!   default); a dependency whose resolution failed answered the request, so nothing is cached
+//!   for it;
 //! - each argument documents itself in the route's OpenAPI operation ([`Arg::doc`]): a query
 //!   parameter with its schema, the body, a dependency's parameters and responses, or nothing for
 //!   injected values.
 
-use std::any::type_name;
+use std::any::{type_name, Any, TypeId};
 use std::future::{Future, Ready};
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
 
-use serde::Serialize;
-use serde_json::{json, Value};
-
-use super::dependency::{now, resolve, Deps, Sharing};
 use super::request::RequestCx;
-use super::state::{State, StateMap};
-use crate::openapi::{param_schema, Operation};
+use super::state::StateMap;
+use crate::openapi::Operation;
 use crate::response::Response;
-use crate::validate::{
-    query_loc, title_case, Constraint, FromParam, Loc, LocItem, SchemaRegistry, ValidationErrors,
-};
+use crate::validate::{Constraint, SchemaRegistry, ValidationErrors};
 
 /// Where an argument's value comes from; decides, when the route is compiled, how its handler
 /// runs (the constant folds away: nothing is checked per request).
@@ -219,7 +219,7 @@ pub trait Arg: Sized {
     }
 
     /// The value of an argument that is ready at once, for a route without dependencies (see
-    /// `dependency::now`). Not part of the API: do not override.
+    /// `now`). Not part of the API: do not override.
     #[doc(hidden)]
     #[inline(always)]
     fn __now(input: Option<Self::Input>) -> Option<Self> {
@@ -233,232 +233,121 @@ pub(crate) fn ready<T>(value: T) -> Ready<Result<T, Response>> {
     std::future::ready(Ok(value))
 }
 
-/// Convert `raw` to `T` and check `constraints`, recording any failure at `loc`.
-pub(crate) fn convert<T: FromParam>(
-    raw: &str,
-    constraints: &[Constraint],
-    loc: impl FnOnce() -> Loc,
-    errors: &mut ValidationErrors,
-) -> Option<T> {
-    let result = T::from_param(raw).and_then(|v| match Constraint::check_all(constraints, &v) {
-        Some(failure) => Err(failure),
-        None => Ok(v),
-    });
-    // The location is built only on failure: valid requests allocate nothing for it.
-    result
-        .map_err(|f| errors.push(f.at(loc(), Value::String(raw.to_owned()))))
-        .ok()
+/// The dependencies already resolved for one request: each dependency type's value, so that a
+/// dependency used twice (by the route and by another dependency) runs once. A dependency's
+/// [`Arg::resolve`] gets it to resolve the dependencies it takes, with [`Deps::resolve`].
+#[derive(Default)]
+pub struct Deps {
+    // Linear search: a request resolves a handful of dependencies at most.
+    values: Vec<(TypeId, Box<dyn Any + Send>)>,
 }
 
-/// The schema of an optional scalar parameter (query, header or cookie) `name`: the scalar's, with
-/// its constraints, or null.
-pub(crate) fn option_schema<T: FromParam>(
-    name: &str,
-    constraints: &[Constraint],
-    registry: &mut SchemaRegistry,
-) -> Value {
-    let inner = param_schema::<T>(name, None, &[], registry);
-    let mut inner = match inner {
-        Value::Object(mut map) => {
-            map.remove("title");
-            for constraint in constraints {
-                constraint.annotate(&mut map);
-            }
-            Value::Object(map)
-        }
-        other => other,
-    };
-    if inner.is_null() {
-        inner = json!({});
-    }
-    json!({ "anyOf": [inner, { "type": "null" }], "title": title_case(name) })
-}
-
-/// The schema of a repeated scalar parameter (query or header) `name`, `default` when absent.
-pub(crate) fn vec_schema<T: FromParam + Serialize>(
-    name: &str,
-    default: Vec<T>,
-    constraints: &[Constraint],
-    registry: &mut SchemaRegistry,
-) -> Value {
-    let mut items = param_schema::<T>(name, None, constraints, registry);
-    if let Value::Object(map) = &mut items {
-        map.remove("title");
-    }
-    json!({
-        "type": "array",
-        "items": items,
-        "default": serde_json::to_value(&default).unwrap_or(Value::Array(Vec::new())),
-        "title": title_case(name),
-    })
-}
-
-// Not recommended: for a type that is no argument at all, the error names `Arg` and its notes
-// rather than the scalar conversion this impl needs.
-#[diagnostic::do_not_recommend]
-impl<T: FromParam + Serialize + Send + 'static> Arg for T {
-    const SOURCE: Source = Source::Query;
-    type Input = Self;
-
-    fn extract(cx: &RequestCx<'_>, param: Param<Self>, errors: &mut ValidationErrors) -> Option<Self> {
-        let name = param.name;
-        match cx.query_last(name) {
-            Some(raw) => convert(&raw, param.constraints, || query_loc(name), errors),
-            None => match param.default {
-                Some(default) => Some(default()),
-                None => {
-                    errors.missing(query_loc(name));
-                    None
-                }
-            },
-        }
-    }
-
-    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
-        ready(input)
-    }
-
-    fn doc(param: Param<Self>, op: &mut Operation, registry: &mut SchemaRegistry) {
-        let default = param.default_value();
-        let schema = param_schema::<T>(param.name, default.as_ref(), param.constraints, registry);
-        op.query_param(param.name, schema, default.is_none());
+impl std::fmt::Debug for Deps {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Deps")
+            .field("resolved", &self.values.len())
+            .finish()
     }
 }
 
-impl<T: FromParam + Serialize + Send + 'static> Arg for Option<T> {
-    const SOURCE: Source = Source::Query;
-    type Input = Self;
+impl Deps {
+    /// No dependency resolved yet: one per request that has dependencies.
+    #[doc(hidden)]
+    pub fn new() -> Self {
+        Self::default()
+    }
 
-    fn extract(cx: &RequestCx<'_>, param: Param<Self>, errors: &mut ValidationErrors) -> Option<Self> {
-        let name = param.name;
-        match cx.query_last(name) {
-            Some(raw) => convert::<T>(&raw, param.constraints, || query_loc(name), errors).map(Some),
-            None => Some(param.default.and_then(|f| f())),
+    /// The value of dependency `D` for this request: a clone of the value already resolved, or
+    /// `D`'s resolution from `input` (what `D`'s [`Arg::extract`] returned), kept for later uses.
+    /// An `Err` is the response that answers the request.
+    pub async fn resolve<D: Arg + Clone + Send + 'static>(&mut self, input: D::Input) -> Result<D, Response> {
+        self.resolve_shared(input, Sharing::<D>::NEW).await
+    }
+
+    /// [`Deps::resolve`] with what the cache needs of `D` passed in as functions, so that
+    /// generated code, which cannot name the bounds (most arguments, models among them, are not
+    /// `Clone`), can call it (see `codegen::Share`).
+    async fn resolve_shared<D: Arg>(&mut self, input: D::Input, sharing: Sharing<D>) -> Result<D, Response> {
+        let id = (sharing.type_id)();
+        let cached = self.values.iter().find(|(key, _)| *key == id);
+        if let Some(value) = cached.and_then(|(_, value)| (sharing.get)(&**value)) {
+            return Ok((sharing.clone)(value));
         }
+        let value = D::resolve(input, self).await?;
+        self.values.push((id, (sharing.boxed)((sharing.clone)(&value))));
+        Ok(value)
     }
 
-    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
-        ready(input)
-    }
-
-    fn doc(param: Param<Self>, op: &mut Operation, registry: &mut SchemaRegistry) {
-        let schema = option_schema::<T>(param.name, param.constraints, registry);
-        op.query_param(param.name, schema, false);
+    /// The value of dependency `D`, if it was resolved for this request.
+    pub fn get<D: Arg + 'static>(&self) -> Option<&D> {
+        let id = TypeId::of::<D>();
+        self.values
+            .iter()
+            .find(|(key, _)| *key == id)
+            .and_then(|(_, value)| value.downcast_ref::<D>())
     }
 }
 
-impl<T: FromParam + Serialize + Send + 'static> Arg for Vec<T> {
-    const SOURCE: Source = Source::Query;
-    type Input = Self;
+/// What the per-request cache needs of a dependency type, as functions: its `TypeId`, a clone,
+/// and the conversions to and from the cache's erased values.
+pub struct Sharing<T> {
+    type_id: fn() -> TypeId,
+    clone: fn(&T) -> T,
+    boxed: fn(T) -> Box<dyn Any + Send>,
+    get: fn(&(dyn Any + Send)) -> Option<&T>,
+}
 
-    fn extract(cx: &RequestCx<'_>, param: Param<Self>, errors: &mut ValidationErrors) -> Option<Self> {
-        let name = param.name;
-        let mut values = Vec::new();
-        let mut ok = true;
-        let mut seen = false;
-        for (index, raw) in cx.query_all(name).enumerate() {
-            seen = true;
-            let loc = || {
-                vec![
-                    LocItem::Static("query"),
-                    LocItem::Static(name),
-                    LocItem::Index(index),
-                ]
-            };
-            match convert::<T>(&raw, param.constraints, loc, errors) {
-                Some(v) => values.push(v),
-                None => ok = false,
-            }
-        }
-        if !seen {
-            return Some(param.default_value().unwrap_or_default());
-        }
-        ok.then_some(values)
-    }
-
-    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
-        ready(input)
-    }
-
-    fn doc(param: Param<Self>, op: &mut Operation, registry: &mut SchemaRegistry) {
-        let default = param.default_value().unwrap_or_default();
-        let schema = vec_schema::<T>(param.name, default, param.constraints, registry);
-        op.query_param(param.name, schema, false);
+impl<T> Clone for Sharing<T> {
+    fn clone(&self) -> Self {
+        *self
     }
 }
 
-impl<S: Send + Sync + 'static> Arg for State<S> {
-    const SOURCE: Source = Source::Injected;
-    type Input = Self;
+impl<T> Copy for Sharing<T> {}
 
-    fn extract(cx: &RequestCx<'_>, _param: Param<Self>, _errors: &mut ValidationErrors) -> Option<Self> {
-        let state = cx.state::<S>().map(State);
-        if state.is_none() {
-            tracing::error!(
-                state = type_name::<S>(),
-                "route asks for state the app does not hold"
-            );
-        }
-        state
-    }
-
-    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
-        ready(input)
-    }
-
-    fn check(state: &StateMap) -> Result<(), String> {
-        if state.contains(std::any::TypeId::of::<S>()) {
-            Ok(())
-        } else {
-            Err(format!(
-                "a route takes `State<{}>` but the app holds no such state; add it with `App::state(value)`",
-                type_name::<S>()
-            ))
-        }
-    }
-}
-
-macro_rules! injected {
-    ($ty:ty, |$cx:ident| $get:expr) => {
-        impl Arg for $ty {
-            const SOURCE: Source = Source::Injected;
-            type Input = Self;
-
-            fn extract(
-                $cx: &RequestCx<'_>,
-                _param: Param<Self>,
-                _errors: &mut ValidationErrors,
-            ) -> Option<Self> {
-                Some($get)
-            }
-
-            fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
-                ready(input)
-            }
-        }
+impl<T: Clone + Send + 'static> Sharing<T> {
+    /// The functions for `T`.
+    pub const NEW: Self = Sharing {
+        type_id: TypeId::of::<T>,
+        clone: T::clone,
+        boxed: |value| Box::new(value),
+        get: |value| value.downcast_ref::<T>(),
     };
 }
 
-injected!(hyper::HeaderMap, |cx| cx.headers().clone());
-injected!(hyper::Method, |cx| cx.parts().method.clone());
-injected!(hyper::Uri, |cx| cx.parts().uri.clone());
-
-// Not recommended: kept out of the list of argument kinds a compile error suggests (that list is
-// the common kinds'; this one is for event streams only).
-#[diagnostic::do_not_recommend]
-impl Arg for crate::response::LastEventId {
-    const SOURCE: Source = Source::Injected;
-    type Input = Self;
-
-    fn extract(cx: &RequestCx<'_>, _param: Param<Self>, _errors: &mut ValidationErrors) -> Option<Self> {
-        let id = cx
-            .headers()
-            .get("last-event-id")
-            .and_then(|value| value.to_str().ok());
-        Some(crate::response::LastEventId(id.map(str::to_owned)))
+/// The second step of a route's argument `T`, through the cache when `sharing` is given (`T` is a
+/// dependency, see `codegen::Share`).
+pub(crate) async fn resolve<T: Arg>(
+    input: T::Input,
+    deps: &mut Deps,
+    sharing: Option<Sharing<T>>,
+) -> Result<T, Response> {
+    match sharing {
+        Some(sharing) => deps.resolve_shared(input, sharing).await,
+        None => T::resolve(input, deps).await,
     }
+}
 
-    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
-        ready(input)
+/// The value of an argument whose second step is ready at once, for a route without
+/// dependencies (the route macros pick this path only then, by a constant). `None` if it is not
+/// ready after all (an `Arg` implementation that awaits without being a dependency), which the
+/// handler answers with a logged 500.
+#[inline(always)]
+pub(crate) fn now<T: Arg>(input: Option<T::Input>) -> Option<T> {
+    let input = input?;
+    let mut deps = Deps { values: Vec::new() };
+    let future = pin!(T::resolve(input, &mut deps));
+    match future.poll(&mut Context::from_waker(Waker::noop())) {
+        Poll::Ready(Ok(value)) => Some(value),
+        Poll::Ready(Err(_)) | Poll::Pending => not_ready::<T>(),
     }
+}
+
+#[cold]
+fn not_ready<T>() -> Option<T> {
+    tracing::error!(
+        argument = type_name::<T>(),
+        "an argument that is not a dependency did not resolve at once; declare `SOURCE = Source::Dependency`"
+    );
+    None
 }

@@ -1,151 +1,23 @@
-//! Dependencies: the second, asynchronous step of an argument ([`Arg::resolve`]) and the
-//! per-request cache that makes a dependency run once however often a request uses it.
+//! Dependencies run for their effect alone, without being an argument ([`DependencyFn`], a
+//! plain-data record of fn pointers): what a route group keeps for the dependencies it runs for
+//! every route in it. The trait and the per-request cache are `arg.rs`'s.
 //!
-//! Rules enforced here:
-//! - a dependency is resolved at most once per request: [`Deps`] keeps the first value of each
-//!   dependency type and every later use gets a clone of it (FastAPI's `use_cache=True`, its
-//!   default); a dependency whose resolution failed answered the request, so nothing is cached
-//!   for it;
-//! - a route without a dependency never builds a [`Deps`] nor awaits: [`now`] takes the value of
-//!   an argument that is ready at once (every kind but a dependency), by one poll without a
-//!   waker, which the optimiser folds away for the built-in kinds (`std::future::Ready`);
-//! - a dependency can also run for its effect alone, without being an argument
-//!   ([`DependencyFn`], a plain-data record of fn pointers, for dependencies a route group runs
-//!   for every route in it): [`GroupInputs`] reads the group's dependencies with the route's
-//!   arguments and resolves them, outermost group first, in the route's [`Deps`] before the
-//!   route's own dependencies; one whose inputs were invalid is skipped (its errors answer 422,
-//!   unless a dependency answers first), as a route's own are.
+//! Rules enforced here: [`GroupInputs`] reads the group's dependencies with the route's
+//! arguments and resolves them, outermost group first, in the route's [`Deps`] before the route's
+//! own dependencies (so a dependency the route also takes still runs once); one whose inputs were
+//! invalid is skipped (its errors answer 422, unless a dependency answers first), as a route's
+//! own are.
 
-use std::any::{type_name, Any, TypeId};
+use std::any::{type_name, Any};
 use std::future::Future;
-use std::pin::{pin, Pin};
-use std::task::{Context, Poll, Waker};
+use std::pin::Pin;
 
-use super::arg::{Arg, Param};
+use super::arg::{Arg, Deps, Param};
 use super::request::RequestCx;
 use super::state::StateMap;
 use crate::openapi::Operation;
 use crate::response::{internal_error, Response};
 use crate::validate::{SchemaRegistry, ValidationErrors};
-
-/// The dependencies already resolved for one request: each dependency type's value, so that a
-/// dependency used twice (by the route and by another dependency) runs once. A dependency's
-/// [`Arg::resolve`] gets it to resolve the dependencies it takes, with [`Deps::resolve`].
-#[derive(Default)]
-pub struct Deps {
-    // Linear search: a request resolves a handful of dependencies at most.
-    values: Vec<(TypeId, Box<dyn Any + Send>)>,
-}
-
-impl std::fmt::Debug for Deps {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Deps")
-            .field("resolved", &self.values.len())
-            .finish()
-    }
-}
-
-impl Deps {
-    /// No dependency resolved yet: one per request that has dependencies.
-    #[doc(hidden)]
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// The value of dependency `D` for this request: a clone of the value already resolved, or
-    /// `D`'s resolution from `input` (what `D`'s [`Arg::extract`] returned), kept for later uses.
-    /// An `Err` is the response that answers the request.
-    pub async fn resolve<D: Arg + Clone + Send + 'static>(&mut self, input: D::Input) -> Result<D, Response> {
-        self.resolve_shared(input, Sharing::<D>::NEW).await
-    }
-
-    /// [`Deps::resolve`] with what the cache needs of `D` passed in as functions, so that
-    /// generated code, which cannot name the bounds (most arguments, models among them, are not
-    /// `Clone`), can call it (see `codegen::Share`).
-    async fn resolve_shared<D: Arg>(&mut self, input: D::Input, sharing: Sharing<D>) -> Result<D, Response> {
-        let id = (sharing.type_id)();
-        let cached = self.values.iter().find(|(key, _)| *key == id);
-        if let Some(value) = cached.and_then(|(_, value)| (sharing.get)(&**value)) {
-            return Ok((sharing.clone)(value));
-        }
-        let value = D::resolve(input, self).await?;
-        self.values.push((id, (sharing.boxed)((sharing.clone)(&value))));
-        Ok(value)
-    }
-
-    /// The value of dependency `D`, if it was resolved for this request.
-    pub fn get<D: Arg + 'static>(&self) -> Option<&D> {
-        let id = TypeId::of::<D>();
-        self.values
-            .iter()
-            .find(|(key, _)| *key == id)
-            .and_then(|(_, value)| value.downcast_ref::<D>())
-    }
-}
-
-/// What the per-request cache needs of a dependency type, as functions: its `TypeId`, a clone,
-/// and the conversions to and from the cache's erased values.
-pub struct Sharing<T> {
-    type_id: fn() -> TypeId,
-    clone: fn(&T) -> T,
-    boxed: fn(T) -> Box<dyn Any + Send>,
-    get: fn(&(dyn Any + Send)) -> Option<&T>,
-}
-
-impl<T> Clone for Sharing<T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<T> Copy for Sharing<T> {}
-
-impl<T: Clone + Send + 'static> Sharing<T> {
-    /// The functions for `T`.
-    pub const NEW: Self = Sharing {
-        type_id: TypeId::of::<T>,
-        clone: T::clone,
-        boxed: |value| Box::new(value),
-        get: |value| value.downcast_ref::<T>(),
-    };
-}
-
-/// The second step of a route's argument `T`, through the cache when `sharing` is given (`T` is a
-/// dependency, see `codegen::Share`).
-pub(crate) async fn resolve<T: Arg>(
-    input: T::Input,
-    deps: &mut Deps,
-    sharing: Option<Sharing<T>>,
-) -> Result<T, Response> {
-    match sharing {
-        Some(sharing) => deps.resolve_shared(input, sharing).await,
-        None => T::resolve(input, deps).await,
-    }
-}
-
-/// The value of an argument whose second step is ready at once, for a route without
-/// dependencies (the route macros pick this path only then, by a constant). `None` if it is not
-/// ready after all (an `Arg` implementation that awaits without being a dependency), which the
-/// handler answers with a logged 500.
-#[inline(always)]
-pub(crate) fn now<T: Arg>(input: Option<T::Input>) -> Option<T> {
-    let input = input?;
-    let mut deps = Deps { values: Vec::new() };
-    let future = pin!(T::resolve(input, &mut deps));
-    match future.poll(&mut Context::from_waker(Waker::noop())) {
-        Poll::Ready(Ok(value)) => Some(value),
-        Poll::Ready(Err(_)) | Poll::Pending => not_ready::<T>(),
-    }
-}
-
-#[cold]
-fn not_ready<T>() -> Option<T> {
-    tracing::error!(
-        argument = type_name::<T>(),
-        "an argument that is not a dependency did not resolve at once; declare `SOURCE = Source::Dependency`"
-    );
-    None
-}
 
 /// The future of a [`DependencyFn`]'s second step.
 pub type EffectFuture<'a> = Pin<Box<dyn Future<Output = Result<(), Response>> + Send + 'a>>;
@@ -258,9 +130,12 @@ fn doc_erased<D: Arg>(op: &mut Operation, registry: &mut SchemaRegistry) {
 
 #[cfg(test)]
 mod tests {
+    use std::pin::pin;
     use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::task::{Context, Poll, Waker};
 
     use super::*;
+    use crate::extract::arg::{resolve, Sharing};
     use crate::extract::{BodyInput, PathParams, Source};
 
     static RUNS: AtomicUsize = AtomicUsize::new(0);

@@ -18,9 +18,8 @@ use std::future::Future;
 use hyper::header::CONTENT_TYPE;
 use serde_json::{Map, Value};
 
-use super::arg::{ready, Arg, Param, Source};
+use super::arg::{ready, Arg, Deps, Param, Source};
 use super::body::BodyInput;
-use super::dependency::Deps;
 use super::request::RequestCx;
 use crate::openapi::Operation;
 use crate::response::Response;

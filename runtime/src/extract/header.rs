@@ -28,12 +28,11 @@ use std::marker::PhantomData;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::arg::{convert, ready, Arg, Param, Source};
-use super::dependency::Deps;
+use super::arg::{ready, Arg, Deps, Param, Source};
 use super::request::RequestCx;
-use crate::openapi::{param_schema, Operation};
+use crate::openapi::{option_param_schema, param_schema, vec_param_schema, Operation};
 use crate::response::Response;
-use crate::validate::{Constraint, FromParam, LocItem, SchemaRegistry, ValidationErrors};
+use crate::validate::{convert_param, Constraint, FromParam, LocItem, SchemaRegistry, ValidationErrors};
 
 /// The name a [`Header`] or [`Cookie`] argument reads, when it is not the argument's own
 /// (FastAPI's `alias`). Write one with [`param_name!`](crate::param_name).
@@ -180,7 +179,7 @@ impl<T: FromParam + Serialize + Send + 'static> ParamValue for T {
         errors: &mut ValidationErrors,
     ) -> Option<Self> {
         match values.next() {
-            Some(raw) => convert(&raw, constraints, || loc(None), errors),
+            Some(raw) => convert_param(&raw, constraints, || loc(None), errors),
             None if default.is_some() => default,
             None => {
                 errors.missing(loc(None));
@@ -212,7 +211,7 @@ impl<T: FromParam + Serialize + Send + 'static> ParamValue for Option<T> {
         errors: &mut ValidationErrors,
     ) -> Option<Self> {
         match values.next() {
-            Some(raw) => convert::<T>(&raw, constraints, || loc(None), errors).map(Some),
+            Some(raw) => convert_param::<T>(&raw, constraints, || loc(None), errors).map(Some),
             None => Some(default.flatten()),
         }
     }
@@ -223,7 +222,7 @@ impl<T: FromParam + Serialize + Send + 'static> ParamValue for Option<T> {
         constraints: &[Constraint],
         registry: &mut SchemaRegistry,
     ) -> (Value, bool) {
-        (super::arg::option_schema::<T>(name, constraints, registry), false)
+        (option_param_schema::<T>(name, constraints, registry), false)
     }
 }
 
@@ -241,7 +240,7 @@ impl<T: FromParam + Serialize + Send + 'static> ParamValue for Vec<T> {
         let (mut ok, mut seen) = (true, false);
         for (index, raw) in values.enumerate() {
             seen = true;
-            match convert::<T>(&raw, constraints, || loc(Some(index)), errors) {
+            match convert_param::<T>(&raw, constraints, || loc(Some(index)), errors) {
                 Some(value) => out.push(value),
                 None => ok = false,
             }
@@ -259,7 +258,7 @@ impl<T: FromParam + Serialize + Send + 'static> ParamValue for Vec<T> {
         registry: &mut SchemaRegistry,
     ) -> (Value, bool) {
         (
-            super::arg::vec_schema::<T>(name, default.unwrap_or_default(), constraints, registry),
+            vec_param_schema::<T>(name, default.unwrap_or_default(), constraints, registry),
             false,
         )
     }

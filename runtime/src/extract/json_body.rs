@@ -12,9 +12,8 @@ use std::future::Future;
 
 use serde_json::Value;
 
-use super::arg::{ready, Arg, Param, Source};
+use super::arg::{ready, Arg, Deps, Param, Source};
 use super::body::BodyInput;
-use super::dependency::Deps;
 use super::request::RequestCx;
 use crate::openapi::Operation;
 use crate::response::{Json, Response};

@@ -3,12 +3,15 @@
 //! The generated handler of a route calls into this layer once per argument, in the order path,
 //! query, body, collecting every validation error before answering. Its files:
 //!
-//! - `request`: [`RequestCx`], what a handler sees of a request (all borrowed from the dispatcher);
-//! - `path`: path parameter values (byte ranges from the router) and their extraction;
+//! - `request`: [`RequestCx`], what a handler sees of a request (all borrowed from the dispatcher),
+//!   and where the router found the path parameters' values ([`PathParams`]);
+//! - `path`: extracting a path parameter (percent-decoding, conversion);
 //! - `query`: finding one query parameter without decoding the others;
-//! - `arg`: the [`Arg`] trait (public: a user type implementing it is a dependency) and its
-//!   query, state and injected kinds;
-//! - `dependency`: a dependency's asynchronous step and the per-request cache ([`Deps`]);
+//! - `arg`: the [`Arg`] trait (public: a user type implementing it is a dependency), with the
+//!   per-request cache of its second step ([`Deps`]);
+//! - `query_param`, `injected`: the query parameter kinds, and the values the server injects
+//!   (`State<T>`, `HeaderMap`, ...);
+//! - `dependency`: dependencies a route group runs for their effect ([`DependencyFn`]);
 //! - `header`: header and cookie parameters ([`Header<T>`], [`Cookie<T>`]);
 //! - `security`: security schemes, dependencies that read a credential and document themselves;
 //! - `body`, `json_body`, `form`: reading the body (bounded), the JSON body and form arguments;
@@ -20,33 +23,35 @@
 //! which kind an argument is (path, query, header, cookie, body, injected, dependency) is decided at compile time,
 //! by the argument's name and type; every failure is a validation error in pydantic's shape, or a
 //! dependency's own answer, never a panic; what an argument needs from the app (a state) is checked
-//! when the app is built; a route without a dependency pays nothing for them (see `dependency`).
+//! when the app is built; a route without a dependency pays nothing for them (see `arg`).
 
 mod arg;
 mod body;
 mod dependency;
 mod form;
 mod header;
+mod injected;
 mod json_body;
 mod multipart;
 mod partial_file;
 mod path;
 mod query;
+mod query_param;
 mod request;
 mod security;
 mod state;
 
-pub use arg::{Arg, Param, Source};
+pub use arg::{Arg, Deps, Param, Sharing, Source};
 pub(crate) use body::BodyInput;
 pub(crate) use body::{classify, too_large, BodyDeadlineMissed, BodyReader, BodyTimedOut, StreamSlot};
-pub use dependency::{DependencyFn, Deps, EffectFuture, GroupInputs, Sharing};
+pub use dependency::{DependencyFn, EffectFuture, GroupInputs};
 pub use form::Form;
 pub use header::{Cookie, CookieValue, FromArgument, Header, ParamName, ParamValue};
 pub use json_body::body_model;
 pub use multipart::{AnyParts, Multipart, MultipartError, PartDoc, UploadDoc, UploadFile};
-pub(crate) use path::MAX_PARAMS;
-pub use path::{path_param, PathParams};
-pub use request::RequestCx;
+pub use path::path_param;
+pub(crate) use request::MAX_PARAMS;
+pub use request::{PathParams, RequestCx};
 pub use security::{
     ApiKeyCookie, ApiKeyHeader, ApiKeyQuery, HttpBasic, HttpBearer, OAuth2PasswordBearer, TokenUrl,
 };

@@ -30,9 +30,8 @@ use hyper::StatusCode;
 use serde_json::{json, Map, Value};
 use tokio::io::AsyncWriteExt;
 
-use super::arg::{ready, Arg, Param, Source};
+use super::arg::{ready, Arg, Deps, Param, Source};
 use super::body::{body_timed_out, is_body_timeout, BodyInput};
-use super::dependency::Deps;
 use super::partial_file::PartialFile;
 use super::request::RequestCx;
 use crate::openapi::Operation;

@@ -2,7 +2,9 @@
 //! body and the application state.
 //!
 //! Rules enforced here: everything is borrowed from the dispatcher (no copy of the request head
-//! per request); nothing is decoded until an argument asks for it; the query string is scanned
+//! per request); the router hands over the path parameters as byte ranges of the raw (still
+//! percent-encoded) values ([`PathParams`], at most [`MAX_PARAMS`], kept inline without
+//! allocating); nothing is decoded until an argument asks for it; the query string is scanned
 //! on demand (a route has few parameters; see `query.rs`) and a repeated scalar parameter
 //! takes its last value, as Starlette does.
 
@@ -13,9 +15,46 @@ use hyper::http::request::Parts;
 use hyper::HeaderMap;
 
 use super::body::BodyInput;
-use super::path::PathParams;
 use super::query;
 use super::state::StateMap;
+
+/// Most parameters a template may have (their ranges are kept inline, without allocating).
+pub(crate) const MAX_PARAMS: usize = 8;
+
+/// Byte ranges of the path parameter values in the request path, in template order. Offsets
+/// fit in `u16` because the `http` crate refuses URIs of 64 KiB or more.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PathParams {
+    len: u8,
+    ranges: [(u16, u16); MAX_PARAMS],
+}
+
+impl PathParams {
+    /// Add the range of the next parameter (ignored past [`MAX_PARAMS`], which the router refuses
+    /// to compile).
+    pub(crate) fn push(&mut self, (start, end): (usize, usize)) {
+        let (Ok(start), Ok(end)) = (u16::try_from(start), u16::try_from(end)) else {
+            return;
+        };
+        if let Some(slot) = self.ranges.get_mut(usize::from(self.len)) {
+            *slot = (start, end);
+            self.len += 1;
+        }
+    }
+
+    /// The range of the `index`-th parameter.
+    #[inline]
+    pub fn get(&self, index: usize) -> Option<(usize, usize)> {
+        self.ranges[..usize::from(self.len)]
+            .get(index)
+            .map(|&(start, end)| (usize::from(start), usize::from(end)))
+    }
+
+    /// All ranges.
+    pub fn to_vec(&self) -> Vec<(usize, usize)> {
+        (0..usize::from(self.len)).filter_map(|i| self.get(i)).collect()
+    }
+}
 
 /// One routed request, as the generated handler reads it.
 #[derive(Debug, Clone, Copy)]

@@ -28,8 +28,7 @@ use hyper::header::{HeaderValue, AUTHORIZATION, WWW_AUTHENTICATE};
 use hyper::StatusCode;
 use serde_json::{json, Value};
 
-use super::arg::{Arg, Param, Source};
-use super::dependency::Deps;
+use super::arg::{Arg, Deps, Param, Source};
 use super::header::{cookie, latin1, ParamName};
 use super::request::RequestCx;
 use crate::openapi::Operation;

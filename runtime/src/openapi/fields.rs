@@ -1,5 +1,5 @@
-//! The schemas of path and query parameters and of model fields, as pydantic and FastAPI write
-//! them.
+//! The schemas of parameters (path, query, header, cookie: a scalar, an `Option` of one, a `Vec`
+//! of them) and of model fields, as pydantic and FastAPI write them.
 //!
 //! Rules enforced here:
 //! - a parameter or field gets pydantic's title (`user_id` → "User Id"), unless its schema is a
@@ -8,7 +8,8 @@
 //!   branch of an `anyOf`;
 //! - a default is shown as `default`; an optional model field without one has `default: null`.
 
-use serde_json::{Map, Value};
+use serde::Serialize;
+use serde_json::{json, Map, Value};
 
 use crate::validate::{title_case, Constraint, FromJson, FromParam, SchemaRegistry};
 
@@ -61,6 +62,49 @@ pub(crate) fn param_schema<T: FromParam>(
         schema.insert("title".into(), Value::String(title_case(name)));
     }
     Value::Object(schema)
+}
+
+/// The schema of an optional scalar parameter (query, header or cookie) `name`: the scalar's, with
+/// its constraints, or null.
+pub(crate) fn option_param_schema<T: FromParam>(
+    name: &str,
+    constraints: &[Constraint],
+    registry: &mut SchemaRegistry,
+) -> Value {
+    let inner = param_schema::<T>(name, None, &[], registry);
+    let mut inner = match inner {
+        Value::Object(mut map) => {
+            map.remove("title");
+            for constraint in constraints {
+                constraint.annotate(&mut map);
+            }
+            Value::Object(map)
+        }
+        other => other,
+    };
+    if inner.is_null() {
+        inner = json!({});
+    }
+    json!({ "anyOf": [inner, { "type": "null" }], "title": title_case(name) })
+}
+
+/// The schema of a repeated scalar parameter (query or header) `name`, `default` when absent.
+pub(crate) fn vec_param_schema<T: FromParam + Serialize>(
+    name: &str,
+    default: Vec<T>,
+    constraints: &[Constraint],
+    registry: &mut SchemaRegistry,
+) -> Value {
+    let mut items = param_schema::<T>(name, None, constraints, registry);
+    if let Value::Object(map) = &mut items {
+        map.remove("title");
+    }
+    json!({
+        "type": "array",
+        "items": items,
+        "default": serde_json::to_value(&default).unwrap_or(Value::Array(Vec::new())),
+        "title": title_case(name),
+    })
 }
 
 /// The schema of model field `key` of type `T`, with constraints, default, title and

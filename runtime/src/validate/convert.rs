@@ -9,12 +9,14 @@
 //!   whitespace trimmed, `_` separators between digits removed, as Python's `float()` allows),
 //!   finite only (`nan`, `inf`, `1e400` are `finite_number`);
 //! - a bool is true for `1`, `true`, `on`, `yes` in any letter case and false for anything else;
-//! - a string is taken as it is.
+//! - a string is taken as it is;
+//! - a value that does not convert, or breaks a constraint, is one error at the parameter's
+//!   location with the raw string as `input` (`convert_param`, for every parameter kind).
 
 use serde_json::{json, Value};
 
-use super::constraint::Constrainable;
-use super::error::Failure;
+use super::constraint::{Constrainable, Constraint};
+use super::error::{Failure, Loc, ValidationErrors};
 use super::schema::{JsonSchema, SchemaRegistry};
 
 /// A value that can be parsed from one path segment or query value.
@@ -29,6 +31,24 @@ use super::schema::{JsonSchema, SchemaRegistry};
 pub trait FromParam: Sized + JsonSchema + Constrainable + serde::Serialize {
     /// Parse the percent-decoded string.
     fn from_param(raw: &str) -> Result<Self, Failure>;
+}
+
+/// Convert `raw` (a path, query, header or cookie value) to `T` and check `constraints`, recording
+/// any failure at `loc` with `raw` as its input.
+pub(crate) fn convert_param<T: FromParam>(
+    raw: &str,
+    constraints: &[Constraint],
+    loc: impl FnOnce() -> Loc,
+    errors: &mut ValidationErrors,
+) -> Option<T> {
+    let result = T::from_param(raw).and_then(|v| match Constraint::check_all(constraints, &v) {
+        Some(failure) => Err(failure),
+        None => Ok(v),
+    });
+    // The location is built only on failure: valid requests allocate nothing for it.
+    result
+        .map_err(|f| errors.push(f.at(loc(), Value::String(raw.to_owned()))))
+        .ok()
 }
 
 const INT_PARSING: &str = "Input should be a valid integer, unable to parse string as an integer";

@@ -29,6 +29,7 @@ mod schema;
 mod str_enum;
 
 pub use constraint::{Bound, Constrainable, Constraint};
+pub(crate) use convert::convert_param;
 pub use convert::FromParam;
 pub(crate) use error::BadBody;
 pub(crate) use error::{path_loc, query_loc};

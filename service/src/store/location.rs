@@ -8,10 +8,12 @@
 //!   network: `mongodb+srv` names are resolved when connecting);
 //! - any other scheme, or a scheme with nothing after it, is refused with one clear line;
 //! - the effective string is kept exactly as given (the spec's `/api/env` shows it); logs use
-//!   [`StoreLocation::redacted`], which hides a password.
+//!   [`StoreLocation::redacted`], which hides a password (`redact.rs`).
 
 use std::fmt;
 use std::path::PathBuf;
+
+use super::redact::redact;
 
 /// Where the embedded store keeps its file when `DB_CONN_STRING` is unset.
 pub const DEFAULT_SQLITE_PATH: &str = "./data/resource-api.db";
@@ -94,23 +96,6 @@ impl StoreLocation {
     }
 }
 
-/// `scheme://user:secret@host/…` → `scheme://user:***@host/…`.
-pub(crate) fn redact(uri: &str) -> String {
-    let Some((scheme, rest)) = uri.split_once("://") else {
-        return uri.to_owned();
-    };
-    let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
-    let authority = &rest[..authority_end];
-    let Some(at) = authority.rfind('@') else {
-        return uri.to_owned();
-    };
-    let user = match authority[..at].split_once(':') {
-        Some((user, _secret)) => format!("{user}:***"),
-        None => authority[..at].to_owned(),
-    };
-    format!("{scheme}://{user}@{}", &rest[at + 1..])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,15 +155,5 @@ mod tests {
                 .starts_with("not a valid MongoDB connection string"),
             "{err}"
         );
-    }
-
-    #[test]
-    fn passwords_are_hidden_in_logs() {
-        assert_eq!(
-            redact("mongodb://admin:s3cr3t@db1:27017,db2/app?authSource=admin"),
-            "mongodb://admin:***@db1:27017,db2/app?authSource=admin"
-        );
-        assert_eq!(redact("mongodb://db1/app"), "mongodb://db1/app");
-        assert_eq!(redact("mongodb://user@db1/app"), "mongodb://user@db1/app");
     }
 }

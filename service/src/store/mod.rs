@@ -41,6 +41,7 @@ mod location;
 mod metered;
 mod mongo;
 mod read_pool;
+mod redact;
 mod references;
 mod sqlite;
 

@@ -40,7 +40,7 @@ use mongodb::options::{ClientOptions, ConnectionString, IndexOptions, ReturnDocu
 use mongodb::{Client, Collection, Database, IndexModel};
 use serde_json::{Map, Number, Value};
 
-use super::location::redact;
+use super::redact::redact;
 use super::{
     check_collection, check_field, with_id, Checked, Deletion, Direction, Document, DocumentStore,
     ExactDocument, ListOptions, Reference, Referrer, StoreError, StoreFuture, ID_FIELD, STORE_FIELD,

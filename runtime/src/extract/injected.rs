@@ -1,0 +1,91 @@
+//! The injected arguments: values the server hands a route, which are not part of the API
+//! (`State<T>`, `HeaderMap`, `Method`, `Uri`, `LastEventId`).
+//!
+//! Rules enforced here: an injected value records no validation error and documents nothing; a
+//! route taking `State<T>` of a type the app does not hold is refused when the app is built
+//! ([`Arg::check`]), and were one to get through, the miss is logged as an error.
+
+use std::any::type_name;
+use std::future::Future;
+
+use super::arg::{ready, Arg, Deps, Param, Source};
+use super::request::RequestCx;
+use super::state::{State, StateMap};
+use crate::response::Response;
+use crate::validate::ValidationErrors;
+
+impl<S: Send + Sync + 'static> Arg for State<S> {
+    const SOURCE: Source = Source::Injected;
+    type Input = Self;
+
+    fn extract(cx: &RequestCx<'_>, _param: Param<Self>, _errors: &mut ValidationErrors) -> Option<Self> {
+        let state = cx.state::<S>().map(State);
+        if state.is_none() {
+            tracing::error!(
+                state = type_name::<S>(),
+                "route asks for state the app does not hold"
+            );
+        }
+        state
+    }
+
+    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
+        ready(input)
+    }
+
+    fn check(state: &StateMap) -> Result<(), String> {
+        if state.contains(std::any::TypeId::of::<S>()) {
+            Ok(())
+        } else {
+            Err(format!(
+                "a route takes `State<{}>` but the app holds no such state; add it with `App::state(value)`",
+                type_name::<S>()
+            ))
+        }
+    }
+}
+
+macro_rules! injected {
+    ($ty:ty, |$cx:ident| $get:expr) => {
+        impl Arg for $ty {
+            const SOURCE: Source = Source::Injected;
+            type Input = Self;
+
+            fn extract(
+                $cx: &RequestCx<'_>,
+                _param: Param<Self>,
+                _errors: &mut ValidationErrors,
+            ) -> Option<Self> {
+                Some($get)
+            }
+
+            fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
+                ready(input)
+            }
+        }
+    };
+}
+
+injected!(hyper::HeaderMap, |cx| cx.headers().clone());
+injected!(hyper::Method, |cx| cx.parts().method.clone());
+injected!(hyper::Uri, |cx| cx.parts().uri.clone());
+
+// Not recommended: kept out of the list of argument kinds a compile error suggests (that list is
+// the common kinds'; this one is for event streams only).
+#[diagnostic::do_not_recommend]
+impl Arg for crate::response::LastEventId {
+    const SOURCE: Source = Source::Injected;
+    type Input = Self;
+
+    fn extract(cx: &RequestCx<'_>, _param: Param<Self>, _errors: &mut ValidationErrors) -> Option<Self> {
+        let id = cx
+            .headers()
+            .get("last-event-id")
+            .and_then(|value| value.to_str().ok());
+        Some(crate::response::LastEventId(id.map(str::to_owned)))
+    }
+
+    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
+        ready(input)
+    }
+}
