@@ -24,7 +24,11 @@ use super::refusals::Refusals;
 /// Counts requests in flight, and reaches the server's refusal counts (so a request carries one
 /// reference, its [`Pass`], for both).
 pub(crate) struct Gate {
+    /// Requests admitted and not yet answered (their `Pass` alive).
     in_flight: AtomicUsize,
+    /// Of those, the ones waiting for body bytes. Kept apart (rather than taken off `in_flight`)
+    /// so that neither count can wrap whichever of a request's body and `Pass` is dropped first.
+    waiting: AtomicUsize,
     /// `usize::MAX`: unlimited.
     limit: usize,
     refusals: Arc<Refusals>,
@@ -51,6 +55,7 @@ impl Gate {
     pub(crate) fn new(limit: Option<usize>, refusals: Arc<Refusals>) -> Arc<Self> {
         Arc::new(Gate {
             in_flight: AtomicUsize::new(0),
+            waiting: AtomicUsize::new(0),
             limit: limit.unwrap_or(usize::MAX),
             refusals,
         })
@@ -59,21 +64,24 @@ impl Gate {
     /// A place, or `None` when all are taken.
     #[inline]
     pub(crate) fn enter(self: &Arc<Self>) -> Option<Pass> {
-        if self.in_flight.fetch_add(1, Ordering::Acquire) >= self.limit {
+        let before = self.in_flight.fetch_add(1, Ordering::Acquire);
+        if before.saturating_sub(self.waiting.load(Ordering::Relaxed)) >= self.limit {
             self.in_flight.fetch_sub(1, Ordering::Release);
             return None;
         }
         Some(Pass(self.clone()))
     }
 
-    /// A request gives its place back while its body is stalled.
+    /// A request gives its place back while its body is stalled (each `leave` is followed by
+    /// one `rejoin`).
     pub(crate) fn leave(&self) {
-        self.in_flight.fetch_sub(1, Ordering::Release);
+        self.waiting.fetch_add(1, Ordering::Release);
     }
 
-    /// A request whose body moves again takes its place back (never refused: it was admitted).
+    /// A request whose body moves again (or is dropped) takes its place back (never refused: it
+    /// was admitted).
     pub(crate) fn rejoin(&self) {
-        self.in_flight.fetch_add(1, Ordering::Acquire);
+        self.waiting.fetch_sub(1, Ordering::Acquire);
     }
 
     /// The server's refusal counts.
@@ -115,5 +123,17 @@ mod tests {
         );
         drop((waiting, working));
         assert!(gate.enter().is_some(), "places were not all given back");
+    }
+
+    #[test]
+    fn a_pass_dropped_before_its_waiting_body_wraps_nothing() {
+        let service = crate::App::new().build().unwrap_or_else(|e| panic!("{e}"));
+        let gate = Gate::new(Some(1), Refusals::new(service, None));
+        let pass = gate.enter();
+        gate.leave();
+        // The answer is sent (the pass goes) while the body is still held somewhere.
+        drop(pass);
+        assert!(gate.enter().is_some(), "a place was lost (or the count wrapped)");
+        gate.rejoin();
     }
 }

@@ -116,7 +116,9 @@ impl WebSocketUpgrade {
 
     /// Fail the connection when the peer takes none of what is written to it for `timeout`
     /// (default 30 s): [`WebSocket::send`] and [`WebSocket::recv`] then return an I/O error of
-    /// kind `TimedOut`, and the connection closes when the route drops the socket.
+    /// kind `TimedOut`, and the connection closes when the route drops the socket. The server's
+    /// own [`Config::write_timeout`](crate::Config::write_timeout) (default 10 s) still applies
+    /// to the upgraded connection's socket: whichever is shorter cuts first.
     pub fn write_timeout(mut self, timeout: Duration) -> Self {
         self.write_timeout = timeout;
         self
