@@ -7,8 +7,8 @@
 //! Rules enforced here:
 //! - which kind an argument type is (query, body, injected, dependency) is a property of the
 //!   type ([`Arg::SOURCE`]): the `StrEnum` derive makes a query parameter, the `Model` derive a
-//!   JSON body (see [`super::json_body`]), `State<T>`, `HeaderMap`, `Method`, `Uri` and `LastEventId` are
-//!   injected, `#[dependency]` (or a hand-written impl) makes a dependency;
+//!   JSON body (see the `json_body` module), `State<T>`, `HeaderMap`, `Method`, `Uri` and
+//!   `LastEventId` are injected, `#[dependency]` (or a hand-written impl) makes a dependency;
 //! - every kind but a dependency is ready after the synchronous step: its second step is a
 //!   `std::future::Ready`, and a route without a dependency never builds a [`Deps`] nor awaits:
 //!   [`now`] takes the value by one poll without a waker, which the optimiser folds away for the
