@@ -3,7 +3,8 @@
 //! (none / one) × observation (none / request ids / metrics / both), each sent the same requests
 //! — no body, a JSON body, a form, an upload (multipart), streamed responses, each also as HEAD
 //! where it is a GET, and the error answers (422 of the path, the body and the form, 404, 405,
-//! 413 of a JSON body and of an upload) — and each answer compared with the plain variant's (no
+//! 413 of a JSON body, a form and an upload), a body a route reads also sent chunked and slow to
+//! come (its second half after a pause) — and each answer compared with the plain variant's (no
 //! layers, no group, not observed): the same status, headers and body, but for the headers a
 //! layer or the observation adds ([`ADDED`]), which must be there exactly on the variants that
 //! add them. A dependency that refuses (401) is compared with the variant that has only the
@@ -20,10 +21,12 @@ use ferrapi::metrics::Metrics;
 use ferrapi::prelude::*;
 use ferrapi::{Multipart, MultipartError, StreamingResponse};
 use ferrapi_tests::app::spawn;
-use ferrapi_tests::client::{send, Reply};
+use ferrapi_tests::client::{read_to_close, request, Reply};
 use futures_util::future::join_all;
 use futures_util::stream;
 use serde::Serialize;
+use tokio::io::AsyncWriteExt;
+use tokio::net::TcpStream;
 use tower::{Layer, Service};
 
 /// The header the app's layer adds.
@@ -261,10 +264,22 @@ impl Variant {
     }
 }
 
+/// How a request's body is sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Framing {
+    /// With its `Content-Length`, all at once (whole when the route first looks).
+    Whole,
+    /// `Transfer-Encoding: chunked`, in two chunks, all at once.
+    Chunked,
+    /// With its `Content-Length`, its second half after a pause (the route waits for it).
+    Delayed,
+}
+
 /// One request of the matrix.
+#[derive(Clone)]
 struct Case {
     /// What it is, for a failure's message.
-    name: &'static str,
+    name: String,
     /// The method.
     method: &'static str,
     /// The path and query.
@@ -273,6 +288,8 @@ struct Case {
     headers: Vec<(&'static str, String)>,
     /// The body.
     body: Option<Vec<u8>>,
+    /// How the body is sent.
+    framing: Framing,
     /// The status the plain variant answers.
     status: u16,
     /// Whether a route answers (so a group's layer runs), rather than the 404 or 405.
@@ -280,6 +297,9 @@ struct Case {
     /// Whether the group dependency refuses it.
     denied: bool,
 }
+
+/// How long a [`Framing::Delayed`] body pauses halfway.
+const PAUSE: std::time::Duration = std::time::Duration::from_millis(30);
 
 /// The multipart boundary of the uploads.
 const BOUNDARY: &str = "----ferrapi-matrix-boundary";
@@ -311,12 +331,13 @@ fn cases() -> Vec<Case> {
         headers.push((DENY.0, DENY.1.to_owned()));
         headers
     };
-    let case = |name, method, path, headers, body: Option<&[u8]>, status| Case {
-        name,
+    let case = |name: &str, method, path, headers, body: Option<&[u8]>, status| Case {
+        name: name.to_owned(),
         method,
         path,
         headers,
         body: body.map(<[u8]>::to_vec),
+        framing: Framing::Whole,
         status,
         routed: true,
         denied: false,
@@ -437,17 +458,63 @@ fn cases() -> Vec<Case> {
         case.routed = !matches!(case.status, 404 | 405);
         case.denied = case.headers.iter().any(|(name, _)| *name == DENY.0);
     }
+    // Each body a route reads, also chunked and also slow to come.
+    let bodies: Vec<Case> = cases
+        .iter()
+        .filter(|case| case.body.is_some() && case.routed)
+        .cloned()
+        .collect();
+    for framing in [Framing::Chunked, Framing::Delayed] {
+        for case in &bodies {
+            cases.push(Case {
+                name: format!("{}, {framing:?}", case.name),
+                framing,
+                ..case.clone()
+            });
+        }
+    }
     cases
 }
 
 /// Send `case` to the server at `addr`.
 async fn ask(addr: SocketAddr, case: &Case) -> Reply {
-    let headers: Vec<(&str, &str)> = case
-        .headers
-        .iter()
-        .map(|(name, value)| (*name, value.as_str()))
-        .collect();
-    send(addr, case.method, case.path, &headers, case.body.as_deref()).await
+    let mut headers: Vec<(&str, &str)> = vec![("Connection", "close")];
+    headers.extend(case.headers.iter().map(|(name, value)| (*name, value.as_str())));
+    let host = addr.to_string();
+    let body = case.body.as_deref();
+    let (bytes, pause_at) = match (case.framing, body) {
+        (Framing::Chunked, Some(body)) => {
+            headers.push(("Transfer-Encoding", "chunked"));
+            let mut bytes = request(&host, case.method, case.path, &headers, None);
+            let (first, second) = body.split_at(body.len() / 2);
+            for chunk in [first, second] {
+                bytes.extend(format!("{:x}\r\n", chunk.len()).into_bytes());
+                bytes.extend_from_slice(chunk);
+                bytes.extend_from_slice(b"\r\n");
+            }
+            bytes.extend_from_slice(b"0\r\n\r\n");
+            (bytes, None)
+        }
+        (Framing::Delayed, Some(body)) => {
+            let bytes = request(&host, case.method, case.path, &headers, Some(body));
+            let at = bytes.len() - body.len() / 2;
+            (bytes, Some(at))
+        }
+        _ => (request(&host, case.method, case.path, &headers, body), None),
+    };
+    let exchange = async {
+        let mut stream = TcpStream::connect(addr).await?;
+        let (first, second) = bytes.split_at(pause_at.unwrap_or(bytes.len()));
+        stream.write_all(first).await?;
+        if !second.is_empty() {
+            tokio::time::sleep(PAUSE).await;
+            stream.write_all(second).await?;
+        }
+        read_to_close(&mut stream).await
+    };
+    exchange
+        .await
+        .unwrap_or_else(|e: std::io::Error| panic!("{} {} at {addr}: {e}", case.method, case.path))
 }
 
 /// What is compared of an answer: the status, the headers but [`ADDED`] (sorted: a layer may
