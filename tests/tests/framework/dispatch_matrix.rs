@@ -521,8 +521,11 @@ async fn ask(addr: SocketAddr, case: &Case) -> Reply {
 /// insert its header anywhere), and the body without its chunked framing.
 #[derive(Debug, PartialEq, Eq)]
 struct Compared {
+    /// The status.
     status: u16,
+    /// The headers but [`ADDED`], sorted.
     headers: Vec<(String, String)>,
+    /// The body, dechunked.
     body: String,
 }
 
