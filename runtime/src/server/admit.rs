@@ -167,7 +167,7 @@ impl<D: Dispatch> ConnService<D> {
             Protocol::Http1(verdicts) => match verdicts.next() {
                 Verdict::Serve => Ok(false),
                 Verdict::Upgrade => Ok(true),
-                Verdict::Refuse(refusal) => Err(self.malformed(refusal.status(), refusal.detail())),
+                Verdict::Refuse(violation) => Err(self.malformed(violation.status(), violation.detail())),
             },
             Protocol::Http2(_) if host_differs_from_authority(request) => Err(self.malformed(
                 StatusCode::BAD_REQUEST,

@@ -187,7 +187,6 @@ impl Server {
             write_timeout: config.write_timeout,
             body_rules: BodyRules::new(config.body_timeout, config.body_min_rate),
             gate: Gate::new(config.max_concurrency, refusals.clone()),
-            refusals: refusals.clone(),
             strict_http1: config.strict_http1,
         });
         let limit = max_connections.map(ConnLimit::new);
@@ -244,7 +243,7 @@ impl<D: Dispatch> Accept<D> {
                 Some(limit) => match limit.try_take() {
                     Some(place) => Some(place),
                     None => {
-                        protocols.refusals.count(Refusal::ConnectionLimit);
+                        protocols.gate.refusals().count(Refusal::ConnectionLimit);
                         tokio::select! {
                             place = limit.take() => place,
                             () = &mut shutdown => break,
@@ -299,8 +298,8 @@ struct Protocols {
     idle_timeout: Duration,
     write_timeout: Duration,
     body_rules: BodyRules,
+    /// The concurrency limit, and through it the server's refusal counts.
     gate: Arc<Gate>,
-    refusals: Arc<Refusals>,
     strict_http1: bool,
 }
 
@@ -363,7 +362,7 @@ async fn serve_connection<D: Dispatch>(
     };
     if let Err(err) = outcome {
         if is_write_stall(&err) {
-            protocols.refusals.count(Refusal::WriteTimeout);
+            protocols.gate.refusals().count(Refusal::WriteTimeout);
         }
         tracing::debug!(error = %err, "connection ended with an error");
     }

@@ -37,28 +37,29 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-/// Why a request is refused (the server answers it with a JSON `{"detail": ...}` and closes).
+/// Which RFC 9112 rule a request head breaks (the server answers it with a JSON `{"detail": ...}`
+/// and closes); `metrics::Refusal` is the reason the server counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Refusal {
+pub(crate) enum Violation {
     /// 400 Bad Request, with the detail for the client.
     BadRequest(&'static str),
     /// 501 Not Implemented, with the detail for the client.
     NotImplemented(&'static str),
 }
 
-impl Refusal {
+impl Violation {
     /// The status of the answer.
     pub(crate) fn status(self) -> hyper::StatusCode {
         match self {
-            Refusal::BadRequest(_) => hyper::StatusCode::BAD_REQUEST,
-            Refusal::NotImplemented(_) => hyper::StatusCode::NOT_IMPLEMENTED,
+            Violation::BadRequest(_) => hyper::StatusCode::BAD_REQUEST,
+            Violation::NotImplemented(_) => hyper::StatusCode::NOT_IMPLEMENTED,
         }
     }
 
     /// The text of the answer's `detail`.
     pub(crate) fn detail(self) -> &'static str {
         match self {
-            Refusal::BadRequest(detail) | Refusal::NotImplemented(detail) => detail,
+            Violation::BadRequest(detail) | Violation::NotImplemented(detail) => detail,
         }
     }
 }
@@ -69,7 +70,7 @@ pub(crate) enum Verdict {
     /// Serve it.
     Serve,
     /// Answer it with the refusal and close the connection.
-    Refuse(Refusal),
+    Refuse(Violation),
     /// It asks for a protocol upgrade (an `Upgrade` header on HTTP/1.1, or `CONNECT`): serve it,
     /// but close the connection unless the answer is 101 (the scanner no longer follows it).
     Upgrade,
@@ -141,14 +142,14 @@ impl Reason {
     }
 
     fn verdict(self) -> Verdict {
-        let bad = |detail| Verdict::Refuse(Refusal::BadRequest(detail));
+        let bad = |detail| Verdict::Refuse(Violation::BadRequest(detail));
         match self {
             Reason::BareLf => bad("A line of the request head ends in LF without CR"),
             Reason::NoHost => bad("The request has no Host header"),
             Reason::TwoHosts => bad("The request has more than one Host header"),
             Reason::TeOnHttp10 => bad("An HTTP/1.0 request cannot have a Transfer-Encoding header"),
             Reason::TeNotOnce => bad("Transfer-Encoding must name the chunked coding exactly once"),
-            Reason::TeCoding => Verdict::Refuse(Refusal::NotImplemented(
+            Reason::TeCoding => Verdict::Refuse(Violation::NotImplemented(
                 "The only transfer coding implemented is chunked",
             )),
             Reason::Upgrade => Verdict::Upgrade,
@@ -815,7 +816,7 @@ mod tests {
 
     use proptest::prelude::*;
 
-    use super::{Mode, Refusal, Scanner, Verdict, Verdicts, POISON};
+    use super::{Mode, Scanner, Verdict, Verdicts, Violation, POISON};
 
     /// What a connection made of `reads` gives hyper, and the scanner after them.
     fn scan_reads(reads: &[&[u8]]) -> (Vec<u8>, Scanner) {
@@ -868,7 +869,7 @@ mod tests {
     }
 
     fn bad(detail: &'static str) -> Verdict {
-        Verdict::Refuse(Refusal::BadRequest(detail))
+        Verdict::Refuse(Violation::BadRequest(detail))
     }
 
     const BARE_LF: &str = "A line of the request head ends in LF without CR";
@@ -876,7 +877,7 @@ mod tests {
     const TWO_HOSTS: &str = "The request has more than one Host header";
     const TE_ON_HTTP10: &str = "An HTTP/1.0 request cannot have a Transfer-Encoding header";
     const TE_NOT_ONCE: &str = "Transfer-Encoding must name the chunked coding exactly once";
-    const TE_CODING: Verdict = Verdict::Refuse(Refusal::NotImplemented(
+    const TE_CODING: Verdict = Verdict::Refuse(Violation::NotImplemented(
         "The only transfer coding implemented is chunked",
     ));
 
@@ -1211,7 +1212,7 @@ mod tests {
 
     #[test]
     fn refusals_are_400_or_501_with_their_detail() {
-        let refusal = Refusal::BadRequest(NO_HOST);
+        let refusal = Violation::BadRequest(NO_HOST);
         assert_eq!((refusal.status().as_u16(), refusal.detail()), (400, NO_HOST));
         let Verdict::Refuse(refusal) = TE_CODING else {
             unreachable!()
