@@ -76,7 +76,7 @@ public_paths! {
 runtime_paths! {
     route_parts => RouteParts;
     handler => Handler;
-    grouped_handler => GroupedHandler;
+    started => Started;
     group_inputs => GroupInputs;
     dependency_fn => DependencyFn;
     group_parts => GroupParts;
@@ -177,7 +177,7 @@ pub struct RouteDefFields<'a> {
     pub include_in_schema: bool,
 }
 
-/// The struct literal of a route's definition. `handler`, `grouped`, `operation` and `check` are
+/// The struct literal of a route's definition. `handler`, `operation` and `check` are
 /// locals of those names in the generated `def` body.
 pub fn route_def(fields: RouteDefFields<'_>) -> TokenStream {
     let RouteDefFields {
@@ -195,7 +195,6 @@ pub fn route_def(fields: RouteDefFields<'_>) -> TokenStream {
             method: #method_type::#method,
             path: #path,
             handler,
-            grouped,
             reads_body: #reads_body,
             streams_body: #streams_body,
             include_in_schema: #include_in_schema,

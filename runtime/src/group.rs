@@ -9,8 +9,9 @@
 //! - what groups state accumulates from the outermost group: tags, `responses(..)`, dependencies
 //!   and layers (the outermost group's layers wrap the inner ones');
 //! - prefix, tags and responses cost nothing per request (they are applied when the app is
-//!   built); only a route whose groups have dependencies or layers takes another path per request
-//!   (`dispatch/scoped.rs`), and only that route;
+//!   built); a route's groups' dependencies and layer stacks are data of its dispatch target
+//!   (`dispatch/layers.rs`, and the route's handler), one slice-length test each for a route
+//!   whose groups have none;
 //! - a prefix is checked by `group!` at compile time (`ferrapi_template::check_prefix`), and again
 //!   when the app is built.
 
@@ -207,11 +208,6 @@ impl Scope {
             scope.layers.push(layers.into());
         }
         scope
-    }
-
-    /// True when the scope changes how its routes answer requests (not only their documentation).
-    pub(crate) fn per_request(&self) -> bool {
-        !self.dependencies.is_empty() || !self.layers.is_empty()
     }
 }
 

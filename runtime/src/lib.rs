@@ -252,7 +252,7 @@ pub mod __private {
     pub use crate::group::GroupParts;
     pub use crate::openapi::field_schema;
     pub use crate::response::{internal_error, Invalid};
-    pub use crate::routing::{answer_now, BoxFuture, GroupedHandler, Handler, RouteParts};
+    pub use crate::routing::{answer_now, BoxFuture, Handler, RouteParts, Started};
     pub use crate::validate::{
         enum_failure, enum_from_json, enum_from_param, enum_schema, fast_enum, field, title_case,
         validate_model, Constraint, FieldDecline, FieldFast, FieldProbe, Skip,
