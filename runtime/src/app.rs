@@ -21,7 +21,7 @@ mod errors;
 use crate::config::Config;
 use crate::dispatch::{Compiled, Endpoint, Innermost, LayerFn, MatchedRoute, Service, Target};
 use crate::extract::StateMap;
-use crate::group::{Group, Mounted, Scope};
+use crate::group::{Group, Inherited, Mounted};
 use crate::metrics::{HttpMetrics, Metrics};
 use crate::openapi::{document, document_path, DocsRoutes, Info};
 use crate::response::{BoxError, InternalAnswer};
@@ -402,7 +402,7 @@ fn targets(
         .into_iter()
         .zip(matched)
         .map(|(route, matched)| {
-            let scope: Option<&Scope> = route.scope.as_deref();
+            let scope: Option<&Inherited> = route.scope.as_deref();
             Target {
                 def: route.def,
                 matched,

@@ -81,12 +81,17 @@ impl Argument<'_> {
     pub(super) fn resolve(&self, input: &TokenStream, deps: &TokenStream) -> TokenStream {
         let ty = self.ty;
         let span = ty.span();
-        let (share, arg) = (paths::at(span, paths::share()), paths::at(span, paths::arg()));
+        let (share, arg, sealed) = (
+            paths::at(span, paths::share()),
+            paths::at(span, paths::arg()),
+            paths::at(span, paths::sealed()),
+        );
         quote_spanned! {span=>
             <#ty as #arg>::__resolve(
                 #input,
                 #deps,
                 <#ty as #share<{ <#ty as #arg>::SOURCE.is_dependency() }>>::SHARE,
+                #sealed,
             )
         }
     }
@@ -251,8 +256,8 @@ fn call(model: &RouteModel, arguments: &[Argument<'_>], into_response: &TokenStr
         syn::ReturnType::Default => quote!(|#output| #into_response(#output)),
         syn::ReturnType::Type(_, ty) => quote_spanned!(ty.span()=> |#output| #into_response(#output)),
     };
-    let (answer_now, started) = (paths::answer_now(), paths::started());
-    quote!(#started::Now(#answer_now(
+    let (complete_now, started) = (paths::complete_now(), paths::started());
+    quote!(#started::Now(#complete_now(
         #name_str,
         async move { #fn_name(#(#slots),*).await },
         #convert,
@@ -377,18 +382,21 @@ fn handler(model: &RouteModel, arguments: &[Argument<'_>], into_response: &Token
         match a.path_index {
             Some(_) => quote!(#slot),
             None => {
-                let arg = paths::at(ty.span(), paths::arg());
-                quote_spanned!(ty.span()=> <#ty as #arg>::__now(#slot))
+                let (arg, sealed) = (
+                    paths::at(ty.span(), paths::arg()),
+                    paths::at(ty.span(), paths::sealed()),
+                );
+                quote_spanned!(ty.span()=> <#ty as #arg>::__now(#slot, #sealed))
             }
         }
     });
     let call = call(model, arguments, into_response);
-    let (handler, request_cx, validation_errors, internal_error, finish, started) = (
+    let (handler, request_cx, validation_errors, internal_error, reject_invalid, started) = (
         paths::handler(),
         paths::request_cx(),
         paths::validation_errors(),
         paths::internal_error(),
-        paths::finish(),
+        paths::reject_invalid(),
         paths::started(),
     );
     quote! {
@@ -399,7 +407,7 @@ fn handler(model: &RouteModel, arguments: &[Argument<'_>], into_response: &Token
             if #has_dependency {
                 #dependency_path
             }
-            if let ::core::result::Result::Err(__response) = #finish(__cx, __errors) {
+            if let ::core::result::Result::Err(__response) = #reject_invalid(__cx, __errors) {
                 return #started::Now(__response);
             }
             #[allow(irrefutable_let_patterns)]

@@ -23,11 +23,11 @@ const _: () = {
             >();
             __rt::assert_into_response::<Json<Value>>();
             let handler: __rt::Handler = |
-                __cx: &::ferrapi::types::RequestCx<'_>,
+                __cx: &::ferrapi::arg::RequestCx<'_>,
                 __group: &[__rt::DependencyFn]|
             {
                 #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::types::ValidationErrors::new();
+                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
                 let __arg0: ::core::option::Option<i64> = __rt::path_param::<
                     i64,
                 >(__cx, 0usize, "user_id", &[], &mut __errors);
@@ -44,7 +44,7 @@ const _: () = {
                 if !<CurrentUser as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg1 = <CurrentUser as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "user",
                             ::core::option::Option::None,
                             &[],
@@ -56,10 +56,12 @@ const _: () = {
                 if !<i64 as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg2 = <i64 as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "skip",
                             ::core::option::Option::None,
-                            &[__rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128))],
+                            &[
+                                __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128)),
+                            ],
                         ),
                         &mut __errors,
                     );
@@ -67,7 +69,7 @@ const _: () = {
                 if <CurrentUser as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg1 = <CurrentUser as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "user",
                             ::core::option::Option::None,
                             &[],
@@ -78,10 +80,12 @@ const _: () = {
                 if <i64 as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg2 = <i64 as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "skip",
                             ::core::option::Option::None,
-                            &[__rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128))],
+                            &[
+                                __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128)),
+                            ],
                         ),
                         &mut __errors,
                     );
@@ -96,7 +100,7 @@ const _: () = {
                     let __invalid = __rt::defer_invalid(__cx, __errors);
                     return __rt::Started::Later(
                         __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::types::Deps::new();
+                            let mut __deps = ::ferrapi::arg::Deps::new();
                             if let ::core::option::Option::Some(__group) = __group {
                                 if let ::core::result::Result::Err(__response) = __group
                                     .resolve(&mut __deps)
@@ -113,6 +117,7 @@ const _: () = {
                                             <CurrentUser as __rt::Share<
                                                 { <CurrentUser as ::ferrapi::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
+                                            __rt::SEALED,
                                         )
                                         .await
                                     {
@@ -132,6 +137,7 @@ const _: () = {
                                             <i64 as __rt::Share<
                                                 { <i64 as ::ferrapi::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
+                                            __rt::SEALED,
                                         )
                                         .await
                                     {
@@ -162,7 +168,7 @@ const _: () = {
                         }),
                     );
                 }
-                if let ::core::result::Result::Err(__response) = __rt::finish(
+                if let ::core::result::Result::Err(__response) = __rt::reject_invalid(
                     __cx,
                     __errors,
                 ) {
@@ -175,13 +181,13 @@ const _: () = {
                     ::core::option::Option::Some(__arg2),
                 ) = (
                     __arg0,
-                    <CurrentUser as ::ferrapi::Arg>::__now(__arg1),
-                    <i64 as ::ferrapi::Arg>::__now(__arg2),
+                    <CurrentUser as ::ferrapi::Arg>::__now(__arg1, __rt::SEALED),
+                    <i64 as ::ferrapi::Arg>::__now(__arg2, __rt::SEALED),
                 ) else {
                     return __rt::Started::Now(__rt::internal_error());
                 };
                 __rt::Started::Now(
-                    __rt::answer_now(
+                    __rt::complete_now(
                         "list_user_items",
                         async move { list_user_items(__arg0, __arg1, __arg2).await },
                         |__output| <Json<
@@ -191,20 +197,20 @@ const _: () = {
                 )
             };
             let check: fn(
-                &::ferrapi::types::StateMap,
+                &::ferrapi::arg::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::types::StateMap|
+                state: &::ferrapi::arg::StateMap|
             {
                 <CurrentUser as ::ferrapi::Arg>::check(state)?;
                 <i64 as ::ferrapi::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
             let operation: fn(
-                &mut ::ferrapi::types::SchemaRegistry,
-            ) -> ::ferrapi::types::Operation = |
-                registry: &mut ::ferrapi::types::SchemaRegistry,
-            | -> ::ferrapi::types::Operation {
-                let mut op = ::ferrapi::types::Operation::new(
+                &mut ::ferrapi::schema::SchemaRegistry,
+            ) -> ::ferrapi::schema::Operation = |
+                registry: &mut ::ferrapi::schema::SchemaRegistry,
+            | -> ::ferrapi::schema::Operation {
+                let mut op = ::ferrapi::schema::Operation::new(
                     "list_user_items",
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -212,7 +218,7 @@ const _: () = {
                 );
                 op.path_param::<i64>("user_id", &[], registry);
                 <CurrentUser as ::ferrapi::Arg>::doc(
-                    ::ferrapi::types::Param::new(
+                    ::ferrapi::arg::Param::new(
                         "user",
                         ::core::option::Option::None,
                         &[],
@@ -221,10 +227,10 @@ const _: () = {
                     registry,
                 );
                 <i64 as ::ferrapi::Arg>::doc(
-                    ::ferrapi::types::Param::new(
+                    ::ferrapi::arg::Param::new(
                         "skip",
                         ::core::option::Option::None,
-                        &[__rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128))],
+                        &[__rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128))],
                     ),
                     &mut op,
                     registry,

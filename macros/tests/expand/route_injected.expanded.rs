@@ -21,11 +21,11 @@ const _: () = {
             >();
             __rt::assert_into_response::<Json<Value>>();
             let handler: __rt::Handler = |
-                __cx: &::ferrapi::types::RequestCx<'_>,
+                __cx: &::ferrapi::arg::RequestCx<'_>,
                 __group: &[__rt::DependencyFn]|
             {
                 #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::types::ValidationErrors::new();
+                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
                 let __group = if __group.is_empty() {
                     ::core::option::Option::None
                 } else {
@@ -41,7 +41,7 @@ const _: () = {
                         Counter,
                     > as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "counter",
                             ::core::option::Option::None,
                             &[],
@@ -55,7 +55,7 @@ const _: () = {
                 if !<HeaderMap as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg1 = <HeaderMap as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "headers",
                             ::core::option::Option::None,
                             &[],
@@ -68,7 +68,7 @@ const _: () = {
                         Counter,
                     > as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "counter",
                             ::core::option::Option::None,
                             &[],
@@ -79,7 +79,7 @@ const _: () = {
                 if <HeaderMap as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg1 = <HeaderMap as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "headers",
                             ::core::option::Option::None,
                             &[],
@@ -97,7 +97,7 @@ const _: () = {
                     let __invalid = __rt::defer_invalid(__cx, __errors);
                     return __rt::Started::Later(
                         __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::types::Deps::new();
+                            let mut __deps = ::ferrapi::arg::Deps::new();
                             if let ::core::option::Option::Some(__group) = __group {
                                 if let ::core::result::Result::Err(__response) = __group
                                     .resolve(&mut __deps)
@@ -120,6 +120,7 @@ const _: () = {
                                                     <State<Counter> as ::ferrapi::Arg>::SOURCE.is_dependency()
                                                 },
                                             >>::SHARE,
+                                            __rt::SEALED,
                                         )
                                         .await
                                     {
@@ -139,6 +140,7 @@ const _: () = {
                                             <HeaderMap as __rt::Share<
                                                 { <HeaderMap as ::ferrapi::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
+                                            __rt::SEALED,
                                         )
                                         .await
                                     {
@@ -168,7 +170,7 @@ const _: () = {
                         }),
                     );
                 }
-                if let ::core::result::Result::Err(__response) = __rt::finish(
+                if let ::core::result::Result::Err(__response) = __rt::reject_invalid(
                     __cx,
                     __errors,
                 ) {
@@ -179,13 +181,13 @@ const _: () = {
                     ::core::option::Option::Some(__arg0),
                     ::core::option::Option::Some(__arg1),
                 ) = (
-                    <State<Counter> as ::ferrapi::Arg>::__now(__arg0),
-                    <HeaderMap as ::ferrapi::Arg>::__now(__arg1),
+                    <State<Counter> as ::ferrapi::Arg>::__now(__arg0, __rt::SEALED),
+                    <HeaderMap as ::ferrapi::Arg>::__now(__arg1, __rt::SEALED),
                 ) else {
                     return __rt::Started::Now(__rt::internal_error());
                 };
                 __rt::Started::Now(
-                    __rt::answer_now(
+                    __rt::complete_now(
                         "count",
                         async move { count(__arg0, __arg1).await },
                         |__output| <Json<
@@ -195,20 +197,20 @@ const _: () = {
                 )
             };
             let check: fn(
-                &::ferrapi::types::StateMap,
+                &::ferrapi::arg::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::types::StateMap|
+                state: &::ferrapi::arg::StateMap|
             {
                 <State<Counter> as ::ferrapi::Arg>::check(state)?;
                 <HeaderMap as ::ferrapi::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
             let operation: fn(
-                &mut ::ferrapi::types::SchemaRegistry,
-            ) -> ::ferrapi::types::Operation = |
-                registry: &mut ::ferrapi::types::SchemaRegistry,
-            | -> ::ferrapi::types::Operation {
-                let mut op = ::ferrapi::types::Operation::new(
+                &mut ::ferrapi::schema::SchemaRegistry,
+            ) -> ::ferrapi::schema::Operation = |
+                registry: &mut ::ferrapi::schema::SchemaRegistry,
+            | -> ::ferrapi::schema::Operation {
+                let mut op = ::ferrapi::schema::Operation::new(
                     "count",
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -217,7 +219,7 @@ const _: () = {
                 <State<
                     Counter,
                 > as ::ferrapi::Arg>::doc(
-                    ::ferrapi::types::Param::new(
+                    ::ferrapi::arg::Param::new(
                         "counter",
                         ::core::option::Option::None,
                         &[],
@@ -226,7 +228,7 @@ const _: () = {
                     registry,
                 );
                 <HeaderMap as ::ferrapi::Arg>::doc(
-                    ::ferrapi::types::Param::new(
+                    ::ferrapi::arg::Param::new(
                         "headers",
                         ::core::option::Option::None,
                         &[],

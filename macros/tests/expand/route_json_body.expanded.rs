@@ -17,11 +17,11 @@ const _: () = {
             let _ = <Item as ::ferrapi::Arg>::SOURCE;
             __rt::assert_into_response::<Json<Item>>();
             let handler: __rt::Handler = |
-                __cx: &::ferrapi::types::RequestCx<'_>,
+                __cx: &::ferrapi::arg::RequestCx<'_>,
                 __group: &[__rt::DependencyFn]|
             {
                 #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::types::ValidationErrors::new();
+                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
                 let __arg0: ::core::option::Option<u32> = __rt::path_param::<
                     u32,
                 >(__cx, 0usize, "id", &[], &mut __errors);
@@ -38,7 +38,7 @@ const _: () = {
                 if !<Item as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg1 = <Item as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "item",
                             ::core::option::Option::None,
                             &[],
@@ -49,7 +49,7 @@ const _: () = {
                 if <Item as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg1 = <Item as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "item",
                             ::core::option::Option::None,
                             &[],
@@ -65,7 +65,7 @@ const _: () = {
                     let __invalid = __rt::defer_invalid(__cx, __errors);
                     return __rt::Started::Later(
                         __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::types::Deps::new();
+                            let mut __deps = ::ferrapi::arg::Deps::new();
                             if let ::core::option::Option::Some(__group) = __group {
                                 if let ::core::result::Result::Err(__response) = __group
                                     .resolve(&mut __deps)
@@ -82,6 +82,7 @@ const _: () = {
                                             <Item as __rt::Share<
                                                 { <Item as ::ferrapi::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
+                                            __rt::SEALED,
                                         )
                                         .await
                                     {
@@ -111,7 +112,7 @@ const _: () = {
                         }),
                     );
                 }
-                if let ::core::result::Result::Err(__response) = __rt::finish(
+                if let ::core::result::Result::Err(__response) = __rt::reject_invalid(
                     __cx,
                     __errors,
                 ) {
@@ -121,11 +122,11 @@ const _: () = {
                 let (
                     ::core::option::Option::Some(__arg0),
                     ::core::option::Option::Some(__arg1),
-                ) = (__arg0, <Item as ::ferrapi::Arg>::__now(__arg1)) else {
+                ) = (__arg0, <Item as ::ferrapi::Arg>::__now(__arg1, __rt::SEALED)) else {
                     return __rt::Started::Now(__rt::internal_error());
                 };
                 __rt::Started::Now(
-                    __rt::answer_now(
+                    __rt::complete_now(
                         "update_item",
                         async move { update_item(__arg0, __arg1).await },
                         |__output| <Json<
@@ -135,19 +136,19 @@ const _: () = {
                 )
             };
             let check: fn(
-                &::ferrapi::types::StateMap,
+                &::ferrapi::arg::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::types::StateMap|
+                state: &::ferrapi::arg::StateMap|
             {
                 <Item as ::ferrapi::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
             let operation: fn(
-                &mut ::ferrapi::types::SchemaRegistry,
-            ) -> ::ferrapi::types::Operation = |
-                registry: &mut ::ferrapi::types::SchemaRegistry,
-            | -> ::ferrapi::types::Operation {
-                let mut op = ::ferrapi::types::Operation::new(
+                &mut ::ferrapi::schema::SchemaRegistry,
+            ) -> ::ferrapi::schema::Operation = |
+                registry: &mut ::ferrapi::schema::SchemaRegistry,
+            | -> ::ferrapi::schema::Operation {
+                let mut op = ::ferrapi::schema::Operation::new(
                     "update_item",
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -155,7 +156,7 @@ const _: () = {
                 );
                 op.path_param::<u32>("id", &[], registry);
                 <Item as ::ferrapi::Arg>::doc(
-                    ::ferrapi::types::Param::new(
+                    ::ferrapi::arg::Param::new(
                         "item",
                         ::core::option::Option::None,
                         &[],

@@ -17,11 +17,11 @@ const _: () = {
             let _ = <Thing as ::ferrapi::Arg>::SOURCE;
             __rt::assert_into_response::<(StatusCode, Json<Thing>)>();
             let handler: __rt::Handler = |
-                __cx: &::ferrapi::types::RequestCx<'_>,
+                __cx: &::ferrapi::arg::RequestCx<'_>,
                 __group: &[__rt::DependencyFn]|
             {
                 #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::types::ValidationErrors::new();
+                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
                 let __group = if __group.is_empty() {
                     ::core::option::Option::None
                 } else {
@@ -35,7 +35,7 @@ const _: () = {
                 if !<Thing as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg0 = <Thing as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "thing",
                             ::core::option::Option::None,
                             &[],
@@ -46,7 +46,7 @@ const _: () = {
                 if <Thing as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg0 = <Thing as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "thing",
                             ::core::option::Option::None,
                             &[],
@@ -62,7 +62,7 @@ const _: () = {
                     let __invalid = __rt::defer_invalid(__cx, __errors);
                     return __rt::Started::Later(
                         __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::types::Deps::new();
+                            let mut __deps = ::ferrapi::arg::Deps::new();
                             if let ::core::option::Option::Some(__group) = __group {
                                 if let ::core::result::Result::Err(__response) = __group
                                     .resolve(&mut __deps)
@@ -79,6 +79,7 @@ const _: () = {
                                             <Thing as __rt::Share<
                                                 { <Thing as ::ferrapi::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
+                                            __rt::SEALED,
                                         )
                                         .await
                                     {
@@ -106,7 +107,7 @@ const _: () = {
                         }),
                     );
                 }
-                if let ::core::result::Result::Err(__response) = __rt::finish(
+                if let ::core::result::Result::Err(__response) = __rt::reject_invalid(
                     __cx,
                     __errors,
                 ) {
@@ -114,12 +115,12 @@ const _: () = {
                 }
                 #[allow(irrefutable_let_patterns)]
                 let (::core::option::Option::Some(__arg0),) = (
-                    <Thing as ::ferrapi::Arg>::__now(__arg0),
+                    <Thing as ::ferrapi::Arg>::__now(__arg0, __rt::SEALED),
                 ) else {
                     return __rt::Started::Now(__rt::internal_error());
                 };
                 __rt::Started::Now(
-                    __rt::answer_now(
+                    __rt::complete_now(
                         "create_thing",
                         async move { create_thing(__arg0).await },
                         |__output| <(
@@ -130,26 +131,26 @@ const _: () = {
                 )
             };
             let check: fn(
-                &::ferrapi::types::StateMap,
+                &::ferrapi::arg::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::types::StateMap|
+                state: &::ferrapi::arg::StateMap|
             {
                 <Thing as ::ferrapi::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
             let operation: fn(
-                &mut ::ferrapi::types::SchemaRegistry,
-            ) -> ::ferrapi::types::Operation = |
-                registry: &mut ::ferrapi::types::SchemaRegistry,
-            | -> ::ferrapi::types::Operation {
-                let mut op = ::ferrapi::types::Operation::new(
+                &mut ::ferrapi::schema::SchemaRegistry,
+            ) -> ::ferrapi::schema::Operation = |
+                registry: &mut ::ferrapi::schema::SchemaRegistry,
+            | -> ::ferrapi::schema::Operation {
+                let mut op = ::ferrapi::schema::Operation::new(
                     "create_thing",
                     ::core::option::Option::Some("Create a thing."),
                     ::core::option::Option::None,
                     &["things", "writes"],
                 );
                 <Thing as ::ferrapi::Arg>::doc(
-                    ::ferrapi::types::Param::new(
+                    ::ferrapi::arg::Param::new(
                         "thing",
                         ::core::option::Option::None,
                         &[],

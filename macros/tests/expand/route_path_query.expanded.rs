@@ -55,18 +55,18 @@ const _: () = {
             >();
             __rt::assert_into_response::<Json<Value>>();
             let handler: __rt::Handler = |
-                __cx: &::ferrapi::types::RequestCx<'_>,
+                __cx: &::ferrapi::arg::RequestCx<'_>,
                 __group: &[__rt::DependencyFn]|
             {
                 #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::types::ValidationErrors::new();
+                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
                 let __arg0: ::core::option::Option<i64> = __rt::path_param::<
                     i64,
                 >(
                     __cx,
                     0usize,
                     "user_id",
-                    &[__rt::Constraint::Ge(::ferrapi::types::Bound::Int(1i128))],
+                    &[__rt::Constraint::Ge(::ferrapi::convert::Bound::Int(1i128))],
                     &mut __errors,
                 );
                 let __arg1: ::core::option::Option<String> = __rt::path_param::<
@@ -93,7 +93,7 @@ const _: () = {
                         String,
                     > as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "q",
                             ::core::option::Option::None,
                             &[],
@@ -105,7 +105,7 @@ const _: () = {
                 if !<i64 as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg3 = <i64 as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "limit",
                             ::core::option::Option::Some(
                                 (|| {
@@ -114,8 +114,10 @@ const _: () = {
                                 }) as fn() -> i64,
                             ),
                             &[
-                                __rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128)),
-                                __rt::Constraint::Le(::ferrapi::types::Bound::Int(100i128)),
+                                __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128)),
+                                __rt::Constraint::Le(
+                                    ::ferrapi::convert::Bound::Int(100i128),
+                                ),
                             ],
                         ),
                         &mut __errors,
@@ -129,12 +131,12 @@ const _: () = {
                         f64,
                     > as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "min_price",
                             ::core::option::Option::None,
                             &[
                                 __rt::Constraint::Gt(
-                                    ::ferrapi::types::Bound::Float(-1.5f64),
+                                    ::ferrapi::convert::Bound::Float(-1.5f64),
                                 ),
                             ],
                         ),
@@ -146,7 +148,7 @@ const _: () = {
                         String,
                     > as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "q",
                             ::core::option::Option::None,
                             &[],
@@ -157,7 +159,7 @@ const _: () = {
                 if <i64 as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg3 = <i64 as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "limit",
                             ::core::option::Option::Some(
                                 (|| {
@@ -166,8 +168,10 @@ const _: () = {
                                 }) as fn() -> i64,
                             ),
                             &[
-                                __rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128)),
-                                __rt::Constraint::Le(::ferrapi::types::Bound::Int(100i128)),
+                                __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128)),
+                                __rt::Constraint::Le(
+                                    ::ferrapi::convert::Bound::Int(100i128),
+                                ),
                             ],
                         ),
                         &mut __errors,
@@ -178,12 +182,12 @@ const _: () = {
                         f64,
                     > as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "min_price",
                             ::core::option::Option::None,
                             &[
                                 __rt::Constraint::Gt(
-                                    ::ferrapi::types::Bound::Float(-1.5f64),
+                                    ::ferrapi::convert::Bound::Float(-1.5f64),
                                 ),
                             ],
                         ),
@@ -201,7 +205,7 @@ const _: () = {
                     let __invalid = __rt::defer_invalid(__cx, __errors);
                     return __rt::Started::Later(
                         __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::types::Deps::new();
+                            let mut __deps = ::ferrapi::arg::Deps::new();
                             if let ::core::option::Option::Some(__group) = __group {
                                 if let ::core::result::Result::Err(__response) = __group
                                     .resolve(&mut __deps)
@@ -224,6 +228,7 @@ const _: () = {
                                                     <Option<String> as ::ferrapi::Arg>::SOURCE.is_dependency()
                                                 },
                                             >>::SHARE,
+                                            __rt::SEALED,
                                         )
                                         .await
                                     {
@@ -243,6 +248,7 @@ const _: () = {
                                             <i64 as __rt::Share<
                                                 { <i64 as ::ferrapi::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
+                                            __rt::SEALED,
                                         )
                                         .await
                                     {
@@ -266,6 +272,7 @@ const _: () = {
                                             > as __rt::Share<
                                                 { <Option<f64> as ::ferrapi::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
+                                            __rt::SEALED,
                                         )
                                         .await
                                     {
@@ -298,7 +305,7 @@ const _: () = {
                         }),
                     );
                 }
-                if let ::core::result::Result::Err(__response) = __rt::finish(
+                if let ::core::result::Result::Err(__response) = __rt::reject_invalid(
                     __cx,
                     __errors,
                 ) {
@@ -314,14 +321,14 @@ const _: () = {
                 ) = (
                     __arg0,
                     __arg1,
-                    <Option<String> as ::ferrapi::Arg>::__now(__arg2),
-                    <i64 as ::ferrapi::Arg>::__now(__arg3),
-                    <Option<f64> as ::ferrapi::Arg>::__now(__arg4),
+                    <Option<String> as ::ferrapi::Arg>::__now(__arg2, __rt::SEALED),
+                    <i64 as ::ferrapi::Arg>::__now(__arg3, __rt::SEALED),
+                    <Option<f64> as ::ferrapi::Arg>::__now(__arg4, __rt::SEALED),
                 ) else {
                     return __rt::Started::Now(__rt::internal_error());
                 };
                 __rt::Started::Now(
-                    __rt::answer_now(
+                    __rt::complete_now(
                         "list_items",
                         async move {
                             list_items(__arg0, __arg1, __arg2, __arg3, __arg4).await
@@ -333,9 +340,9 @@ const _: () = {
                 )
             };
             let check: fn(
-                &::ferrapi::types::StateMap,
+                &::ferrapi::arg::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::types::StateMap|
+                state: &::ferrapi::arg::StateMap|
             {
                 <Option<String> as ::ferrapi::Arg>::check(state)?;
                 <i64 as ::ferrapi::Arg>::check(state)?;
@@ -343,11 +350,11 @@ const _: () = {
                 ::core::result::Result::Ok(())
             };
             let operation: fn(
-                &mut ::ferrapi::types::SchemaRegistry,
-            ) -> ::ferrapi::types::Operation = |
-                registry: &mut ::ferrapi::types::SchemaRegistry,
-            | -> ::ferrapi::types::Operation {
-                let mut op = ::ferrapi::types::Operation::new(
+                &mut ::ferrapi::schema::SchemaRegistry,
+            ) -> ::ferrapi::schema::Operation = |
+                registry: &mut ::ferrapi::schema::SchemaRegistry,
+            | -> ::ferrapi::schema::Operation {
+                let mut op = ::ferrapi::schema::Operation::new(
                     "list_items",
                     ::core::option::Option::Some("List a user's items."),
                     ::core::option::Option::Some("Filtered by name and paged."),
@@ -357,7 +364,7 @@ const _: () = {
                         i64,
                     >(
                     "user_id",
-                    &[__rt::Constraint::Ge(::ferrapi::types::Bound::Int(1i128))],
+                    &[__rt::Constraint::Ge(::ferrapi::convert::Bound::Int(1i128))],
                     registry,
                 );
                 op.path_param::<
@@ -366,12 +373,12 @@ const _: () = {
                 <Option<
                     String,
                 > as ::ferrapi::Arg>::doc(
-                    ::ferrapi::types::Param::new("q", ::core::option::Option::None, &[]),
+                    ::ferrapi::arg::Param::new("q", ::core::option::Option::None, &[]),
                     &mut op,
                     registry,
                 );
                 <i64 as ::ferrapi::Arg>::doc(
-                    ::ferrapi::types::Param::new(
+                    ::ferrapi::arg::Param::new(
                         "limit",
                         ::core::option::Option::Some(
                             (|| {
@@ -380,8 +387,8 @@ const _: () = {
                             }) as fn() -> i64,
                         ),
                         &[
-                            __rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128)),
-                            __rt::Constraint::Le(::ferrapi::types::Bound::Int(100i128)),
+                            __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128)),
+                            __rt::Constraint::Le(::ferrapi::convert::Bound::Int(100i128)),
                         ],
                     ),
                     &mut op,
@@ -390,10 +397,14 @@ const _: () = {
                 <Option<
                     f64,
                 > as ::ferrapi::Arg>::doc(
-                    ::ferrapi::types::Param::new(
+                    ::ferrapi::arg::Param::new(
                         "min_price",
                         ::core::option::Option::None,
-                        &[__rt::Constraint::Gt(::ferrapi::types::Bound::Float(-1.5f64))],
+                        &[
+                            __rt::Constraint::Gt(
+                                ::ferrapi::convert::Bound::Float(-1.5f64),
+                            ),
+                        ],
                     ),
                     &mut op,
                     registry,

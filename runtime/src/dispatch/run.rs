@@ -22,7 +22,7 @@ use hyper::http::request::Parts;
 
 use super::panic::{panic_message, CatchPanic};
 use super::{Compiled, Target};
-use crate::extract::{classify, too_large, BodyInput, BodyReader, PathParams, RequestCx, StreamSlot};
+use crate::extract::{body_input, too_large, BodyInput, BodyReader, PathParams, RequestCx, StreamSlot};
 use crate::response::{
     internal_answer, internal_error, Body, BoxError, ErrorAnswers, InternalAnswer, Response,
 };
@@ -116,7 +116,7 @@ where
                             } = &**reading;
                             match inner.targets.get(*route) {
                                 Some(target) => {
-                                    call(inner, target, parts, params, &classify(&parts.headers, bytes))
+                                    call(inner, target, parts, params, &body_input(&parts.headers, bytes))
                                 }
                                 None => Run::ready(internal_error()),
                             }
@@ -154,7 +154,7 @@ where
             // If the body is not whole yet, the future polls it again with the real waker
             // before waiting.
             match reader.poll_read(&mut Context::from_waker(Waker::noop())) {
-                Poll::Ready(Ok(bytes)) => classify(&parts.headers, bytes),
+                Poll::Ready(Ok(bytes)) => body_input(&parts.headers, bytes),
                 Poll::Ready(Err(response)) => return Run::ready(response),
                 Poll::Pending => {
                     return Run::Reading(Box::new(Reading {

@@ -254,7 +254,7 @@ pub(super) fn is_json_content_type(value: &str) -> bool {
 }
 
 /// Decide what the body is from its content type.
-pub(crate) fn classify(headers: &HeaderMap, body: Bytes) -> BodyInput {
+pub(crate) fn body_input(headers: &HeaderMap, body: Bytes) -> BodyInput {
     if body.is_empty() {
         return BodyInput::Missing;
     }
@@ -309,20 +309,20 @@ mod tests {
     fn empty_and_non_json_bodies() {
         let bytes = |b: &'static [u8]| Bytes::from_static(b);
         assert_eq!(
-            classify(&headers(Some("application/json")), bytes(b"")),
+            body_input(&headers(Some("application/json")), bytes(b"")),
             BodyInput::Missing
         );
-        assert_eq!(classify(&headers(None), bytes(b"")), BodyInput::Missing);
+        assert_eq!(body_input(&headers(None), bytes(b"")), BodyInput::Missing);
         assert_eq!(
-            classify(&headers(None), bytes(b"{\"a\":1}")),
+            body_input(&headers(None), bytes(b"{\"a\":1}")),
             BodyInput::Text(Bytes::from_static(b"{\"a\":1}"))
         );
         assert_eq!(
-            classify(&headers(Some("text/plain")), bytes(b"x")),
+            body_input(&headers(Some("text/plain")), bytes(b"x")),
             BodyInput::Text(Bytes::from_static(b"x"))
         );
         assert_eq!(
-            classify(&headers(Some("application/json")), bytes(b"{}")),
+            body_input(&headers(Some("application/json")), bytes(b"{}")),
             BodyInput::Json(bytes(b"{}"))
         );
     }

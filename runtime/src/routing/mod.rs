@@ -19,7 +19,7 @@ mod router;
 mod table;
 
 pub(crate) use route::BodyMode;
-pub use route::{answer_now, BoxFuture, Handler, Route, RouteDef, RouteParts, Started};
+pub use route::{complete_now, BoxFuture, Handler, Route, RouteDef, RouteParts, Started};
 pub(crate) use router::RouteStatus;
 pub use router::{Lookup, Router};
 pub use table::RouteInfo;

@@ -25,7 +25,7 @@ pub type BoxFuture = Pin<Box<dyn Future<Output = Response> + Send + 'static>>;
 #[allow(clippy::large_enum_variant)]
 pub enum Started {
     /// It answered at once: a 422, say, or the answer of a function that cannot suspend (see
-    /// [`answer_now`]).
+    /// [`complete_now`]).
     Now(Response),
     /// The answer comes from this future: the boxed call of the route function (and of its
     /// dependencies, its groups' first).
@@ -35,7 +35,7 @@ pub enum Started {
 /// A generated handler: extracts and validates the arguments, reads the inputs of `group` (the
 /// dependencies of the route's groups, outermost group first; empty outside such groups) with
 /// them, and starts the answer ([`Started`]). The groups' dependencies are resolved before the
-/// route's own, in the request's one [`Deps`](crate::types::Deps), so a dependency both use runs
+/// route's own, in the request's one [`Deps`](crate::arg::Deps), so a dependency both use runs
 /// once. Extraction borrows the request, so nothing of it is copied into the future.
 pub type Handler = for<'a, 'b> fn(&'b RequestCx<'a>, &'b [DependencyFn]) -> Started;
 
@@ -47,7 +47,7 @@ pub type Handler = for<'a, 'b> fn(&'b RequestCx<'a>, &'b [DependencyFn]) -> Star
 ///
 /// The bound on the future is the boxed path's, so whether a route compiles does not depend on
 /// its body having an `.await`.
-pub fn answer_now<F, R>(route: &'static str, future: F, respond: R) -> Response
+pub fn complete_now<F, R>(route: &'static str, future: F, respond: R) -> Response
 where
     F: Future + Send + 'static,
     R: FnOnce(F::Output) -> Response,
@@ -59,7 +59,7 @@ where
     }
 }
 
-/// The answer when [`answer_now`]'s future suspended; out of line, it never happens.
+/// The answer when [`complete_now`]'s future suspended; out of line, it never happens.
 #[cold]
 fn suspended(route: &'static str) -> Response {
     tracing::error!(route, "handler suspended although its body has no `.await`");
@@ -207,7 +207,7 @@ mod tests {
 
     #[test]
     fn a_ready_future_is_answered_in_place() {
-        let response = answer_now("ready", async { StatusCode::CREATED }, StatusCode::into_response);
+        let response = complete_now("ready", async { StatusCode::CREATED }, StatusCode::into_response);
         assert_eq!(response.status(), StatusCode::CREATED);
     }
 
@@ -221,7 +221,7 @@ mod tests {
                 Poll::Pending
             }
         });
-        let response = answer_now("suspends", pending_once, StatusCode::into_response);
+        let response = complete_now("suspends", pending_once, StatusCode::into_response);
         assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
     }
 }
