@@ -15,14 +15,16 @@ use std::future::Future;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll, Waker};
+use std::task::{Context, Poll};
 
 use bytes::Bytes;
 use hyper::http::request::Parts;
 
 use super::panic::{panic_message, CatchPanic};
 use super::{Compiled, Target};
-use crate::extract::{body_input, too_large, BodyInput, BodyReader, PathParams, RequestCx, StreamSlot};
+use crate::extract::{
+    body_input, too_large, BodyInput, BodyReader, PathParams, RequestCx, StreamSlot, FIRST_LOOK,
+};
 use crate::response::{
     internal_answer, internal_error, Body, BoxError, ErrorAnswers, InternalAnswer, Response,
 };
@@ -153,7 +155,7 @@ where
             };
             // If the body is not whole yet, the future polls it again with the real waker
             // before waiting.
-            match reader.poll_read(&mut Context::from_waker(Waker::noop())) {
+            match reader.poll_read(&mut Context::from_waker(FIRST_LOOK)) {
                 Poll::Ready(Ok(bytes)) => body_input(&parts.headers, bytes),
                 Poll::Ready(Err(response)) => return Run::ready(response),
                 Poll::Pending => {

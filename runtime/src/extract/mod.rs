@@ -44,7 +44,9 @@ mod state;
 pub use arg::sealed::SEALED;
 pub use arg::{Arg, Deps, Param, Sharing, Source};
 pub(crate) use body::BodyInput;
-pub(crate) use body::{body_input, too_large, BodyDeadlineMissed, BodyReader, BodyTimedOut, StreamSlot};
+pub(crate) use body::{
+    body_input, too_large, BodyDeadlineMissed, BodyReader, BodyTimedOut, StreamSlot, FIRST_LOOK,
+};
 pub use dependency::{DependencyFn, EffectFuture, GroupInputs};
 pub use form::Form;
 pub use header::{Cookie, CookieValue, FromArgument, Header, ParamName, ParamValue};
