@@ -327,11 +327,9 @@ impl App {
                         }
                     });
                 }
-                operations.push((
-                    def.method.to_string(),
-                    document_path(template, &route.path),
-                    operation.finish(),
-                ));
+                let path = document_path(template, &route.path);
+                operation.name_form(def.method.as_str(), &path, &mut registry);
+                operations.push((def.method.to_string(), path, operation.finish()));
             }
         }
         let validation_error = self.validation_error_body()?;

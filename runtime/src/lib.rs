@@ -134,7 +134,7 @@ pub mod testing;
 pub use app::{App, BuildError};
 pub use config::Config;
 pub use dispatch::{Service, ServiceFuture};
-pub use extract::{Arg, Cookie, Form, Header, Multipart, MultipartError, State, UploadFile};
+pub use extract::{Arg, Cookie, Form, Header, Multipart, MultipartError, State, UploadFile, Validation};
 pub use files::{FileResponse, ServeStatic, ServeStaticFuture, StaticDir};
 pub use group::Group;
 pub use response::{
@@ -205,8 +205,8 @@ pub use hyper::{header, HeaderMap, Method, StatusCode, Uri};
 /// [Dependencies](crate#dependencies).
 pub mod types {
     pub use crate::extract::{
-        AnyParts, CookieValue, Deps, FromArgument, Param, ParamName, ParamValue, PartDoc, RequestCx, Source,
-        StateMap, TokenUrl, UploadDoc,
+        AnyParts, CookieValue, Deps, FormValue, FromArgument, Param, ParamName, ParamValue, PartDoc,
+        RequestCx, Source, StateMap, TokenUrl, UploadDoc,
     };
     pub use crate::openapi::Operation;
     pub use crate::validate::{
@@ -248,7 +248,9 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::codegen::*;
-    pub use crate::extract::{body_model, path_param, DependencyFn, EffectFuture, GroupInputs, Sharing};
+    pub use crate::extract::{
+        body_model, path_param, DependencyFn, EffectFuture, FormField, GroupInputs, Sharing,
+    };
     pub use crate::group::GroupParts;
     pub use crate::openapi::field_schema;
     pub use crate::response::{internal_error, Invalid};

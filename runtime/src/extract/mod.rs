@@ -17,7 +17,8 @@
 //! - `body`, `json_body`, `form`: reading the body (bounded), the JSON body and form arguments;
 //! - `multipart`: uploads, streamed part by part ([`Multipart`]); `partial_file`, the guard that
 //!   removes a file `save_to` did not finish;
-//! - `state`: application state, `State<T>`.
+//! - `state`: application state, `State<T>`;
+//! - `validation`: the app's answer to errors a route finds itself ([`Validation`]).
 //!
 //! Rules enforced here: nothing of a request is copied or decoded until an argument asks for it;
 //! which kind an argument is (path, query, header, cookie, body, injected, dependency) is decided at compile time,
@@ -40,12 +41,13 @@ mod query_param;
 mod request;
 mod security;
 mod state;
+mod validation;
 
 pub use arg::{Arg, Deps, Param, Sharing, Source};
 pub(crate) use body::BodyInput;
 pub(crate) use body::{classify, too_large, BodyDeadlineMissed, BodyReader, BodyTimedOut, StreamSlot};
 pub use dependency::{DependencyFn, EffectFuture, GroupInputs};
-pub use form::Form;
+pub use form::{Form, FormField, FormValue};
 pub use header::{Cookie, CookieValue, FromArgument, Header, ParamName, ParamValue};
 pub use json_body::body_model;
 pub use multipart::{AnyParts, Multipart, MultipartError, PartDoc, UploadDoc, UploadFile};
@@ -56,3 +58,4 @@ pub use security::{
     ApiKeyCookie, ApiKeyHeader, ApiKeyQuery, HttpBasic, HttpBearer, OAuth2PasswordBearer, TokenUrl,
 };
 pub use state::{State, StateMap};
+pub use validation::Validation;

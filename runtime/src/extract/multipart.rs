@@ -27,14 +27,14 @@ use bytes::Bytes;
 use http_body_util::BodyExt;
 use hyper::header::CONTENT_TYPE;
 use hyper::StatusCode;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use tokio::io::AsyncWriteExt;
 
 use super::arg::{ready, Arg, Deps, Param, Source};
 use super::body::{body_timed_out, is_body_timeout, BodyInput};
 use super::partial_file::PartialFile;
 use super::request::RequestCx;
-use crate::openapi::Operation;
+use crate::openapi::{form_schema, Operation};
 use crate::response::{error_response, IntoResponse, Response};
 use crate::validate::{title_case, LocItem, SchemaRegistry, ValidationErrors};
 
@@ -345,22 +345,15 @@ impl<D: UploadDoc> Arg for Multipart<D> {
     }
 
     fn doc(param: Param<Self>, op: &mut Operation, registry: &mut SchemaRegistry) {
-        let mut properties = Map::new();
-        for part in D::PARTS {
-            properties.insert(part.name.to_owned(), part.schema());
-        }
-        let required: Vec<&str> = D::PARTS.iter().filter(|p| p.required).map(|p| p.name).collect();
         let name = if D::NAME.is_empty() {
             format!("Body_{}", param.name())
         } else {
             D::NAME.to_owned()
         };
-        let mut schema = json!({ "properties": properties, "type": "object" });
-        if !required.is_empty() {
-            schema["required"] = json!(required);
-        }
-        schema["title"] = json!(name);
-        let reference = registry.named(&name, |_| schema);
+        let parts = D::PARTS
+            .iter()
+            .map(|part| (part.name, part.schema(), part.required));
+        let reference = form_schema(&name, parts, registry);
         op.request_body_as("multipart/form-data", reference);
     }
 }

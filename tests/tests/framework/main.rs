@@ -17,6 +17,7 @@ mod docs_pages;
 mod error_overrides;
 mod example_inputs;
 mod files;
+mod forms;
 mod groups;
 mod hostile_input;
 mod http_body;
