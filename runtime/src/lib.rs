@@ -150,7 +150,8 @@ pub use validate::{Model, StrEnum};
 /// "Authorize". Whether a credential is valid is yours to decide, in a dependency that takes one.
 pub mod security {
     pub use crate::extract::{
-        ApiKeyCookie, ApiKeyHeader, ApiKeyQuery, HttpBasic, HttpBearer, OAuth2PasswordBearer, TokenUrl,
+        ApiKeyCookie, ApiKeyHeader, ApiKeyQuery, HttpBasic, HttpBearer, OAuth2PasswordBearer,
+        OAuth2PasswordRequestForm, TokenUrl,
     };
 }
 

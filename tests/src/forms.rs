@@ -1,9 +1,10 @@
 //! The routes of `tests/fastapi/forms_app.py` (issue 24), written as in that FastAPI twin so the
 //! answers can be compared with FastAPI's recorded ones (tests/fastapi/observed_forms.json):
-//! form fields as arguments, errors with headers and malformed credentials.
+//! form fields as arguments, the OAuth2 password form, errors with headers and malformed credentials.
 
 use ferrapi::header::{HeaderName, HeaderValue, WWW_AUTHENTICATE};
 use ferrapi::prelude::*;
+use ferrapi::security::OAuth2PasswordRequestForm;
 use ferrapi::types::{Failure, LocItem, ValidationErrors};
 use ferrapi::Validation;
 
@@ -35,6 +36,15 @@ pub async fn ff_mixed(q: i64, x_h: Header<i64>, name: Form<String>) -> Json<Valu
     Json(json!({ "q": q, "x_h": x_h.0, "name": name.0 }))
 }
 
+/// The token route of OAuth2's password flow: the form as read.
+#[post("/token", status = 200)]
+pub async fn token(form: OAuth2PasswordRequestForm) -> Json<Value> {
+    Json(json!({
+        "grant_type": form.grant_type, "username": form.username, "password": form.password,
+        "scopes": form.scopes, "client_id": form.client_id, "client_secret": form.client_secret,
+    }))
+}
+
 /// An HTTP error with headers (FastAPI's `HTTPException(headers=...)`).
 #[get("/err/headers")]
 pub async fn err_headers() -> Result<Json<Value>, HttpError> {
@@ -62,6 +72,7 @@ pub fn app() -> App {
         ff_login,
         ff_tags,
         ff_mixed,
+        token,
         err_headers,
         sec_bearer,
         sec_basic,

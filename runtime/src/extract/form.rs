@@ -244,7 +244,7 @@ impl<T: Model + FromJson + Send + 'static> FormValue for T {
 
 /// Read field `name` as `T` (see the rules at the top); `pydantic_bool` when `T` is `bool` or
 /// holds them.
-fn read_field<T: ParamValue>(
+pub(super) fn read_field<T: ParamValue>(
     cx: &RequestCx<'_>,
     param: Param<Form<T>>,
     pydantic_bool: bool,

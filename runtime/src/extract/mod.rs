@@ -14,6 +14,7 @@
 //! - `dependency`: dependencies a route group runs for their effect ([`DependencyFn`]);
 //! - `header`: header and cookie parameters ([`Header<T>`], [`Cookie<T>`]);
 //! - `security`: security schemes, dependencies that read a credential and document themselves;
+//!   `oauth2_form`, the form of OAuth2's password flow ([`OAuth2PasswordRequestForm`]);
 //! - `body`, `json_body`, `form`: reading the body (bounded), the JSON body and form arguments;
 //! - `multipart`: uploads, streamed part by part ([`Multipart`]); `partial_file`, the guard that
 //!   removes a file `save_to` did not finish;
@@ -34,6 +35,7 @@ mod header;
 mod injected;
 mod json_body;
 mod multipart;
+mod oauth2_form;
 mod partial_file;
 mod path;
 mod query;
@@ -51,6 +53,7 @@ pub use form::{Form, FormField, FormValue};
 pub use header::{Cookie, CookieValue, FromArgument, Header, ParamName, ParamValue};
 pub use json_body::body_model;
 pub use multipart::{AnyParts, Multipart, MultipartError, PartDoc, UploadDoc, UploadFile};
+pub use oauth2_form::OAuth2PasswordRequestForm;
 pub use path::path_param;
 pub(crate) use request::MAX_PARAMS;
 pub use request::{PathParams, RequestCx};

@@ -105,7 +105,7 @@ async fn form_fields_are_documented_as_fastapi_documents_them() {
     let addr = spawn(ferrapi_tests::forms::app()).await;
     let ours = without_number_formats(get(addr, "/openapi.json").await.json());
     let theirs = fastapi_document();
-    for path in ["/ff/login", "/ff/tags", "/ff/mixed"] {
+    for path in ["/ff/login", "/ff/tags", "/ff/mixed", "/token"] {
         let (op, their_op) = (&ours["paths"][path]["post"], &theirs["paths"][path]["post"]);
         assert_eq!(op["requestBody"], their_op["requestBody"], "{path}");
         assert_eq!(op["parameters"], their_op["parameters"], "{path}");
@@ -121,6 +121,12 @@ async fn form_fields_are_documented_as_fastapi_documents_them() {
             "{name}"
         );
     }
+}
+
+#[tokio::test]
+async fn the_oauth2_password_form_answers_as_fastapi() {
+    let addr = spawn(ferrapi_tests::forms::app()).await;
+    assert_eq!(replay(addr, &observed(&["/token"])).await, 6);
 }
 
 #[tokio::test]
