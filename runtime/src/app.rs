@@ -17,6 +17,9 @@ use bytes::Bytes;
 use hyper::Method;
 
 mod errors;
+mod lifecycle;
+
+pub(crate) use lifecycle::{start, stop, Lifecycle};
 
 use crate::config::Config;
 use crate::dispatch::{Compiled, Descend, Endpoint, LayerFn, MatchedRoute, RouteScope, Service};
@@ -50,6 +53,7 @@ pub struct App {
     info: Info,
     layers: Vec<LayerFn>,
     metrics: Option<Metrics>,
+    lifecycle: Lifecycle,
 }
 
 impl std::fmt::Debug for App {
@@ -86,6 +90,7 @@ impl App {
             },
             layers: Vec::new(),
             metrics: None,
+            lifecycle: Lifecycle::default(),
         }
     }
 
@@ -284,6 +289,12 @@ impl App {
             (route.def.name, &route.def.method, route.path.as_str(), websocket)
         }))
         .map_err(BuildError)
+    }
+
+    /// The app's startup and shutdown hooks, taken out (the server runs them), and the tracker
+    /// of its background tasks (the server waits for them).
+    pub(crate) fn take_lifecycle(&mut self) -> (Lifecycle, tokio_util::task::TaskTracker) {
+        (std::mem::take(&mut self.lifecycle), self.state.tasks().clone())
     }
 
     /// Compile the app into a service.

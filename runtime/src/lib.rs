@@ -134,7 +134,9 @@ pub mod testing;
 pub use app::{App, BuildError};
 pub use config::Config;
 pub use dispatch::{Service, ServiceFuture};
-pub use extract::{Arg, Cookie, Form, Header, Multipart, MultipartError, State, UploadFile, Validation};
+pub use extract::{
+    Arg, BackgroundTasks, Cookie, Form, Header, Multipart, MultipartError, State, UploadFile, Validation,
+};
 pub use files::{FileResponse, ServeStatic, ServeStaticFuture, StaticDir};
 pub use group::Group;
 pub use response::{
@@ -207,7 +209,7 @@ pub use hyper::{header, HeaderMap, Method, StatusCode, Uri};
 pub mod types {
     pub use crate::extract::{
         AnyParts, CookieValue, Deps, FormValue, FromArgument, Param, ParamName, ParamValue, PartDoc,
-        RequestCx, Source, StateMap, TokenUrl, UploadDoc,
+        RequestCx, Source, StateMap, TaskOutcome, TokenUrl, UploadDoc,
     };
     pub use crate::openapi::Operation;
     pub use crate::validate::{

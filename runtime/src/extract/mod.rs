@@ -18,7 +18,8 @@
 //! - `body`, `json_body`, `form`: reading the body (bounded), the JSON body and form arguments;
 //! - `multipart`: uploads, streamed part by part ([`Multipart`]); `partial_file`, the guard that
 //!   removes a file `save_to` did not finish;
-//! - `state`: application state, `State<T>`;
+//! - `state`: application state, `State<T>`; `background`, work a route leaves to do after it
+//!   answered ([`BackgroundTasks`]);
 //! - `validation`: the app's answer to errors a route finds itself ([`Validation`]).
 //!
 //! Rules enforced here: nothing of a request is copied or decoded until an argument asks for it;
@@ -28,6 +29,7 @@
 //! when the app is built; a route without a dependency pays nothing for them (see `arg`).
 
 mod arg;
+mod background;
 mod body;
 mod dependency;
 mod form;
@@ -46,6 +48,7 @@ mod state;
 mod validation;
 
 pub use arg::{Arg, Deps, Param, Sharing, Source};
+pub use background::{BackgroundTasks, TaskOutcome};
 pub(crate) use body::BodyInput;
 pub(crate) use body::{classify, too_large, BodyDeadlineMissed, BodyReader, BodyTimedOut, StreamSlot};
 pub use dependency::{DependencyFn, EffectFuture, GroupInputs};

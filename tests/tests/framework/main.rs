@@ -25,6 +25,7 @@ mod http_params;
 mod http_routing;
 mod inputs;
 mod layers;
+mod lifecycle;
 mod observability;
 mod openapi_document;
 mod openapi_schema;
