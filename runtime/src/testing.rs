@@ -12,6 +12,8 @@
 //!   them: `cookies.rs`); a request's own header replaces the client's of the same name;
 //! - the response's body is read whole before [`TestRequest::send`] returns, so reading it is
 //!   synchronous (`text()`, `json()`);
+//! - a client may replace dependencies for its own requests (`override_dependency`: see
+//!   `extract/overrides.rs`);
 //! - this is test support: a mistake in the test (a malformed header or URI, a value that does not
 //!   serialize, an answer that is not the JSON the test expects) panics with a message naming
 //!   it, as an assertion does.
@@ -28,6 +30,7 @@ use serde::Serialize;
 
 use crate::app::App;
 use crate::dispatch::Service;
+use crate::extract::Overrides;
 use crate::response::Body;
 
 mod cookies;
@@ -75,6 +78,8 @@ pub struct TestClient {
     jar: Arc<Mutex<Jar>>,
     /// Sent with every request, under the request's own.
     headers: HeaderMap,
+    /// The test's replacements of dependencies.
+    overrides: Overrides,
 }
 
 impl TestClient {
@@ -84,7 +89,33 @@ impl TestClient {
             service: app.into_service(),
             jar: Arc::default(),
             headers: HeaderMap::new(),
+            overrides: Overrides::default(),
         }
+    }
+
+    /// This client, answering its requests with dependency `D` resolved by `replace()` instead of
+    /// `D`'s own resolution, wherever `D` is used (FastAPI's `app.dependency_overrides`): test a
+    /// route without the database or the identity provider its dependency needs. `replace` may
+    /// answer the request itself with `Err(response)`, as a dependency may. `D`'s inputs are
+    /// still read (a parameter it declares is still required); its own dependencies are not
+    /// resolved. A second override of `D` replaces the first; other clients are not affected.
+    pub fn override_dependency<D, F, Fut>(mut self, replace: F) -> Self
+    where
+        D: crate::Arg + Clone + Send + 'static,
+        F: Fn() -> Fut + Send + Sync + 'static,
+        Fut: std::future::Future<Output = Result<D, crate::Response>> + Send + 'static,
+    {
+        self.overrides.set::<D, F, Fut>(replace);
+        self
+    }
+
+    /// [`override_dependency`](TestClient::override_dependency) with a value: every request
+    /// gets a clone of `value` for dependency `D`.
+    pub fn override_value<D>(self, value: D) -> Self
+    where
+        D: crate::Arg + Clone + Send + Sync + 'static,
+    {
+        self.override_dependency(move || std::future::ready(Ok(value.clone())))
     }
 
     /// This client, sending header `name: value` with every request (a credential every test
@@ -141,6 +172,7 @@ impl TestClient {
             cookies: Vec::new(),
             body: Bytes::new(),
             mistake: None,
+            overrides: self.overrides.clone(),
         }
     }
 
@@ -196,6 +228,8 @@ pub struct TestRequest {
     body: Bytes,
     /// The first mistake in building the request, reported when it is sent.
     mistake: Option<String>,
+    /// The client's replacements of dependencies.
+    overrides: Overrides,
 }
 
 impl fmt::Debug for TestRequest {
@@ -304,6 +338,7 @@ impl TestRequest {
             cookies,
             body,
             mistake,
+            overrides,
         } = self;
         let what = format!("{method} {uri}");
         if let Some(mistake) = mistake {
@@ -344,7 +379,11 @@ impl TestRequest {
             Err(error) => panic!("{what}: not a request: {error}"),
         };
         *request.headers_mut() = headers;
-        let response = service.handle(request).await;
+        let response = if overrides.is_empty() {
+            service.handle(request).await
+        } else {
+            overrides.scope(async { service.handle(request).await }).await
+        };
         let (parts, body) = response.into_parts();
         lock(&jar).store(&parts.headers);
         let body = match body.collect().await {

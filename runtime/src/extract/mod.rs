@@ -12,6 +12,7 @@
 //! - `query_param`, `injected`: the query parameter kinds, and the values the server injects
 //!   (`State<T>`, `HeaderMap`, ...);
 //! - `dependency`: dependencies a route group runs for their effect ([`DependencyFn`]);
+//!   `overrides`, a test's replacements of dependencies;
 //! - `header`: header and cookie parameters ([`Header<T>`], [`Cookie<T>`]);
 //! - `security`: security schemes, dependencies that read a credential and document themselves;
 //!   `oauth2_form`, the form of OAuth2's password flow ([`OAuth2PasswordRequestForm`]);
@@ -38,6 +39,7 @@ mod injected;
 mod json_body;
 mod multipart;
 mod oauth2_form;
+mod overrides;
 mod partial_file;
 mod path;
 mod query;
@@ -57,6 +59,7 @@ pub use header::{Cookie, CookieValue, FromArgument, Header, ParamName, ParamValu
 pub use json_body::body_model;
 pub use multipart::{AnyParts, Multipart, MultipartError, PartDoc, UploadDoc, UploadFile};
 pub use oauth2_form::OAuth2PasswordRequestForm;
+pub(crate) use overrides::Overrides;
 pub use path::path_param;
 pub(crate) use request::MAX_PARAMS;
 pub use request::{PathParams, RequestCx};

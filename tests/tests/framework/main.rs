@@ -12,6 +12,7 @@
 //! Run one module with a filter, e.g. `cargo test -p ferrapi-tests --test framework http_params::`.
 
 mod dependencies;
+mod dependency_overrides;
 mod dispatch_matrix;
 mod docs_pages;
 mod error_overrides;
