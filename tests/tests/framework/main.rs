@@ -27,6 +27,7 @@ mod http_routing;
 mod inputs;
 mod layers;
 mod lifecycle;
+mod manual_arguments;
 mod observability;
 mod openapi_document;
 mod openapi_schema;
