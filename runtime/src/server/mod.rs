@@ -110,8 +110,8 @@ impl After {
     }
 }
 
-/// Why a server could not start.
-#[derive(Debug)]
+/// Why a server could not start. Its `Debug` is its one-line message, so a `main` returning
+/// `Result<(), ServeError>` ends with `Error: <the line>` and a non-zero exit.
 pub enum ServeError {
     /// The app is misconfigured.
     Build(BuildError),
@@ -128,6 +128,12 @@ impl std::fmt::Display for ServeError {
             ServeError::Bind(e) => write!(f, "cannot listen: {e}"),
             ServeError::Startup(line) => f.write_str(line),
         }
+    }
+}
+
+impl std::fmt::Debug for ServeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
     }
 }
 

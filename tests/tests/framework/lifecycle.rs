@@ -105,6 +105,11 @@ async fn a_failing_startup_hook_stops_the_start_with_one_line() {
         error.to_string(),
         "startup hook `database` failed: connection refused (127.0.0.1:5432)"
     );
+    assert_eq!(
+        format!("{error:?}"),
+        error.to_string(),
+        "what a `main` returning it prints after `Error: `"
+    );
     assert!(events.all().is_empty(), "the hooks after it do not run");
 }
 
