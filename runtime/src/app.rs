@@ -7,8 +7,8 @@
 //! - a configuration mistake (a bad template or group prefix, a missing state) stops the build
 //!   with a clear error instead of surfacing on some later request;
 //! - routes are declared in order, groups' routes where the group is added (flattened, see
-//!   `group.rs`); a route whose groups have dependencies or layers gets its per-request scope
-//!   here (its groups' layer stacks built once per group), every other route none.
+//!   `group.rs`); each route becomes a dispatch `Target` here, with its groups' layer stacks
+//!   (built once per group) and dependencies, empty for a route whose groups have none.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -22,13 +22,13 @@ mod lifecycle;
 pub(crate) use lifecycle::{start, stop, Lifecycle};
 
 use crate::config::Config;
-use crate::dispatch::{Compiled, Descend, Endpoint, LayerFn, MatchedRoute, RouteScope, Service};
+use crate::dispatch::{Compiled, Endpoint, Innermost, LayerFn, MatchedRoute, Service, Target};
 use crate::extract::StateMap;
-use crate::group::{Group, Mounted, Scope};
+use crate::group::{Group, Inherited, Mounted};
 use crate::metrics::{HttpMetrics, Metrics};
 use crate::openapi::{document, document_path, DocsRoutes, Info};
 use crate::response::{BoxError, InternalAnswer};
-use crate::routing::{Entry, Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable};
+use crate::routing::{Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable};
 use crate::validate::SchemaRegistry;
 
 /// Why an app could not be built.
@@ -298,7 +298,7 @@ impl App {
     }
 
     /// Compile the app into a service.
-    pub fn build(mut self) -> Result<Service, BuildError> {
+    pub fn build(self) -> Result<Service, BuildError> {
         let table = self.table()?;
         for route in &self.routes {
             let def = &route.def;
@@ -370,9 +370,9 @@ impl App {
             let docs_paths: Vec<&str> = docs.paths().collect();
             HttpMetrics::new(metrics, &templates, &docs_paths)
         });
-        let scopes = scopes(&mut self.routes, self.state.answers().internal.as_ref());
+        let targets = targets(self.routes, matched, self.state.answers().internal.as_ref());
         let compiled = Compiled {
-            routes: self.routes.into_iter().map(|route| route.def).collect(),
+            targets,
             router,
             state: self.state,
             observe: self.config.request_ids || metrics.is_some(),
@@ -380,43 +380,48 @@ impl App {
             openapi_json,
             docs,
             route_table,
-            matched,
             metrics,
-            scopes,
         };
         Ok(Service::new(compiled, &self.layers))
     }
 }
 
-/// Each route's per-request scope (by declaration index): `Some` for a route whose groups have
-/// dependencies or layers, whose entry becomes `Scoped`. Each group's layer stack is built once
-/// and shared by its routes (a clone of an endpoint shares its layers' state); `internal` is the
-/// app's 500, for its layers' errors.
-fn scopes(routes: &mut [Mounted], internal: Option<&InternalAnswer>) -> Vec<Option<RouteScope>> {
+/// Each route as the dispatcher runs it (by declaration index), with `matched`, its extension
+/// for the layers: its groups' dependencies and layer stacks, empty for a route whose groups
+/// have neither. Each group's layer stack is built once and shared by its routes (a clone of an
+/// endpoint shares its layers' state); `internal` is the app's 500, for its layers' errors.
+fn targets(
+    routes: Vec<Mounted>,
+    matched: Vec<MatchedRoute>,
+    internal: Option<&InternalAnswer>,
+) -> Vec<Target> {
     let mut stacks: Vec<(Arc<[LayerFn]>, Endpoint)> = Vec::new();
     let mut stack_of = |layers: &Arc<[LayerFn]>| -> Endpoint {
         if let Some((_, stack)) = stacks.iter().find(|(known, _)| Arc::ptr_eq(known, layers)) {
             return stack.clone();
         }
         let stack = layers.iter().fold(
-            Endpoint::new(Descend(internal.cloned()), internal.cloned()),
+            Endpoint::new(Innermost(internal.cloned()), internal.cloned()),
             |endpoint, layer| layer(endpoint),
         );
         stacks.push((layers.clone(), stack.clone()));
         stack
     };
     routes
-        .iter_mut()
-        .map(|route| {
-            let scope: &Scope = route.scope.as_deref().filter(|scope| scope.per_request())?;
-            let compiled = RouteScope {
-                dependencies: scope.dependencies.clone().into(),
-                stacks: scope.layers.iter().map(&mut stack_of).collect(),
-                reads_body: route.def.reads_body(),
-                streams_body: route.def.streams_body(),
-            };
-            route.def.entry = Entry::Scoped;
-            Some(compiled)
+        .into_iter()
+        .zip(matched)
+        .map(|(route, matched)| {
+            let scope: Option<&Inherited> = route.scope.as_deref();
+            Target {
+                def: route.def,
+                matched,
+                stacks: scope
+                    .map(|scope| scope.layers.iter().map(&mut stack_of).collect())
+                    .unwrap_or_default(),
+                dependencies: scope
+                    .map(|scope| scope.dependencies.clone().into())
+                    .unwrap_or_default(),
+            }
         })
         .collect()
 }

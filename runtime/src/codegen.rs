@@ -4,7 +4,7 @@
 //!
 //! Rules enforced here: every assertion trait carries `#[diagnostic::on_unimplemented]` words a
 //! route author understands (what is wrong, and what to write instead); nothing here runs per
-//! request except [`boxed`], [`bad_body`], [`finish`] and [`defer_invalid`] (and, for a request
+//! request except [`boxed`], [`bad_body`], [`reject_invalid`] and [`defer_invalid`] (and, for a request
 //! that fails validation, [`invalid`]).
 
 use serde_json::Value;
@@ -62,7 +62,7 @@ pub fn bad_body(errors: &ValidationErrors) -> bool {
 /// once every argument is extracted. A valid request pays what `ValidationErrors::finish` costs
 /// (a test of the errors, no call).
 #[inline]
-pub fn finish(cx: &RequestCx<'_>, errors: ValidationErrors) -> Result<(), Response> {
+pub fn reject_invalid(cx: &RequestCx<'_>, errors: ValidationErrors) -> Result<(), Response> {
     errors
         .answer_with(|errors| invalid(cx, errors))
         .map_or(Ok(()), Err)
@@ -75,7 +75,7 @@ pub fn invalid(cx: &RequestCx<'_>, errors: ValidationErrors) -> Response {
     cx.state.answers().invalid(errors, cx.parts)
 }
 
-/// [`finish`] for a route with dependencies, which answers a validation error only after its
+/// [`reject_invalid`] for a route with dependencies, which answers a validation error only after its
 /// dependencies ran: `Some` with what that answer needs when a check failed, else `None`.
 #[inline]
 pub fn defer_invalid(cx: &RequestCx<'_>, errors: ValidationErrors) -> Option<Invalid> {

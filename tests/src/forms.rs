@@ -5,7 +5,7 @@
 use ferrapi::header::{HeaderName, HeaderValue, WWW_AUTHENTICATE};
 use ferrapi::prelude::*;
 use ferrapi::security::OAuth2PasswordRequestForm;
-use ferrapi::types::{Failure, LocItem, ValidationErrors};
+use ferrapi::validation::{Failure, LocItem, ValidationErrors};
 use ferrapi::Validation;
 
 // The security routes are `inputs`' (issue 13's), replayed here with malformed credentials.

@@ -209,23 +209,38 @@ pub trait Arg: Sized {
 
     /// What generated code calls for the second step (through the cache for a dependency): a
     /// method of this trait rather than a generic function, so that a type that is no argument is
-    /// one error at the argument, not one more per call. Not part of the API: do not override.
+    /// one error at the argument, not one more per call. Not part of the API, and sealed: its
+    /// last parameter's type cannot be named outside ferrapi, so no impl can override it.
     #[doc(hidden)]
     fn __resolve(
         input: Self::Input,
         deps: &mut Deps,
         sharing: Option<Sharing<Self>>,
+        _sealed: sealed::Sealed,
     ) -> impl Future<Output = Result<Self, Response>> + Send {
         resolve::<Self>(input, deps, sharing)
     }
 
     /// The value of an argument that is ready at once, for a route without dependencies (see
-    /// `now`). Not part of the API: do not override.
+    /// `now`). Not part of the API, and sealed as [`Arg::__resolve`] is.
     #[doc(hidden)]
     #[inline(always)]
-    fn __now(input: Option<Self::Input>) -> Option<Self> {
+    fn __now(input: Option<Self::Input>, _sealed: sealed::Sealed) -> Option<Self> {
         now::<Self>(input)
     }
+}
+
+/// The seal of [`Arg`]'s hidden methods: a type public in a module no path outside this crate
+/// reaches, so an impl elsewhere cannot write the methods' signatures (the sealed-method
+/// pattern); the generated code passes [`sealed::SEALED`], a value it can use but not name.
+pub(crate) mod sealed {
+    /// The seal (see the module).
+    #[allow(unreachable_pub)] // Unnameable outside the crate on purpose.
+    #[derive(Debug, Clone, Copy)]
+    pub struct Sealed(());
+
+    /// The one value of [`Sealed`], for the generated code.
+    pub const SEALED: Sealed = Sealed(());
 }
 
 /// `std::future::ready(Ok(value))`: the second step of every kind but a dependency.

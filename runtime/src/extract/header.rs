@@ -58,7 +58,7 @@ macro_rules! param_name {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, Default)]
         $vis struct $ty;
-        impl $crate::types::ParamName for $ty {
+        impl $crate::arg::ParamName for $ty {
             const NAME: &'static str = $name;
         }
     };

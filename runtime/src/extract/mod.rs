@@ -49,10 +49,13 @@ mod security;
 mod state;
 mod validation;
 
+pub use arg::sealed::SEALED;
 pub use arg::{Arg, Deps, Param, Sharing, Source};
 pub use background::{BackgroundTasks, TaskOutcome};
 pub(crate) use body::BodyInput;
-pub(crate) use body::{classify, too_large, BodyDeadlineMissed, BodyReader, BodyTimedOut, StreamSlot};
+pub(crate) use body::{
+    body_input, too_large, BodyDeadlineMissed, BodyReader, BodyTimedOut, StreamSlot, FIRST_LOOK,
+};
 pub use dependency::{DependencyFn, EffectFuture, GroupInputs};
 pub use form::{Form, FormField, FormValue};
 pub use header::{Cookie, CookieValue, FromArgument, Header, ParamName, ParamValue};

@@ -303,7 +303,7 @@ macro_rules! token_url {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, Default)]
         $vis struct $ty;
-        impl $crate::types::TokenUrl for $ty {
+        impl $crate::security::TokenUrl for $ty {
             const URL: &'static str = $url;
         }
     };

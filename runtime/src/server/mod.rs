@@ -62,7 +62,7 @@ mod strict;
 use crate::app::{start, stop, App, BuildError, Lifecycle};
 use crate::dispatch::Service;
 use crate::metrics::Refusal;
-use admit::{ConnService, Direct, Dispatch, Layered};
+use admit::ConnService;
 use body_deadline::BodyRules;
 use conn_timer::ConnTimer;
 use connections::{ConnLimit, ConnPlace};
@@ -244,25 +244,13 @@ impl Server {
         let limit = max_connections.map(ConnLimit::new);
         let shutdown_timeout = config.shutdown_timeout;
         let reporter = refusals.spawn_reporter();
-        // Two instantiations of the accept loop, so an app without layers is served by exactly
-        // the direct path, with no check per request.
-        if service.has_layers() {
-            let accept = Accept {
-                listener,
-                protocols,
-                limit,
-                dispatch: Layered(service),
-            };
-            accept.until(shutdown, shutdown_timeout).await;
-        } else {
-            let accept = Accept {
-                listener,
-                protocols,
-                limit,
-                dispatch: Direct(service),
-            };
-            accept.until(shutdown, shutdown_timeout).await;
-        }
+        let accept = Accept {
+            listener,
+            protocols,
+            limit,
+            service,
+        };
+        accept.until(shutdown, shutdown_timeout).await;
         after.run(shutdown_timeout).await;
         drop(reporter);
         refusals.report();
@@ -272,21 +260,21 @@ impl Server {
 }
 
 /// The accept loop of a server.
-struct Accept<D> {
+struct Accept {
     listener: TcpListener,
     protocols: Arc<Protocols>,
     limit: Option<ConnLimit>,
-    dispatch: D,
+    service: Service,
 }
 
-impl<D: Dispatch> Accept<D> {
+impl Accept {
     /// Accept connections until `shutdown` completes, then drain in-flight requests (bounded).
     async fn until(self, shutdown: impl Future<Output = ()>, shutdown_timeout: Duration) {
         let Accept {
             listener,
             protocols,
             limit,
-            dispatch,
+            service,
         } = self;
         let drain = Drain::default();
         let mut shutdown = std::pin::pin!(shutdown);
@@ -311,7 +299,7 @@ impl<D: Dispatch> Accept<D> {
                         tokio::spawn(serve_connection(
                             stream,
                             protocols.clone(),
-                            dispatch.clone(),
+                            service.clone(),
                             drain.open(),
                             place,
                         ));
@@ -358,10 +346,10 @@ struct Protocols {
 
 /// Serve one accepted connection until it closes (or shutdown closes it); `_place` is its place
 /// under the connection limit.
-async fn serve_connection<D: Dispatch>(
+async fn serve_connection(
     mut stream: TcpStream,
     protocols: Arc<Protocols>,
-    dispatch: D,
+    service: Service,
     open: Open,
     _place: Option<ConnPlace>,
 ) {
@@ -390,7 +378,7 @@ async fn serve_connection<D: Dispatch>(
             // Without the scanner no verdict is ever decided: every head is served.
             let scanner = protocols.strict_http1.then(|| Scanner::new(verdicts.clone()));
             let io = TokioIo::new(ConnIo::new(stream, first, scanner, protocols.write_timeout));
-            let service = ConnService::http1(dispatch, gate, protocols.body_rules, verdicts);
+            let service = ConnService::http1(service, gate, protocols.body_rules, verdicts);
             let mut http1 = protocols.http1.clone();
             http1.timer(ConnTimer::default());
             // `with_upgrades`: a WebSocket route's 101 hands the connection over to it. It costs
@@ -401,7 +389,7 @@ async fn serve_connection<D: Dispatch>(
         Protocol::Http2 => {
             let io = TokioIo::new(ConnIo::new(stream, first, None, protocols.write_timeout));
             let activity = Activity::new();
-            let service = ConnService::http2(dispatch, gate, protocols.body_rules, activity.clone());
+            let service = ConnService::http2(service, gate, protocols.body_rules, activity.clone());
             let connection = protocols.http2.serve_connection(io, service);
             let connection = IdleClose::new(
                 connection,

@@ -15,9 +15,10 @@
 //! - a store failure answers its status (503 while the database is unavailable) with a
 //!   client-safe detail ([`store_failure`]); the cause goes to the log.
 
+use ferrapi::convert::FromJson;
 use ferrapi::header::{HeaderName, HeaderValue, LOCATION};
 use ferrapi::prelude::*;
-use ferrapi::types::{FromJson, LocItem, ValidationErrors};
+use ferrapi::validation::{LocItem, ValidationErrors};
 use serde::Serialize;
 use serde_json::Map;
 

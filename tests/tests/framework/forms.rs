@@ -5,8 +5,9 @@
 
 use std::net::SocketAddr;
 
+use ferrapi::arg::Parts;
 use ferrapi::prelude::*;
-use ferrapi::types::{Parts, ValidationErrors};
+use ferrapi::validation::ValidationErrors;
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::client::{get, send};
 
