@@ -17,6 +17,9 @@ use bytes::Bytes;
 use hyper::Method;
 
 mod errors;
+mod lifecycle;
+
+pub(crate) use lifecycle::{start, stop, Lifecycle};
 
 use crate::config::Config;
 use crate::dispatch::{Compiled, Endpoint, Innermost, LayerFn, MatchedRoute, Service, Target};
@@ -50,6 +53,7 @@ pub struct App {
     info: Info,
     layers: Vec<LayerFn>,
     metrics: Option<Metrics>,
+    lifecycle: Lifecycle,
 }
 
 impl std::fmt::Debug for App {
@@ -86,6 +90,7 @@ impl App {
             },
             layers: Vec::new(),
             metrics: None,
+            lifecycle: Lifecycle::default(),
         }
     }
 
@@ -286,6 +291,12 @@ impl App {
         .map_err(BuildError)
     }
 
+    /// The app's startup and shutdown hooks, taken out (the server runs them), and the tracker
+    /// of its background tasks (the server waits for them).
+    pub(crate) fn take_lifecycle(&mut self) -> (Lifecycle, tokio_util::task::TaskTracker) {
+        (std::mem::take(&mut self.lifecycle), self.state.tasks().clone())
+    }
+
     /// Compile the app into a service.
     pub fn build(self) -> Result<Service, BuildError> {
         let table = self.table()?;
@@ -327,11 +338,9 @@ impl App {
                         }
                     });
                 }
-                operations.push((
-                    def.method.to_string(),
-                    document_path(template, &route.path),
-                    operation.finish(),
-                ));
+                let path = document_path(template, &route.path);
+                operation.name_form(def.method.as_str(), &path, &mut registry);
+                operations.push((def.method.to_string(), path, operation.finish()));
             }
         }
         let validation_error = self.validation_error_body()?;

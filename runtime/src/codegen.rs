@@ -103,6 +103,8 @@ impl<T: Numeric> Numeric for Vec<T> {}
 impl<T: Numeric, N> Numeric for crate::Header<T, N> {}
 #[diagnostic::do_not_recommend]
 impl<T: Numeric, N> Numeric for crate::Cookie<T, N> {}
+#[diagnostic::do_not_recommend]
+impl<T: Numeric> Numeric for crate::Form<T> {}
 
 /// Compile-time check that a constrained value is a string.
 #[diagnostic::on_unimplemented(
@@ -118,6 +120,8 @@ impl<T: Text> Text for Vec<T> {}
 impl<T: Text, N> Text for crate::Header<T, N> {}
 #[diagnostic::do_not_recommend]
 impl<T: Text, N> Text for crate::Cookie<T, N> {}
+#[diagnostic::do_not_recommend]
+impl<T: Text> Text for crate::Form<T> {}
 
 /// Assert `T: Numeric`.
 pub const fn assert_numeric<T: Numeric>() {}
@@ -141,6 +145,10 @@ pub trait OneBody<const EARLIER: bool, const BODY: bool> {}
 impl<T: ?Sized> OneBody<false, false> for T {}
 impl<T: ?Sized> OneBody<false, true> for T {}
 impl<T: ?Sized> OneBody<true, false> for T {}
+// Form fields share the one form: a field after another body argument is no second body (a model
+// after a field still is).
+#[diagnostic::do_not_recommend]
+impl<T: crate::extract::FormField> OneBody<true, true> for crate::Form<T> {}
 
 /// Compile-time check that a dependency can be cached for the request: the cache keeps its value
 /// and hands each use a clone. `SHARE` is what the cache needs of a dependency (`DEPENDENCY`),

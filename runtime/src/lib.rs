@@ -135,7 +135,9 @@ pub mod testing;
 pub use app::{App, BuildError};
 pub use config::Config;
 pub use dispatch::{Service, ServiceFuture};
-pub use extract::{Arg, Cookie, Form, Header, Multipart, MultipartError, State, UploadFile};
+pub use extract::{
+    Arg, BackgroundTasks, Cookie, Form, Header, Multipart, MultipartError, State, UploadFile, Validation,
+};
 pub use files::{FileResponse, ServeStatic, ServeStaticFuture, StaticDir};
 pub use group::Group;
 pub use response::{
@@ -151,7 +153,8 @@ pub use validate::{Model, StrEnum};
 /// "Authorize". Whether a credential is valid is yours to decide, in a dependency that takes one.
 pub mod security {
     pub use crate::extract::{
-        ApiKeyCookie, ApiKeyHeader, ApiKeyQuery, HttpBasic, HttpBearer, OAuth2PasswordBearer, TokenUrl,
+        ApiKeyCookie, ApiKeyHeader, ApiKeyQuery, HttpBasic, HttpBearer, OAuth2PasswordBearer,
+        OAuth2PasswordRequestForm, TokenUrl,
     };
 }
 
@@ -202,8 +205,8 @@ pub use hyper::{header, HeaderMap, Method, StatusCode, Uri};
 /// cookie and multipart arguments. See the manual's [Dependencies](crate#dependencies).
 pub mod arg {
     pub use crate::extract::{
-        AnyParts, Arg, CookieValue, Deps, FromArgument, Param, ParamName, ParamValue, PartDoc, RequestCx,
-        Source, StateMap, UploadDoc,
+        AnyParts, Arg, CookieValue, Deps, FormValue, FromArgument, Param, ParamName, ParamValue, PartDoc,
+        RequestCx, Source, StateMap, TaskOutcome, UploadDoc,
     };
     /// The head of a request (method, URI, headers, extensions): what [`RequestCx::parts`] gives,
     /// and what the app's error answers read ([`App::on_not_found`](crate::App::on_not_found)).
@@ -278,7 +281,7 @@ pub mod prelude {
 pub mod __private {
     pub use crate::codegen::*;
     pub use crate::extract::{
-        body_model, path_param, DependencyFn, EffectFuture, GroupInputs, Sharing, SEALED,
+        body_model, path_param, DependencyFn, EffectFuture, FormField, GroupInputs, Sharing, SEALED,
     };
     pub use crate::group::GroupParts;
     pub use crate::openapi::field_schema;

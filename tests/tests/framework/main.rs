@@ -12,11 +12,13 @@
 //! Run one module with a filter, e.g. `cargo test -p ferrapi-tests --test framework http_params::`.
 
 mod dependencies;
+mod dependency_overrides;
 mod dispatch_matrix;
 mod docs_pages;
 mod error_overrides;
 mod example_inputs;
 mod files;
+mod forms;
 mod groups;
 mod hostile_input;
 mod http_body;
@@ -24,6 +26,8 @@ mod http_params;
 mod http_routing;
 mod inputs;
 mod layers;
+mod lifecycle;
+mod manual_arguments;
 mod observability;
 mod openapi_document;
 mod openapi_schema;
