@@ -239,7 +239,7 @@ pub(crate) mod sealed {
     #[derive(Debug, Clone, Copy)]
     pub struct Sealed(());
 
-    /// The one value of [`Sealed`], for the generated code.
+    /// The one value of the seal, for the generated code.
     pub const SEALED: Sealed = Sealed(());
 }
 

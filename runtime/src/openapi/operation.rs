@@ -173,7 +173,7 @@ impl Operation {
     }
 
     /// Document form field `name` (a route argument): the fields together are the body, one
-    /// object schema named as FastAPI names it (see [`Operation::name_form`]).
+    /// object schema named as FastAPI names it (`Body_<route>_<path>_<method>`).
     pub fn form_field(&mut self, name: &'static str, schema: Value, required: bool) {
         if !self.form_fields.iter().any(|(known, ..)| *known == name) {
             self.form_fields.push((name, schema, required));
