@@ -115,6 +115,7 @@
 // that no two modules import each other in a circle).
 mod app;
 mod codegen;
+pub mod conditional;
 mod config;
 mod dispatch;
 mod extract;

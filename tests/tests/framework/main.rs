@@ -11,6 +11,7 @@
 //!
 //! Run one module with a filter, e.g. `cargo test -p ferrapi-tests --test framework http_params::`.
 
+mod conditional;
 mod dependencies;
 mod dispatch_matrix;
 mod docs_pages;
