@@ -198,22 +198,8 @@ impl<P: Policy> Preconditions<P> {
         Ok(())
     }
 
-    /// The answer `inner` with the entity tag `etag` (see [`Tagged`](super::Tagged)): `ETag` set
-    /// on a 2xx, and these preconditions evaluated against it (a 304 keeps the answer's caching
-    /// headers and drops its body).
-    pub fn respond<R: IntoResponse>(self, etag: ETag, inner: R) -> super::Tagged<R> {
-        super::Tagged::new(etag, inner).under(self.erase())
-    }
-
-    /// As [`respond`](Preconditions::respond), the entity tag computed from the answer's body
-    /// ([`ETag::of_bytes`]) once it is made: for a representation whose version is not known
-    /// without making it.
-    pub fn respond_hashed<R: IntoResponse>(self, inner: R) -> super::Tagged<R> {
-        super::Tagged::hashed(inner).under(self.erase())
-    }
-
     /// The same preconditions without the policy (what a response keeps of them).
-    fn erase(self) -> Preconditions<Write> {
+    pub(super) fn erase(self) -> Preconditions<Write> {
         Preconditions {
             if_match: self.if_match,
             if_none_match: self.if_none_match,

@@ -13,7 +13,7 @@
 use hyper::header::ETAG;
 
 use super::etag::ETag;
-use super::preconditions::{Preconditions, Write};
+use super::preconditions::{Policy, Preconditions, Write};
 use crate::response::{IntoResponse, Response};
 
 /// An answer with an entity tag: `ETag` set on a 2xx, and, when made by
@@ -60,6 +60,24 @@ impl<R: IntoResponse> Tagged<R> {
         self.preconditions = Some(preconditions);
         self
     }
+}
+
+// The answers of a request's preconditions live here, beside the answer they make.
+impl<P: Policy> Preconditions<P> {
+    /// The answer `inner` with the entity tag `etag` (see [`Tagged`]): `ETag` set
+    /// on a 2xx, and these preconditions evaluated against it (a 304 keeps the answer's caching
+    /// headers and drops its body).
+    pub fn respond<R: IntoResponse>(self, etag: ETag, inner: R) -> Tagged<R> {
+        Tagged::new(etag, inner).under(self.erase())
+    }
+
+    /// As [`respond`](Preconditions::respond), the entity tag computed from the answer's body
+    /// ([`ETag::of_bytes`]) once it is made: for a representation whose version is not known
+    /// without making it.
+    pub fn respond_hashed<R: IntoResponse>(self, inner: R) -> Tagged<R> {
+        Tagged::hashed(inner).under(self.erase())
+    }
+
 }
 
 impl<R: IntoResponse> IntoResponse for Tagged<R> {
