@@ -59,10 +59,10 @@ fn json_response(inner: &Type) -> TokenStream {
 }
 
 /// Media type and schema of the success response, read from the return type's shape: `Json<T>`
-/// (with T's schema when it has one), `Html<_>`, `String`/`&str` (text), `Sse` (events), through `Result<_, E>`
-/// and the last element of a tuple `(StatusCode, .., R)`.
+/// (with T's schema when it has one), `Html<_>`, `String`/`&str` (text), `Sse` (events), through `Result<_, E>`,
+/// `Tagged<R>` (an answer with an entity tag) and the last element of a tuple `(StatusCode, .., R)`.
 fn response(ty: &Type) -> Option<TokenStream> {
-    if let Some(ok) = first_type_argument(ty, "Result") {
+    if let Some(ok) = first_type_argument(ty, "Result").or_else(|| first_type_argument(ty, "Tagged")) {
         return response(ok);
     }
     if let Type::Tuple(tuple) = ty {

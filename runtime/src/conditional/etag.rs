@@ -250,7 +250,16 @@ mod tests {
         assert_eq!(tag("W/\"xyzzy\"").to_string(), "W/\"xyzzy\"");
         assert!(tag("W/\"x\"").is_weak());
         assert_eq!(tag("\"\"").opaque(), "");
-        for bad in ["xyzzy", "\"xy zzy\"", "\"a\"b\"", "w/\"x\"", "W/x", "\"x", "x\"", "W/ \"x\""] {
+        for bad in [
+            "xyzzy",
+            "\"xy zzy\"",
+            "\"a\"b\"",
+            "w/\"x\"",
+            "W/x",
+            "\"x",
+            "x\"",
+            "W/ \"x\"",
+        ] {
             assert_eq!(ETag::parse(bad), Err(InvalidETag), "{bad}");
         }
         assert_eq!(ETag::strong("a b"), Err(InvalidETag));
@@ -297,8 +306,18 @@ mod tests {
             Condition::parse(["\"a\", W/\"b\"", ",\"c\","]),
             Ok(Condition::Tags(vec![tag("\"a\""), tag("W/\"b\""), tag("\"c\"")]))
         );
-        assert_eq!(Condition::parse(["\"a,b\""]), Ok(Condition::Tags(vec![tag("\"a,b\"")])));
-        for bad in [vec!["*, \"a\""], vec![""], vec![" , "], vec!["a"], vec!["\"a"], vec!["*", "\"a\""]] {
+        assert_eq!(
+            Condition::parse(["\"a,b\""]),
+            Ok(Condition::Tags(vec![tag("\"a,b\"")]))
+        );
+        for bad in [
+            vec!["*, \"a\""],
+            vec![""],
+            vec![" , "],
+            vec!["a"],
+            vec!["\"a"],
+            vec!["*", "\"a\""],
+        ] {
             assert_eq!(Condition::parse(bad.clone()), Err(InvalidETag), "{bad:?}");
         }
     }

@@ -114,9 +114,7 @@ impl Unmet {
                 }
                 response
             }
-            StatusCode::PRECONDITION_REQUIRED => {
-                HttpError::new(428, "Precondition Required").into_response()
-            }
+            StatusCode::PRECONDITION_REQUIRED => HttpError::new(428, "Precondition Required").into_response(),
             _ => HttpError::new(412, "Precondition Failed").into_response(),
         }
     }
@@ -316,7 +314,10 @@ mod tests {
         assert_eq!(status(&pre::<Write>(&fields, false), Some("\"1\"")), 412);
         assert_eq!(status(&pre::<Read>(&fields, true), Some("\"2\"")), 200);
         assert_eq!(status(&pre::<Write>(&[("if-none-match", "*")], false), None), 200);
-        assert_eq!(status(&pre::<Write>(&[("if-none-match", "*")], false), Some("\"1\"")), 412);
+        assert_eq!(
+            status(&pre::<Write>(&[("if-none-match", "*")], false), Some("\"1\"")),
+            412
+        );
     }
 
     #[test]

@@ -28,7 +28,7 @@ pub struct Tagged<R> {
     preconditions: Option<Preconditions<Write>>,
 }
 
-impl<R: IntoResponse> Tagged<R> {
+impl<R> Tagged<R> {
     /// `inner` with the entity tag `etag`.
     pub fn new(etag: ETag, inner: R) -> Self {
         Tagged {
@@ -77,7 +77,6 @@ impl<P: Policy> Preconditions<P> {
     pub fn respond_hashed<R: IntoResponse>(self, inner: R) -> Tagged<R> {
         Tagged::hashed(inner).under(self.erase())
     }
-
 }
 
 impl<R: IntoResponse> IntoResponse for Tagged<R> {

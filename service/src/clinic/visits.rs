@@ -16,10 +16,11 @@
 //!   visit is 404 `{"detail": "Visit not found"}`;
 //! - cancelling a visit needs no check: removing a reference cannot leave one dangling.
 
+use ferrapi::conditional::{Preconditions, Tagged, Write};
 use ferrapi::header::{HeaderName, HeaderValue};
 use ferrapi::prelude::*;
 
-use super::crud::{created, delete, failure, list, read, replaced, to_document, Page};
+use super::crud::{created, delete, failure, list, read, replace, to_document, Page};
 use super::models::{Visit, VisitIn, VisitSort};
 use super::references::{unknown_references, VISIT_REFERENCES};
 use super::{Clinic, VISITS, VISIT_NOT_FOUND};
@@ -72,8 +73,12 @@ pub async fn create_visit(
 
 /// A visit by id.
 #[get("/{visit_id}", responses(404 = VISIT_NOT_FOUND))]
-pub async fn read_visit(clinic: State<Clinic>, visit_id: String) -> Result<Json<Visit>, Response> {
-    read(&clinic.store, VISITS, &visit_id, VISIT_NOT_FOUND).await
+pub async fn read_visit(
+    clinic: State<Clinic>,
+    visit_id: String,
+    pre: Preconditions,
+) -> Result<Tagged<Json<Visit>>, Response> {
+    read(&clinic.store, VISITS, &visit_id, VISIT_NOT_FOUND, &pre).await
 }
 
 /// Replace a visit (its doctor and patient must exist).
@@ -82,25 +87,41 @@ pub async fn replace_visit(
     clinic: State<Clinic>,
     visit_id: String,
     visit: VisitIn,
-) -> Result<Json<Visit>, Response> {
+    pre: Preconditions<Write>,
+) -> Result<Tagged<Json<Visit>>, Response> {
     let document = to_document(&visit)?;
     // The store answers an unknown visit (404) before looking at its references.
-    match clinic
-        .store
-        .replace_referencing(VISITS, &visit_id, document.clone(), &VISIT_REFERENCES)
-        .await
-    {
-        Ok(Checked::Written(())) => replaced(VISITS, document, &visit_id),
-        Ok(Checked::NotFound) => Err(HttpError::not_found(VISIT_NOT_FOUND).into_response()),
-        Ok(Checked::Missing(missing)) => Err(unknown_references(&visit, &missing)),
-        Err(err) => Err(failure(&err)),
-    }
+    let missing = |missing: &[_]| unknown_references(&visit, missing);
+    let (store, references) = (&clinic.store, &VISIT_REFERENCES);
+    replace(
+        store,
+        VISITS,
+        &visit_id,
+        document,
+        references,
+        VISIT_NOT_FOUND,
+        &pre,
+        missing,
+    )
+    .await
 }
 
 /// Cancel a visit.
 #[delete("/{visit_id}", status = 204, responses(404 = VISIT_NOT_FOUND))]
-pub async fn delete_visit(clinic: State<Clinic>, visit_id: String) -> Result<StatusCode, Response> {
-    delete(&clinic.store, VISITS, &visit_id, VISIT_NOT_FOUND).await
+pub async fn delete_visit(
+    clinic: State<Clinic>,
+    visit_id: String,
+    pre: Preconditions<Write>,
+) -> Result<StatusCode, Response> {
+    delete(
+        &clinic.store,
+        VISITS,
+        &visit_id,
+        &[],
+        ("Visit", VISIT_NOT_FOUND),
+        &pre,
+    )
+    .await
 }
 
 /// The `/visits` group: its routes, tagged `visits`.

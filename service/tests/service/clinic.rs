@@ -681,6 +681,101 @@ async fn booking_races_leave_no_orphan(store: Store, conn: StoreLocation) {
     }
 }
 
+/// `ETag` on reads and replacements, 304 on a matching `If-None-Match`, 412 for a stale
+/// `If-Match` on `PUT` and `DELETE` (nothing written), for each resource; without the headers the
+/// answers are as before (the other cases).
+async fn conditional_requests(store: Store, conn: StoreLocation) {
+    let addr = serve(Group::A, store, &conn).await;
+    let doctor = create(addr, "doctors", json!({"name": "Ada", "specialty": "cardiology"})).await;
+    let patient = create(
+        addr,
+        "patients",
+        json!({"name": "Bob", "date_of_birth": "1990-01-01"}),
+    )
+    .await;
+    let visit_body = json!({
+        "doctor_id": id(&doctor), "patient_id": id(&patient),
+        "start_time": "2030-01-01T10:00:00Z", "duration_minutes": 30, "reason": "check"
+    });
+    let visit = create(addr, "visits", visit_body.clone()).await;
+    let resources = [
+        (
+            "doctors",
+            id(&doctor).to_owned(),
+            json!({"name": "Ada L.", "specialty": "cardiology"}),
+        ),
+        (
+            "patients",
+            id(&patient).to_owned(),
+            json!({"name": "Bob B.", "date_of_birth": "1990-01-01"}),
+        ),
+        ("visits", id(&visit).to_owned(), json!({"reason": "follow-up"})),
+    ];
+    for (collection, rid, change) in resources {
+        let path = format!("/{collection}/{rid}");
+        let read = get(addr, &path).await;
+        assert_eq!((read.status, read.header("etag")), (200, Some("\"1\"")), "{path}");
+        let reply = send(addr, "GET", &path, &[("If-None-Match", "\"1\"")], None).await;
+        assert_eq!(
+            (reply.status, reply.body.len(), reply.header("etag")),
+            (304, 0, Some("\"1\""))
+        );
+
+        let mut body = read.json();
+        body.as_object_mut().expect("an object").remove("id");
+        for (key, value) in change.as_object().expect("an object") {
+            body[key.as_str()] = value.clone();
+        }
+        let text = body.to_string();
+        let json = ("Content-Type", "application/json");
+        let reply = send(
+            addr,
+            "PUT",
+            &path,
+            &[json, ("If-Match", "\"1\"")],
+            Some(text.as_bytes()),
+        )
+        .await;
+        assert_eq!(
+            (reply.status, reply.header("etag")),
+            (200, Some("\"2\"")),
+            "{}",
+            reply.text()
+        );
+        // A second client, still at version 1: 412, nothing written.
+        let reply = send(
+            addr,
+            "PUT",
+            &path,
+            &[json, ("If-Match", "\"1\"")],
+            Some(text.as_bytes()),
+        )
+        .await;
+        assert_eq!(
+            (reply.status, reply.text()),
+            (412, r#"{"detail":"Precondition Failed"}"#.to_owned())
+        );
+        assert_eq!(get(addr, &path).await.header("etag"), Some("\"2\""));
+        let reply = send(addr, "DELETE", &path, &[("If-Match", "\"1\"")], None).await;
+        assert_eq!(reply.status, 412, "{path}");
+        // Unknown resources stay 404 whatever the preconditions.
+        let unknown = format!("/{collection}/000000000000000000000000");
+        let reply = send(addr, "DELETE", &unknown, &[("If-Match", "\"1\"")], None).await;
+        assert_eq!(reply.status, 404);
+        let reply = send(addr, "GET", &unknown, &[("If-None-Match", "*")], None).await;
+        assert_eq!(reply.status, 404);
+    }
+    // A doctor with visits is still 409 at the current version, and deleted once they are gone.
+    let doctor_path = format!("/doctors/{}", id(&doctor));
+    let reply = send(addr, "DELETE", &doctor_path, &[("If-Match", "\"2\"")], None).await;
+    assert_eq!(reply.status, 409, "{}", reply.text());
+    let visit_path = format!("/visits/{}", id(&visit));
+    let reply = send(addr, "DELETE", &visit_path, &[("If-Match", "\"2\"")], None).await;
+    assert_eq!(reply.status, 204);
+    let reply = send(addr, "DELETE", &doctor_path, &[("If-Match", "*")], None).await;
+    assert_eq!(reply.status, 204);
+}
+
 /// One `#[tokio::test]` per case and store.
 macro_rules! both_stores {
     ($($case:ident),* $(,)?) => {
@@ -711,6 +806,7 @@ both_stores![
     patients_crud_and_dates,
     visits_and_references,
     booking_races_leave_no_orphan,
+    conditional_requests,
 ];
 
 #[test]

@@ -34,3 +34,4 @@ mod scale_out;
 mod security;
 mod soak;
 mod store;
+mod versions;

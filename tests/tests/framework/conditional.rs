@@ -57,10 +57,14 @@ async fn replace_note(
         return Err(HttpError::new(500, "poisoned").into_response());
     };
     let current = all.get(&id).map(|(_, version)| ETag::from_version(*version));
-    pre.evaluate(current.as_ref()).map_err(IntoResponse::into_response)?;
+    pre.evaluate(current.as_ref())
+        .map_err(IntoResponse::into_response)?;
     let version = current.and_then(|tag| tag.version()).unwrap_or(0) + 1;
     all.insert(id, (note.text.clone(), version));
-    Ok(Tagged::new(ETag::from_version(version), Json(json!({ "id": id, "text": note.text }))))
+    Ok(Tagged::new(
+        ETag::from_version(version),
+        Json(json!({ "id": id, "text": note.text })),
+    ))
 }
 
 /// Delete a note: only with `If-Match`.
@@ -74,17 +78,24 @@ async fn delete_note(
         return Err(HttpError::new(500, "poisoned").into_response());
     };
     let current = all.get(&id).map(|(_, version)| ETag::from_version(*version));
-    pre.evaluate(current.as_ref()).map_err(IntoResponse::into_response)?;
+    pre.evaluate(current.as_ref())
+        .map_err(IntoResponse::into_response)?;
     all.remove(&id);
     Ok(StatusCode::NO_CONTENT)
 }
 
 /// A representation whose tag is its body's hash, evaluated after it is made.
 #[get("/report")]
-async fn report(pre: Preconditions, weak: Option<bool>) -> Tagged<([(HeaderName, HeaderValue); 2], Json<Value>)> {
+async fn report(
+    pre: Preconditions,
+    weak: Option<bool>,
+) -> Tagged<([(HeaderName, HeaderValue); 2], Json<Value>)> {
     let headers = [
         (CACHE_CONTROL, HeaderValue::from_static("no-cache")),
-        (HeaderName::from_static("x-report"), HeaderValue::from_static("yes")),
+        (
+            HeaderName::from_static("x-report"),
+            HeaderValue::from_static("yes"),
+        ),
     ];
     let tagged = pre.respond_hashed((headers, Json(json!({ "total": 3 }))));
     if weak == Some(true) {
@@ -142,7 +153,10 @@ async fn a_read_carries_its_etag_and_a_matching_if_none_match_gets_304_without_a
     let reply = with(addr, "HEAD", "/notes/1", &[("If-None-Match", "\"1\"")]).await;
     assert_eq!((reply.status, reply.header("etag")), (304, Some("\"1\"")));
     let reply = with(addr, "GET", "/notes/1", &[("If-None-Match", "\"2\"")]).await;
-    assert_eq!((reply.status, reply.text()), (200, r#"{"id":1,"text":"first"}"#.to_owned()));
+    assert_eq!(
+        (reply.status, reply.text()),
+        (200, r#"{"id":1,"text":"first"}"#.to_owned())
+    );
 }
 
 #[tokio::test]
@@ -172,10 +186,19 @@ async fn a_write_on_a_stale_copy_is_412_and_on_the_current_one_succeeds() {
     assert_eq!((reply.status, reply.header("etag")), (200, Some("\"2\"")));
     // The other client still holds version 1.
     let reply = put(addr, &[("If-Match", "\"1\"")], "lost").await;
-    assert_eq!((reply.status, reply.text()), (412, r#"{"detail":"Precondition Failed"}"#.to_owned()));
-    assert_eq!(with(addr, "GET", "/notes/1", &[]).await.text(), r#"{"id":1,"text":"second"}"#);
+    assert_eq!(
+        (reply.status, reply.text()),
+        (412, r#"{"detail":"Precondition Failed"}"#.to_owned())
+    );
+    assert_eq!(
+        with(addr, "GET", "/notes/1", &[]).await.text(),
+        r#"{"id":1,"text":"second"}"#
+    );
     // A list holds when one of its tags matches; `*` when the note exists.
-    assert_eq!(put(addr, &[("If-Match", "\"7\", \"2\"")], "third").await.status, 200);
+    assert_eq!(
+        put(addr, &[("If-Match", "\"7\", \"2\"")], "third").await.status,
+        200
+    );
     assert_eq!(put(addr, &[("If-Match", "*")], "fourth").await.status, 200);
     // If-Match uses the strong comparison: a weak tag never matches.
     assert_eq!(put(addr, &[("If-Match", "W/\"4\"")], "fifth").await.status, 412);
@@ -201,16 +224,32 @@ async fn if_match_is_evaluated_before_if_none_match() {
     assert_eq!((reply.status, reply.header("etag")), (200, Some("\"1\"")));
     // If-Match: * on a missing note: 412.
     let headers = [("Content-Type", "application/json"), ("If-Match", "*")];
-    assert_eq!(send(addr, "PUT", "/notes/6", &headers, Some(body)).await.status, 412);
+    assert_eq!(
+        send(addr, "PUT", "/notes/6", &headers, Some(body)).await.status,
+        412
+    );
 }
 
 #[tokio::test]
 async fn a_required_if_match_is_428_when_absent() {
     let addr = server().await;
     let reply = with(addr, "DELETE", "/notes/1", &[]).await;
-    assert_eq!((reply.status, reply.text()), (428, r#"{"detail":"Precondition Required"}"#.to_owned()));
-    assert_eq!(with(addr, "DELETE", "/notes/1", &[("If-Match", "\"2\"")]).await.status, 412);
-    assert_eq!(with(addr, "DELETE", "/notes/1", &[("If-Match", "\"1\"")]).await.status, 204);
+    assert_eq!(
+        (reply.status, reply.text()),
+        (428, r#"{"detail":"Precondition Required"}"#.to_owned())
+    );
+    assert_eq!(
+        with(addr, "DELETE", "/notes/1", &[("If-Match", "\"2\"")])
+            .await
+            .status,
+        412
+    );
+    assert_eq!(
+        with(addr, "DELETE", "/notes/1", &[("If-Match", "\"1\"")])
+            .await
+            .status,
+        204
+    );
     assert_eq!(with(addr, "GET", "/notes/1", &[]).await.status, 404);
 }
 
@@ -236,7 +275,13 @@ async fn a_field_that_is_no_entity_tag_list_is_a_validation_error() {
 #[tokio::test]
 async fn routes_without_preconditions_are_untouched() {
     let addr = server().await;
-    let reply = with(addr, "GET", "/plain", &[("If-None-Match", "*"), ("If-Match", "\"x\"")]).await;
+    let reply = with(
+        addr,
+        "GET",
+        "/plain",
+        &[("If-None-Match", "*"), ("If-Match", "\"x\"")],
+    )
+    .await;
     assert_eq!((reply.status, reply.header("etag")), (200, None));
     assert_eq!(reply.text(), r#"{"plain":true}"#);
 }
@@ -255,7 +300,10 @@ async fn the_document_shows_the_headers_and_the_answers() {
         .collect();
     assert_eq!(
         headers,
-        vec![(json!("If-Match"), json!(false)), (json!("If-None-Match"), json!(false))]
+        vec![
+            (json!("If-Match"), json!(false)),
+            (json!("If-None-Match"), json!(false))
+        ]
     );
     let statuses = |op: &Value| -> Vec<String> {
         op["responses"]
