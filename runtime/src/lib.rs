@@ -121,6 +121,7 @@ mod dispatch;
 mod extract;
 mod files;
 mod group;
+pub mod idempotency;
 mod openapi;
 mod response;
 mod routing;

@@ -16,6 +16,8 @@ use std::fmt;
 
 use hyper::header::HeaderValue;
 
+use crate::response::fnv1a;
+
 /// An entity tag: an opaque validator of one representation of a resource, strong (the same
 /// tag means the same bytes) or weak (`W/`, the same tag means an equivalent representation).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -78,7 +80,7 @@ impl ETag {
     pub fn of_bytes(bytes: &[u8]) -> Self {
         ETag {
             weak: false,
-            opaque: format!("{:016x}", fnv1a(bytes)).into_boxed_str(),
+            opaque: format!("{:016x}", fnv1a([bytes])).into_boxed_str(),
         }
     }
 
@@ -143,15 +145,6 @@ impl fmt::Display for ETag {
         }
         write!(f, "\"{}\"", self.opaque)
     }
-}
-
-/// 64-bit FNV-1a: tiny, fast on short bodies, and the same everywhere.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    bytes
-        .iter()
-        .fold(OFFSET, |hash, &b| (hash ^ u64::from(b)).wrapping_mul(PRIME))
 }
 
 /// The value of an `If-Match` or `If-None-Match` field: `*` or a list of entity tags.

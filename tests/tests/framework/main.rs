@@ -23,6 +23,7 @@ mod hostile_input;
 mod http_body;
 mod http_params;
 mod http_routing;
+mod idempotency;
 mod inputs;
 mod layers;
 mod observability;
