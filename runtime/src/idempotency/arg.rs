@@ -17,6 +17,7 @@
 //!   runs again), nor is an answer when the route never called `keep` (released when the
 //!   argument is dropped).
 
+use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -127,9 +128,13 @@ impl IdempotencyKey {
     }
 
     /// Answer with `answer`, kept for the key's retries (when the request sent a key, the answer
-    /// is not a 5xx and its body is not a stream).
-    pub async fn keep(self, answer: impl IntoResponse) -> Response {
-        let response = answer.into_response();
+    /// is not a 5xx and its body is not a stream). [`Kept<R>`] documents the route's answer as
+    /// `R` would.
+    pub async fn keep<R: IntoResponse>(self, answer: R) -> Kept<R> {
+        Kept(self.kept(answer.into_response()).await, PhantomData)
+    }
+
+    async fn kept(self, response: Response) -> Response {
         let Some(held) = self.0 else {
             return response;
         };
@@ -158,6 +163,22 @@ impl IdempotencyKey {
             tracing::error!(error = %err, "an idempotency key's answer could not be kept");
         }
         response
+    }
+}
+
+/// An answer [`IdempotencyKey::keep`] kept: made from an `R`, and documented as one (the route
+/// macros read through it, as through `Result`).
+pub struct Kept<R>(Response, PhantomData<fn() -> R>);
+
+impl<R> std::fmt::Debug for Kept<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Kept").field(&self.0.status()).finish()
+    }
+}
+
+impl<R> IntoResponse for Kept<R> {
+    fn into_response(self) -> Response {
+        self.0
     }
 }
 

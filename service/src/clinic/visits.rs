@@ -18,9 +18,10 @@
 
 use ferrapi::conditional::{Preconditions, Tagged, Write};
 use ferrapi::header::{HeaderName, HeaderValue};
+use ferrapi::idempotency::{IdempotencyKey, Kept};
 use ferrapi::prelude::*;
 
-use super::crud::{created, delete, failure, list, read, replace, to_document, Page};
+use super::crud::{created, delete, failure, list, read, replace, to_document, CreatedParts, Page};
 use super::models::{Visit, VisitIn, VisitSort};
 use super::references::{unknown_references, VISIT_REFERENCES};
 use super::{Clinic, VISITS, VISIT_NOT_FOUND};
@@ -49,20 +50,29 @@ pub async fn list_visits(
     list(&clinic.store, VISITS, page.apply(options, field)).await
 }
 
-/// Book a visit of an existing patient with an existing doctor.
+/// Book a visit of an existing patient with an existing doctor. A retry with the same
+/// `Idempotency-Key` gets the first answer instead of a second booking, whichever process it
+/// reaches.
 #[post("", status = 201)]
 pub async fn create_visit(
     clinic: State<Clinic>,
     visit: VisitIn,
-) -> Result<(StatusCode, [(HeaderName, HeaderValue); 1], Json<Visit>), Response> {
-    let document = to_document(&visit)?;
+    key: IdempotencyKey,
+) -> Kept<Result<(StatusCode, [(HeaderName, HeaderValue); 1], Json<Visit>), Response>> {
+    // The tuple written out, not `CreatedParts`: the route macro reads the schema from the tokens.
+    key.keep(book(&clinic, &visit).await).await
+}
+
+/// Store `visit` if its doctor and patient exist: 201, or 422 naming the unknown ones.
+async fn book(clinic: &Clinic, visit: &VisitIn) -> Result<CreatedParts<Visit>, Response> {
+    let document = to_document(visit)?;
     match clinic
         .store
         .insert_referencing(VISITS, document.clone(), &VISIT_REFERENCES)
         .await
     {
         Ok(Checked::Written(id)) => created(VISITS, document, id),
-        Ok(Checked::Missing(missing)) => Err(unknown_references(&visit, &missing)),
+        Ok(Checked::Missing(missing)) => Err(unknown_references(visit, &missing)),
         // An insert has no document to miss; answered as the store's bug it would be.
         Ok(Checked::NotFound) => Err(failure(&crate::store::StoreError::invalid(
             "an insert answered `not found`",

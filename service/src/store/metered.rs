@@ -11,7 +11,7 @@
 //!   the handles are made once, so recording an operation hashes nothing; the exact twins of
 //!   `insert` and `find_one` count as those operations (one operation, whatever the numbers'
 //!   form: dashboards and alerts keep their series);
-//! - the versioned twins count as the operations they are (`get_versioned` as `get`,
+//! - `insert_at` counts as `insert`; the versioned twins count as the operations they are (`get_versioned` as `get`,
 //!   `replace_versioned` as `replace` or `replace_referencing`, `delete_versioned` as `delete` or
 //!   `delete_unreferenced`, by whether references are checked);
 //! - the wrapped store answers exactly as before: results and errors pass through unchanged.
@@ -233,6 +233,15 @@ impl DocumentStore for MeteredStore {
             Op::DeleteUnreferenced,
             self.inner.delete_unreferenced(collection, id, referrers),
         )
+    }
+
+    fn insert_at<'a>(
+        &'a self,
+        collection: &'a str,
+        id: &'a str,
+        document: Document,
+    ) -> StoreFuture<'a, bool> {
+        self.timed(Op::Insert, self.inner.insert_at(collection, id, document))
     }
 
     fn get_versioned<'a>(&'a self, collection: &'a str, id: &'a str) -> StoreFuture<'a, Option<Versioned>> {

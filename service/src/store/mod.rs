@@ -272,6 +272,11 @@ pub trait DocumentStore: Send + Sync + std::fmt::Debug {
         referrers: &'a [Referrer],
     ) -> StoreFuture<'a, Deletion>;
 
+    /// Store `document` in `collection` under `id` (24 hex digits, chosen by the caller: a key's
+    /// digest, say), at version 1, unless a document has that id: `false` then, nothing written.
+    fn insert_at<'a>(&'a self, collection: &'a str, id: &'a str, document: Document)
+        -> StoreFuture<'a, bool>;
+
     /// [`get`](Self::get), with the document's version.
     fn get_versioned<'a>(&'a self, collection: &'a str, id: &'a str) -> StoreFuture<'a, Option<Versioned>>;
 
@@ -308,6 +313,15 @@ pub async fn open(location: &StoreLocation) -> Result<Store, StoreError> {
         StoreLocation::Sqlite { path, .. } => Arc::new(SqliteStore::open(path).await?),
         StoreLocation::Mongo { uri } => Arc::new(MongoStore::connect(uri).await?),
     }))
+}
+
+/// Check an id chosen by a caller ([`DocumentStore::insert_at`]): 24 hex digits, as the store's own.
+pub fn check_id(id: &str) -> Result<(), StoreError> {
+    if id.len() == 24 && id.bytes().all(|b| b.is_ascii_hexdigit()) {
+        Ok(())
+    } else {
+        Err(StoreError::invalid(format!("id {id:?} must be 24 hex digits")))
+    }
 }
 
 /// Check a collection name: 1 to 64 ASCII letters, digits, `_` or `-`.

@@ -776,6 +776,69 @@ async fn conditional_requests(store: Store, conn: StoreLocation) {
     assert_eq!(reply.status, 204);
 }
 
+/// `POST /visits` with an `Idempotency-Key`, through two apps over one store (as two processes
+/// share it): a retry sent to the other app gets the first answer, marked replayed; the key with
+/// another visit is 422; many attempts racing with one key book one visit.
+async fn idempotent_bookings(store: Store, conn: StoreLocation) {
+    let first = serve(Group::A, store.clone(), &conn).await;
+    let second = serve(Group::A, store, &conn).await;
+    let doctor = create(
+        first,
+        "doctors",
+        json!({"name": "Ada", "specialty": "cardiology"}),
+    )
+    .await;
+    let patient = create(
+        first,
+        "patients",
+        json!({"name": "Bob", "date_of_birth": "1990-01-01"}),
+    )
+    .await;
+    let visit = json!({
+        "doctor_id": id(&doctor), "patient_id": id(&patient),
+        "start_time": "2030-01-01T10:00:00Z", "duration_minutes": 30, "reason": "check"
+    })
+    .to_string();
+    let book = |addr: SocketAddr, key: &'static str, body: String| async move {
+        let headers = [("Content-Type", "application/json"), ("Idempotency-Key", key)];
+        send(addr, "POST", "/visits", &headers, Some(body.as_bytes())).await
+    };
+    let booked = book(first, "visit-1", visit.clone()).await;
+    assert_eq!(
+        (booked.status, booked.header("idempotent-replayed")),
+        (201, None),
+        "{}",
+        booked.text()
+    );
+    let retry = book(second, "visit-1", visit.clone()).await;
+    assert_eq!((retry.status, retry.text()), (201, booked.text()));
+    assert_eq!(retry.header("location"), booked.header("location"));
+    assert_eq!(retry.header("idempotent-replayed"), Some("true"));
+    let other = visit.replace("check", "other");
+    assert_eq!(book(second, "visit-1", other).await.status, 422);
+
+    let racers: Vec<_> = (0..8)
+        .map(|n| {
+            let body = visit.clone();
+            tokio::spawn(async move { book(if n % 2 == 0 { first } else { second }, "visit-2", body).await })
+        })
+        .collect();
+    let mut fresh = 0;
+    for racer in racers {
+        let reply = racer.await.expect("a racer");
+        match (reply.status, reply.header("idempotent-replayed")) {
+            (201, None) => fresh += 1,
+            (201, Some("true")) | (409, _) => {}
+            other => panic!("{other:?}: {}", reply.text()),
+        }
+    }
+    assert_eq!(fresh, 1, "one booking for the key");
+    let visits = get(first, &format!("/visits?doctor_id={}", id(&doctor)))
+        .await
+        .json();
+    assert_eq!(visits.as_array().map(Vec::len), Some(2), "{visits}");
+}
+
 /// One `#[tokio::test]` per case and store.
 macro_rules! both_stores {
     ($($case:ident),* $(,)?) => {
@@ -807,6 +870,7 @@ both_stores![
     visits_and_references,
     booking_races_leave_no_orphan,
     conditional_requests,
+    idempotent_bookings,
 ];
 
 #[test]

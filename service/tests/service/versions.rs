@@ -215,7 +215,35 @@ async fn racing_writes_at_one_version_have_one_winner(store: Store) {
     }
 }
 
+async fn an_id_chosen_by_the_caller_is_taken_once(store: Store) {
+    let id = "0123456789abcdef01234567";
+    let racers: Vec<_> = (0..8)
+        .map(|n| {
+            let store = store.clone();
+            tokio::spawn(async move {
+                store
+                    .insert_at(C, id, object(json!({"n": n})))
+                    .await
+                    .expect("insert_at")
+            })
+        })
+        .collect();
+    let mut taken = 0;
+    for racer in racers {
+        taken += usize::from(racer.await.expect("a racer"));
+    }
+    assert_eq!(taken, 1, "one insert takes the id");
+    let got = store.get_versioned(C, id).await.expect("get").expect("stored");
+    assert_eq!(got.version, 1);
+    assert!(!store
+        .insert_at(C, id, object(json!({})))
+        .await
+        .expect("insert_at"));
+    assert!(store.insert_at(C, "not an id", object(json!({}))).await.is_err());
+}
+
 store_cases![
+    an_id_chosen_by_the_caller_is_taken_once,
     every_write_moves_the_version_on,
     a_write_at_another_version_writes_nothing,
     racing_writes_at_one_version_have_one_winner,

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use ferrapi::header::{HeaderName, HeaderValue, LOCATION};
-use ferrapi::idempotency::{IdempotencyKey, IdempotencyKeys};
+use ferrapi::idempotency::{IdempotencyKey, IdempotencyKeys, Kept};
 use ferrapi::prelude::*;
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::client::{send, Reply};
@@ -22,30 +22,41 @@ struct OrderIn {
     item: String,
 }
 
+/// A booked order.
+#[derive(Model, serde::Serialize)]
+struct Order {
+    n: u64,
+    item: String,
+}
+
 /// Book an order: 201, its `Location`, its number.
 #[post("/orders", status = 201)]
-async fn book(booked: State<Booked>, order: OrderIn, key: IdempotencyKey, slow: Option<bool>) -> Response {
+async fn book(
+    booked: State<Booked>,
+    order: OrderIn,
+    key: IdempotencyKey,
+    slow: Option<bool>,
+) -> Kept<(StatusCode, [(HeaderName, HeaderValue); 1], Json<Order>)> {
     if slow == Some(true) {
         tokio::time::sleep(Duration::from_millis(400)).await;
     }
     let n = booked.0 .0.fetch_add(1, Ordering::SeqCst) + 1;
     let location = HeaderValue::try_from(format!("/orders/{n}")).unwrap_or(HeaderValue::from_static("/"));
-    let answer: (StatusCode, [(HeaderName, HeaderValue); 1], Json<Value>) = (
-        StatusCode::CREATED,
-        [(LOCATION, location)],
-        Json(json!({ "n": n, "item": order.item })),
-    );
-    key.keep(answer).await
+    let order = Order { n, item: order.item };
+    key.keep((StatusCode::CREATED, [(LOCATION, location)], Json(order)))
+        .await
 }
 
 /// Fails the first time, succeeds after: a 5xx is not kept.
 #[post("/flaky")]
-async fn flaky(booked: State<Booked>, key: IdempotencyKey) -> Response {
+async fn flaky(booked: State<Booked>, key: IdempotencyKey) -> Kept<Result<Json<Value>, HttpError>> {
     let n = booked.0 .0.fetch_add(1, Ordering::SeqCst) + 1;
-    if n == 1 {
-        return key.keep(HttpError::new(503, "try again")).await;
-    }
-    key.keep(Json(json!({ "n": n }))).await
+    let answer = if n == 1 {
+        Err(HttpError::new(503, "try again"))
+    } else {
+        Ok(Json(json!({ "n": n })))
+    };
+    key.keep(answer).await
 }
 
 fn app(retention: Duration) -> App {
@@ -191,6 +202,11 @@ fn the_document_shows_the_header_and_an_app_without_keys_is_refused() {
     assert_eq!(
         op["responses"]["409"],
         json!({"description": "A request with this Idempotency-Key is being processed"})
+    );
+    assert_eq!(
+        op["responses"]["201"]["content"]["application/json"]["schema"],
+        json!({"$ref": "#/components/schemas/Order"}),
+        "documented through Kept<..>"
     );
     let err = App::new()
         .routes(routes![book])

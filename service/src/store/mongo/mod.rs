@@ -45,7 +45,7 @@ use serde_json::{Map, Number, Value};
 
 use super::redact::redact;
 use super::{
-    check_collection, check_field, with_id, Checked, Deletion, Direction, Document, DocumentStore,
+    check_collection, check_field, check_id, with_id, Checked, Deletion, Direction, Document, DocumentStore,
     ExactDocument, ListOptions, Reference, Referrer, Stale, StoreError, StoreFuture, Versioned, ID_FIELD,
     STORE_FIELD,
 };
@@ -556,6 +556,26 @@ impl DocumentStore for MongoStore {
         Box::pin(async move {
             let deleted = self.delete_checked(collection, id, referrers, None).await?;
             Ok(deleted.unwrap_or(Deletion::NotFound))
+        })
+    }
+
+    fn insert_at<'a>(
+        &'a self,
+        collection: &'a str,
+        id: &'a str,
+        document: Document,
+    ) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            check_id(id)?;
+            let oid = ObjectId::parse_str(id).map_err(|err| StoreError::invalid(err.to_string()))?;
+            match self
+                .insert_new(collection, oid, fields(&document), BsonDocument::new())
+                .await?
+            {
+                Ok(()) => Ok(true),
+                Err(err) if is_duplicate_key(&err) => Ok(false),
+                Err(err) => Err(mongo_error(err)),
+            }
         })
     }
 

@@ -47,7 +47,7 @@ use super::exact::with_id_exact;
 use super::read_pool::ReadPool;
 use super::references::referenced_id;
 use super::{
-    check_collection, check_field, with_id, Checked, Deletion, Direction, Document, DocumentStore,
+    check_collection, check_field, check_id, with_id, Checked, Deletion, Direction, Document, DocumentStore,
     ExactDocument, ListOptions, Reference, Referrer, Stale, StoreError, StoreFuture, Versioned, STORE_FIELD,
 };
 use crate::exact::{self, ExactMap};
@@ -580,6 +580,24 @@ impl DocumentStore for SqliteStore {
                 .delete_at(collection, id, referrers, None)
                 .await?
                 .unwrap_or(Deletion::NotFound))
+        })
+    }
+
+    fn insert_at<'a>(
+        &'a self,
+        collection: &'a str,
+        id: &'a str,
+        document: Document,
+    ) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            check_collection(collection)?;
+            check_id(id)?;
+            let op = Op::InsertIfAbsent {
+                collection: collection.to_owned(),
+                id: id.to_ascii_lowercase(),
+                body: encode(&document)?,
+            };
+            Ok(self.write(op).await? == Answer::Done(true))
         })
     }
 

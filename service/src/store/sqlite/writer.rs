@@ -42,6 +42,12 @@ pub(super) enum Op {
         id: String,
         body: String,
     },
+    /// Insert unless the id is taken (`Done(false)` then).
+    InsertIfAbsent {
+        collection: String,
+        id: String,
+        body: String,
+    },
     /// Replace if the document exists and is at `expected` (`None`: any version).
     Replace {
         collection: String,
@@ -165,6 +171,12 @@ fn commit(conn: &mut Connection, batch: &[Job]) -> Result<Vec<Result<Answer, Sto
 fn apply(tx: &Transaction<'_>, op: &Op) -> rusqlite::Result<Answer> {
     match op {
         Op::Insert { collection, id, body } => insert(tx, collection, id, body),
+        Op::InsertIfAbsent { collection, id, body } => tx
+            .prepare_cached(
+                "INSERT OR IGNORE INTO documents (collection, id, body, version) VALUES (?1, ?2, ?3, 1)",
+            )?
+            .execute(params![collection, id, body])
+            .map(|changed| Answer::Done(changed > 0)),
         Op::Replace {
             collection,
             id,
