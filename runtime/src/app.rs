@@ -17,6 +17,7 @@ use bytes::Bytes;
 use hyper::Method;
 
 mod errors;
+mod problem;
 
 use crate::config::Config;
 use crate::dispatch::{Compiled, Descend, Endpoint, LayerFn, MatchedRoute, RouteScope, Service};
@@ -335,7 +336,10 @@ impl App {
             }
         }
         let validation_error = self.validation_error_body()?;
-        let doc = document(&self.info, operations, registry, validation_error);
+        let mut doc = document(&self.info, operations, registry, validation_error);
+        if self.answers_problems() {
+            crate::problem::document_problems(&mut doc);
+        }
         let openapi_json =
             Bytes::from(serde_json::to_vec(&doc).map_err(|e| BuildError(format!("OpenAPI document: {e}")))?);
         let docs =

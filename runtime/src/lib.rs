@@ -126,6 +126,7 @@ mod files;
 mod group;
 pub mod idempotency;
 mod openapi;
+pub mod problem;
 mod response;
 mod routing;
 mod server;

@@ -29,6 +29,7 @@ mod layers;
 mod observability;
 mod openapi_document;
 mod openapi_schema;
+mod problem_details;
 mod security;
 mod server_limits;
 mod sse_client;
