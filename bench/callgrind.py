@@ -19,7 +19,8 @@ Usage:
   bench/callgrind.py BINARY --keep /tmp/cg   # keep the output files, for callgrind_annotate
 
 A scenario is 'METHOD PATH'; POST /item and POST /api/bird/ use the Lua scripts of bench/lua/.
-The server must accept `--port PORT` (or take `--port-flag` to name another flag).
+The server must accept `--port PORT` (or take `--port-flag` to name another flag; `--port-flag ''`
+passes the port as the first argument, as the bench peers take it: bench/peers/common).
 """
 
 import argparse
@@ -81,7 +82,8 @@ def run(binary, args, env, scenario, duration, port_flag, cache_sim=False, keep=
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
         cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}",
-               *(["--cache-sim=yes"] if cache_sim else []), binary, port_flag, str(port), *args]
+               *(["--cache-sim=yes"] if cache_sim else []), binary,
+               *([port_flag] if port_flag else []), str(port), *args]
         proc = subprocess.Popen(cmd, env={**os.environ, **env}, stdout=subprocess.DEVNULL,
                                 stderr=open(os.path.join(tmp, "server.log"), "w"), cwd=tmp)
         try:

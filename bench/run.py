@@ -104,6 +104,9 @@ VARIANTS = {
     "ferrapi-noop": ("ferrapi-bare", {"SERVER": "ferrapi", "LAYERS": "noop"}),
     "ferrapi-cors-gzip": ("ferrapi-bare", {"SERVER": "ferrapi", "LAYERS": "cors,compression", **FIXED_MALLOC}),
     "axum-cors-gzip": ("axum", {"LAYERS": "cors,compression", **FIXED_MALLOC}),
+    # The work of the service's default start (an id and an access line per request) on axum
+    # with tower-http: the peer issue 22 compares service-default with.
+    "axum-trace-ids": ("axum", {"LAYERS": "trace,request-id"}),
 }
 LAYER_HEADERS = {"ferrapi-cors-gzip": ["Origin: http://bench.example", "Accept-Encoding: gzip"],
                  "axum-cors-gzip": ["Origin: http://bench.example", "Accept-Encoding: gzip"]}

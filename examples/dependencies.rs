@@ -50,9 +50,11 @@ use std::collections::HashMap;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use ferrapi::arg::{Deps, Param, RequestCx, Source};
 use ferrapi::header::{HeaderValue, AUTHORIZATION, WWW_AUTHENTICATE};
 use ferrapi::prelude::*;
-use ferrapi::types::{Deps, Operation, Param, RequestCx, SchemaRegistry, Source, ValidationErrors};
+use ferrapi::schema::{Operation, SchemaRegistry};
+use ferrapi::validation::ValidationErrors;
 use ferrapi::Arg;
 use serde::Serialize;
 

@@ -43,9 +43,9 @@
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use ferrapi::arg::{PartDoc, UploadDoc};
 use ferrapi::prelude::*;
 use ferrapi::security::OAuth2PasswordBearer;
-use ferrapi::types::{PartDoc, UploadDoc};
 use ferrapi::{Multipart, MultipartError};
 use serde::Serialize;
 

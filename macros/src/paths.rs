@@ -4,7 +4,7 @@
 //! (each returns the path of one runtime item, at the call site; [`at`] moves it to a span of the
 //! input when an error should point there), so moving an item in the runtime is a change to its
 //! one line here. An item of ferrapi's public API is named by its one public path
-//! (`::ferrapi::types::FromJson`); an item only generated code needs is reached as `__rt::Item`,
+//! (`::ferrapi::convert::FromJson`); an item only generated code needs is reached as `__rt::Item`,
 //! the hidden `::ferrapi::__private` opened by [`runtime_scope`]. The struct literal of a route's
 //! definition is written by [`route_def`] alone.
 
@@ -70,37 +70,38 @@ public_paths! {
     method => Method;
     into_response => IntoResponse;
     response => Response;
-    request_cx => types::RequestCx;
-    state_map => types::StateMap;
+    request_cx => arg::RequestCx;
+    state_map => arg::StateMap;
 }
 runtime_paths! {
     route_parts => RouteParts;
     handler => Handler;
-    grouped_handler => GroupedHandler;
+    started => Started;
+    sealed => SEALED;
     group_inputs => GroupInputs;
     dependency_fn => DependencyFn;
     group_parts => GroupParts;
     boxed => boxed;
-    answer_now => answer_now;
+    complete_now => complete_now;
     internal_error => internal_error;
-    finish => finish;
+    reject_invalid => reject_invalid;
     invalid => invalid;
     defer_invalid => defer_invalid;
 }
 
 // Arguments and their validation.
 public_paths! {
-    validation_errors => types::ValidationErrors;
-    loc => types::Loc;
-    failure => types::Failure;
-    bound => types::Bound;
-    constrainable => types::Constrainable;
+    validation_errors => validation::ValidationErrors;
+    loc => validation::Loc;
+    failure => validation::Failure;
+    bound => convert::Bound;
+    constrainable => convert::Constrainable;
 }
 public_paths! {
     arg => Arg;
-    source => types::Source;
-    param => types::Param;
-    deps => types::Deps;
+    source => arg::Source;
+    param => arg::Param;
+    deps => arg::Deps;
 }
 runtime_paths! {
     path_param => path_param;
@@ -125,10 +126,10 @@ runtime_paths! {
 // Models and string enumerations.
 public_paths! {
     model => Model;
-    from_json => types::FromJson;
-    fast_json => types::FastJson;
+    from_json => convert::FromJson;
+    fast_json => convert::FastJson;
     str_enum => StrEnum;
-    from_param => types::FromParam;
+    from_param => convert::FromParam;
 }
 runtime_paths! {
     validate_model => validate_model;
@@ -144,9 +145,9 @@ runtime_paths! {
 
 // JSON values, serde, and the OpenAPI document.
 public_paths! {
-    json_schema => types::JsonSchema;
-    schema_registry => types::SchemaRegistry;
-    operation => types::Operation;
+    json_schema => schema::JsonSchema;
+    schema_registry => schema::SchemaRegistry;
+    operation => schema::Operation;
 }
 runtime_paths! {
     value => Value;
@@ -177,7 +178,7 @@ pub struct RouteDefFields<'a> {
     pub include_in_schema: bool,
 }
 
-/// The struct literal of a route's definition. `handler`, `grouped`, `operation` and `check` are
+/// The struct literal of a route's definition. `handler`, `operation` and `check` are
 /// locals of those names in the generated `def` body.
 pub fn route_def(fields: RouteDefFields<'_>) -> TokenStream {
     let RouteDefFields {
@@ -195,7 +196,6 @@ pub fn route_def(fields: RouteDefFields<'_>) -> TokenStream {
             method: #method_type::#method,
             path: #path,
             handler,
-            grouped,
             reads_body: #reads_body,
             streams_body: #streams_body,
             include_in_schema: #include_in_schema,

@@ -7,8 +7,8 @@
 //! - a configuration mistake (a bad template or group prefix, a missing state) stops the build
 //!   with a clear error instead of surfacing on some later request;
 //! - routes are declared in order, groups' routes where the group is added (flattened, see
-//!   `group.rs`); a route whose groups have dependencies or layers gets its per-request scope
-//!   here (its groups' layer stacks built once per group), every other route none.
+//!   `group.rs`); each route becomes a dispatch `Target` here, with its groups' layer stacks
+//!   (built once per group) and dependencies, empty for a route whose groups have none.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -17,16 +17,19 @@ use bytes::Bytes;
 use hyper::Method;
 
 mod errors;
+mod lifecycle;
 mod problem;
 
+pub(crate) use lifecycle::{start, stop, Lifecycle};
+
 use crate::config::Config;
-use crate::dispatch::{Compiled, Descend, Endpoint, LayerFn, MatchedRoute, RouteScope, Service};
+use crate::dispatch::{Compiled, Endpoint, Innermost, LayerFn, MatchedRoute, Service, Target};
 use crate::extract::StateMap;
-use crate::group::{Group, Mounted, Scope};
+use crate::group::{Group, Inherited, Mounted};
 use crate::metrics::{HttpMetrics, Metrics};
 use crate::openapi::{document, document_path, DocsRoutes, Info};
 use crate::response::{BoxError, InternalAnswer};
-use crate::routing::{Entry, Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable};
+use crate::routing::{Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable};
 use crate::validate::SchemaRegistry;
 
 /// Why an app could not be built.
@@ -51,6 +54,7 @@ pub struct App {
     info: Info,
     layers: Vec<LayerFn>,
     metrics: Option<Metrics>,
+    lifecycle: Lifecycle,
 }
 
 impl std::fmt::Debug for App {
@@ -87,6 +91,7 @@ impl App {
             },
             layers: Vec::new(),
             metrics: None,
+            lifecycle: Lifecycle::default(),
         }
     }
 
@@ -287,8 +292,14 @@ impl App {
         .map_err(BuildError)
     }
 
+    /// The app's startup and shutdown hooks, taken out (the server runs them), and the tracker
+    /// of its background tasks (the server waits for them).
+    pub(crate) fn take_lifecycle(&mut self) -> (Lifecycle, tokio_util::task::TaskTracker) {
+        (std::mem::take(&mut self.lifecycle), self.state.tasks().clone())
+    }
+
     /// Compile the app into a service.
-    pub fn build(mut self) -> Result<Service, BuildError> {
+    pub fn build(self) -> Result<Service, BuildError> {
         let table = self.table()?;
         for route in &self.routes {
             let def = &route.def;
@@ -328,11 +339,9 @@ impl App {
                         }
                     });
                 }
-                operations.push((
-                    def.method.to_string(),
-                    document_path(template, &route.path),
-                    operation.finish(),
-                ));
+                let path = document_path(template, &route.path);
+                operation.name_form(def.method.as_str(), &path, &mut registry);
+                operations.push((def.method.to_string(), path, operation.finish()));
             }
         }
         let validation_error = self.validation_error_body()?;
@@ -365,9 +374,9 @@ impl App {
             let docs_paths: Vec<&str> = docs.paths().collect();
             HttpMetrics::new(metrics, &templates, &docs_paths)
         });
-        let scopes = scopes(&mut self.routes, self.state.answers().internal.as_ref());
+        let targets = targets(self.routes, matched, self.state.answers().internal.as_ref());
         let compiled = Compiled {
-            routes: self.routes.into_iter().map(|route| route.def).collect(),
+            targets,
             router,
             state: self.state,
             observe: self.config.request_ids || metrics.is_some(),
@@ -375,43 +384,48 @@ impl App {
             openapi_json,
             docs,
             route_table,
-            matched,
             metrics,
-            scopes,
         };
         Ok(Service::new(compiled, &self.layers))
     }
 }
 
-/// Each route's per-request scope (by declaration index): `Some` for a route whose groups have
-/// dependencies or layers, whose entry becomes `Scoped`. Each group's layer stack is built once
-/// and shared by its routes (a clone of an endpoint shares its layers' state); `internal` is the
-/// app's 500, for its layers' errors.
-fn scopes(routes: &mut [Mounted], internal: Option<&InternalAnswer>) -> Vec<Option<RouteScope>> {
+/// Each route as the dispatcher runs it (by declaration index), with `matched`, its extension
+/// for the layers: its groups' dependencies and layer stacks, empty for a route whose groups
+/// have neither. Each group's layer stack is built once and shared by its routes (a clone of an
+/// endpoint shares its layers' state); `internal` is the app's 500, for its layers' errors.
+fn targets(
+    routes: Vec<Mounted>,
+    matched: Vec<MatchedRoute>,
+    internal: Option<&InternalAnswer>,
+) -> Vec<Target> {
     let mut stacks: Vec<(Arc<[LayerFn]>, Endpoint)> = Vec::new();
     let mut stack_of = |layers: &Arc<[LayerFn]>| -> Endpoint {
         if let Some((_, stack)) = stacks.iter().find(|(known, _)| Arc::ptr_eq(known, layers)) {
             return stack.clone();
         }
         let stack = layers.iter().fold(
-            Endpoint::new(Descend(internal.cloned()), internal.cloned()),
+            Endpoint::new(Innermost(internal.cloned()), internal.cloned()),
             |endpoint, layer| layer(endpoint),
         );
         stacks.push((layers.clone(), stack.clone()));
         stack
     };
     routes
-        .iter_mut()
-        .map(|route| {
-            let scope: &Scope = route.scope.as_deref().filter(|scope| scope.per_request())?;
-            let compiled = RouteScope {
-                dependencies: scope.dependencies.clone().into(),
-                stacks: scope.layers.iter().map(&mut stack_of).collect(),
-                reads_body: route.def.reads_body(),
-                streams_body: route.def.streams_body(),
-            };
-            route.def.entry = Entry::Scoped;
-            Some(compiled)
+        .into_iter()
+        .zip(matched)
+        .map(|(route, matched)| {
+            let scope: Option<&Inherited> = route.scope.as_deref();
+            Target {
+                def: route.def,
+                matched,
+                stacks: scope
+                    .map(|scope| scope.layers.iter().map(&mut stack_of).collect())
+                    .unwrap_or_default(),
+                dependencies: scope
+                    .map(|scope| scope.dependencies.clone().into())
+                    .unwrap_or_default(),
+            }
         })
         .collect()
 }

@@ -4,7 +4,7 @@
 //!
 //! Rules enforced here: every assertion trait carries `#[diagnostic::on_unimplemented]` words a
 //! route author understands (what is wrong, and what to write instead); nothing here runs per
-//! request except [`boxed`], [`bad_body`], [`finish`] and [`defer_invalid`] (and, for a request
+//! request except [`boxed`], [`bad_body`], [`reject_invalid`] and [`defer_invalid`] (and, for a request
 //! that fails validation, [`invalid`]).
 
 use serde_json::Value;
@@ -62,7 +62,7 @@ pub fn bad_body(errors: &ValidationErrors) -> bool {
 /// once every argument is extracted. A valid request pays what `ValidationErrors::finish` costs
 /// (a test of the errors, no call).
 #[inline]
-pub fn finish(cx: &RequestCx<'_>, errors: ValidationErrors) -> Result<(), Response> {
+pub fn reject_invalid(cx: &RequestCx<'_>, errors: ValidationErrors) -> Result<(), Response> {
     errors
         .answer_with(|errors| invalid(cx, errors))
         .map_or(Ok(()), Err)
@@ -75,7 +75,7 @@ pub fn invalid(cx: &RequestCx<'_>, errors: ValidationErrors) -> Response {
     cx.state.answers().invalid(errors, cx.parts)
 }
 
-/// [`finish`] for a route with dependencies, which answers a validation error only after its
+/// [`reject_invalid`] for a route with dependencies, which answers a validation error only after its
 /// dependencies ran: `Some` with what that answer needs when a check failed, else `None`.
 #[inline]
 pub fn defer_invalid(cx: &RequestCx<'_>, errors: ValidationErrors) -> Option<Invalid> {
@@ -103,6 +103,8 @@ impl<T: Numeric> Numeric for Vec<T> {}
 impl<T: Numeric, N> Numeric for crate::Header<T, N> {}
 #[diagnostic::do_not_recommend]
 impl<T: Numeric, N> Numeric for crate::Cookie<T, N> {}
+#[diagnostic::do_not_recommend]
+impl<T: Numeric> Numeric for crate::Form<T> {}
 
 /// Compile-time check that a constrained value is a string.
 #[diagnostic::on_unimplemented(
@@ -118,6 +120,8 @@ impl<T: Text> Text for Vec<T> {}
 impl<T: Text, N> Text for crate::Header<T, N> {}
 #[diagnostic::do_not_recommend]
 impl<T: Text, N> Text for crate::Cookie<T, N> {}
+#[diagnostic::do_not_recommend]
+impl<T: Text> Text for crate::Form<T> {}
 
 /// Assert `T: Numeric`.
 pub const fn assert_numeric<T: Numeric>() {}
@@ -141,6 +145,10 @@ pub trait OneBody<const EARLIER: bool, const BODY: bool> {}
 impl<T: ?Sized> OneBody<false, false> for T {}
 impl<T: ?Sized> OneBody<false, true> for T {}
 impl<T: ?Sized> OneBody<true, false> for T {}
+// Form fields share the one form: a field after another body argument is no second body (a model
+// after a field still is).
+#[diagnostic::do_not_recommend]
+impl<T: crate::extract::FormField> OneBody<true, true> for crate::Form<T> {}
 
 /// Compile-time check that a dependency can be cached for the request: the cache keeps its value
 /// and hands each use a clone. `SHARE` is what the cache needs of a dependency (`DEPENDENCY`),

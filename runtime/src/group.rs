@@ -9,8 +9,9 @@
 //! - what groups state accumulates from the outermost group: tags, `responses(..)`, dependencies
 //!   and layers (the outermost group's layers wrap the inner ones');
 //! - prefix, tags and responses cost nothing per request (they are applied when the app is
-//!   built); only a route whose groups have dependencies or layers takes another path per request
-//!   (`dispatch/scoped.rs`), and only that route;
+//!   built); a route's groups' dependencies and layer stacks are data of its dispatch target
+//!   (`dispatch/layers.rs`, and the route's handler), one slice-length test each for a route
+//!   whose groups have none;
 //! - a prefix is checked by `group!` at compile time (`ferrapi_template::check_prefix`), and again
 //!   when the app is built.
 
@@ -132,11 +133,16 @@ impl Group {
 
     /// Append the group's routes, flattened, to `out` under `parent` (the enclosing groups'
     /// scope); a malformed prefix is recorded in `problems`.
-    pub(crate) fn flatten(self, parent: Option<&Scope>, out: &mut Vec<Mounted>, problems: &mut Vec<String>) {
+    pub(crate) fn flatten(
+        self,
+        parent: Option<&Inherited>,
+        out: &mut Vec<Mounted>,
+        problems: &mut Vec<String>,
+    ) {
         if let Err(err) = ferrapi_template::check_prefix(self.prefix) {
             problems.push(format!("group `{}`: {}", self.prefix, err.problems().join("; ")));
         }
-        let scope = Arc::new(Scope::nest(
+        let scope = Arc::new(Inherited::nest(
             parent,
             self.prefix,
             self.tags,
@@ -161,7 +167,7 @@ impl Group {
 }
 
 /// What a route's groups state, accumulated from the outermost group.
-pub(crate) struct Scope {
+pub(crate) struct Inherited {
     /// The groups' prefixes joined.
     pub(crate) prefix: String,
     /// Tags, outermost group first.
@@ -175,9 +181,9 @@ pub(crate) struct Scope {
     pub(crate) layers: Vec<Arc<[LayerFn]>>,
 }
 
-impl Scope {
+impl Inherited {
     fn nest(
-        parent: Option<&Scope>,
+        parent: Option<&Inherited>,
         prefix: &'static str,
         tags: Vec<&'static str>,
         responses: Vec<(u16, &'static str)>,
@@ -185,14 +191,14 @@ impl Scope {
         layers: Vec<LayerFn>,
     ) -> Self {
         let mut scope = match parent {
-            Some(parent) => Scope {
+            Some(parent) => Inherited {
                 prefix: format!("{}{prefix}", parent.prefix),
                 tags: parent.tags.clone(),
                 responses: parent.responses.clone(),
                 dependencies: parent.dependencies.clone(),
                 layers: parent.layers.clone(),
             },
-            None => Scope {
+            None => Inherited {
                 prefix: prefix.to_owned(),
                 tags: Vec::new(),
                 responses: Vec::new(),
@@ -208,11 +214,6 @@ impl Scope {
         }
         scope
     }
-
-    /// True when the scope changes how its routes answer requests (not only their documentation).
-    pub(crate) fn per_request(&self) -> bool {
-        !self.dependencies.is_empty() || !self.layers.is_empty()
-    }
 }
 
 /// A route as the app serves it: its definition, its full path and its groups' scope (`None`
@@ -220,7 +221,7 @@ impl Scope {
 pub(crate) struct Mounted {
     pub(crate) def: RouteDef,
     pub(crate) path: String,
-    pub(crate) scope: Option<Arc<Scope>>,
+    pub(crate) scope: Option<Arc<Inherited>>,
 }
 
 impl Mounted {

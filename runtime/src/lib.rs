@@ -67,7 +67,7 @@
 //! 11. [Testing in-process](#testing-in-process): [`TestClient`](testing::TestClient), no socket;
 //!     its cookies.
 //! 12. [Custom parameter and field types](#custom-parameter-and-field-types): the traits of
-//!     [`types`].
+//!     [`convert`] and [`schema`].
 //! 13. [Dependencies](#dependencies): `#[dependency]`, the [`Arg`] trait, sub-dependencies, the
 //!     per-request cache, answering 401.
 //! 14. [Route groups](#route-groups): `group!`, a prefix, tags, default responses, dependencies
@@ -84,8 +84,9 @@
 //! The API in one screen: [`App`] builds an app (its routes alone or in [`Group`]s, made by
 //! [`group!`]) and [`Service`] answers requests; [`Server`]
 //! serves a service over HTTP/1.1 and HTTP/2; [`prelude`] has what a route author writes with;
-//! [`Arg`] is the trait of route arguments, which a dependency implements; [`types`] has the
-//! traits a custom parameter or field type implements; [`layer`] has what `tower` middleware
+//! [`Arg`] is the trait of route arguments, which a dependency implements, and [`arg`] what it
+//! works with; [`convert`] and [`schema`] have the traits a custom parameter or field type
+//! implements, [`validation`] the errors it reports; [`layer`] has what `tower` middleware
 //! meets; [`testing`] calls an app in-process, as FastAPI's `TestClient` does; [`docs`] names the
 //! versions and policy of the documentation pages; [`logging::init`] sets up the log.
 //!
@@ -140,7 +141,9 @@ pub mod testing;
 pub use app::{App, BuildError};
 pub use config::Config;
 pub use dispatch::{Service, ServiceFuture};
-pub use extract::{Arg, Cookie, Form, Header, Multipart, MultipartError, State, UploadFile};
+pub use extract::{
+    Arg, BackgroundTasks, Cookie, Form, Header, Multipart, MultipartError, State, UploadFile, Validation,
+};
 pub use files::{FileResponse, ServeStatic, ServeStaticFuture, StaticDir};
 pub use group::Group;
 pub use response::{
@@ -156,7 +159,8 @@ pub use validate::{Model, StrEnum};
 /// "Authorize". Whether a credential is valid is yours to decide, in a dependency that takes one.
 pub mod security {
     pub use crate::extract::{
-        ApiKeyCookie, ApiKeyHeader, ApiKeyQuery, HttpBasic, HttpBearer, OAuth2PasswordBearer, TokenUrl,
+        ApiKeyCookie, ApiKeyHeader, ApiKeyQuery, HttpBasic, HttpBearer, OAuth2PasswordBearer,
+        OAuth2PasswordRequestForm, TokenUrl,
     };
 }
 
@@ -199,29 +203,57 @@ pub use ferrapi_macros::Model;
 pub use ferrapi_macros::StrEnum;
 pub use hyper::{header, HeaderMap, Method, StatusCode, Uri};
 
-/// Custom parameter and field types: the traits a type implements to be a path or query parameter
-/// ([`FromParam`](types::FromParam)) or a field of a JSON body ([`FromJson`](types::FromJson)),
-/// with its JSON Schema ([`JsonSchema`](types::JsonSchema)), and the error types their
-/// conversions report. The manual's [Custom parameter and field
-/// types](crate#custom-parameter-and-field-types) implements them for a date type, used as a query
-/// parameter and as a model field. And what an [`Arg`] implementation (a dependency) works with:
-/// the request ([`RequestCx`](types::RequestCx)), the argument's declaration
-/// ([`Param`](types::Param)), the request's resolved dependencies ([`Deps`](types::Deps)), the
-/// operation it documents ([`Operation`](types::Operation)); see the manual's
-/// [Dependencies](crate#dependencies).
-pub mod types {
+/// The argument contract: what an [`Arg`] implementation (a dependency, or an argument kind of
+/// your own) works with: the kind of argument it is ([`Source`](arg::Source)), the request
+/// ([`RequestCx`](arg::RequestCx), its head [`Parts`](arg::Parts)), the argument's declaration
+/// ([`Param`](arg::Param)), the request's resolved dependencies ([`Deps`](arg::Deps)), the app's
+/// state ([`StateMap`](arg::StateMap)); and the traits and documentation helpers of header,
+/// cookie and multipart arguments. See the manual's [Dependencies](crate#dependencies).
+pub mod arg {
     pub use crate::extract::{
-        AnyParts, CookieValue, Deps, FromArgument, Param, ParamName, ParamValue, PartDoc, RequestCx, Source,
-        StateMap, TokenUrl, UploadDoc,
-    };
-    pub use crate::openapi::Operation;
-    pub use crate::validate::{
-        Bound, Constrainable, ErrorItem, Failure, FastJson, FromJson, FromParam, JsonSchema, Loc, LocItem,
-        SchemaRegistry, ValidationErrors,
+        AnyParts, Arg, CookieValue, Deps, FormValue, FromArgument, Param, ParamName, ParamValue, PartDoc,
+        RequestCx, Source, StateMap, TaskOutcome, UploadDoc,
     };
     /// The head of a request (method, URI, headers, extensions): what [`RequestCx::parts`] gives,
     /// and what the app's error answers read ([`App::on_not_found`](crate::App::on_not_found)).
     pub use hyper::http::request::Parts;
+}
+
+/// Parameter and field conversion: the traits a type implements to be a path, query, header or
+/// cookie parameter ([`FromParam`](convert::FromParam)) or a field of a JSON body
+/// ([`FromJson`](convert::FromJson), with its fast path [`FastJson`](convert::FastJson)), and to
+/// take the numeric and length constraints ([`Constrainable`](convert::Constrainable),
+/// [`Bound`](convert::Bound)). The manual's [Custom parameter and field
+/// types](crate#custom-parameter-and-field-types) implements them for a date type.
+pub mod convert {
+    pub use crate::validate::{Bound, Constrainable, FastJson, FromJson, FromParam};
+}
+
+/// Validation errors as pydantic v2 reports them: the request's errors
+/// ([`ValidationErrors`](validation::ValidationErrors)), each one's kind
+/// ([`Failure`](validation::Failure)) and location ([`Loc`](validation::Loc)), and the items of a
+/// 422 body ([`ErrorItem`](validation::ErrorItem)).
+pub mod validation {
+    pub use crate::validate::{ErrorItem, Failure, Loc, LocItem, ValidationErrors};
+}
+
+/// JSON Schemas and the OpenAPI operation: what a type's [`JsonSchema`](schema::JsonSchema)
+/// writes into the document's [`SchemaRegistry`](schema::SchemaRegistry), and the
+/// [`Operation`](schema::Operation) an argument documents itself in.
+pub mod schema {
+    pub use crate::openapi::Operation;
+    pub use crate::validate::{JsonSchema, SchemaRegistry};
+}
+
+/// The items of [`arg`], [`convert`], [`validation`] and [`schema`] under their former common
+/// path, kept for code written against it (CHANGELOG.md, issue 22); use those modules instead.
+#[doc(hidden)]
+pub mod types {
+    pub use crate::arg::*;
+    pub use crate::convert::*;
+    pub use crate::schema::*;
+    pub use crate::security::TokenUrl;
+    pub use crate::validation::*;
 }
 
 /// `tower` middleware around an app: what [`App::layer`] wraps ([`Endpoint`](layer::Endpoint)),
@@ -254,11 +286,13 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::codegen::*;
-    pub use crate::extract::{body_model, path_param, DependencyFn, EffectFuture, GroupInputs, Sharing};
+    pub use crate::extract::{
+        body_model, path_param, DependencyFn, EffectFuture, FormField, GroupInputs, Sharing, SEALED,
+    };
     pub use crate::group::GroupParts;
     pub use crate::openapi::field_schema;
     pub use crate::response::{internal_error, Invalid};
-    pub use crate::routing::{answer_now, BoxFuture, GroupedHandler, Handler, RouteParts};
+    pub use crate::routing::{complete_now, BoxFuture, Handler, RouteParts, Started};
     pub use crate::validate::{
         enum_failure, enum_from_json, enum_from_param, enum_schema, fast_enum, field, title_case,
         validate_model, Constraint, FieldDecline, FieldFast, FieldProbe, Skip,

@@ -12,6 +12,8 @@
 //!   them: `cookies.rs`); a request's own header replaces the client's of the same name;
 //! - the response's body is read whole before [`TestRequest::send`] returns, so reading it is
 //!   synchronous (`text()`, `json()`);
+//! - a client may replace dependencies for its own requests (`override_dependency`: see
+//!   `extract/overrides.rs`);
 //! - this is test support: a mistake in the test (a malformed header or URI, a value that does not
 //!   serialize, an answer that is not the JSON the test expects) panics with a message naming
 //!   it, as an assertion does.
@@ -28,6 +30,7 @@ use serde::Serialize;
 
 use crate::app::App;
 use crate::dispatch::Service;
+use crate::extract::Overrides;
 use crate::response::Body;
 
 mod cookies;
@@ -64,6 +67,15 @@ impl IntoService for App {
     }
 }
 
+/// `pairs` as `application/x-www-form-urlencoded` text.
+fn urlencoded<K: AsRef<str>, V: AsRef<str>>(pairs: &[(K, V)]) -> String {
+    let mut encoded = form_urlencoded::Serializer::new(String::new());
+    for (name, value) in pairs {
+        encoded.append_pair(name.as_ref(), value.as_ref());
+    }
+    encoded.finish()
+}
+
 /// Calls an app in-process: `TestClient::new(app).get("/item/42").send().await`.
 ///
 /// Cheap to clone (the app is shared); requests may be sent from many tasks at once. It keeps
@@ -75,6 +87,8 @@ pub struct TestClient {
     jar: Arc<Mutex<Jar>>,
     /// Sent with every request, under the request's own.
     headers: HeaderMap,
+    /// The test's replacements of dependencies.
+    overrides: Overrides,
 }
 
 impl TestClient {
@@ -84,7 +98,33 @@ impl TestClient {
             service: app.into_service(),
             jar: Arc::default(),
             headers: HeaderMap::new(),
+            overrides: Overrides::default(),
         }
+    }
+
+    /// This client, answering its requests with dependency `D` resolved by `replace()` instead of
+    /// `D`'s own resolution, wherever `D` is used (FastAPI's `app.dependency_overrides`): test a
+    /// route without the database or the identity provider its dependency needs. `replace` may
+    /// answer the request itself with `Err(response)`, as a dependency may. `D`'s inputs are
+    /// still read (a parameter it declares is still required); its own dependencies are not
+    /// resolved. A second override of `D` replaces the first; other clients are not affected.
+    pub fn override_dependency<D, F, Fut>(mut self, replace: F) -> Self
+    where
+        D: crate::Arg + Clone + Send + 'static,
+        F: Fn() -> Fut + Send + Sync + 'static,
+        Fut: std::future::Future<Output = Result<D, crate::Response>> + Send + 'static,
+    {
+        self.overrides.set::<D, F, Fut>(replace);
+        self
+    }
+
+    /// [`override_dependency`](TestClient::override_dependency) with a value: every request
+    /// gets a clone of `value` for dependency `D`.
+    pub fn override_value<D>(self, value: D) -> Self
+    where
+        D: crate::Arg + Clone + Send + Sync + 'static,
+    {
+        self.override_dependency(move || std::future::ready(Ok(value.clone())))
     }
 
     /// This client, sending header `name: value` with every request (a credential every test
@@ -141,6 +181,7 @@ impl TestClient {
             cookies: Vec::new(),
             body: Bytes::new(),
             mistake: None,
+            overrides: self.overrides.clone(),
         }
     }
 
@@ -196,6 +237,8 @@ pub struct TestRequest {
     body: Bytes,
     /// The first mistake in building the request, reported when it is sent.
     mistake: Option<String>,
+    /// The client's replacements of dependencies.
+    overrides: Overrides,
 }
 
 impl fmt::Debug for TestRequest {
@@ -250,16 +293,20 @@ impl TestRequest {
 
     /// Add the query parameters `pairs`, form-encoded, to the URI's query.
     pub fn query<K: AsRef<str>, V: AsRef<str>>(mut self, pairs: &[(K, V)]) -> Self {
-        let mut query = form_urlencoded::Serializer::new(String::new());
-        for (name, value) in pairs {
-            query.append_pair(name.as_ref(), value.as_ref());
-        }
-        let query = query.finish();
+        let query = urlencoded(pairs);
         if !query.is_empty() {
             self.uri.push(if self.uri.contains('?') { '&' } else { '?' });
             self.uri.push_str(&query);
         }
         self
+    }
+
+    /// The body: the form fields `pairs`, in order (a name may repeat), urlencoded, with
+    /// `Content-Type: application/x-www-form-urlencoded` unless a content type is set (FastAPI's
+    /// `data=`).
+    pub fn form<K: AsRef<str>, V: AsRef<str>>(mut self, pairs: &[(K, V)]) -> Self {
+        self.body = Bytes::from(urlencoded(pairs));
+        self.default_content_type("application/x-www-form-urlencoded")
     }
 
     /// The body: `value` serialized as JSON, with `Content-Type: application/json` unless a
@@ -304,6 +351,7 @@ impl TestRequest {
             cookies,
             body,
             mistake,
+            overrides,
         } = self;
         let what = format!("{method} {uri}");
         if let Some(mistake) = mistake {
@@ -344,7 +392,11 @@ impl TestRequest {
             Err(error) => panic!("{what}: not a request: {error}"),
         };
         *request.headers_mut() = headers;
-        let response = service.handle(request).await;
+        let response = if overrides.is_empty() {
+            service.handle(request).await
+        } else {
+            overrides.scope(async { service.handle(request).await }).await
+        };
         let (parts, body) = response.into_parts();
         lock(&jar).store(&parts.headers);
         let body = match body.collect().await {

@@ -8,7 +8,7 @@
 //! one item per number, so a client reads them as it reads every other 422 of the service.
 
 use ferrapi::prelude::*;
-use ferrapi::types::{ErrorItem, Failure, LocItem};
+use ferrapi::validation::{ErrorItem, Failure, LocItem};
 use serde_json::json;
 
 use crate::exact::{Unkeepable, DECIMAL128_DIGITS};

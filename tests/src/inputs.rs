@@ -3,11 +3,11 @@
 //! reference app, so the answers can
 //! be compared with FastAPI's recorded ones (tests/fastapi/observed.json).
 
+use ferrapi::arg::{PartDoc, UploadDoc};
 use ferrapi::prelude::*;
 use ferrapi::security::{
     ApiKeyCookie, ApiKeyHeader, ApiKeyQuery, HttpBasic, HttpBearer, OAuth2PasswordBearer,
 };
-use ferrapi::types::{PartDoc, UploadDoc};
 use ferrapi::{Multipart, MultipartError};
 use serde::Serialize;
 

@@ -5,5 +5,6 @@
 
 pub mod app;
 pub mod client;
+pub mod forms;
 pub mod inputs;
 pub mod process;

@@ -1,16 +1,16 @@
-//! Code generation: the route's unit type, its `Route` impl and the handler that extracts,
+//! Code generation: the route's unit type, its `Route` impl and its one handler, which extracts,
 //! validates, calls the function and converts its result.
 //!
-//! Rules enforced here: the handler collects every validation error (path, then query, then
-//! body) before answering; a route with a dependency among its arguments (a constant of the
-//! argument types, folded by the optimiser) resolves its arguments in a boxed future first, one
-//! without runs exactly as if dependencies did not exist; the grouped handler, which the app
-//! runs only for a route in a group with dependencies, reads the groups' dependencies after the
-//! path parameters and resolves them before the route's own; and every type requirement is
-//! asserted at the argument's own span so a mistake is reported where it was made, once:
-//! assertions, handlers, check and OpenAPI builder are one function body (closures included),
-//! and the compiler reports an unsatisfied bound once per span and body. Internal names in the handler start with `__`, so a user's names never
-//! shadow them.
+//! Rules enforced here: the handler collects every validation error (path, then the inputs of
+//! the groups' dependencies, then query and the rest, then body) before answering; a route with a
+//! dependency among its arguments (a constant of the argument types, folded by the optimiser) or
+//! in its groups (the slice the runtime hands over is not empty: one length test) resolves its
+//! dependencies in a boxed future first, its groups' before its own, and a route without either
+//! runs exactly as if dependencies did not exist; and every type requirement is asserted at the
+//! argument's own span so a mistake is reported where it was made, once: assertions, handler,
+//! check and OpenAPI builder are one function body (closures included), and the compiler reports
+//! an unsatisfied bound once per span and body. Internal names in the handler start with `__`,
+//! so a user's names never shadow them.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -81,12 +81,17 @@ impl Argument<'_> {
     pub(super) fn resolve(&self, input: &TokenStream, deps: &TokenStream) -> TokenStream {
         let ty = self.ty;
         let span = ty.span();
-        let (share, arg) = (paths::at(span, paths::share()), paths::at(span, paths::arg()));
+        let (share, arg, sealed) = (
+            paths::at(span, paths::share()),
+            paths::at(span, paths::arg()),
+            paths::at(span, paths::sealed()),
+        );
         quote_spanned! {span=>
             <#ty as #arg>::__resolve(
                 #input,
                 #deps,
                 <#ty as #share<{ <#ty as #arg>::SOURCE.is_dependency() }>>::SHARE,
+                #sealed,
             )
         }
     }
@@ -241,8 +246,8 @@ fn call(model: &RouteModel, arguments: &[Argument<'_>], into_response: &TokenStr
     let name_str = fn_name.to_string();
     let slots = arguments.iter().map(|a| &a.slot);
     if suspend::may_suspend(&func.block) {
-        let boxed = paths::boxed();
-        return quote!(::core::result::Result::Ok(#boxed(async move {
+        let (boxed, started) = (paths::boxed(), paths::started());
+        return quote!(#started::Later(#boxed(async move {
             #into_response(#fn_name(#(#slots),*).await)
         })));
     }
@@ -251,39 +256,42 @@ fn call(model: &RouteModel, arguments: &[Argument<'_>], into_response: &TokenStr
         syn::ReturnType::Default => quote!(|#output| #into_response(#output)),
         syn::ReturnType::Type(_, ty) => quote_spanned!(ty.span()=> |#output| #into_response(#output)),
     };
-    let answer_now = paths::answer_now();
-    quote!(::core::result::Result::Err(#answer_now(
+    let (complete_now, started) = (paths::complete_now(), paths::started());
+    quote!(#started::Now(#complete_now(
         #name_str,
         async move { #fn_name(#(#slots),*).await },
         #convert,
     )))
 }
 
-/// True when any argument is a dependency: a constant expression (`false` when every argument is
-/// a path parameter), which the optimiser folds, so a route without a dependency runs exactly the
-/// code it would without the dependency path beside it.
-fn has_dependency(arguments: &[Argument<'_>]) -> Option<TokenStream> {
-    let dependencies: Vec<TokenStream> = arguments
+/// True when the route's groups have dependencies (a test of the slice the runtime hands over)
+/// or any argument is a dependency (a constant expression, which the optimiser folds): a route
+/// with neither runs exactly the code it would without the dependency path beside it.
+fn has_dependency(arguments: &[Argument<'_>]) -> TokenStream {
+    let dependencies = arguments
         .iter()
         .filter(|a| a.path_index.is_none())
-        .map(Argument::is_dependency)
-        .collect();
-    (!dependencies.is_empty()).then(|| quote!(#(#dependencies)||*))
+        .map(Argument::is_dependency);
+    quote!(__group.is_some() #(|| #dependencies)*)
 }
 
 /// The handler's way for a route with a dependency: a boxed future that resolves every argument
 /// in declaration order (the first dependency that fails answers the request, even when another
 /// argument is invalid, as in FastAPI; one whose own inputs were invalid is skipped), then answers
 /// every validation error at once (the app's answer: 422 unless overridden), or calls the function.
-/// With `group`, the groups' dependencies (`__group`, their inputs) are resolved first, in the
-/// same cache.
+/// The groups' dependencies (`__group`, their inputs, when the route's groups have any) are
+/// resolved first, in the same cache.
 fn dependency_path(
     model: &RouteModel,
     arguments: &[Argument<'_>],
     into_response: &TokenStream,
-    group: bool,
 ) -> TokenStream {
-    let (boxed, deps, internal_error) = (paths::boxed(), paths::deps(), paths::internal_error());
+    let (boxed, deps, internal_error, started) = (
+        paths::boxed(),
+        paths::deps(),
+        paths::internal_error(),
+        paths::started(),
+    );
     let (invalid, defer_invalid, bad_body) = (paths::invalid(), paths::defer_invalid(), paths::bad_body());
     let resolve = arguments
         .iter()
@@ -305,25 +313,22 @@ fn dependency_path(
         });
     let fn_name = &model.func.sig.ident;
     let slots: Vec<_> = arguments.iter().map(|a| &a.slot).collect();
-    let group = group.then(|| {
-        quote! {
-            if let ::core::result::Result::Err(__response) = __group.resolve(&mut __deps).await {
-                return __response;
-            }
-        }
-    });
     quote! {
         // FastAPI reads the body before any dependency runs: a body that cannot be validated
         // at all is answered first.
         if #bad_body(&__errors) {
-            return ::core::result::Result::Err(#invalid(__cx, __errors));
+            return #started::Now(#invalid(__cx, __errors));
         }
         // The future does not see the request: what a 422 needs is taken now, answered after
         // the dependencies ran.
         let __invalid = #defer_invalid(__cx, __errors);
-        return ::core::result::Result::Ok(#boxed(async move {
+        return #started::Later(#boxed(async move {
             let mut __deps = #deps::new();
-            #group
+            if let ::core::option::Option::Some(__group) = __group {
+                if let ::core::result::Result::Err(__response) = __group.resolve(&mut __deps).await {
+                    return __response;
+                }
+            }
             #(#resolve)*
             if let ::core::option::Option::Some(__invalid) = __invalid {
                 return __invalid.answer();
@@ -338,7 +343,7 @@ fn dependency_path(
 }
 
 /// The statements extracting every argument: path parameters, then `between` (the groups'
-/// dependencies, in the grouped handler), then the others in declaration order, then the body.
+/// dependencies), then the others in declaration order, then the body.
 fn extraction(arguments: &[Argument<'_>], between: TokenStream) -> TokenStream {
     let mut extract = TokenStream::new();
     for argument in arguments {
@@ -353,80 +358,61 @@ fn extraction(arguments: &[Argument<'_>], between: TokenStream) -> TokenStream {
     extract
 }
 
-/// The `grouped` closure: the handler of the route in a group with dependencies, which reads the
-/// groups' dependencies with the arguments and always goes on in a boxed future (see
-/// [`dependency_path`]).
-fn grouped_handler(
-    model: &RouteModel,
-    arguments: &[Argument<'_>],
-    into_response: &TokenStream,
-) -> TokenStream {
-    let (grouped_handler, request_cx, dependency_fn, group_inputs, validation_errors) = (
-        paths::grouped_handler(),
-        paths::request_cx(),
-        paths::dependency_fn(),
-        paths::group_inputs(),
-        paths::validation_errors(),
-    );
+/// The `handler` closure: extract every argument (errors collected), and the inputs of the
+/// groups' dependencies when there are any; with a dependency, go on in a boxed future (see
+/// [`dependency_path`]); without, answer every error at once (the app's answer: 422 unless
+/// overridden), or call the function.
+fn handler(model: &RouteModel, arguments: &[Argument<'_>], into_response: &TokenStream) -> TokenStream {
+    let (group_inputs, dependency_fn) = (paths::group_inputs(), paths::dependency_fn());
     let extract = extraction(
         arguments,
-        quote!(let __group = #group_inputs::extract(__group, __cx, &mut __errors);),
-    );
-    let dependency_path = dependency_path(model, arguments, into_response, true);
-    quote! {
-        let grouped: #grouped_handler = |__cx: &#request_cx<'_>, __group: &[#dependency_fn]| {
-            let mut __errors = #validation_errors::new();
-            #extract
-            #dependency_path
-        };
-    }
-}
-
-/// The `handler` closure: extract every argument (errors collected); with a dependency, go on in
-/// a boxed future (see [`dependency_path`]); without, answer every error at once (the app's
-/// answer: 422 unless overridden), or call the function.
-fn handler(model: &RouteModel, arguments: &[Argument<'_>], into_response: &TokenStream) -> TokenStream {
-    let extract = extraction(arguments, TokenStream::new());
-    // Only arguments that are not path parameters can be dependencies.
-    let dependency_path = has_dependency(arguments).map(|has_dependency| {
-        let dependency_path = dependency_path(model, arguments, into_response, false);
         quote! {
-            if #has_dependency {
-                #dependency_path
-            }
-        }
-    });
+            let __group = if __group.is_empty() {
+                ::core::option::Option::None
+            } else {
+                ::core::option::Option::Some(#group_inputs::extract(__group, __cx, &mut __errors))
+            };
+        },
+    );
+    let has_dependency = has_dependency(arguments);
+    let dependency_path = dependency_path(model, arguments, into_response);
     let slots = arguments.iter().map(|a| &a.slot);
     let values = arguments.iter().map(|a| {
         let (ty, slot) = (a.ty, &a.slot);
         match a.path_index {
             Some(_) => quote!(#slot),
             None => {
-                let arg = paths::at(ty.span(), paths::arg());
-                quote_spanned!(ty.span()=> <#ty as #arg>::__now(#slot))
+                let (arg, sealed) = (
+                    paths::at(ty.span(), paths::arg()),
+                    paths::at(ty.span(), paths::sealed()),
+                );
+                quote_spanned!(ty.span()=> <#ty as #arg>::__now(#slot, #sealed))
             }
         }
     });
     let call = call(model, arguments, into_response);
-    let (handler, request_cx, validation_errors, internal_error, finish) = (
+    let (handler, request_cx, validation_errors, internal_error, reject_invalid, started) = (
         paths::handler(),
         paths::request_cx(),
         paths::validation_errors(),
         paths::internal_error(),
-        paths::finish(),
+        paths::reject_invalid(),
+        paths::started(),
     );
     quote! {
-        let handler: #handler = |__cx: &#request_cx<'_>| {
+        let handler: #handler = |__cx: &#request_cx<'_>, __group: &[#dependency_fn]| {
             #[allow(unused_mut)]
             let mut __errors = #validation_errors::new();
             #extract
-            #dependency_path
-            if let ::core::result::Result::Err(__response) = #finish(__cx, __errors) {
-                return ::core::result::Result::Err(__response);
+            if #has_dependency {
+                #dependency_path
+            }
+            if let ::core::result::Result::Err(__response) = #reject_invalid(__cx, __errors) {
+                return #started::Now(__response);
             }
             #[allow(irrefutable_let_patterns)]
             let (#(::core::option::Option::Some(#slots),)*) = (#(#values,)*) else {
-                return ::core::result::Result::Err(#internal_error());
+                return #started::Now(#internal_error());
             };
             #call
         };
@@ -491,7 +477,6 @@ fn def_body(model: &RouteModel) -> TokenStream {
     let assertions = argument_assertions(&arguments);
     let (output_assertion, into_response) = output_conversion(&model.func.sig.output);
     let handler = handler(model, &arguments, &into_response);
-    let grouped = grouped_handler(model, &arguments, &into_response);
     let check = check(&arguments);
     let operation = openapi::operation(model);
     let route_def = route_def(model, &arguments);
@@ -501,7 +486,6 @@ fn def_body(model: &RouteModel) -> TokenStream {
         #output_assertion
 
         #handler
-        #grouped
         #check
         let operation: fn(&mut #schema_registry) -> #operation_type = #operation;
 
@@ -520,7 +504,7 @@ pub fn emit(model: &RouteModel) -> TokenStream {
     let (route, route_def) = (paths::route(), paths::route_def_type());
     let route_impl = paths::runtime_scope(quote! {
         impl #route for #fn_name {
-            #[allow(unused_variables, clippy::result_large_err, clippy::redundant_closure)]
+            #[allow(unused_variables, clippy::redundant_closure)]
             fn def(&self) -> #route_def {
                 #body
             }

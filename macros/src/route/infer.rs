@@ -1,7 +1,8 @@
 //! Classification and checks: which argument is a path parameter, which is not, and every
 //! mistake a route author can make that is visible in the tokens.
 //!
-//! Rules enforced here: a route is a non-generic `async fn`; its path template is well formed and
+//! Rules enforced here: a route is a non-generic `async fn` whose return type is written out (no
+//! `impl Trait`: the generated code names it to convert it); its path template is well formed and
 //! each of its parameters names an argument; a path parameter is not an `Option` and takes no
 //! `#[default]`, nor does an `Option` argument.
 //!
@@ -89,6 +90,46 @@ fn check_signature(func: &ItemFn, diag: &mut Diagnostics) {
     }
 }
 
+/// The first `impl Trait` in `ty`, however deep (`Result<impl IntoResponse, E>` too).
+fn impl_trait(ty: &Type) -> Option<&syn::TypeImplTrait> {
+    match ty {
+        Type::ImplTrait(found) => Some(found),
+        Type::Paren(inner) => impl_trait(&inner.elem),
+        Type::Group(inner) => impl_trait(&inner.elem),
+        Type::Reference(inner) => impl_trait(&inner.elem),
+        Type::Array(inner) => impl_trait(&inner.elem),
+        Type::Slice(inner) => impl_trait(&inner.elem),
+        Type::Tuple(tuple) => tuple.elems.iter().find_map(impl_trait),
+        Type::Path(path) => path
+            .path
+            .segments
+            .iter()
+            .find_map(|segment| match &segment.arguments {
+                PathArguments::AngleBracketed(args) => args.args.iter().find_map(|arg| match arg {
+                    GenericArgument::Type(inner) => impl_trait(inner),
+                    _ => None,
+                }),
+                _ => None,
+            }),
+        _ => None,
+    }
+}
+
+/// A return type with `impl Trait` in it: the generated handler converts the result with
+/// `<T as IntoResponse>::into_response`, which cannot name an opaque type (E0562 otherwise, which
+/// does not say what to write).
+fn check_output(func: &ItemFn, diag: &mut Diagnostics) {
+    let syn::ReturnType::Type(_, ty) = &func.sig.output else {
+        return;
+    };
+    if let Some(found) = impl_trait(ty) {
+        diag.error_spanned(
+            found,
+            "a route cannot return `impl Trait`: the route macros convert the result by its type, so write the type out, e.g. `-> Json<Value>` or `-> Result<Json<Item>, HttpError>`; for answers of different types, return `Response` and end each with `.into_response()`",
+        );
+    }
+}
+
 /// The path template's parameters, each of which must name an argument; every problem is
 /// reported at the path string.
 fn template_params(attr: &RouteAttr, params: &[Param], diag: &mut Diagnostics) -> Vec<String> {
@@ -157,6 +198,7 @@ pub fn infer(
     diag: &mut Diagnostics,
 ) -> RouteModel {
     check_signature(&func, diag);
+    check_output(&func, diag);
     let template_params = template_params(&attr, &params, diag);
     let params = params
         .into_iter()

@@ -14,7 +14,7 @@ async fn current_user(
 const _: () = {
     use ::ferrapi::__private as __rt;
     impl ::ferrapi::Arg for CurrentUser {
-        const SOURCE: ::ferrapi::types::Source = ::ferrapi::types::Source::Dependency;
+        const SOURCE: ::ferrapi::arg::Source = ::ferrapi::arg::Source::Dependency;
         type Input = (
             <String as ::ferrapi::Arg>::Input,
             <State<Users> as ::ferrapi::Arg>::Input,
@@ -22,9 +22,9 @@ const _: () = {
         );
         #[allow(unused_variables)]
         fn extract(
-            __cx: &::ferrapi::types::RequestCx<'_>,
-            _param: ::ferrapi::types::Param<Self>,
-            __errors: &mut ::ferrapi::types::ValidationErrors,
+            __cx: &::ferrapi::arg::RequestCx<'_>,
+            _param: ::ferrapi::arg::Param<Self>,
+            __errors: &mut ::ferrapi::validation::ValidationErrors,
         ) -> ::core::option::Option<Self::Input> {
             __rt::assert_text::<String>();
             __rt::assert_not_body::<
@@ -41,7 +41,7 @@ const _: () = {
             >();
             let __arg0 = <String as ::ferrapi::Arg>::extract(
                 __cx,
-                ::ferrapi::types::Param::new(
+                ::ferrapi::arg::Param::new(
                     "token",
                     ::core::option::Option::None,
                     &[__rt::Constraint::MinLength(1usize)],
@@ -52,12 +52,12 @@ const _: () = {
                 Users,
             > as ::ferrapi::Arg>::extract(
                 __cx,
-                ::ferrapi::types::Param::new("users", ::core::option::Option::None, &[]),
+                ::ferrapi::arg::Param::new("users", ::core::option::Option::None, &[]),
                 __errors,
             );
             let __arg2 = <Settings as ::ferrapi::Arg>::extract(
                 __cx,
-                ::ferrapi::types::Param::new(
+                ::ferrapi::arg::Param::new(
                     "settings",
                     ::core::option::Option::None,
                     &[],
@@ -69,7 +69,7 @@ const _: () = {
         #[allow(unused_variables)]
         fn resolve(
             __input: Self::Input,
-            __deps: &mut ::ferrapi::types::Deps,
+            __deps: &mut ::ferrapi::arg::Deps,
         ) -> impl ::core::future::Future<
             Output = ::core::result::Result<Self, ::ferrapi::Response>,
         > + ::core::marker::Send {
@@ -81,6 +81,7 @@ const _: () = {
                         <String as __rt::Share<
                             { <String as ::ferrapi::Arg>::SOURCE.is_dependency() },
                         >>::SHARE,
+                        __rt::SEALED,
                     )
                     .await?;
                 let __arg1 = <State<
@@ -93,6 +94,7 @@ const _: () = {
                         > as __rt::Share<
                             { <State<Users> as ::ferrapi::Arg>::SOURCE.is_dependency() },
                         >>::SHARE,
+                        __rt::SEALED,
                     )
                     .await?;
                 let __arg2 = <Settings as ::ferrapi::Arg>::__resolve(
@@ -101,6 +103,7 @@ const _: () = {
                         <Settings as __rt::Share<
                             { <Settings as ::ferrapi::Arg>::SOURCE.is_dependency() },
                         >>::SHARE,
+                        __rt::SEALED,
                     )
                     .await?;
                 ::core::result::Result::map_err(
@@ -111,12 +114,12 @@ const _: () = {
         }
         #[allow(unused_variables)]
         fn doc(
-            _param: ::ferrapi::types::Param<Self>,
-            __op: &mut ::ferrapi::types::Operation,
-            __registry: &mut ::ferrapi::types::SchemaRegistry,
+            _param: ::ferrapi::arg::Param<Self>,
+            __op: &mut ::ferrapi::schema::Operation,
+            __registry: &mut ::ferrapi::schema::SchemaRegistry,
         ) {
             <String as ::ferrapi::Arg>::doc(
-                ::ferrapi::types::Param::new(
+                ::ferrapi::arg::Param::new(
                     "token",
                     ::core::option::Option::None,
                     &[__rt::Constraint::MinLength(1usize)],
@@ -127,12 +130,12 @@ const _: () = {
             <State<
                 Users,
             > as ::ferrapi::Arg>::doc(
-                ::ferrapi::types::Param::new("users", ::core::option::Option::None, &[]),
+                ::ferrapi::arg::Param::new("users", ::core::option::Option::None, &[]),
                 __op,
                 __registry,
             );
             <Settings as ::ferrapi::Arg>::doc(
-                ::ferrapi::types::Param::new(
+                ::ferrapi::arg::Param::new(
                     "settings",
                     ::core::option::Option::None,
                     &[],
@@ -143,7 +146,7 @@ const _: () = {
             __op.dependency_response(401, "Not authenticated");
         }
         fn check(
-            __state: &::ferrapi::types::StateMap,
+            __state: &::ferrapi::arg::StateMap,
         ) -> ::core::result::Result<(), ::std::string::String> {
             <String as ::ferrapi::Arg>::check(__state)?;
             <State<Users> as ::ferrapi::Arg>::check(__state)?;
@@ -158,13 +161,13 @@ fn pagination(skip: i64, limit: i64) -> Pagination {
 const _: () = {
     use ::ferrapi::__private as __rt;
     impl ::ferrapi::Arg for Pagination {
-        const SOURCE: ::ferrapi::types::Source = ::ferrapi::types::Source::Dependency;
+        const SOURCE: ::ferrapi::arg::Source = ::ferrapi::arg::Source::Dependency;
         type Input = (<i64 as ::ferrapi::Arg>::Input, <i64 as ::ferrapi::Arg>::Input);
         #[allow(unused_variables)]
         fn extract(
-            __cx: &::ferrapi::types::RequestCx<'_>,
-            _param: ::ferrapi::types::Param<Self>,
-            __errors: &mut ::ferrapi::types::ValidationErrors,
+            __cx: &::ferrapi::arg::RequestCx<'_>,
+            _param: ::ferrapi::arg::Param<Self>,
+            __errors: &mut ::ferrapi::validation::ValidationErrors,
         ) -> ::core::option::Option<Self::Input> {
             __rt::assert_numeric::<i64>();
             __rt::assert_not_body::<
@@ -177,7 +180,7 @@ const _: () = {
             >();
             let __arg0 = <i64 as ::ferrapi::Arg>::extract(
                 __cx,
-                ::ferrapi::types::Param::new(
+                ::ferrapi::arg::Param::new(
                     "skip",
                     ::core::option::Option::Some(
                         (|| {
@@ -185,13 +188,13 @@ const _: () = {
                             value
                         }) as fn() -> i64,
                     ),
-                    &[__rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128))],
+                    &[__rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128))],
                 ),
                 __errors,
             );
             let __arg1 = <i64 as ::ferrapi::Arg>::extract(
                 __cx,
-                ::ferrapi::types::Param::new(
+                ::ferrapi::arg::Param::new(
                     "limit",
                     ::core::option::Option::Some(
                         (|| {
@@ -208,7 +211,7 @@ const _: () = {
         #[allow(unused_variables)]
         fn resolve(
             __input: Self::Input,
-            __deps: &mut ::ferrapi::types::Deps,
+            __deps: &mut ::ferrapi::arg::Deps,
         ) -> impl ::core::future::Future<
             Output = ::core::result::Result<Self, ::ferrapi::Response>,
         > + ::core::marker::Send {
@@ -220,6 +223,7 @@ const _: () = {
                         <i64 as __rt::Share<
                             { <i64 as ::ferrapi::Arg>::SOURCE.is_dependency() },
                         >>::SHARE,
+                        __rt::SEALED,
                     )
                     .await?;
                 let __arg1 = <i64 as ::ferrapi::Arg>::__resolve(
@@ -228,6 +232,7 @@ const _: () = {
                         <i64 as __rt::Share<
                             { <i64 as ::ferrapi::Arg>::SOURCE.is_dependency() },
                         >>::SHARE,
+                        __rt::SEALED,
                     )
                     .await?;
                 ::core::result::Result::Ok(pagination(__arg0, __arg1))
@@ -235,12 +240,12 @@ const _: () = {
         }
         #[allow(unused_variables)]
         fn doc(
-            _param: ::ferrapi::types::Param<Self>,
-            __op: &mut ::ferrapi::types::Operation,
-            __registry: &mut ::ferrapi::types::SchemaRegistry,
+            _param: ::ferrapi::arg::Param<Self>,
+            __op: &mut ::ferrapi::schema::Operation,
+            __registry: &mut ::ferrapi::schema::SchemaRegistry,
         ) {
             <i64 as ::ferrapi::Arg>::doc(
-                ::ferrapi::types::Param::new(
+                ::ferrapi::arg::Param::new(
                     "skip",
                     ::core::option::Option::Some(
                         (|| {
@@ -248,13 +253,13 @@ const _: () = {
                             value
                         }) as fn() -> i64,
                     ),
-                    &[__rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128))],
+                    &[__rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128))],
                 ),
                 __op,
                 __registry,
             );
             <i64 as ::ferrapi::Arg>::doc(
-                ::ferrapi::types::Param::new(
+                ::ferrapi::arg::Param::new(
                     "limit",
                     ::core::option::Option::Some(
                         (|| {
@@ -269,7 +274,7 @@ const _: () = {
             );
         }
         fn check(
-            __state: &::ferrapi::types::StateMap,
+            __state: &::ferrapi::arg::StateMap,
         ) -> ::core::result::Result<(), ::std::string::String> {
             <i64 as ::ferrapi::Arg>::check(__state)?;
             <i64 as ::ferrapi::Arg>::check(__state)?;

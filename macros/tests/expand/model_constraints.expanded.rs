@@ -22,10 +22,10 @@ const _: () = {
     const __PARTS: (
         fn(
             &__rt::Map<::std::string::String, __rt::Value>,
-            &mut ::ferrapi::types::Loc,
-            &mut ::ferrapi::types::ValidationErrors,
+            &mut ::ferrapi::validation::Loc,
+            &mut ::ferrapi::validation::ValidationErrors,
         ) -> ::core::option::Option<Item>,
-        fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value,
+        fn(&mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value,
     ) = {
         __rt::assert_from_json::<String>();
         __rt::assert_text::<String>();
@@ -39,8 +39,8 @@ const _: () = {
             #[allow(unused_variables)]
             |
                 object: &__rt::Map<::std::string::String, __rt::Value>,
-                loc: &mut ::ferrapi::types::Loc,
-                errors: &mut ::ferrapi::types::ValidationErrors,
+                loc: &mut ::ferrapi::validation::Loc,
+                errors: &mut ::ferrapi::validation::ValidationErrors,
             | -> ::core::option::Option<Item> {
                 let __f0 = __rt::field::<
                     String,
@@ -61,7 +61,7 @@ const _: () = {
                     object,
                     "price",
                     ::core::option::Option::None,
-                    &[__rt::Constraint::Ge(::ferrapi::types::Bound::Float(0f64))],
+                    &[__rt::Constraint::Ge(::ferrapi::convert::Bound::Float(0f64))],
                     loc,
                     errors,
                 );
@@ -77,8 +77,8 @@ const _: () = {
                         }) as fn() -> u32,
                     ),
                     &[
-                        __rt::Constraint::Gt(::ferrapi::types::Bound::Int(0i128)),
-                        __rt::Constraint::Le(::ferrapi::types::Bound::Int(1000i128)),
+                        __rt::Constraint::Gt(::ferrapi::convert::Bound::Int(0i128)),
+                        __rt::Constraint::Le(::ferrapi::convert::Bound::Int(1000i128)),
                     ],
                     loc,
                     errors,
@@ -90,8 +90,8 @@ const _: () = {
                     "offset",
                     ::core::option::Option::None,
                     &[
-                        __rt::Constraint::Ge(::ferrapi::types::Bound::Int(-10i128)),
-                        __rt::Constraint::Lt(::ferrapi::types::Bound::Int(10i128)),
+                        __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(-10i128)),
+                        __rt::Constraint::Lt(::ferrapi::convert::Bound::Int(10i128)),
                     ],
                     loc,
                     errors,
@@ -103,7 +103,7 @@ const _: () = {
                     offset: __f3?,
                 })
             },
-            |registry: &mut ::ferrapi::types::SchemaRegistry| -> __rt::Value {
+            |registry: &mut ::ferrapi::schema::SchemaRegistry| -> __rt::Value {
                 registry
                     .named(
                         "Item",
@@ -128,7 +128,8 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <String as ::ferrapi::types::FromJson>::REQUIRED && !false
+                            if <String as ::ferrapi::convert::FromJson>::REQUIRED
+                                && !false
                             {
                                 required.push(__rt::Value::from("name"));
                             }
@@ -141,13 +142,14 @@ const _: () = {
                                         "price",
                                         ::core::option::Option::None,
                                         &[
-                                            __rt::Constraint::Ge(::ferrapi::types::Bound::Float(0f64)),
+                                            __rt::Constraint::Ge(::ferrapi::convert::Bound::Float(0f64)),
                                         ],
                                         ::core::option::Option::None,
                                         registry,
                                     ),
                                 );
-                            if <f64 as ::ferrapi::types::FromJson>::REQUIRED && !false {
+                            if <f64 as ::ferrapi::convert::FromJson>::REQUIRED && !false
+                            {
                                 required.push(__rt::Value::from("price"));
                             }
                             properties
@@ -167,14 +169,16 @@ const _: () = {
                                                 __rt::serde_json::to_value(&default()).ok()
                                             }),
                                         &[
-                                            __rt::Constraint::Gt(::ferrapi::types::Bound::Int(0i128)),
-                                            __rt::Constraint::Le(::ferrapi::types::Bound::Int(1000i128)),
+                                            __rt::Constraint::Gt(::ferrapi::convert::Bound::Int(0i128)),
+                                            __rt::Constraint::Le(
+                                                ::ferrapi::convert::Bound::Int(1000i128),
+                                            ),
                                         ],
                                         ::core::option::Option::None,
                                         registry,
                                     ),
                                 );
-                            if <u32 as ::ferrapi::types::FromJson>::REQUIRED && !true {
+                            if <u32 as ::ferrapi::convert::FromJson>::REQUIRED && !true {
                                 required.push(__rt::Value::from("quantity"));
                             }
                             properties
@@ -186,14 +190,16 @@ const _: () = {
                                         "offset",
                                         ::core::option::Option::None,
                                         &[
-                                            __rt::Constraint::Ge(::ferrapi::types::Bound::Int(-10i128)),
-                                            __rt::Constraint::Lt(::ferrapi::types::Bound::Int(10i128)),
+                                            __rt::Constraint::Ge(
+                                                ::ferrapi::convert::Bound::Int(-10i128),
+                                            ),
+                                            __rt::Constraint::Lt(::ferrapi::convert::Bound::Int(10i128)),
                                         ],
                                         ::core::option::Option::None,
                                         registry,
                                     ),
                                 );
-                            if <Option<i32> as ::ferrapi::types::FromJson>::REQUIRED
+                            if <Option<i32> as ::ferrapi::convert::FromJson>::REQUIRED
                                 && !false
                             {
                                 required.push(__rt::Value::from("offset"));
@@ -224,22 +230,22 @@ const _: () = {
         const NAME: &'static str = "Item";
         fn validate_object(
             object: &__rt::Map<::std::string::String, __rt::Value>,
-            loc: &mut ::ferrapi::types::Loc,
-            errors: &mut ::ferrapi::types::ValidationErrors,
+            loc: &mut ::ferrapi::validation::Loc,
+            errors: &mut ::ferrapi::validation::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             (__PARTS.0)(object, loc, errors)
         }
     }
-    impl ::ferrapi::types::FromJson for Item {
+    impl ::ferrapi::convert::FromJson for Item {
         fn from_json(
             value: &__rt::Value,
-            loc: &mut ::ferrapi::types::Loc,
-            errors: &mut ::ferrapi::types::ValidationErrors,
+            loc: &mut ::ferrapi::validation::Loc,
+            errors: &mut ::ferrapi::validation::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::validate_model::<Self>(value, loc, errors)
         }
     }
-    impl ::ferrapi::types::FastJson for Item {
+    impl ::ferrapi::convert::FastJson for Item {
         fn fast<'de, D: __rt::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
@@ -382,7 +388,7 @@ const _: () = {
                     if (&__probe1)
                         .violates(
                             &[
-                                __rt::Constraint::Ge(::ferrapi::types::Bound::Float(0f64)),
+                                __rt::Constraint::Ge(::ferrapi::convert::Bound::Float(0f64)),
                             ],
                             &__f1,
                         )
@@ -417,8 +423,10 @@ const _: () = {
                     if (&__probe2)
                         .violates(
                             &[
-                                __rt::Constraint::Gt(::ferrapi::types::Bound::Int(0i128)),
-                                __rt::Constraint::Le(::ferrapi::types::Bound::Int(1000i128)),
+                                __rt::Constraint::Gt(::ferrapi::convert::Bound::Int(0i128)),
+                                __rt::Constraint::Le(
+                                    ::ferrapi::convert::Bound::Int(1000i128),
+                                ),
                             ],
                             &__f2,
                         )
@@ -448,8 +456,10 @@ const _: () = {
                     if (&__probe3)
                         .violates(
                             &[
-                                __rt::Constraint::Ge(::ferrapi::types::Bound::Int(-10i128)),
-                                __rt::Constraint::Lt(::ferrapi::types::Bound::Int(10i128)),
+                                __rt::Constraint::Ge(
+                                    ::ferrapi::convert::Bound::Int(-10i128),
+                                ),
+                                __rt::Constraint::Lt(::ferrapi::convert::Bound::Int(10i128)),
                             ],
                             &__f3,
                         )
@@ -469,36 +479,36 @@ const _: () = {
             deserializer.deserialize_map(__Visitor)
         }
     }
-    impl ::ferrapi::types::JsonSchema for Item {
-        fn schema(registry: &mut ::ferrapi::types::SchemaRegistry) -> __rt::Value {
+    impl ::ferrapi::schema::JsonSchema for Item {
+        fn schema(registry: &mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value {
             (__PARTS.1)(registry)
         }
     }
-    impl ::ferrapi::types::Constrainable for Item {}
+    impl ::ferrapi::convert::Constrainable for Item {}
     impl ::ferrapi::Arg for Item {
-        const SOURCE: ::ferrapi::types::Source = ::ferrapi::types::Source::Body;
+        const SOURCE: ::ferrapi::arg::Source = ::ferrapi::arg::Source::Body;
         type Input = Self;
         fn extract(
-            cx: &::ferrapi::types::RequestCx<'_>,
-            _param: ::ferrapi::types::Param<Self>,
-            errors: &mut ::ferrapi::types::ValidationErrors,
+            cx: &::ferrapi::arg::RequestCx<'_>,
+            _param: ::ferrapi::arg::Param<Self>,
+            errors: &mut ::ferrapi::validation::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::body_model::<Self>(cx, errors)
         }
         fn resolve(
             input: Self,
-            _deps: &mut ::ferrapi::types::Deps,
+            _deps: &mut ::ferrapi::arg::Deps,
         ) -> impl ::core::future::Future<
             Output = ::core::result::Result<Self, ::ferrapi::Response>,
         > + ::core::marker::Send {
             ::core::future::ready(::core::result::Result::Ok(input))
         }
         fn doc(
-            _param: ::ferrapi::types::Param<Self>,
-            op: &mut ::ferrapi::types::Operation,
-            registry: &mut ::ferrapi::types::SchemaRegistry,
+            _param: ::ferrapi::arg::Param<Self>,
+            op: &mut ::ferrapi::schema::Operation,
+            registry: &mut ::ferrapi::schema::SchemaRegistry,
         ) {
-            op.request_body(<Self as ::ferrapi::types::JsonSchema>::schema(registry));
+            op.request_body(<Self as ::ferrapi::schema::JsonSchema>::schema(registry));
         }
     }
 };

@@ -16,10 +16,10 @@ const _: () = {
     const __PARTS: (
         fn(
             &__rt::Map<::std::string::String, __rt::Value>,
-            &mut ::ferrapi::types::Loc,
-            &mut ::ferrapi::types::ValidationErrors,
+            &mut ::ferrapi::validation::Loc,
+            &mut ::ferrapi::validation::ValidationErrors,
         ) -> ::core::option::Option<Page>,
-        fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value,
+        fn(&mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value,
     ) = {
         __rt::assert_from_json::<u32>();
         __rt::assert_from_json::<String>();
@@ -28,8 +28,8 @@ const _: () = {
             #[allow(unused_variables)]
             |
                 object: &__rt::Map<::std::string::String, __rt::Value>,
-                loc: &mut ::ferrapi::types::Loc,
-                errors: &mut ::ferrapi::types::ValidationErrors,
+                loc: &mut ::ferrapi::validation::Loc,
+                errors: &mut ::ferrapi::validation::ValidationErrors,
             | -> ::core::option::Option<Page> {
                 let __f0 = __rt::field::<
                     u32,
@@ -82,7 +82,7 @@ const _: () = {
                     tags: __f2?,
                 })
             },
-            |registry: &mut ::ferrapi::types::SchemaRegistry| -> __rt::Value {
+            |registry: &mut ::ferrapi::schema::SchemaRegistry| -> __rt::Value {
                 registry
                     .named(
                         "Page",
@@ -112,7 +112,7 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <u32 as ::ferrapi::types::FromJson>::REQUIRED && !true {
+                            if <u32 as ::ferrapi::convert::FromJson>::REQUIRED && !true {
                                 required.push(__rt::Value::from("page"));
                             }
                             properties
@@ -136,7 +136,8 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <String as ::ferrapi::types::FromJson>::REQUIRED && !true
+                            if <String as ::ferrapi::convert::FromJson>::REQUIRED
+                                && !true
                             {
                                 required.push(__rt::Value::from("order"));
                             }
@@ -161,7 +162,7 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <Vec<String> as ::ferrapi::types::FromJson>::REQUIRED
+                            if <Vec<String> as ::ferrapi::convert::FromJson>::REQUIRED
                                 && !true
                             {
                                 required.push(__rt::Value::from("tags"));
@@ -192,22 +193,22 @@ const _: () = {
         const NAME: &'static str = "Page";
         fn validate_object(
             object: &__rt::Map<::std::string::String, __rt::Value>,
-            loc: &mut ::ferrapi::types::Loc,
-            errors: &mut ::ferrapi::types::ValidationErrors,
+            loc: &mut ::ferrapi::validation::Loc,
+            errors: &mut ::ferrapi::validation::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             (__PARTS.0)(object, loc, errors)
         }
     }
-    impl ::ferrapi::types::FromJson for Page {
+    impl ::ferrapi::convert::FromJson for Page {
         fn from_json(
             value: &__rt::Value,
-            loc: &mut ::ferrapi::types::Loc,
-            errors: &mut ::ferrapi::types::ValidationErrors,
+            loc: &mut ::ferrapi::validation::Loc,
+            errors: &mut ::ferrapi::validation::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::validate_model::<Self>(value, loc, errors)
         }
     }
-    impl ::ferrapi::types::FastJson for Page {
+    impl ::ferrapi::convert::FastJson for Page {
         fn fast<'de, D: __rt::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
@@ -369,36 +370,36 @@ const _: () = {
             deserializer.deserialize_map(__Visitor)
         }
     }
-    impl ::ferrapi::types::JsonSchema for Page {
-        fn schema(registry: &mut ::ferrapi::types::SchemaRegistry) -> __rt::Value {
+    impl ::ferrapi::schema::JsonSchema for Page {
+        fn schema(registry: &mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value {
             (__PARTS.1)(registry)
         }
     }
-    impl ::ferrapi::types::Constrainable for Page {}
+    impl ::ferrapi::convert::Constrainable for Page {}
     impl ::ferrapi::Arg for Page {
-        const SOURCE: ::ferrapi::types::Source = ::ferrapi::types::Source::Body;
+        const SOURCE: ::ferrapi::arg::Source = ::ferrapi::arg::Source::Body;
         type Input = Self;
         fn extract(
-            cx: &::ferrapi::types::RequestCx<'_>,
-            _param: ::ferrapi::types::Param<Self>,
-            errors: &mut ::ferrapi::types::ValidationErrors,
+            cx: &::ferrapi::arg::RequestCx<'_>,
+            _param: ::ferrapi::arg::Param<Self>,
+            errors: &mut ::ferrapi::validation::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::body_model::<Self>(cx, errors)
         }
         fn resolve(
             input: Self,
-            _deps: &mut ::ferrapi::types::Deps,
+            _deps: &mut ::ferrapi::arg::Deps,
         ) -> impl ::core::future::Future<
             Output = ::core::result::Result<Self, ::ferrapi::Response>,
         > + ::core::marker::Send {
             ::core::future::ready(::core::result::Result::Ok(input))
         }
         fn doc(
-            _param: ::ferrapi::types::Param<Self>,
-            op: &mut ::ferrapi::types::Operation,
-            registry: &mut ::ferrapi::types::SchemaRegistry,
+            _param: ::ferrapi::arg::Param<Self>,
+            op: &mut ::ferrapi::schema::Operation,
+            registry: &mut ::ferrapi::schema::SchemaRegistry,
         ) {
-            op.request_body(<Self as ::ferrapi::types::JsonSchema>::schema(registry));
+            op.request_body(<Self as ::ferrapi::schema::JsonSchema>::schema(registry));
         }
     }
 };

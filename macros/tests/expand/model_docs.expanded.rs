@@ -19,10 +19,10 @@ const _: () = {
     const __PARTS: (
         fn(
             &__rt::Map<::std::string::String, __rt::Value>,
-            &mut ::ferrapi::types::Loc,
-            &mut ::ferrapi::types::ValidationErrors,
+            &mut ::ferrapi::validation::Loc,
+            &mut ::ferrapi::validation::ValidationErrors,
         ) -> ::core::option::Option<User>,
-        fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value,
+        fn(&mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value,
     ) = {
         __rt::assert_from_json::<String>();
         __rt::assert_from_json::<u8>();
@@ -31,8 +31,8 @@ const _: () = {
             #[allow(unused_variables)]
             |
                 object: &__rt::Map<::std::string::String, __rt::Value>,
-                loc: &mut ::ferrapi::types::Loc,
-                errors: &mut ::ferrapi::types::ValidationErrors,
+                loc: &mut ::ferrapi::validation::Loc,
+                errors: &mut ::ferrapi::validation::ValidationErrors,
             | -> ::core::option::Option<User> {
                 let __f0 = __rt::field::<
                     String,
@@ -49,7 +49,7 @@ const _: () = {
                     email: __f2?,
                 })
             },
-            |registry: &mut ::ferrapi::types::SchemaRegistry| -> __rt::Value {
+            |registry: &mut ::ferrapi::schema::SchemaRegistry| -> __rt::Value {
                 registry
                     .named(
                         "User",
@@ -71,7 +71,8 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <String as ::ferrapi::types::FromJson>::REQUIRED && !false
+                            if <String as ::ferrapi::convert::FromJson>::REQUIRED
+                                && !false
                             {
                                 required.push(__rt::Value::from("name"));
                             }
@@ -90,7 +91,7 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <u8 as ::ferrapi::types::FromJson>::REQUIRED && !false {
+                            if <u8 as ::ferrapi::convert::FromJson>::REQUIRED && !false {
                                 required.push(__rt::Value::from("age"));
                             }
                             properties
@@ -106,7 +107,7 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <Option<String> as ::ferrapi::types::FromJson>::REQUIRED
+                            if <Option<String> as ::ferrapi::convert::FromJson>::REQUIRED
                                 && !false
                             {
                                 required.push(__rt::Value::from("email"));
@@ -144,22 +145,22 @@ const _: () = {
         const NAME: &'static str = "User";
         fn validate_object(
             object: &__rt::Map<::std::string::String, __rt::Value>,
-            loc: &mut ::ferrapi::types::Loc,
-            errors: &mut ::ferrapi::types::ValidationErrors,
+            loc: &mut ::ferrapi::validation::Loc,
+            errors: &mut ::ferrapi::validation::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             (__PARTS.0)(object, loc, errors)
         }
     }
-    impl ::ferrapi::types::FromJson for User {
+    impl ::ferrapi::convert::FromJson for User {
         fn from_json(
             value: &__rt::Value,
-            loc: &mut ::ferrapi::types::Loc,
-            errors: &mut ::ferrapi::types::ValidationErrors,
+            loc: &mut ::ferrapi::validation::Loc,
+            errors: &mut ::ferrapi::validation::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::validate_model::<Self>(value, loc, errors)
         }
     }
-    impl ::ferrapi::types::FastJson for User {
+    impl ::ferrapi::convert::FastJson for User {
         fn fast<'de, D: __rt::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
@@ -306,36 +307,36 @@ const _: () = {
             deserializer.deserialize_map(__Visitor)
         }
     }
-    impl ::ferrapi::types::JsonSchema for User {
-        fn schema(registry: &mut ::ferrapi::types::SchemaRegistry) -> __rt::Value {
+    impl ::ferrapi::schema::JsonSchema for User {
+        fn schema(registry: &mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value {
             (__PARTS.1)(registry)
         }
     }
-    impl ::ferrapi::types::Constrainable for User {}
+    impl ::ferrapi::convert::Constrainable for User {}
     impl ::ferrapi::Arg for User {
-        const SOURCE: ::ferrapi::types::Source = ::ferrapi::types::Source::Body;
+        const SOURCE: ::ferrapi::arg::Source = ::ferrapi::arg::Source::Body;
         type Input = Self;
         fn extract(
-            cx: &::ferrapi::types::RequestCx<'_>,
-            _param: ::ferrapi::types::Param<Self>,
-            errors: &mut ::ferrapi::types::ValidationErrors,
+            cx: &::ferrapi::arg::RequestCx<'_>,
+            _param: ::ferrapi::arg::Param<Self>,
+            errors: &mut ::ferrapi::validation::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::body_model::<Self>(cx, errors)
         }
         fn resolve(
             input: Self,
-            _deps: &mut ::ferrapi::types::Deps,
+            _deps: &mut ::ferrapi::arg::Deps,
         ) -> impl ::core::future::Future<
             Output = ::core::result::Result<Self, ::ferrapi::Response>,
         > + ::core::marker::Send {
             ::core::future::ready(::core::result::Result::Ok(input))
         }
         fn doc(
-            _param: ::ferrapi::types::Param<Self>,
-            op: &mut ::ferrapi::types::Operation,
-            registry: &mut ::ferrapi::types::SchemaRegistry,
+            _param: ::ferrapi::arg::Param<Self>,
+            op: &mut ::ferrapi::schema::Operation,
+            registry: &mut ::ferrapi::schema::SchemaRegistry,
         ) {
-            op.request_body(<Self as ::ferrapi::types::JsonSchema>::schema(registry));
+            op.request_body(<Self as ::ferrapi::schema::JsonSchema>::schema(registry));
         }
     }
 };

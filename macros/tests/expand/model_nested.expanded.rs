@@ -14,10 +14,10 @@ const _: () = {
     const __PARTS: (
         fn(
             &__rt::Map<::std::string::String, __rt::Value>,
-            &mut ::ferrapi::types::Loc,
-            &mut ::ferrapi::types::ValidationErrors,
+            &mut ::ferrapi::validation::Loc,
+            &mut ::ferrapi::validation::ValidationErrors,
         ) -> ::core::option::Option<Invoice>,
-        fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value,
+        fn(&mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value,
     ) = {
         __rt::assert_from_json::<Customer>();
         __rt::assert_from_json::<Vec<Line>>();
@@ -27,8 +27,8 @@ const _: () = {
             #[allow(unused_variables)]
             |
                 object: &__rt::Map<::std::string::String, __rt::Value>,
-                loc: &mut ::ferrapi::types::Loc,
-                errors: &mut ::ferrapi::types::ValidationErrors,
+                loc: &mut ::ferrapi::validation::Loc,
+                errors: &mut ::ferrapi::validation::ValidationErrors,
             | -> ::core::option::Option<Invoice> {
                 let __f0 = __rt::field::<
                     Customer,
@@ -49,7 +49,7 @@ const _: () = {
                     extra: __f3?,
                 })
             },
-            |registry: &mut ::ferrapi::types::SchemaRegistry| -> __rt::Value {
+            |registry: &mut ::ferrapi::schema::SchemaRegistry| -> __rt::Value {
                 registry
                     .named(
                         "Invoice",
@@ -71,7 +71,7 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <Customer as ::ferrapi::types::FromJson>::REQUIRED
+                            if <Customer as ::ferrapi::convert::FromJson>::REQUIRED
                                 && !false
                             {
                                 required.push(__rt::Value::from("customer"));
@@ -89,7 +89,7 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <Vec<Line> as ::ferrapi::types::FromJson>::REQUIRED
+                            if <Vec<Line> as ::ferrapi::convert::FromJson>::REQUIRED
                                 && !false
                             {
                                 required.push(__rt::Value::from("lines"));
@@ -107,7 +107,7 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <Option<Status> as ::ferrapi::types::FromJson>::REQUIRED
+                            if <Option<Status> as ::ferrapi::convert::FromJson>::REQUIRED
                                 && !false
                             {
                                 required.push(__rt::Value::from("status"));
@@ -125,7 +125,7 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <serde_json::Value as ::ferrapi::types::FromJson>::REQUIRED
+                            if <serde_json::Value as ::ferrapi::convert::FromJson>::REQUIRED
                                 && !false
                             {
                                 required.push(__rt::Value::from("extra"));
@@ -157,22 +157,22 @@ const _: () = {
         const NAME: &'static str = "Invoice";
         fn validate_object(
             object: &__rt::Map<::std::string::String, __rt::Value>,
-            loc: &mut ::ferrapi::types::Loc,
-            errors: &mut ::ferrapi::types::ValidationErrors,
+            loc: &mut ::ferrapi::validation::Loc,
+            errors: &mut ::ferrapi::validation::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             (__PARTS.0)(object, loc, errors)
         }
     }
-    impl ::ferrapi::types::FromJson for Invoice {
+    impl ::ferrapi::convert::FromJson for Invoice {
         fn from_json(
             value: &__rt::Value,
-            loc: &mut ::ferrapi::types::Loc,
-            errors: &mut ::ferrapi::types::ValidationErrors,
+            loc: &mut ::ferrapi::validation::Loc,
+            errors: &mut ::ferrapi::validation::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::validate_model::<Self>(value, loc, errors)
         }
     }
-    impl ::ferrapi::types::FastJson for Invoice {
+    impl ::ferrapi::convert::FastJson for Invoice {
         fn fast<'de, D: __rt::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
@@ -346,36 +346,36 @@ const _: () = {
             deserializer.deserialize_map(__Visitor)
         }
     }
-    impl ::ferrapi::types::JsonSchema for Invoice {
-        fn schema(registry: &mut ::ferrapi::types::SchemaRegistry) -> __rt::Value {
+    impl ::ferrapi::schema::JsonSchema for Invoice {
+        fn schema(registry: &mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value {
             (__PARTS.1)(registry)
         }
     }
-    impl ::ferrapi::types::Constrainable for Invoice {}
+    impl ::ferrapi::convert::Constrainable for Invoice {}
     impl ::ferrapi::Arg for Invoice {
-        const SOURCE: ::ferrapi::types::Source = ::ferrapi::types::Source::Body;
+        const SOURCE: ::ferrapi::arg::Source = ::ferrapi::arg::Source::Body;
         type Input = Self;
         fn extract(
-            cx: &::ferrapi::types::RequestCx<'_>,
-            _param: ::ferrapi::types::Param<Self>,
-            errors: &mut ::ferrapi::types::ValidationErrors,
+            cx: &::ferrapi::arg::RequestCx<'_>,
+            _param: ::ferrapi::arg::Param<Self>,
+            errors: &mut ::ferrapi::validation::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::body_model::<Self>(cx, errors)
         }
         fn resolve(
             input: Self,
-            _deps: &mut ::ferrapi::types::Deps,
+            _deps: &mut ::ferrapi::arg::Deps,
         ) -> impl ::core::future::Future<
             Output = ::core::result::Result<Self, ::ferrapi::Response>,
         > + ::core::marker::Send {
             ::core::future::ready(::core::result::Result::Ok(input))
         }
         fn doc(
-            _param: ::ferrapi::types::Param<Self>,
-            op: &mut ::ferrapi::types::Operation,
-            registry: &mut ::ferrapi::types::SchemaRegistry,
+            _param: ::ferrapi::arg::Param<Self>,
+            op: &mut ::ferrapi::schema::Operation,
+            registry: &mut ::ferrapi::schema::SchemaRegistry,
         ) {
-            op.request_body(<Self as ::ferrapi::types::JsonSchema>::schema(registry));
+            op.request_body(<Self as ::ferrapi::schema::JsonSchema>::schema(registry));
         }
     }
 };

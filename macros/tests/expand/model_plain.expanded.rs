@@ -14,10 +14,10 @@ const _: () = {
     const __PARTS: (
         fn(
             &__rt::Map<::std::string::String, __rt::Value>,
-            &mut ::ferrapi::types::Loc,
-            &mut ::ferrapi::types::ValidationErrors,
+            &mut ::ferrapi::validation::Loc,
+            &mut ::ferrapi::validation::ValidationErrors,
         ) -> ::core::option::Option<Point>,
-        fn(&mut ::ferrapi::types::SchemaRegistry) -> __rt::Value,
+        fn(&mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value,
     ) = {
         __rt::assert_from_json::<i64>();
         __rt::assert_from_json::<f64>();
@@ -27,8 +27,8 @@ const _: () = {
             #[allow(unused_variables)]
             |
                 object: &__rt::Map<::std::string::String, __rt::Value>,
-                loc: &mut ::ferrapi::types::Loc,
-                errors: &mut ::ferrapi::types::ValidationErrors,
+                loc: &mut ::ferrapi::validation::Loc,
+                errors: &mut ::ferrapi::validation::ValidationErrors,
             | -> ::core::option::Option<Point> {
                 let __f0 = __rt::field::<
                     i64,
@@ -49,7 +49,7 @@ const _: () = {
                     visible: __f3?,
                 })
             },
-            |registry: &mut ::ferrapi::types::SchemaRegistry| -> __rt::Value {
+            |registry: &mut ::ferrapi::schema::SchemaRegistry| -> __rt::Value {
                 registry
                     .named(
                         "Point",
@@ -71,7 +71,8 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <i64 as ::ferrapi::types::FromJson>::REQUIRED && !false {
+                            if <i64 as ::ferrapi::convert::FromJson>::REQUIRED && !false
+                            {
                                 required.push(__rt::Value::from("x"));
                             }
                             properties
@@ -87,7 +88,8 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <f64 as ::ferrapi::types::FromJson>::REQUIRED && !false {
+                            if <f64 as ::ferrapi::convert::FromJson>::REQUIRED && !false
+                            {
                                 required.push(__rt::Value::from("y"));
                             }
                             properties
@@ -103,7 +105,8 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <String as ::ferrapi::types::FromJson>::REQUIRED && !false
+                            if <String as ::ferrapi::convert::FromJson>::REQUIRED
+                                && !false
                             {
                                 required.push(__rt::Value::from("label"));
                             }
@@ -120,7 +123,8 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <bool as ::ferrapi::types::FromJson>::REQUIRED && !false {
+                            if <bool as ::ferrapi::convert::FromJson>::REQUIRED && !false
+                            {
                                 required.push(__rt::Value::from("visible"));
                             }
                             let mut schema = __rt::Map::new();
@@ -150,22 +154,22 @@ const _: () = {
         const NAME: &'static str = "Point";
         fn validate_object(
             object: &__rt::Map<::std::string::String, __rt::Value>,
-            loc: &mut ::ferrapi::types::Loc,
-            errors: &mut ::ferrapi::types::ValidationErrors,
+            loc: &mut ::ferrapi::validation::Loc,
+            errors: &mut ::ferrapi::validation::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             (__PARTS.0)(object, loc, errors)
         }
     }
-    impl ::ferrapi::types::FromJson for Point {
+    impl ::ferrapi::convert::FromJson for Point {
         fn from_json(
             value: &__rt::Value,
-            loc: &mut ::ferrapi::types::Loc,
-            errors: &mut ::ferrapi::types::ValidationErrors,
+            loc: &mut ::ferrapi::validation::Loc,
+            errors: &mut ::ferrapi::validation::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::validate_model::<Self>(value, loc, errors)
         }
     }
-    impl ::ferrapi::types::FastJson for Point {
+    impl ::ferrapi::convert::FastJson for Point {
         fn fast<'de, D: __rt::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
@@ -339,36 +343,36 @@ const _: () = {
             deserializer.deserialize_map(__Visitor)
         }
     }
-    impl ::ferrapi::types::JsonSchema for Point {
-        fn schema(registry: &mut ::ferrapi::types::SchemaRegistry) -> __rt::Value {
+    impl ::ferrapi::schema::JsonSchema for Point {
+        fn schema(registry: &mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value {
             (__PARTS.1)(registry)
         }
     }
-    impl ::ferrapi::types::Constrainable for Point {}
+    impl ::ferrapi::convert::Constrainable for Point {}
     impl ::ferrapi::Arg for Point {
-        const SOURCE: ::ferrapi::types::Source = ::ferrapi::types::Source::Body;
+        const SOURCE: ::ferrapi::arg::Source = ::ferrapi::arg::Source::Body;
         type Input = Self;
         fn extract(
-            cx: &::ferrapi::types::RequestCx<'_>,
-            _param: ::ferrapi::types::Param<Self>,
-            errors: &mut ::ferrapi::types::ValidationErrors,
+            cx: &::ferrapi::arg::RequestCx<'_>,
+            _param: ::ferrapi::arg::Param<Self>,
+            errors: &mut ::ferrapi::validation::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::body_model::<Self>(cx, errors)
         }
         fn resolve(
             input: Self,
-            _deps: &mut ::ferrapi::types::Deps,
+            _deps: &mut ::ferrapi::arg::Deps,
         ) -> impl ::core::future::Future<
             Output = ::core::result::Result<Self, ::ferrapi::Response>,
         > + ::core::marker::Send {
             ::core::future::ready(::core::result::Result::Ok(input))
         }
         fn doc(
-            _param: ::ferrapi::types::Param<Self>,
-            op: &mut ::ferrapi::types::Operation,
-            registry: &mut ::ferrapi::types::SchemaRegistry,
+            _param: ::ferrapi::arg::Param<Self>,
+            op: &mut ::ferrapi::schema::Operation,
+            registry: &mut ::ferrapi::schema::SchemaRegistry,
         ) {
-            op.request_body(<Self as ::ferrapi::types::JsonSchema>::schema(registry));
+            op.request_body(<Self as ::ferrapi::schema::JsonSchema>::schema(registry));
         }
     }
 };

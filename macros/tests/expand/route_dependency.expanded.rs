@@ -10,7 +10,7 @@ struct list_user_items {}
 const _: () = {
     use ::ferrapi::__private as __rt;
     impl ::ferrapi::Route for list_user_items {
-        #[allow(unused_variables, clippy::result_large_err, clippy::redundant_closure)]
+        #[allow(unused_variables, clippy::redundant_closure)]
         fn def(&self) -> ::ferrapi::RouteDef {
             __rt::assert_path_param::<i64>();
             let _ = <CurrentUser as ::ferrapi::Arg>::SOURCE;
@@ -22,19 +22,29 @@ const _: () = {
                 { <i64 as ::ferrapi::Arg>::SOURCE.is_body() },
             >();
             __rt::assert_into_response::<Json<Value>>();
-            let handler: __rt::Handler = |__cx: &::ferrapi::types::RequestCx<'_>| {
+            let handler: __rt::Handler = |
+                __cx: &::ferrapi::arg::RequestCx<'_>,
+                __group: &[__rt::DependencyFn]|
+            {
                 #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::types::ValidationErrors::new();
+                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
                 let __arg0: ::core::option::Option<i64> = __rt::path_param::<
                     i64,
                 >(__cx, 0usize, "user_id", &[], &mut __errors);
+                let __group = if __group.is_empty() {
+                    ::core::option::Option::None
+                } else {
+                    ::core::option::Option::Some(
+                        __rt::GroupInputs::extract(__group, __cx, &mut __errors),
+                    )
+                };
                 let mut __arg1: ::core::option::Option<
                     <CurrentUser as ::ferrapi::Arg>::Input,
                 > = ::core::option::Option::None;
                 if !<CurrentUser as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg1 = <CurrentUser as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "user",
                             ::core::option::Option::None,
                             &[],
@@ -46,10 +56,12 @@ const _: () = {
                 if !<i64 as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg2 = <i64 as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "skip",
                             ::core::option::Option::None,
-                            &[__rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128))],
+                            &[
+                                __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128)),
+                            ],
                         ),
                         &mut __errors,
                     );
@@ -57,7 +69,7 @@ const _: () = {
                 if <CurrentUser as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg1 = <CurrentUser as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "user",
                             ::core::option::Option::None,
                             &[],
@@ -68,26 +80,35 @@ const _: () = {
                 if <i64 as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg2 = <i64 as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "skip",
                             ::core::option::Option::None,
-                            &[__rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128))],
+                            &[
+                                __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128)),
+                            ],
                         ),
                         &mut __errors,
                     );
                 }
-                if <CurrentUser as ::ferrapi::Arg>::SOURCE.is_dependency()
+                if __group.is_some()
+                    || <CurrentUser as ::ferrapi::Arg>::SOURCE.is_dependency()
                     || <i64 as ::ferrapi::Arg>::SOURCE.is_dependency()
                 {
                     if __rt::bad_body(&__errors) {
-                        return ::core::result::Result::Err(
-                            __rt::invalid(__cx, __errors),
-                        );
+                        return __rt::Started::Now(__rt::invalid(__cx, __errors));
                     }
                     let __invalid = __rt::defer_invalid(__cx, __errors);
-                    return ::core::result::Result::Ok(
+                    return __rt::Started::Later(
                         __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::types::Deps::new();
+                            let mut __deps = ::ferrapi::arg::Deps::new();
+                            if let ::core::option::Option::Some(__group) = __group {
+                                if let ::core::result::Result::Err(__response) = __group
+                                    .resolve(&mut __deps)
+                                    .await
+                                {
+                                    return __response;
+                                }
+                            }
                             let __arg1 = match __arg1 {
                                 ::core::option::Option::Some(__input) => {
                                     match <CurrentUser as ::ferrapi::Arg>::__resolve(
@@ -96,6 +117,7 @@ const _: () = {
                                             <CurrentUser as __rt::Share<
                                                 { <CurrentUser as ::ferrapi::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
+                                            __rt::SEALED,
                                         )
                                         .await
                                     {
@@ -115,6 +137,7 @@ const _: () = {
                                             <i64 as __rt::Share<
                                                 { <i64 as ::ferrapi::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
+                                            __rt::SEALED,
                                         )
                                         .await
                                     {
@@ -145,11 +168,11 @@ const _: () = {
                         }),
                     );
                 }
-                if let ::core::result::Result::Err(__response) = __rt::finish(
+                if let ::core::result::Result::Err(__response) = __rt::reject_invalid(
                     __cx,
                     __errors,
                 ) {
-                    return ::core::result::Result::Err(__response);
+                    return __rt::Started::Now(__response);
                 }
                 #[allow(irrefutable_let_patterns)]
                 let (
@@ -158,13 +181,13 @@ const _: () = {
                     ::core::option::Option::Some(__arg2),
                 ) = (
                     __arg0,
-                    <CurrentUser as ::ferrapi::Arg>::__now(__arg1),
-                    <i64 as ::ferrapi::Arg>::__now(__arg2),
+                    <CurrentUser as ::ferrapi::Arg>::__now(__arg1, __rt::SEALED),
+                    <i64 as ::ferrapi::Arg>::__now(__arg2, __rt::SEALED),
                 ) else {
-                    return ::core::result::Result::Err(__rt::internal_error());
+                    return __rt::Started::Now(__rt::internal_error());
                 };
-                ::core::result::Result::Err(
-                    __rt::answer_now(
+                __rt::Started::Now(
+                    __rt::complete_now(
                         "list_user_items",
                         async move { list_user_items(__arg0, __arg1, __arg2).await },
                         |__output| <Json<
@@ -173,148 +196,21 @@ const _: () = {
                     ),
                 )
             };
-            let grouped: __rt::GroupedHandler = |
-                __cx: &::ferrapi::types::RequestCx<'_>,
-                __group: &[__rt::DependencyFn]|
-            {
-                let mut __errors = ::ferrapi::types::ValidationErrors::new();
-                let __arg0: ::core::option::Option<i64> = __rt::path_param::<
-                    i64,
-                >(__cx, 0usize, "user_id", &[], &mut __errors);
-                let __group = __rt::GroupInputs::extract(__group, __cx, &mut __errors);
-                let mut __arg1: ::core::option::Option<
-                    <CurrentUser as ::ferrapi::Arg>::Input,
-                > = ::core::option::Option::None;
-                if !<CurrentUser as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg1 = <CurrentUser as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::types::Param::new(
-                            "user",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                let mut __arg2: ::core::option::Option<<i64 as ::ferrapi::Arg>::Input> = ::core::option::Option::None;
-                if !<i64 as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg2 = <i64 as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::types::Param::new(
-                            "skip",
-                            ::core::option::Option::None,
-                            &[__rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128))],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if <CurrentUser as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg1 = <CurrentUser as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::types::Param::new(
-                            "user",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if <i64 as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg2 = <i64 as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::types::Param::new(
-                            "skip",
-                            ::core::option::Option::None,
-                            &[__rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128))],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if __rt::bad_body(&__errors) {
-                    return ::core::result::Result::Err(__rt::invalid(__cx, __errors));
-                }
-                let __invalid = __rt::defer_invalid(__cx, __errors);
-                return ::core::result::Result::Ok(
-                    __rt::boxed(async move {
-                        let mut __deps = ::ferrapi::types::Deps::new();
-                        if let ::core::result::Result::Err(__response) = __group
-                            .resolve(&mut __deps)
-                            .await
-                        {
-                            return __response;
-                        }
-                        let __arg1 = match __arg1 {
-                            ::core::option::Option::Some(__input) => {
-                                match <CurrentUser as ::ferrapi::Arg>::__resolve(
-                                        __input,
-                                        &mut __deps,
-                                        <CurrentUser as __rt::Share<
-                                            { <CurrentUser as ::ferrapi::Arg>::SOURCE.is_dependency() },
-                                        >>::SHARE,
-                                    )
-                                    .await
-                                {
-                                    ::core::result::Result::Ok(__value) => {
-                                        ::core::option::Option::Some(__value)
-                                    }
-                                    ::core::result::Result::Err(__response) => return __response,
-                                }
-                            }
-                            ::core::option::Option::None => ::core::option::Option::None,
-                        };
-                        let __arg2 = match __arg2 {
-                            ::core::option::Option::Some(__input) => {
-                                match <i64 as ::ferrapi::Arg>::__resolve(
-                                        __input,
-                                        &mut __deps,
-                                        <i64 as __rt::Share<
-                                            { <i64 as ::ferrapi::Arg>::SOURCE.is_dependency() },
-                                        >>::SHARE,
-                                    )
-                                    .await
-                                {
-                                    ::core::result::Result::Ok(__value) => {
-                                        ::core::option::Option::Some(__value)
-                                    }
-                                    ::core::result::Result::Err(__response) => return __response,
-                                }
-                            }
-                            ::core::option::Option::None => ::core::option::Option::None,
-                        };
-                        if let ::core::option::Option::Some(__invalid) = __invalid {
-                            return __invalid.answer();
-                        }
-                        #[allow(irrefutable_let_patterns)]
-                        let (
-                            ::core::option::Option::Some(__arg0),
-                            ::core::option::Option::Some(__arg1),
-                            ::core::option::Option::Some(__arg2),
-                        ) = (__arg0, __arg1, __arg2) else {
-                            return __rt::internal_error();
-                        };
-                        <Json<
-                            Value,
-                        > as ::ferrapi::IntoResponse>::into_response(
-                            list_user_items(__arg0, __arg1, __arg2).await,
-                        )
-                    }),
-                );
-            };
             let check: fn(
-                &::ferrapi::types::StateMap,
+                &::ferrapi::arg::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::types::StateMap|
+                state: &::ferrapi::arg::StateMap|
             {
                 <CurrentUser as ::ferrapi::Arg>::check(state)?;
                 <i64 as ::ferrapi::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
             let operation: fn(
-                &mut ::ferrapi::types::SchemaRegistry,
-            ) -> ::ferrapi::types::Operation = |
-                registry: &mut ::ferrapi::types::SchemaRegistry,
-            | -> ::ferrapi::types::Operation {
-                let mut op = ::ferrapi::types::Operation::new(
+                &mut ::ferrapi::schema::SchemaRegistry,
+            ) -> ::ferrapi::schema::Operation = |
+                registry: &mut ::ferrapi::schema::SchemaRegistry,
+            | -> ::ferrapi::schema::Operation {
+                let mut op = ::ferrapi::schema::Operation::new(
                     "list_user_items",
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -322,7 +218,7 @@ const _: () = {
                 );
                 op.path_param::<i64>("user_id", &[], registry);
                 <CurrentUser as ::ferrapi::Arg>::doc(
-                    ::ferrapi::types::Param::new(
+                    ::ferrapi::arg::Param::new(
                         "user",
                         ::core::option::Option::None,
                         &[],
@@ -331,10 +227,10 @@ const _: () = {
                     registry,
                 );
                 <i64 as ::ferrapi::Arg>::doc(
-                    ::ferrapi::types::Param::new(
+                    ::ferrapi::arg::Param::new(
                         "skip",
                         ::core::option::Option::None,
-                        &[__rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128))],
+                        &[__rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128))],
                     ),
                     &mut op,
                     registry,
@@ -346,7 +242,6 @@ const _: () = {
                 method: ::ferrapi::Method::GET,
                 path: "/users/{user_id}/items",
                 handler,
-                grouped,
                 reads_body: <CurrentUser as ::ferrapi::Arg>::SOURCE.is_body()
                     || <i64 as ::ferrapi::Arg>::SOURCE.is_body(),
                 streams_body: <CurrentUser as ::ferrapi::Arg>::SOURCE.is_stream()

@@ -10,7 +10,7 @@ struct count {}
 const _: () = {
     use ::ferrapi::__private as __rt;
     impl ::ferrapi::Route for count {
-        #[allow(unused_variables, clippy::result_large_err, clippy::redundant_closure)]
+        #[allow(unused_variables, clippy::redundant_closure)]
         fn def(&self) -> ::ferrapi::RouteDef {
             let _ = <State<Counter> as ::ferrapi::Arg>::SOURCE;
             let _ = <HeaderMap as ::ferrapi::Arg>::SOURCE;
@@ -20,9 +20,19 @@ const _: () = {
                 { <HeaderMap as ::ferrapi::Arg>::SOURCE.is_body() },
             >();
             __rt::assert_into_response::<Json<Value>>();
-            let handler: __rt::Handler = |__cx: &::ferrapi::types::RequestCx<'_>| {
+            let handler: __rt::Handler = |
+                __cx: &::ferrapi::arg::RequestCx<'_>,
+                __group: &[__rt::DependencyFn]|
+            {
                 #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::types::ValidationErrors::new();
+                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
+                let __group = if __group.is_empty() {
+                    ::core::option::Option::None
+                } else {
+                    ::core::option::Option::Some(
+                        __rt::GroupInputs::extract(__group, __cx, &mut __errors),
+                    )
+                };
                 let mut __arg0: ::core::option::Option<
                     <State<Counter> as ::ferrapi::Arg>::Input,
                 > = ::core::option::Option::None;
@@ -31,7 +41,7 @@ const _: () = {
                         Counter,
                     > as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "counter",
                             ::core::option::Option::None,
                             &[],
@@ -45,7 +55,7 @@ const _: () = {
                 if !<HeaderMap as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg1 = <HeaderMap as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "headers",
                             ::core::option::Option::None,
                             &[],
@@ -58,7 +68,7 @@ const _: () = {
                         Counter,
                     > as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "counter",
                             ::core::option::Option::None,
                             &[],
@@ -69,7 +79,7 @@ const _: () = {
                 if <HeaderMap as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg1 = <HeaderMap as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "headers",
                             ::core::option::Option::None,
                             &[],
@@ -77,18 +87,25 @@ const _: () = {
                         &mut __errors,
                     );
                 }
-                if <State<Counter> as ::ferrapi::Arg>::SOURCE.is_dependency()
+                if __group.is_some()
+                    || <State<Counter> as ::ferrapi::Arg>::SOURCE.is_dependency()
                     || <HeaderMap as ::ferrapi::Arg>::SOURCE.is_dependency()
                 {
                     if __rt::bad_body(&__errors) {
-                        return ::core::result::Result::Err(
-                            __rt::invalid(__cx, __errors),
-                        );
+                        return __rt::Started::Now(__rt::invalid(__cx, __errors));
                     }
                     let __invalid = __rt::defer_invalid(__cx, __errors);
-                    return ::core::result::Result::Ok(
+                    return __rt::Started::Later(
                         __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::types::Deps::new();
+                            let mut __deps = ::ferrapi::arg::Deps::new();
+                            if let ::core::option::Option::Some(__group) = __group {
+                                if let ::core::result::Result::Err(__response) = __group
+                                    .resolve(&mut __deps)
+                                    .await
+                                {
+                                    return __response;
+                                }
+                            }
                             let __arg0 = match __arg0 {
                                 ::core::option::Option::Some(__input) => {
                                     match <State<
@@ -103,6 +120,7 @@ const _: () = {
                                                     <State<Counter> as ::ferrapi::Arg>::SOURCE.is_dependency()
                                                 },
                                             >>::SHARE,
+                                            __rt::SEALED,
                                         )
                                         .await
                                     {
@@ -122,6 +140,7 @@ const _: () = {
                                             <HeaderMap as __rt::Share<
                                                 { <HeaderMap as ::ferrapi::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
+                                            __rt::SEALED,
                                         )
                                         .await
                                     {
@@ -151,24 +170,24 @@ const _: () = {
                         }),
                     );
                 }
-                if let ::core::result::Result::Err(__response) = __rt::finish(
+                if let ::core::result::Result::Err(__response) = __rt::reject_invalid(
                     __cx,
                     __errors,
                 ) {
-                    return ::core::result::Result::Err(__response);
+                    return __rt::Started::Now(__response);
                 }
                 #[allow(irrefutable_let_patterns)]
                 let (
                     ::core::option::Option::Some(__arg0),
                     ::core::option::Option::Some(__arg1),
                 ) = (
-                    <State<Counter> as ::ferrapi::Arg>::__now(__arg0),
-                    <HeaderMap as ::ferrapi::Arg>::__now(__arg1),
+                    <State<Counter> as ::ferrapi::Arg>::__now(__arg0, __rt::SEALED),
+                    <HeaderMap as ::ferrapi::Arg>::__now(__arg1, __rt::SEALED),
                 ) else {
-                    return ::core::result::Result::Err(__rt::internal_error());
+                    return __rt::Started::Now(__rt::internal_error());
                 };
-                ::core::result::Result::Err(
-                    __rt::answer_now(
+                __rt::Started::Now(
+                    __rt::complete_now(
                         "count",
                         async move { count(__arg0, __arg1).await },
                         |__output| <Json<
@@ -177,156 +196,21 @@ const _: () = {
                     ),
                 )
             };
-            let grouped: __rt::GroupedHandler = |
-                __cx: &::ferrapi::types::RequestCx<'_>,
-                __group: &[__rt::DependencyFn]|
-            {
-                let mut __errors = ::ferrapi::types::ValidationErrors::new();
-                let __group = __rt::GroupInputs::extract(__group, __cx, &mut __errors);
-                let mut __arg0: ::core::option::Option<
-                    <State<Counter> as ::ferrapi::Arg>::Input,
-                > = ::core::option::Option::None;
-                if !<State<Counter> as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg0 = <State<
-                        Counter,
-                    > as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::types::Param::new(
-                            "counter",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                let mut __arg1: ::core::option::Option<
-                    <HeaderMap as ::ferrapi::Arg>::Input,
-                > = ::core::option::Option::None;
-                if !<HeaderMap as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg1 = <HeaderMap as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::types::Param::new(
-                            "headers",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if <State<Counter> as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg0 = <State<
-                        Counter,
-                    > as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::types::Param::new(
-                            "counter",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if <HeaderMap as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg1 = <HeaderMap as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::types::Param::new(
-                            "headers",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if __rt::bad_body(&__errors) {
-                    return ::core::result::Result::Err(__rt::invalid(__cx, __errors));
-                }
-                let __invalid = __rt::defer_invalid(__cx, __errors);
-                return ::core::result::Result::Ok(
-                    __rt::boxed(async move {
-                        let mut __deps = ::ferrapi::types::Deps::new();
-                        if let ::core::result::Result::Err(__response) = __group
-                            .resolve(&mut __deps)
-                            .await
-                        {
-                            return __response;
-                        }
-                        let __arg0 = match __arg0 {
-                            ::core::option::Option::Some(__input) => {
-                                match <State<
-                                    Counter,
-                                > as ::ferrapi::Arg>::__resolve(
-                                        __input,
-                                        &mut __deps,
-                                        <State<
-                                            Counter,
-                                        > as __rt::Share<
-                                            {
-                                                <State<Counter> as ::ferrapi::Arg>::SOURCE.is_dependency()
-                                            },
-                                        >>::SHARE,
-                                    )
-                                    .await
-                                {
-                                    ::core::result::Result::Ok(__value) => {
-                                        ::core::option::Option::Some(__value)
-                                    }
-                                    ::core::result::Result::Err(__response) => return __response,
-                                }
-                            }
-                            ::core::option::Option::None => ::core::option::Option::None,
-                        };
-                        let __arg1 = match __arg1 {
-                            ::core::option::Option::Some(__input) => {
-                                match <HeaderMap as ::ferrapi::Arg>::__resolve(
-                                        __input,
-                                        &mut __deps,
-                                        <HeaderMap as __rt::Share<
-                                            { <HeaderMap as ::ferrapi::Arg>::SOURCE.is_dependency() },
-                                        >>::SHARE,
-                                    )
-                                    .await
-                                {
-                                    ::core::result::Result::Ok(__value) => {
-                                        ::core::option::Option::Some(__value)
-                                    }
-                                    ::core::result::Result::Err(__response) => return __response,
-                                }
-                            }
-                            ::core::option::Option::None => ::core::option::Option::None,
-                        };
-                        if let ::core::option::Option::Some(__invalid) = __invalid {
-                            return __invalid.answer();
-                        }
-                        #[allow(irrefutable_let_patterns)]
-                        let (
-                            ::core::option::Option::Some(__arg0),
-                            ::core::option::Option::Some(__arg1),
-                        ) = (__arg0, __arg1) else {
-                            return __rt::internal_error();
-                        };
-                        <Json<
-                            Value,
-                        > as ::ferrapi::IntoResponse>::into_response(
-                            count(__arg0, __arg1).await,
-                        )
-                    }),
-                );
-            };
             let check: fn(
-                &::ferrapi::types::StateMap,
+                &::ferrapi::arg::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::types::StateMap|
+                state: &::ferrapi::arg::StateMap|
             {
                 <State<Counter> as ::ferrapi::Arg>::check(state)?;
                 <HeaderMap as ::ferrapi::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
             let operation: fn(
-                &mut ::ferrapi::types::SchemaRegistry,
-            ) -> ::ferrapi::types::Operation = |
-                registry: &mut ::ferrapi::types::SchemaRegistry,
-            | -> ::ferrapi::types::Operation {
-                let mut op = ::ferrapi::types::Operation::new(
+                &mut ::ferrapi::schema::SchemaRegistry,
+            ) -> ::ferrapi::schema::Operation = |
+                registry: &mut ::ferrapi::schema::SchemaRegistry,
+            | -> ::ferrapi::schema::Operation {
+                let mut op = ::ferrapi::schema::Operation::new(
                     "count",
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -335,7 +219,7 @@ const _: () = {
                 <State<
                     Counter,
                 > as ::ferrapi::Arg>::doc(
-                    ::ferrapi::types::Param::new(
+                    ::ferrapi::arg::Param::new(
                         "counter",
                         ::core::option::Option::None,
                         &[],
@@ -344,7 +228,7 @@ const _: () = {
                     registry,
                 );
                 <HeaderMap as ::ferrapi::Arg>::doc(
-                    ::ferrapi::types::Param::new(
+                    ::ferrapi::arg::Param::new(
                         "headers",
                         ::core::option::Option::None,
                         &[],
@@ -359,7 +243,6 @@ const _: () = {
                 method: ::ferrapi::Method::GET,
                 path: "/count",
                 handler,
-                grouped,
                 reads_body: <State<Counter> as ::ferrapi::Arg>::SOURCE.is_body()
                     || <HeaderMap as ::ferrapi::Arg>::SOURCE.is_body(),
                 streams_body: <State<Counter> as ::ferrapi::Arg>::SOURCE.is_stream()

@@ -11,24 +11,34 @@ struct update_item {}
 const _: () = {
     use ::ferrapi::__private as __rt;
     impl ::ferrapi::Route for update_item {
-        #[allow(unused_variables, clippy::result_large_err, clippy::redundant_closure)]
+        #[allow(unused_variables, clippy::redundant_closure)]
         fn def(&self) -> ::ferrapi::RouteDef {
             __rt::assert_path_param::<u32>();
             let _ = <Item as ::ferrapi::Arg>::SOURCE;
             __rt::assert_into_response::<Json<Item>>();
-            let handler: __rt::Handler = |__cx: &::ferrapi::types::RequestCx<'_>| {
+            let handler: __rt::Handler = |
+                __cx: &::ferrapi::arg::RequestCx<'_>,
+                __group: &[__rt::DependencyFn]|
+            {
                 #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::types::ValidationErrors::new();
+                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
                 let __arg0: ::core::option::Option<u32> = __rt::path_param::<
                     u32,
                 >(__cx, 0usize, "id", &[], &mut __errors);
+                let __group = if __group.is_empty() {
+                    ::core::option::Option::None
+                } else {
+                    ::core::option::Option::Some(
+                        __rt::GroupInputs::extract(__group, __cx, &mut __errors),
+                    )
+                };
                 let mut __arg1: ::core::option::Option<
                     <Item as ::ferrapi::Arg>::Input,
                 > = ::core::option::Option::None;
                 if !<Item as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg1 = <Item as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "item",
                             ::core::option::Option::None,
                             &[],
@@ -39,7 +49,7 @@ const _: () = {
                 if <Item as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg1 = <Item as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "item",
                             ::core::option::Option::None,
                             &[],
@@ -47,16 +57,23 @@ const _: () = {
                         &mut __errors,
                     );
                 }
-                if <Item as ::ferrapi::Arg>::SOURCE.is_dependency() {
+                if __group.is_some() || <Item as ::ferrapi::Arg>::SOURCE.is_dependency()
+                {
                     if __rt::bad_body(&__errors) {
-                        return ::core::result::Result::Err(
-                            __rt::invalid(__cx, __errors),
-                        );
+                        return __rt::Started::Now(__rt::invalid(__cx, __errors));
                     }
                     let __invalid = __rt::defer_invalid(__cx, __errors);
-                    return ::core::result::Result::Ok(
+                    return __rt::Started::Later(
                         __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::types::Deps::new();
+                            let mut __deps = ::ferrapi::arg::Deps::new();
+                            if let ::core::option::Option::Some(__group) = __group {
+                                if let ::core::result::Result::Err(__response) = __group
+                                    .resolve(&mut __deps)
+                                    .await
+                                {
+                                    return __response;
+                                }
+                            }
                             let __arg1 = match __arg1 {
                                 ::core::option::Option::Some(__input) => {
                                     match <Item as ::ferrapi::Arg>::__resolve(
@@ -65,6 +82,7 @@ const _: () = {
                                             <Item as __rt::Share<
                                                 { <Item as ::ferrapi::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
+                                            __rt::SEALED,
                                         )
                                         .await
                                     {
@@ -94,21 +112,21 @@ const _: () = {
                         }),
                     );
                 }
-                if let ::core::result::Result::Err(__response) = __rt::finish(
+                if let ::core::result::Result::Err(__response) = __rt::reject_invalid(
                     __cx,
                     __errors,
                 ) {
-                    return ::core::result::Result::Err(__response);
+                    return __rt::Started::Now(__response);
                 }
                 #[allow(irrefutable_let_patterns)]
                 let (
                     ::core::option::Option::Some(__arg0),
                     ::core::option::Option::Some(__arg1),
-                ) = (__arg0, <Item as ::ferrapi::Arg>::__now(__arg1)) else {
-                    return ::core::result::Result::Err(__rt::internal_error());
+                ) = (__arg0, <Item as ::ferrapi::Arg>::__now(__arg1, __rt::SEALED)) else {
+                    return __rt::Started::Now(__rt::internal_error());
                 };
-                ::core::result::Result::Err(
-                    __rt::answer_now(
+                __rt::Started::Now(
+                    __rt::complete_now(
                         "update_item",
                         async move { update_item(__arg0, __arg1).await },
                         |__output| <Json<
@@ -117,104 +135,20 @@ const _: () = {
                     ),
                 )
             };
-            let grouped: __rt::GroupedHandler = |
-                __cx: &::ferrapi::types::RequestCx<'_>,
-                __group: &[__rt::DependencyFn]|
-            {
-                let mut __errors = ::ferrapi::types::ValidationErrors::new();
-                let __arg0: ::core::option::Option<u32> = __rt::path_param::<
-                    u32,
-                >(__cx, 0usize, "id", &[], &mut __errors);
-                let __group = __rt::GroupInputs::extract(__group, __cx, &mut __errors);
-                let mut __arg1: ::core::option::Option<
-                    <Item as ::ferrapi::Arg>::Input,
-                > = ::core::option::Option::None;
-                if !<Item as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg1 = <Item as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::types::Param::new(
-                            "item",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if <Item as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg1 = <Item as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::types::Param::new(
-                            "item",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if __rt::bad_body(&__errors) {
-                    return ::core::result::Result::Err(__rt::invalid(__cx, __errors));
-                }
-                let __invalid = __rt::defer_invalid(__cx, __errors);
-                return ::core::result::Result::Ok(
-                    __rt::boxed(async move {
-                        let mut __deps = ::ferrapi::types::Deps::new();
-                        if let ::core::result::Result::Err(__response) = __group
-                            .resolve(&mut __deps)
-                            .await
-                        {
-                            return __response;
-                        }
-                        let __arg1 = match __arg1 {
-                            ::core::option::Option::Some(__input) => {
-                                match <Item as ::ferrapi::Arg>::__resolve(
-                                        __input,
-                                        &mut __deps,
-                                        <Item as __rt::Share<
-                                            { <Item as ::ferrapi::Arg>::SOURCE.is_dependency() },
-                                        >>::SHARE,
-                                    )
-                                    .await
-                                {
-                                    ::core::result::Result::Ok(__value) => {
-                                        ::core::option::Option::Some(__value)
-                                    }
-                                    ::core::result::Result::Err(__response) => return __response,
-                                }
-                            }
-                            ::core::option::Option::None => ::core::option::Option::None,
-                        };
-                        if let ::core::option::Option::Some(__invalid) = __invalid {
-                            return __invalid.answer();
-                        }
-                        #[allow(irrefutable_let_patterns)]
-                        let (
-                            ::core::option::Option::Some(__arg0),
-                            ::core::option::Option::Some(__arg1),
-                        ) = (__arg0, __arg1) else {
-                            return __rt::internal_error();
-                        };
-                        <Json<
-                            Item,
-                        > as ::ferrapi::IntoResponse>::into_response(
-                            update_item(__arg0, __arg1).await,
-                        )
-                    }),
-                );
-            };
             let check: fn(
-                &::ferrapi::types::StateMap,
+                &::ferrapi::arg::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::types::StateMap|
+                state: &::ferrapi::arg::StateMap|
             {
                 <Item as ::ferrapi::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
             let operation: fn(
-                &mut ::ferrapi::types::SchemaRegistry,
-            ) -> ::ferrapi::types::Operation = |
-                registry: &mut ::ferrapi::types::SchemaRegistry,
-            | -> ::ferrapi::types::Operation {
-                let mut op = ::ferrapi::types::Operation::new(
+                &mut ::ferrapi::schema::SchemaRegistry,
+            ) -> ::ferrapi::schema::Operation = |
+                registry: &mut ::ferrapi::schema::SchemaRegistry,
+            | -> ::ferrapi::schema::Operation {
+                let mut op = ::ferrapi::schema::Operation::new(
                     "update_item",
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -222,7 +156,7 @@ const _: () = {
                 );
                 op.path_param::<u32>("id", &[], registry);
                 <Item as ::ferrapi::Arg>::doc(
-                    ::ferrapi::types::Param::new(
+                    ::ferrapi::arg::Param::new(
                         "item",
                         ::core::option::Option::None,
                         &[],
@@ -247,7 +181,6 @@ const _: () = {
                 method: ::ferrapi::Method::PUT,
                 path: "/item/{id}",
                 handler,
-                grouped,
                 reads_body: <Item as ::ferrapi::Arg>::SOURCE.is_body(),
                 streams_body: <Item as ::ferrapi::Arg>::SOURCE.is_stream(),
                 include_in_schema: true,

@@ -12,24 +12,63 @@ struct health {}
 const _: () = {
     use ::ferrapi::__private as __rt;
     impl ::ferrapi::Route for health {
-        #[allow(unused_variables, clippy::result_large_err, clippy::redundant_closure)]
+        #[allow(unused_variables, clippy::redundant_closure)]
         fn def(&self) -> ::ferrapi::RouteDef {
             __rt::assert_into_response::<&'static str>();
-            let handler: __rt::Handler = |__cx: &::ferrapi::types::RequestCx<'_>| {
+            let handler: __rt::Handler = |
+                __cx: &::ferrapi::arg::RequestCx<'_>,
+                __group: &[__rt::DependencyFn]|
+            {
                 #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::types::ValidationErrors::new();
-                if let ::core::result::Result::Err(__response) = __rt::finish(
+                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
+                let __group = if __group.is_empty() {
+                    ::core::option::Option::None
+                } else {
+                    ::core::option::Option::Some(
+                        __rt::GroupInputs::extract(__group, __cx, &mut __errors),
+                    )
+                };
+                if __group.is_some() {
+                    if __rt::bad_body(&__errors) {
+                        return __rt::Started::Now(__rt::invalid(__cx, __errors));
+                    }
+                    let __invalid = __rt::defer_invalid(__cx, __errors);
+                    return __rt::Started::Later(
+                        __rt::boxed(async move {
+                            let mut __deps = ::ferrapi::arg::Deps::new();
+                            if let ::core::option::Option::Some(__group) = __group {
+                                if let ::core::result::Result::Err(__response) = __group
+                                    .resolve(&mut __deps)
+                                    .await
+                                {
+                                    return __response;
+                                }
+                            }
+                            if let ::core::option::Option::Some(__invalid) = __invalid {
+                                return __invalid.answer();
+                            }
+                            #[allow(irrefutable_let_patterns)]
+                            let () = () else {
+                                return __rt::internal_error();
+                            };
+                            <&'static str as ::ferrapi::IntoResponse>::into_response(
+                                health().await,
+                            )
+                        }),
+                    );
+                }
+                if let ::core::result::Result::Err(__response) = __rt::reject_invalid(
                     __cx,
                     __errors,
                 ) {
-                    return ::core::result::Result::Err(__response);
+                    return __rt::Started::Now(__response);
                 }
                 #[allow(irrefutable_let_patterns)]
                 let () = () else {
-                    return ::core::result::Result::Err(__rt::internal_error());
+                    return __rt::Started::Now(__rt::internal_error());
                 };
-                ::core::result::Result::Err(
-                    __rt::answer_now(
+                __rt::Started::Now(
+                    __rt::complete_now(
                         "health",
                         async move { health().await },
                         |__output| <&'static str as ::ferrapi::IntoResponse>::into_response(
@@ -38,49 +77,17 @@ const _: () = {
                     ),
                 )
             };
-            let grouped: __rt::GroupedHandler = |
-                __cx: &::ferrapi::types::RequestCx<'_>,
-                __group: &[__rt::DependencyFn]|
-            {
-                let mut __errors = ::ferrapi::types::ValidationErrors::new();
-                let __group = __rt::GroupInputs::extract(__group, __cx, &mut __errors);
-                if __rt::bad_body(&__errors) {
-                    return ::core::result::Result::Err(__rt::invalid(__cx, __errors));
-                }
-                let __invalid = __rt::defer_invalid(__cx, __errors);
-                return ::core::result::Result::Ok(
-                    __rt::boxed(async move {
-                        let mut __deps = ::ferrapi::types::Deps::new();
-                        if let ::core::result::Result::Err(__response) = __group
-                            .resolve(&mut __deps)
-                            .await
-                        {
-                            return __response;
-                        }
-                        if let ::core::option::Option::Some(__invalid) = __invalid {
-                            return __invalid.answer();
-                        }
-                        #[allow(irrefutable_let_patterns)]
-                        let () = () else {
-                            return __rt::internal_error();
-                        };
-                        <&'static str as ::ferrapi::IntoResponse>::into_response(
-                            health().await,
-                        )
-                    }),
-                );
-            };
             let check: fn(
-                &::ferrapi::types::StateMap,
+                &::ferrapi::arg::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::types::StateMap|
+                state: &::ferrapi::arg::StateMap|
             { ::core::result::Result::Ok(()) };
             let operation: fn(
-                &mut ::ferrapi::types::SchemaRegistry,
-            ) -> ::ferrapi::types::Operation = |
-                registry: &mut ::ferrapi::types::SchemaRegistry,
-            | -> ::ferrapi::types::Operation {
-                let mut op = ::ferrapi::types::Operation::new(
+                &mut ::ferrapi::schema::SchemaRegistry,
+            ) -> ::ferrapi::schema::Operation = |
+                registry: &mut ::ferrapi::schema::SchemaRegistry,
+            | -> ::ferrapi::schema::Operation {
+                let mut op = ::ferrapi::schema::Operation::new(
                     "health",
                     ::core::option::Option::Some("Liveness probe."),
                     ::core::option::Option::None,
@@ -94,7 +101,6 @@ const _: () = {
                 method: ::ferrapi::Method::GET,
                 path: "/health",
                 handler,
-                grouped,
                 reads_body: false,
                 streams_body: false,
                 include_in_schema: true,

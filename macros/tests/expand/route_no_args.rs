@@ -1,4 +1,4 @@
-// No arguments, and a body without `.await`: the handler answers at once (`answer_now`).
+// No arguments, and a body without `.await`: the handler answers at once (`complete_now`).
 
 /// Liveness probe.
 #[get("/health")]

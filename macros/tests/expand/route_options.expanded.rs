@@ -12,20 +12,30 @@ struct create_thing {}
 const _: () = {
     use ::ferrapi::__private as __rt;
     impl ::ferrapi::Route for create_thing {
-        #[allow(unused_variables, clippy::result_large_err, clippy::redundant_closure)]
+        #[allow(unused_variables, clippy::redundant_closure)]
         fn def(&self) -> ::ferrapi::RouteDef {
             let _ = <Thing as ::ferrapi::Arg>::SOURCE;
             __rt::assert_into_response::<(StatusCode, Json<Thing>)>();
-            let handler: __rt::Handler = |__cx: &::ferrapi::types::RequestCx<'_>| {
+            let handler: __rt::Handler = |
+                __cx: &::ferrapi::arg::RequestCx<'_>,
+                __group: &[__rt::DependencyFn]|
+            {
                 #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::types::ValidationErrors::new();
+                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
+                let __group = if __group.is_empty() {
+                    ::core::option::Option::None
+                } else {
+                    ::core::option::Option::Some(
+                        __rt::GroupInputs::extract(__group, __cx, &mut __errors),
+                    )
+                };
                 let mut __arg0: ::core::option::Option<
                     <Thing as ::ferrapi::Arg>::Input,
                 > = ::core::option::Option::None;
                 if !<Thing as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg0 = <Thing as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "thing",
                             ::core::option::Option::None,
                             &[],
@@ -36,7 +46,7 @@ const _: () = {
                 if <Thing as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg0 = <Thing as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "thing",
                             ::core::option::Option::None,
                             &[],
@@ -44,16 +54,23 @@ const _: () = {
                         &mut __errors,
                     );
                 }
-                if <Thing as ::ferrapi::Arg>::SOURCE.is_dependency() {
+                if __group.is_some() || <Thing as ::ferrapi::Arg>::SOURCE.is_dependency()
+                {
                     if __rt::bad_body(&__errors) {
-                        return ::core::result::Result::Err(
-                            __rt::invalid(__cx, __errors),
-                        );
+                        return __rt::Started::Now(__rt::invalid(__cx, __errors));
                     }
                     let __invalid = __rt::defer_invalid(__cx, __errors);
-                    return ::core::result::Result::Ok(
+                    return __rt::Started::Later(
                         __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::types::Deps::new();
+                            let mut __deps = ::ferrapi::arg::Deps::new();
+                            if let ::core::option::Option::Some(__group) = __group {
+                                if let ::core::result::Result::Err(__response) = __group
+                                    .resolve(&mut __deps)
+                                    .await
+                                {
+                                    return __response;
+                                }
+                            }
                             let __arg0 = match __arg0 {
                                 ::core::option::Option::Some(__input) => {
                                     match <Thing as ::ferrapi::Arg>::__resolve(
@@ -62,6 +79,7 @@ const _: () = {
                                             <Thing as __rt::Share<
                                                 { <Thing as ::ferrapi::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
+                                            __rt::SEALED,
                                         )
                                         .await
                                     {
@@ -89,20 +107,20 @@ const _: () = {
                         }),
                     );
                 }
-                if let ::core::result::Result::Err(__response) = __rt::finish(
+                if let ::core::result::Result::Err(__response) = __rt::reject_invalid(
                     __cx,
                     __errors,
                 ) {
-                    return ::core::result::Result::Err(__response);
+                    return __rt::Started::Now(__response);
                 }
                 #[allow(irrefutable_let_patterns)]
                 let (::core::option::Option::Some(__arg0),) = (
-                    <Thing as ::ferrapi::Arg>::__now(__arg0),
+                    <Thing as ::ferrapi::Arg>::__now(__arg0, __rt::SEALED),
                 ) else {
-                    return ::core::result::Result::Err(__rt::internal_error());
+                    return __rt::Started::Now(__rt::internal_error());
                 };
-                ::core::result::Result::Err(
-                    __rt::answer_now(
+                __rt::Started::Now(
+                    __rt::complete_now(
                         "create_thing",
                         async move { create_thing(__arg0).await },
                         |__output| <(
@@ -112,106 +130,27 @@ const _: () = {
                     ),
                 )
             };
-            let grouped: __rt::GroupedHandler = |
-                __cx: &::ferrapi::types::RequestCx<'_>,
-                __group: &[__rt::DependencyFn]|
-            {
-                let mut __errors = ::ferrapi::types::ValidationErrors::new();
-                let __group = __rt::GroupInputs::extract(__group, __cx, &mut __errors);
-                let mut __arg0: ::core::option::Option<
-                    <Thing as ::ferrapi::Arg>::Input,
-                > = ::core::option::Option::None;
-                if !<Thing as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg0 = <Thing as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::types::Param::new(
-                            "thing",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if <Thing as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg0 = <Thing as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::types::Param::new(
-                            "thing",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if __rt::bad_body(&__errors) {
-                    return ::core::result::Result::Err(__rt::invalid(__cx, __errors));
-                }
-                let __invalid = __rt::defer_invalid(__cx, __errors);
-                return ::core::result::Result::Ok(
-                    __rt::boxed(async move {
-                        let mut __deps = ::ferrapi::types::Deps::new();
-                        if let ::core::result::Result::Err(__response) = __group
-                            .resolve(&mut __deps)
-                            .await
-                        {
-                            return __response;
-                        }
-                        let __arg0 = match __arg0 {
-                            ::core::option::Option::Some(__input) => {
-                                match <Thing as ::ferrapi::Arg>::__resolve(
-                                        __input,
-                                        &mut __deps,
-                                        <Thing as __rt::Share<
-                                            { <Thing as ::ferrapi::Arg>::SOURCE.is_dependency() },
-                                        >>::SHARE,
-                                    )
-                                    .await
-                                {
-                                    ::core::result::Result::Ok(__value) => {
-                                        ::core::option::Option::Some(__value)
-                                    }
-                                    ::core::result::Result::Err(__response) => return __response,
-                                }
-                            }
-                            ::core::option::Option::None => ::core::option::Option::None,
-                        };
-                        if let ::core::option::Option::Some(__invalid) = __invalid {
-                            return __invalid.answer();
-                        }
-                        #[allow(irrefutable_let_patterns)]
-                        let (::core::option::Option::Some(__arg0),) = (__arg0,) else {
-                            return __rt::internal_error();
-                        };
-                        <(
-                            StatusCode,
-                            Json<Thing>,
-                        ) as ::ferrapi::IntoResponse>::into_response(
-                            create_thing(__arg0).await,
-                        )
-                    }),
-                );
-            };
             let check: fn(
-                &::ferrapi::types::StateMap,
+                &::ferrapi::arg::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::types::StateMap|
+                state: &::ferrapi::arg::StateMap|
             {
                 <Thing as ::ferrapi::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
             let operation: fn(
-                &mut ::ferrapi::types::SchemaRegistry,
-            ) -> ::ferrapi::types::Operation = |
-                registry: &mut ::ferrapi::types::SchemaRegistry,
-            | -> ::ferrapi::types::Operation {
-                let mut op = ::ferrapi::types::Operation::new(
+                &mut ::ferrapi::schema::SchemaRegistry,
+            ) -> ::ferrapi::schema::Operation = |
+                registry: &mut ::ferrapi::schema::SchemaRegistry,
+            | -> ::ferrapi::schema::Operation {
+                let mut op = ::ferrapi::schema::Operation::new(
                     "create_thing",
                     ::core::option::Option::Some("Create a thing."),
                     ::core::option::Option::None,
                     &["things", "writes"],
                 );
                 <Thing as ::ferrapi::Arg>::doc(
-                    ::ferrapi::types::Param::new(
+                    ::ferrapi::arg::Param::new(
                         "thing",
                         ::core::option::Option::None,
                         &[],
@@ -239,7 +178,6 @@ const _: () = {
                 method: ::ferrapi::Method::POST,
                 path: "/things",
                 handler,
-                grouped,
                 reads_body: <Thing as ::ferrapi::Arg>::SOURCE.is_body(),
                 streams_body: <Thing as ::ferrapi::Arg>::SOURCE.is_stream(),
                 include_in_schema: true,

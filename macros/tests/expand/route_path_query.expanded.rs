@@ -27,7 +27,7 @@ pub struct list_items {}
 const _: () = {
     use ::ferrapi::__private as __rt;
     impl ::ferrapi::Route for list_items {
-        #[allow(unused_variables, clippy::result_large_err, clippy::redundant_closure)]
+        #[allow(unused_variables, clippy::redundant_closure)]
         fn def(&self) -> ::ferrapi::RouteDef {
             __rt::assert_numeric::<i64>();
             __rt::assert_path_param::<i64>();
@@ -54,16 +54,19 @@ const _: () = {
                 { <Option<f64> as ::ferrapi::Arg>::SOURCE.is_body() },
             >();
             __rt::assert_into_response::<Json<Value>>();
-            let handler: __rt::Handler = |__cx: &::ferrapi::types::RequestCx<'_>| {
+            let handler: __rt::Handler = |
+                __cx: &::ferrapi::arg::RequestCx<'_>,
+                __group: &[__rt::DependencyFn]|
+            {
                 #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::types::ValidationErrors::new();
+                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
                 let __arg0: ::core::option::Option<i64> = __rt::path_param::<
                     i64,
                 >(
                     __cx,
                     0usize,
                     "user_id",
-                    &[__rt::Constraint::Ge(::ferrapi::types::Bound::Int(1i128))],
+                    &[__rt::Constraint::Ge(::ferrapi::convert::Bound::Int(1i128))],
                     &mut __errors,
                 );
                 let __arg1: ::core::option::Option<String> = __rt::path_param::<
@@ -75,6 +78,13 @@ const _: () = {
                     &[__rt::Constraint::MinLength(3usize)],
                     &mut __errors,
                 );
+                let __group = if __group.is_empty() {
+                    ::core::option::Option::None
+                } else {
+                    ::core::option::Option::Some(
+                        __rt::GroupInputs::extract(__group, __cx, &mut __errors),
+                    )
+                };
                 let mut __arg2: ::core::option::Option<
                     <Option<String> as ::ferrapi::Arg>::Input,
                 > = ::core::option::Option::None;
@@ -83,7 +93,7 @@ const _: () = {
                         String,
                     > as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "q",
                             ::core::option::Option::None,
                             &[],
@@ -95,7 +105,7 @@ const _: () = {
                 if !<i64 as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg3 = <i64 as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "limit",
                             ::core::option::Option::Some(
                                 (|| {
@@ -104,8 +114,10 @@ const _: () = {
                                 }) as fn() -> i64,
                             ),
                             &[
-                                __rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128)),
-                                __rt::Constraint::Le(::ferrapi::types::Bound::Int(100i128)),
+                                __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128)),
+                                __rt::Constraint::Le(
+                                    ::ferrapi::convert::Bound::Int(100i128),
+                                ),
                             ],
                         ),
                         &mut __errors,
@@ -119,12 +131,12 @@ const _: () = {
                         f64,
                     > as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "min_price",
                             ::core::option::Option::None,
                             &[
                                 __rt::Constraint::Gt(
-                                    ::ferrapi::types::Bound::Float(-1.5f64),
+                                    ::ferrapi::convert::Bound::Float(-1.5f64),
                                 ),
                             ],
                         ),
@@ -136,7 +148,7 @@ const _: () = {
                         String,
                     > as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "q",
                             ::core::option::Option::None,
                             &[],
@@ -147,7 +159,7 @@ const _: () = {
                 if <i64 as ::ferrapi::Arg>::SOURCE.is_body() {
                     __arg3 = <i64 as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "limit",
                             ::core::option::Option::Some(
                                 (|| {
@@ -156,8 +168,10 @@ const _: () = {
                                 }) as fn() -> i64,
                             ),
                             &[
-                                __rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128)),
-                                __rt::Constraint::Le(::ferrapi::types::Bound::Int(100i128)),
+                                __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128)),
+                                __rt::Constraint::Le(
+                                    ::ferrapi::convert::Bound::Int(100i128),
+                                ),
                             ],
                         ),
                         &mut __errors,
@@ -168,31 +182,38 @@ const _: () = {
                         f64,
                     > as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "min_price",
                             ::core::option::Option::None,
                             &[
                                 __rt::Constraint::Gt(
-                                    ::ferrapi::types::Bound::Float(-1.5f64),
+                                    ::ferrapi::convert::Bound::Float(-1.5f64),
                                 ),
                             ],
                         ),
                         &mut __errors,
                     );
                 }
-                if <Option<String> as ::ferrapi::Arg>::SOURCE.is_dependency()
+                if __group.is_some()
+                    || <Option<String> as ::ferrapi::Arg>::SOURCE.is_dependency()
                     || <i64 as ::ferrapi::Arg>::SOURCE.is_dependency()
                     || <Option<f64> as ::ferrapi::Arg>::SOURCE.is_dependency()
                 {
                     if __rt::bad_body(&__errors) {
-                        return ::core::result::Result::Err(
-                            __rt::invalid(__cx, __errors),
-                        );
+                        return __rt::Started::Now(__rt::invalid(__cx, __errors));
                     }
                     let __invalid = __rt::defer_invalid(__cx, __errors);
-                    return ::core::result::Result::Ok(
+                    return __rt::Started::Later(
                         __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::types::Deps::new();
+                            let mut __deps = ::ferrapi::arg::Deps::new();
+                            if let ::core::option::Option::Some(__group) = __group {
+                                if let ::core::result::Result::Err(__response) = __group
+                                    .resolve(&mut __deps)
+                                    .await
+                                {
+                                    return __response;
+                                }
+                            }
                             let __arg2 = match __arg2 {
                                 ::core::option::Option::Some(__input) => {
                                     match <Option<
@@ -207,6 +228,7 @@ const _: () = {
                                                     <Option<String> as ::ferrapi::Arg>::SOURCE.is_dependency()
                                                 },
                                             >>::SHARE,
+                                            __rt::SEALED,
                                         )
                                         .await
                                     {
@@ -226,6 +248,7 @@ const _: () = {
                                             <i64 as __rt::Share<
                                                 { <i64 as ::ferrapi::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
+                                            __rt::SEALED,
                                         )
                                         .await
                                     {
@@ -249,6 +272,7 @@ const _: () = {
                                             > as __rt::Share<
                                                 { <Option<f64> as ::ferrapi::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
+                                            __rt::SEALED,
                                         )
                                         .await
                                     {
@@ -281,11 +305,11 @@ const _: () = {
                         }),
                     );
                 }
-                if let ::core::result::Result::Err(__response) = __rt::finish(
+                if let ::core::result::Result::Err(__response) = __rt::reject_invalid(
                     __cx,
                     __errors,
                 ) {
-                    return ::core::result::Result::Err(__response);
+                    return __rt::Started::Now(__response);
                 }
                 #[allow(irrefutable_let_patterns)]
                 let (
@@ -297,14 +321,14 @@ const _: () = {
                 ) = (
                     __arg0,
                     __arg1,
-                    <Option<String> as ::ferrapi::Arg>::__now(__arg2),
-                    <i64 as ::ferrapi::Arg>::__now(__arg3),
-                    <Option<f64> as ::ferrapi::Arg>::__now(__arg4),
+                    <Option<String> as ::ferrapi::Arg>::__now(__arg2, __rt::SEALED),
+                    <i64 as ::ferrapi::Arg>::__now(__arg3, __rt::SEALED),
+                    <Option<f64> as ::ferrapi::Arg>::__now(__arg4, __rt::SEALED),
                 ) else {
-                    return ::core::result::Result::Err(__rt::internal_error());
+                    return __rt::Started::Now(__rt::internal_error());
                 };
-                ::core::result::Result::Err(
-                    __rt::answer_now(
+                __rt::Started::Now(
+                    __rt::complete_now(
                         "list_items",
                         async move {
                             list_items(__arg0, __arg1, __arg2, __arg3, __arg4).await
@@ -315,240 +339,10 @@ const _: () = {
                     ),
                 )
             };
-            let grouped: __rt::GroupedHandler = |
-                __cx: &::ferrapi::types::RequestCx<'_>,
-                __group: &[__rt::DependencyFn]|
-            {
-                let mut __errors = ::ferrapi::types::ValidationErrors::new();
-                let __arg0: ::core::option::Option<i64> = __rt::path_param::<
-                    i64,
-                >(
-                    __cx,
-                    0usize,
-                    "user_id",
-                    &[__rt::Constraint::Ge(::ferrapi::types::Bound::Int(1i128))],
-                    &mut __errors,
-                );
-                let __arg1: ::core::option::Option<String> = __rt::path_param::<
-                    String,
-                >(
-                    __cx,
-                    1usize,
-                    "kind",
-                    &[__rt::Constraint::MinLength(3usize)],
-                    &mut __errors,
-                );
-                let __group = __rt::GroupInputs::extract(__group, __cx, &mut __errors);
-                let mut __arg2: ::core::option::Option<
-                    <Option<String> as ::ferrapi::Arg>::Input,
-                > = ::core::option::Option::None;
-                if !<Option<String> as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg2 = <Option<
-                        String,
-                    > as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::types::Param::new(
-                            "q",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                let mut __arg3: ::core::option::Option<<i64 as ::ferrapi::Arg>::Input> = ::core::option::Option::None;
-                if !<i64 as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg3 = <i64 as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::types::Param::new(
-                            "limit",
-                            ::core::option::Option::Some(
-                                (|| {
-                                    let value: i64 = 10;
-                                    value
-                                }) as fn() -> i64,
-                            ),
-                            &[
-                                __rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128)),
-                                __rt::Constraint::Le(::ferrapi::types::Bound::Int(100i128)),
-                            ],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                let mut __arg4: ::core::option::Option<
-                    <Option<f64> as ::ferrapi::Arg>::Input,
-                > = ::core::option::Option::None;
-                if !<Option<f64> as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg4 = <Option<
-                        f64,
-                    > as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::types::Param::new(
-                            "min_price",
-                            ::core::option::Option::None,
-                            &[
-                                __rt::Constraint::Gt(
-                                    ::ferrapi::types::Bound::Float(-1.5f64),
-                                ),
-                            ],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if <Option<String> as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg2 = <Option<
-                        String,
-                    > as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::types::Param::new(
-                            "q",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if <i64 as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg3 = <i64 as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::types::Param::new(
-                            "limit",
-                            ::core::option::Option::Some(
-                                (|| {
-                                    let value: i64 = 10;
-                                    value
-                                }) as fn() -> i64,
-                            ),
-                            &[
-                                __rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128)),
-                                __rt::Constraint::Le(::ferrapi::types::Bound::Int(100i128)),
-                            ],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if <Option<f64> as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg4 = <Option<
-                        f64,
-                    > as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::types::Param::new(
-                            "min_price",
-                            ::core::option::Option::None,
-                            &[
-                                __rt::Constraint::Gt(
-                                    ::ferrapi::types::Bound::Float(-1.5f64),
-                                ),
-                            ],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if __rt::bad_body(&__errors) {
-                    return ::core::result::Result::Err(__rt::invalid(__cx, __errors));
-                }
-                let __invalid = __rt::defer_invalid(__cx, __errors);
-                return ::core::result::Result::Ok(
-                    __rt::boxed(async move {
-                        let mut __deps = ::ferrapi::types::Deps::new();
-                        if let ::core::result::Result::Err(__response) = __group
-                            .resolve(&mut __deps)
-                            .await
-                        {
-                            return __response;
-                        }
-                        let __arg2 = match __arg2 {
-                            ::core::option::Option::Some(__input) => {
-                                match <Option<
-                                    String,
-                                > as ::ferrapi::Arg>::__resolve(
-                                        __input,
-                                        &mut __deps,
-                                        <Option<
-                                            String,
-                                        > as __rt::Share<
-                                            {
-                                                <Option<String> as ::ferrapi::Arg>::SOURCE.is_dependency()
-                                            },
-                                        >>::SHARE,
-                                    )
-                                    .await
-                                {
-                                    ::core::result::Result::Ok(__value) => {
-                                        ::core::option::Option::Some(__value)
-                                    }
-                                    ::core::result::Result::Err(__response) => return __response,
-                                }
-                            }
-                            ::core::option::Option::None => ::core::option::Option::None,
-                        };
-                        let __arg3 = match __arg3 {
-                            ::core::option::Option::Some(__input) => {
-                                match <i64 as ::ferrapi::Arg>::__resolve(
-                                        __input,
-                                        &mut __deps,
-                                        <i64 as __rt::Share<
-                                            { <i64 as ::ferrapi::Arg>::SOURCE.is_dependency() },
-                                        >>::SHARE,
-                                    )
-                                    .await
-                                {
-                                    ::core::result::Result::Ok(__value) => {
-                                        ::core::option::Option::Some(__value)
-                                    }
-                                    ::core::result::Result::Err(__response) => return __response,
-                                }
-                            }
-                            ::core::option::Option::None => ::core::option::Option::None,
-                        };
-                        let __arg4 = match __arg4 {
-                            ::core::option::Option::Some(__input) => {
-                                match <Option<
-                                    f64,
-                                > as ::ferrapi::Arg>::__resolve(
-                                        __input,
-                                        &mut __deps,
-                                        <Option<
-                                            f64,
-                                        > as __rt::Share<
-                                            { <Option<f64> as ::ferrapi::Arg>::SOURCE.is_dependency() },
-                                        >>::SHARE,
-                                    )
-                                    .await
-                                {
-                                    ::core::result::Result::Ok(__value) => {
-                                        ::core::option::Option::Some(__value)
-                                    }
-                                    ::core::result::Result::Err(__response) => return __response,
-                                }
-                            }
-                            ::core::option::Option::None => ::core::option::Option::None,
-                        };
-                        if let ::core::option::Option::Some(__invalid) = __invalid {
-                            return __invalid.answer();
-                        }
-                        #[allow(irrefutable_let_patterns)]
-                        let (
-                            ::core::option::Option::Some(__arg0),
-                            ::core::option::Option::Some(__arg1),
-                            ::core::option::Option::Some(__arg2),
-                            ::core::option::Option::Some(__arg3),
-                            ::core::option::Option::Some(__arg4),
-                        ) = (__arg0, __arg1, __arg2, __arg3, __arg4) else {
-                            return __rt::internal_error();
-                        };
-                        <Json<
-                            Value,
-                        > as ::ferrapi::IntoResponse>::into_response(
-                            list_items(__arg0, __arg1, __arg2, __arg3, __arg4).await,
-                        )
-                    }),
-                );
-            };
             let check: fn(
-                &::ferrapi::types::StateMap,
+                &::ferrapi::arg::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::types::StateMap|
+                state: &::ferrapi::arg::StateMap|
             {
                 <Option<String> as ::ferrapi::Arg>::check(state)?;
                 <i64 as ::ferrapi::Arg>::check(state)?;
@@ -556,11 +350,11 @@ const _: () = {
                 ::core::result::Result::Ok(())
             };
             let operation: fn(
-                &mut ::ferrapi::types::SchemaRegistry,
-            ) -> ::ferrapi::types::Operation = |
-                registry: &mut ::ferrapi::types::SchemaRegistry,
-            | -> ::ferrapi::types::Operation {
-                let mut op = ::ferrapi::types::Operation::new(
+                &mut ::ferrapi::schema::SchemaRegistry,
+            ) -> ::ferrapi::schema::Operation = |
+                registry: &mut ::ferrapi::schema::SchemaRegistry,
+            | -> ::ferrapi::schema::Operation {
+                let mut op = ::ferrapi::schema::Operation::new(
                     "list_items",
                     ::core::option::Option::Some("List a user's items."),
                     ::core::option::Option::Some("Filtered by name and paged."),
@@ -570,7 +364,7 @@ const _: () = {
                         i64,
                     >(
                     "user_id",
-                    &[__rt::Constraint::Ge(::ferrapi::types::Bound::Int(1i128))],
+                    &[__rt::Constraint::Ge(::ferrapi::convert::Bound::Int(1i128))],
                     registry,
                 );
                 op.path_param::<
@@ -579,12 +373,12 @@ const _: () = {
                 <Option<
                     String,
                 > as ::ferrapi::Arg>::doc(
-                    ::ferrapi::types::Param::new("q", ::core::option::Option::None, &[]),
+                    ::ferrapi::arg::Param::new("q", ::core::option::Option::None, &[]),
                     &mut op,
                     registry,
                 );
                 <i64 as ::ferrapi::Arg>::doc(
-                    ::ferrapi::types::Param::new(
+                    ::ferrapi::arg::Param::new(
                         "limit",
                         ::core::option::Option::Some(
                             (|| {
@@ -593,8 +387,8 @@ const _: () = {
                             }) as fn() -> i64,
                         ),
                         &[
-                            __rt::Constraint::Ge(::ferrapi::types::Bound::Int(0i128)),
-                            __rt::Constraint::Le(::ferrapi::types::Bound::Int(100i128)),
+                            __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128)),
+                            __rt::Constraint::Le(::ferrapi::convert::Bound::Int(100i128)),
                         ],
                     ),
                     &mut op,
@@ -603,10 +397,14 @@ const _: () = {
                 <Option<
                     f64,
                 > as ::ferrapi::Arg>::doc(
-                    ::ferrapi::types::Param::new(
+                    ::ferrapi::arg::Param::new(
                         "min_price",
                         ::core::option::Option::None,
-                        &[__rt::Constraint::Gt(::ferrapi::types::Bound::Float(-1.5f64))],
+                        &[
+                            __rt::Constraint::Gt(
+                                ::ferrapi::convert::Bound::Float(-1.5f64),
+                            ),
+                        ],
                     ),
                     &mut op,
                     registry,
@@ -618,7 +416,6 @@ const _: () = {
                 method: ::ferrapi::Method::GET,
                 path: "/user/{user_id}/items/{kind}",
                 handler,
-                grouped,
                 reads_body: <Option<String> as ::ferrapi::Arg>::SOURCE.is_body()
                     || <i64 as ::ferrapi::Arg>::SOURCE.is_body()
                     || <Option<f64> as ::ferrapi::Arg>::SOURCE.is_body(),

@@ -11,13 +11,23 @@ struct list_doctors {}
 const _: () = {
     use ::ferrapi::__private as __rt;
     impl ::ferrapi::Route for list_doctors {
-        #[allow(unused_variables, clippy::result_large_err, clippy::redundant_closure)]
+        #[allow(unused_variables, clippy::redundant_closure)]
         fn def(&self) -> ::ferrapi::RouteDef {
             let _ = <State<Store> as ::ferrapi::Arg>::SOURCE;
             __rt::assert_into_response::<Result<Json<Vec<Doctor>>, HttpError>>();
-            let handler: __rt::Handler = |__cx: &::ferrapi::types::RequestCx<'_>| {
+            let handler: __rt::Handler = |
+                __cx: &::ferrapi::arg::RequestCx<'_>,
+                __group: &[__rt::DependencyFn]|
+            {
                 #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::types::ValidationErrors::new();
+                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
+                let __group = if __group.is_empty() {
+                    ::core::option::Option::None
+                } else {
+                    ::core::option::Option::Some(
+                        __rt::GroupInputs::extract(__group, __cx, &mut __errors),
+                    )
+                };
                 let mut __arg0: ::core::option::Option<
                     <State<Store> as ::ferrapi::Arg>::Input,
                 > = ::core::option::Option::None;
@@ -26,7 +36,7 @@ const _: () = {
                         Store,
                     > as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "store",
                             ::core::option::Option::None,
                             &[],
@@ -39,7 +49,7 @@ const _: () = {
                         Store,
                     > as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "store",
                             ::core::option::Option::None,
                             &[],
@@ -47,16 +57,24 @@ const _: () = {
                         &mut __errors,
                     );
                 }
-                if <State<Store> as ::ferrapi::Arg>::SOURCE.is_dependency() {
+                if __group.is_some()
+                    || <State<Store> as ::ferrapi::Arg>::SOURCE.is_dependency()
+                {
                     if __rt::bad_body(&__errors) {
-                        return ::core::result::Result::Err(
-                            __rt::invalid(__cx, __errors),
-                        );
+                        return __rt::Started::Now(__rt::invalid(__cx, __errors));
                     }
                     let __invalid = __rt::defer_invalid(__cx, __errors);
-                    return ::core::result::Result::Ok(
+                    return __rt::Started::Later(
                         __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::types::Deps::new();
+                            let mut __deps = ::ferrapi::arg::Deps::new();
+                            if let ::core::option::Option::Some(__group) = __group {
+                                if let ::core::result::Result::Err(__response) = __group
+                                    .resolve(&mut __deps)
+                                    .await
+                                {
+                                    return __response;
+                                }
+                            }
                             let __arg0 = match __arg0 {
                                 ::core::option::Option::Some(__input) => {
                                     match <State<
@@ -69,6 +87,7 @@ const _: () = {
                                             > as __rt::Share<
                                                 { <State<Store> as ::ferrapi::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
+                                            __rt::SEALED,
                                         )
                                         .await
                                     {
@@ -96,19 +115,19 @@ const _: () = {
                         }),
                     );
                 }
-                if let ::core::result::Result::Err(__response) = __rt::finish(
+                if let ::core::result::Result::Err(__response) = __rt::reject_invalid(
                     __cx,
                     __errors,
                 ) {
-                    return ::core::result::Result::Err(__response);
+                    return __rt::Started::Now(__response);
                 }
                 #[allow(irrefutable_let_patterns)]
                 let (::core::option::Option::Some(__arg0),) = (
-                    <State<Store> as ::ferrapi::Arg>::__now(__arg0),
+                    <State<Store> as ::ferrapi::Arg>::__now(__arg0, __rt::SEALED),
                 ) else {
-                    return ::core::result::Result::Err(__rt::internal_error());
+                    return __rt::Started::Now(__rt::internal_error());
                 };
-                ::core::result::Result::Ok(
+                __rt::Started::Later(
                     __rt::boxed(async move {
                         <Result<
                             Json<Vec<Doctor>>,
@@ -119,107 +138,20 @@ const _: () = {
                     }),
                 )
             };
-            let grouped: __rt::GroupedHandler = |
-                __cx: &::ferrapi::types::RequestCx<'_>,
-                __group: &[__rt::DependencyFn]|
-            {
-                let mut __errors = ::ferrapi::types::ValidationErrors::new();
-                let __group = __rt::GroupInputs::extract(__group, __cx, &mut __errors);
-                let mut __arg0: ::core::option::Option<
-                    <State<Store> as ::ferrapi::Arg>::Input,
-                > = ::core::option::Option::None;
-                if !<State<Store> as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg0 = <State<
-                        Store,
-                    > as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::types::Param::new(
-                            "store",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if <State<Store> as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg0 = <State<
-                        Store,
-                    > as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::types::Param::new(
-                            "store",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if __rt::bad_body(&__errors) {
-                    return ::core::result::Result::Err(__rt::invalid(__cx, __errors));
-                }
-                let __invalid = __rt::defer_invalid(__cx, __errors);
-                return ::core::result::Result::Ok(
-                    __rt::boxed(async move {
-                        let mut __deps = ::ferrapi::types::Deps::new();
-                        if let ::core::result::Result::Err(__response) = __group
-                            .resolve(&mut __deps)
-                            .await
-                        {
-                            return __response;
-                        }
-                        let __arg0 = match __arg0 {
-                            ::core::option::Option::Some(__input) => {
-                                match <State<
-                                    Store,
-                                > as ::ferrapi::Arg>::__resolve(
-                                        __input,
-                                        &mut __deps,
-                                        <State<
-                                            Store,
-                                        > as __rt::Share<
-                                            { <State<Store> as ::ferrapi::Arg>::SOURCE.is_dependency() },
-                                        >>::SHARE,
-                                    )
-                                    .await
-                                {
-                                    ::core::result::Result::Ok(__value) => {
-                                        ::core::option::Option::Some(__value)
-                                    }
-                                    ::core::result::Result::Err(__response) => return __response,
-                                }
-                            }
-                            ::core::option::Option::None => ::core::option::Option::None,
-                        };
-                        if let ::core::option::Option::Some(__invalid) = __invalid {
-                            return __invalid.answer();
-                        }
-                        #[allow(irrefutable_let_patterns)]
-                        let (::core::option::Option::Some(__arg0),) = (__arg0,) else {
-                            return __rt::internal_error();
-                        };
-                        <Result<
-                            Json<Vec<Doctor>>,
-                            HttpError,
-                        > as ::ferrapi::IntoResponse>::into_response(
-                            list_doctors(__arg0).await,
-                        )
-                    }),
-                );
-            };
             let check: fn(
-                &::ferrapi::types::StateMap,
+                &::ferrapi::arg::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::types::StateMap|
+                state: &::ferrapi::arg::StateMap|
             {
                 <State<Store> as ::ferrapi::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
             let operation: fn(
-                &mut ::ferrapi::types::SchemaRegistry,
-            ) -> ::ferrapi::types::Operation = |
-                registry: &mut ::ferrapi::types::SchemaRegistry,
-            | -> ::ferrapi::types::Operation {
-                let mut op = ::ferrapi::types::Operation::new(
+                &mut ::ferrapi::schema::SchemaRegistry,
+            ) -> ::ferrapi::schema::Operation = |
+                registry: &mut ::ferrapi::schema::SchemaRegistry,
+            | -> ::ferrapi::schema::Operation {
+                let mut op = ::ferrapi::schema::Operation::new(
                     "list_doctors",
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -228,7 +160,7 @@ const _: () = {
                 <State<
                     Store,
                 > as ::ferrapi::Arg>::doc(
-                    ::ferrapi::types::Param::new(
+                    ::ferrapi::arg::Param::new(
                         "store",
                         ::core::option::Option::None,
                         &[],
@@ -270,7 +202,6 @@ const _: () = {
                 method: ::ferrapi::Method::GET,
                 path: "/doctors",
                 handler,
-                grouped,
                 reads_body: <State<Store> as ::ferrapi::Arg>::SOURCE.is_body(),
                 streams_body: <State<Store> as ::ferrapi::Arg>::SOURCE.is_stream(),
                 include_in_schema: true,

@@ -13,28 +13,70 @@ struct delete_thing {}
 const _: () = {
     use ::ferrapi::__private as __rt;
     impl ::ferrapi::Route for delete_thing {
-        #[allow(unused_variables, clippy::result_large_err, clippy::redundant_closure)]
+        #[allow(unused_variables, clippy::redundant_closure)]
         fn def(&self) -> ::ferrapi::RouteDef {
             __rt::assert_path_param::<u64>();
             __rt::assert_into_response::<Result<(StatusCode, String), HttpError>>();
-            let handler: __rt::Handler = |__cx: &::ferrapi::types::RequestCx<'_>| {
+            let handler: __rt::Handler = |
+                __cx: &::ferrapi::arg::RequestCx<'_>,
+                __group: &[__rt::DependencyFn]|
+            {
                 #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::types::ValidationErrors::new();
+                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
                 let __arg0: ::core::option::Option<u64> = __rt::path_param::<
                     u64,
                 >(__cx, 0usize, "thing_id", &[], &mut __errors);
-                if let ::core::result::Result::Err(__response) = __rt::finish(
+                let __group = if __group.is_empty() {
+                    ::core::option::Option::None
+                } else {
+                    ::core::option::Option::Some(
+                        __rt::GroupInputs::extract(__group, __cx, &mut __errors),
+                    )
+                };
+                if __group.is_some() {
+                    if __rt::bad_body(&__errors) {
+                        return __rt::Started::Now(__rt::invalid(__cx, __errors));
+                    }
+                    let __invalid = __rt::defer_invalid(__cx, __errors);
+                    return __rt::Started::Later(
+                        __rt::boxed(async move {
+                            let mut __deps = ::ferrapi::arg::Deps::new();
+                            if let ::core::option::Option::Some(__group) = __group {
+                                if let ::core::result::Result::Err(__response) = __group
+                                    .resolve(&mut __deps)
+                                    .await
+                                {
+                                    return __response;
+                                }
+                            }
+                            if let ::core::option::Option::Some(__invalid) = __invalid {
+                                return __invalid.answer();
+                            }
+                            #[allow(irrefutable_let_patterns)]
+                            let (::core::option::Option::Some(__arg0),) = (__arg0,) else {
+                                return __rt::internal_error();
+                            };
+                            <Result<
+                                (StatusCode, String),
+                                HttpError,
+                            > as ::ferrapi::IntoResponse>::into_response(
+                                delete_thing(__arg0).await,
+                            )
+                        }),
+                    );
+                }
+                if let ::core::result::Result::Err(__response) = __rt::reject_invalid(
                     __cx,
                     __errors,
                 ) {
-                    return ::core::result::Result::Err(__response);
+                    return __rt::Started::Now(__response);
                 }
                 #[allow(irrefutable_let_patterns)]
                 let (::core::option::Option::Some(__arg0),) = (__arg0,) else {
-                    return ::core::result::Result::Err(__rt::internal_error());
+                    return __rt::Started::Now(__rt::internal_error());
                 };
-                ::core::result::Result::Err(
-                    __rt::answer_now(
+                __rt::Started::Now(
+                    __rt::complete_now(
                         "delete_thing",
                         async move { delete_thing(__arg0).await },
                         |__output| <Result<
@@ -44,55 +86,17 @@ const _: () = {
                     ),
                 )
             };
-            let grouped: __rt::GroupedHandler = |
-                __cx: &::ferrapi::types::RequestCx<'_>,
-                __group: &[__rt::DependencyFn]|
-            {
-                let mut __errors = ::ferrapi::types::ValidationErrors::new();
-                let __arg0: ::core::option::Option<u64> = __rt::path_param::<
-                    u64,
-                >(__cx, 0usize, "thing_id", &[], &mut __errors);
-                let __group = __rt::GroupInputs::extract(__group, __cx, &mut __errors);
-                if __rt::bad_body(&__errors) {
-                    return ::core::result::Result::Err(__rt::invalid(__cx, __errors));
-                }
-                let __invalid = __rt::defer_invalid(__cx, __errors);
-                return ::core::result::Result::Ok(
-                    __rt::boxed(async move {
-                        let mut __deps = ::ferrapi::types::Deps::new();
-                        if let ::core::result::Result::Err(__response) = __group
-                            .resolve(&mut __deps)
-                            .await
-                        {
-                            return __response;
-                        }
-                        if let ::core::option::Option::Some(__invalid) = __invalid {
-                            return __invalid.answer();
-                        }
-                        #[allow(irrefutable_let_patterns)]
-                        let (::core::option::Option::Some(__arg0),) = (__arg0,) else {
-                            return __rt::internal_error();
-                        };
-                        <Result<
-                            (StatusCode, String),
-                            HttpError,
-                        > as ::ferrapi::IntoResponse>::into_response(
-                            delete_thing(__arg0).await,
-                        )
-                    }),
-                );
-            };
             let check: fn(
-                &::ferrapi::types::StateMap,
+                &::ferrapi::arg::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::types::StateMap|
+                state: &::ferrapi::arg::StateMap|
             { ::core::result::Result::Ok(()) };
             let operation: fn(
-                &mut ::ferrapi::types::SchemaRegistry,
-            ) -> ::ferrapi::types::Operation = |
-                registry: &mut ::ferrapi::types::SchemaRegistry,
-            | -> ::ferrapi::types::Operation {
-                let mut op = ::ferrapi::types::Operation::new(
+                &mut ::ferrapi::schema::SchemaRegistry,
+            ) -> ::ferrapi::schema::Operation = |
+                registry: &mut ::ferrapi::schema::SchemaRegistry,
+            | -> ::ferrapi::schema::Operation {
+                let mut op = ::ferrapi::schema::Operation::new(
                     "delete_thing",
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -109,7 +113,6 @@ const _: () = {
                 method: ::ferrapi::Method::DELETE,
                 path: "/thing/{thing_id}",
                 handler,
-                grouped,
                 reads_body: false,
                 streams_body: false,
                 include_in_schema: true,

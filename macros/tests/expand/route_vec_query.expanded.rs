@@ -10,14 +10,24 @@ struct search {}
 const _: () = {
     use ::ferrapi::__private as __rt;
     impl ::ferrapi::Route for search {
-        #[allow(unused_variables, clippy::result_large_err, clippy::redundant_closure)]
+        #[allow(unused_variables, clippy::redundant_closure)]
         fn def(&self) -> ::ferrapi::RouteDef {
             __rt::assert_text::<Vec<String>>();
             let _ = <Vec<String> as ::ferrapi::Arg>::SOURCE;
             __rt::assert_into_response::<Json<Vec<String>>>();
-            let handler: __rt::Handler = |__cx: &::ferrapi::types::RequestCx<'_>| {
+            let handler: __rt::Handler = |
+                __cx: &::ferrapi::arg::RequestCx<'_>,
+                __group: &[__rt::DependencyFn]|
+            {
                 #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::types::ValidationErrors::new();
+                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
+                let __group = if __group.is_empty() {
+                    ::core::option::Option::None
+                } else {
+                    ::core::option::Option::Some(
+                        __rt::GroupInputs::extract(__group, __cx, &mut __errors),
+                    )
+                };
                 let mut __arg0: ::core::option::Option<
                     <Vec<String> as ::ferrapi::Arg>::Input,
                 > = ::core::option::Option::None;
@@ -26,7 +36,7 @@ const _: () = {
                         String,
                     > as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "tag",
                             ::core::option::Option::None,
                             &[__rt::Constraint::MaxLength(5usize)],
@@ -39,7 +49,7 @@ const _: () = {
                         String,
                     > as ::ferrapi::Arg>::extract(
                         __cx,
-                        ::ferrapi::types::Param::new(
+                        ::ferrapi::arg::Param::new(
                             "tag",
                             ::core::option::Option::None,
                             &[__rt::Constraint::MaxLength(5usize)],
@@ -47,16 +57,24 @@ const _: () = {
                         &mut __errors,
                     );
                 }
-                if <Vec<String> as ::ferrapi::Arg>::SOURCE.is_dependency() {
+                if __group.is_some()
+                    || <Vec<String> as ::ferrapi::Arg>::SOURCE.is_dependency()
+                {
                     if __rt::bad_body(&__errors) {
-                        return ::core::result::Result::Err(
-                            __rt::invalid(__cx, __errors),
-                        );
+                        return __rt::Started::Now(__rt::invalid(__cx, __errors));
                     }
                     let __invalid = __rt::defer_invalid(__cx, __errors);
-                    return ::core::result::Result::Ok(
+                    return __rt::Started::Later(
                         __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::types::Deps::new();
+                            let mut __deps = ::ferrapi::arg::Deps::new();
+                            if let ::core::option::Option::Some(__group) = __group {
+                                if let ::core::result::Result::Err(__response) = __group
+                                    .resolve(&mut __deps)
+                                    .await
+                                {
+                                    return __response;
+                                }
+                            }
                             let __arg0 = match __arg0 {
                                 ::core::option::Option::Some(__input) => {
                                     match <Vec<
@@ -69,6 +87,7 @@ const _: () = {
                                             > as __rt::Share<
                                                 { <Vec<String> as ::ferrapi::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
+                                            __rt::SEALED,
                                         )
                                         .await
                                     {
@@ -95,20 +114,20 @@ const _: () = {
                         }),
                     );
                 }
-                if let ::core::result::Result::Err(__response) = __rt::finish(
+                if let ::core::result::Result::Err(__response) = __rt::reject_invalid(
                     __cx,
                     __errors,
                 ) {
-                    return ::core::result::Result::Err(__response);
+                    return __rt::Started::Now(__response);
                 }
                 #[allow(irrefutable_let_patterns)]
                 let (::core::option::Option::Some(__arg0),) = (
-                    <Vec<String> as ::ferrapi::Arg>::__now(__arg0),
+                    <Vec<String> as ::ferrapi::Arg>::__now(__arg0, __rt::SEALED),
                 ) else {
-                    return ::core::result::Result::Err(__rt::internal_error());
+                    return __rt::Started::Now(__rt::internal_error());
                 };
-                ::core::result::Result::Err(
-                    __rt::answer_now(
+                __rt::Started::Now(
+                    __rt::complete_now(
                         "search",
                         async move { search(__arg0).await },
                         |__output| <Json<
@@ -117,106 +136,20 @@ const _: () = {
                     ),
                 )
             };
-            let grouped: __rt::GroupedHandler = |
-                __cx: &::ferrapi::types::RequestCx<'_>,
-                __group: &[__rt::DependencyFn]|
-            {
-                let mut __errors = ::ferrapi::types::ValidationErrors::new();
-                let __group = __rt::GroupInputs::extract(__group, __cx, &mut __errors);
-                let mut __arg0: ::core::option::Option<
-                    <Vec<String> as ::ferrapi::Arg>::Input,
-                > = ::core::option::Option::None;
-                if !<Vec<String> as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg0 = <Vec<
-                        String,
-                    > as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::types::Param::new(
-                            "tag",
-                            ::core::option::Option::None,
-                            &[__rt::Constraint::MaxLength(5usize)],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if <Vec<String> as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg0 = <Vec<
-                        String,
-                    > as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::types::Param::new(
-                            "tag",
-                            ::core::option::Option::None,
-                            &[__rt::Constraint::MaxLength(5usize)],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if __rt::bad_body(&__errors) {
-                    return ::core::result::Result::Err(__rt::invalid(__cx, __errors));
-                }
-                let __invalid = __rt::defer_invalid(__cx, __errors);
-                return ::core::result::Result::Ok(
-                    __rt::boxed(async move {
-                        let mut __deps = ::ferrapi::types::Deps::new();
-                        if let ::core::result::Result::Err(__response) = __group
-                            .resolve(&mut __deps)
-                            .await
-                        {
-                            return __response;
-                        }
-                        let __arg0 = match __arg0 {
-                            ::core::option::Option::Some(__input) => {
-                                match <Vec<
-                                    String,
-                                > as ::ferrapi::Arg>::__resolve(
-                                        __input,
-                                        &mut __deps,
-                                        <Vec<
-                                            String,
-                                        > as __rt::Share<
-                                            { <Vec<String> as ::ferrapi::Arg>::SOURCE.is_dependency() },
-                                        >>::SHARE,
-                                    )
-                                    .await
-                                {
-                                    ::core::result::Result::Ok(__value) => {
-                                        ::core::option::Option::Some(__value)
-                                    }
-                                    ::core::result::Result::Err(__response) => return __response,
-                                }
-                            }
-                            ::core::option::Option::None => ::core::option::Option::None,
-                        };
-                        if let ::core::option::Option::Some(__invalid) = __invalid {
-                            return __invalid.answer();
-                        }
-                        #[allow(irrefutable_let_patterns)]
-                        let (::core::option::Option::Some(__arg0),) = (__arg0,) else {
-                            return __rt::internal_error();
-                        };
-                        <Json<
-                            Vec<String>,
-                        > as ::ferrapi::IntoResponse>::into_response(
-                            search(__arg0).await,
-                        )
-                    }),
-                );
-            };
             let check: fn(
-                &::ferrapi::types::StateMap,
+                &::ferrapi::arg::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::types::StateMap|
+                state: &::ferrapi::arg::StateMap|
             {
                 <Vec<String> as ::ferrapi::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
             let operation: fn(
-                &mut ::ferrapi::types::SchemaRegistry,
-            ) -> ::ferrapi::types::Operation = |
-                registry: &mut ::ferrapi::types::SchemaRegistry,
-            | -> ::ferrapi::types::Operation {
-                let mut op = ::ferrapi::types::Operation::new(
+                &mut ::ferrapi::schema::SchemaRegistry,
+            ) -> ::ferrapi::schema::Operation = |
+                registry: &mut ::ferrapi::schema::SchemaRegistry,
+            | -> ::ferrapi::schema::Operation {
+                let mut op = ::ferrapi::schema::Operation::new(
                     "search",
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -225,7 +158,7 @@ const _: () = {
                 <Vec<
                     String,
                 > as ::ferrapi::Arg>::doc(
-                    ::ferrapi::types::Param::new(
+                    ::ferrapi::arg::Param::new(
                         "tag",
                         ::core::option::Option::None,
                         &[__rt::Constraint::MaxLength(5usize)],
@@ -252,7 +185,6 @@ const _: () = {
                 method: ::ferrapi::Method::GET,
                 path: "/search",
                 handler,
-                grouped,
                 reads_body: <Vec<String> as ::ferrapi::Arg>::SOURCE.is_body(),
                 streams_body: <Vec<String> as ::ferrapi::Arg>::SOURCE.is_stream(),
                 include_in_schema: true,

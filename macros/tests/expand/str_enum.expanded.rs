@@ -31,31 +31,31 @@ const _: () = {
             }
         }
     }
-    impl ::ferrapi::types::FromParam for Side {
+    impl ::ferrapi::convert::FromParam for Side {
         fn from_param(
             raw: &str,
-        ) -> ::core::result::Result<Self, ::ferrapi::types::Failure> {
+        ) -> ::core::result::Result<Self, ::ferrapi::validation::Failure> {
             __rt::enum_from_param::<Self>(raw)
         }
     }
-    impl ::ferrapi::types::FromJson for Side {
+    impl ::ferrapi::convert::FromJson for Side {
         fn from_json(
             value: &__rt::Value,
-            loc: &mut ::ferrapi::types::Loc,
-            errors: &mut ::ferrapi::types::ValidationErrors,
+            loc: &mut ::ferrapi::validation::Loc,
+            errors: &mut ::ferrapi::validation::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::enum_from_json::<Self>(value, loc, errors)
         }
     }
-    impl ::ferrapi::types::FastJson for Side {
+    impl ::ferrapi::convert::FastJson for Side {
         fn fast<'de, D: __rt::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
             __rt::fast_enum::<Self, D>(deserializer)
         }
     }
-    impl ::ferrapi::types::JsonSchema for Side {
-        fn schema(registry: &mut ::ferrapi::types::SchemaRegistry) -> __rt::Value {
+    impl ::ferrapi::schema::JsonSchema for Side {
+        fn schema(registry: &mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value {
             registry
                 .named(
                     "Side",
@@ -73,7 +73,7 @@ const _: () = {
                 )
         }
     }
-    impl ::ferrapi::types::Constrainable for Side {}
+    impl ::ferrapi::convert::Constrainable for Side {}
     impl __rt::serde::Serialize for Side {
         fn serialize<S: __rt::serde::Serializer>(
             &self,

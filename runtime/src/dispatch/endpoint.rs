@@ -71,7 +71,7 @@ impl Endpoint {
     {
         let internal = self.internal.clone();
         Endpoint {
-            service: BoxCloneSyncService::new(Answering {
+            service: BoxCloneSyncService::new(ErrorsAnswered {
                 inner: layer.layer(self),
                 not_ready: None,
                 internal: internal.clone(),
@@ -83,15 +83,15 @@ impl Endpoint {
 
 /// A layered service whose errors and bodies are made into [`Response`]s. An error of
 /// `poll_ready` (a layer that cannot take the request) is kept and answered by the next `call`.
-struct Answering<S> {
+struct ErrorsAnswered<S> {
     inner: S,
     not_ready: Option<BoxError>,
     internal: Option<InternalAnswer>,
 }
 
-impl<S: Clone> Clone for Answering<S> {
+impl<S: Clone> Clone for ErrorsAnswered<S> {
     fn clone(&self) -> Self {
-        Answering {
+        ErrorsAnswered {
             inner: self.inner.clone(),
             not_ready: None,
             internal: self.internal.clone(),
@@ -99,7 +99,7 @@ impl<S: Clone> Clone for Answering<S> {
     }
 }
 
-impl<S, ResBody> Service<Request<Body>> for Answering<S>
+impl<S, ResBody> Service<Request<Body>> for ErrorsAnswered<S>
 where
     S: Service<Request<Body>, Response = hyper::Response<ResBody>>,
     S::Error: Into<BoxError>,

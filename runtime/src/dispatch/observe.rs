@@ -161,6 +161,40 @@ impl PathCopy {
     }
 }
 
+/// What routing tells the observer of a request: where it went, and how to enter it. The
+/// unobserved path passes `()`, for which it all compiles away.
+pub(super) trait Hook {
+    /// The request was routed to `key`.
+    fn routed(&mut self, key: RouteKey);
+    /// The docs pages answer `path`.
+    fn docs(&mut self, path: &str);
+    /// Enter the request on this thread, until the guard is dropped.
+    fn enter(&self) -> Option<InRequest<'_>>;
+}
+
+impl Hook for () {
+    #[inline(always)]
+    fn routed(&mut self, _key: RouteKey) {}
+    #[inline(always)]
+    fn docs(&mut self, _path: &str) {}
+    #[inline(always)]
+    fn enter(&self) -> Option<InRequest<'_>> {
+        None
+    }
+}
+
+impl Hook for Observed {
+    fn routed(&mut self, key: RouteKey) {
+        Observed::routed(self, key);
+    }
+    fn docs(&mut self, path: &str) {
+        Observed::docs(self, path);
+    }
+    fn enter(&self) -> Option<InRequest<'_>> {
+        Observed::enter(self)
+    }
+}
+
 /// What one request records, from its start to its answer.
 pub(crate) struct Observed {
     inner: Arc<Compiled>,
@@ -211,7 +245,11 @@ impl Observed {
             return;
         };
         let route = match key {
-            RouteKey::Route(index) => self.inner.matched.get(index).map_or(UNMATCHED, |m| m.path()),
+            RouteKey::Route(index) => self
+                .inner
+                .targets
+                .get(index)
+                .map_or(UNMATCHED, |t| t.matched.path()),
             _ => UNMATCHED,
         };
         self.span = tracing::info_span!(
@@ -239,14 +277,6 @@ impl Observed {
         })
     }
 
-    /// The metrics endpoint's answer, when `path` is it.
-    pub(crate) fn metrics_endpoint(&mut self, path: &str, headers: &hyper::HeaderMap) -> Option<Response> {
-        let metrics = self.inner.metrics.as_ref().filter(|m| m.owns(path))?;
-        let response = metrics.respond(headers);
-        self.routed(RouteKey::Endpoint);
-        Some(response)
-    }
-
     /// The docs pages answered `path`.
     pub(crate) fn docs(&mut self, path: &str) {
         let key = match &self.inner.metrics {
@@ -257,7 +287,7 @@ impl Observed {
     }
 
     /// The response is ready: record it, log it, and give it its id.
-    pub(crate) fn finish(mut self: Box<Self>, response: &mut Response) {
+    pub(crate) fn record(mut self: Box<Self>, response: &mut Response) {
         // When it was answered, and its latency.
         let timing = self.started.map(|started| {
             let now = Instant::now();
@@ -274,7 +304,7 @@ impl Observed {
         if let (Some(path), Some((now, elapsed))) = (&self.path, timing) {
             let route = match self.key {
                 RouteKey::Route(index) if !logging::access_skips_route() => {
-                    self.inner.matched.get(index).map(|m| m.path())
+                    self.inner.targets.get(index).map(|t| t.matched.path())
                 }
                 _ => None,
             };

@@ -3,21 +3,20 @@
 //!
 //! Rules enforced here: the app is compiled once ([`Compiled`], the pipeline's own data, in
 //! `mod.rs`) and shared (an `Arc`), so a clone per connection costs one reference count (and one
-//! clone of the layer stack, when there is one); answering a request in-process goes through
-//! exactly the path a request read from a socket takes; an app without layers answers by the direct
-//! path, one with layers through them (`layered.rs`).
+//! clone of the layer stack, when there is one); answering a request in-process, as a service,
+//! or from a socket goes through exactly one path ([`dispatch`]).
 
 use std::convert::Infallible;
 use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
 use bytes::Bytes;
 use hyper::Request;
 
-use super::layered::{start_layered, LayeredFuture, Routes};
-use super::{start, Compiled, Endpoint, HandleFuture, RequestId, X_REQUEST_ID};
+use super::{
+    dispatch, Compiled, Endpoint, Innermost, RequestId, ResponseFuture, ServiceFuture, X_REQUEST_ID,
+};
 use crate::config::Config;
 use crate::response::{BoxError, Response};
 use crate::routing::RouteInfo;
@@ -37,7 +36,7 @@ pub struct Service {
 impl std::fmt::Debug for Service {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Service")
-            .field("routes", &self.inner.routes.len())
+            .field("routes", &self.inner.targets.len())
             .field("layered", &self.stack.is_some())
             .finish_non_exhaustive()
     }
@@ -48,8 +47,9 @@ impl Service {
     pub(crate) fn new(compiled: Compiled, layers: &[LayerFn]) -> Self {
         let inner = Arc::new(compiled);
         let stack = (!layers.is_empty()).then(|| {
+            let internal = inner.state.answers().internal.clone();
             layers.iter().fold(
-                Endpoint::new(Routes(inner.clone()), inner.state.answers().internal.clone()),
+                Endpoint::new(Innermost(internal.clone()), internal),
                 |endpoint, layer| layer(endpoint),
             )
         });
@@ -78,7 +78,7 @@ impl Service {
         B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
         B::Error: Into<BoxError>,
     {
-        self.answer(request)
+        self.start(request)
     }
 
     /// Complete the answer to a request the server refused for overload (`response`, a 503): it
@@ -109,59 +109,14 @@ impl Service {
         }
     }
 
-    /// True when the app has layers (the server then serves [`Service::layered`]).
-    pub(crate) fn has_layers(&self) -> bool {
-        self.stack.is_some()
-    }
-
-    /// The direct path: for an app without layers.
-    pub(crate) fn direct<B>(&self, request: Request<B>) -> HandleFuture<B>
+    /// Start answering `request`: the one entry of the per-request path.
+    #[inline]
+    pub(crate) fn start<B>(&self, request: Request<B>) -> ResponseFuture<B>
     where
         B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
         B::Error: Into<BoxError>,
     {
-        start(&self.inner, request)
-    }
-
-    /// The layered path: for an app with layers (an app without them answers directly).
-    pub(crate) fn layered<B>(&self, request: Request<B>) -> Answer<B>
-    where
-        B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
-        B::Error: Into<BoxError>,
-    {
-        self.answer(request)
-    }
-
-    fn answer<B>(&self, request: Request<B>) -> Answer<B>
-    where
-        B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
-        B::Error: Into<BoxError>,
-    {
-        match &self.stack {
-            None => Answer::Direct(start(&self.inner, request)),
-            Some(stack) => Answer::Layered(start_layered(&self.inner, stack, request)),
-        }
-    }
-}
-
-/// The answer to one request, by the direct or the layered path.
-pub(crate) enum Answer<B> {
-    Direct(HandleFuture<B>),
-    Layered(LayeredFuture),
-}
-
-impl<B> Future for Answer<B>
-where
-    B: hyper::body::Body + Unpin,
-    B::Error: Into<BoxError>,
-{
-    type Output = Response;
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Response> {
-        match self.get_mut() {
-            Answer::Direct(future) => Pin::new(future).poll(cx),
-            Answer::Layered(future) => Pin::new(future).poll(cx),
-        }
+        dispatch(&self.inner, self.stack.as_ref(), request)
     }
 }
 
@@ -179,7 +134,7 @@ where
     }
 
     fn call(&mut self, request: Request<B>) -> Self::Future {
-        ServiceFuture(self.answer(request))
+        ServiceFuture(self.start(request))
     }
 }
 
@@ -193,22 +148,6 @@ where
     type Future = ServiceFuture<B>;
 
     fn call(&self, request: Request<B>) -> Self::Future {
-        ServiceFuture(self.answer(request))
-    }
-}
-
-/// The future of one request answered by a [`Service`] as a `tower` or hyper service: the
-/// answer, as a `Result` that cannot fail.
-pub struct ServiceFuture<B>(Answer<B>);
-
-impl<B> Future for ServiceFuture<B>
-where
-    B: hyper::body::Body + Unpin,
-    B::Error: Into<BoxError>,
-{
-    type Output = Result<Response, Infallible>;
-
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
-        Pin::new(&mut self.get_mut().0).poll(cx).map(Ok)
+        ServiceFuture(self.start(request))
     }
 }

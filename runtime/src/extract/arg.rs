@@ -13,6 +13,7 @@
 //!   `std::future::Ready`, and a route without a dependency never builds a [`Deps`] nor awaits:
 //!   [`now`] takes the value by one poll without a waker, which the optimiser folds away for the
 //!   built-in kinds;
+//! - a dependency a test overrides (`overrides`) is resolved by the override instead;
 //! - a dependency is resolved at most once per request: [`Deps`] keeps the first value of each
 //!   dependency type and every later use gets a clone of it (FastAPI's `use_cache=True`, its
 //!   default); a dependency whose resolution failed answered the request, so nothing is cached
@@ -168,7 +169,7 @@ impl<T> Param<T> {
     message = "`{Self}` cannot be a route argument",
     label = "not a query parameter, a JSON body, an injected value or a dependency",
     note = "query parameters are integers, floats, bool, String, an enum deriving `StrEnum`, or `Option`/`Vec` of those",
-    note = "a JSON body is a struct deriving `Model`, a form body `Form<T>` of one, an upload `Multipart`; shared state is `State<T>` with `T: Send + Sync + 'static`",
+    note = "a JSON body is a struct deriving `Model`, a form body `Form<T>` of one, a form field `Form<T>` of what a query parameter can be (an enum: in an `Option` or `Vec`), an upload `Multipart`; shared state is `State<T>` with `T: Send + Sync + 'static`",
     note = "a header is `Header<T>`, a cookie `Cookie<T>`, with `T` what a query parameter can be (a cookie: not a `Vec`); all headers are `HeaderMap`",
     note = "a dependency is a type implementing `ferrapi::Arg`, e.g. returned by an `async fn` marked `#[dependency]`"
 )]
@@ -208,23 +209,38 @@ pub trait Arg: Sized {
 
     /// What generated code calls for the second step (through the cache for a dependency): a
     /// method of this trait rather than a generic function, so that a type that is no argument is
-    /// one error at the argument, not one more per call. Not part of the API: do not override.
+    /// one error at the argument, not one more per call. Not part of the API, and sealed: its
+    /// last parameter's type cannot be named outside ferrapi, so no impl can override it.
     #[doc(hidden)]
     fn __resolve(
         input: Self::Input,
         deps: &mut Deps,
         sharing: Option<Sharing<Self>>,
+        _sealed: sealed::Sealed,
     ) -> impl Future<Output = Result<Self, Response>> + Send {
         resolve::<Self>(input, deps, sharing)
     }
 
     /// The value of an argument that is ready at once, for a route without dependencies (see
-    /// `now`). Not part of the API: do not override.
+    /// `now`). Not part of the API, and sealed as [`Arg::__resolve`] is.
     #[doc(hidden)]
     #[inline(always)]
-    fn __now(input: Option<Self::Input>) -> Option<Self> {
+    fn __now(input: Option<Self::Input>, _sealed: sealed::Sealed) -> Option<Self> {
         now::<Self>(input)
     }
+}
+
+/// The seal of [`Arg`]'s hidden methods: a type public in a module no path outside this crate
+/// reaches, so an impl elsewhere cannot write the methods' signatures (the sealed-method
+/// pattern); the generated code passes [`sealed::SEALED`], a value it can use but not name.
+pub(crate) mod sealed {
+    /// The seal (see the module).
+    #[allow(unreachable_pub)] // Unnameable outside the crate on purpose.
+    #[derive(Debug, Clone, Copy)]
+    pub struct Sealed(());
+
+    /// The one value of [`Sealed`], for the generated code.
+    pub const SEALED: Sealed = Sealed(());
 }
 
 /// `std::future::ready(Ok(value))`: the second step of every kind but a dependency.
@@ -273,7 +289,10 @@ impl Deps {
         if let Some(value) = cached.and_then(|(_, value)| (sharing.get)(&**value)) {
             return Ok((sharing.clone)(value));
         }
-        let value = D::resolve(input, self).await?;
+        let value = match super::overrides::replacement(id) {
+            None => D::resolve(input, self).await?,
+            Some(replaced) => overridden(replaced.await?, sharing)?,
+        };
         self.values.push((id, (sharing.boxed)((sharing.clone)(&value))));
         Ok(value)
     }
@@ -285,6 +304,16 @@ impl Deps {
             .iter()
             .find(|(key, _)| *key == id)
             .and_then(|(_, value)| value.downcast_ref::<D>())
+    }
+}
+
+/// The value a test's override gave for dependency `D` (see `overrides`).
+#[cold]
+fn overridden<D>(value: Box<dyn Any + Send>, sharing: Sharing<D>) -> Result<D, Response> {
+    match (sharing.get)(&*value) {
+        Some(value) => Ok((sharing.clone)(value)),
+        // `Overrides::set` keys each replacement by its own value's type.
+        None => Err(crate::response::internal_error()),
     }
 }
 

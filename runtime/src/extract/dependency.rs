@@ -65,9 +65,9 @@ impl DependencyFn {
     }
 }
 
-/// The inputs of a route's group dependencies for one request, read by the route's grouped
-/// handler (`GroupedHandler`, made by the route macros) with its own arguments, then
-/// resolved first in its future.
+/// The inputs of a route's group dependencies for one request, read by the route's handler
+/// (`Handler`, made by the route macros) with its own arguments when its groups have
+/// dependencies, then resolved first in its future.
 pub struct GroupInputs {
     // Each dependency whose inputs were valid, with its second step.
     inputs: Vec<(ResolveFn, Box<dyn Any + Send>)>,

@@ -58,7 +58,7 @@ macro_rules! param_name {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, Default)]
         $vis struct $ty;
-        impl $crate::types::ParamName for $ty {
+        impl $crate::arg::ParamName for $ty {
             const NAME: &'static str = $name;
         }
     };
@@ -369,7 +369,7 @@ pub(crate) fn cookie<'a>(cx: &RequestCx<'a>, name: &str) -> Option<Cow<'a, str>>
 }
 
 /// Python's `str.strip()` whitespace, for the characters a Latin-1 header can hold.
-fn is_py_space(c: char) -> bool {
+pub(crate) fn is_py_space(c: char) -> bool {
     c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
 }
 

@@ -12,12 +12,16 @@
 //! - `query_param`, `injected`: the query parameter kinds, and the values the server injects
 //!   (`State<T>`, `HeaderMap`, ...);
 //! - `dependency`: dependencies a route group runs for their effect ([`DependencyFn`]);
+//!   `overrides`, a test's replacements of dependencies;
 //! - `header`: header and cookie parameters ([`Header<T>`], [`Cookie<T>`]);
 //! - `security`: security schemes, dependencies that read a credential and document themselves;
+//!   `oauth2_form`, the form of OAuth2's password flow ([`OAuth2PasswordRequestForm`]);
 //! - `body`, `json_body`, `form`: reading the body (bounded), the JSON body and form arguments;
 //! - `multipart`: uploads, streamed part by part ([`Multipart`]); `partial_file`, the guard that
 //!   removes a file `save_to` did not finish;
-//! - `state`: application state, `State<T>`.
+//! - `state`: application state, `State<T>`; `background`, work a route leaves to do after it
+//!   answered ([`BackgroundTasks`]);
+//! - `validation`: the app's answer to errors a route finds itself ([`Validation`]).
 //!
 //! Rules enforced here: nothing of a request is copied or decoded until an argument asks for it;
 //! which kind an argument is (path, query, header, cookie, body, injected, dependency) is decided at compile time,
@@ -26,6 +30,7 @@
 //! when the app is built; a route without a dependency pays nothing for them (see `arg`).
 
 mod arg;
+mod background;
 mod body;
 mod dependency;
 mod form;
@@ -33,6 +38,8 @@ mod header;
 mod injected;
 mod json_body;
 mod multipart;
+mod oauth2_form;
+mod overrides;
 mod partial_file;
 mod path;
 mod query;
@@ -40,15 +47,22 @@ mod query_param;
 mod request;
 mod security;
 mod state;
+mod validation;
 
+pub use arg::sealed::SEALED;
 pub use arg::{Arg, Deps, Param, Sharing, Source};
+pub use background::{BackgroundTasks, TaskOutcome};
 pub(crate) use body::BodyInput;
-pub(crate) use body::{classify, too_large, BodyDeadlineMissed, BodyReader, BodyTimedOut, StreamSlot};
+pub(crate) use body::{
+    body_input, too_large, BodyDeadlineMissed, BodyReader, BodyTimedOut, StreamSlot, FIRST_LOOK,
+};
 pub use dependency::{DependencyFn, EffectFuture, GroupInputs};
-pub use form::Form;
+pub use form::{Form, FormField, FormValue};
 pub use header::{Cookie, CookieValue, FromArgument, Header, ParamName, ParamValue};
 pub use json_body::body_model;
 pub use multipart::{AnyParts, Multipart, MultipartError, PartDoc, UploadDoc, UploadFile};
+pub use oauth2_form::OAuth2PasswordRequestForm;
+pub(crate) use overrides::Overrides;
 pub use path::path_param;
 pub(crate) use request::MAX_PARAMS;
 pub use request::{PathParams, RequestCx};
@@ -56,3 +70,4 @@ pub use security::{
     ApiKeyCookie, ApiKeyHeader, ApiKeyQuery, HttpBasic, HttpBearer, OAuth2PasswordBearer, TokenUrl,
 };
 pub use state::{State, StateMap};
+pub use validation::Validation;

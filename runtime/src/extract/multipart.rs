@@ -14,8 +14,10 @@
 //!   and a part or a stream that grows over its limit fails with [`MultipartError`], answered
 //!   413, as soon as the excess arrives: the rest is not read; a stream that misses its deadline
 //!   (`Config::body_timeout`) fails too, answered 408 and the connection closed;
-//! - a body that is not `multipart/form-data` with a boundary is `missing` at `["body"]` (a 422),
-//!   as FastAPI answers a file route given no form; a malformed body is a 400;
+//! - a body that is not `multipart/form-data` with a boundary (none, JSON, an urlencoded form) is a
+//!   422 with each required part [`UploadDoc`] declares `missing` at `["body", name]`, as FastAPI
+//!   answers a file route given no file (`missing` at `["body"]` when none is declared); a
+//!   malformed body is a 400;
 //! - documented as `multipart/form-data` with the parts [`UploadDoc`] lists, files as
 //!   `type: string, format: binary` (Swagger UI shows a file picker for them).
 
@@ -27,14 +29,14 @@ use bytes::Bytes;
 use http_body_util::BodyExt;
 use hyper::header::CONTENT_TYPE;
 use hyper::StatusCode;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use tokio::io::AsyncWriteExt;
 
 use super::arg::{ready, Arg, Deps, Param, Source};
 use super::body::{body_timed_out, is_body_timeout, BodyInput};
 use super::partial_file::PartialFile;
 use super::request::RequestCx;
-use crate::openapi::Operation;
+use crate::openapi::{form_schema, Operation};
 use crate::response::{error_response, IntoResponse, Response};
 use crate::validate::{title_case, LocItem, SchemaRegistry, ValidationErrors};
 
@@ -307,6 +309,19 @@ impl IntoResponse for MultipartError {
     }
 }
 
+/// The errors of a body that is not multipart: each required part `D` declares is `missing` at
+/// `["body", name]`, as FastAPI reports a file route's declared parts; without a declared part,
+/// the body is `missing` at `["body"]`.
+fn missing_parts<D: UploadDoc>(errors: &mut ValidationErrors) {
+    let mut required = D::PARTS.iter().filter(|part| part.required).peekable();
+    if required.peek().is_none() {
+        errors.missing(vec![LocItem::Static("body")]);
+    }
+    for part in required {
+        errors.missing(vec![LocItem::Static("body"), LocItem::Static(part.name)]);
+    }
+}
+
 /// The boundary of a `multipart/form-data` request.
 fn boundary(cx: &RequestCx<'_>) -> Option<String> {
     let content_type = cx.headers().get(CONTENT_TYPE)?.to_str().ok()?;
@@ -326,7 +341,7 @@ impl<D: UploadDoc> Arg for Multipart<D> {
             _ => None,
         };
         let Some((slot, body, boundary)) = taken else {
-            errors.missing(vec![LocItem::Static("body")]);
+            missing_parts::<D>(errors);
             return None;
         };
         let limits = multer::SizeLimit::new()
@@ -345,22 +360,15 @@ impl<D: UploadDoc> Arg for Multipart<D> {
     }
 
     fn doc(param: Param<Self>, op: &mut Operation, registry: &mut SchemaRegistry) {
-        let mut properties = Map::new();
-        for part in D::PARTS {
-            properties.insert(part.name.to_owned(), part.schema());
-        }
-        let required: Vec<&str> = D::PARTS.iter().filter(|p| p.required).map(|p| p.name).collect();
         let name = if D::NAME.is_empty() {
             format!("Body_{}", param.name())
         } else {
             D::NAME.to_owned()
         };
-        let mut schema = json!({ "properties": properties, "type": "object" });
-        if !required.is_empty() {
-            schema["required"] = json!(required);
-        }
-        schema["title"] = json!(name);
-        let reference = registry.named(&name, |_| schema);
+        let parts = D::PARTS
+            .iter()
+            .map(|part| (part.name, part.schema(), part.required));
+        let reference = form_schema(&name, parts, registry);
         op.request_body_as("multipart/form-data", reference);
     }
 }

@@ -7,12 +7,14 @@
 //!   `WWW-Authenticate: Bearer` (HTTP bearer, OAuth2 password), `Basic` (HTTP basic) or `APIKey`
 //!   (API keys) before the route's validation errors, as a dependency that fails does;
 //! - `Authorization` is read from its first header line and split at the first space into a
-//!   scheme, compared without case, and the credential, kept as sent (FastAPI's
-//!   `get_authorization_scheme_param`); an empty credential is missing, except for the OAuth2
-//!   bearer, which FastAPI lets through;
-//! - HTTP basic decodes base64 leniently as Python's `b64decode` does (characters outside the
-//!   alphabet are skipped) and splits the text at the first `:`; no `:`, or text that is not ASCII,
-//!   is a malformed credential;
+//!   scheme, compared without case, and the credential, with Python's whitespace stripped from
+//!   its ends (`Bearer  token` is the token `token`: FastAPI's `get_authorization_scheme_param`);
+//!   an empty header or credential is missing, except for the OAuth2 bearer, which FastAPI lets
+//!   through with an empty token;
+//! - HTTP basic decodes base64 as Python's non-validating `b64decode` does (characters outside
+//!   the alphabet skipped, a completing pad ends the data, a quad left unfinished is an error)
+//!   and splits the text at the first `:`; no `:`, bad base64, or text that is not ASCII, is a
+//!   malformed credential;
 //! - an empty API key is missing;
 //! - each scheme documents itself once in `components.securitySchemes`, under FastAPI's names
 //!   (`HTTPBearer`, `HTTPBasic`, `APIKeyHeader`, `APIKeyQuery`, `APIKeyCookie`,
@@ -29,7 +31,7 @@ use hyper::StatusCode;
 use serde_json::{json, Value};
 
 use super::arg::{Arg, Deps, Param, Source};
-use super::header::{cookie, latin1, ParamName};
+use super::header::{cookie, is_py_space, latin1, ParamName};
 use super::request::RequestCx;
 use crate::openapi::Operation;
 use crate::response::{error_response, Response};
@@ -51,15 +53,65 @@ fn document(name: &'static str, scheme: Value, op: &mut Operation, registry: &mu
     op.dependency_response(401, "Not authenticated");
 }
 
-/// The first `Authorization` line, split at its first space into scheme and credential.
+/// The first `Authorization` line (`None` when absent or empty), split as FastAPI's
+/// `get_authorization_scheme_param` splits it: the scheme up to the first space, and the rest with
+/// Python's whitespace stripped from both ends as the credential.
 fn authorization<'a>(cx: &RequestCx<'a>) -> Option<(Cow<'a, str>, String)> {
     let value = cx.headers().get(AUTHORIZATION)?;
     let text = latin1(value.as_bytes());
-    let (scheme, credential) = match text.split_once(' ') {
-        Some((scheme, credential)) => (scheme.to_owned(), credential.to_owned()),
-        None => (text.clone().into_owned(), String::new()),
-    };
-    Some((Cow::Owned(scheme), credential))
+    if text.is_empty() {
+        return None;
+    }
+    Some(split_authorization(&text))
+}
+
+/// [`authorization`]'s split of one header value.
+fn split_authorization(text: &str) -> (Cow<'static, str>, String) {
+    let (scheme, param) = text.split_once(' ').unwrap_or((text, ""));
+    (
+        Cow::Owned(scheme.to_owned()),
+        param.trim_matches(is_py_space).to_owned(),
+    )
+}
+
+/// Python's `base64.b64decode` without `validate` (CPython's non-strict `a2b_base64`): characters
+/// outside the alphabet are skipped, a pad that completes a quad ends the data (what follows is
+/// ignored), a pad elsewhere is skipped, and data that ends inside a quad is an error
+/// (`None`), as is any character that is not ASCII.
+fn py_b64decode(text: &str) -> Option<Vec<u8>> {
+    if !text.is_ascii() {
+        return None;
+    }
+    let mut data = Vec::with_capacity(text.len());
+    let (mut quad_pos, mut pads, mut terminated) = (0usize, 0usize, false);
+    for byte in text.bytes() {
+        if byte == b'=' {
+            if quad_pos >= 2 {
+                pads += 1;
+                if quad_pos + pads >= 4 {
+                    terminated = true;
+                    break;
+                }
+            }
+            continue;
+        }
+        if !(byte.is_ascii_alphanumeric() || byte == b'+' || byte == b'/') {
+            continue;
+        }
+        pads = 0;
+        data.push(byte);
+        quad_pos = (quad_pos + 1) % 4;
+    }
+    if quad_pos == 1 || (quad_pos != 0 && !terminated) {
+        return None;
+    }
+    let engine = base64::engine::GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        base64::engine::GeneralPurposeConfig::new()
+            .with_decode_padding_mode(base64::engine::DecodePaddingMode::RequireNone)
+            .with_decode_allow_trailing_bits(true),
+    );
+    engine.decode(&data).ok()
 }
 
 /// What a scheme read from the request: its credential, or the challenge to answer 401 with.
@@ -145,20 +197,10 @@ impl HttpBasic {
         let Some((scheme, param)) = authorization(cx) else {
             return Err(CHALLENGE);
         };
-        if scheme.is_empty() || param.is_empty() || !scheme.eq_ignore_ascii_case("basic") {
+        if !scheme.eq_ignore_ascii_case("basic") {
             return Err(CHALLENGE);
         }
-        // Python's `b64decode` (not validating) drops characters outside the alphabet.
-        let kept: Vec<u8> = param
-            .bytes()
-            .filter(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
-            .collect();
-        let engine = base64::engine::GeneralPurpose::new(
-            &base64::alphabet::STANDARD,
-            base64::engine::GeneralPurposeConfig::new()
-                .with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
-        );
-        let Ok(bytes) = engine.decode(&kept) else {
+        let Some(bytes) = py_b64decode(&param) else {
             return Err(CHALLENGE);
         };
         let Some(text) = bytes.is_ascii().then(|| String::from_utf8(bytes).ok()).flatten() else {
@@ -261,7 +303,7 @@ macro_rules! token_url {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, Default)]
         $vis struct $ty;
-        impl $crate::types::TokenUrl for $ty {
+        impl $crate::security::TokenUrl for $ty {
             const URL: &'static str = $url;
         }
     };
@@ -311,3 +353,52 @@ impl<U> std::fmt::Debug for OAuth2PasswordBearer<U> {
 }
 
 scheme_arg!(OAuth2PasswordBearer<U>, <U: TokenUrl>);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn authorization_splits_as_fastapi() {
+        let split = |text: &str| {
+            let (scheme, param) = split_authorization(text);
+            (scheme.into_owned(), param)
+        };
+        let pair = |a: &str, b: &str| (a.to_owned(), b.to_owned());
+        assert_eq!(split("Bearer token"), pair("Bearer", "token"));
+        assert_eq!(split("Bearer  token"), pair("Bearer", "token"));
+        assert_eq!(split("Bearer token  "), pair("Bearer", "token"));
+        assert_eq!(split("Bearer \u{a0}tok en\u{85}"), pair("Bearer", "tok en"));
+        assert_eq!(split("Bearer"), pair("Bearer", ""));
+        assert_eq!(split(" Bearer token"), pair("", "Bearer token"));
+        assert_eq!(split("Bearer\ttoken"), pair("Bearer\ttoken", ""));
+    }
+
+    #[test]
+    fn base64_decodes_as_python_b64decode() {
+        // Python 3.12's `base64.b64decode(s)` of each input (`None`: it raised).
+        let cases: [(&str, Option<&[u8]>); 18] = [
+            ("dXNlcjpwYXNz", Some(b"user:pass")),
+            ("dXNlcjpwYXNz==", Some(b"user:pass")),
+            ("dXNl cjpw YXNz", Some(b"user:pass")),
+            ("dXNlcjpwYXM", None),
+            ("dXNlcjpwYXM=x", Some(b"user:pas")),
+            ("dXNlcjpwYQ==dXNl", Some(b"user:pa")),
+            ("dXNlcjpwYQ=", None),
+            ("=dXNlcjpwYXNz", Some(b"user:pass")),
+            ("dXNlcjpwYXNz=", Some(b"user:pass")),
+            ("d", None),
+            ("dX", None),
+            ("!!!", Some(b"")),
+            ("dXNlcjpwYQ=!=", Some(b"user:pa")),
+            ("dXNlcjp\u{e9}wYXNz", None),
+            ("YQ==YQ==", Some(b"a")),
+            ("YWJj=ZGVm", Some(b"abcdef")),
+            ("dXNlcjpwYXN6", Some(b"user:pasz")),
+            ("dXNlcjpwYXN", None),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(py_b64decode(input).as_deref(), expected, "{input}");
+        }
+    }
+}

@@ -2,12 +2,15 @@
 //!
 //! Rules enforced here: one value per type; a route that asks for a state the app does not hold
 //! is refused when the app is built, not when a request arrives; the app's error answers travel
-//! with its state (see [`StateMap::answers`]).
+//! with its state (see [`StateMap::answers`]), and so does the tracker of its background tasks
+//! ([`StateMap::tasks`]).
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::ops::Deref;
 use std::sync::Arc;
+
+use tokio_util::task::TaskTracker;
 
 use crate::response::ErrorAnswers;
 
@@ -16,6 +19,7 @@ use crate::response::ErrorAnswers;
 pub struct StateMap {
     values: HashMap<TypeId, Arc<dyn Any + Send + Sync>>,
     answers: ErrorAnswers,
+    tasks: TaskTracker,
 }
 
 impl std::fmt::Debug for StateMap {
@@ -41,6 +45,11 @@ impl StateMap {
     /// True when a value of this type is stored.
     pub fn contains(&self, type_id: TypeId) -> bool {
         self.values.contains_key(&type_id)
+    }
+
+    /// The tracker of the app's background tasks, which a server shutting down waits for.
+    pub(crate) fn tasks(&self) -> &TaskTracker {
+        &self.tasks
     }
 
     /// The app's answers to 404, 405, validation errors and 500 (`App::on_not_found`, ...). They

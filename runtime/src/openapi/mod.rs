@@ -23,4 +23,5 @@ pub use docs::{CONTENT_SECURITY_POLICY_VALUE, REDOC_VERSION, SWAGGER_UI_VERSION}
 pub(crate) use document::{document, document_path, ErrorBody, Info};
 pub use fields::field_schema;
 pub(crate) use fields::{option_param_schema, param_schema, vec_param_schema};
+pub(crate) use operation::form_schema;
 pub use operation::Operation;

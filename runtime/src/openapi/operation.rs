@@ -26,6 +26,29 @@ use serde_json::{json, Map, Value};
 use super::fields::param_schema;
 use crate::validate::{title_case, Constraint, FromParam, SchemaRegistry};
 
+/// Register form schema `name` of `fields` (`(name, schema, required)`, in order) as FastAPI
+/// writes one (`properties`, `type`, `required` when any is, `title`) and return its `$ref`.
+pub(crate) fn form_schema(
+    name: &str,
+    fields: impl IntoIterator<Item = (&'static str, Value, bool)>,
+    registry: &mut SchemaRegistry,
+) -> Value {
+    let mut properties = Map::new();
+    let mut required = Vec::new();
+    for (field, schema, is_required) in fields {
+        properties.insert(field.to_owned(), schema);
+        if is_required {
+            required.push(field);
+        }
+    }
+    let mut schema = json!({ "properties": properties, "type": "object" });
+    if !required.is_empty() {
+        schema["required"] = json!(required);
+    }
+    schema["title"] = json!(name);
+    registry.named(name, |_| schema)
+}
+
 /// The OpenAPI operation object of one route, as it is being built: the route macros write its
 /// path parameters, summary and responses, and each other argument adds what it documents in
 /// [`Arg::doc`](crate::Arg::doc) (a query parameter, the body, or a dependency's parameters and
@@ -39,6 +62,8 @@ pub struct Operation {
     parameters: Vec<Value>,
     body: Option<Value>,
     body_media_type: &'static str,
+    /// The form fields the route takes as arguments: `(name, schema, required)`, in order.
+    form_fields: Vec<(&'static str, Value, bool)>,
     response: Option<(&'static str, Value)>,
     extra_responses: Vec<(u16, &'static str)>,
     dependency_responses: Vec<(u16, &'static str)>,
@@ -64,6 +89,7 @@ impl Operation {
             parameters: Vec::new(),
             body: None,
             body_media_type: "application/json",
+            form_fields: Vec::new(),
             response: None,
             extra_responses: Vec::new(),
             dependency_responses: Vec::new(),
@@ -144,6 +170,32 @@ impl Operation {
     pub fn request_body_as(&mut self, media_type: &'static str, schema: Value) {
         self.body = Some(schema);
         self.body_media_type = media_type;
+    }
+
+    /// Document form field `name` (a route argument): the fields together are the body, one
+    /// object schema named as FastAPI names it (see [`Operation::name_form`]).
+    pub fn form_field(&mut self, name: &'static str, schema: Value, required: bool) {
+        if !self.form_fields.iter().any(|(known, ..)| *known == name) {
+            self.form_fields.push((name, schema, required));
+        }
+    }
+
+    /// Register the route's form fields, if any, as one schema `Body_<id>`, FastAPI's name for it
+    /// (`id` its generated operation id: the function name and the path with every character
+    /// that is not a letter, digit or `_` replaced by `_`, then `_` and the method), and document
+    /// it as the urlencoded body.
+    pub(crate) fn name_form(&mut self, method: &str, path: &str, registry: &mut SchemaRegistry) {
+        if self.form_fields.is_empty() {
+            return;
+        }
+        let id: String = format!("{}{path}", self.operation_id)
+            .chars()
+            .map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' })
+            .collect();
+        let name = format!("Body_{id}_{}", method.to_ascii_lowercase());
+        let fields = std::mem::take(&mut self.form_fields);
+        let reference = form_schema(&name, fields, registry);
+        self.request_body_as("application/x-www-form-urlencoded", reference);
     }
 
     /// Document a response a dependency may answer (`401` "Not authenticated"), unless the route

@@ -58,11 +58,14 @@ pub struct Json<T>(pub T);
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Html<T>(pub T);
 
-/// An HTTP error with a JSON `detail`, e.g. `HttpError::new(404, "Employee not found")`.
+/// An HTTP error with a JSON `detail`, e.g. `HttpError::new(404, "Employee not found")`, and
+/// optionally headers of its own (FastAPI's `HTTPException(headers=...)`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct HttpError {
     status: StatusCode,
     detail: Value,
+    /// Boxed: most errors carry none, and the error travels in every `Result` a route returns.
+    headers: Option<Box<HeaderMap>>,
 }
 
 impl HttpError {
@@ -72,7 +75,35 @@ impl HttpError {
         HttpError {
             status,
             detail: detail.into(),
+            headers: None,
         }
+    }
+
+    /// The same error answered with header `name: value` too (a second value of a name is
+    /// added, not replaced): `HttpError::new(401, "Not authenticated").with_header(WWW_AUTHENTICATE,
+    /// HeaderValue::from_static("Bearer"))`.
+    pub fn with_header(mut self, name: HeaderName, value: HeaderValue) -> Self {
+        self.headers
+            .get_or_insert_with(Default::default)
+            .append(name, value);
+        self
+    }
+
+    /// The same error answered with every header of `headers` too.
+    pub fn with_headers(mut self, headers: HeaderMap) -> Self {
+        let own = self.headers.get_or_insert_with(Default::default);
+        for (name, value) in &headers {
+            own.append(name, value.clone());
+        }
+        self
+    }
+
+    /// The headers the error is answered with (empty unless set).
+    pub fn headers(&self) -> &HeaderMap {
+        static NONE: std::sync::OnceLock<HeaderMap> = std::sync::OnceLock::new();
+        self.headers
+            .as_deref()
+            .unwrap_or_else(|| NONE.get_or_init(HeaderMap::new))
     }
 
     /// 404 with `detail`.
@@ -101,7 +132,17 @@ impl std::error::Error for HttpError {}
 
 impl IntoResponse for HttpError {
     fn into_response(self) -> Response {
-        error_response(self.status, &self.detail)
+        let mut response = error_response(self.status, &self.detail);
+        if let Some(headers) = self.headers {
+            // An error's own `Content-Type` replaces the JSON one, as in Starlette.
+            if headers.contains_key(CONTENT_TYPE) {
+                response.headers_mut().remove(CONTENT_TYPE);
+            }
+            for (name, value) in headers.iter() {
+                response.headers_mut().append(name, value.clone());
+            }
+        }
+        response
     }
 }
 
@@ -339,5 +380,24 @@ mod tests {
         let response = HttpError::new(404, "Employee not found").into_response();
         assert_eq!(response.status(), StatusCode::NOT_FOUND);
         assert_eq!(response.headers()[CONTENT_TYPE], "application/json");
+        assert_eq!(response.headers().len(), 1);
+    }
+
+    #[test]
+    fn http_error_headers_are_answered() {
+        let error = HttpError::new(401, "Not authenticated")
+            .with_header(
+                hyper::header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Bearer"),
+            )
+            .with_header(hyper::header::SET_COOKIE, HeaderValue::from_static("a=1"))
+            .with_header(hyper::header::SET_COOKIE, HeaderValue::from_static("b=2"))
+            .with_header(CONTENT_TYPE, HeaderValue::from_static("text/plain"));
+        assert_eq!(error.headers()["www-authenticate"], "Bearer");
+        let response = error.into_response();
+        assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+        assert_eq!(response.headers()["www-authenticate"], "Bearer");
+        assert_eq!(response.headers().get_all("set-cookie").iter().count(), 2);
+        assert_eq!(response.headers()[CONTENT_TYPE], "text/plain");
     }
 }

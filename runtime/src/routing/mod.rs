@@ -18,8 +18,8 @@ mod route;
 mod router;
 mod table;
 
-pub(crate) use route::Entry;
-pub use route::{answer_now, BoxFuture, GroupedHandler, Handler, Route, RouteDef, RouteParts};
+pub(crate) use route::BodyMode;
+pub use route::{complete_now, BoxFuture, Handler, Route, RouteDef, RouteParts, Started};
 pub(crate) use router::RouteStatus;
 pub use router::{Lookup, Router};
 pub use table::RouteInfo;

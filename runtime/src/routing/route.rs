@@ -1,11 +1,10 @@
 //! The contract between the route macros and the runtime.
 //!
-//! Rules enforced here: a route is plain data (method, template, handler pointers, OpenAPI
-//! fragment builder) produced by `#[get]`/`#[post]`/…; the runtime never needs to know the
-//! handler's argument types. Each route carries two handlers: the plain one, which every route
-//! outside a group with dependencies runs, and the grouped one, which also runs its groups'
-//! dependencies (with the route's arguments, through one per-request cache); the app picks one
-//! per route when it is built, so a route pays nothing for the way it does not take.
+//! Rules enforced here: a route is plain data (method, template, handler pointer, body mode,
+//! OpenAPI fragment builder) produced by `#[get]`/`#[post]`/…; the runtime never needs to know the
+//! handler's argument types. Each route has one generated [`Handler`]: it takes the request and
+//! the dependencies of the route's groups (an empty slice outside such groups, which costs the
+//! route one length test) and says whether it answered now or will later ([`Started`]).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -21,18 +20,24 @@ use crate::validate::SchemaRegistry;
 /// The boxed future a handler returns.
 pub type BoxFuture = Pin<Box<dyn Future<Output = Response> + Send + 'static>>;
 
-/// A generated handler: extracts and validates the arguments, then either answers at once (a 422,
-/// say, or the answer of a function that cannot suspend: see [`answer_now`]) or returns the boxed
-/// call of the user's function. Extraction borrows the request, so nothing of it is copied into
-/// the future.
-pub type Handler = for<'a, 'b> fn(&'b RequestCx<'a>) -> Result<BoxFuture, Response>;
+/// What a generated handler did with a request.
+// Not boxed: `Now` is the common answer, and it is moved once into the response future.
+#[allow(clippy::large_enum_variant)]
+pub enum Started {
+    /// It answered at once: a 422, say, or the answer of a function that cannot suspend (see
+    /// [`complete_now`]).
+    Now(Response),
+    /// The answer comes from this future: the boxed call of the route function (and of its
+    /// dependencies, its groups' first).
+    Later(BoxFuture),
+}
 
-/// The generated handler of a route in a group with dependencies: [`Handler`]'s work, with the
-/// groups' dependencies (outermost group first) read with the route's own arguments (their
-/// validation errors join the route's) and resolved before the route's own dependencies, in the
-/// request's one [`Deps`](crate::types::Deps), so a dependency both use runs once. Always boxed.
-pub type GroupedHandler =
-    for<'a, 'b> fn(&'b RequestCx<'a>, &'b [DependencyFn]) -> Result<BoxFuture, Response>;
+/// A generated handler: extracts and validates the arguments, reads the inputs of `group` (the
+/// dependencies of the route's groups, outermost group first; empty outside such groups) with
+/// them, and starts the answer ([`Started`]). The groups' dependencies are resolved before the
+/// route's own, in the request's one [`Deps`](crate::arg::Deps), so a dependency both use runs
+/// once. Extraction borrows the request, so nothing of it is copied into the future.
+pub type Handler = for<'a, 'b> fn(&'b RequestCx<'a>, &'b [DependencyFn]) -> Started;
 
 /// Run the call of a route function whose body has no `.await` (the route macro checked its
 /// tokens) to completion, here and now, and convert its result with `respond`: such a future is
@@ -42,7 +47,7 @@ pub type GroupedHandler =
 ///
 /// The bound on the future is the boxed path's, so whether a route compiles does not depend on
 /// its body having an `.await`.
-pub fn answer_now<F, R>(route: &'static str, future: F, respond: R) -> Response
+pub fn complete_now<F, R>(route: &'static str, future: F, respond: R) -> Response
 where
     F: Future + Send + 'static,
     R: FnOnce(F::Output) -> Response,
@@ -54,7 +59,7 @@ where
     }
 }
 
-/// The answer when [`answer_now`]'s future suspended; out of line, it never happens.
+/// The answer when [`complete_now`]'s future suspended; out of line, it never happens.
 #[cold]
 fn suspended(route: &'static str) -> Response {
     tracing::error!(route, "handler suspended although its body has no `.await`");
@@ -70,28 +75,23 @@ pub struct RouteDef {
     pub(crate) method: Method,
     pub(crate) path: &'static str,
     pub(crate) handler: Handler,
-    pub(crate) grouped: GroupedHandler,
-    pub(crate) entry: Entry,
+    pub(crate) body: BodyMode,
     pub(crate) include_in_schema: bool,
     pub(crate) operation: fn(&mut SchemaRegistry) -> Operation,
     pub(crate) check: fn(&StateMap) -> Result<(), String>,
 }
 
-/// How the dispatcher enters a route once it is matched: one byte read per request, the test a
-/// route without a body always paid (`Head` is zero), so a route outside a group with
-/// dependencies or layers runs exactly as before groups existed.
+/// How a route takes its request body: read by the dispatcher before the handler runs, handed
+/// over unread, or not at all. One byte, read once per request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
-pub(crate) enum Entry {
-    /// The handler runs on the request head; the body is not read.
-    Head = 0,
-    /// The body is read (bounded), then the handler runs.
-    Body = 1,
-    /// The route is in a group with dependencies or layers: the app's per-route scope says
-    /// what runs (see `dispatch/scoped.rs`).
-    Scoped = 2,
+pub(crate) enum BodyMode {
+    /// The route takes no body: the handler runs on the request head.
+    None = 0,
+    /// The body is read whole (bounded by the body limit), then the handler runs (JSON, a form).
+    Whole = 1,
     /// The body is handed to the handler unread (an upload, read as it arrives).
-    Stream = 3,
+    Stream = 2,
 }
 
 impl RouteDef {
@@ -110,17 +110,6 @@ impl RouteDef {
     pub fn path(&self) -> &'static str {
         self.path
     }
-
-    /// True when the route has a body argument read whole (JSON, a form).
-    pub(crate) fn reads_body(&self) -> bool {
-        // `Scoped` is only set by the app, on its own copy, which keeps the answer in its scope.
-        self.entry == Entry::Body
-    }
-
-    /// True when the route reads its body as it arrives (an upload).
-    pub(crate) fn streams_body(&self) -> bool {
-        self.entry == Entry::Stream
-    }
 }
 
 /// What a route attribute generates for one route; [`RouteDef`] is made from it. Named fields,
@@ -134,8 +123,6 @@ pub struct RouteParts {
     pub path: &'static str,
     /// The generated handler.
     pub handler: Handler,
-    /// The generated handler for the route in a group with dependencies.
-    pub grouped: GroupedHandler,
     /// True when the route has a body argument (JSON, form, upload), so the body must be read.
     pub reads_body: bool,
     /// True when that argument reads the body as it arrives (an upload): the body is handed to
@@ -156,7 +143,6 @@ impl From<RouteParts> for RouteDef {
             method,
             path,
             handler,
-            grouped,
             reads_body,
             streams_body,
             include_in_schema,
@@ -168,13 +154,12 @@ impl From<RouteParts> for RouteDef {
             method,
             path,
             handler,
-            grouped,
-            entry: if streams_body {
-                Entry::Stream
+            body: if streams_body {
+                BodyMode::Stream
             } else if reads_body {
-                Entry::Body
+                BodyMode::Whole
             } else {
-                Entry::Head
+                BodyMode::None
             },
             include_in_schema,
             operation,
@@ -222,7 +207,7 @@ mod tests {
 
     #[test]
     fn a_ready_future_is_answered_in_place() {
-        let response = answer_now("ready", async { StatusCode::CREATED }, StatusCode::into_response);
+        let response = complete_now("ready", async { StatusCode::CREATED }, StatusCode::into_response);
         assert_eq!(response.status(), StatusCode::CREATED);
     }
 
@@ -236,7 +221,7 @@ mod tests {
                 Poll::Pending
             }
         });
-        let response = answer_now("suspends", pending_once, StatusCode::into_response);
+        let response = complete_now("suspends", pending_once, StatusCode::into_response);
         assert_eq!(response.status(), StatusCode::INTERNAL_SERVER_ERROR);
     }
 }

@@ -28,58 +28,15 @@ use super::gate::{Gate, Pass};
 use super::h2::{current_stream, Activity};
 use super::served::{ServedBody, Stream};
 use super::strict::{Verdict, Verdicts};
-use crate::dispatch::{Answer, HandleFuture, Service};
+use crate::dispatch::{ResponseFuture, Service};
 use crate::extract::BodyDeadlineMissed;
 use crate::metrics::Refusal;
 use crate::response::{error_response, Response};
 
-/// How the server hands a request to the app: directly, or through its layers.
-pub(crate) trait Dispatch: Clone + Send + Sync + 'static {
-    /// The answer's future.
-    type Future: Future<Output = Response> + Send + Unpin + 'static;
-    /// Start answering `request`.
-    fn dispatch(&self, request: Request<TimedBody>) -> Self::Future;
-    /// The app.
-    fn service(&self) -> &Service;
-}
-
-/// An app without layers: the direct path.
-#[derive(Clone)]
-pub(crate) struct Direct(pub(crate) Service);
-
-impl Dispatch for Direct {
-    type Future = HandleFuture<TimedBody>;
-
-    #[inline]
-    fn dispatch(&self, request: Request<TimedBody>) -> HandleFuture<TimedBody> {
-        self.0.direct(request)
-    }
-
-    fn service(&self) -> &Service {
-        &self.0
-    }
-}
-
-/// An app with layers.
-#[derive(Clone)]
-pub(crate) struct Layered(pub(crate) Service);
-
-impl Dispatch for Layered {
-    type Future = Answer<TimedBody>;
-
-    fn dispatch(&self, request: Request<TimedBody>) -> Answer<TimedBody> {
-        self.0.layered(request)
-    }
-
-    fn service(&self) -> &Service {
-        &self.0
-    }
-}
-
 /// The app as one connection's requests meet it (see the module rules).
 #[derive(Clone)]
-pub(crate) struct ConnService<D> {
-    dispatch: D,
+pub(crate) struct ConnService {
+    service: Service,
     gate: Arc<Gate>,
     body_rules: BodyRules,
     protocol: Protocol,
@@ -94,16 +51,16 @@ enum Protocol {
     Http2(Arc<Activity>),
 }
 
-impl<D: Dispatch> ConnService<D> {
+impl ConnService {
     /// The service of one HTTP/1 connection, whose heads the scanner judges in `verdicts`.
     pub(crate) fn http1(
-        dispatch: D,
+        service: Service,
         gate: Arc<Gate>,
         body_rules: BodyRules,
         verdicts: Arc<Verdicts>,
     ) -> Self {
         ConnService {
-            dispatch,
+            service,
             gate,
             body_rules,
             protocol: Protocol::Http1(verdicts),
@@ -112,13 +69,13 @@ impl<D: Dispatch> ConnService<D> {
 
     /// The service of one HTTP/2 connection, whose requests `activity` counts.
     pub(crate) fn http2(
-        dispatch: D,
+        service: Service,
         gate: Arc<Gate>,
         body_rules: BodyRules,
         activity: Arc<Activity>,
     ) -> Self {
         ConnService {
-            dispatch,
+            service,
             gate,
             body_rules,
             protocol: Protocol::Http2(activity),
@@ -127,7 +84,7 @@ impl<D: Dispatch> ConnService<D> {
 
     /// Refuse `request` for overload: 503, counted, with its request id when the app gives ids.
     #[cold]
-    fn busy(&self, request: &Request<Incoming>) -> ConnFuture<D::Future> {
+    fn busy(&self, request: &Request<Incoming>) -> ConnFuture<ResponseFuture<TimedBody>> {
         let mut response = error_response(
             StatusCode::SERVICE_UNAVAILABLE,
             &serde_json::json!("The server is busy; retry shortly"),
@@ -136,13 +93,13 @@ impl<D: Dispatch> ConnService<D> {
             .headers_mut()
             .insert(RETRY_AFTER, HeaderValue::from_static("1"));
         self.gate.refusals().count(Refusal::Overload);
-        self.dispatch.service().refused(request, &mut response);
+        self.service.refused(request, &mut response);
         self.now(response)
     }
 
     /// Refuse a malformed request: `status` with `detail`, counted, the connection closed.
     #[cold]
-    fn malformed(&self, status: StatusCode, detail: &'static str) -> ConnFuture<D::Future> {
+    fn malformed(&self, status: StatusCode, detail: &'static str) -> ConnFuture<ResponseFuture<TimedBody>> {
         tracing::debug!(status = status.as_u16(), detail, "malformed request refused");
         let mut response = error_response(status, &serde_json::json!(detail));
         response
@@ -153,7 +110,7 @@ impl<D: Dispatch> ConnService<D> {
     }
 
     /// Answer `response` without the app (on HTTP/2 its stream is still watched).
-    fn now(&self, response: Response) -> ConnFuture<D::Future> {
+    fn now(&self, response: Response) -> ConnFuture<ResponseFuture<TimedBody>> {
         ConnFuture::Now {
             response: Some(response),
             stream: self.stream(),
@@ -162,7 +119,7 @@ impl<D: Dispatch> ConnService<D> {
 
     /// The verdict on an HTTP/1 head; `Ok(true)` when it asks for an upgrade.
     #[inline(always)]
-    fn judge(&self, request: &Request<Incoming>) -> Result<bool, ConnFuture<D::Future>> {
+    fn judge(&self, request: &Request<Incoming>) -> Result<bool, ConnFuture<ResponseFuture<TimedBody>>> {
         match &self.protocol {
             Protocol::Http1(verdicts) => match verdicts.next() {
                 Verdict::Serve => Ok(false),
@@ -192,13 +149,13 @@ impl<D: Dispatch> ConnService<D> {
     }
 }
 
-impl<D: Dispatch> hyper::service::Service<Request<Incoming>> for ConnService<D> {
+impl hyper::service::Service<Request<Incoming>> for ConnService {
     type Response = hyper::Response<ServedBody>;
     type Error = Infallible;
-    type Future = ConnFuture<D::Future>;
+    type Future = ConnFuture<ResponseFuture<TimedBody>>;
 
     #[inline]
-    fn call(&self, request: Request<Incoming>) -> ConnFuture<D::Future> {
+    fn call(&self, request: Request<Incoming>) -> ConnFuture<ResponseFuture<TimedBody>> {
         let upgrade = match self.judge(&request) {
             Ok(upgrade) => upgrade,
             Err(refused) => return refused,
@@ -210,7 +167,7 @@ impl<D: Dispatch> hyper::service::Service<Request<Incoming>> for ConnService<D> 
         let rules = self.body_rules;
         let request = request.map(|body| TimedBody::new(body, rules, &self.gate));
         ConnFuture::Serving {
-            future: self.dispatch.dispatch(request),
+            future: self.service.start(request),
             pass: Some(pass),
             stream,
             upgrade,

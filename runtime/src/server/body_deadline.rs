@@ -27,7 +27,7 @@ use hyper::body::{Body, Frame, Incoming, SizeHint};
 use tokio::time::{Instant, Sleep};
 
 use super::gate::Gate;
-use crate::extract::BodyTimedOut;
+use crate::extract::{BodyTimedOut, FIRST_LOOK};
 use crate::response::BoxError;
 use std::sync::Arc;
 
@@ -127,7 +127,7 @@ impl TimedBody {
         // The dispatcher's look (without a waker) at a body hyper has not handed over yet: a
         // timer could wake no one, and the bytes are usually there at the next poll (on
         // `POST /item`, arming it then cost ~1,300 instructions a request, callgrind).
-        if cx.waker().will_wake(std::task::Waker::noop()) {
+        if cx.waker().will_wake(FIRST_LOOK) {
             return Poll::Pending;
         }
         let rules = self.rules;

@@ -30,7 +30,8 @@
 //! - every refusal and cut is counted (metrics `http_refusals{reason}`, when the app has metrics)
 //!   and logged at `WARN`, one line a second per reason with its count (`refusals.rs`);
 //! - on shutdown (SIGINT/SIGTERM, or the caller's future) the listener closes at once, in-flight
-//!   requests get `shutdown_timeout` to finish, the log is flushed, then the server returns;
+//!   requests get `shutdown_timeout` to finish, then the app's background tasks get as long,
+//!   then its shutdown hooks run, the log is flushed, and the server returns;
 //! - an accept error (e.g. out of file descriptors) is logged and retried after a pause, never
 //!   fatal;
 //! - HTTP/1 connections can be upgraded (a WebSocket route's 101): the connection is then the
@@ -58,10 +59,10 @@ mod refusals;
 mod served;
 mod strict;
 
-use crate::app::{App, BuildError};
+use crate::app::{start, stop, App, BuildError, Lifecycle};
 use crate::dispatch::Service;
 use crate::metrics::Refusal;
-use admit::{ConnService, Direct, Dispatch, Layered};
+use admit::ConnService;
 use body_deadline::BodyRules;
 use conn_timer::ConnTimer;
 use connections::{ConnLimit, ConnPlace};
@@ -79,15 +80,45 @@ pub struct Server {
     listener: TcpListener,
     service: Service,
     local_addr: SocketAddr,
+    after: After,
 }
 
-/// Why a server could not start.
-#[derive(Debug)]
+/// What a server of an [`App`] does after its connections drained: wait for the app's background
+/// tasks, then run its shutdown hooks (a server of a bare [`Service`] has neither).
+#[derive(Debug, Default)]
+struct After {
+    tasks: Option<tokio_util::task::TaskTracker>,
+    lifecycle: Lifecycle,
+}
+
+impl After {
+    /// Wait for the background tasks (within `timeout`), then run the shutdown hooks.
+    async fn run(self, timeout: Duration) {
+        if let Some(tasks) = self.tasks {
+            tasks.close();
+            if !tasks.is_empty() {
+                tracing::info!(
+                    "waiting up to {timeout:?} for {} background task runs",
+                    tasks.len()
+                );
+            }
+            if tokio::time::timeout(timeout, tasks.wait()).await.is_err() {
+                tracing::warn!("shutdown timeout reached; background tasks still running are dropped");
+            }
+        }
+        stop(self.lifecycle.shutdown).await;
+    }
+}
+
+/// Why a server could not start. Its `Debug` is its one-line message, so a `main` returning
+/// `Result<(), ServeError>` ends with `Error: <the line>` and a non-zero exit.
 pub enum ServeError {
     /// The app is misconfigured.
     Build(BuildError),
     /// The address could not be bound.
     Bind(std::io::Error),
+    /// A startup hook ([`App::on_startup`]) failed: its name and error, on one line.
+    Startup(String),
 }
 
 impl std::fmt::Display for ServeError {
@@ -95,17 +126,36 @@ impl std::fmt::Display for ServeError {
         match self {
             ServeError::Build(e) => write!(f, "invalid app: {e}"),
             ServeError::Bind(e) => write!(f, "cannot listen: {e}"),
+            ServeError::Startup(line) => f.write_str(line),
         }
+    }
+}
+
+impl std::fmt::Debug for ServeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
     }
 }
 
 impl std::error::Error for ServeError {}
 
 impl App {
-    /// Build the app and bind `addr` (port 0 picks a free port; see [`Server::local_addr`]).
-    pub async fn bind(self, addr: impl ToSocketAddrs) -> Result<Server, ServeError> {
+    /// Build the app, run its startup hooks ([`App::on_startup`]) and bind `addr` (port 0 picks
+    /// a free port; see [`Server::local_addr`]).
+    pub async fn bind(mut self, addr: impl ToSocketAddrs) -> Result<Server, ServeError> {
+        let (lifecycle, tasks) = self.take_lifecycle();
         let service = self.build().map_err(ServeError::Build)?;
-        Server::bind(service, addr).await
+        let Lifecycle { startup, shutdown } = lifecycle;
+        start(startup).await.map_err(ServeError::Startup)?;
+        let mut server = Server::bind(service, addr).await?;
+        server.after = After {
+            tasks: Some(tasks),
+            lifecycle: Lifecycle {
+                startup: Vec::new(),
+                shutdown,
+            },
+        };
+        Ok(server)
     }
 
     /// Build, bind and serve until SIGINT or SIGTERM.
@@ -124,6 +174,7 @@ impl Server {
             listener,
             service,
             local_addr,
+            after: After::default(),
         })
     }
 
@@ -148,6 +199,7 @@ impl Server {
             listener,
             service,
             local_addr,
+            after,
         } = self;
         for row in service.route_table() {
             match &row.shadowed_by {
@@ -192,25 +244,14 @@ impl Server {
         let limit = max_connections.map(ConnLimit::new);
         let shutdown_timeout = config.shutdown_timeout;
         let reporter = refusals.spawn_reporter();
-        // Two instantiations of the accept loop, so an app without layers is served by exactly
-        // the direct path, with no check per request.
-        if service.has_layers() {
-            let accept = Accept {
-                listener,
-                protocols,
-                limit,
-                dispatch: Layered(service),
-            };
-            accept.until(shutdown, shutdown_timeout).await;
-        } else {
-            let accept = Accept {
-                listener,
-                protocols,
-                limit,
-                dispatch: Direct(service),
-            };
-            accept.until(shutdown, shutdown_timeout).await;
-        }
+        let accept = Accept {
+            listener,
+            protocols,
+            limit,
+            service,
+        };
+        accept.until(shutdown, shutdown_timeout).await;
+        after.run(shutdown_timeout).await;
         drop(reporter);
         refusals.report();
         // The drained requests' lines are out before the caller (main) returns.
@@ -219,21 +260,21 @@ impl Server {
 }
 
 /// The accept loop of a server.
-struct Accept<D> {
+struct Accept {
     listener: TcpListener,
     protocols: Arc<Protocols>,
     limit: Option<ConnLimit>,
-    dispatch: D,
+    service: Service,
 }
 
-impl<D: Dispatch> Accept<D> {
+impl Accept {
     /// Accept connections until `shutdown` completes, then drain in-flight requests (bounded).
     async fn until(self, shutdown: impl Future<Output = ()>, shutdown_timeout: Duration) {
         let Accept {
             listener,
             protocols,
             limit,
-            dispatch,
+            service,
         } = self;
         let drain = Drain::default();
         let mut shutdown = std::pin::pin!(shutdown);
@@ -258,7 +299,7 @@ impl<D: Dispatch> Accept<D> {
                         tokio::spawn(serve_connection(
                             stream,
                             protocols.clone(),
-                            dispatch.clone(),
+                            service.clone(),
                             drain.open(),
                             place,
                         ));
@@ -305,10 +346,10 @@ struct Protocols {
 
 /// Serve one accepted connection until it closes (or shutdown closes it); `_place` is its place
 /// under the connection limit.
-async fn serve_connection<D: Dispatch>(
+async fn serve_connection(
     mut stream: TcpStream,
     protocols: Arc<Protocols>,
-    dispatch: D,
+    service: Service,
     open: Open,
     _place: Option<ConnPlace>,
 ) {
@@ -337,7 +378,7 @@ async fn serve_connection<D: Dispatch>(
             // Without the scanner no verdict is ever decided: every head is served.
             let scanner = protocols.strict_http1.then(|| Scanner::new(verdicts.clone()));
             let io = TokioIo::new(ConnIo::new(stream, first, scanner, protocols.write_timeout));
-            let service = ConnService::http1(dispatch, gate, protocols.body_rules, verdicts);
+            let service = ConnService::http1(service, gate, protocols.body_rules, verdicts);
             let mut http1 = protocols.http1.clone();
             http1.timer(ConnTimer::default());
             // `with_upgrades`: a WebSocket route's 101 hands the connection over to it. It costs
@@ -348,7 +389,7 @@ async fn serve_connection<D: Dispatch>(
         Protocol::Http2 => {
             let io = TokioIo::new(ConnIo::new(stream, first, None, protocols.write_timeout));
             let activity = Activity::new();
-            let service = ConnService::http2(dispatch, gate, protocols.body_rules, activity.clone());
+            let service = ConnService::http2(service, gate, protocols.body_rules, activity.clone());
             let connection = protocols.http2.serve_connection(io, service);
             let connection = IdleClose::new(
                 connection,

@@ -61,7 +61,7 @@ pub(crate) enum Protocol {
 }
 
 /// What the bytes seen so far say, or `None` while they are a strict prefix of the preface.
-pub(crate) fn classify(first_bytes: &[u8]) -> Option<Protocol> {
+pub(crate) fn recognise(first_bytes: &[u8]) -> Option<Protocol> {
     let seen = first_bytes.len().min(H2_PREFACE.len());
     if first_bytes.is_empty() || first_bytes[..seen] != H2_PREFACE[..seen] {
         Some(Protocol::Http1)
@@ -87,7 +87,7 @@ pub(crate) async fn sniff<R: tokio::io::AsyncRead + Unpin>(
         if n == 0 {
             return Ok((Protocol::Http1, sniffed));
         }
-        if let Some(protocol) = classify(seen) {
+        if let Some(protocol) = recognise(seen) {
             return Ok((protocol, sniffed));
         }
     }
@@ -95,7 +95,7 @@ pub(crate) async fn sniff<R: tokio::io::AsyncRead + Unpin>(
 
 #[cfg(test)]
 mod tests {
-    use super::{classify, sniff, Protocol, H2_PREFACE};
+    use super::{recognise, sniff, Protocol, H2_PREFACE};
     use tokio::io::AsyncWriteExt;
 
     #[tokio::test]
@@ -142,25 +142,25 @@ mod tests {
 
     #[test]
     fn the_full_preface_is_http2() {
-        assert_eq!(classify(H2_PREFACE), Some(Protocol::Http2));
+        assert_eq!(recognise(H2_PREFACE), Some(Protocol::Http2));
     }
 
     #[test]
     fn a_request_line_or_nothing_is_http1() {
-        assert_eq!(classify(b"GET / HTTP/1.1\r\n"), Some(Protocol::Http1));
-        assert_eq!(classify(b"PRI * HTTP/1.1\r\n"), Some(Protocol::Http1));
+        assert_eq!(recognise(b"GET / HTTP/1.1\r\n"), Some(Protocol::Http1));
+        assert_eq!(recognise(b"PRI * HTTP/1.1\r\n"), Some(Protocol::Http1));
         assert_eq!(
-            classify(b"\x16\x03\x01"),
+            recognise(b"\x16\x03\x01"),
             Some(Protocol::Http1),
             "a TLS hello is hyper's to refuse"
         );
-        assert_eq!(classify(b""), Some(Protocol::Http1), "closed before a byte");
+        assert_eq!(recognise(b""), Some(Protocol::Http1), "closed before a byte");
     }
 
     #[test]
     fn part_of_the_preface_waits_for_more() {
-        assert_eq!(classify(b"P"), None);
-        assert_eq!(classify(b"PRI * HTTP/2.0\r\n"), None);
-        assert_eq!(classify(&H2_PREFACE[..23]), None);
+        assert_eq!(recognise(b"P"), None);
+        assert_eq!(recognise(b"PRI * HTTP/2.0\r\n"), None);
+        assert_eq!(recognise(&H2_PREFACE[..23]), None);
     }
 }

@@ -19,9 +19,10 @@
 //!   client-safe detail ([`store_failure`]); the cause goes to the log.
 
 use ferrapi::conditional::{ETag, Preconditions, Read, Tagged, Write};
+use ferrapi::convert::FromJson;
 use ferrapi::header::{HeaderName, HeaderValue, LOCATION};
 use ferrapi::prelude::*;
-use ferrapi::types::{FromJson, LocItem, ValidationErrors};
+use ferrapi::validation::{LocItem, ValidationErrors};
 use serde::Serialize;
 use serde_json::Map;
 

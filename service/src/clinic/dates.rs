@@ -18,9 +18,9 @@ use std::borrow::Cow;
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use ferrapi::types::{
-    Constrainable, Failure, FastJson, FromJson, FromParam, JsonSchema, Loc, SchemaRegistry, ValidationErrors,
-};
+use ferrapi::convert::{Constrainable, FastJson, FromJson, FromParam};
+use ferrapi::schema::{JsonSchema, SchemaRegistry};
+use ferrapi::validation::{Failure, Loc, ValidationErrors};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{json, Value};
 

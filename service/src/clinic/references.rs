@@ -12,7 +12,7 @@
 //!   never a read here followed by a write there.
 
 use ferrapi::prelude::*;
-use ferrapi::types::{Failure, LocItem, ValidationErrors};
+use ferrapi::validation::{Failure, LocItem, ValidationErrors};
 
 use super::models::VisitIn;
 use super::{DOCTORS, DOCTOR_NOT_FOUND, PATIENTS, PATIENT_NOT_FOUND, VISITS};

@@ -10,9 +10,9 @@
 //!   readers disagree: it is refused (422 `json_invalid`), never stored with its numbers rounded;
 //! - its JSON Schema is `Map<String, Value>`'s, so the OpenAPI document is what it was.
 
-use ferrapi::types::{
-    Constrainable, Failure, FastJson, FromJson, JsonSchema, Loc, SchemaRegistry, ValidationErrors,
-};
+use ferrapi::convert::{Constrainable, FastJson, FromJson};
+use ferrapi::schema::{JsonSchema, SchemaRegistry};
+use ferrapi::validation::{Failure, Loc, ValidationErrors};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
@@ -61,7 +61,7 @@ impl Constrainable for ExactBody {}
 #[cfg(test)]
 mod tests {
     use super::*;
-    use ferrapi::types::LocItem;
+    use ferrapi::validation::LocItem;
 
     fn fast(text: &str) -> Option<ExactBody> {
         let mut deserializer = serde_json::Deserializer::from_str(text);

@@ -215,7 +215,8 @@ async fn the_document_shows_what_dependencies_read_and_answer() {
 
 #[tokio::test]
 async fn the_apps_validation_error_waits_for_dependencies_as_fastapis_does() {
-    use ferrapi::types::{Parts, ValidationErrors};
+    use ferrapi::arg::Parts;
+    use ferrapi::validation::ValidationErrors;
     let answer = |errors: &ValidationErrors, head: &Parts| {
         Json(json!({ "path": head.uri.path(), "invalid": errors.items().len() }))
     };

@@ -8,9 +8,10 @@
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use ferrapi::arg::Parts;
 use ferrapi::prelude::*;
 use ferrapi::testing::{TestClient, TestResponse};
-use ferrapi::types::{Parts, ValidationErrors};
+use ferrapi::validation::ValidationErrors;
 use ferrapi::{header, BoxError};
 use ferrapi_tests::app::{app, spawn};
 use ferrapi_tests::client::{get, send};

@@ -325,6 +325,48 @@ async fn a_layers_error_is_a_500_answer_not_a_dropped_connection() {
     assert_eq!(reply.text(), r#"{"detail":"Internal Server Error"}"#);
 }
 
+/// A layer whose service panics when it is polled for the answer.
+#[derive(Clone)]
+struct Panicking;
+
+impl<S> Layer<S> for Panicking {
+    type Service = PanickingService;
+
+    fn layer(&self, _inner: S) -> PanickingService {
+        PanickingService
+    }
+}
+
+#[derive(Clone)]
+struct PanickingService;
+
+impl<B> Service<hyper::Request<B>> for PanickingService {
+    type Response = Response;
+    type Error = Infallible;
+    type Future = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Response, Infallible>> + Send>>;
+
+    fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, _request: hyper::Request<B>) -> Self::Future {
+        Box::pin(async { panic!("the layer panicked") })
+    }
+}
+
+#[tokio::test]
+async fn a_layer_that_panics_is_a_500_not_a_dropped_connection() {
+    // On the app and on a group: both stacks are run by the same path.
+    let addr = spawn(routes().layer(Panicking)).await;
+    let group = group!("/g").routes(routes![read_item]).layer(Panicking);
+    let grouped = spawn(App::new().group(group)).await;
+    for (addr, path) in [(addr, "/items/1"), (addr, "/nowhere"), (grouped, "/g/items/1")] {
+        let reply = get(addr, path).await;
+        assert_eq!(reply.status, 500, "{path}");
+        assert_eq!(reply.text(), r#"{"detail":"Internal Server Error"}"#);
+    }
+}
+
 #[tokio::test]
 async fn head_answers_keep_their_length_through_a_layer() {
     let addr = spawn(routes().layer(TraceLayer::new_for_http())).await;

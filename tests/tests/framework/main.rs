@@ -13,11 +13,13 @@
 
 mod conditional;
 mod dependencies;
+mod dependency_overrides;
 mod dispatch_matrix;
 mod docs_pages;
 mod error_overrides;
 mod example_inputs;
 mod files;
+mod forms;
 mod groups;
 mod hostile_input;
 mod http_body;
@@ -26,6 +28,8 @@ mod http_routing;
 mod idempotency;
 mod inputs;
 mod layers;
+mod lifecycle;
+mod manual_arguments;
 mod observability;
 mod openapi_document;
 mod openapi_schema;

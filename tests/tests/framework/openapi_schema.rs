@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use ferrapi::prelude::*;
-use ferrapi::types::{JsonSchema, SchemaRegistry};
+use ferrapi::schema::{JsonSchema, SchemaRegistry};
 use serde::Serialize;
 use serde_json::Map;
 

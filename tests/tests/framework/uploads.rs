@@ -116,12 +116,35 @@ async fn a_binary_file_comes_back_byte_identical() {
 
 #[tokio::test]
 async fn a_body_that_is_not_multipart_is_a_missing_body() {
+    // FastAPI 0.165 with `file: UploadFile, note: str | None = Form(None)`, for a JSON body, an
+    // urlencoded form and no body alike.
+    let missing_file =
+        r#"{"detail":[{"type":"missing","loc":["body","file"],"msg":"Field required","input":null}]}"#;
     let client = TestClient::new(app());
     let reply = client.post("/upload").json(&json!({ "file": "x" })).send().await;
-    assert_eq!(reply.status(), 422);
     assert_eq!(
-        reply.text(),
-        r#"{"detail":[{"type":"missing","loc":["body"],"msg":"Field required","input":null}]}"#
+        (reply.status().as_u16(), reply.text()),
+        (422, missing_file.to_owned())
+    );
+    let reply = client.post("/upload").form(&[("note", "x")]).send().await;
+    assert_eq!(
+        (reply.status().as_u16(), reply.text()),
+        (422, missing_file.to_owned())
+    );
+    let reply = client.post("/upload").send().await;
+    assert_eq!(
+        (reply.status().as_u16(), reply.text()),
+        (422, missing_file.to_owned())
+    );
+    // A route that declares no part: the body is what is missing.
+    let reply = client.post("/upload/echo").form(&[("note", "x")]).send().await;
+    assert_eq!(
+        (reply.status().as_u16(), reply.text()),
+        (
+            422,
+            r#"{"detail":[{"type":"missing","loc":["body"],"msg":"Field required","input":null}]}"#
+                .to_owned()
+        )
     );
     let reply = client
         .post("/upload")

@@ -3,7 +3,11 @@
 //! Rules: typed `Path`/`Query`/`Json` extractors; a rejected integer path parameter becomes the
 //! framework's 422 body through a custom rejection (`Result<Path<_>, PathRejection>` mapped once).
 //! With `LAYERS=cors,compression` the router gets tower-http's CORS (any origin, the scenarios'
-//! methods) and compression layers, configured as the ferrapi-cors-gzip peer's.
+//! methods) and compression layers, configured as the ferrapi-cors-gzip peer's. With
+//! `LAYERS=trace,request-id` it does what the service does as the README starts it: an id per
+//! request (`X-Request-Id` kept when sent, else a new UUID, returned in the response), and one
+//! `INFO` line per answered request with its method, path, status, latency and id, formatted by
+//! tracing-subscriber and written to stdout by tracing-appender's writer thread.
 
 use axum::extract::rejection::PathRejection;
 use axum::extract::{Path, Query};
@@ -96,6 +100,17 @@ async fn stream_mib(Path(mib): Path<u32>) -> Response {
     axum::body::Body::from_stream(futures_util::stream::iter(chunks)).into_response()
 }
 
+/// The access lines' subscriber: `INFO`, formatted lines to stdout through a writer thread.
+fn init_log() -> tracing_appender::non_blocking::WorkerGuard {
+    let (writer, guard) = tracing_appender::non_blocking(std::io::stdout());
+    tracing_subscriber::fmt()
+        .with_writer(writer)
+        .with_max_level(tracing::Level::INFO)
+        .with_ansi(false)
+        .init();
+    guard
+}
+
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
     let openapi = Bytes::from(openapi_bytes());
@@ -121,6 +136,8 @@ async fn main() -> std::io::Result<()> {
             )
         });
     let layers = std::env::var("LAYERS").unwrap_or_default();
+    // Kept until the server stops: it flushes the access lines' writer.
+    let _log = layers.contains("trace").then(init_log);
     let mut app = app;
     for layer in layers.split(',').map(str::trim).filter(|l| !l.is_empty()) {
         app = match layer {
@@ -130,6 +147,25 @@ async fn main() -> std::io::Result<()> {
                     .allow_methods([axum::http::Method::GET, axum::http::Method::POST]),
             ),
             "compression" => app.layer(tower_http::compression::CompressionLayer::new()),
+            "trace" => app.layer(
+                tower_http::trace::TraceLayer::new_for_http()
+                    .make_span_with(|request: &axum::http::Request<axum::body::Body>| {
+                        let id = request.headers().get("x-request-id").and_then(|v| v.to_str().ok());
+                        tracing::info_span!(
+                            "request",
+                            method = %request.method(),
+                            uri = %request.uri(),
+                            request_id = id.unwrap_or_default(),
+                        )
+                    })
+                    .on_request(())
+                    .on_response(tower_http::trace::DefaultOnResponse::new().level(tracing::Level::INFO)),
+            ),
+            "request-id" => app
+                .layer(tower_http::request_id::PropagateRequestIdLayer::x_request_id())
+                .layer(tower_http::request_id::SetRequestIdLayer::x_request_id(
+                    tower_http::request_id::MakeRequestUuid,
+                )),
             other => return Err(std::io::Error::other(format!("unknown layer {other}"))),
         };
     }

@@ -1,0 +1,77 @@
+//! The compiled app: the data the per-request path runs on, built once by `App::build` and
+//! shared by every connection (see the flow in `mod.rs`).
+//!
+//! Rules enforced here: everything a request needs of the app is computed before the first
+//! request; a route's groups' layer stacks and dependencies are data of its [`Target`], empty
+//! slices for a route whose groups have none, so the request path tests their length instead of
+//! taking another path; the [`MatchedRoute`] extension of each route is made once, here.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+
+use super::Endpoint;
+use crate::config::Config;
+use crate::extract::{DependencyFn, StateMap};
+use crate::metrics::HttpMetrics;
+use crate::openapi::DocsRoutes;
+use crate::routing::{RouteDef, RouteInfo, Router};
+
+/// Everything a request needs of the app, built once by `App::build` and shared by every
+/// connection: the data the pipeline runs on, which every file of this folder reads.
+pub(crate) struct Compiled {
+    /// The routes, by declaration index (the router's answer).
+    pub(crate) targets: Vec<Target>,
+    pub(crate) router: Router,
+    pub(crate) state: StateMap,
+    pub(crate) config: Config,
+    pub(crate) openapi_json: Bytes,
+    pub(crate) docs: DocsRoutes,
+    pub(crate) route_table: Vec<RouteInfo>,
+    /// The request metrics, when the app has them.
+    pub(crate) metrics: Option<HttpMetrics>,
+    /// Requests are observed even with the access line off: the app has request ids or metrics.
+    pub(crate) observe: bool,
+}
+
+/// One route as the pipeline runs it: what its attribute generated, and what its groups add per
+/// request.
+pub(crate) struct Target {
+    pub(crate) def: RouteDef,
+    /// The [`MatchedRoute`] extension layers see, and the template observation reports.
+    pub(crate) matched: MatchedRoute,
+    /// The layer stack of each of the route's groups that has layers, outermost first; each
+    /// ends in the innermost service of `layers.rs`. Empty for most routes.
+    pub(crate) stacks: Box<[Endpoint]>,
+    /// The dependencies of the route's groups, outermost group first, handed to the handler.
+    /// Empty for most routes.
+    pub(crate) dependencies: Box<[DependencyFn]>,
+}
+
+/// The route a request matched, as a request extension: what a layer (metrics, access control,
+/// tracing) can read of it with `request.extensions().get::<MatchedRoute>()`. Set only for
+/// requests that matched a route, and only for the layers (an app's or a group's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatchedRoute {
+    path: Arc<str>,
+    name: &'static str,
+}
+
+impl MatchedRoute {
+    pub(crate) fn new(path: String, name: &'static str) -> Self {
+        MatchedRoute {
+            path: path.into(),
+            name,
+        }
+    }
+
+    /// The route's path template, as in the OpenAPI document (`/item/{id}`).
+    pub fn path(&self) -> &str {
+        &self.path
+    }
+
+    /// The route's function name (its OpenAPI `operationId`).
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+}

@@ -1,0 +1,157 @@
+//! An app's lifecycle over real HTTP (issue 24, item 5): startup hooks run in order before the
+//! first connection and the first failure stops the start with one line; background tasks run
+//! after the answer, in order, a failing or panicking one logged and the next run; on shutdown
+//! the server drains its connections, waits for the background tasks, then runs its shutdown
+//! hooks.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use ferrapi::prelude::*;
+use ferrapi::{BackgroundTasks, ServeError};
+use ferrapi_tests::client::get;
+
+/// What happened, in order.
+#[derive(Clone, Default)]
+struct Events(Arc<Mutex<Vec<String>>>);
+
+impl Events {
+    fn push(&self, event: &str) {
+        if let Ok(mut events) = self.0.lock() {
+            events.push(event.to_owned());
+        }
+    }
+
+    fn all(&self) -> Vec<String> {
+        self.0.lock().map(|events| events.clone()).unwrap_or_default()
+    }
+
+    /// Wait (at most 5 s) until `event` happened.
+    async fn wait_for(&self, event: &str) {
+        for _ in 0..500 {
+            if self.all().iter().any(|e| e == event) {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("{event} did not happen: {:?}", self.all());
+    }
+}
+
+/// Answers at once and leaves four tasks: a slow one, one that fails, one that panics, a last one.
+#[get("/work")]
+async fn work(tasks: BackgroundTasks, events: State<Events>) -> &'static str {
+    let events = events.0.as_ref().clone();
+    let slow = events.clone();
+    tasks.add(async move {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        slow.push("slow task");
+    });
+    tasks.add(async { Err::<(), _>("the mail server is down") });
+    tasks.add(async {
+        if std::hint::black_box(true) {
+            panic!("a task's bug");
+        }
+    });
+    let last = events.clone();
+    tasks.add(async move { last.push("last task") });
+    events.push("answered");
+    "accepted"
+}
+
+/// The app, its hooks recording into `events`.
+fn app(events: &Events) -> App {
+    let (first, second, down) = (events.clone(), events.clone(), events.clone());
+    App::new()
+        .state(events.clone())
+        .routes(routes![work])
+        .on_startup("first", move || async move {
+            first.push("startup first");
+            Ok::<(), String>(())
+        })
+        .on_startup("second", move || async move {
+            second.push("startup second");
+            Ok::<(), String>(())
+        })
+        .on_shutdown("close", move || async move {
+            down.push("shutdown hook");
+            Ok::<(), String>(())
+        })
+}
+
+#[tokio::test]
+async fn startup_hooks_run_in_order_before_the_first_connection() {
+    let events = Events::default();
+    let server = app(&events).bind("127.0.0.1:0").await.expect("starts");
+    assert_eq!(events.all(), ["startup first", "startup second"]);
+    drop(server);
+}
+
+#[tokio::test]
+async fn a_failing_startup_hook_stops_the_start_with_one_line() {
+    let events = Events::default();
+    let later = events.clone();
+    let app = App::new()
+        .on_startup("database", || async {
+            Err::<(), _>("connection refused (127.0.0.1:5432)")
+        })
+        .on_startup("cache", move || async move {
+            later.push("cache");
+            Ok::<(), String>(())
+        });
+    let error = app.bind("127.0.0.1:0").await.expect_err("the start fails");
+    assert!(matches!(error, ServeError::Startup(_)));
+    assert_eq!(
+        error.to_string(),
+        "startup hook `database` failed: connection refused (127.0.0.1:5432)"
+    );
+    assert_eq!(
+        format!("{error:?}"),
+        error.to_string(),
+        "what a `main` returning it prints after `Error: `"
+    );
+    assert!(events.all().is_empty(), "the hooks after it do not run");
+}
+
+#[tokio::test]
+async fn background_tasks_run_after_the_answer_in_order_and_past_failures() {
+    let events = Events::default();
+    let server = app(&events).bind("127.0.0.1:0").await.expect("starts");
+    let addr = server.local_addr();
+    tokio::spawn(server.run_until(std::future::pending()));
+    let reply = get(addr, "/work").await;
+    assert_eq!((reply.status, reply.text()), (200, "accepted".to_owned()));
+    assert!(
+        !events.all().iter().any(|e| e == "slow task"),
+        "the answer does not wait for the tasks"
+    );
+    events.wait_for("last task").await;
+    let all = events.all();
+    assert_eq!(
+        all[2..],
+        ["answered", "slow task", "last task"],
+        "in order, the failing and the panicking task logged and passed"
+    );
+}
+
+#[tokio::test]
+async fn shutdown_waits_for_background_tasks_then_runs_the_shutdown_hooks() {
+    let events = Events::default();
+    let server = app(&events).bind("127.0.0.1:0").await.expect("starts");
+    let addr = server.local_addr();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let running = tokio::spawn(server.run_until(async {
+        let _ = stopped.await;
+    }));
+    assert_eq!(get(addr, "/work").await.status, 200);
+    let _ = stop.send(());
+    tokio::time::timeout(Duration::from_secs(10), running)
+        .await
+        .expect("the server stops")
+        .expect("the server task ends");
+    assert_eq!(
+        events.all()[2..],
+        ["answered", "slow task", "last task", "shutdown hook"],
+        "the tasks finished before the server returned, the hook after them"
+    );
+}
