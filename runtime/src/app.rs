@@ -18,6 +18,7 @@ use hyper::Method;
 
 mod errors;
 mod lifecycle;
+mod problem;
 
 pub(crate) use lifecycle::{start, stop, Lifecycle};
 
@@ -344,7 +345,10 @@ impl App {
             }
         }
         let validation_error = self.validation_error_body()?;
-        let doc = document(&self.info, operations, registry, validation_error);
+        let mut doc = document(&self.info, operations, registry, validation_error);
+        if self.answers_problems() {
+            crate::problem::document_problems(&mut doc);
+        }
         let openapi_json =
             Bytes::from(serde_json::to_vec(&doc).map_err(|e| BuildError(format!("OpenAPI document: {e}")))?);
         let docs =

@@ -78,6 +78,8 @@
 //! 17. [Headers, cookies, forms, uploads and security
 //!     schemes](#headers-cookies-forms-uploads-and-security-schemes): `Header<T>`, `Cookie<T>`,
 //!     `Form<T>`, `Multipart`, the schemes of [`security`].
+//! 18. [Safe writes](#safe-writes-conditional-requests-and-idempotency-keys): `ETag`,
+//!     `If-Match`/`If-None-Match` ([`conditional`]), `Idempotency-Key` ([`idempotency`]).
 //!
 //! The API in one screen: [`App`] builds an app (its routes alone or in [`Group`]s, made by
 //! [`group!`]) and [`Service`] answers requests; [`Server`]
@@ -105,6 +107,7 @@
 #![doc = include_str!("../manual/15-fastapi.md")]
 #![doc = include_str!("../manual/16-streaming.md")]
 #![doc = include_str!("../manual/17-inputs.md")]
+#![doc = include_str!("../manual/18-safe-writes.md")]
 // Early answers travel as `Err(Response)`; a response is large, but boxing it on every error
 // path would cost an allocation for nothing.
 #![allow(clippy::result_large_err)]
@@ -116,12 +119,15 @@
 // that no two modules import each other in a circle).
 mod app;
 mod codegen;
+pub mod conditional;
 mod config;
 mod dispatch;
 mod extract;
 mod files;
 mod group;
+pub mod idempotency;
 mod openapi;
+pub mod problem;
 mod response;
 mod routing;
 mod server;

@@ -17,10 +17,12 @@ pub mod config;
 pub mod exact;
 pub mod group_a;
 pub mod group_b;
+pub mod idempotency;
 pub mod store;
 pub mod store_http;
 
 use config::{Group, ReportedConnString};
+use ferrapi::idempotency::IdempotencyKeys;
 use ferrapi::App;
 use store::{Store, StoreError, StoreLocation};
 
@@ -75,7 +77,9 @@ pub fn app_with_env(group: Group, db: Option<Db>, expose_env: bool) -> App {
         app = app.group(group_b::group(expose_env));
     }
     if let Some(db) = db {
+        let keys = idempotency::StoreKeys(db.store.clone());
         app = app
+            .state(IdempotencyKeys::new(keys, idempotency::RETENTION))
             .state(clinic::Clinic::new(db.store.clone()))
             .state(db.store)
             .state(ReportedConnString(db.conn_string));

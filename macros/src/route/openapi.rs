@@ -59,10 +59,12 @@ fn json_response(inner: &Type) -> TokenStream {
 }
 
 /// Media type and schema of the success response, read from the return type's shape: `Json<T>`
-/// (with T's schema when it has one), `Html<_>`, `String`/`&str` (text), `Sse` (events), through `Result<_, E>`
+/// (with T's schema when it has one), `Html<_>`, `String`/`&str` (text), `Sse` (events), through `Result<_, E>`,
+/// `Tagged<R>` (an answer with an entity tag), `Kept<R>` (an answer kept for an idempotency key)
 /// and the last element of a tuple `(StatusCode, .., R)`.
 fn response(ty: &Type) -> Option<TokenStream> {
-    if let Some(ok) = first_type_argument(ty, "Result") {
+    let through = ["Result", "Tagged", "Kept"];
+    if let Some(ok) = through.iter().find_map(|name| first_type_argument(ty, name)) {
         return response(ok);
     }
     if let Type::Tuple(tuple) = ty {

@@ -85,6 +85,17 @@ impl Body {
     }
 }
 
+impl Body {
+    /// The whole body, when it is bytes rather than a stream (what an entity tag computed from
+    /// the body hashes).
+    pub fn whole(&self) -> Option<&Bytes> {
+        match &self.0 {
+            Kind::Full(bytes) => Some(bytes),
+            Kind::Boxed(_) => None,
+        }
+    }
+}
+
 /// `body` itself when it is a [`Body`] (no allocation), else `body` back.
 fn take_body<B: 'static>(mut body: B) -> Result<Body, B> {
     match (&mut body as &mut dyn Any).downcast_mut::<Body>() {

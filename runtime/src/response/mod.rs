@@ -12,12 +12,14 @@
 
 mod answers;
 mod body;
+mod digest;
 mod sse;
 mod stream;
 
 pub use answers::Invalid;
 pub(crate) use answers::{internal_answer, ErrorAnswers, InternalAnswer, ValidationAnswer};
 pub use body::{Body, BodyError, BoxError};
+pub(crate) use digest::fnv1a;
 pub use sse::{Event, KeepAlive, LastEventId, Sse};
 pub use stream::StreamingResponse;
 

@@ -12,9 +12,13 @@
 //! - a resource is stored as its input model's JSON object and answered as its output model,
 //!   `_id` renamed `id`; a stored document that does not fit the output model is logged and
 //!   answered 500, never sent malformed;
+//! - a read answers the resource with its version as `ETag`, `If-None-Match` evaluated against
+//!   it before the answer is made (304); a replacement answers the new version's `ETag`; writes
+//!   honour `If-Match` through `versions.rs`;
 //! - a store failure answers its status (503 while the database is unavailable) with a
 //!   client-safe detail ([`store_failure`]); the cause goes to the log.
 
+use ferrapi::conditional::{ETag, Preconditions, Read, Tagged, Write};
 use ferrapi::convert::FromJson;
 use ferrapi::header::{HeaderName, HeaderValue, LOCATION};
 use ferrapi::prelude::*;
@@ -23,8 +27,12 @@ use serde::Serialize;
 use serde_json::Map;
 
 use super::models::SortOrder;
+use super::versions::conditionally;
 use super::DEFAULT_LIMIT;
-use crate::store::{Direction, Document, ListOptions, Store, StoreError, ID_FIELD};
+use crate::store::{
+    Checked, Deletion, Direction, Document, ListOptions, Reference, Referrer, Store, StoreError, Versioned,
+    ID_FIELD,
+};
 use crate::store_http::store_failure;
 
 /// The answer to a `POST`: 201, `Location`, the created resource.
@@ -126,15 +134,21 @@ pub(super) async fn list<T: FromJson>(
         .map(Json)
 }
 
-/// The resource with this id; 404 with `not_found` as its detail when there is none.
+/// The resource with this id, tagged with its version (304 when `If-None-Match` names it, before
+/// the answer is made); 404 with `not_found` as its detail when there is none.
 pub(super) async fn read<T: FromJson>(
     store: &Store,
     collection: &str,
     id: &str,
     not_found: &'static str,
-) -> Result<Json<T>, Response> {
-    match store.get(collection, id).await {
-        Ok(Some(document)) => from_stored(document, collection).map(Json),
+    pre: &Preconditions<Read>,
+) -> Result<Tagged<Json<T>>, Response> {
+    match store.get_versioned(collection, id).await {
+        Ok(Some(Versioned { document, version })) => {
+            let etag = ETag::from_version(version);
+            pre.evaluate(Some(&etag)).map_err(IntoResponse::into_response)?;
+            Ok(Tagged::new(etag, from_stored(document, collection).map(Json)?))
+        }
         Ok(None) => Err(HttpError::not_found(not_found).into_response()),
         Err(err) => Err(failure(&err)),
     }
@@ -167,45 +181,65 @@ pub(super) fn created<T: FromJson>(
     Ok((StatusCode::CREATED, [(LOCATION, location)], Json(created)))
 }
 
-/// Replace the resource with this id by `input`; 404 with `not_found` when there is none.
-pub(super) async fn replace<I: Serialize, T: FromJson>(
+/// Replace the resource with this id by `document` (its `references` checked by the store) as
+/// `pre` allows: 200 with the resource and its new version's `ETag`; 404 with `not_found` when
+/// there is none; `missing` answers references that name nothing.
+#[allow(clippy::too_many_arguments)] // One call per resource; a struct would only rename them.
+pub(super) async fn replace<T: FromJson>(
     store: &Store,
     collection: &'static str,
     id: &str,
-    input: &I,
+    document: Document,
+    references: &[Reference],
     not_found: &'static str,
-) -> Result<Json<T>, Response> {
-    let document = to_document(input)?;
-    if !store
-        .replace(collection, id, document.clone())
-        .await
-        .map_err(|err| failure(&err))?
-    {
-        return Err(HttpError::not_found(not_found).into_response());
-    }
-    replaced(collection, document, id)
-}
-
-/// The answer to a `PUT` that stored `document` as `id`: 200 with the resource.
-pub(super) fn replaced<T: FromJson>(
-    collection: &str,
-    mut document: Document,
-    id: &str,
-) -> Result<Json<T>, Response> {
+    pre: &Preconditions<Write>,
+    missing: impl Fn(&[Reference]) -> Response,
+) -> Result<Tagged<Json<T>>, Response> {
+    let written = conditionally(store, collection, id, not_found, pre, |expected| {
+        let document = document.clone();
+        async move {
+            store
+                .replace_versioned(collection, id, document, references, expected)
+                .await
+                .map_err(|err| failure(&err))
+        }
+    })
+    .await?;
+    let version = match written {
+        Checked::Written(version) => version,
+        Checked::NotFound => return Err(HttpError::not_found(not_found).into_response()),
+        Checked::Missing(unknown) => return Err(missing(&unknown)),
+    };
+    let mut document = document;
     document.insert(ID_FIELD.to_owned(), Value::String(id.to_owned()));
-    from_stored(document, collection).map(Json)
+    let replaced = from_stored(document, collection).map(Json)?;
+    Ok(Tagged::new(ETag::from_version(version), replaced))
 }
 
-/// Delete the resource with this id: 204, or 404 with `not_found` when there is none.
+/// Delete the resource with this id unless one of `referrers` names it, as `pre` allows: 204,
+/// 404 with `not_found` when there is none, 409 (`who` has visits) when it is referred to.
 pub(super) async fn delete(
     store: &Store,
     collection: &str,
     id: &str,
-    not_found: &'static str,
+    referrers: &[Referrer],
+    (who, not_found): (&str, &'static str),
+    pre: &Preconditions<Write>,
 ) -> Result<StatusCode, Response> {
-    if store.delete(collection, id).await.map_err(|err| failure(&err))? {
-        Ok(StatusCode::NO_CONTENT)
-    } else {
-        Err(HttpError::not_found(not_found).into_response())
+    let deletion = conditionally(store, collection, id, not_found, pre, |expected| async move {
+        store
+            .delete_versioned(collection, id, referrers, expected)
+            .await
+            .map_err(|err| failure(&err))
+    })
+    .await?;
+    match deletion {
+        Deletion::Deleted => Ok(StatusCode::NO_CONTENT),
+        Deletion::NotFound => Err(HttpError::not_found(not_found).into_response()),
+        Deletion::Referenced => Err(HttpError::new(
+            409,
+            format!("{who} has visits; delete or reassign them first"),
+        )
+        .into_response()),
     }
 }

@@ -11,12 +11,13 @@
 //! - a doctor who still has visits is not deleted (409); the store checks and deletes in one
 //!   step, so no visit is booked with the doctor in between, by this process or another.
 
+use ferrapi::conditional::{Preconditions, Tagged, Write};
 use ferrapi::header::{HeaderName, HeaderValue};
 use ferrapi::prelude::*;
 
-use super::crud::{create, list, read, replace, Page};
+use super::crud::{create, delete, list, read, replace, to_document, Page};
 use super::models::{Doctor, DoctorIn, DoctorSort, Specialty};
-use super::references::{delete_unreferenced, DOCTOR_REFERRERS};
+use super::references::DOCTOR_REFERRERS;
 use super::{Clinic, DOCTORS, DOCTOR_NOT_FOUND};
 use crate::store::ListOptions;
 
@@ -54,8 +55,12 @@ pub async fn create_doctor(
 
 /// A doctor by id.
 #[get("/{doctor_id}", responses(404 = DOCTOR_NOT_FOUND))]
-pub async fn read_doctor(clinic: State<Clinic>, doctor_id: String) -> Result<Json<Doctor>, Response> {
-    read(&clinic.store, DOCTORS, &doctor_id, DOCTOR_NOT_FOUND).await
+pub async fn read_doctor(
+    clinic: State<Clinic>,
+    doctor_id: String,
+    pre: Preconditions,
+) -> Result<Tagged<Json<Doctor>>, Response> {
+    read(&clinic.store, DOCTORS, &doctor_id, DOCTOR_NOT_FOUND, &pre).await
 }
 
 /// Replace a doctor.
@@ -64,20 +69,39 @@ pub async fn replace_doctor(
     clinic: State<Clinic>,
     doctor_id: String,
     doctor: DoctorIn,
-) -> Result<Json<Doctor>, Response> {
-    replace(&clinic.store, DOCTORS, &doctor_id, &doctor, DOCTOR_NOT_FOUND).await
+    pre: Preconditions<Write>,
+) -> Result<Tagged<Json<Doctor>>, Response> {
+    let document = to_document(&doctor)?;
+    // Checked against no references, the store never answers missing ones.
+    let no_references = |_: &[_]| HttpError::new(500, "Internal Server Error").into_response();
+    replace(
+        &clinic.store,
+        DOCTORS,
+        &doctor_id,
+        document,
+        &[],
+        DOCTOR_NOT_FOUND,
+        &pre,
+        no_references,
+    )
+    .await
 }
 
 /// Delete a doctor who has no visits.
 #[delete("/{doctor_id}", status = 204, responses(404 = DOCTOR_NOT_FOUND, 409 = "The doctor has visits"))]
-pub async fn delete_doctor(clinic: State<Clinic>, doctor_id: String) -> Result<StatusCode, Response> {
-    delete_unreferenced(
-        &clinic.store,
+pub async fn delete_doctor(
+    clinic: State<Clinic>,
+    doctor_id: String,
+    pre: Preconditions<Write>,
+) -> Result<StatusCode, Response> {
+    let (store, referrers) = (&clinic.store, &DOCTOR_REFERRERS);
+    delete(
+        store,
         DOCTORS,
         &doctor_id,
-        &DOCTOR_REFERRERS,
-        "Doctor",
-        DOCTOR_NOT_FOUND,
+        referrers,
+        ("Doctor", DOCTOR_NOT_FOUND),
+        &pre,
     )
     .await
 }

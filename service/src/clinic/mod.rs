@@ -17,6 +17,10 @@
 //!   (`references.rs`), so the clinic holds no lock of its own;
 //! - query values reach the store only as values ([`ListOptions`](crate::store::ListOptions)
 //!   filters), never as operators;
+//! - `GET /{resources}/{id}` sends the resource's version as a strong `ETag` and answers a
+//!   matching `If-None-Match` with 304; `PUT` and `DELETE` honour `If-Match` (412 when stale,
+//!   across processes: the store compares the version atomically with the write; see
+//!   `versions.rs`); without these headers nothing changes;
 //! - a store failure answers its status (503 while the database is unavailable) with a
 //!   client-safe detail; the cause goes to the log.
 
@@ -30,6 +34,7 @@ pub mod doctors;
 pub mod models;
 pub mod patients;
 mod references;
+mod versions;
 pub mod visits;
 
 use ferrapi::{group, Group};

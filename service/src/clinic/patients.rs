@@ -12,13 +12,14 @@
 //! - a patient who still has visits is not deleted (409); the store checks and deletes in one
 //!   step, so no visit is booked for the patient in between, by this process or another.
 
+use ferrapi::conditional::{Preconditions, Tagged, Write};
 use ferrapi::header::{HeaderName, HeaderValue};
 use ferrapi::prelude::*;
 
-use super::crud::{create, list, read, replace, Page};
+use super::crud::{create, delete, list, read, replace, to_document, Page};
 use super::dates::Date;
 use super::models::{Patient, PatientIn, PatientSort};
-use super::references::{delete_unreferenced, PATIENT_REFERRERS};
+use super::references::PATIENT_REFERRERS;
 use super::{Clinic, PATIENTS, PATIENT_NOT_FOUND};
 use crate::store::ListOptions;
 
@@ -56,8 +57,12 @@ pub async fn create_patient(
 
 /// A patient by id.
 #[get("/{patient_id}", responses(404 = PATIENT_NOT_FOUND))]
-pub async fn read_patient(clinic: State<Clinic>, patient_id: String) -> Result<Json<Patient>, Response> {
-    read(&clinic.store, PATIENTS, &patient_id, PATIENT_NOT_FOUND).await
+pub async fn read_patient(
+    clinic: State<Clinic>,
+    patient_id: String,
+    pre: Preconditions,
+) -> Result<Tagged<Json<Patient>>, Response> {
+    read(&clinic.store, PATIENTS, &patient_id, PATIENT_NOT_FOUND, &pre).await
 }
 
 /// Replace a patient.
@@ -66,20 +71,39 @@ pub async fn replace_patient(
     clinic: State<Clinic>,
     patient_id: String,
     patient: PatientIn,
-) -> Result<Json<Patient>, Response> {
-    replace(&clinic.store, PATIENTS, &patient_id, &patient, PATIENT_NOT_FOUND).await
+    pre: Preconditions<Write>,
+) -> Result<Tagged<Json<Patient>>, Response> {
+    let document = to_document(&patient)?;
+    // Checked against no references, the store never answers missing ones.
+    let no_references = |_: &[_]| HttpError::new(500, "Internal Server Error").into_response();
+    replace(
+        &clinic.store,
+        PATIENTS,
+        &patient_id,
+        document,
+        &[],
+        PATIENT_NOT_FOUND,
+        &pre,
+        no_references,
+    )
+    .await
 }
 
 /// Delete a patient who has no visits.
 #[delete("/{patient_id}", status = 204, responses(404 = PATIENT_NOT_FOUND, 409 = "The patient has visits"))]
-pub async fn delete_patient(clinic: State<Clinic>, patient_id: String) -> Result<StatusCode, Response> {
-    delete_unreferenced(
-        &clinic.store,
+pub async fn delete_patient(
+    clinic: State<Clinic>,
+    patient_id: String,
+    pre: Preconditions<Write>,
+) -> Result<StatusCode, Response> {
+    let (store, referrers) = (&clinic.store, &PATIENT_REFERRERS);
+    delete(
+        store,
         PATIENTS,
         &patient_id,
-        &PATIENT_REFERRERS,
-        "Patient",
-        PATIENT_NOT_FOUND,
+        referrers,
+        ("Patient", PATIENT_NOT_FOUND),
+        &pre,
     )
     .await
 }

@@ -8,16 +8,15 @@
 //!   (no cascade: medical records are not deleted as a side effect);
 //! - both hold across every process sharing the store, whatever the interleaving: the check and
 //!   the write are one step of the store ([`VISIT_REFERENCES`] given to
-//!   `insert_referencing`/`replace_referencing`, the referrers given to `delete_unreferenced`),
+//!   `insert_referencing`/`replace_versioned`, the referrers given to `delete_versioned`),
 //!   never a read here followed by a write there.
 
 use ferrapi::prelude::*;
 use ferrapi::validation::{Failure, LocItem, ValidationErrors};
 
-use super::crud::failure;
 use super::models::VisitIn;
 use super::{DOCTORS, DOCTOR_NOT_FOUND, PATIENTS, PATIENT_NOT_FOUND, VISITS};
-use crate::store::{Deletion, Reference, Referrer, Store};
+use crate::store::{Reference, Referrer};
 
 /// A visit's references: its doctor and its patient.
 pub(super) const VISIT_REFERENCES: [Reference; 2] = [
@@ -58,26 +57,4 @@ pub(super) fn unknown_references(visit: &VisitIn, missing: &[Reference]) -> Resp
         ));
     }
     errors.into_response()
-}
-
-/// Delete the doctor or patient `id` of `collection` unless a visit names it: 204, 409 (`who`
-/// has visits) or 404 (`not_found`).
-pub(super) async fn delete_unreferenced(
-    store: &Store,
-    collection: &str,
-    id: &str,
-    referrers: &[Referrer],
-    who: &str,
-    not_found: &'static str,
-) -> Result<StatusCode, Response> {
-    match store.delete_unreferenced(collection, id, referrers).await {
-        Ok(Deletion::Deleted) => Ok(StatusCode::NO_CONTENT),
-        Ok(Deletion::NotFound) => Err(HttpError::not_found(not_found).into_response()),
-        Ok(Deletion::Referenced) => Err(HttpError::new(
-            409,
-            format!("{who} has visits; delete or reassign them first"),
-        )
-        .into_response()),
-        Err(err) => Err(failure(&err)),
-    }
 }

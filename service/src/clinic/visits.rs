@@ -16,10 +16,12 @@
 //!   visit is 404 `{"detail": "Visit not found"}`;
 //! - cancelling a visit needs no check: removing a reference cannot leave one dangling.
 
+use ferrapi::conditional::{Preconditions, Tagged, Write};
 use ferrapi::header::{HeaderName, HeaderValue};
+use ferrapi::idempotency::{IdempotencyKey, Kept};
 use ferrapi::prelude::*;
 
-use super::crud::{created, delete, failure, list, read, replaced, to_document, Page};
+use super::crud::{created, delete, failure, list, read, replace, to_document, CreatedParts, Page};
 use super::models::{Visit, VisitIn, VisitSort};
 use super::references::{unknown_references, VISIT_REFERENCES};
 use super::{Clinic, VISITS, VISIT_NOT_FOUND};
@@ -48,20 +50,29 @@ pub async fn list_visits(
     list(&clinic.store, VISITS, page.apply(options, field)).await
 }
 
-/// Book a visit of an existing patient with an existing doctor.
+/// Book a visit of an existing patient with an existing doctor. A retry with the same
+/// `Idempotency-Key` gets the first answer instead of a second booking, whichever process it
+/// reaches.
 #[post("", status = 201)]
 pub async fn create_visit(
     clinic: State<Clinic>,
     visit: VisitIn,
-) -> Result<(StatusCode, [(HeaderName, HeaderValue); 1], Json<Visit>), Response> {
-    let document = to_document(&visit)?;
+    key: IdempotencyKey,
+) -> Kept<Result<(StatusCode, [(HeaderName, HeaderValue); 1], Json<Visit>), Response>> {
+    // The tuple written out, not `CreatedParts`: the route macro reads the schema from the tokens.
+    key.keep(book(&clinic, &visit).await).await
+}
+
+/// Store `visit` if its doctor and patient exist: 201, or 422 naming the unknown ones.
+async fn book(clinic: &Clinic, visit: &VisitIn) -> Result<CreatedParts<Visit>, Response> {
+    let document = to_document(visit)?;
     match clinic
         .store
         .insert_referencing(VISITS, document.clone(), &VISIT_REFERENCES)
         .await
     {
         Ok(Checked::Written(id)) => created(VISITS, document, id),
-        Ok(Checked::Missing(missing)) => Err(unknown_references(&visit, &missing)),
+        Ok(Checked::Missing(missing)) => Err(unknown_references(visit, &missing)),
         // An insert has no document to miss; answered as the store's bug it would be.
         Ok(Checked::NotFound) => Err(failure(&crate::store::StoreError::invalid(
             "an insert answered `not found`",
@@ -72,8 +83,12 @@ pub async fn create_visit(
 
 /// A visit by id.
 #[get("/{visit_id}", responses(404 = VISIT_NOT_FOUND))]
-pub async fn read_visit(clinic: State<Clinic>, visit_id: String) -> Result<Json<Visit>, Response> {
-    read(&clinic.store, VISITS, &visit_id, VISIT_NOT_FOUND).await
+pub async fn read_visit(
+    clinic: State<Clinic>,
+    visit_id: String,
+    pre: Preconditions,
+) -> Result<Tagged<Json<Visit>>, Response> {
+    read(&clinic.store, VISITS, &visit_id, VISIT_NOT_FOUND, &pre).await
 }
 
 /// Replace a visit (its doctor and patient must exist).
@@ -82,25 +97,41 @@ pub async fn replace_visit(
     clinic: State<Clinic>,
     visit_id: String,
     visit: VisitIn,
-) -> Result<Json<Visit>, Response> {
+    pre: Preconditions<Write>,
+) -> Result<Tagged<Json<Visit>>, Response> {
     let document = to_document(&visit)?;
     // The store answers an unknown visit (404) before looking at its references.
-    match clinic
-        .store
-        .replace_referencing(VISITS, &visit_id, document.clone(), &VISIT_REFERENCES)
-        .await
-    {
-        Ok(Checked::Written(())) => replaced(VISITS, document, &visit_id),
-        Ok(Checked::NotFound) => Err(HttpError::not_found(VISIT_NOT_FOUND).into_response()),
-        Ok(Checked::Missing(missing)) => Err(unknown_references(&visit, &missing)),
-        Err(err) => Err(failure(&err)),
-    }
+    let missing = |missing: &[_]| unknown_references(&visit, missing);
+    let (store, references) = (&clinic.store, &VISIT_REFERENCES);
+    replace(
+        store,
+        VISITS,
+        &visit_id,
+        document,
+        references,
+        VISIT_NOT_FOUND,
+        &pre,
+        missing,
+    )
+    .await
 }
 
 /// Cancel a visit.
 #[delete("/{visit_id}", status = 204, responses(404 = VISIT_NOT_FOUND))]
-pub async fn delete_visit(clinic: State<Clinic>, visit_id: String) -> Result<StatusCode, Response> {
-    delete(&clinic.store, VISITS, &visit_id, VISIT_NOT_FOUND).await
+pub async fn delete_visit(
+    clinic: State<Clinic>,
+    visit_id: String,
+    pre: Preconditions<Write>,
+) -> Result<StatusCode, Response> {
+    delete(
+        &clinic.store,
+        VISITS,
+        &visit_id,
+        &[],
+        ("Visit", VISIT_NOT_FOUND),
+        &pre,
+    )
+    .await
 }
 
 /// The `/visits` group: its routes, tagged `visits`.

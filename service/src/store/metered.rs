@@ -11,6 +11,9 @@
 //!   the handles are made once, so recording an operation hashes nothing; the exact twins of
 //!   `insert` and `find_one` count as those operations (one operation, whatever the numbers'
 //!   form: dashboards and alerts keep their series);
+//! - `insert_at` counts as `insert`; the versioned twins count as the operations they are (`get_versioned` as `get`,
+//!   `replace_versioned` as `replace` or `replace_referencing`, `delete_versioned` as `delete` or
+//!   `delete_unreferenced`, by whether references are checked);
 //! - the wrapped store answers exactly as before: results and errors pass through unchanged.
 
 use std::future::Future;
@@ -27,8 +30,8 @@ use serde_json::Value;
 use crate::exact::ExactMap;
 
 use super::{
-    Checked, Deletion, Document, DocumentStore, ExactDocument, ListOptions, Reference, Referrer, StoreError,
-    StoreErrorKind, StoreFuture,
+    Checked, Deletion, Document, DocumentStore, ExactDocument, ListOptions, Reference, Referrer, Stale,
+    StoreError, StoreErrorKind, StoreFuture, Versioned,
 };
 
 /// The operations of [`DocumentStore`]; each names its handles in [`MeteredStore`] and its label
@@ -229,6 +232,57 @@ impl DocumentStore for MeteredStore {
         self.timed(
             Op::DeleteUnreferenced,
             self.inner.delete_unreferenced(collection, id, referrers),
+        )
+    }
+
+    fn insert_at<'a>(
+        &'a self,
+        collection: &'a str,
+        id: &'a str,
+        document: Document,
+    ) -> StoreFuture<'a, bool> {
+        self.timed(Op::Insert, self.inner.insert_at(collection, id, document))
+    }
+
+    fn get_versioned<'a>(&'a self, collection: &'a str, id: &'a str) -> StoreFuture<'a, Option<Versioned>> {
+        self.timed(Op::Get, self.inner.get_versioned(collection, id))
+    }
+
+    fn replace_versioned<'a>(
+        &'a self,
+        collection: &'a str,
+        id: &'a str,
+        document: Document,
+        references: &'a [Reference],
+        expected: Option<u64>,
+    ) -> StoreFuture<'a, Result<Checked<u64>, Stale>> {
+        let op = if references.is_empty() {
+            Op::Replace
+        } else {
+            Op::ReplaceReferencing
+        };
+        self.timed(
+            op,
+            self.inner
+                .replace_versioned(collection, id, document, references, expected),
+        )
+    }
+
+    fn delete_versioned<'a>(
+        &'a self,
+        collection: &'a str,
+        id: &'a str,
+        referrers: &'a [Referrer],
+        expected: Option<u64>,
+    ) -> StoreFuture<'a, Result<Deletion, Stale>> {
+        let op = if referrers.is_empty() {
+            Op::Delete
+        } else {
+            Op::DeleteUnreferenced
+        };
+        self.timed(
+            op,
+            self.inner.delete_versioned(collection, id, referrers, expected),
         )
     }
 }

@@ -20,6 +20,13 @@
 //!   [`Referrer`], whatever the interleaving of these calls in any number of processes, and
 //!   whatever process is killed between two of their steps (each implementation's module says
 //!   how); the plain `insert`, `replace` and `delete` do not check references;
+//! - every document has a version: 1 when inserted, one more with every replacement by any of the
+//!   write methods, changed in the same atomic step as the fields it counts (SQLite: the same
+//!   `UPDATE`; MongoDB: the same single-document update, in `_store.v`); a write given an
+//!   expected version ([`DocumentStore::replace_versioned`], [`DocumentStore::delete_versioned`])
+//!   happens only if the document is at that version when it is written, else it answers
+//!   [`Stale`] and writes nothing, whatever the interleaving in any number of processes (an
+//!   unknown document is not found first, then staleness, then references);
 //! - `list` filters by equality only, on scalar values, with the same typed comparison as
 //!   `find_one`, and a missing field sorts as `null`, first;
 //! - user input is only ever a *value*: a string starting with `$` or a JSON object given as the
@@ -174,6 +181,20 @@ impl ListOptions {
     }
 }
 
+/// A document and its version (1 when inserted, one more with every replacement).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Versioned {
+    /// The document, `_id` first.
+    pub document: Document,
+    /// Its version.
+    pub version: u64,
+}
+
+/// A write made on the condition that a document is at a version found it at another one;
+/// nothing was written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stale;
+
 /// A store of JSON documents in named collections. Implementations: [`SqliteStore`] (embedded)
 /// and [`MongoStore`]. See the module documentation for the rules every implementation keeps.
 pub trait DocumentStore: Send + Sync + std::fmt::Debug {
@@ -250,6 +271,39 @@ pub trait DocumentStore: Send + Sync + std::fmt::Debug {
         id: &'a str,
         referrers: &'a [Referrer],
     ) -> StoreFuture<'a, Deletion>;
+
+    /// Store `document` in `collection` under `id` (24 hex digits, chosen by the caller: a key's
+    /// digest, say), at version 1, unless a document has that id: `false` then, nothing written.
+    fn insert_at<'a>(&'a self, collection: &'a str, id: &'a str, document: Document)
+        -> StoreFuture<'a, bool>;
+
+    /// [`get`](Self::get), with the document's version.
+    fn get_versioned<'a>(&'a self, collection: &'a str, id: &'a str) -> StoreFuture<'a, Option<Versioned>>;
+
+    /// Replace the document with this id, as [`replace_referencing`](Self::replace_referencing)
+    /// does (no references: as [`replace`](Self::replace) does), if it is at version `expected`
+    /// (`None`: whatever its version): its new version; [`Checked::NotFound`] first, then
+    /// [`Stale`], then the references that name nothing.
+    fn replace_versioned<'a>(
+        &'a self,
+        collection: &'a str,
+        id: &'a str,
+        document: Document,
+        references: &'a [Reference],
+        expected: Option<u64>,
+    ) -> StoreFuture<'a, Result<Checked<u64>, Stale>>;
+
+    /// Delete the document with this id, as [`delete_unreferenced`](Self::delete_unreferenced)
+    /// does (no referrers: as [`delete`](Self::delete) does), if it is at version `expected`
+    /// (`None`: whatever its version); [`Deletion::NotFound`] first, then [`Stale`], then
+    /// [`Deletion::Referenced`].
+    fn delete_versioned<'a>(
+        &'a self,
+        collection: &'a str,
+        id: &'a str,
+        referrers: &'a [Referrer],
+        expected: Option<u64>,
+    ) -> StoreFuture<'a, Result<Deletion, Stale>>;
 }
 
 /// Open the store a connection string names: SQLite for a file, MongoDB for `mongodb://` and
@@ -259,6 +313,15 @@ pub async fn open(location: &StoreLocation) -> Result<Store, StoreError> {
         StoreLocation::Sqlite { path, .. } => Arc::new(SqliteStore::open(path).await?),
         StoreLocation::Mongo { uri } => Arc::new(MongoStore::connect(uri).await?),
     }))
+}
+
+/// Check an id chosen by a caller ([`DocumentStore::insert_at`]): 24 hex digits, as the store's own.
+pub fn check_id(id: &str) -> Result<(), StoreError> {
+    if id.len() == 24 && id.bytes().all(|b| b.is_ascii_hexdigit()) {
+        Ok(())
+    } else {
+        Err(StoreError::invalid(format!("id {id:?} must be 24 hex digits")))
+    }
 }
 
 /// Check a collection name: 1 to 64 ASCII letters, digits, `_` or `-`.

@@ -43,6 +43,17 @@ pub enum Checked<T> {
     Missing(Vec<Reference>),
 }
 
+impl<T> Checked<T> {
+    /// The same outcome with the written value mapped.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Checked<U> {
+        match self {
+            Checked::Written(value) => Checked::Written(f(value)),
+            Checked::NotFound => Checked::NotFound,
+            Checked::Missing(missing) => Checked::Missing(missing),
+        }
+    }
+}
+
 /// What deleting a document that others may refer to did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Deletion {

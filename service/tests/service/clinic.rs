@@ -681,6 +681,164 @@ async fn booking_races_leave_no_orphan(store: Store, conn: StoreLocation) {
     }
 }
 
+/// `ETag` on reads and replacements, 304 on a matching `If-None-Match`, 412 for a stale
+/// `If-Match` on `PUT` and `DELETE` (nothing written), for each resource; without the headers the
+/// answers are as before (the other cases).
+async fn conditional_requests(store: Store, conn: StoreLocation) {
+    let addr = serve(Group::A, store, &conn).await;
+    let doctor = create(addr, "doctors", json!({"name": "Ada", "specialty": "cardiology"})).await;
+    let patient = create(
+        addr,
+        "patients",
+        json!({"name": "Bob", "date_of_birth": "1990-01-01"}),
+    )
+    .await;
+    let visit_body = json!({
+        "doctor_id": id(&doctor), "patient_id": id(&patient),
+        "start_time": "2030-01-01T10:00:00Z", "duration_minutes": 30, "reason": "check"
+    });
+    let visit = create(addr, "visits", visit_body.clone()).await;
+    let resources = [
+        (
+            "doctors",
+            id(&doctor).to_owned(),
+            json!({"name": "Ada L.", "specialty": "cardiology"}),
+        ),
+        (
+            "patients",
+            id(&patient).to_owned(),
+            json!({"name": "Bob B.", "date_of_birth": "1990-01-01"}),
+        ),
+        ("visits", id(&visit).to_owned(), json!({"reason": "follow-up"})),
+    ];
+    for (collection, rid, change) in resources {
+        let path = format!("/{collection}/{rid}");
+        let read = get(addr, &path).await;
+        assert_eq!((read.status, read.header("etag")), (200, Some("\"1\"")), "{path}");
+        let reply = send(addr, "GET", &path, &[("If-None-Match", "\"1\"")], None).await;
+        assert_eq!(
+            (reply.status, reply.body.len(), reply.header("etag")),
+            (304, 0, Some("\"1\""))
+        );
+
+        let mut body = read.json();
+        body.as_object_mut().expect("an object").remove("id");
+        for (key, value) in change.as_object().expect("an object") {
+            body[key.as_str()] = value.clone();
+        }
+        let text = body.to_string();
+        let json = ("Content-Type", "application/json");
+        let reply = send(
+            addr,
+            "PUT",
+            &path,
+            &[json, ("If-Match", "\"1\"")],
+            Some(text.as_bytes()),
+        )
+        .await;
+        assert_eq!(
+            (reply.status, reply.header("etag")),
+            (200, Some("\"2\"")),
+            "{}",
+            reply.text()
+        );
+        // A second client, still at version 1: 412, nothing written.
+        let reply = send(
+            addr,
+            "PUT",
+            &path,
+            &[json, ("If-Match", "\"1\"")],
+            Some(text.as_bytes()),
+        )
+        .await;
+        assert_eq!(
+            (reply.status, reply.text()),
+            (412, r#"{"detail":"Precondition Failed"}"#.to_owned())
+        );
+        assert_eq!(get(addr, &path).await.header("etag"), Some("\"2\""));
+        let reply = send(addr, "DELETE", &path, &[("If-Match", "\"1\"")], None).await;
+        assert_eq!(reply.status, 412, "{path}");
+        // Unknown resources stay 404 whatever the preconditions.
+        let unknown = format!("/{collection}/000000000000000000000000");
+        let reply = send(addr, "DELETE", &unknown, &[("If-Match", "\"1\"")], None).await;
+        assert_eq!(reply.status, 404);
+        let reply = send(addr, "GET", &unknown, &[("If-None-Match", "*")], None).await;
+        assert_eq!(reply.status, 404);
+    }
+    // A doctor with visits is still 409 at the current version, and deleted once they are gone.
+    let doctor_path = format!("/doctors/{}", id(&doctor));
+    let reply = send(addr, "DELETE", &doctor_path, &[("If-Match", "\"2\"")], None).await;
+    assert_eq!(reply.status, 409, "{}", reply.text());
+    let visit_path = format!("/visits/{}", id(&visit));
+    let reply = send(addr, "DELETE", &visit_path, &[("If-Match", "\"2\"")], None).await;
+    assert_eq!(reply.status, 204);
+    let reply = send(addr, "DELETE", &doctor_path, &[("If-Match", "*")], None).await;
+    assert_eq!(reply.status, 204);
+}
+
+/// `POST /visits` with an `Idempotency-Key`, through two apps over one store (as two processes
+/// share it): a retry sent to the other app gets the first answer, marked replayed; the key with
+/// another visit is 422; many attempts racing with one key book one visit.
+async fn idempotent_bookings(store: Store, conn: StoreLocation) {
+    let first = serve(Group::A, store.clone(), &conn).await;
+    let second = serve(Group::A, store, &conn).await;
+    let doctor = create(
+        first,
+        "doctors",
+        json!({"name": "Ada", "specialty": "cardiology"}),
+    )
+    .await;
+    let patient = create(
+        first,
+        "patients",
+        json!({"name": "Bob", "date_of_birth": "1990-01-01"}),
+    )
+    .await;
+    let visit = json!({
+        "doctor_id": id(&doctor), "patient_id": id(&patient),
+        "start_time": "2030-01-01T10:00:00Z", "duration_minutes": 30, "reason": "check"
+    })
+    .to_string();
+    let book = |addr: SocketAddr, key: &'static str, body: String| async move {
+        let headers = [("Content-Type", "application/json"), ("Idempotency-Key", key)];
+        send(addr, "POST", "/visits", &headers, Some(body.as_bytes())).await
+    };
+    let booked = book(first, "visit-1", visit.clone()).await;
+    assert_eq!(
+        (booked.status, booked.header("idempotent-replayed")),
+        (201, None),
+        "{}",
+        booked.text()
+    );
+    let retry = book(second, "visit-1", visit.clone()).await;
+    assert_eq!((retry.status, retry.text()), (201, booked.text()));
+    assert_eq!(retry.header("location"), booked.header("location"));
+    assert_eq!(retry.header("idempotent-replayed"), Some("true"));
+    let other = visit.replace("check", "other");
+    assert_eq!(book(second, "visit-1", other).await.status, 422);
+
+    let racers: Vec<_> = (0..8)
+        .map(|n| {
+            let body = visit.clone();
+            tokio::spawn(async move { book(if n % 2 == 0 { first } else { second }, "visit-2", body).await })
+        })
+        .collect();
+    let mut fresh = 0;
+    for racer in racers {
+        let reply = racer.await.expect("a racer");
+        match (reply.status, reply.header("idempotent-replayed")) {
+            (201, None) => fresh += 1,
+            (201, Some("true")) | (409, _) => {}
+            other => panic!("{other:?}: {}", reply.text()),
+        }
+    }
+    assert_eq!(fresh, 1, "one booking for the key");
+    let visits = get(first, &format!("/visits?doctor_id={}", id(&doctor)))
+        .await
+        .json();
+    assert_eq!(visits.as_array().map(Vec::len), Some(2), "{visits}");
+}
+
 /// One `#[tokio::test]` per case and store.
 macro_rules! both_stores {
     ($($case:ident),* $(,)?) => {
@@ -711,6 +869,8 @@ both_stores![
     patients_crud_and_dates,
     visits_and_references,
     booking_races_leave_no_orphan,
+    conditional_requests,
+    idempotent_bookings,
 ];
 
 #[test]

@@ -1,9 +1,10 @@
 //! The Resource API's tests over real HTTP on 127.0.0.1: its routes served in-process on both
 //! stores (`group_a`, `group_b`, `clinic`, `openapi`, `security`, `faults`), the store
-//! conformance suite (`store`, and `references` for the reference-checked writes and what a
-//! killed process leaves of them), and the real `resource-api` binary started, signalled and
-//! killed (`clinic_restart`, `durability`, `graceful_shutdown`, and the ignored `soak`), three of
-//! them over one store at once (`scale_out`). All talk HTTP with the tests' one client,
+//! conformance suite (`store`, `references` for the reference-checked writes and what a
+//! killed process leaves of them, `versions` for the versioned writes), and the real
+//! `resource-api` binary started, signalled and killed (`clinic_restart`, `durability`, `graceful_shutdown`, and the ignored `soak`), three of
+//! them over one store at once (`scale_out`, and `safe_writes` for `If-Match` and
+//! `Idempotency-Key` across them). All talk HTTP with the tests' one client,
 //! `ferrapi_tests::client`, but a route served alone to check its answer (a shadowed form), which
 //! the in-process `ferrapi::testing::TestClient` calls: there the socket is not the point.
 //!
@@ -30,7 +31,9 @@ mod group_b;
 mod observability;
 mod openapi;
 mod references;
+mod safe_writes;
 mod scale_out;
 mod security;
 mod soak;
 mod store;
+mod versions;

@@ -244,3 +244,46 @@ fn clinic_models_carry_their_constraints_and_formats() {
     );
     assert_eq!(list["tags"], json!(["doctors"]));
 }
+
+#[test]
+fn the_clinic_documents_its_preconditions() {
+    let doc = document();
+    for (path, methods) in [
+        ("/doctors/{doctor_id}", ["get", "put", "delete"]),
+        ("/patients/{patient_id}", ["get", "put", "delete"]),
+        ("/visits/{visit_id}", ["get", "put", "delete"]),
+    ] {
+        for method in methods {
+            let op = &doc["paths"][path][method];
+            let headers: Vec<&Value> = op["parameters"]
+                .as_array()
+                .expect("parameters")
+                .iter()
+                .filter(|p| p["in"] == "header")
+                .map(|p| &p["name"])
+                .collect();
+            assert_eq!(
+                headers,
+                [&json!("If-Match"), &json!("If-None-Match")],
+                "{method} {path}"
+            );
+            assert_eq!(
+                op["responses"]["412"],
+                json!({"description": "Precondition Failed"}),
+                "{method} {path}"
+            );
+            let not_modified = op["responses"].get("304").is_some();
+            assert_eq!(
+                not_modified,
+                method == "get",
+                "{method} {path}: 304 only on reads"
+            );
+        }
+    }
+    // The list and the create take no preconditions.
+    assert!(doc["paths"]["/doctors"]["get"]["parameters"]
+        .as_array()
+        .expect("parameters")
+        .iter()
+        .all(|p| p["in"] == "query"));
+}

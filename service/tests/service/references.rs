@@ -12,7 +12,7 @@ use resource_api::store::{
 };
 use serde_json::{json, Value};
 
-use crate::support::{mongo_store, sqlite_store};
+use crate::support::{mongo_store, store_cases};
 
 const TARGETS: &str = "ref_targets";
 const REFERRERS: &str = "ref_referrers";
@@ -196,31 +196,7 @@ async fn the_store_field_is_never_stored_or_returned(store: Store) {
     );
 }
 
-/// One `#[tokio::test]` per case and store.
-macro_rules! conformance {
-    ($($case:ident),* $(,)?) => {
-        mod embedded {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $case() {
-                    let (store, _conn, _dir) = super::sqlite_store(stringify!($case)).await;
-                    super::$case(store).await;
-                }
-            )*
-        }
-        mod mongodb {
-            $(
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn $case() {
-                    let Some((store, _conn)) = super::mongo_store(stringify!($case)).await else { return };
-                    super::$case(store).await;
-                }
-            )*
-        }
-    };
-}
-
-conformance![
+store_cases![
     references_are_checked,
     the_store_field_is_never_stored_or_returned,
 ];

@@ -11,6 +11,7 @@
 //!
 //! Run one module with a filter, e.g. `cargo test -p ferrapi-tests --test framework http_params::`.
 
+mod conditional;
 mod dependencies;
 mod dependency_overrides;
 mod dispatch_matrix;
@@ -24,6 +25,7 @@ mod hostile_input;
 mod http_body;
 mod http_params;
 mod http_routing;
+mod idempotency;
 mod inputs;
 mod layers;
 mod lifecycle;
@@ -31,6 +33,7 @@ mod manual_arguments;
 mod observability;
 mod openapi_document;
 mod openapi_schema;
+mod problem_details;
 mod security;
 mod server_limits;
 mod sse_client;

@@ -23,12 +23,15 @@
 //!   `$literal` for the same reason);
 //! - `list` filters with the same `$eq` conditions and sorts by `(field, _store.seq, _id)`, so ties
 //!   keep insertion order;
+//! - a document's version is `_store.v`, moved on by every update that replaces its fields (see
+//!   [`versions`]);
 //! - connecting and server selection are bounded (5 s unless the URI says otherwise) and so is
 //!   every operation ([`OPERATION_TIMEOUT`]): an unreachable server fails start-up quickly, and a
 //!   request during an outage gets a 503 instead of hanging; the driver reconnects by itself.
 
 mod exact;
 mod references;
+mod versions;
 
 use std::future::IntoFuture;
 use std::time::Duration;
@@ -42,8 +45,9 @@ use serde_json::{Map, Number, Value};
 
 use super::redact::redact;
 use super::{
-    check_collection, check_field, with_id, Checked, Deletion, Direction, Document, DocumentStore,
-    ExactDocument, ListOptions, Reference, Referrer, StoreError, StoreFuture, ID_FIELD, STORE_FIELD,
+    check_collection, check_field, check_id, with_id, Checked, Deletion, Direction, Document, DocumentStore,
+    ExactDocument, ListOptions, Reference, Referrer, Stale, StoreError, StoreFuture, Versioned, ID_FIELD,
+    STORE_FIELD,
 };
 use crate::exact::ExactMap;
 
@@ -244,20 +248,23 @@ fn input(id: ObjectId, fields: BsonDocument, store: BsonDocument) -> Result<RawD
 }
 
 /// The update that replaces every field of a document by the caller's, keeping its `_id` and its
-/// `_store` (insertion place, reference state). One pipeline update, so nothing written in
+/// `_store` (insertion place, reference state) and moving its version on. One pipeline update, so nothing written in
 /// `_store` by another process in between is lost; the fields go through `$literal`, so no value
 /// is read as an expression.
 fn replacement(document: &Document) -> Result<Vec<BsonDocument>, StoreError> {
     let fields = fields(document);
     // Refused here, as an insert would refuse it, rather than by the server.
     RawDocumentBuf::from_document(&fields).map_err(|err| StoreError::rejected(err.to_string()))?;
-    Ok(vec![doc! {
-        "$replaceWith": { "$mergeObjects": [
-            { ID_FIELD: "$_id" },
-            { "$literal": fields },
-            { STORE_FIELD: "$_store" },
-        ] }
-    }])
+    Ok(vec![
+        doc! {
+            "$replaceWith": { "$mergeObjects": [
+                { ID_FIELD: "$_id" },
+                { "$literal": fields },
+                { STORE_FIELD: "$_store" },
+            ] }
+        },
+        versions::bump(),
+    ])
 }
 
 /// Whether a stored document's insert is unfinished (it is not to be seen; see [`references`]).
@@ -531,7 +538,13 @@ impl DocumentStore for MongoStore {
         document: Document,
         references: &'a [Reference],
     ) -> StoreFuture<'a, Checked<()>> {
-        Box::pin(self.replace_checked(collection, id, document, references))
+        Box::pin(async move {
+            // Not asked for a version, no write is stale.
+            let replaced = self
+                .replace_checked(collection, id, document, references, None)
+                .await?;
+            Ok(replaced.map_or(Checked::NotFound, |checked| checked.map(|_| ())))
+        })
     }
 
     fn delete_unreferenced<'a>(
@@ -540,7 +553,55 @@ impl DocumentStore for MongoStore {
         id: &'a str,
         referrers: &'a [Referrer],
     ) -> StoreFuture<'a, Deletion> {
-        Box::pin(self.delete_checked(collection, id, referrers))
+        Box::pin(async move {
+            let deleted = self.delete_checked(collection, id, referrers, None).await?;
+            Ok(deleted.unwrap_or(Deletion::NotFound))
+        })
+    }
+
+    fn insert_at<'a>(
+        &'a self,
+        collection: &'a str,
+        id: &'a str,
+        document: Document,
+    ) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            check_id(id)?;
+            let oid = ObjectId::parse_str(id).map_err(|err| StoreError::invalid(err.to_string()))?;
+            match self
+                .insert_new(collection, oid, fields(&document), BsonDocument::new())
+                .await?
+            {
+                Ok(()) => Ok(true),
+                Err(err) if is_duplicate_key(&err) => Ok(false),
+                Err(err) => Err(mongo_error(err)),
+            }
+        })
+    }
+
+    fn get_versioned<'a>(&'a self, collection: &'a str, id: &'a str) -> StoreFuture<'a, Option<Versioned>> {
+        Box::pin(self.get_with_version(collection, id))
+    }
+
+    fn replace_versioned<'a>(
+        &'a self,
+        collection: &'a str,
+        id: &'a str,
+        document: Document,
+        references: &'a [Reference],
+        expected: Option<u64>,
+    ) -> StoreFuture<'a, Result<Checked<u64>, Stale>> {
+        Box::pin(self.replace_at(collection, id, document, references, expected))
+    }
+
+    fn delete_versioned<'a>(
+        &'a self,
+        collection: &'a str,
+        id: &'a str,
+        referrers: &'a [Referrer],
+        expected: Option<u64>,
+    ) -> StoreFuture<'a, Result<Deletion, Stale>> {
+        Box::pin(self.delete_at(collection, id, referrers, expected))
     }
 }
 

@@ -68,6 +68,13 @@
 //! - a step lost to a network error is the same as a kill at that point: every step only ever
 //!   makes the state safer, and each is conditional, so a retried or repeated step is harmless.
 //!
+//! **Versions.** A write or deletion given an expected version (`versions.rs`) answers an unknown
+//! document, then a stale one, before its references are looked at; its announcement (step 1) or
+//! mark (step 2) matches only the document at that version, a replacement's finish (step 3) too,
+//! and a deletion keeps the version in its `del` (`del.v`): step 3 of the deletion undoes a `del`
+//! whose document has moved on (stale), and step 6 deletes only at that version, so a plain
+//! replacement landing between the steps is never deleted unseen.
+//!
 //! Every loop is bounded ([`ATTEMPTS`], with a growing pause between attempts); a request that
 //! runs out (sustained contention on one document) answers 503, and has left no orphan.
 
@@ -77,11 +84,14 @@ use mongodb::bson::oid::ObjectId;
 use mongodb::bson::{doc, Bson, Document as BsonDocument, RawDocument};
 use mongodb::options::{ReadConcern, ReadPreference, SelectionCriteria};
 
+use mongodb::options::ReturnDocument;
+
+use super::versions::{at_version, bump, version_of, VERSION};
 use super::{bounded, fields, is_new, live, mongo_error, MongoStore, NEW, NEXT_DOC};
 use crate::store::references::referenced_id;
 use crate::store::{
-    check_collection, check_field, Checked, Deletion, Document, Reference, Referrer, StoreError, ID_FIELD,
-    STORE_FIELD,
+    check_collection, check_field, Checked, Deletion, Document, Reference, Referrer, Stale, StoreError,
+    ID_FIELD, STORE_FIELD,
 };
 
 /// How many times a request starts again (after its write was withdrawn, a deletion it met was
@@ -102,6 +112,8 @@ enum Finished {
     Referenced,
     /// Its `del` is no longer this token (another request removed it, having found a referrer).
     Undone,
+    /// It was asked to be deleted at a version it is no longer at; its `del` was removed.
+    Stale,
 }
 
 /// What checking the targets of an announced write found.
@@ -171,7 +183,7 @@ fn deletion_of(raw: &RawDocument) -> Option<(ObjectId, Vec<Link>)> {
 }
 
 /// The update that finishes an announced write: the fields become `next.doc`, `next` and `new`
-/// go, the rest of `_store` (the insertion place) stays.
+/// go, the version moves on, the rest of `_store` (the insertion place) stays.
 fn finishing() -> Vec<BsonDocument> {
     vec![
         doc! { "$replaceWith": { "$mergeObjects": [
@@ -180,7 +192,15 @@ fn finishing() -> Vec<BsonDocument> {
             { STORE_FIELD: "$_store" },
         ] } },
         doc! { "$unset": ["_store.next", NEW] },
+        bump(),
     ]
+}
+
+/// The version a deletion was asked at, kept in its `del` (`None`: any).
+fn deletion_version(raw: &RawDocument) -> Option<u64> {
+    let store = store_of(raw);
+    let del = store.get_document("del").ok()?;
+    del.get_i64("v").ok().and_then(|v| u64::try_from(v).ok())
 }
 
 impl MongoStore {
@@ -203,7 +223,8 @@ impl MongoStore {
             }
             let (id, op) = (ObjectId::new(), ObjectId::new());
             // Step 1: an unfinished insert, holding only the announcement.
-            let announced = doc! { "new": true, "next": { "op": op, "doc": fields(&document) } };
+            // Version 0 until finished, which moves it to 1, as a plain insert starts.
+            let announced = doc! { "new": true, "v": 0_i64, "next": { "op": op, "doc": fields(&document) } };
             self.insert_new(collection, id, BsonDocument::new(), announced)
                 .await?
                 .map_err(mongo_error)?;
@@ -229,40 +250,51 @@ impl MongoStore {
         Err(contention("inserting with references"))
     }
 
-    /// Replace the document `id` of `collection` if it exists and every reference names an
-    /// existing document.
+    /// Replace the document `id` of `collection` if it exists, is at version `expected` (`None`:
+    /// any) and every reference names an existing document; its new version.
     pub(super) async fn replace_checked(
         &self,
         collection: &str,
         id: &str,
         document: Document,
         references: &[Reference],
-    ) -> Result<Checked<()>, StoreError> {
+        expected: Option<u64>,
+    ) -> Result<Result<Checked<u64>, Stale>, StoreError> {
         check_references(collection, references)?;
         let coll = self.collection(collection)?;
         let Ok(oid) = ObjectId::parse_str(id) else {
-            return Ok(Checked::NotFound);
+            return Ok(Ok(Checked::NotFound));
         };
         let next_doc = fields(&document);
+        let mut this_version = live(oid);
+        at_version(&mut this_version, expected);
         for attempt in 0..ATTEMPTS {
             pause(attempt).await;
-            // Step 0, after the 404 (an unknown visit is 404 before its references are looked at).
-            if bounded(coll.find_one(live(oid)).projection(doc! { ID_FIELD: 1 }))
-                .await?
-                .is_none()
-            {
-                return Ok(Checked::NotFound);
+            // Step 0, after the 404 (an unknown visit is 404 before its references are looked at)
+            // and the version (412 before 422).
+            match self.current_version(collection, oid).await? {
+                None => return Ok(Ok(Checked::NotFound)),
+                Some(version) if expected.is_some_and(|expected| expected != version) => {
+                    return Ok(Err(Stale))
+                }
+                Some(_) => {}
             }
             match self.check_targets(&document, references).await? {
                 Targets::Present => {}
-                Targets::Missing(missing) => return Ok(Checked::Missing(missing)),
+                Targets::Missing(missing) => return Ok(Ok(Checked::Missing(missing))),
                 Targets::Again => continue,
             }
             let op = ObjectId::new();
-            // Step 1: announced on the visit itself (an unknown visit is 404 before any check).
+            // Step 1: announced on the visit itself (an unknown visit is 404 before any check),
+            // at the expected version.
             let announce = doc! { "$set": { "_store.next": { "op": op, "doc": next_doc.clone() } } };
-            if bounded(coll.update_one(live(oid), announce)).await?.matched_count == 0 {
-                return Ok(Checked::NotFound);
+            if bounded(coll.update_one(this_version.clone(), announce))
+                .await?
+                .matched_count
+                == 0
+            {
+                // Gone or moved on since step 0: step 0 says which.
+                continue;
             }
             let withdraw = doc! { ID_FIELD: oid, "_store.next.op": op };
             // Step 2.
@@ -271,31 +303,37 @@ impl MongoStore {
                 outcome => {
                     bounded(coll.update_one(withdraw, doc! { "$unset": { "_store.next": "" } })).await?;
                     match outcome? {
-                        Targets::Missing(missing) => return Ok(Checked::Missing(missing)),
+                        Targets::Missing(missing) => return Ok(Ok(Checked::Missing(missing))),
                         Targets::Present | Targets::Again => continue,
                     }
                 }
             }
-            // Step 3.
-            if bounded(coll.update_one(withdraw, finishing()))
-                .await?
-                .matched_count
-                > 0
-            {
-                return Ok(Checked::Written(()));
+            // Step 3, still at the expected version (a plain replacement may have come between).
+            let mut finish = withdraw;
+            at_version(&mut finish, expected);
+            let finished = bounded(
+                coll.find_one_and_update(finish, finishing())
+                    .projection(doc! { VERSION: 1 })
+                    .return_document(ReturnDocument::After),
+            )
+            .await?;
+            if let Some(raw) = finished {
+                return Ok(Ok(Checked::Written(version_of(&raw))));
             }
-            // Withdrawn by a deletion, or replaced by a later write: start again.
+            // Withdrawn by a deletion, replaced by a later write, or moved on: start again.
         }
         Err(contention("replacing with references"))
     }
 
-    /// Delete the document `id` of `collection` unless a referrer names it.
+    /// Delete the document `id` of `collection`, if it is at version `expected` (`None`: any),
+    /// unless a referrer names it.
     pub(super) async fn delete_checked(
         &self,
         collection: &str,
         id: &str,
         referrers: &[Referrer],
-    ) -> Result<Deletion, StoreError> {
+        expected: Option<u64>,
+    ) -> Result<Result<Deletion, Stale>, StoreError> {
         let coll = self.collection(collection)?;
         let links: Vec<Link> = referrers
             .iter()
@@ -305,13 +343,21 @@ impl MongoStore {
                 Ok((r.collection.to_owned(), r.field.to_owned()))
             })
             .collect::<Result<_, StoreError>>()?;
+        let Ok(oid) = ObjectId::parse_str(id) else {
+            return Ok(Ok(Deletion::NotFound));
+        };
+        // A conditional deletion answers an unknown or stale document first (404, 412, then 409).
+        if let Some(expected) = expected {
+            match self.current_version(collection, oid).await? {
+                None => return Ok(Ok(Deletion::NotFound)),
+                Some(version) if version != expected => return Ok(Err(Stale)),
+                Some(_) => {}
+            }
+        }
         // Step 1: referenced now → 409, without writing anything.
         if self.referenced(id, &links).await? {
-            return Ok(Deletion::Referenced);
+            return Ok(Ok(Deletion::Referenced));
         }
-        let Ok(oid) = ObjectId::parse_str(id) else {
-            return Ok(Deletion::NotFound);
-        };
         for attempt in 0..ATTEMPTS {
             pause(attempt).await;
             // Step 2: mark it, or adopt the deletion already marked.
@@ -320,11 +366,13 @@ impl MongoStore {
                 .iter()
                 .map(|(c, f)| Bson::Array(vec![Bson::String(c.clone()), Bson::String(f.clone())]))
                 .collect();
-            let marked = bounded(coll.update_one(
-                doc! { ID_FIELD: oid, "_store.del": { "$exists": false } },
-                doc! { "$set": { "_store.del": { "t": token, "r": stored } } },
-            ))
-            .await?;
+            let mut unmarked = doc! { ID_FIELD: oid, "_store.del": { "$exists": false } };
+            at_version(&mut unmarked, expected);
+            let mut del = doc! { "t": token, "r": stored };
+            if let Some(expected) = expected {
+                del.insert("v", i64::try_from(expected).unwrap_or(i64::MAX));
+            }
+            let marked = bounded(coll.update_one(unmarked, doc! { "$set": { "_store.del": del } })).await?;
             let (token, own) = if marked.matched_count > 0 {
                 (token, true)
             } else {
@@ -335,7 +383,10 @@ impl MongoStore {
                 )
                 .await?
                 {
-                    None => return Ok(Deletion::NotFound),
+                    None => return Ok(Ok(Deletion::NotFound)),
+                    Some(raw) if expected.is_some_and(|expected| expected != version_of(&raw)) => {
+                        return Ok(Err(Stale))
+                    }
                     Some(raw) => match deletion_of(&raw) {
                         Some((theirs, _)) => (theirs, false),
                         // Its `del` went away between the two reads.
@@ -344,11 +395,12 @@ impl MongoStore {
                 }
             };
             return Ok(match self.finish(collection, oid, token, &links).await? {
-                Finished::Deleted => Deletion::Deleted,
+                Finished::Deleted => Ok(Deletion::Deleted),
                 // Finished by a helper: this request's deletion, or one it adopted.
-                Finished::Gone if own => Deletion::Deleted,
-                Finished::Gone => Deletion::NotFound,
-                Finished::Referenced | Finished::Undone => Deletion::Referenced,
+                Finished::Gone if own => Ok(Deletion::Deleted),
+                Finished::Gone => Ok(Deletion::NotFound),
+                Finished::Referenced | Finished::Undone => Ok(Deletion::Referenced),
+                Finished::Stale => Err(Stale),
             });
         }
         Err(contention("deleting"))
@@ -379,6 +431,16 @@ impl MongoStore {
             if deletion_of(&raw).map(|(t, _)| t) != Some(token) {
                 return Ok(Finished::Undone);
             }
+            // A deletion asked at a version the document has moved on from is undone.
+            let asked = deletion_version(&raw);
+            if asked.is_some_and(|asked| asked != version_of(&raw)) {
+                bounded(coll.update_one(
+                    doc! { ID_FIELD: oid, "_store.del.t": token },
+                    doc! { "$unset": { "_store.del": "" } },
+                ))
+                .await?;
+                return Ok(Finished::Stale);
+            }
             // Step 4.
             for (referrer, field) in links {
                 self.fence(referrer, field, &hex).await?;
@@ -393,7 +455,9 @@ impl MongoStore {
                 return Ok(Finished::Referenced);
             }
             // Step 6.
-            let deleted = bounded(coll.delete_one(doc! { ID_FIELD: oid, "_store.del.t": token })).await?;
+            let mut this_deletion = doc! { ID_FIELD: oid, "_store.del.t": token };
+            at_version(&mut this_deletion, asked);
+            let deleted = bounded(coll.delete_one(this_deletion)).await?;
             if deleted.deleted_count > 0 {
                 return Ok(Finished::Deleted);
             }
@@ -490,7 +554,7 @@ impl MongoStore {
                     if let Some((token, links)) = deletion_of(&raw) {
                         match self.finish(reference.target, target, token, &links).await? {
                             Finished::Deleted | Finished::Gone => missing.push(*reference),
-                            Finished::Referenced | Finished::Undone => again = true,
+                            Finished::Referenced | Finished::Undone | Finished::Stale => again = true,
                         }
                     }
                 }

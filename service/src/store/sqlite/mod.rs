@@ -23,6 +23,8 @@
 //!   are bound parameters compared with their JSON type (as `find_one` does), field names are
 //!   written into the SQL only when they are plain names (ASCII letters, digits, `_`) and bound
 //!   as a JSON path otherwise; ties are broken by `seq`;
+//! - a document's version is its `version` column (a file made before versions gets the column,
+//!   every document at 1, when it is opened), read and written in the writer's transactions;
 //! - a connection that failed is dropped and reopened on next use, so the store recovers by
 //!   itself once the file is usable again;
 //! - a document is kept as its JSON text, so `insert_exact` keeps every number as the text it was
@@ -45,8 +47,8 @@ use super::exact::with_id_exact;
 use super::read_pool::ReadPool;
 use super::references::referenced_id;
 use super::{
-    check_collection, check_field, with_id, Checked, Deletion, Direction, Document, DocumentStore,
-    ExactDocument, ListOptions, Reference, Referrer, StoreError, StoreFuture, STORE_FIELD,
+    check_collection, check_field, check_id, with_id, Checked, Deletion, Direction, Document, DocumentStore,
+    ExactDocument, ListOptions, Reference, Referrer, Stale, StoreError, StoreFuture, Versioned, STORE_FIELD,
 };
 use crate::exact::{self, ExactMap};
 
@@ -61,8 +63,13 @@ CREATE TABLE IF NOT EXISTS documents (
     collection TEXT NOT NULL,
     id         TEXT NOT NULL,
     body       TEXT NOT NULL,
+    version    INTEGER NOT NULL DEFAULT 1,
     UNIQUE (collection, id)
 );";
+
+/// The version column, for a file made before documents had versions (each of its documents is
+/// at version 1).
+const ADD_VERSION: &str = "ALTER TABLE documents ADD COLUMN version INTEGER NOT NULL DEFAULT 1";
 
 /// The embedded SQLite document store.
 #[derive(Debug)]
@@ -171,8 +178,24 @@ pub(super) fn open_writer(path: &Path) -> Result<Connection, StoreError> {
     configure(&conn)
         .map_err(|err| StoreError::unavailable(format!("{}: {}", path.display(), err.cause())))?;
     conn.execute_batch(SCHEMA)
+        .and_then(|()| add_version(&conn))
         .map_err(|err| StoreError::unavailable(format!("{}: creating the schema: {err}", path.display())))?;
     Ok(conn)
+}
+
+/// Add the version column to a file that has none. Two processes opening such a file at once
+/// both try: the second's "duplicate column" is the column being there, which is the point.
+fn add_version(conn: &Connection) -> rusqlite::Result<()> {
+    let present = conn
+        .prepare("SELECT 1 FROM pragma_table_info('documents') WHERE name = 'version'")?
+        .exists([])?;
+    if present {
+        return Ok(());
+    }
+    match conn.execute_batch(ADD_VERSION) {
+        Err(err) if err.to_string().contains("duplicate column") => Ok(()),
+        other => other,
+    }
 }
 
 pub(super) fn sql_error(err: rusqlite::Error) -> StoreError {
@@ -461,9 +484,10 @@ impl DocumentStore for SqliteStore {
                 collection: collection.to_owned(),
                 id: id.to_owned(),
                 body,
+                expected: None,
             })
             .await
-            .map(|answer| answer == Answer::Done(true))
+            .map(|answer| matches!(answer, Answer::Replaced(_)))
         })
     }
 
@@ -473,6 +497,7 @@ impl DocumentStore for SqliteStore {
             self.write(Op::Delete {
                 collection: collection.to_owned(),
                 id: id.to_owned(),
+                expected: None,
             })
             .await
             .map(|answer| answer == Answer::Done(true))
@@ -514,7 +539,9 @@ impl DocumentStore for SqliteStore {
             };
             Ok(match self.write(op).await? {
                 Answer::Missing(missing) => Checked::Missing(named(references, &missing)),
-                Answer::Done(_) | Answer::Referenced => Checked::Written(id),
+                Answer::Done(_) | Answer::Referenced | Answer::Replaced(_) | Answer::Stale => {
+                    Checked::Written(id)
+                }
             })
         })
     }
@@ -528,17 +555,16 @@ impl DocumentStore for SqliteStore {
     ) -> StoreFuture<'a, Checked<()>> {
         Box::pin(async move {
             check_collection(collection)?;
-            let op = Op::ReplaceReferencing {
-                collection: collection.to_owned(),
-                id: id.to_owned(),
-                body: encode(&document)?,
-                references: targets(&document, references)?,
-            };
-            Ok(match self.write(op).await? {
-                Answer::Missing(missing) => Checked::Missing(named(references, &missing)),
-                Answer::Done(false) => Checked::NotFound,
-                Answer::Done(true) | Answer::Referenced => Checked::Written(()),
-            })
+            Ok(
+                match self
+                    .replace_at(collection, id, document, references, None)
+                    .await?
+                {
+                    Ok(checked) => checked.map(|_| ()),
+                    // Not asked for a version, the writer answers none stale.
+                    Err(Stale) => Checked::NotFound,
+                },
+            )
         })
     }
 
@@ -550,24 +576,163 @@ impl DocumentStore for SqliteStore {
     ) -> StoreFuture<'a, Deletion> {
         Box::pin(async move {
             check_collection(collection)?;
-            let mut checked = Vec::with_capacity(referrers.len());
-            for referrer in referrers {
-                check_collection(referrer.collection)?;
-                plain(referrer.field)?;
-                checked.push((referrer.collection.to_owned(), referrer.field.to_owned()));
-            }
-            let op = Op::DeleteUnreferenced {
-                collection: collection.to_owned(),
-                id: id.to_owned(),
-                referrers: checked,
-            };
-            Ok(match self.write(op).await? {
-                Answer::Referenced => Deletion::Referenced,
-                Answer::Done(true) => Deletion::Deleted,
-                Answer::Done(false) | Answer::Missing(_) => Deletion::NotFound,
-            })
+            Ok(self
+                .delete_at(collection, id, referrers, None)
+                .await?
+                .unwrap_or(Deletion::NotFound))
         })
     }
+
+    fn insert_at<'a>(
+        &'a self,
+        collection: &'a str,
+        id: &'a str,
+        document: Document,
+    ) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            check_collection(collection)?;
+            check_id(id)?;
+            let op = Op::InsertIfAbsent {
+                collection: collection.to_owned(),
+                id: id.to_ascii_lowercase(),
+                body: encode(&document)?,
+            };
+            Ok(self.write(op).await? == Answer::Done(true))
+        })
+    }
+
+    fn get_versioned<'a>(&'a self, collection: &'a str, id: &'a str) -> StoreFuture<'a, Option<Versioned>> {
+        Box::pin(async move {
+            check_collection(collection)?;
+            let (collection, id) = (collection.to_owned(), id.to_owned());
+            self.read(move |conn| {
+                let mut stmt = conn
+                    .prepare_cached("SELECT body, version FROM documents WHERE collection = ?1 AND id = ?2")
+                    .map_err(sql_error)?;
+                let row: Option<(String, i64)> = stmt
+                    .query_row(params![collection, id], |row| Ok((row.get(0)?, row.get(1)?)))
+                    .optional()
+                    .map_err(sql_error)?;
+                row.map(|(body, version)| {
+                    Ok(Versioned {
+                        document: decode(id, &body)?,
+                        version: u64::try_from(version).unwrap_or(0),
+                    })
+                })
+                .transpose()
+            })
+            .await
+        })
+    }
+
+    fn replace_versioned<'a>(
+        &'a self,
+        collection: &'a str,
+        id: &'a str,
+        document: Document,
+        references: &'a [Reference],
+        expected: Option<u64>,
+    ) -> StoreFuture<'a, Result<Checked<u64>, Stale>> {
+        Box::pin(async move {
+            check_collection(collection)?;
+            self.replace_at(collection, id, document, references, expected)
+                .await
+        })
+    }
+
+    fn delete_versioned<'a>(
+        &'a self,
+        collection: &'a str,
+        id: &'a str,
+        referrers: &'a [Referrer],
+        expected: Option<u64>,
+    ) -> StoreFuture<'a, Result<Deletion, Stale>> {
+        Box::pin(async move {
+            check_collection(collection)?;
+            self.delete_at(collection, id, referrers, expected).await
+        })
+    }
+}
+
+impl SqliteStore {
+    /// Replace with reference checks (none given: a plain replacement) at `expected`.
+    async fn replace_at(
+        &self,
+        collection: &str,
+        id: &str,
+        document: Document,
+        references: &[Reference],
+        expected: Option<u64>,
+    ) -> Result<Result<Checked<u64>, Stale>, StoreError> {
+        let expected = expected.map(stored_version).transpose()?;
+        let body = encode(&document)?;
+        let (collection, id) = (collection.to_owned(), id.to_owned());
+        let op = if references.is_empty() {
+            Op::Replace {
+                collection,
+                id,
+                body,
+                expected,
+            }
+        } else {
+            Op::ReplaceReferencing {
+                collection,
+                id,
+                body,
+                references: targets(&document, references)?,
+                expected,
+            }
+        };
+        Ok(match self.write(op).await? {
+            Answer::Stale => Err(Stale),
+            Answer::Missing(missing) => Ok(Checked::Missing(named(references, &missing))),
+            Answer::Replaced(version) => Ok(Checked::Written(u64::try_from(version).unwrap_or(0))),
+            Answer::Done(_) | Answer::Referenced => Ok(Checked::NotFound),
+        })
+    }
+
+    /// Delete unless referred to (no referrers: a plain deletion) at `expected`.
+    async fn delete_at(
+        &self,
+        collection: &str,
+        id: &str,
+        referrers: &[Referrer],
+        expected: Option<u64>,
+    ) -> Result<Result<Deletion, Stale>, StoreError> {
+        let expected = expected.map(stored_version).transpose()?;
+        let mut checked = Vec::with_capacity(referrers.len());
+        for referrer in referrers {
+            check_collection(referrer.collection)?;
+            plain(referrer.field)?;
+            checked.push((referrer.collection.to_owned(), referrer.field.to_owned()));
+        }
+        let (collection, id) = (collection.to_owned(), id.to_owned());
+        let op = if checked.is_empty() {
+            Op::Delete {
+                collection,
+                id,
+                expected,
+            }
+        } else {
+            Op::DeleteUnreferenced {
+                collection,
+                id,
+                referrers: checked,
+                expected,
+            }
+        };
+        Ok(match self.write(op).await? {
+            Answer::Stale => Err(Stale),
+            Answer::Referenced => Ok(Deletion::Referenced),
+            Answer::Done(true) => Ok(Deletion::Deleted),
+            Answer::Done(false) | Answer::Missing(_) | Answer::Replaced(_) => Ok(Deletion::NotFound),
+        })
+    }
+}
+
+/// A version as the column holds it (a version past `i64::MAX` is no version a store gave).
+fn stored_version(version: u64) -> Result<i64, StoreError> {
+    i64::try_from(version).map_err(|_| StoreError::invalid(format!("no document has version {version}")))
 }
 
 /// The `(collection, id)` each reference of `document` names (`None`: it holds no string id).

@@ -17,6 +17,9 @@
 //!   their own transaction, which another process may change before the write;
 //! - a killed process leaves nothing half-done: its transaction is either committed (the WAL frame
 //!   with the commit is fsynced) or rolled back when the next connection opens the file;
+//! - every replacement sets `version` to one more than the version it read in the same
+//!   transaction, and a write given an expected version compares it there too: no other write,
+//!   of this process or another, lands between the comparison and the write;
 //! - a write is answered only after its transaction committed; when the transaction as a whole
 //!   fails, every write of the batch is answered with that failure and the connection is reopened.
 
@@ -39,14 +42,24 @@ pub(super) enum Op {
         id: String,
         body: String,
     },
-    Replace {
+    /// Insert unless the id is taken (`Done(false)` then).
+    InsertIfAbsent {
         collection: String,
         id: String,
         body: String,
     },
+    /// Replace if the document exists and is at `expected` (`None`: any version).
+    Replace {
+        collection: String,
+        id: String,
+        body: String,
+        expected: Option<i64>,
+    },
+    /// Delete if the document exists and is at `expected` (`None`: any version).
     Delete {
         collection: String,
         id: String,
+        expected: Option<i64>,
     },
     Index {
         field: String,
@@ -58,18 +71,21 @@ pub(super) enum Op {
         body: String,
         references: Vec<Option<(String, String)>>,
     },
-    /// Replace if the document exists and every reference exists.
+    /// Replace if the document exists, is at `expected`, and every reference exists.
     ReplaceReferencing {
         collection: String,
         id: String,
         body: String,
         references: Vec<Option<(String, String)>>,
+        expected: Option<i64>,
     },
-    /// Delete unless a document of a `(collection, field)` referrer names it.
+    /// Delete if the document is at `expected`, unless a document of a `(collection, field)`
+    /// referrer names it.
     DeleteUnreferenced {
         collection: String,
         id: String,
         referrers: Vec<(String, String)>,
+        expected: Option<i64>,
     },
 }
 
@@ -78,6 +94,10 @@ pub(super) enum Op {
 pub(super) enum Answer {
     /// Written (`true`), or no document to replace or delete (`false`).
     Done(bool),
+    /// Replaced: the document's new version.
+    Replaced(i64),
+    /// The document is not at the expected version; nothing was written.
+    Stale,
     /// These references (positions in the list given) name nothing; nothing was written.
     Missing(Vec<usize>),
     /// A referrer names the document; nothing was deleted.
@@ -151,11 +171,29 @@ fn commit(conn: &mut Connection, batch: &[Job]) -> Result<Vec<Result<Answer, Sto
 fn apply(tx: &Transaction<'_>, op: &Op) -> rusqlite::Result<Answer> {
     match op {
         Op::Insert { collection, id, body } => insert(tx, collection, id, body),
-        Op::Replace { collection, id, body } => replace(tx, collection, id, body),
-        Op::Delete { collection, id } => tx
-            .prepare_cached("DELETE FROM documents WHERE collection = ?1 AND id = ?2")?
-            .execute(params![collection, id])
+        Op::InsertIfAbsent { collection, id, body } => tx
+            .prepare_cached(
+                "INSERT OR IGNORE INTO documents (collection, id, body, version) VALUES (?1, ?2, ?3, 1)",
+            )?
+            .execute(params![collection, id, body])
             .map(|changed| Answer::Done(changed > 0)),
+        Op::Replace {
+            collection,
+            id,
+            body,
+            expected,
+        } => match at_version(tx, collection, id, *expected)? {
+            Ok(version) => replace(tx, collection, id, body, version),
+            Err(answer) => Ok(answer),
+        },
+        Op::Delete {
+            collection,
+            id,
+            expected,
+        } => match at_version(tx, collection, id, *expected)? {
+            Ok(_) => delete(tx, collection, id),
+            Err(answer) => Ok(answer),
+        },
         Op::Index { field } => tx.execute_batch(&index_sql(field)).map(|()| Answer::Done(true)),
         Op::InsertReferencing {
             collection,
@@ -171,42 +209,89 @@ fn apply(tx: &Transaction<'_>, op: &Op) -> rusqlite::Result<Answer> {
             id,
             body,
             references,
+            expected,
         } => {
-            if !exists(tx, collection, id)? {
-                return Ok(Answer::Done(false));
-            }
+            let version = match at_version(tx, collection, id, *expected)? {
+                Ok(version) => version,
+                Err(answer) => return Ok(answer),
+            };
             match missing(tx, references)? {
                 Some(missing) => Ok(missing),
-                None => replace(tx, collection, id, body),
+                None => replace(tx, collection, id, body, version),
             }
         }
         Op::DeleteUnreferenced {
             collection,
             id,
             referrers,
+            expected,
         } => {
+            // Unconditional, a referenced document is 409 whether it exists or not (as before
+            // versions); conditional, an unknown or stale one is answered first.
+            if expected.is_some() {
+                if let Err(answer) = at_version(tx, collection, id, *expected)? {
+                    return Ok(answer);
+                }
+            }
             for (referrer, field) in referrers {
                 if named_by(tx, referrer, field, id)? {
                     return Ok(Answer::Referenced);
                 }
             }
-            tx.prepare_cached("DELETE FROM documents WHERE collection = ?1 AND id = ?2")?
-                .execute(params![collection, id])
-                .map(|changed| Answer::Done(changed > 0))
+            delete(tx, collection, id)
         }
     }
 }
 
 fn insert(tx: &Transaction<'_>, collection: &str, id: &str, body: &str) -> rusqlite::Result<Answer> {
-    tx.prepare_cached("INSERT INTO documents (collection, id, body) VALUES (?1, ?2, ?3)")?
+    tx.prepare_cached("INSERT INTO documents (collection, id, body, version) VALUES (?1, ?2, ?3, 1)")?
         .execute(params![collection, id, body])
         .map(|_| Answer::Done(true))
 }
 
-fn replace(tx: &Transaction<'_>, collection: &str, id: &str, body: &str) -> rusqlite::Result<Answer> {
-    tx.prepare_cached("UPDATE documents SET body = ?3 WHERE collection = ?1 AND id = ?2")?
-        .execute(params![collection, id, body])
+/// Replace the document at `version` (read in this transaction) by `body`, one version on.
+fn replace(
+    tx: &Transaction<'_>,
+    collection: &str,
+    id: &str,
+    body: &str,
+    version: i64,
+) -> rusqlite::Result<Answer> {
+    let next = version.saturating_add(1);
+    tx.prepare_cached("UPDATE documents SET body = ?3, version = ?4 WHERE collection = ?1 AND id = ?2")?
+        .execute(params![collection, id, body, next])
+        .map(|changed| {
+            if changed > 0 {
+                Answer::Replaced(next)
+            } else {
+                Answer::Done(false)
+            }
+        })
+}
+
+fn delete(tx: &Transaction<'_>, collection: &str, id: &str) -> rusqlite::Result<Answer> {
+    tx.prepare_cached("DELETE FROM documents WHERE collection = ?1 AND id = ?2")?
+        .execute(params![collection, id])
         .map(|changed| Answer::Done(changed > 0))
+}
+
+/// The document's version, if it exists and is at `expected` (any version when `None`); else the
+/// answer: not found, or stale.
+fn at_version(
+    tx: &Transaction<'_>,
+    collection: &str,
+    id: &str,
+    expected: Option<i64>,
+) -> rusqlite::Result<Result<i64, Answer>> {
+    let version: Option<i64> = tx
+        .prepare_cached("SELECT version FROM documents WHERE collection = ?1 AND id = ?2")?
+        .query_row(params![collection, id], |row| row.get(0))
+        .optional()?;
+    Ok(match (version, expected) {
+        (None, _) => Err(Answer::Done(false)),
+        (Some(version), Some(expected)) if version != expected => Err(Answer::Stale),
+        (Some(version), _) => Ok(version),
+    })
 }
 
 /// Whether `collection` holds a document with this id (one seek in the `(collection, id)` key).

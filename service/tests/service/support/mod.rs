@@ -184,3 +184,30 @@ impl Relay {
         }
     }
 }
+
+/// One `#[tokio::test]` per case and store: `store_cases![a, b]` in a module whose `a` and `b`
+/// are `async fn(Store)` makes `embedded::a` (SQLite) and `mongodb::a` (skipped without
+/// `MONGODB_TEST_URI`, see [`mongo_uri`]), and the same for `b`.
+macro_rules! store_cases {
+    ($($case:ident),* $(,)?) => {
+        mod embedded {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $case() {
+                    let (store, _conn, _dir) = $crate::support::sqlite_store(stringify!($case)).await;
+                    super::$case(store).await;
+                }
+            )*
+        }
+        mod mongodb {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $case() {
+                    let Some((store, _conn)) = $crate::support::mongo_store(stringify!($case)).await else { return };
+                    super::$case(store).await;
+                }
+            )*
+        }
+    };
+}
+pub(crate) use store_cases;

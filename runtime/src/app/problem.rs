@@ -1,0 +1,31 @@
+//! The app's switch to problem details (RFC 9457): see [`App::problem_details`].
+//!
+//! Rules enforced here: the switch is kept as a state value (the app holds it or not), so
+//! building the app asks one question of it; turning it on twice is turning it on once.
+
+use std::any::TypeId;
+
+use super::App;
+use crate::problem::ProblemLayer;
+
+/// The app answers problem details.
+pub(super) struct ProblemSwitch;
+
+impl App {
+    /// Answer every error in FastAPI's `{"detail": …}` shape as RFC 9457 problem details
+    /// (`application/problem+json`: `type`, `title`, `status`, `detail`, `instance`, and the
+    /// validation items as the `errors` extension): the framework's 404, 405, 413, 422 and 500,
+    /// and every [`HttpError`](crate::HttpError). The OpenAPI document shows the
+    /// `ProblemDetails` schema on every error response. Off by default: FastAPI's bodies.
+    pub fn problem_details(self) -> Self {
+        if self.state.contains(TypeId::of::<ProblemSwitch>()) {
+            return self;
+        }
+        self.state(ProblemSwitch).layer(ProblemLayer)
+    }
+
+    /// Whether [`App::problem_details`] was turned on.
+    pub(super) fn answers_problems(&self) -> bool {
+        self.state.contains(TypeId::of::<ProblemSwitch>())
+    }
+}

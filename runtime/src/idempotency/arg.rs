@@ -1,0 +1,340 @@
+//! The [`IdempotencyKey`] argument and the app's [`IdempotencyKeys`] (where keys are kept, for how
+//! long): a route taking it honours the `Idempotency-Key` request header.
+//!
+//! Rules enforced here:
+//! - the key is read before the route runs (the argument is a dependency): a retry of a finished
+//!   request gets the kept answer with `Idempotent-Replayed: true`, one while the first is running
+//!   409, the same key with another request 422, all without running the route; a store of keys
+//!   that fails is 503;
+//! - the key is `1` to `255` visible ASCII characters, bare or as a structured-field string
+//!   (`"…"`, as the draft writes it); anything else is a validation error at
+//!   `["header", "idempotency-key"]`; without the header the route runs as it would without the
+//!   argument;
+//! - a request's fingerprint is its method, path with query, and body bytes (length and a 64-bit
+//!   FNV-1a hash): a retry must send the same request to be replayed;
+//! - the answer is kept by [`IdempotencyKey::keep`], with its status, headers and body, for the
+//!   retention period; a 5xx or a streamed answer is not kept (the key is released, so a retry
+//!   runs again), nor is an answer when the route never called `keep` (released when the
+//!   argument is dropped).
+
+use std::marker::PhantomData;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use hyper::header::{HeaderName, HeaderValue};
+use hyper::StatusCode;
+use serde_json::{json, Value};
+
+use super::keys::{Begin, KeptAnswer, KeyStore};
+use super::memory::MemoryKeys;
+use crate::extract::{Arg, BodyInput, Deps, Param, RequestCx, Source, StateMap};
+use crate::openapi::Operation;
+use crate::response::{fnv1a, HttpError, IntoResponse, Response};
+use crate::validate::{Failure, LocItem, SchemaRegistry, ValidationErrors};
+
+/// The header a replayed answer carries.
+pub const REPLAYED: &str = "idempotent-replayed";
+/// The request header.
+const HEADER: &str = "idempotency-key";
+/// How long a first attempt holds its key when it neither finishes nor releases it (its process
+/// died), unless [`IdempotencyKeys::lease`] says otherwise.
+const DEFAULT_LEASE: Duration = Duration::from_secs(60);
+
+/// Where an app keeps idempotency keys and for how long; add it with `App::state`. A route taking
+/// an [`IdempotencyKey`] needs it (checked when the app is built).
+#[derive(Clone)]
+pub struct IdempotencyKeys {
+    store: Arc<dyn KeyStore>,
+    retention: Duration,
+    lease: Duration,
+}
+
+impl std::fmt::Debug for IdempotencyKeys {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IdempotencyKeys")
+            .field("retention", &self.retention)
+            .field("lease", &self.lease)
+            .finish()
+    }
+}
+
+impl IdempotencyKeys {
+    /// Keys kept in `store`, each answer for `retention`.
+    pub fn new(store: impl KeyStore, retention: Duration) -> Self {
+        IdempotencyKeys {
+            store: Arc::new(store),
+            retention,
+            lease: DEFAULT_LEASE,
+        }
+    }
+
+    /// Keys kept in this process ([`MemoryKeys`]), each answer for `retention`.
+    pub fn in_memory(retention: Duration) -> Self {
+        Self::new(MemoryKeys::new(), retention)
+    }
+
+    /// How long a first attempt holds its key before a retry may run again, when it neither
+    /// finishes nor gives the key up (its process died); one minute unless set. Longer than the
+    /// route's slowest answer, or a slow first attempt and its retry would both run.
+    pub fn lease(mut self, lease: Duration) -> Self {
+        self.lease = lease;
+        self
+    }
+}
+
+/// A route argument that makes the route honour `Idempotency-Key`: take it, and answer with
+/// [`keep`](IdempotencyKey::keep), which keeps the answer for the key's retries.
+#[derive(Clone, Debug)]
+pub struct IdempotencyKey(Option<Arc<Held>>);
+
+/// A key this request took.
+struct Held {
+    keys: IdempotencyKeys,
+    key: String,
+    fingerprint: String,
+    /// Set once `keep` has the answer: nothing to release on drop.
+    kept: AtomicBool,
+}
+
+impl std::fmt::Debug for Held {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Held").field("key", &self.key).finish()
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        if self.kept.load(Ordering::Acquire) {
+            return;
+        }
+        // The route ended without `keep` (it answered early, or panicked): give the key up so a
+        // retry runs, in a task of its own (a drop cannot wait).
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            let (keys, key, fingerprint) = (self.keys.clone(), self.key.clone(), self.fingerprint.clone());
+            runtime.spawn(async move {
+                if let Err(err) = keys.store.release(&key, &fingerprint).await {
+                    tracing::warn!(error = %err, "an idempotency key could not be released");
+                }
+            });
+        }
+    }
+}
+
+impl IdempotencyKey {
+    /// The key the request sent, if any.
+    pub fn key(&self) -> Option<&str> {
+        self.0.as_deref().map(|held| held.key.as_str())
+    }
+
+    /// Answer with `answer`, kept for the key's retries (when the request sent a key, the answer
+    /// is not a 5xx and its body is not a stream). [`Kept<R>`] documents the route's answer as
+    /// `R` would.
+    pub async fn keep<R: IntoResponse>(self, answer: R) -> Kept<R> {
+        Kept(self.kept(answer.into_response()).await, PhantomData)
+    }
+
+    async fn kept(self, response: Response) -> Response {
+        let Some(held) = self.0 else {
+            return response;
+        };
+        held.kept.store(true, Ordering::Release);
+        let store = &held.keys.store;
+        let kept = match response.body().whole() {
+            Some(body) if !response.status().is_server_error() => KeptAnswer {
+                status: response.status().as_u16(),
+                headers: response
+                    .headers()
+                    .iter()
+                    .map(|(name, value)| (name.as_str().to_owned(), value.as_bytes().to_vec()))
+                    .collect(),
+                body: body.clone(),
+            },
+            _ => {
+                if let Err(err) = store.release(&held.key, &held.fingerprint).await {
+                    tracing::warn!(error = %err, "an idempotency key could not be released");
+                }
+                return response;
+            }
+        };
+        let expires = now_ms().saturating_add(millis(held.keys.retention));
+        if let Err(err) = store.finish(&held.key, &held.fingerprint, kept, expires).await {
+            // The answer still goes out; a retry gets 409 until the lease ends, then runs again.
+            tracing::error!(error = %err, "an idempotency key's answer could not be kept");
+        }
+        response
+    }
+}
+
+/// An answer [`IdempotencyKey::keep`] kept: made from an `R`, and documented as one (the route
+/// macros read through it, as through `Result`).
+pub struct Kept<R>(Response, PhantomData<fn() -> R>);
+
+impl<R> std::fmt::Debug for Kept<R> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Kept").field(&self.0.status()).finish()
+    }
+}
+
+impl<R> IntoResponse for Kept<R> {
+    fn into_response(self) -> Response {
+        self.0
+    }
+}
+
+/// Milliseconds since the Unix epoch.
+fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, millis)
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
+}
+
+/// The key in the header's value: bare or a structured-field string, 1 to 255 visible ASCII.
+fn parse_key(value: &[u8]) -> Option<String> {
+    let text = std::str::from_utf8(value).ok()?.trim();
+    let key = match text.strip_prefix('"') {
+        Some(rest) => rest.strip_suffix('"')?,
+        None => text,
+    };
+    let valid = (1..=255).contains(&key.len())
+        && key
+            .bytes()
+            .all(|b| b.is_ascii_graphic() && b != b'"' && b != b'\\');
+    valid.then(|| key.to_owned())
+}
+
+/// The request's fingerprint: method, path with query, body.
+fn fingerprint(cx: &RequestCx<'_>) -> String {
+    let parts = cx.parts();
+    let body: &[u8] = match cx.body_input() {
+        BodyInput::Json(bytes) | BodyInput::Text(bytes) => bytes,
+        BodyInput::Missing | BodyInput::Stream(_) => &[],
+    };
+    let target = parts.uri.path_and_query().map_or("", |pq| pq.as_str());
+    let hash = fnv1a([
+        parts.method.as_str().as_bytes(),
+        b"\n",
+        target.as_bytes(),
+        b"\n",
+        body,
+    ]);
+    format!("{}-{hash:016x}", body.len())
+}
+
+/// The answer to a request whose key is busy or used for another request.
+fn refusal(status: u16, detail: &str) -> Response {
+    HttpError::new(status, detail).into_response()
+}
+
+/// A kept answer, replayed with the marker header.
+fn replay(kept: KeptAnswer) -> Response {
+    let mut response = hyper::Response::new(crate::response::Body::from(kept.body));
+    *response.status_mut() = StatusCode::from_u16(kept.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let headers = response.headers_mut();
+    for (name, value) in kept.headers {
+        if let (Ok(name), Ok(value)) = (HeaderName::try_from(name), HeaderValue::from_bytes(&value)) {
+            headers.append(name, value);
+        }
+    }
+    headers.insert(
+        HeaderName::from_static(REPLAYED),
+        HeaderValue::from_static("true"),
+    );
+    response
+}
+
+/// What the first step hands the second: the keys, the key and the fingerprint (`None`: no key).
+pub struct Pending(Option<(IdempotencyKeys, String, String)>);
+
+impl Arg for IdempotencyKey {
+    const SOURCE: Source = Source::Dependency;
+    type Input = Pending;
+
+    fn extract(cx: &RequestCx<'_>, _param: Param<Self>, errors: &mut ValidationErrors) -> Option<Pending> {
+        let Some(value) = cx.headers().get(HEADER) else {
+            return Some(Pending(None));
+        };
+        let Some(key) = parse_key(value.as_bytes()) else {
+            errors.push(
+                Failure::new(
+                    "value_error",
+                    "Value error, an idempotency key is 1 to 255 visible ASCII characters",
+                )
+                .at(
+                    vec![LocItem::Static("header"), LocItem::Static(HEADER)],
+                    Value::from(String::from_utf8_lossy(value.as_bytes()).into_owned()),
+                ),
+            );
+            return None;
+        };
+        let Some(keys) = cx.state::<IdempotencyKeys>() else {
+            tracing::error!("a route takes `IdempotencyKey` but the app holds no `IdempotencyKeys`");
+            return None;
+        };
+        Some(Pending(Some(((*keys).clone(), key, fingerprint(cx)))))
+    }
+
+    async fn resolve(input: Pending, _deps: &mut Deps) -> Result<Self, Response> {
+        let Some((keys, key, fingerprint)) = input.0 else {
+            return Ok(IdempotencyKey(None));
+        };
+        let now = now_ms();
+        let lease_until = now.saturating_add(millis(keys.lease));
+        match keys.store.begin(&key, &fingerprint, now, lease_until).await {
+            Ok(Begin::Run) => Ok(IdempotencyKey(Some(Arc::new(Held {
+                keys,
+                key,
+                fingerprint,
+                kept: AtomicBool::new(false),
+            })))),
+            Ok(Begin::Replay(kept)) => Err(replay(kept)),
+            Ok(Begin::InProgress) => Err(refusal(
+                409,
+                "A request with this Idempotency-Key is being processed; retry later",
+            )),
+            Ok(Begin::Mismatch) => Err(refusal(422, "This Idempotency-Key was used for another request")),
+            Err(err) => {
+                tracing::error!(error = %err, "idempotency keys unavailable");
+                Err(refusal(503, "Service Unavailable"))
+            }
+        }
+    }
+
+    fn doc(_param: Param<Self>, op: &mut Operation, _registry: &mut SchemaRegistry) {
+        op.header_param(
+            "Idempotency-Key",
+            json!({ "type": "string", "title": "Idempotency-Key", "maxLength": 255 }),
+            false,
+        );
+        op.dependency_response(409, "A request with this Idempotency-Key is being processed");
+    }
+
+    fn check(state: &StateMap) -> Result<(), String> {
+        if state.contains(std::any::TypeId::of::<IdempotencyKeys>()) {
+            Ok(())
+        } else {
+            Err(
+                "a route takes `IdempotencyKey` but the app holds no `IdempotencyKeys`; add one with \
+                 `App::state(IdempotencyKeys::in_memory(retention))`"
+                    .to_owned(),
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_bare_or_quoted_visible_ascii() {
+        assert_eq!(parse_key(b"abc-123").as_deref(), Some("abc-123"));
+        assert_eq!(parse_key(b"\"8e03978e-40d5\"").as_deref(), Some("8e03978e-40d5"));
+        for bad in [&b""[..], b"\"\"", b"a b", b"\"abc", "é".as_bytes(), &[b'a'; 256]] {
+            assert_eq!(parse_key(bad), None, "{bad:?}");
+        }
+        assert!(parse_key(&[b'a'; 255]).is_some());
+    }
+}

@@ -1,0 +1,218 @@
+//! Idempotency keys over real HTTP: a route taking `IdempotencyKey` runs once per key, a retry
+//! gets the first answer (status, headers, body) with `Idempotent-Replayed: true`, a retry while
+//! the first attempt runs gets 409, the key with another request 422, and after the retention
+//! period the key is forgotten. The decision table is unit-tested in `runtime/src/idempotency/`.
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use ferrapi::header::{HeaderName, HeaderValue, LOCATION};
+use ferrapi::idempotency::{IdempotencyKey, IdempotencyKeys, Kept};
+use ferrapi::prelude::*;
+use ferrapi_tests::app::spawn;
+use ferrapi_tests::client::{send, Reply};
+
+/// How many orders were booked.
+#[derive(Default)]
+struct Booked(AtomicU64);
+
+#[derive(Model)]
+struct OrderIn {
+    item: String,
+}
+
+/// A booked order.
+#[derive(Model, serde::Serialize)]
+struct Order {
+    n: u64,
+    item: String,
+}
+
+/// Book an order: 201, its `Location`, its number.
+#[post("/orders", status = 201)]
+async fn book(
+    booked: State<Booked>,
+    order: OrderIn,
+    key: IdempotencyKey,
+    slow: Option<bool>,
+) -> Kept<(StatusCode, [(HeaderName, HeaderValue); 1], Json<Order>)> {
+    if slow == Some(true) {
+        tokio::time::sleep(Duration::from_millis(400)).await;
+    }
+    let n = booked.0 .0.fetch_add(1, Ordering::SeqCst) + 1;
+    let location = HeaderValue::try_from(format!("/orders/{n}")).unwrap_or(HeaderValue::from_static("/"));
+    let order = Order { n, item: order.item };
+    key.keep((StatusCode::CREATED, [(LOCATION, location)], Json(order)))
+        .await
+}
+
+/// Fails the first time, succeeds after: a 5xx is not kept.
+#[post("/flaky")]
+async fn flaky(booked: State<Booked>, key: IdempotencyKey) -> Kept<Result<Json<Value>, HttpError>> {
+    let n = booked.0 .0.fetch_add(1, Ordering::SeqCst) + 1;
+    let answer = if n == 1 {
+        Err(HttpError::new(503, "try again"))
+    } else {
+        Ok(Json(json!({ "n": n })))
+    };
+    key.keep(answer).await
+}
+
+fn app(retention: Duration) -> App {
+    App::new()
+        .state(Booked::default())
+        .state(IdempotencyKeys::in_memory(retention))
+        .routes(routes![book, flaky])
+}
+
+async fn post(addr: SocketAddr, path: &str, key: Option<&str>, body: &str) -> Reply {
+    let mut headers = vec![("Content-Type", "application/json")];
+    if let Some(key) = key {
+        headers.push(("Idempotency-Key", key));
+    }
+    send(addr, "POST", path, &headers, Some(body.as_bytes())).await
+}
+
+#[tokio::test]
+async fn a_retry_gets_the_first_answer_with_the_marker() {
+    let addr = spawn(app(Duration::from_secs(60))).await;
+    let first = post(addr, "/orders", Some("k-1"), r#"{"item":"saw"}"#).await;
+    assert_eq!((first.status, first.header("location")), (201, Some("/orders/1")));
+    assert_eq!(first.header("idempotent-replayed"), None);
+    let retry = post(addr, "/orders", Some("\"k-1\""), r#"{"item":"saw"}"#).await;
+    assert_eq!(retry.status, 201);
+    assert_eq!(retry.text(), first.text());
+    assert_eq!(retry.header("location"), Some("/orders/1"));
+    assert_eq!(retry.header("content-type"), Some("application/json"));
+    assert_eq!(retry.header("idempotent-replayed"), Some("true"));
+    // Another key books again; no key at all books every time.
+    let other = post(addr, "/orders", Some("k-2"), r#"{"item":"saw"}"#).await;
+    assert_eq!(other.json()["n"], 2);
+    for n in [3, 4] {
+        let reply = post(addr, "/orders", None, r#"{"item":"saw"}"#).await;
+        assert_eq!(
+            (reply.json()["n"].clone(), reply.header("idempotent-replayed")),
+            (json!(n), None)
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_same_key_with_another_request_is_422() {
+    let addr = spawn(app(Duration::from_secs(60))).await;
+    assert_eq!(
+        post(addr, "/orders", Some("k"), r#"{"item":"saw"}"#).await.status,
+        201
+    );
+    let other = post(addr, "/orders", Some("k"), r#"{"item":"drill"}"#).await;
+    assert_eq!(
+        (other.status, other.text()),
+        (
+            422,
+            r#"{"detail":"This Idempotency-Key was used for another request"}"#.to_owned()
+        )
+    );
+    // Another path is another request too.
+    assert_eq!(
+        post(addr, "/orders?slow=false", Some("k"), r#"{"item":"saw"}"#)
+            .await
+            .status,
+        422
+    );
+}
+
+#[tokio::test]
+async fn a_retry_while_the_first_runs_is_409_then_replayed() {
+    let addr = spawn(app(Duration::from_secs(60))).await;
+    let first =
+        tokio::spawn(async move { post(addr, "/orders?slow=true", Some("busy"), r#"{"item":"x"}"#).await });
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let retry = post(addr, "/orders?slow=true", Some("busy"), r#"{"item":"x"}"#).await;
+    assert_eq!(retry.status, 409, "{}", retry.text());
+    let first = first.await.expect("the first request");
+    assert_eq!(first.status, 201);
+    let later = post(addr, "/orders?slow=true", Some("busy"), r#"{"item":"x"}"#).await;
+    assert_eq!((later.status, later.text()), (201, first.text()));
+    assert_eq!(later.header("idempotent-replayed"), Some("true"));
+}
+
+#[tokio::test]
+async fn a_key_is_forgotten_after_its_retention() {
+    let addr = spawn(app(Duration::from_millis(300))).await;
+    let first = post(addr, "/orders", Some("short"), r#"{"item":"x"}"#).await;
+    assert_eq!(first.json()["n"], 1);
+    assert_eq!(
+        post(addr, "/orders", Some("short"), r#"{"item":"x"}"#)
+            .await
+            .json()["n"],
+        1
+    );
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let after = post(addr, "/orders", Some("short"), r#"{"item":"x"}"#).await;
+    assert_eq!(
+        (after.json()["n"].clone(), after.header("idempotent-replayed")),
+        (json!(2), None)
+    );
+}
+
+#[tokio::test]
+async fn a_server_error_is_not_kept() {
+    let addr = spawn(app(Duration::from_secs(60))).await;
+    assert_eq!(post(addr, "/flaky", Some("f"), "").await.status, 503);
+    let retry = post(addr, "/flaky", Some("f"), "").await;
+    assert_eq!((retry.status, retry.json()["n"].clone()), (200, json!(2)));
+    assert_eq!(
+        post(addr, "/flaky", Some("f"), "")
+            .await
+            .header("idempotent-replayed"),
+        Some("true")
+    );
+}
+
+#[tokio::test]
+async fn a_malformed_key_is_a_validation_error() {
+    let addr = spawn(app(Duration::from_secs(60))).await;
+    let reply = post(addr, "/orders", Some("a b"), r#"{"item":"x"}"#).await;
+    assert_eq!(reply.status, 422);
+    assert_eq!(
+        reply.json()["detail"][0]["loc"],
+        json!(["header", "idempotency-key"])
+    );
+}
+
+#[test]
+fn the_document_shows_the_header_and_an_app_without_keys_is_refused() {
+    let service = app(Duration::from_secs(1)).build().expect("builds");
+    let document: Value = serde_json::from_slice(service.openapi_json()).expect("JSON");
+    let op = &document["paths"]["/orders"]["post"];
+    let header = op["parameters"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|p| p["in"] == "header")
+        .cloned();
+    assert_eq!(
+        header,
+        Some(
+            json!({"name": "Idempotency-Key", "in": "header", "required": false,
+                    "schema": {"type": "string", "title": "Idempotency-Key", "maxLength": 255}})
+        )
+    );
+    assert_eq!(
+        op["responses"]["409"],
+        json!({"description": "A request with this Idempotency-Key is being processed"})
+    );
+    assert_eq!(
+        op["responses"]["201"]["content"]["application/json"]["schema"],
+        json!({"$ref": "#/components/schemas/Order"}),
+        "documented through Kept<..>"
+    );
+    let err = App::new()
+        .routes(routes![book])
+        .state(Booked::default())
+        .build()
+        .map(|_| ())
+        .expect_err("no IdempotencyKeys");
+    assert!(err.to_string().contains("IdempotencyKeys"), "{err}");
+}
