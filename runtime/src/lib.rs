@@ -78,6 +78,8 @@
 //! 17. [Headers, cookies, forms, uploads and security
 //!     schemes](#headers-cookies-forms-uploads-and-security-schemes): `Header<T>`, `Cookie<T>`,
 //!     `Form<T>`, `Multipart`, the schemes of [`security`].
+//! 18. [Types](#types): dates, times, durations, UUIDs, decimals, e-mail addresses, URLs and IP
+//!     addresses; the cargo features that bring them.
 //!
 //! The API in one screen: [`App`] builds an app (its routes alone or in [`Group`]s, made by
 //! [`group!`]) and [`Service`] answers requests; [`Server`]
@@ -104,6 +106,7 @@
 #![doc = include_str!("../manual/15-fastapi.md")]
 #![doc = include_str!("../manual/16-streaming.md")]
 #![doc = include_str!("../manual/17-inputs.md")]
+#![doc = include_str!("../manual/18-types.md")]
 // Early answers travel as `Err(Response)`; a response is large, but boxing it on every error
 // path would cost an allocation for nothing.
 #![allow(clippy::result_large_err)]
@@ -209,6 +212,14 @@ pub mod types {
         StateMap, TokenUrl, UploadDoc,
     };
     pub use crate::openapi::Operation;
+    #[cfg(feature = "datetime")]
+    pub use crate::validate::Duration;
+    #[cfg(feature = "email")]
+    pub use crate::validate::EmailStr;
+    #[cfg(feature = "url")]
+    pub use crate::validate::HttpUrl;
+    #[cfg(feature = "pattern")]
+    pub use crate::validate::Pattern;
     pub use crate::validate::{
         Bound, Constrainable, ErrorItem, Failure, FastJson, FromJson, FromParam, JsonSchema, Loc, LocItem,
         SchemaRegistry, ValidationErrors,
@@ -257,9 +268,22 @@ pub mod __private {
         enum_failure, enum_from_json, enum_from_param, enum_schema, fast_enum, field, title_case,
         validate_model, Constraint, FieldDecline, FieldFast, FieldProbe, Skip,
     };
+    #[cfg(feature = "pattern")]
+    pub use crate::validate::{Pattern, PatternCell};
     pub use serde;
     pub use serde_json::{self, json, Map, Value};
 }
+
+/// The crates whose value types ferrapi reads (see the manual's [Types](crate#types)), at the
+/// versions ferrapi implements its traits for.
+#[cfg(feature = "datetime")]
+pub use chrono;
+#[cfg(feature = "decimal")]
+pub use rust_decimal;
+#[cfg(feature = "url")]
+pub use url;
+#[cfg(feature = "uuid")]
+pub use uuid;
 
 /// The router, for the fuzz targets (fuzz/). Not a public API.
 #[doc(hidden)]

@@ -33,5 +33,6 @@ mod sse_client;
 mod streaming;
 mod strict_http1;
 mod test_client;
+mod types;
 mod uploads;
 mod websocket;
