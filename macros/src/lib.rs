@@ -73,7 +73,8 @@ pub fn group(input: TokenStream) -> TokenStream {
         max_digits,
         decimal_places,
         default,
-        serde
+        serde,
+        validate
     )
 )]
 pub fn derive_model(item: TokenStream) -> TokenStream {

@@ -106,6 +106,8 @@ runtime_paths! {
     path_param => path_param;
     body_model => body_model;
     constraint => Constraint;
+    validate_field => validate_field;
+    validate_whole => validate_whole;
     pattern => Pattern;
     pattern_cell => PatternCell;
     bad_body => bad_body;

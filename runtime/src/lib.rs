@@ -266,7 +266,8 @@ pub mod __private {
     pub use crate::routing::{answer_now, BoxFuture, GroupedHandler, Handler, RouteParts};
     pub use crate::validate::{
         enum_failure, enum_from_json, enum_from_param, enum_schema, fast_enum, field, title_case,
-        validate_model, Constraint, FieldDecline, FieldFast, FieldProbe, Skip,
+        validate_field, validate_model, validate_whole, Constraint, FieldDecline, FieldFast, FieldProbe,
+        Skip,
     };
     #[cfg(feature = "pattern")]
     pub use crate::validate::{Pattern, PatternCell};

@@ -319,8 +319,8 @@ impl Constraint {
         }
     }
 
-    /// The first failure among `constraints`, in declaration order, except that `max_digits` and
-    /// `decimal_places` are checked together, in pydantic's order.
+    /// The failure of `max_digits` and `decimal_places` among `constraints`, checked together in
+    /// pydantic's order.
     fn decimal_failure<T: Constrainable + ?Sized>(constraints: &[Constraint], value: &T) -> Option<Failure> {
         let max_digits = constraints.iter().find_map(|c| match c {
             Constraint::MaxDigits(n) => Some(*n),
@@ -368,12 +368,17 @@ impl Constraint {
         })
     }
 
-    /// The first failure among `constraints`, in declaration order.
+    /// The first failure among `constraints`, in declaration order (`max_digits` and
+    /// `decimal_places` together, where the first of them is written).
     pub fn check_all<T: Constrainable + ?Sized>(constraints: &[Constraint], value: &T) -> Option<Failure> {
-        constraints
-            .iter()
-            .find_map(|c| c.check(value))
-            .or_else(|| Self::decimal_failure(constraints, value))
+        // The digit constraints are read together, where the first of them stands, so a list
+        // without them is checked as before, in one pass.
+        constraints.iter().find_map(|c| match c {
+            Constraint::MaxDigits(_) | Constraint::DecimalPlaces(_) => {
+                Self::decimal_failure(constraints, value)
+            }
+            _ => c.check(value),
+        })
     }
 
     /// Add the JSON Schema keyword of this constraint to `schema`.
@@ -457,6 +462,82 @@ mod tests {
         assert_eq!(
             Value::Object(schema),
             json!({"minimum": 0, "exclusiveMaximum": 2.5, "maxLength": 3})
+        );
+    }
+
+    #[test]
+    fn multiples_lists_and_their_schema() {
+        let err = Constraint::MultipleOf(Bound::Int(5)).check(&7i64).unwrap();
+        assert_eq!(
+            (err.kind, err.msg.as_ref()),
+            ("multiple_of", "Input should be a multiple of 5")
+        );
+        assert_eq!(err.ctx, Some(json!({"multiple_of": 5})));
+        assert!(Constraint::MultipleOf(Bound::Int(5)).check(&-15i64).is_none());
+        assert!(Constraint::MultipleOf(Bound::Float(0.5)).check(&2.0f64).is_none());
+        assert!(Constraint::MultipleOf(Bound::Float(0.5))
+            .check(&1.25f64)
+            .is_some());
+        assert!(
+            Constraint::MultipleOf(Bound::Float(0.1)).check(&0.3f64).is_none(),
+            "within 1e-9"
+        );
+
+        let err = Constraint::MaxLength(3).check(&vec![1, 2, 3, 4]).unwrap();
+        assert_eq!(err.kind, "too_long");
+        assert_eq!(
+            err.msg,
+            "List should have at most 3 items after validation, not 4"
+        );
+        assert_eq!(
+            err.ctx,
+            Some(json!({"field_type": "List", "max_length": 3, "actual_length": 4}))
+        );
+        let err = Constraint::MinLength(1).check(&Vec::<String>::new()).unwrap();
+        assert_eq!(
+            err.msg,
+            "List should have at least 1 item after validation, not 0"
+        );
+
+        let mut schema = Map::new();
+        schema.insert("type".into(), json!("array"));
+        Constraint::MinLength(1).annotate(&mut schema);
+        Constraint::MultipleOf(Bound::Int(5)).annotate(&mut schema);
+        assert_eq!(schema["minItems"], json!(1));
+        assert_eq!(schema["multipleOf"], json!(5.0));
+    }
+
+    #[cfg(feature = "decimal")]
+    #[test]
+    fn digits_in_pydantics_order() {
+        use rust_decimal::Decimal;
+        let money = [Constraint::MaxDigits(5), Constraint::DecimalPlaces(2)];
+        let check = |text: &str| {
+            let value: Decimal = text.parse().unwrap();
+            Constraint::check_all(&money, &value).map(|f| (f.kind, f.msg.into_owned()))
+        };
+        assert_eq!(check("123.45"), None);
+        assert_eq!(check("12.300"), None, "counted normalized");
+        assert_eq!(
+            check("123.456"),
+            Some((
+                "decimal_max_digits",
+                "Decimal input should have no more than 5 digits in total".into()
+            ))
+        );
+        assert_eq!(
+            check("0.001"),
+            Some((
+                "decimal_max_places",
+                "Decimal input should have no more than 2 decimal places".into()
+            ))
+        );
+        assert_eq!(
+            check("1000"),
+            Some((
+                "decimal_whole_digits",
+                "Decimal input should have no more than 3 digits before the decimal point".into()
+            ))
         );
     }
 }

@@ -44,7 +44,7 @@ pub use fast_json::{FastJson, Skip};
 pub use json::{field, FromJson};
 pub(crate) use json_text::{parse_json_value, strip_bom};
 pub(crate) use model::not_an_object;
-pub use model::{validate_model, FieldDecline, FieldFast, FieldProbe, Model};
+pub use model::{validate_field, validate_model, validate_whole, FieldDecline, FieldFast, FieldProbe, Model};
 #[cfg(feature = "pattern")]
 pub use pattern::{Pattern, PatternCell};
 pub use schema::{title_case, JsonSchema, SchemaRegistry};

@@ -35,4 +35,5 @@ mod strict_http1;
 mod test_client;
 mod types;
 mod uploads;
+mod validators;
 mod websocket;
