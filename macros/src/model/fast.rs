@@ -117,14 +117,20 @@ fn visit_map_body(model: &ModelInput) -> TokenStream {
         quote!(#ident: #slot)
     });
     let (field_decline, field_fast, skip) = (paths::field_decline(), paths::field_fast(), paths::skip());
-    let whole = model.validator.as_ref().map(|check| {
-        let serde = paths::serde();
-        quote! {
-            if (#check)(&value).is_err() {
-                return ::core::result::Result::Err(<A::Error as #serde::de::Error>::custom("validator"));
+    // With a model validator, the built value is checked before it is accepted.
+    let build = match &model.validator {
+        Some(check) => {
+            let serde = paths::serde();
+            quote! {
+                let value = #name { #(#build),* };
+                if (#check)(&value).is_err() {
+                    return ::core::result::Result::Err(<A::Error as #serde::de::Error>::custom("validator"));
+                }
+                ::core::result::Result::Ok(value)
             }
         }
-    });
+        None => quote!(::core::result::Result::Ok(#name { #(#build),* })),
+    };
     quote! {
         #[allow(unused_imports)]
         use #field_decline as _;
@@ -141,9 +147,7 @@ fn visit_map_body(model: &ModelInput) -> TokenStream {
             }
         }
         #(#finish)*
-        let value = #name { #(#build),* };
-        #whole
-        ::core::result::Result::Ok(value)
+        #build
     }
 }
 
