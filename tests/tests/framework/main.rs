@@ -27,6 +27,7 @@ mod layers;
 mod observability;
 mod openapi_document;
 mod openapi_schema;
+mod route_metadata;
 mod security;
 mod server_limits;
 mod sse_client;
