@@ -2,8 +2,9 @@
 //! (`#[default(..)]`, the constraints), and doc comments.
 //!
 //! Rules enforced here: a constraint's bound is a literal of the right kind (a number for `ge`,
-//! `gt`, `le`, `lt`; a non-negative integer for `min_length`, `max_length`), reported at the
-//! expression otherwise; framework attributes are stripped so the item stays valid Rust; an
+//! `gt`, `le`, `lt`, `multiple_of`; a non-negative integer for `min_length`, `max_length`,
+//! `max_digits`, `decimal_places`; a string that is a valid regular expression for `pattern`),
+//! reported at the expression otherwise; framework attributes are stripped so the item stays valid Rust; an
 //! attribute that is neither the framework's, a lint/`cfg`/doc attribute nor one the caller
 //! allows is an error at its name.
 
@@ -16,12 +17,27 @@ use crate::diag::Diagnostics;
 const LINT_ATTRS: &[&str] = &[
     "allow", "warn", "deny", "forbid", "expect", "cfg", "cfg_attr", "doc",
 ];
-const CONSTRAINTS: &[&str] = &["ge", "gt", "le", "lt", "min_length", "max_length"];
+const CONSTRAINTS: &[&str] = &[
+    "ge",
+    "gt",
+    "le",
+    "lt",
+    "min_length",
+    "max_length",
+    "multiple_of",
+    "max_digits",
+    "decimal_places",
+    "pattern",
+];
 
 /// The bound of a constraint, as written.
 pub enum Bound {
     /// The length of `min_length` / `max_length`.
     Length(usize),
+    /// The count of `max_digits` / `decimal_places`.
+    Digits(u32),
+    /// The regular expression of `pattern`, checked when the route compiles.
+    Pattern(String),
     /// An integer bound; `negative` when written with a leading `-`.
     Int {
         /// Written with a leading `-`.
@@ -40,7 +56,8 @@ pub enum Bound {
 
 /// A numeric or length constraint written on an argument or field.
 pub struct ConstraintSpec {
-    /// `ge`, `gt`, `le`, `lt`, `min_length`, `max_length`.
+    /// `ge`, `gt`, `le`, `lt`, `multiple_of`, `min_length`, `max_length`, `max_digits`,
+    /// `decimal_places`, `pattern`.
     pub kind: String,
     /// The bound.
     pub bound: Bound,
@@ -48,15 +65,57 @@ pub struct ConstraintSpec {
     pub span: Span,
 }
 
+/// Which type requirement a constraint has.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    /// `ge`, `gt`, `le`, `lt`, `multiple_of`: a number.
+    Numeric,
+    /// `min_length`, `max_length`: a string or a list.
+    Length,
+    /// `pattern`: a string.
+    Pattern,
+    /// `max_digits`, `decimal_places`: a decimal.
+    Digits,
+}
+
 impl ConstraintSpec {
-    /// True for `min_length` / `max_length`.
-    pub fn is_length(&self) -> bool {
-        is_length(&self.kind)
+    /// The constraint's type requirement.
+    pub fn family(&self) -> Family {
+        family(&self.kind)
     }
 }
 
-fn is_length(kind: &str) -> bool {
-    kind.ends_with("_length")
+fn family(kind: &str) -> Family {
+    match kind {
+        "min_length" | "max_length" => Family::Length,
+        "pattern" => Family::Pattern,
+        "max_digits" | "decimal_places" => Family::Digits,
+        _ => Family::Numeric,
+    }
+}
+
+/// A `pattern`'s string, checked with the regex crate's own parser.
+fn pattern(expr: &Expr, diag: &mut Diagnostics) -> Option<Bound> {
+    let Expr::Lit(syn::ExprLit {
+        lit: Lit::Str(text), ..
+    }) = expr
+    else {
+        diag.error_spanned(
+            expr,
+            r#"`#[pattern(..)]` takes a string literal, e.g. `#[pattern(r"^[a-z]+$")]`"#,
+        );
+        return None;
+    };
+    match regex_syntax::Parser::new().parse(&text.value()) {
+        Ok(_) => Some(Bound::Pattern(text.value())),
+        Err(error) => {
+            diag.error_spanned(
+                text,
+                format!("`#[pattern(..)]` is not a valid regular expression:\n{error}"),
+            );
+            None
+        }
+    }
 }
 
 /// Attributes this framework reads on arguments and fields.
@@ -88,9 +147,16 @@ fn signed_literal(expr: &Expr) -> (bool, Lit) {
 }
 
 fn bound(expr: &Expr, kind: &str, diag: &mut Diagnostics) -> Option<Bound> {
+    let family = family(kind);
+    if family == Family::Pattern {
+        return pattern(expr, diag);
+    }
     let (negative, lit) = signed_literal(expr);
-    let is_length = is_length(kind);
+    let is_length = family != Family::Numeric;
     match &lit {
+        Lit::Int(int) if family == Family::Digits && !negative => {
+            int.base10_parse::<u32>().ok().map(Bound::Digits)
+        }
         Lit::Int(int) if is_length && !negative => int.base10_parse::<usize>().ok().map(Bound::Length),
         Lit::Int(int) if !is_length => match int.base10_parse::<i128>() {
             Ok(value) => Some(Bound::Int { negative, value }),
@@ -177,7 +243,7 @@ pub fn param_attrs(attrs: &mut Vec<Attribute>, diag: &mut Diagnostics, extra_all
             diag.error(
                 attr.path().span(),
                 format!(
-                    "unknown attribute `#[{ident}]`; arguments take `#[default(..)]` and the constraints `ge`, `gt`, `le`, `lt`, `min_length`, `max_length`"
+                    "unknown attribute `#[{ident}]`; arguments take `#[default(..)]` and the constraints `ge`, `gt`, `le`, `lt`, `multiple_of`, `min_length`, `max_length`, `pattern`, `max_digits`, `decimal_places`"
                 ),
             );
         }

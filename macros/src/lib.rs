@@ -59,7 +59,24 @@ pub fn group(input: TokenStream) -> TokenStream {
 
 /// Derive validation from a JSON object (every error collected), a JSON Schema, and use as a
 /// route's JSON body, for a struct with named fields (`#[default(..)]` and constraints on fields).
-#[proc_macro_derive(Model, attributes(ge, gt, le, lt, min_length, max_length, default, serde))]
+#[proc_macro_derive(
+    Model,
+    attributes(
+        ge,
+        gt,
+        le,
+        lt,
+        min_length,
+        max_length,
+        multiple_of,
+        pattern,
+        max_digits,
+        decimal_places,
+        default,
+        serde,
+        validate
+    )
+)]
 pub fn derive_model(item: TokenStream) -> TokenStream {
     model::derive(item.into()).into()
 }

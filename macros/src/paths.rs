@@ -107,6 +107,10 @@ runtime_paths! {
     path_param => path_param;
     body_model => body_model;
     constraint => Constraint;
+    validate_field => validate_field;
+    validate_whole => validate_whole;
+    pattern => Pattern;
+    pattern_cell => PatternCell;
     bad_body => bad_body;
     share => Share;
     group_dependency => GroupDependency;
@@ -116,6 +120,8 @@ runtime_paths! {
 runtime_paths! {
     assert_numeric => assert_numeric;
     assert_text => assert_text;
+    assert_matchable => assert_matchable;
+    assert_digits => assert_digits;
     assert_path_param => assert_path_param;
     assert_one_body => assert_one_body;
     assert_not_body => assert_not_body;

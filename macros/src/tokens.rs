@@ -9,7 +9,7 @@
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 
-use crate::attrs::{Bound, ConstraintSpec};
+use crate::attrs::{Bound, ConstraintSpec, Family};
 use crate::paths;
 
 /// `-` before a negative bound's magnitude, nothing otherwise.
@@ -26,6 +26,9 @@ fn bound(bound: &Bound) -> TokenStream {
     let bound_type = paths::bound();
     match bound {
         Bound::Length(value) => quote!(#value),
+        Bound::Digits(value) => quote!(#value),
+        // Written by `constraints`, which gives each pattern its cell.
+        Bound::Pattern(_) => TokenStream::new(),
         Bound::Int { negative, value } => {
             let sign = sign(*negative);
             quote!(#bound_type::Int(#sign #value))
@@ -37,36 +40,65 @@ fn bound(bound: &Bound) -> TokenStream {
     }
 }
 
-/// `&[__rt::Constraint::Ge(..), ..]`.
+/// `&[__rt::Constraint::Ge(..), ..]`. With a `pattern`, a block whose items are each pattern's
+/// cell (a `static`: the expression is compiled once) and the list as a `const` (a block is not
+/// promoted to `'static`, a constant is).
 pub fn constraints(constraints: &[ConstraintSpec]) -> TokenStream {
     let constraint = paths::constraint();
-    let items = constraints.iter().map(|c| {
-        let value = bound(&c.bound);
-        let variant = match c.kind.as_str() {
-            "ge" => quote!(Ge),
-            "gt" => quote!(Gt),
-            "le" => quote!(Le),
-            "lt" => quote!(Lt),
-            "min_length" => quote!(MinLength),
-            _ => quote!(MaxLength),
-        };
-        quote!(#constraint::#variant(#value))
-    });
-    quote!(&[#(#items),*])
+    let mut cells = TokenStream::new();
+    let items: Vec<TokenStream> = constraints
+        .iter()
+        .enumerate()
+        .map(|(index, c)| {
+            if let Bound::Pattern(source) = &c.bound {
+                let (pattern, cell) = (paths::pattern(), paths::pattern_cell());
+                let name = quote::format_ident!("__pattern_cell_{}", index);
+                cells.extend(quote! {
+                    fn #name() -> &'static #cell {
+                        static CELL: #cell = #cell::new();
+                        &CELL
+                    }
+                });
+                return quote!(#constraint::Pattern(#pattern::new(#source, #name)));
+            }
+            let value = bound(&c.bound);
+            let variant = match c.kind.as_str() {
+                "ge" => quote!(Ge),
+                "gt" => quote!(Gt),
+                "le" => quote!(Le),
+                "lt" => quote!(Lt),
+                "min_length" => quote!(MinLength),
+                "max_length" => quote!(MaxLength),
+                "multiple_of" => quote!(MultipleOf),
+                "max_digits" => quote!(MaxDigits),
+                _ => quote!(DecimalPlaces),
+            };
+            quote!(#constraint::#variant(#value))
+        })
+        .collect();
+    if cells.is_empty() {
+        return quote!(&[#(#items),*]);
+    }
+    quote! {{
+        #cells
+        const CONSTRAINTS: &[#constraint] = &[#(#items),*];
+        CONSTRAINTS
+    }}
 }
 
 /// Assertions (statements) that a constrained type can take its constraints.
 pub fn constraint_assertions(ty: &syn::Type, constraints: &[ConstraintSpec]) -> TokenStream {
-    let numeric = constraints.iter().find(|c| !c.is_length());
-    let text = constraints.iter().find(|c| c.is_length());
     let mut out = TokenStream::new();
-    if let Some(c) = numeric {
-        let assert = paths::at(c.span, paths::assert_numeric());
-        out.extend(quote_spanned!(c.span=> #assert::<#ty>();));
-    }
-    if let Some(c) = text {
-        let assert = paths::at(c.span, paths::assert_text());
-        out.extend(quote_spanned!(c.span=> #assert::<#ty>();));
+    for (family, assert) in [
+        (Family::Numeric, paths::assert_numeric()),
+        (Family::Length, paths::assert_text()),
+        (Family::Pattern, paths::assert_matchable()),
+        (Family::Digits, paths::assert_digits()),
+    ] {
+        if let Some(c) = constraints.iter().find(|c| c.family() == family) {
+            let assert = paths::at(c.span, assert);
+            out.extend(quote_spanned!(c.span=> #assert::<#ty>();));
+        }
     }
     out
 }

@@ -96,6 +96,8 @@ macro_rules! numeric {
     ($($t:ty),*) => {$(impl Numeric for $t {})*};
 }
 numeric!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64);
+#[cfg(feature = "decimal")]
+impl Numeric for rust_decimal::Decimal {}
 impl<T: Numeric> Numeric for Option<T> {}
 impl<T: Numeric> Numeric for Vec<T> {}
 // Not recommended (these four): the lists a compile error suggests stay the plain types'.
@@ -109,19 +111,55 @@ impl<T: Numeric> Numeric for crate::Form<T> {}
 /// Compile-time check that a constrained value is a string.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot take a length constraint",
-    label = "`min_length` and `max_length` apply to strings",
+    label = "`min_length` and `max_length` apply to strings and lists",
     note = "use `ge`/`gt`/`le`/`lt` for numbers"
 )]
 pub trait Text {}
 impl Text for String {}
 impl<T: Text> Text for Option<T> {}
-impl<T: Text> Text for Vec<T> {}
+// A list's length (a model field), or each item's length (a repeated query parameter whose
+// items are strings).
+impl<T> Text for Vec<T> {}
+#[cfg(feature = "email")]
+impl Text for crate::validate::EmailStr {}
 #[diagnostic::do_not_recommend]
 impl<T: Text, N> Text for crate::Header<T, N> {}
 #[diagnostic::do_not_recommend]
 impl<T: Text, N> Text for crate::Cookie<T, N> {}
 #[diagnostic::do_not_recommend]
 impl<T: Text> Text for crate::Form<T> {}
+
+/// Compile-time check that a value under `#[pattern]` is a string.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot take a pattern",
+    label = "`pattern` applies to strings",
+    note = "a pattern is a regular expression the string must match"
+)]
+pub trait Matchable {}
+impl Matchable for String {}
+impl<T: Matchable> Matchable for Option<T> {}
+impl<T: Matchable> Matchable for Vec<T> {}
+#[diagnostic::do_not_recommend]
+impl<T: Matchable, N> Matchable for crate::Header<T, N> {}
+#[diagnostic::do_not_recommend]
+impl<T: Matchable, N> Matchable for crate::Cookie<T, N> {}
+
+/// Compile-time check that a value under `#[max_digits]` / `#[decimal_places]` is a decimal.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot take a digit constraint",
+    label = "`max_digits` and `decimal_places` apply to decimals",
+    note = "use `rust_decimal::Decimal` (feature `decimal`)"
+)]
+pub trait Digits {}
+#[cfg(feature = "decimal")]
+impl Digits for rust_decimal::Decimal {}
+impl<T: Digits> Digits for Option<T> {}
+impl<T: Digits> Digits for Vec<T> {}
+
+/// Assert `T: Matchable`.
+pub const fn assert_matchable<T: Matchable>() {}
+/// Assert `T: Digits`.
+pub const fn assert_digits<T: Digits>() {}
 
 /// Assert `T: Numeric`.
 pub const fn assert_numeric<T: Numeric>() {}

@@ -80,6 +80,8 @@
 //!     `Form<T>`, `Multipart`, the schemes of [`security`].
 //! 18. [Safe writes](#safe-writes-conditional-requests-and-idempotency-keys): `ETag`,
 //!     `If-Match`/`If-None-Match` ([`conditional`]), `Idempotency-Key` ([`idempotency`]).
+//! 19. [Types](#types): dates, times, durations, UUIDs, decimals, e-mail addresses, URLs and IP
+//!     addresses ([`types`]); the cargo features that bring them.
 //!
 //! The API in one screen: [`App`] builds an app (its routes alone or in [`Group`]s, made by
 //! [`group!`]) and [`Service`] answers requests; [`Server`]
@@ -108,6 +110,7 @@
 #![doc = include_str!("../manual/16-streaming.md")]
 #![doc = include_str!("../manual/17-inputs.md")]
 #![doc = include_str!("../manual/18-safe-writes.md")]
+#![doc = include_str!("../manual/19-types.md")]
 // Early answers travel as `Err(Response)`; a response is large, but boxing it on every error
 // path would cost an allocation for nothing.
 #![allow(clippy::result_large_err)]
@@ -245,14 +248,34 @@ pub mod schema {
     pub use crate::validate::{JsonSchema, SchemaRegistry};
 }
 
-/// The items of [`arg`], [`convert`], [`validation`] and [`schema`] under their former common
-/// path, kept for code written against it (CHANGELOG.md, issue 22); use those modules instead.
-#[doc(hidden)]
+/// The data types a real API carries, beside the ones the crates of their features bring as they
+/// are (`chrono`'s dates and times, `uuid::Uuid`, `rust_decimal::Decimal`, `url::Url`, std's IP
+/// addresses): a duration read as pydantic reads a `timedelta`, an e-mail address, an HTTP URL,
+/// and a compiled pattern. Each is behind a default-on cargo feature; see the manual's
+/// [Types](crate#types).
+///
+/// (This module also re-exports, hidden from the docs, the items of [`arg`], [`convert`],
+/// [`validation`] and [`schema`] under the path they had before issue 22 (CHANGELOG.md), for code
+/// written against it; use those modules instead.)
 pub mod types {
+    #[cfg(feature = "datetime")]
+    pub use crate::validate::Duration;
+    #[cfg(feature = "email")]
+    pub use crate::validate::EmailStr;
+    #[cfg(feature = "url")]
+    pub use crate::validate::HttpUrl;
+    #[cfg(feature = "pattern")]
+    pub use crate::validate::Pattern;
+
+    #[doc(hidden)]
     pub use crate::arg::*;
+    #[doc(hidden)]
     pub use crate::convert::*;
+    #[doc(hidden)]
     pub use crate::schema::*;
+    #[doc(hidden)]
     pub use crate::security::TokenUrl;
+    #[doc(hidden)]
     pub use crate::validation::*;
 }
 
@@ -295,11 +318,25 @@ pub mod __private {
     pub use crate::routing::{complete_now, BoxFuture, Handler, RouteParts, Started};
     pub use crate::validate::{
         enum_failure, enum_from_json, enum_from_param, enum_schema, fast_enum, field, title_case,
-        validate_model, Constraint, FieldDecline, FieldFast, FieldProbe, Skip,
+        validate_field, validate_model, validate_whole, Constraint, FieldDecline, FieldFast, FieldProbe,
+        Skip,
     };
+    #[cfg(feature = "pattern")]
+    pub use crate::validate::{Pattern, PatternCell};
     pub use serde;
     pub use serde_json::{self, json, Map, Value};
 }
+
+/// The crates whose value types ferrapi reads (see the manual's [Types](crate#types)), at the
+/// versions ferrapi implements its traits for.
+#[cfg(feature = "datetime")]
+pub use chrono;
+#[cfg(feature = "decimal")]
+pub use rust_decimal;
+#[cfg(feature = "url")]
+pub use url;
+#[cfg(feature = "uuid")]
+pub use uuid;
 
 /// The router, for the fuzz targets (fuzz/). Not a public API.
 #[doc(hidden)]

@@ -39,14 +39,30 @@ fn validate_fn(model: &ModelInput) -> TokenStream {
     let reads = model.fields.iter().map(|field| {
         let (ty, key, slot) = (&field.ty, &field.key, field.slot());
         let (default, constraints) = (field.default(), field.constraints());
-        quote! {
+        let mut read = quote! {
             let #slot = #field_fn::<#ty>(object, #key, #default, #constraints, loc, errors);
+        };
+        if let Some(check) = &field.validator {
+            let validate_field = paths::validate_field();
+            read.extend(quote_spanned! {check.span()=>
+                let #slot = #validate_field::<#ty>(#slot, #check, object, #key, loc, errors);
+            });
         }
+        read
     });
     let build = model.fields.iter().map(|field| {
         let (ident, slot) = (&field.ident, field.slot());
         quote!(#ident: #slot?)
     });
+    let whole = match &model.validator {
+        Some(check) => {
+            let validate_whole = paths::validate_whole();
+            quote_spanned! {check.span()=>
+                #validate_whole::<#name>(#name { #(#build),* }, #check, object, loc, errors)
+            }
+        }
+        None => quote!(::core::option::Option::Some(#name { #(#build),* })),
+    };
     quote! {
         #[allow(unused_variables)]
         |object: &#map<::std::string::String, #value>,
@@ -54,7 +70,7 @@ fn validate_fn(model: &ModelInput) -> TokenStream {
          errors: &mut #validation_errors|
          -> ::core::option::Option<#name> {
             #(#reads)*
-            ::core::option::Option::Some(#name { #(#build),* })
+            #whole
         }
     }
 }

@@ -2,7 +2,7 @@
 //! deserializes the struct straight from the body's bytes.
 //!
 //! Rules enforced here: any doubt declines (a missing field without a default, a violated
-//! constraint, a value the field's type does not read strictly), and the lax path then reports
+//! constraint, a validator's rejection, a value the field's type does not read strictly), and the lax path then reports
 //! the errors; unknown keys are skipped, as the lax path ignores them; a key is matched by one
 //! `match` on the string, which compiles to a length switch and one comparison.
 
@@ -51,6 +51,14 @@ fn finish(field: &Field) -> TokenStream {
             }
         };
     };
+    if let Some(check) = &field.validator {
+        // A rejection is reported by the lax path, with the other errors.
+        out.extend(quote! {
+            if (#check)(&#slot).is_err() {
+                return ::core::result::Result::Err(<A::Error as #serde::de::Error>::custom("validator"));
+            }
+        });
+    }
     if !field.attrs.constraints.is_empty() {
         let constraints = field.constraints();
         out.extend(quote! {
@@ -109,6 +117,20 @@ fn visit_map_body(model: &ModelInput) -> TokenStream {
         quote!(#ident: #slot)
     });
     let (field_decline, field_fast, skip) = (paths::field_decline(), paths::field_fast(), paths::skip());
+    // With a model validator, the built value is checked before it is accepted.
+    let build = match &model.validator {
+        Some(check) => {
+            let serde = paths::serde();
+            quote! {
+                let value = #name { #(#build),* };
+                if (#check)(&value).is_err() {
+                    return ::core::result::Result::Err(<A::Error as #serde::de::Error>::custom("validator"));
+                }
+                ::core::result::Result::Ok(value)
+            }
+        }
+        None => quote!(::core::result::Result::Ok(#name { #(#build),* })),
+    };
     quote! {
         #[allow(unused_imports)]
         use #field_decline as _;
@@ -125,7 +147,7 @@ fn visit_map_body(model: &ModelInput) -> TokenStream {
             }
         }
         #(#finish)*
-        ::core::result::Result::Ok(#name { #(#build),* })
+        #build
     }
 }
 

@@ -2,8 +2,10 @@
 //!
 //! Rules enforced here: `Model` is derived for a non-generic struct with named fields (the names
 //! are the JSON keys, or `#[serde(rename = "..")]`); a field takes the framework's attributes
-//! (`#[default(..)]`, constraints), lint and doc attributes, and `#[serde(..)]` (read only for
-//! `rename`, the rest is serde's).
+//! (`#[default(..)]`, constraints, `#[validate(path)]`), lint and doc attributes, and
+//! `#[serde(..)]` (read only for `rename`, the rest is serde's); the struct may take
+//! `#[validate(path)]`, its model validator. A validator is a path to a function (`fn(&T) ->
+//! Result<(), String>`), reported at the attribute otherwise.
 
 use proc_macro2::TokenStream;
 use quote::format_ident;
@@ -21,6 +23,8 @@ pub struct ModelInput {
     pub description: Option<String>,
     /// Its fields in declaration order.
     pub fields: Vec<Field>,
+    /// `#[validate(path)]` on the struct: run once every field converted.
+    pub validator: Option<syn::Path>,
 }
 
 /// One field, with what every generated function needs of it.
@@ -37,6 +41,8 @@ pub struct Field {
     pub doc: Option<String>,
     /// Position in the struct.
     pub index: usize,
+    /// `#[validate(path)]`: run on the converted value.
+    pub validator: Option<syn::Path>,
 }
 
 impl Field {
@@ -108,9 +114,25 @@ fn named_fields(input: &DeriveInput, diag: &mut Diagnostics) -> Vec<syn::Field> 
     }
 }
 
+/// The path of the one `#[validate(path)]` among `attrs`.
+fn validator(attrs: &[syn::Attribute], diag: &mut Diagnostics) -> Option<syn::Path> {
+    let mut found = None;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("validate")) {
+        match attr.parse_args::<syn::Path>() {
+            Ok(_) if found.is_some() => diag.error_spanned(attr, "one `#[validate(..)]` only: call the other checks from it"),
+            Ok(path) => found = Some(path),
+            Err(_) => diag.error_spanned(
+                attr,
+                "`#[validate(..)]` takes the path of a function `fn(&T) -> Result<(), String>`, e.g. `#[validate(not_reserved)]`",
+            ),
+        }
+    }
+    found
+}
+
 fn field(index: usize, field: &syn::Field, diag: &mut Diagnostics) -> Option<Field> {
     let mut attrs = field.attrs.clone();
-    let parsed = param_attrs(&mut attrs, diag, &["serde"]);
+    let parsed = param_attrs(&mut attrs, diag, &["serde", "validate"]);
     let ident = field.ident.clone()?;
     Some(Field {
         ident,
@@ -119,6 +141,7 @@ fn field(index: usize, field: &syn::Field, diag: &mut Diagnostics) -> Option<Fie
         attrs: parsed,
         doc: doc_text(&field.attrs),
         index,
+        validator: validator(&field.attrs, diag),
     })
 }
 
@@ -129,6 +152,7 @@ pub fn model(input: &DeriveInput, diag: &mut Diagnostics) -> ModelInput {
     }
     let fields = named_fields(input, diag);
     ModelInput {
+        validator: validator(&input.attrs, diag),
         name: input.ident.clone(),
         description: doc_text(&input.attrs),
         fields: fields

@@ -140,12 +140,38 @@ fn statuses(model: &RouteModel) -> TokenStream {
     quote!(#(#status)* #(#extra)*)
 }
 
+/// The options `deprecated`, `operation_id`, `summary` and `response_description`; nothing for a
+/// route without them, whose operation is built as before.
+fn metadata(attr: &super::parse::RouteAttr) -> TokenStream {
+    let mut out = TokenStream::new();
+    if attr.deprecated {
+        out.extend(quote!(op.deprecated();));
+    }
+    if let Some(id) = &attr.operation_id {
+        out.extend(quote!(op.operation_id(#id);));
+    }
+    if let Some(summary) = &attr.summary {
+        out.extend(quote!(op.summary(#summary);));
+    }
+    if let Some(description) = &attr.response_description {
+        out.extend(quote!(op.response_description(#description);));
+    }
+    out
+}
+
 /// `|registry| -> Operation`: a closure building the operation, which the app finishes (adding
 /// what the route's groups state).
 pub fn operation(model: &RouteModel) -> TokenStream {
     let name = model.func.sig.ident.to_string();
     let summary = tokens::option_str(model.doc.summary.as_deref());
-    let description = tokens::option_str(model.doc.description.as_deref());
+    // With `summary = ".."`, the whole doc comment is the description, as FastAPI takes the
+    // whole docstring.
+    let whole_doc = match (&model.attr.summary, &model.doc.summary, &model.doc.description) {
+        (Some(_), Some(first), Some(rest)) => Some(format!("{first}\n\n{rest}")),
+        (Some(_), Some(first), None) => Some(first.clone()),
+        _ => model.doc.description.clone(),
+    };
+    let description = tokens::option_str(whole_doc.as_deref());
     let tags = &model.attr.tags;
     let params = parameters(model);
     let response = match &model.func.sig.output {
@@ -153,6 +179,7 @@ pub fn operation(model: &RouteModel) -> TokenStream {
         syn::ReturnType::Default => TokenStream::new(),
     };
     let statuses = statuses(model);
+    let metadata = metadata(&model.attr);
     let (schema_registry, operation) = (paths::schema_registry(), paths::operation());
     quote! {
         |registry: &mut #schema_registry| -> #operation {
@@ -160,6 +187,7 @@ pub fn operation(model: &RouteModel) -> TokenStream {
             #params
             #response
             #statuses
+            #metadata
             op
         }
     }

@@ -2,8 +2,9 @@
 //! against the path here beyond syntax; see `infer.rs`.
 //!
 //! Rules enforced here: the attribute starts with the path template as a string literal and
-//! takes only the options `tags(..)`, `status = N`, `responses(N = "..")` and
-//! `include_in_schema = bool`; a status is an unsuffixed integer literal from 100 to 599 and a
+//! takes only the options `tags(..)`, `status = N`, `responses(N = "..")`,
+//! `include_in_schema = bool`, `deprecated = bool`, `operation_id = ".."`, `summary = ".."` and
+//! `response_description = ".."`; a status is an unsuffixed integer literal from 100 to 599 and a
 //! response's description a string literal or the path of a `&str` constant, each mistake
 //! reported at the culprit (all of them, not only the first); a route function takes no `self`
 //! and names each argument with a plain identifier (the parameter's name in the API).
@@ -27,6 +28,14 @@ pub struct RouteAttr {
     pub status: Option<LitInt>,
     /// `responses(404 = "Not found", 503 = UNAVAILABLE, ...)`.
     pub responses: Vec<ExtraResponse>,
+    /// `deprecated = true`.
+    pub deprecated: bool,
+    /// `operation_id = ".."`, in place of the function's name.
+    pub operation_id: Option<LitStr>,
+    /// `summary = ".."`, in place of the doc comment's first line.
+    pub summary: Option<LitStr>,
+    /// `response_description = ".."`, in place of "Successful Response".
+    pub response_description: Option<LitStr>,
 }
 
 /// One entry of `responses(..)`: a documented response besides the success.
@@ -173,11 +182,25 @@ fn route_option(
             attr.status = status(tokens_until(input, ',')?, eq.span, "status = 201", diag);
         }
         "responses" => attr.responses.extend(responses(input, diag)?),
+        "deprecated" => {
+            input.parse::<Token![=]>()?;
+            attr.deprecated = input.parse::<syn::LitBool>()?.value;
+        }
+        "operation_id" | "summary" | "response_description" => {
+            input.parse::<Token![=]>()?;
+            let text: LitStr = input.parse()?;
+            let slot = match key.to_string().as_str() {
+                "operation_id" => &mut attr.operation_id,
+                "summary" => &mut attr.summary,
+                _ => &mut attr.response_description,
+            };
+            *slot = Some(text);
+        }
         other => {
             return Err(syn::Error::new(
                 key.span(),
                 format!(
-                    "unknown route option `{other}`; expected `tags(..)`, `status = N`, `responses(N = \"..\")` or `include_in_schema = bool`"
+                    "unknown route option `{other}`; expected `tags(..)`, `status = N`, `responses(N = \"..\")`, `include_in_schema = bool`, `deprecated = bool`, `operation_id = \"..\"`, `summary = \"..\"` or `response_description = \"..\"`"
                 ),
             ))
         }
@@ -199,6 +222,10 @@ fn parse_route_attr(input: ParseStream, diag: &mut Diagnostics) -> syn::Result<R
         include_in_schema: true,
         status: None,
         responses: Vec::new(),
+        deprecated: false,
+        operation_id: None,
+        summary: None,
+        response_description: None,
     };
     while !input.is_empty() {
         input.parse::<Token![,]>()?;

@@ -70,6 +70,8 @@ pub struct Operation {
     security: Vec<&'static str>,
     success_status: u16,
     extensions: Vec<(&'static str, Value)>,
+    deprecated: bool,
+    response_description: &'static str,
 }
 
 impl Operation {
@@ -96,7 +98,29 @@ impl Operation {
             security: Vec::new(),
             success_status: 200,
             extensions: Vec::new(),
+            deprecated: false,
+            response_description: "Successful Response",
         }
+    }
+
+    /// Mark the operation `deprecated` (the route's `deprecated = true`).
+    pub fn deprecated(&mut self) {
+        self.deprecated = true;
+    }
+
+    /// The `operationId` (the route's `operation_id = ".."`), in place of the function's name.
+    pub fn operation_id(&mut self, id: &'static str) {
+        self.operation_id = id;
+    }
+
+    /// The `summary` (the route's `summary = ".."`), in place of the doc comment's first line.
+    pub fn summary(&mut self, summary: &'static str) {
+        self.summary = summary.to_owned();
+    }
+
+    /// The success response's description (the route's `response_description = ".."`).
+    pub fn response_description(&mut self, description: &'static str) {
+        self.response_description = description;
     }
 
     /// Document path parameter `name` of type `T`.
@@ -320,10 +344,10 @@ impl Operation {
         let mut responses = Map::new();
         let success = if matches!(self.success_status, 204 | 304) {
             // These statuses have no body (RFC 9110), so no content is documented.
-            json!({ "description": "Successful Response" })
+            json!({ "description": self.response_description })
         } else {
             let (media_type, schema) = self.response.unwrap_or(("application/json", json!({})));
-            json!({ "description": "Successful Response", "content": { media_type: { "schema": schema } } })
+            json!({ "description": self.response_description, "content": { media_type: { "schema": schema } } })
         };
         responses.insert(self.success_status.to_string(), success);
         for (status, description) in self.extra_responses {
@@ -354,6 +378,10 @@ impl Operation {
             );
         }
         op.insert("responses".into(), Value::Object(responses));
+        // After the responses, where FastAPI writes it.
+        if self.deprecated {
+            op.insert("deprecated".into(), json!(true));
+        }
         if !self.security.is_empty() {
             // Each scheme is enough on its own (OpenAPI: alternatives), as FastAPI writes them.
             let security: Vec<Value> = self.security.iter().map(|name| json!({ *name: [] })).collect();

@@ -1,9 +1,13 @@
-//! pydantic-style constraints on numbers and strings: `ge`, `gt`, `le`, `lt`, `min_length`,
-//! `max_length`.
+//! pydantic-style constraints: `ge`, `gt`, `le`, `lt`, `multiple_of` on numbers; `min_length`,
+//! `max_length` on strings and lists; `pattern` on strings; `max_digits`, `decimal_places` on
+//! decimals.
 //!
 //! Rules enforced here: the error types, messages and `ctx` are pydantic's
 //! (`greater_than_equal`, "Input should be greater than or equal to 0", `{"ge": 0}`); string
-//! lengths count characters (Unicode scalar values), as Python does.
+//! lengths count characters (Unicode scalar values), as Python does; a list's length is its
+//! number of items (`too_short` / `too_long`); a pattern is searched anywhere in the string (add
+//! `^`/`$` to anchor it), with the `regex` crate that pydantic-core uses, compiled once per
+//! attribute on first use, never per request.
 
 use std::cmp::Ordering;
 
@@ -21,6 +25,13 @@ pub enum Bound {
 }
 
 impl Bound {
+    fn as_f64(self) -> f64 {
+        match self {
+            Bound::Int(i) => i as f64,
+            Bound::Float(f) => f,
+        }
+    }
+
     fn to_json(self) -> Value {
         match self {
             // i128 bounds written in source fit i64 in practice; fall back to a float otherwise.
@@ -47,6 +58,15 @@ pub enum Constraint {
     MinLength(usize),
     /// At most this many characters.
     MaxLength(usize),
+    /// A multiple of this number.
+    MultipleOf(Bound),
+    /// At most this many decimal digits in all (decimals).
+    MaxDigits(u32),
+    /// At most this many digits after the decimal point (decimals).
+    DecimalPlaces(u32),
+    /// The string matches this regular expression somewhere.
+    #[cfg(feature = "pattern")]
+    Pattern(super::pattern::Pattern),
 }
 
 /// A value constraints can be checked on. Numbers compare with bounds, strings have a length;
@@ -64,6 +84,23 @@ pub trait Constrainable {
     fn char_len(&self) -> Option<usize> {
         None
     }
+    /// The number of items, if this is a list.
+    fn item_len(&self) -> Option<usize> {
+        None
+    }
+    /// The text a pattern is matched against, if this is a string.
+    fn text(&self) -> Option<&str> {
+        None
+    }
+    /// The remainder of the division by `divisor` is zero: `Some(true)`, if this is a number.
+    fn is_multiple_of(&self, _divisor: Bound) -> Option<bool> {
+        None
+    }
+    /// The digits in all and the digits after the point, as pydantic counts them, if this is a
+    /// decimal.
+    fn decimal_digits(&self) -> Option<(u32, u32)> {
+        None
+    }
     /// False for an absent optional value, which no constraint applies to.
     fn is_present(&self) -> bool {
         true
@@ -78,6 +115,13 @@ macro_rules! int_constrainable {
                     Bound::Int(b) => Some((*self as i128).cmp(&b)),
                     Bound::Float(b) => (*self as f64).partial_cmp(&b),
                 }
+            }
+            fn is_multiple_of(&self, divisor: Bound) -> Option<bool> {
+                Some(match divisor {
+                    Bound::Int(0) => false,
+                    Bound::Int(d) => (*self as i128) % d == 0,
+                    Bound::Float(d) => float_multiple(*self as f64, d),
+                })
             }
         }
     )*};
@@ -94,6 +138,16 @@ impl Constrainable for u128 {
     }
 }
 
+/// pydantic's float test: the remainder of `value / divisor` is within 1e-9 of 0 or of 1.
+fn float_multiple(value: f64, divisor: f64) -> bool {
+    if divisor == 0.0 {
+        return false;
+    }
+    let quotient = value / divisor;
+    let remainder = quotient - quotient.floor();
+    remainder.abs() < 1e-9 || (1.0 - remainder).abs() < 1e-9
+}
+
 macro_rules! float_constrainable {
     ($($ty:ty),*) => {$(
         impl Constrainable for $ty {
@@ -104,6 +158,13 @@ macro_rules! float_constrainable {
                 };
                 (*self as f64).partial_cmp(&b)
             }
+            fn is_multiple_of(&self, divisor: Bound) -> Option<bool> {
+                let d = match divisor {
+                    Bound::Int(d) => d as f64,
+                    Bound::Float(d) => d,
+                };
+                Some(float_multiple(*self as f64, d))
+            }
         }
     )*};
 }
@@ -113,11 +174,18 @@ impl Constrainable for String {
     fn char_len(&self) -> Option<usize> {
         Some(self.chars().count())
     }
+    fn text(&self) -> Option<&str> {
+        Some(self)
+    }
 }
 
 impl Constrainable for bool {}
 impl Constrainable for Value {}
-impl<T> Constrainable for Vec<T> {}
+impl<T> Constrainable for Vec<T> {
+    fn item_len(&self) -> Option<usize> {
+        Some(self.len())
+    }
+}
 impl<K, V, S> Constrainable for std::collections::HashMap<K, V, S> {}
 impl<K, V> Constrainable for std::collections::BTreeMap<K, V> {}
 impl Constrainable for Map<String, Value> {}
@@ -129,9 +197,45 @@ impl<T: Constrainable> Constrainable for Option<T> {
     fn char_len(&self) -> Option<usize> {
         self.as_ref().and_then(|v| v.char_len())
     }
+    fn item_len(&self) -> Option<usize> {
+        self.as_ref().and_then(|v| v.item_len())
+    }
+    fn text(&self) -> Option<&str> {
+        self.as_ref().and_then(|v| v.text())
+    }
+    fn is_multiple_of(&self, divisor: Bound) -> Option<bool> {
+        self.as_ref().and_then(|v| v.is_multiple_of(divisor))
+    }
+    fn decimal_digits(&self) -> Option<(u32, u32)> {
+        self.as_ref().and_then(|v| v.decimal_digits())
+    }
     fn is_present(&self) -> bool {
         self.as_ref().is_some_and(|v| v.is_present())
     }
+}
+
+/// True for an array schema (a list's length is `minItems`/`maxItems`).
+fn is_array(schema: &Map<String, Value>) -> bool {
+    schema.get("type").and_then(Value::as_str) == Some("array")
+}
+
+/// pydantic's `too_short` / `too_long` for a list of `len` items against the bound `n`.
+fn list_length(len: usize, n: usize, at_least: bool) -> Option<Failure> {
+    let (kind, words, key, fails) = if at_least {
+        ("too_short", "at least", "min_length", len < n)
+    } else {
+        ("too_long", "at most", "max_length", len > n)
+    };
+    fails.then(|| {
+        Failure::with_ctx(
+            kind,
+            format!(
+                "List should have {words} {n} item{} after validation, not {len}",
+                plural(n)
+            ),
+            json!({ "field_type": "List", key: n, "actual_length": len }),
+        )
+    })
 }
 
 fn plural(n: usize) -> &'static str {
@@ -177,6 +281,10 @@ impl Constraint {
                 b,
             ),
             Constraint::Lt(b) => failed(&[Ordering::Less], "less_than", "less than", "lt", b),
+            Constraint::MinLength(n) if value.char_len().is_none() => list_length(value.item_len()?, n, true),
+            Constraint::MaxLength(n) if value.char_len().is_none() => {
+                list_length(value.item_len()?, n, false)
+            }
             Constraint::MinLength(n) => {
                 let len = value.char_len()?;
                 (len < n).then(|| {
@@ -197,12 +305,80 @@ impl Constraint {
                     )
                 })
             }
+            Constraint::MultipleOf(d) => (!value.is_multiple_of(d)?).then(|| {
+                let shown = d.to_json();
+                Failure::with_ctx(
+                    "multiple_of",
+                    format!("Input should be a multiple of {shown}"),
+                    json!({ "multiple_of": shown }),
+                )
+            }),
+            Constraint::MaxDigits(_) | Constraint::DecimalPlaces(_) => None,
+            #[cfg(feature = "pattern")]
+            Constraint::Pattern(pattern) => pattern.check(value.text()?),
         }
     }
 
-    /// The first failure among `constraints`, in declaration order.
+    /// The failure of `max_digits` and `decimal_places` among `constraints`, checked together in
+    /// pydantic's order.
+    fn decimal_failure<T: Constrainable + ?Sized>(constraints: &[Constraint], value: &T) -> Option<Failure> {
+        let max_digits = constraints.iter().find_map(|c| match c {
+            Constraint::MaxDigits(n) => Some(*n),
+            _ => None,
+        });
+        let places = constraints.iter().find_map(|c| match c {
+            Constraint::DecimalPlaces(n) => Some(*n),
+            _ => None,
+        });
+        if (max_digits, places) == (None, None) || !value.is_present() {
+            return None;
+        }
+        let (digits, decimals) = value.decimal_digits()?;
+        let plural = |n: u32| plural(n as usize);
+        if let Some(max) = max_digits.filter(|&max| digits > max) {
+            return Some(Failure::with_ctx(
+                "decimal_max_digits",
+                format!(
+                    "Decimal input should have no more than {max} digit{} in total",
+                    plural(max)
+                ),
+                json!({ "max_digits": max }),
+            ));
+        }
+        if let Some(max) = places.filter(|&max| decimals > max) {
+            return Some(Failure::with_ctx(
+                "decimal_max_places",
+                format!(
+                    "Decimal input should have no more than {max} decimal place{}",
+                    plural(max)
+                ),
+                json!({ "decimal_places": max }),
+            ));
+        }
+        let whole = max_digits?.checked_sub(places?)?;
+        (digits - decimals > whole).then(|| {
+            Failure::with_ctx(
+                "decimal_whole_digits",
+                format!(
+                    "Decimal input should have no more than {whole} digit{} before the decimal point",
+                    plural(whole)
+                ),
+                json!({ "whole_digits": whole }),
+            )
+        })
+    }
+
+    /// The first failure among `constraints`, in declaration order (`max_digits` and
+    /// `decimal_places` together, where the first of them is written).
     pub fn check_all<T: Constrainable + ?Sized>(constraints: &[Constraint], value: &T) -> Option<Failure> {
-        constraints.iter().find_map(|c| c.check(value))
+        // The digit constraints are read together, where the first of them stands, so a list
+        // without them is checked as before, in one pass.
+        constraints.iter().find_map(|c| match c {
+            Constraint::MaxDigits(_) | Constraint::DecimalPlaces(_) => {
+                Self::decimal_failure(constraints, value)
+            }
+            _ => c.check(value),
+        })
     }
 
     /// Add the JSON Schema keyword of this constraint to `schema`.
@@ -212,8 +388,16 @@ impl Constraint {
             Constraint::Gt(b) => ("exclusiveMinimum", b.to_json()),
             Constraint::Le(b) => ("maximum", b.to_json()),
             Constraint::Lt(b) => ("exclusiveMaximum", b.to_json()),
+            Constraint::MinLength(n) if is_array(schema) => ("minItems", json!(n)),
+            Constraint::MaxLength(n) if is_array(schema) => ("maxItems", json!(n)),
             Constraint::MinLength(n) => ("minLength", json!(n)),
             Constraint::MaxLength(n) => ("maxLength", json!(n)),
+            // pydantic writes a float, also for an integer multiple (`5.0`).
+            Constraint::MultipleOf(b) => ("multipleOf", json!(b.as_f64())),
+            // pydantic's JSON Schema of a decimal shows neither.
+            Constraint::MaxDigits(_) | Constraint::DecimalPlaces(_) => return,
+            #[cfg(feature = "pattern")]
+            Constraint::Pattern(pattern) => ("pattern", json!(pattern.source())),
         };
         schema.insert(key.to_owned(), value);
     }
@@ -278,6 +462,82 @@ mod tests {
         assert_eq!(
             Value::Object(schema),
             json!({"minimum": 0, "exclusiveMaximum": 2.5, "maxLength": 3})
+        );
+    }
+
+    #[test]
+    fn multiples_lists_and_their_schema() {
+        let err = Constraint::MultipleOf(Bound::Int(5)).check(&7i64).unwrap();
+        assert_eq!(
+            (err.kind, err.msg.as_ref()),
+            ("multiple_of", "Input should be a multiple of 5")
+        );
+        assert_eq!(err.ctx, Some(json!({"multiple_of": 5})));
+        assert!(Constraint::MultipleOf(Bound::Int(5)).check(&-15i64).is_none());
+        assert!(Constraint::MultipleOf(Bound::Float(0.5)).check(&2.0f64).is_none());
+        assert!(Constraint::MultipleOf(Bound::Float(0.5))
+            .check(&1.25f64)
+            .is_some());
+        assert!(
+            Constraint::MultipleOf(Bound::Float(0.1)).check(&0.3f64).is_none(),
+            "within 1e-9"
+        );
+
+        let err = Constraint::MaxLength(3).check(&vec![1, 2, 3, 4]).unwrap();
+        assert_eq!(err.kind, "too_long");
+        assert_eq!(
+            err.msg,
+            "List should have at most 3 items after validation, not 4"
+        );
+        assert_eq!(
+            err.ctx,
+            Some(json!({"field_type": "List", "max_length": 3, "actual_length": 4}))
+        );
+        let err = Constraint::MinLength(1).check(&Vec::<String>::new()).unwrap();
+        assert_eq!(
+            err.msg,
+            "List should have at least 1 item after validation, not 0"
+        );
+
+        let mut schema = Map::new();
+        schema.insert("type".into(), json!("array"));
+        Constraint::MinLength(1).annotate(&mut schema);
+        Constraint::MultipleOf(Bound::Int(5)).annotate(&mut schema);
+        assert_eq!(schema["minItems"], json!(1));
+        assert_eq!(schema["multipleOf"], json!(5.0));
+    }
+
+    #[cfg(feature = "decimal")]
+    #[test]
+    fn digits_in_pydantics_order() {
+        use rust_decimal::Decimal;
+        let money = [Constraint::MaxDigits(5), Constraint::DecimalPlaces(2)];
+        let check = |text: &str| {
+            let value: Decimal = text.parse().unwrap();
+            Constraint::check_all(&money, &value).map(|f| (f.kind, f.msg.into_owned()))
+        };
+        assert_eq!(check("123.45"), None);
+        assert_eq!(check("12.300"), None, "counted normalized");
+        assert_eq!(
+            check("123.456"),
+            Some((
+                "decimal_max_digits",
+                "Decimal input should have no more than 5 digits in total".into()
+            ))
+        );
+        assert_eq!(
+            check("0.001"),
+            Some((
+                "decimal_max_places",
+                "Decimal input should have no more than 2 decimal places".into()
+            ))
+        );
+        assert_eq!(
+            check("1000"),
+            Some((
+                "decimal_whole_digits",
+                "Decimal input should have no more than 3 digits before the decimal point".into()
+            ))
         );
     }
 }

@@ -5,7 +5,10 @@
 //!
 //! - `error`: the error shapes (`{"type","loc","msg","input"[,"ctx"]}`) and their collection;
 //! - `convert`: one path or query string into a scalar ([`FromParam`]);
-//! - `constraint`: `ge`/`gt`/`le`/`lt`/`min_length`/`max_length`;
+//! - `constraint`: `ge`/`gt`/`le`/`lt`/`multiple_of`/`min_length`/`max_length`/`max_digits`/
+//!   `decimal_places`, with `pattern` compiling `#[pattern("..")]` once;
+//! - `types`: dates, times, durations, UUIDs, decimals, e-mails, URLs and IP addresses, each
+//!   behind a cargo feature;
 //! - `json`: a JSON value into a Rust type, laxly, every error reported ([`FromJson`]);
 //! - `fast_json`: the strict path straight from the bytes, which only ever accepts;
 //! - `json_text`, `json_error`: a body's text into a JSON value, with Python's error messages;
@@ -25,8 +28,11 @@ mod json;
 mod json_error;
 mod json_text;
 mod model;
+#[cfg(feature = "pattern")]
+mod pattern;
 mod schema;
 mod str_enum;
+pub(crate) mod types;
 
 pub use constraint::{Bound, Constrainable, Constraint};
 pub(crate) use convert::convert_param;
@@ -38,6 +44,14 @@ pub use fast_json::{FastJson, Skip};
 pub use json::{field, FromJson};
 pub(crate) use json_text::{parse_json_value, strip_bom};
 pub(crate) use model::not_an_object;
-pub use model::{validate_model, FieldDecline, FieldFast, FieldProbe, Model};
+pub use model::{validate_field, validate_model, validate_whole, FieldDecline, FieldFast, FieldProbe, Model};
+#[cfg(feature = "pattern")]
+pub use pattern::{Pattern, PatternCell};
 pub use schema::{title_case, JsonSchema, SchemaRegistry};
 pub use str_enum::{enum_failure, enum_from_json, enum_from_param, enum_schema, fast_enum, StrEnum};
+#[cfg(feature = "datetime")]
+pub use types::Duration;
+#[cfg(feature = "email")]
+pub use types::EmailStr;
+#[cfg(feature = "url")]
+pub use types::HttpUrl;

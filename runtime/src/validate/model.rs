@@ -5,7 +5,9 @@
 //!   reports it);
 //! - the strict fast path of a derived model (see [`super::fast_json`]) uses, per field, the
 //!   field type's own fast path when it has one ([`FieldProbe`]), and otherwise declines, so the
-//!   lax path reports the field; a field whose value breaks a constraint declines too.
+//!   lax path reports the field; a field whose value breaks a constraint declines too;
+//! - a validator (`#[validate(check)]`, a field's or the model's) runs after conversion and its
+//!   rejection is pydantic's `value_error` ("Value error, <message>"), among the other errors.
 
 use std::marker::PhantomData;
 
@@ -120,5 +122,58 @@ impl<'de, T> DeserializeSeed<'de> for Decline<T> {
     type Value = T;
     fn deserialize<D: Deserializer<'de>>(self, _deserializer: D) -> Result<T, D::Error> {
         Err(D::Error::custom("no fast path"))
+    }
+}
+
+/// pydantic's `value_error` for a validator's `message`: "Value error, <message>", with the
+/// `ctx` FastAPI writes (`{"error": {}}`: the exception object, which it cannot encode).
+fn value_error(message: String) -> Failure {
+    Failure::with_ctx(
+        "value_error",
+        format!("Value error, {message}"),
+        serde_json::json!({ "error": {} }),
+    )
+}
+
+/// Run field `key`'s validator (`#[validate(check)]`) on its converted value, if it converted:
+/// a rejection is a `value_error` at the field's location with the field's input, reported with
+/// every other error of the request.
+pub fn validate_field<T>(
+    value: Option<T>,
+    check: fn(&T) -> Result<(), String>,
+    object: &Map<String, Value>,
+    key: &'static str,
+    loc: &mut Loc,
+    errors: &mut ValidationErrors,
+) -> Option<T> {
+    let value = value?;
+    match check(&value) {
+        Ok(()) => Some(value),
+        Err(message) => {
+            loc.push(super::error::LocItem::Static(key));
+            let input = object.get(key).cloned().unwrap_or(Value::Null);
+            errors.push(value_error(message).at(loc.clone(), input));
+            loc.pop();
+            None
+        }
+    }
+}
+
+/// Run the model's validator (`#[validate(check)]` on the struct) once every field converted: a
+/// rejection is a `value_error` at the model's location with the whole object as input, as
+/// pydantic's `model_validator(mode="after")` reports it.
+pub fn validate_whole<T>(
+    value: T,
+    check: fn(&T) -> Result<(), String>,
+    object: &Map<String, Value>,
+    loc: &mut Loc,
+    errors: &mut ValidationErrors,
+) -> Option<T> {
+    match check(&value) {
+        Ok(()) => Some(value),
+        Err(message) => {
+            errors.push(value_error(message).at(loc.clone(), Value::Object(object.clone())));
+            None
+        }
     }
 }

@@ -1,0 +1,132 @@
+//! `rust_decimal::Decimal` as pydantic's `Decimal`: read from numbers and numeric text, written
+//! as a string with its scale (`"1.50"`), and its `max_digits` / `decimal_places` constraints.
+//!
+//! Rules enforced here:
+//! - text is trimmed and may have `_` between digits and an exponent (`1e3`), as Python's
+//!   `Decimal()` takes it; `NaN` and the infinities are `finite_number`; other text, and a value
+//!   beyond the 96-bit range, is `decimal_parsing`; `null`, booleans, arrays and objects are
+//!   `decimal_type`;
+//! - digits and decimal places are counted on the normalized value (`12.300` has two places), as
+//!   pydantic counts them: `decimal_max_digits`, then `decimal_max_places`, then
+//!   `decimal_whole_digits` when both are set.
+
+use std::cmp::Ordering;
+
+use rust_decimal::Decimal;
+use serde_json::{json, Value};
+
+use super::{text_value, TextValue};
+use crate::validate::constraint::{Bound, Constrainable};
+use crate::validate::error::Failure;
+
+fn parsing() -> Failure {
+    Failure::new("decimal_parsing", "Input should be a valid decimal")
+}
+
+/// `text` without the `_` separators Python allows between digits; `None` for a misplaced one.
+fn without_separators(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        if c == '_' {
+            let between =
+                i > 0 && bytes[i - 1].is_ascii_digit() && bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
+            if !between {
+                return None;
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Some(out)
+}
+
+fn decimal_text(raw: &str) -> Result<Decimal, Failure> {
+    let text = without_separators(raw.trim()).ok_or_else(parsing)?;
+    let unsigned = text.trim_start_matches(['+', '-']).to_ascii_lowercase();
+    if matches!(unsigned.as_str(), "nan" | "snan" | "inf" | "infinity") {
+        return Err(Failure::new("finite_number", "Input should be a finite number"));
+    }
+    let plain = text.strip_prefix('+').unwrap_or(&text);
+    let parsed = if plain.contains(['e', 'E']) {
+        Decimal::from_scientific(plain)
+    } else {
+        Decimal::from_str_exact(plain)
+    };
+    parsed.map_err(|_| parsing())
+}
+
+impl TextValue for Decimal {
+    fn from_text(raw: &str) -> Result<Self, Failure> {
+        decimal_text(raw)
+    }
+    fn from_value(value: &Value) -> Result<Self, Failure> {
+        match value {
+            Value::String(text) => decimal_text(text),
+            // A JSON number's text as Python's `str(float)` or `str(int)` writes it.
+            Value::Number(n) => decimal_text(&n.to_string()),
+            _ => Err(Failure::new(
+                "decimal_type",
+                "Decimal input should be an integer, float, string or Decimal object",
+            )),
+        }
+    }
+    fn schema() -> Value {
+        json!({ "anyOf": [{ "type": "number" }, { "type": "string" }] })
+    }
+}
+
+text_value!(Decimal);
+
+/// The digits and decimal places pydantic counts for `value` (normalized first).
+pub(crate) fn digits(value: &Decimal) -> (u32, u32) {
+    let normalized = value.normalize();
+    let scale = normalized.scale();
+    let mantissa = normalized.mantissa().unsigned_abs();
+    let len = mantissa.checked_ilog10().map_or(1, |l| l + 1);
+    (len.max(scale), scale)
+}
+
+impl Constrainable for Decimal {
+    fn compare(&self, bound: Bound) -> Option<Ordering> {
+        let bound = match bound {
+            Bound::Int(i) => Decimal::from_i128_with_scale(i, 0),
+            Bound::Float(f) => Decimal::from_f64_retain(f)?,
+        };
+        Some(self.cmp(&bound))
+    }
+    fn decimal_digits(&self) -> Option<(u32, u32)> {
+        Some(digits(self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_decimal_text() {
+        assert_eq!(Decimal::from_text("1.50").unwrap().to_string(), "1.50");
+        assert_eq!(Decimal::from_text(" 1.5 ").unwrap().to_string(), "1.5");
+        assert_eq!(Decimal::from_text("1_000").unwrap().to_string(), "1000");
+        assert_eq!(Decimal::from_text("1e3").unwrap(), Decimal::from(1000));
+        assert_eq!(Decimal::from_text("-inf").unwrap_err().kind, "finite_number");
+        assert_eq!(Decimal::from_text("NaN").unwrap_err().kind, "finite_number");
+        assert_eq!(Decimal::from_text("abc").unwrap_err().kind, "decimal_parsing");
+        assert_eq!(Decimal::from_value(&json!(1.5)).unwrap().to_string(), "1.5");
+        assert_eq!(
+            Decimal::from_value(&json!(true)).unwrap_err().kind,
+            "decimal_type"
+        );
+    }
+
+    #[test]
+    fn digits_are_counted_normalized() {
+        let d = |s: &str| digits(&Decimal::from_text(s).unwrap());
+        assert_eq!(d("123.45"), (5, 2));
+        assert_eq!(d("12.300"), (3, 1));
+        assert_eq!(d("0.001"), (3, 3));
+        assert_eq!(d("1000"), (4, 0));
+        assert_eq!(d("0"), (1, 0));
+    }
+}

@@ -1,0 +1,292 @@
+//! Date, time and date-time text as pydantic reads it (its parser is the `speedate` crate):
+//! the grammar and speedate's error words, before any date-time library sees the values.
+//!
+//! Rules enforced here:
+//! - a date is exactly `YYYY-MM-DD`, a real day of the Gregorian calendar;
+//! - a time is `HH:MM[:SS[.fraction]]` with an optional offset (`Z`, `±HH:MM`, `±HHMM`, `±HH`);
+//!   fractions beyond microseconds are truncated, as pydantic does;
+//! - a date-time is a date, then `T`, `t`, `_` or a space, then a time; a date alone is midnight;
+//! - a number, or text that is one, is a unix timestamp: seconds, or milliseconds when its
+//!   magnitude is above 2e10 (speedate's rule), fractions kept to the microsecond;
+//! - when a date-time does not parse, the error reported is the one of reading the text as a
+//!   date (speedate's fallback, hence "unexpected extra characters" for a bad time part).
+
+/// A calendar day as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct DateParts {
+    pub(super) year: i32,
+    pub(super) month: u32,
+    pub(super) day: u32,
+}
+
+/// A time of day as written, with its offset from UTC in seconds when it has one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct TimeParts {
+    pub(super) hour: u32,
+    pub(super) minute: u32,
+    pub(super) second: u32,
+    pub(super) micro: u32,
+    pub(super) offset: Option<i32>,
+}
+
+impl TimeParts {
+    const MIDNIGHT: TimeParts = TimeParts {
+        hour: 0,
+        minute: 0,
+        second: 0,
+        micro: 0,
+        offset: None,
+    };
+}
+
+/// What a date-time text or number reads as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Instant {
+    /// A date and a time as written (the offset, if any, in the time).
+    Civil(DateParts, TimeParts),
+    /// A unix timestamp: seconds and microseconds (always UTC).
+    Unix(i64, u32),
+}
+
+pub(super) const TOO_SHORT: &str = "input is too short";
+pub(super) const EXTRA: &str = "unexpected extra characters at the end of the input";
+
+fn is_leap(year: i32) -> bool {
+    (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+}
+
+fn days_in_month(year: i32, month: u32) -> u32 {
+    match month {
+        2 if is_leap(year) => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// The two-digit number at `at`, or `error` when either byte is not a digit.
+fn two_digits(bytes: &[u8], at: usize, error: &'static str) -> Result<u32, &'static str> {
+    match (bytes.get(at), bytes.get(at + 1)) {
+        (Some(a @ b'0'..=b'9'), Some(b @ b'0'..=b'9')) => Ok(u32::from(a - b'0') * 10 + u32::from(b - b'0')),
+        (Some(_), Some(_)) => Err(error),
+        _ => Err(TOO_SHORT),
+    }
+}
+
+/// The date in the first ten bytes of `bytes`.
+fn date_prefix(bytes: &[u8]) -> Result<DateParts, &'static str> {
+    if bytes.len() < 10 {
+        return Err(TOO_SHORT);
+    }
+    let mut year = 0i32;
+    for &b in &bytes[..4] {
+        if !b.is_ascii_digit() {
+            return Err("invalid character in year");
+        }
+        year = year * 10 + i32::from(b - b'0');
+    }
+    if bytes[4] != b'-' {
+        return Err("invalid date separator, expected `-`");
+    }
+    let month = two_digits(bytes, 5, "invalid character in month")?;
+    if bytes[7] != b'-' {
+        return Err("invalid date separator, expected `-`");
+    }
+    let day = two_digits(bytes, 8, "invalid character in day")?;
+    if !(1..=12).contains(&month) {
+        return Err("month value is outside expected range of 1-12");
+    }
+    if day == 0 || day > days_in_month(year, month) {
+        return Err("day value is outside expected range");
+    }
+    Ok(DateParts { year, month, day })
+}
+
+/// A whole text as a date.
+pub(super) fn date(text: &str) -> Result<DateParts, &'static str> {
+    let date = date_prefix(text.as_bytes())?;
+    if text.len() > 10 {
+        return Err(EXTRA);
+    }
+    Ok(date)
+}
+
+/// The offset at the start of `bytes` (after the time), in seconds, and its length.
+fn offset(bytes: &[u8]) -> Result<(i32, usize), &'static str> {
+    let sign = match bytes.first() {
+        Some(b'Z' | b'z') => return Ok((0, 1)),
+        Some(b'+') => 1,
+        Some(b'-') => -1,
+        _ => return Err("invalid timezone sign"),
+    };
+    let hours = two_digits(bytes, 1, "invalid timezone hour")?;
+    let (minutes, len) = match bytes.get(3) {
+        Some(b':') => (two_digits(bytes, 4, "invalid timezone minute")?, 6),
+        Some(b'0'..=b'9') => (two_digits(bytes, 3, "invalid timezone minute")?, 5),
+        _ => (0, 3),
+    };
+    if hours > 23 {
+        return Err("timezone offset must be less than 24 hours");
+    }
+    if minutes > 59 {
+        return Err("timezone offset minutes must be less than 60");
+    }
+    Ok((sign * (hours * 3600 + minutes * 60) as i32, len))
+}
+
+/// A whole text as a time of day.
+pub(super) fn time(text: &str) -> Result<TimeParts, &'static str> {
+    let bytes = text.as_bytes();
+    if bytes.len() < 5 {
+        return Err(TOO_SHORT);
+    }
+    let hour = two_digits(bytes, 0, "invalid character in hour")?;
+    if bytes[2] != b':' {
+        return Err("invalid time separator, expected `:`");
+    }
+    let minute = two_digits(bytes, 3, "invalid character in minute")?;
+    if hour > 23 {
+        return Err("hour value is outside expected range of 0-23");
+    }
+    if minute > 59 {
+        return Err("minute value is outside expected range of 0-59");
+    }
+    let mut at = 5;
+    let mut second = 0;
+    let mut micro = 0;
+    if bytes.get(at) == Some(&b':') {
+        second = two_digits(bytes, at + 1, "invalid character in second")?;
+        if second > 59 {
+            return Err("second value is outside expected range of 0-59");
+        }
+        at += 3;
+        if matches!(bytes.get(at), Some(b'.' | b',')) {
+            at += 1;
+            let digits = bytes[at..].iter().take_while(|b| b.is_ascii_digit()).count();
+            if digits == 0 {
+                return Err("second fraction value is missing");
+            }
+            for (i, b) in bytes[at..at + digits].iter().enumerate().take(6) {
+                micro += u32::from(b - b'0') * 10u32.pow(5 - i as u32);
+            }
+            at += digits;
+        }
+    }
+    let mut parts = TimeParts {
+        hour,
+        minute,
+        second,
+        micro,
+        offset: None,
+    };
+    if at < bytes.len() {
+        let (seconds, len) = offset(&bytes[at..])?;
+        parts.offset = Some(seconds);
+        at += len;
+    }
+    if at < bytes.len() {
+        return Err(EXTRA);
+    }
+    Ok(parts)
+}
+
+/// A text that is a number (`-1714548600`, `1714548600.5`): the timestamp it stands for.
+fn numeric_text(text: &str) -> Option<Result<Instant, &'static str>> {
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() || !all_digits(whole) || !all_digits(fraction) {
+        return None;
+    }
+    text.parse::<f64>().ok().map(timestamp)
+}
+
+/// A JSON number or numeric text as a unix timestamp.
+pub(super) fn timestamp(value: f64) -> Result<Instant, &'static str> {
+    if !value.is_finite() {
+        return Err("invalid timestamp");
+    }
+    // speedate's rule: beyond 2e10 (year 2603 in seconds) the number is in milliseconds.
+    let seconds = if value.abs() > 2e10 { value / 1000.0 } else { value };
+    if seconds.abs() > 253_402_300_800.0 {
+        return Err("timestamp value is outside expected range");
+    }
+    let whole = seconds.floor();
+    let micro = ((seconds - whole) * 1_000_000.0).round() as u32;
+    Ok(Instant::Unix(whole as i64, micro.min(999_999)))
+}
+
+/// A whole text as a date-time (or a timestamp). The error is the date reading's, as speedate's
+/// fallback reports it.
+pub(super) fn datetime(text: &str) -> Result<Instant, &'static str> {
+    if let Some(number) = numeric_text(text) {
+        return number;
+    }
+    let bytes = text.as_bytes();
+    let date = date_prefix(bytes)?;
+    if bytes.len() == 10 {
+        return Ok(Instant::Civil(date, TimeParts::MIDNIGHT));
+    }
+    if !matches!(bytes[10], b'T' | b't' | b'_' | b' ') {
+        return Err(EXTRA);
+    }
+    // Byte 10 is ASCII, so 11 is a character boundary.
+    time(&text[11..])
+        .map(|time| Instant::Civil(date, time))
+        .map_err(|_| EXTRA)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_follow_speedate() {
+        assert_eq!(
+            date("2024-02-29"),
+            Ok(DateParts {
+                year: 2024,
+                month: 2,
+                day: 29
+            })
+        );
+        assert_eq!(date("2023-02-29"), Err("day value is outside expected range"));
+        assert_eq!(date("2024-5-1"), Err(TOO_SHORT));
+        assert_eq!(
+            date("2024-13-01"),
+            Err("month value is outside expected range of 1-12")
+        );
+        assert_eq!(date("24-05-01T0"), Err("invalid character in year"));
+        assert_eq!(date("2024/05/01"), Err("invalid date separator, expected `-`"));
+        assert_eq!(date("2024-05-01T"), Err(EXTRA));
+    }
+
+    #[test]
+    fn times_and_offsets() {
+        let t = time("07:30:15.1234567+02:00").unwrap();
+        assert_eq!(
+            (t.hour, t.minute, t.second, t.micro, t.offset),
+            (7, 30, 15, 123_456, Some(7200))
+        );
+        assert_eq!(time("07:30").unwrap().offset, None);
+        assert_eq!(time("07:30Z").unwrap().offset, Some(0));
+        assert_eq!(time("07:30-0030").unwrap().offset, Some(-1800));
+        assert_eq!(time("7:30"), Err(TOO_SHORT));
+        assert_eq!(time("24:00"), Err("hour value is outside expected range of 0-23"));
+        assert_eq!(time("3600.5"), Err("invalid time separator, expected `:`"));
+        assert_eq!(time("07:30x"), Err("invalid timezone sign"));
+    }
+
+    #[test]
+    fn datetimes_and_timestamps() {
+        assert_eq!(
+            datetime("1714548600.5"),
+            Ok(Instant::Unix(1_714_548_600, 500_000))
+        );
+        assert_eq!(datetime("-1"), Ok(Instant::Unix(-1, 0)));
+        assert_eq!(datetime("1714548600000"), Ok(Instant::Unix(1_714_548_600, 0)));
+        assert_eq!(datetime("2024-05-01T25:00:00Z"), Err(EXTRA));
+        assert_eq!(datetime("x"), Err(TOO_SHORT));
+        assert!(matches!(datetime("2024-05-01 07:30Z"), Ok(Instant::Civil(_, t)) if t.offset == Some(0)));
+    }
+}
