@@ -7,7 +7,7 @@
 //!   field type's own fast path when it has one ([`FieldProbe`]), and otherwise declines, so the
 //!   lax path reports the field; a field whose value breaks a constraint declines too;
 //! - a validator (`#[validate(check)]`, a field's or the model's) runs after conversion and its
-//!   rejection is pydantic's `value_error` ("Value error, <message>"), among the other errors.
+//!   rejection is pydantic's `value_error` (`"Value error, <message>"`), among the other errors.
 
 use std::marker::PhantomData;
 

@@ -4,7 +4,7 @@
 //!
 //! Rules enforced here:
 //! - `Name <address>` is read as `address`, as pydantic does;
-//! - a failure is pydantic's `value_error` "value is not a valid email address: <reason>" with
+//! - a failure is pydantic's `value_error` `"value is not a valid email address: <reason>"` with
 //!   `ctx.reason`, in email-validator's words;
 //! - the local part is dot-separated atoms of RFC 5322 characters or any non-ASCII character;
 //!   the domain is dot-separated labels of letters, digits and inner hyphens (non-ASCII letters
