@@ -228,6 +228,20 @@ fn refusal(status: u16, detail: &str) -> Response {
     HttpError::new(status, detail).into_response()
 }
 
+/// The 422 of a key used for another request, in the shape of every other 422 (the document's
+/// `HTTPValidationError`, which generated clients parse), at the header's location.
+fn reused(key: &str) -> Response {
+    crate::response::error_response(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        &json!([{
+            "type": "idempotency_key_reused",
+            "loc": ["header", HEADER],
+            "msg": "This Idempotency-Key was used for another request",
+            "input": key,
+        }]),
+    )
+}
+
 /// A kept answer, replayed with the marker header.
 fn replay(kept: KeptAnswer) -> Response {
     let mut response = hyper::Response::new(crate::response::Body::from(kept.body));
@@ -294,7 +308,7 @@ impl Arg for IdempotencyKey {
                 409,
                 "A request with this Idempotency-Key is being processed; retry later",
             )),
-            Ok(Begin::Mismatch) => Err(refusal(422, "This Idempotency-Key was used for another request")),
+            Ok(Begin::Mismatch) => Err(reused(&key)),
             Err(err) => {
                 tracing::error!(error = %err, "idempotency keys unavailable");
                 Err(refusal(503, "Service Unavailable"))

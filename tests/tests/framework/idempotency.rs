@@ -110,7 +110,8 @@ async fn the_same_key_with_another_request_is_422() {
         (other.status, other.text()),
         (
             422,
-            r#"{"detail":"This Idempotency-Key was used for another request"}"#.to_owned()
+            r#"{"detail":[{"type":"idempotency_key_reused","loc":["header","idempotency-key"],"msg":"This Idempotency-Key was used for another request","input":"k"}]}"#
+                .to_owned()
         )
     );
     // Another path is another request too.
