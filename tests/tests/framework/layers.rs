@@ -367,6 +367,31 @@ async fn a_layer_that_panics_is_a_500_not_a_dropped_connection() {
     }
 }
 
+/// A layer that passes on a new request without the old one's extensions (and so without the
+/// routing the innermost service resumes from).
+fn forgetful(
+) -> tower::util::MapRequestLayer<fn(hyper::Request<ferrapi::Body>) -> hyper::Request<ferrapi::Body>> {
+    tower::util::MapRequestLayer::new(|mut request: hyper::Request<ferrapi::Body>| {
+        request.extensions_mut().clear();
+        request
+    })
+}
+
+#[tokio::test]
+async fn a_layer_that_drops_the_routing_gets_a_500_not_a_hang() {
+    // The app's stack and a group's end in the same innermost service.
+    let addr = spawn(routes().layer(forgetful())).await;
+    let group = group!("/g").routes(routes![read_item]).layer(forgetful());
+    let grouped = spawn(App::new().group(group)).await;
+    for (addr, path) in [(addr, "/items/1"), (addr, "/nowhere"), (grouped, "/g/items/1")] {
+        let reply = tokio::time::timeout(Duration::from_secs(5), get(addr, path))
+            .await
+            .unwrap_or_else(|_| panic!("{path}: no answer in 5 s"));
+        assert_eq!(reply.status, 500, "{path}");
+        assert_eq!(reply.text(), r#"{"detail":"Internal Server Error"}"#);
+    }
+}
+
 #[tokio::test]
 async fn head_answers_keep_their_length_through_a_layer() {
     let addr = spawn(routes().layer(TraceLayer::new_for_http())).await;
