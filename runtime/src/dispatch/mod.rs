@@ -112,8 +112,14 @@ where
     B::Error: Into<BoxError>,
 {
     let mut observed = Observed::begin(inner, &request, log);
-    let run = begin(inner, stack, request, &mut *observed);
-    ResponseFuture::new(run, Some(observed), is_head)
+    let mut run = begin(inner, stack, request, &mut observed);
+    // Answered synchronously (most requests): recorded now, so the observer stays on the stack;
+    // only an answer still under way takes it along, boxed.
+    if let Run::Ready(std::task::Poll::Ready(response)) = &mut run {
+        observed.record(response);
+        return ResponseFuture::new(run, None, is_head);
+    }
+    ResponseFuture::new(run, Some(Box::new(observed)), is_head)
 }
 
 /// Steps 2 to 5 of the module's flow for `request`: route it, then down the app's layers (when it

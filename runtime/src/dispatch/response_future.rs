@@ -74,7 +74,7 @@ where
 /// Record the answer (when observed: its id, the access line, the metrics) and drop the body of
 /// a HEAD answer.
 fn complete(observed: &mut Option<Box<Observed>>, is_head: bool, response: &mut Response) {
-    if let Some(observed) = observed.take() {
+    if let Some(mut observed) = observed.take() {
         observed.record(response);
     }
     if is_head {

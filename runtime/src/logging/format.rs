@@ -268,6 +268,11 @@ thread_local! {
 /// Append the UTC time of `at`, `2026-11-26T08:01:22.123456Z`. A request's access line is
 /// stamped with the instant that also ends its latency: one clock read serves both.
 pub(crate) fn timestamp_at(out: &mut Vec<u8>, at: Instant) {
+    out.extend_from_slice(&timestamp(at));
+}
+
+/// The UTC time of `at`, `2026-11-26T08:01:22.123456Z` (see [`timestamp_at`]).
+fn timestamp(at: Instant) -> [u8; 27] {
     let mut text = *b"0000-00-00T00:00:00.000000Z";
     STAMP.with(|stamp| match stamp.0.try_borrow_mut() {
         Ok(mut stamp) => {
@@ -294,7 +299,7 @@ pub(crate) fn timestamp_at(out: &mut Vec<u8>, at: Instant) {
             put_micros(&mut text, (nanos % 1_000_000_000 / 1000) as u32);
         }
     });
-    out.extend_from_slice(&text);
+    text
 }
 
 /// Read both clocks again into `anchor`, and return the wall-clock time of `at` (nanoseconds
@@ -537,8 +542,10 @@ pub(crate) struct AccessLine<'a> {
 pub(crate) fn access(out: &mut Vec<u8>, style: Style, line: &AccessLine<'_>) {
     match style.format {
         LogFormat::Text if !style.ansi => {
-            timestamp_at(out, line.at);
-            out.extend_from_slice(b"  INFO ");
+            // The line's start in one piece: each append is a call and a capacity check.
+            let mut start = *b"0000-00-00T00:00:00.000000Z  INFO ";
+            start[..27].copy_from_slice(&timestamp(line.at));
+            out.extend_from_slice(&start);
             access_text(out, line);
         }
         LogFormat::Text => {
@@ -572,10 +579,10 @@ fn access_text(out: &mut Vec<u8>, line: &AccessLine<'_>) {
     out.extend_from_slice(line.method.as_bytes());
     out.push(b' ');
     out.extend_from_slice(line.path);
-    push_outcome(out, line.status, line.micros);
-    out.extend_from_slice(b"ms");
+    push_outcome(out, line.status, line.micros, b"ms");
     if let Some(id) = line.request_id {
-        request_id(out, false, id);
+        out.extend_from_slice(b" request_id=");
+        out.extend_from_slice(id);
     }
 }
 
@@ -585,8 +592,7 @@ fn access_json(out: &mut Vec<u8>, line: &AccessLine<'_>) {
     json_escape(out, line.method);
     out.push(b' ');
     json_escape_bytes(out, line.path);
-    push_outcome(out, line.status, line.micros);
-    out.extend_from_slice(b"ms\",\"method\":");
+    push_outcome(out, line.status, line.micros, b"ms\",\"method\":");
     json_string(out, line.method);
     out.extend_from_slice(b",\"path\":\"");
     json_escape_bytes(out, line.path);
@@ -605,13 +611,14 @@ fn access_json(out: &mut Vec<u8>, line: &AccessLine<'_>) {
     out.push(b'}');
 }
 
-/// Append ` 200 0.123` (the status, and the latency in milliseconds).
-fn push_outcome(out: &mut Vec<u8>, status: u16, micros: u64) {
+/// Append ` 200 0.123` (the status, and the latency in milliseconds), then `after`.
+fn push_outcome<const N: usize>(out: &mut Vec<u8>, status: u16, micros: u64, after: &[u8; N]) {
     if (100..1000).contains(&status) && micros < 10_000 {
-        // The common case, in one piece: a three-digit status, under 10 ms.
+        // The common case, in one piece with `after`: a three-digit status, under 10 ms.
         let [s1, s2, s3] = three_digits(u32::from(status));
         let [m1, m2, m3] = three_digits((micros % 1000) as u32);
-        out.extend_from_slice(&[
+        let mut piece = [0u8; 32];
+        piece[..10].copy_from_slice(&[
             b' ',
             s1,
             s2,
@@ -623,12 +630,17 @@ fn push_outcome(out: &mut Vec<u8>, status: u16, micros: u64) {
             m2,
             m3,
         ]);
-        return;
+        if let Some(rest) = piece.get_mut(10..10 + N) {
+            rest.copy_from_slice(after);
+            out.extend_from_slice(&piece[..10 + N]);
+            return;
+        }
     }
     out.push(b' ');
     push_status(out, status);
     out.push(b' ');
     push_millis(out, micros);
+    out.extend_from_slice(after);
 }
 
 #[cfg(test)]
@@ -681,7 +693,11 @@ mod tests {
             (503, 10_000, " 503 10.000"),
             (101, 45_000_001, " 101 45000.001"),
         ] {
-            assert_eq!(text(|out| push_outcome(out, status, micros)), expected);
+            assert_eq!(text(|out| push_outcome(out, status, micros, b"")), expected);
+            assert_eq!(
+                text(|out| push_outcome(out, status, micros, b"ms\",\"method\":")),
+                format!("{expected}ms\",\"method\":")
+            );
         }
     }
 
