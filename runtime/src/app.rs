@@ -300,6 +300,11 @@ impl App {
 
     /// Compile the app into a service.
     pub fn build(self) -> Result<Service, BuildError> {
+        let app = self.wrap_problems();
+        app.build_wrapped()
+    }
+
+    fn build_wrapped(self) -> Result<Service, BuildError> {
         let table = self.table()?;
         for route in &self.routes {
             let def = &route.def;

@@ -84,6 +84,9 @@ pub struct Config {
     /// returned in the response's `X-Request-Id`, and a `tracing` span the handler runs in
     /// (default off).
     pub request_ids: bool,
+    /// The app answers problem details ([`App::problem_details`](crate::App::problem_details)):
+    /// the server's own answers (503 for overload, 400 for a refused head) are problems too.
+    pub(crate) problem_details: bool,
 }
 
 impl Default for Config {
@@ -107,6 +110,7 @@ impl Default for Config {
             docs_url: Some("/docs".to_owned()),
             redoc_url: Some("/redoc".to_owned()),
             request_ids: false,
+            problem_details: false,
         }
     }
 }

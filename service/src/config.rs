@@ -90,6 +90,16 @@ pub struct Config {
         value_name = "BOOL"
     )]
     pub request_ids: bool,
+    /// How long, in milliseconds, a request with an `Idempotency-Key` holds its key when its
+    /// process dies before answering: a retry of it runs again (and finds the visit it booked)
+    /// once this has passed. Longer than the slowest booking.
+    #[arg(
+        long,
+        env = "IDEMPOTENCY_LEASE_MS",
+        value_name = "MS",
+        default_value_t = 60_000
+    )]
+    pub idempotency_lease_ms: u64,
     /// Serve Prometheus metrics at `GET /metrics`: requests by method, route and status, their
     /// latency, requests in flight and refused, store operations and errors (off by default).
     #[arg(

@@ -11,10 +11,20 @@
 //! - the record is the framework's [`Record`]: running (fingerprint, lease end) or done
 //!   (fingerprint, status, headers and body in hex, expiry); a record that does not read back is
 //!   a store failure (503), never a replay of something else;
-//! - an expired record is overwritten by the next request with its key (no sweeping: a key's
-//!   document stays until reused).
+//! - expired records (an answer past its retention, a dead attempt past its lease: `until` is
+//!   past) are swept on write: every [`SWEEP_EVERY`]th key this process takes, it deletes them all
+//!   in one statement, which the index on `until` serves. On write rather than by a periodic
+//!   task: no task to start, stop or run in every process of the service, the work grows with the
+//!   keys written, and the store's rules (one atomic step per document) already make a sweep
+//!   racing another process's decision harmless: a record that is no longer past its time stays,
+//!   and a decision whose record was swept meanwhile finds it gone and decides again. Between
+//!   sweeps an expired record is overwritten by the next request with its key.
 
-use ferrapi::idempotency::{decide, Begin, KeptAnswer, KeyFuture, KeyStore, KeyStoreError, Record};
+use ferrapi::idempotency::{
+    decide, Begin, IdempotencyKeys, KeptAnswer, KeyFuture, KeyStore, KeyStoreError, Record,
+};
+use std::sync::atomic::{AtomicU32, Ordering};
+
 use serde_json::{json, Value};
 
 use crate::store::{Checked, Document, Stale, Store, StoreError, Versioned};
@@ -23,16 +33,74 @@ use crate::store::{Checked, Document, Stale, Store, StoreError, Versioned};
 pub const KEYS: &str = "idempotency_keys";
 /// How long a key's answer is kept: a day, Stripe's period.
 pub const RETENTION: std::time::Duration = std::time::Duration::from_secs(24 * 60 * 60);
+/// How long a first attempt holds its key unless the configuration says otherwise: a minute.
+pub const LEASE: std::time::Duration = std::time::Duration::from_secs(60);
 /// How many times a decision is made again after losing a race on one key.
 const ATTEMPTS: usize = 8;
 
+/// How many keys a process takes between two sweeps of the expired ones.
+pub const SWEEP_EVERY: u32 = 256;
+/// The field of a key's record holding when it expires (its answer's retention or its lease).
+const UNTIL: &str = "until";
+
 /// Idempotency keys in the service's [`Store`]: a [`KeyStore`] every process shares.
-#[derive(Debug, Clone)]
-pub struct StoreKeys(pub Store);
+#[derive(Debug)]
+pub struct StoreKeys {
+    store: Store,
+    sweep_every: u32,
+    taken: AtomicU32,
+}
+
+impl StoreKeys {
+    /// Keys kept in `store`, swept every [`SWEEP_EVERY`] keys taken.
+    pub fn new(store: Store) -> Self {
+        StoreKeys {
+            store,
+            sweep_every: SWEEP_EVERY,
+            taken: AtomicU32::new(0),
+        }
+    }
+
+    /// Sweep every `keys` keys taken instead (at least 1).
+    pub fn sweep_every(mut self, keys: u32) -> Self {
+        self.sweep_every = keys.max(1);
+        self
+    }
+
+    /// Create the index a sweep uses (idempotent; run at start-up).
+    pub async fn prepare(store: &Store) -> Result<(), StoreError> {
+        store.ensure_index(KEYS, UNTIL).await
+    }
+
+    /// Delete every record past its time at `now`; how many went.
+    pub async fn sweep(&self, now: u64) -> Result<u64, KeyStoreError> {
+        self.store
+            .delete_below(KEYS, UNTIL, now.saturating_add(1))
+            .await
+            .map_err(store_error)
+    }
+
+    /// Count a key taken; sweep when it is the `sweep_every`th. A failed sweep is logged, never
+    /// the request's failure (the next one tries again).
+    async fn taken(&self, now: u64) {
+        let taken = self.taken.fetch_add(1, Ordering::Relaxed).wrapping_add(1);
+        if taken.is_multiple_of(self.sweep_every) {
+            if let Err(err) = self.sweep(now).await {
+                tracing::warn!(error = %err, "expired idempotency keys could not be swept");
+            }
+        }
+    }
+}
+
+/// The app's idempotency keys: kept in `store` for [`RETENTION`], each first attempt holding its
+/// key for `lease`.
+pub fn keys(store: &Store, lease: std::time::Duration) -> IdempotencyKeys {
+    IdempotencyKeys::new(StoreKeys::new(store.clone()), RETENTION).lease(lease)
+}
 
 /// The id of `key`'s document: two 64-bit FNV-1a digests (of the key, and of it reversed), cut to
 /// 96 bits.
-fn key_id(key: &str) -> String {
+pub(crate) fn key_id(key: &str) -> String {
     let fnv = |bytes: &mut dyn Iterator<Item = u8>| {
         bytes.fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
             (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
@@ -132,7 +200,7 @@ impl StoreKeys {
     /// The key's record and its version, if any; `Err` when its document holds another key.
     async fn read(&self, id: &str, key: &str) -> Result<Option<(Record, u64)>, KeyStoreError> {
         let Some(Versioned { document, version }) =
-            self.0.get_versioned(KEYS, id).await.map_err(store_error)?
+            self.store.get_versioned(KEYS, id).await.map_err(store_error)?
         else {
             return Ok(None);
         };
@@ -153,7 +221,7 @@ impl StoreKeys {
         version: u64,
     ) -> Result<bool, KeyStoreError> {
         let written = self
-            .0
+            .store
             .replace_versioned(KEYS, id, to_document(key, record), &[], Some(version))
             .await
             .map_err(store_error)?;
@@ -185,7 +253,7 @@ impl StoreKeys {
             let done = match &next {
                 Some(record) => self.write_at(&id, key, record, version).await?,
                 None => {
-                    let deleted = self.0.delete_versioned(KEYS, &id, &[], Some(version)).await;
+                    let deleted = self.store.delete_versioned(KEYS, &id, &[], Some(version)).await;
                     !matches!(deleted.map_err(store_error)?, Err(Stale))
                 }
             };
@@ -220,13 +288,20 @@ impl KeyStore for StoreKeys {
                 match current {
                     None => {
                         let document = to_document(key, &running);
-                        if self.0.insert_at(KEYS, &id, document).await.map_err(store_error)? {
+                        if self
+                            .store
+                            .insert_at(KEYS, &id, document)
+                            .await
+                            .map_err(store_error)?
+                        {
+                            self.taken(now).await;
                             return Ok(Begin::Run);
                         }
                     }
                     Some((record, version)) => match decide(Some(&record), fingerprint, now) {
                         Begin::Run => {
                             if self.write_at(&id, key, &running, version).await? {
+                                self.taken(now).await;
                                 return Ok(Begin::Run);
                             }
                         }

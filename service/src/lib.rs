@@ -22,7 +22,6 @@ pub mod store;
 pub mod store_http;
 
 use config::{Group, ReportedConnString};
-use ferrapi::idempotency::IdempotencyKeys;
 use ferrapi::App;
 use store::{Store, StoreError, StoreLocation};
 
@@ -48,6 +47,7 @@ impl Db {
     pub async fn prepare(store: Store, conn_string: &str) -> Result<Self, StoreError> {
         store.ensure_index(group_b::BIRDS, "name").await?;
         clinic::Clinic::prepare(&store).await?;
+        idempotency::StoreKeys::prepare(&store).await?;
         Ok(Db {
             store,
             conn_string: conn_string.to_owned(),
@@ -77,9 +77,8 @@ pub fn app_with_env(group: Group, db: Option<Db>, expose_env: bool) -> App {
         app = app.group(group_b::group(expose_env));
     }
     if let Some(db) = db {
-        let keys = idempotency::StoreKeys(db.store.clone());
         app = app
-            .state(IdempotencyKeys::new(keys, idempotency::RETENTION))
+            .state(idempotency::keys(&db.store, idempotency::LEASE))
             .state(clinic::Clinic::new(db.store.clone()))
             .state(db.store)
             .state(ReportedConnString(db.conn_string));

@@ -6,6 +6,7 @@
 
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 use clap::Parser;
 use ferrapi::logging::Logging;
@@ -47,7 +48,10 @@ async fn main() -> ExitCode {
              start with --expose-env=false (or EXPOSE_ENV=false) to remove it"
         );
     }
+    let lease = Duration::from_millis(config.idempotency_lease_ms);
+    let keys = resource_api::idempotency::keys(&db.store, lease);
     let mut app = resource_api::app_with_env(config.group, Some(db), config.expose_env)
+        .state(keys)
         .max_concurrency((config.max_concurrency > 0).then_some(config.max_concurrency))
         .request_ids(config.request_ids)
         .strict_http1(config.strict_http1);

@@ -1,7 +1,10 @@
 //! The app's switch to problem details (RFC 9457): see [`App::problem_details`].
 //!
 //! Rules enforced here: the switch is kept as a state value (the app holds it or not), so
-//! building the app asks one question of it; turning it on twice is turning it on once.
+//! building the app asks one question of it; turning it on twice is turning it on once. Its layer
+//! is put around every other layer when the app is built, so the answers made of the other
+//! layers' errors (a timeout's 408, a load-shed 503) are problems too; the server's own answers
+//! read the switch from the app's [`Config`](crate::Config).
 
 use std::any::TypeId;
 
@@ -21,11 +24,21 @@ impl App {
         if self.state.contains(TypeId::of::<ProblemSwitch>()) {
             return self;
         }
-        self.state(ProblemSwitch).layer(ProblemLayer)
+        self.state(ProblemSwitch)
     }
 
     /// Whether [`App::problem_details`] was turned on.
     pub(super) fn answers_problems(&self) -> bool {
         self.state.contains(TypeId::of::<ProblemSwitch>())
+    }
+
+    /// With the switch on, the problem layer around every layer added (the last one added is the
+    /// outermost), and the switch in the config for the server's own answers.
+    pub(super) fn wrap_problems(mut self) -> Self {
+        if !self.answers_problems() {
+            return self;
+        }
+        self.config.problem_details = true;
+        self.layer(ProblemLayer)
     }
 }

@@ -127,6 +127,13 @@ impl IdempotencyKey {
         self.0.as_deref().map(|held| held.key.as_str())
     }
 
+    /// The request's fingerprint (method, path with query, body), when it sent a key: with
+    /// [`key`](Self::key), what a route may derive the id of what it creates from, so that an
+    /// attempt run again after its first one's process died finds what the first created.
+    pub fn fingerprint(&self) -> Option<&str> {
+        self.0.as_deref().map(|held| held.fingerprint.as_str())
+    }
+
     /// Answer with `answer`, kept for the key's retries (when the request sent a key, the answer
     /// is not a 5xx and its body is not a stream). [`Kept<R>`] documents the route's answer as
     /// `R` would.

@@ -97,3 +97,62 @@ impl KeyStore for MemoryKeys {
         })))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(keys: &MemoryKeys, key: &str, now: u64, lease_until: u64) -> Begin {
+        let future = keys.begin(key, "f", now, lease_until);
+        ready(future).unwrap_or_else(|err| panic!("{err}"))
+    }
+
+    /// The store's futures are ready at once: polled once, with a waker that does nothing.
+    fn ready<T>(mut future: KeyFuture<'_, T>) -> Result<T, KeyStoreError> {
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        match future.as_mut().poll(&mut cx) {
+            std::task::Poll::Ready(result) => result,
+            std::task::Poll::Pending => Err(KeyStoreError("pending".into())),
+        }
+    }
+
+    #[test]
+    fn expired_records_are_swept_every_256_keys_taken() {
+        let keys = MemoryKeys::new();
+        let answer = KeptAnswer {
+            status: 201,
+            headers: Vec::new(),
+            body: bytes::Bytes::new(),
+        };
+        // 200 answers kept until 50, 54 attempts whose lease ends at 50, one answer kept to 1000.
+        for n in 0..200 {
+            let key = format!("done-{n}");
+            assert_eq!(run(&keys, &key, 0, 50), Begin::Run);
+            assert_eq!(ready(keys.finish(&key, "f", answer.clone(), 50)), Ok(()));
+        }
+        for n in 0..54 {
+            assert_eq!(run(&keys, &format!("dead-{n}"), 0, 50), Begin::Run);
+        }
+        assert_eq!(run(&keys, "kept", 0, 1000), Begin::Run);
+        let finish = keys.finish("kept", "f", answer.clone(), 1000);
+        assert_eq!(ready(finish), Ok(()));
+        assert_eq!(
+            keys.with(|records, _| records.len()),
+            Ok(255),
+            "no sweep before the 256th"
+        );
+        // The 256th key, taken at 100: every record past its time goes, the live one stays.
+        assert_eq!(run(&keys, "new", 100, 200), Begin::Run);
+        let left = keys.with(|records, _| {
+            let mut left: Vec<String> = records.keys().cloned().collect();
+            left.sort();
+            left
+        });
+        assert_eq!(left, Ok(vec!["kept".to_owned(), "new".to_owned()]));
+        assert_eq!(
+            run(&keys, "kept", 100, 200),
+            Begin::Replay(answer),
+            "the live answer replays"
+        );
+    }
+}

@@ -20,7 +20,7 @@ use crate::response::{Body, Response};
 pub(crate) const PROBLEM_JSON: &str = "application/problem+json";
 
 /// `response` as problem details when it is an error in FastAPI's shape, else unchanged.
-pub(super) fn to_problem(response: Response, instance: &str) -> Response {
+pub(crate) fn to_problem(response: Response, instance: &str) -> Response {
     let status = response.status();
     if !(status.is_client_error() || status.is_server_error()) {
         return response;

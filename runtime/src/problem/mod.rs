@@ -14,5 +14,6 @@ mod body;
 mod document;
 mod layer;
 
+pub(crate) use body::to_problem;
 pub(crate) use document::document_problems;
 pub use layer::{ProblemLayer, ProblemService};

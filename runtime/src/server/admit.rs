@@ -11,7 +11,8 @@
 //! - the request body gets its deadline (`body_deadline.rs`); a 408 for a missed one is counted;
 //! - the response body carries the request's place (and on HTTP/2 its stream's clock) until it
 //!   is sent (`served.rs`);
-//! - every refusal is counted and reported (`refusals.rs`), and answered with a JSON `detail`.
+//! - every refusal is counted and reported (`refusals.rs`), and answered with a JSON `detail`,
+//!   or as problem details when the app answers them (`App::problem_details`).
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -94,19 +95,34 @@ impl ConnService {
             .insert(RETRY_AFTER, HeaderValue::from_static("1"));
         self.gate.refusals().count(Refusal::Overload);
         self.service.refused(request, &mut response);
-        self.now(response)
+        self.now(self.shaped(response, request))
     }
 
     /// Refuse a malformed request: `status` with `detail`, counted, the connection closed.
     #[cold]
-    fn malformed(&self, status: StatusCode, detail: &'static str) -> ConnFuture<ResponseFuture<TimedBody>> {
+    fn malformed(
+        &self,
+        request: &Request<Incoming>,
+        status: StatusCode,
+        detail: &'static str,
+    ) -> ConnFuture<ResponseFuture<TimedBody>> {
         tracing::debug!(status = status.as_u16(), detail, "malformed request refused");
         let mut response = error_response(status, &serde_json::json!(detail));
         response
             .headers_mut()
             .insert(CONNECTION, HeaderValue::from_static("close"));
         self.gate.refusals().count(Refusal::Malformed);
-        self.now(response)
+        self.now(self.shaped(response, request))
+    }
+
+    /// A refusal in the app's shape of errors: problem details when it answers them.
+    #[cold]
+    fn shaped(&self, response: Response, request: &Request<Incoming>) -> Response {
+        if self.service.config().problem_details {
+            crate::problem::to_problem(response, request.uri().path())
+        } else {
+            response
+        }
     }
 
     /// Answer `response` without the app (on HTTP/2 its stream is still watched).
@@ -124,9 +140,12 @@ impl ConnService {
             Protocol::Http1(verdicts) => match verdicts.next() {
                 Verdict::Serve => Ok(false),
                 Verdict::Upgrade => Ok(true),
-                Verdict::Refuse(violation) => Err(self.malformed(violation.status(), violation.detail())),
+                Verdict::Refuse(violation) => {
+                    Err(self.malformed(request, violation.status(), violation.detail()))
+                }
             },
             Protocol::Http2(_) if host_differs_from_authority(request) => Err(self.malformed(
+                request,
                 StatusCode::BAD_REQUEST,
                 "The Host header names another authority than the request's :authority",
             )),

@@ -1,5 +1,6 @@
-//! Calendar dates and instants for the clinic's models, parsed by hand (the grammar is small, and
-//! the messages are pydantic's).
+//! Calendar dates and instants for the clinic's models: the text parsed by hand (the grammar is
+//! small, and the messages are pydantic's strict mode's), the calendar (which days exist, day
+//! numbers) chrono's, through the framework's `datetime` feature.
 //!
 //! Rules enforced here:
 //! - a [`Date`] is exactly `YYYY-MM-DD` (RFC 3339 `full-date`), a real day of the Gregorian
@@ -18,6 +19,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use ferrapi::chrono::{DateTime, Datelike, NaiveDate};
 use ferrapi::convert::{Constrainable, FastJson, FromJson, FromParam};
 use ferrapi::schema::{JsonSchema, SchemaRegistry};
 use ferrapi::validation::{Failure, Loc, ValidationErrors};
@@ -28,51 +30,12 @@ const SECONDS_PER_DAY: i64 = 86_400;
 /// The latest UTC offset in use (Kiribati's Line Islands): "today" somewhere on Earth.
 const LATEST_OFFSET_SECONDS: i64 = 14 * 3600;
 
-/// A day of the Gregorian calendar, written `YYYY-MM-DD`.
+/// Days from 0001-01-01 (chrono's day 1 of the common era) to 1970-01-01.
+const EPOCH_DAYS_FROM_CE: i64 = 719_163;
+
+/// A day of the Gregorian calendar, written `YYYY-MM-DD` (chrono's, from year 1 to 9999).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Date {
-    year: u16,
-    month: u8,
-    day: u8,
-}
-
-fn is_leap(year: u16) -> bool {
-    (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400)
-}
-
-fn days_in_month(year: u16, month: u8) -> u8 {
-    match month {
-        2 if is_leap(year) => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (month + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// The date `days` after 1970-01-01 (`civil_from_days`).
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    (year, month, day)
-}
+pub struct Date(NaiveDate);
 
 /// A cursor over the text being parsed, reporting speedate's errors.
 struct Cursor<'a> {
@@ -127,19 +90,17 @@ fn parse_date_part(cursor: &mut Cursor<'_>) -> Result<Date, &'static str> {
     let month = cursor.digits(2, "invalid character in month")?;
     cursor.take_one_of(b"-", "invalid date separator, expected `-`")?;
     let day = cursor.digits(2, "invalid character in day")?;
-    let (Ok(year), Ok(month), Ok(day)) = (u16::try_from(year), u8::try_from(month), u8::try_from(day)) else {
-        return Err("input is too short");
-    };
     if year == 0 {
         return Err("year 0 is out of range");
     }
     if !(1..=12).contains(&month) {
         return Err("month value is outside expected range of 1-12");
     }
-    if day == 0 || day > days_in_month(year, month) {
-        return Err("day value is outside expected range");
-    }
-    Ok(Date { year, month, day })
+    // Four digits: the year fits an `i32`; chrono knows which days each month has.
+    let year = i32::try_from(year).map_err(|_| "input is too short")?;
+    NaiveDate::from_ymd_opt(year, month, day)
+        .map(Date)
+        .ok_or("day value is outside expected range")
 }
 
 impl Date {
@@ -156,17 +117,15 @@ impl Date {
 
     /// The date `days` days after 1970-01-01.
     pub fn from_days_since_epoch(days: i64) -> Option<Self> {
-        let (year, month, day) = civil_from_days(days);
-        Some(Date {
-            year: u16::try_from(year).ok().filter(|y| (1..=9999).contains(y))?,
-            month: u8::try_from(month).ok()?,
-            day: u8::try_from(day).ok()?,
-        })
+        let from_ce = i32::try_from(days.checked_add(EPOCH_DAYS_FROM_CE)?).ok()?;
+        NaiveDate::from_num_days_from_ce_opt(from_ce)
+            .filter(|date| (1..=9999).contains(&date.year()))
+            .map(Date)
     }
 
     /// Days since 1970-01-01.
     pub fn days_since_epoch(self) -> i64 {
-        days_from_civil(i64::from(self.year), i64::from(self.month), i64::from(self.day))
+        i64::from(self.0.num_days_from_ce()) - EPOCH_DAYS_FROM_CE
     }
 
     /// The latest date anywhere on Earth right now (today at UTC+14).
@@ -175,17 +134,20 @@ impl Date {
             .duration_since(UNIX_EPOCH)
             .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX / 2));
         let days = (now + LATEST_OFFSET_SECONDS).div_euclid(SECONDS_PER_DAY);
-        Date::from_days_since_epoch(days).unwrap_or(Date {
-            year: 9999,
-            month: 12,
-            day: 31,
-        })
+        Date::from_days_since_epoch(days).unwrap_or(Date(LAST_DAY))
     }
 }
 
+/// The last day a [`Date`] can be.
+const LAST_DAY: NaiveDate = match NaiveDate::from_ymd_opt(9999, 12, 31) {
+    Some(day) => day,
+    None => NaiveDate::MAX,
+};
+
 impl fmt::Display for Date {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
+        let date = self.0;
+        write!(f, "{:04}-{:02}-{:02}", date.year(), date.month(), date.day())
     }
 }
 
@@ -417,16 +379,11 @@ impl Instant {
 
 impl fmt::Display for Instant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let days = self.seconds.div_euclid(SECONDS_PER_DAY);
-        let rest = self.seconds.rem_euclid(SECONDS_PER_DAY);
-        let (year, month, day) = civil_from_days(days);
-        write!(
-            f,
-            "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-            rest / 3600,
-            rest % 3600 / 60,
-            rest % 60
-        )
+        // `parse` keeps the UTC year to four digits, which `%Y` writes padded.
+        match DateTime::from_timestamp(self.seconds, 0) {
+            Some(utc) => write!(f, "{}", utc.format("%Y-%m-%dT%H:%M:%SZ")),
+            None => write!(f, "{}", self.seconds),
+        }
     }
 }
 

@@ -31,6 +31,7 @@
 mod crud;
 pub mod dates;
 pub mod doctors;
+mod fault;
 pub mod models;
 pub mod patients;
 mod references;
@@ -69,12 +70,16 @@ const VISIT_NOT_FOUND: &str = "Visit not found";
 #[derive(Debug)]
 pub struct Clinic {
     store: Store,
+    fault: fault::Fault,
 }
 
 impl Clinic {
     /// The clinic over `store`.
     pub fn new(store: Store) -> Self {
-        Clinic { store }
+        Clinic {
+            store,
+            fault: fault::Fault::from_env(),
+        }
     }
 
     /// Create the indexes the clinic's lists and reference checks use (idempotent; the checks of

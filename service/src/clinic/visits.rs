@@ -60,17 +60,44 @@ pub async fn create_visit(
     key: IdempotencyKey,
 ) -> Kept<Result<(StatusCode, [(HeaderName, HeaderValue); 1], Json<Visit>), Response>> {
     // The tuple written out, not `CreatedParts`: the route macro reads the schema from the tokens.
-    key.keep(book(&clinic, &visit).await).await
+    let booked = book(&clinic, &visit, &key).await;
+    if booked.is_ok() {
+        clinic.fault.after_booking().await;
+    }
+    key.keep(booked).await
 }
 
-/// Store `visit` if its doctor and patient exist: 201, or 422 naming the unknown ones.
-async fn book(clinic: &Clinic, visit: &VisitIn) -> Result<CreatedParts<Visit>, Response> {
+/// The id of the visit a request with an idempotency key books: a digest of the key and the
+/// request's fingerprint, so an attempt run again after the first one's process died (its key's
+/// lease over) finds the first one's visit instead of booking a second.
+fn keyed_id(key: &IdempotencyKey) -> Option<String> {
+    let (key, fingerprint) = key.key().zip(key.fingerprint())?;
+    Some(crate::idempotency::key_id(&format!(
+        "visit\n{key}\n{fingerprint}"
+    )))
+}
+
+/// Store `visit` if its doctor and patient exist: 201, or 422 naming the unknown ones. With a
+/// key, under [`keyed_id`]: a visit already there is the first attempt's, answered as it was.
+async fn book(
+    clinic: &Clinic,
+    visit: &VisitIn,
+    key: &IdempotencyKey,
+) -> Result<CreatedParts<Visit>, Response> {
     let document = to_document(visit)?;
-    match clinic
-        .store
-        .insert_referencing(VISITS, document.clone(), &VISIT_REFERENCES)
-        .await
-    {
+    let store = &clinic.store;
+    let written = match keyed_id(key) {
+        Some(id) => store
+            .insert_referencing_at(VISITS, &id, document.clone(), &VISIT_REFERENCES)
+            .await
+            .map(|checked| checked.map(|_| id)),
+        None => {
+            store
+                .insert_referencing(VISITS, document.clone(), &VISIT_REFERENCES)
+                .await
+        }
+    };
+    match written {
         Ok(Checked::Written(id)) => created(VISITS, document, id),
         Ok(Checked::Missing(missing)) => Err(unknown_references(visit, &missing)),
         // An insert has no document to miss; answered as the store's bug it would be.

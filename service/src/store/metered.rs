@@ -193,6 +193,10 @@ impl DocumentStore for MeteredStore {
         self.timed(Op::Delete, self.inner.delete(collection, id))
     }
 
+    fn delete_below<'a>(&'a self, collection: &'a str, field: &'a str, bound: u64) -> StoreFuture<'a, u64> {
+        self.timed(Op::Delete, self.inner.delete_below(collection, field, bound))
+    }
+
     fn ensure_index<'a>(&'a self, collection: &'a str, field: &'a str) -> StoreFuture<'a, ()> {
         self.timed(Op::EnsureIndex, self.inner.ensure_index(collection, field))
     }
@@ -206,6 +210,20 @@ impl DocumentStore for MeteredStore {
         self.timed(
             Op::InsertReferencing,
             self.inner.insert_referencing(collection, document, references),
+        )
+    }
+
+    fn insert_referencing_at<'a>(
+        &'a self,
+        collection: &'a str,
+        id: &'a str,
+        document: Document,
+        references: &'a [Reference],
+    ) -> StoreFuture<'a, Checked<bool>> {
+        self.timed(
+            Op::InsertReferencing,
+            self.inner
+                .insert_referencing_at(collection, id, document, references),
         )
     }
 

@@ -239,6 +239,11 @@ pub trait DocumentStore: Send + Sync + std::fmt::Debug {
     /// Delete the document with this id; `false` when there is none.
     fn delete<'a>(&'a self, collection: &'a str, id: &'a str) -> StoreFuture<'a, bool>;
 
+    /// Delete every document of `collection` whose `field` is an integer below `bound` (what is
+    /// past its time, when the field holds one); how many went. Each document is deleted on the
+    /// condition read in the same atomic step, so one changed meanwhile stays if no longer below.
+    fn delete_below<'a>(&'a self, collection: &'a str, field: &'a str, bound: u64) -> StoreFuture<'a, u64>;
+
     /// Make `find_one` on `field` of `collection` fast (idempotent; run at start-up).
     fn ensure_index<'a>(&'a self, collection: &'a str, field: &'a str) -> StoreFuture<'a, ()>;
 
@@ -251,6 +256,18 @@ pub trait DocumentStore: Send + Sync + std::fmt::Debug {
         document: Document,
         references: &'a [Reference],
     ) -> StoreFuture<'a, Checked<String>>;
+
+    /// [`insert_referencing`](Self::insert_referencing) under `id` (24 hex digits, chosen by the
+    /// caller: derived from an idempotency key, so an attempt re-run after a crash finds the first
+    /// one's document): `Written(true)` when written, `Written(false)` when a document already has
+    /// that id (nothing written), or the references that name nothing.
+    fn insert_referencing_at<'a>(
+        &'a self,
+        collection: &'a str,
+        id: &'a str,
+        document: Document,
+        references: &'a [Reference],
+    ) -> StoreFuture<'a, Checked<bool>>;
 
     /// Replace the document with this id (as [`replace`](Self::replace) does) if it exists and each
     /// of `references` in `document` names an existing document; [`Checked::NotFound`] first when

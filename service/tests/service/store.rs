@@ -492,6 +492,63 @@ async fn bad_list_options_are_refused(store: Store) {
     }
 }
 
+/// `delete_below` deletes the documents whose field is an integer below the bound, nothing else.
+async fn delete_below_deletes_what_is_past(store: Store) {
+    for until in [json!(5), json!(9), json!(10), json!("5"), json!(5.5), Value::Null] {
+        insert(&store, json!({"name": "x", "until": until})).await;
+    }
+    insert(&store, json!({"name": "no until"})).await;
+    assert_eq!(store.delete_below(C, "until", 10).await.unwrap(), 2);
+    let left: Vec<Value> = store
+        .list(C, &ListOptions::new())
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|document| document.get("until").cloned().unwrap_or(json!("none")))
+        .collect();
+    assert_eq!(
+        left,
+        vec![json!(10), json!("5"), json!(5.5), Value::Null, json!("none")]
+    );
+    assert_eq!(
+        store.delete_below(C, "until", 10).await.unwrap(),
+        0,
+        "nothing more"
+    );
+}
+
+/// The service's idempotency keys sweep the records past their time as keys are taken.
+async fn expired_keys_are_swept(store: Store) {
+    use ferrapi::idempotency::{Begin, KeptAnswer, KeyStore};
+    use resource_api::idempotency::{StoreKeys, KEYS};
+
+    StoreKeys::prepare(&store).await.unwrap();
+    let keys = StoreKeys::new(store.clone()).sweep_every(4);
+    let answer = KeptAnswer {
+        status: 201,
+        headers: vec![("location".into(), b"/visits/1".to_vec())],
+        body: b"{}".to_vec().into(),
+    };
+    // Taken at 0: an answer kept until 50, an attempt whose lease ends at 50, an answer kept to 1000.
+    for key in ["done", "dead", "kept"] {
+        assert_eq!(keys.begin(key, "f", 0, 50).await, Ok(Begin::Run));
+    }
+    keys.finish("done", "f", answer.clone(), 50).await.unwrap();
+    keys.finish("kept", "f", answer.clone(), 1000).await.unwrap();
+    let count = || async { store.list(KEYS, &ListOptions::new()).await.unwrap().len() };
+    assert_eq!(count().await, 3, "no sweep before the 4th key");
+    // The 4th key, taken at 100, sweeps: the two past their time go.
+    assert_eq!(keys.begin("new", "f", 100, 200).await, Ok(Begin::Run));
+    assert_eq!(count().await, 2);
+    assert_eq!(keys.begin("kept", "f", 100, 200).await, Ok(Begin::Replay(answer)));
+    assert_eq!(
+        keys.sweep(2000).await,
+        Ok(2),
+        "everything is past its time at 2000"
+    );
+    assert_eq!(count().await, 0);
+}
+
 /// One `#[tokio::test]` per case and store.
 macro_rules! conformance {
     ($($case:ident),* $(,)?) => {
@@ -531,4 +588,6 @@ conformance![
     large_documents_near_the_body_limit,
     concurrent_inserts_are_all_readable,
     invalid_names_are_refused,
+    delete_below_deletes_what_is_past,
+    expired_keys_are_swept,
 ];

@@ -522,13 +522,48 @@ impl DocumentStore for MongoStore {
         })
     }
 
+    fn delete_below<'a>(&'a self, collection: &'a str, field: &'a str, bound: u64) -> StoreFuture<'a, u64> {
+        Box::pin(async move {
+            check_field(field)?;
+            let coll = self.collection(collection)?;
+            let bound = i64::try_from(bound).unwrap_or(i64::MAX);
+            // `$type` as the embedded store's `integer`: a number of another kind is no time.
+            let filter =
+                doc! { field: { "$lt": bound, "$type": ["int", "long"] }, NEW: { "$exists": false } };
+            Ok(bounded(coll.delete_many(filter)).await?.deleted_count)
+        })
+    }
+
     fn insert_referencing<'a>(
         &'a self,
         collection: &'a str,
         document: Document,
         references: &'a [Reference],
     ) -> StoreFuture<'a, Checked<String>> {
-        Box::pin(self.insert_checked(collection, document, references))
+        Box::pin(async move {
+            let checked = self
+                .insert_checked(collection, document, references, None)
+                .await?;
+            // A fresh id is never taken.
+            Ok(checked.map(|id| id.map(|id| id.to_hex()).unwrap_or_default()))
+        })
+    }
+
+    fn insert_referencing_at<'a>(
+        &'a self,
+        collection: &'a str,
+        id: &'a str,
+        document: Document,
+        references: &'a [Reference],
+    ) -> StoreFuture<'a, Checked<bool>> {
+        Box::pin(async move {
+            check_id(id)?;
+            let oid = ObjectId::parse_str(id).map_err(|err| StoreError::invalid(err.to_string()))?;
+            let checked = self
+                .insert_checked(collection, document, references, Some(oid))
+                .await?;
+            Ok(checked.map(|id| id.is_some()))
+        })
     }
 
     fn replace_referencing<'a>(

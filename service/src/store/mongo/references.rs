@@ -87,7 +87,7 @@ use mongodb::options::{ReadConcern, ReadPreference, SelectionCriteria};
 use mongodb::options::ReturnDocument;
 
 use super::versions::{at_version, bump, version_of, VERSION};
-use super::{bounded, fields, is_new, live, mongo_error, MongoStore, NEW, NEXT_DOC};
+use super::{bounded, fields, is_duplicate_key, is_new, live, mongo_error, MongoStore, NEW, NEXT_DOC};
 use crate::store::references::referenced_id;
 use crate::store::{
     check_collection, check_field, Checked, Deletion, Document, Reference, Referrer, Stale, StoreError,
@@ -204,13 +204,16 @@ fn deletion_version(raw: &RawDocument) -> Option<u64> {
 }
 
 impl MongoStore {
-    /// Insert `document` into `collection` if every reference names an existing document.
+    /// Insert `document` into `collection` if every reference names an existing document, under
+    /// a fresh id, or under `at` (`Written(None)`: a finished document has that id, nothing
+    /// written; an unfinished one, left by a killed attempt, is discarded and the insert goes on).
     pub(super) async fn insert_checked(
         &self,
         collection: &str,
         document: Document,
         references: &[Reference],
-    ) -> Result<Checked<String>, StoreError> {
+        at: Option<ObjectId>,
+    ) -> Result<Checked<Option<ObjectId>>, StoreError> {
         check_references(collection, references)?;
         let coll = self.collection(collection)?;
         for attempt in 0..ATTEMPTS {
@@ -221,13 +224,31 @@ impl MongoStore {
                 Targets::Missing(missing) => return Ok(Checked::Missing(missing)),
                 Targets::Again => continue,
             }
-            let (id, op) = (ObjectId::new(), ObjectId::new());
+            // `ObjectId::default()` is a fresh id.
+            let (id, op) = (at.unwrap_or_default(), ObjectId::new());
             // Step 1: an unfinished insert, holding only the announcement.
             // Version 0 until finished, which moves it to 1, as a plain insert starts.
             let announced = doc! { "new": true, "v": 0_i64, "next": { "op": op, "doc": fields(&document) } };
-            self.insert_new(collection, id, BsonDocument::new(), announced)
+            match self
+                .insert_new(collection, id, BsonDocument::new(), announced)
                 .await?
-                .map_err(mongo_error)?;
+            {
+                Ok(()) => {}
+                Err(err) if at.is_some() && is_duplicate_key(&err) => {
+                    let finished = coll
+                        .count_documents(live(id))
+                        .read_concern(ReadConcern::local())
+                        .selection_criteria(primary());
+                    if bounded(finished).await? > 0 {
+                        return Ok(Checked::Written(None));
+                    }
+                    // A killed attempt's announcement under this id: it can never finish (its
+                    // process is gone, or it starts again and meets this one's); discard it.
+                    bounded(coll.delete_one(doc! { ID_FIELD: id, NEW: true })).await?;
+                    continue;
+                }
+                Err(err) => return Err(mongo_error(err)),
+            }
             let withdraw = doc! { ID_FIELD: id, NEW: true, "_store.next.op": op };
             // Step 2.
             match self.check_targets(&document, references).await {
@@ -243,9 +264,9 @@ impl MongoStore {
             // Step 3.
             let finished = bounded(coll.update_one(withdraw, finishing())).await?;
             if finished.matched_count > 0 {
-                return Ok(Checked::Written(id.to_hex()));
+                return Ok(Checked::Written(Some(id)));
             }
-            // Withdrawn by a deletion: start again with a fresh id.
+            // Withdrawn by a deletion: start again (with a fresh id unless given one).
         }
         Err(contention("inserting with references"))
     }

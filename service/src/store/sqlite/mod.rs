@@ -504,6 +504,27 @@ impl DocumentStore for SqliteStore {
         })
     }
 
+    fn delete_below<'a>(&'a self, collection: &'a str, field: &'a str, bound: u64) -> StoreFuture<'a, u64> {
+        Box::pin(async move {
+            check_collection(collection)?;
+            check_field(field)?;
+            if !is_plain_field(field) {
+                return Err(StoreError::invalid(format!(
+                    "the embedded store compares only fields of ASCII letters, digits and `_`, not {field:?}"
+                )));
+            }
+            let op = Op::DeleteBelow {
+                collection: collection.to_owned(),
+                field: field.to_owned(),
+                bound: i64::try_from(bound).unwrap_or(i64::MAX),
+            };
+            Ok(match self.write(op).await? {
+                Answer::Deleted(deleted) => deleted,
+                _ => 0,
+            })
+        })
+    }
+
     fn ensure_index<'a>(&'a self, collection: &'a str, field: &'a str) -> StoreFuture<'a, ()> {
         Box::pin(async move {
             check_collection(collection)?;
@@ -536,11 +557,41 @@ impl DocumentStore for SqliteStore {
                 id: id.clone(),
                 body: encode(&document)?,
                 references: targets(&document, references)?,
+                if_absent: false,
             };
             Ok(match self.write(op).await? {
                 Answer::Missing(missing) => Checked::Missing(named(references, &missing)),
-                Answer::Done(_) | Answer::Referenced | Answer::Replaced(_) | Answer::Stale => {
-                    Checked::Written(id)
+                Answer::Done(_)
+                | Answer::Referenced
+                | Answer::Replaced(_)
+                | Answer::Stale
+                | Answer::Deleted(_) => Checked::Written(id),
+            })
+        })
+    }
+
+    fn insert_referencing_at<'a>(
+        &'a self,
+        collection: &'a str,
+        id: &'a str,
+        document: Document,
+        references: &'a [Reference],
+    ) -> StoreFuture<'a, Checked<bool>> {
+        Box::pin(async move {
+            check_collection(collection)?;
+            check_id(id)?;
+            let op = Op::InsertReferencing {
+                collection: collection.to_owned(),
+                id: id.to_ascii_lowercase(),
+                body: encode(&document)?,
+                references: targets(&document, references)?,
+                if_absent: true,
+            };
+            Ok(match self.write(op).await? {
+                Answer::Missing(missing) => Checked::Missing(named(references, &missing)),
+                Answer::Done(written) => Checked::Written(written),
+                Answer::Referenced | Answer::Replaced(_) | Answer::Stale | Answer::Deleted(_) => {
+                    Checked::Written(true)
                 }
             })
         })
@@ -687,7 +738,7 @@ impl SqliteStore {
             Answer::Stale => Err(Stale),
             Answer::Missing(missing) => Ok(Checked::Missing(named(references, &missing))),
             Answer::Replaced(version) => Ok(Checked::Written(u64::try_from(version).unwrap_or(0))),
-            Answer::Done(_) | Answer::Referenced => Ok(Checked::NotFound),
+            Answer::Done(_) | Answer::Referenced | Answer::Deleted(_) => Ok(Checked::NotFound),
         })
     }
 
@@ -725,7 +776,9 @@ impl SqliteStore {
             Answer::Stale => Err(Stale),
             Answer::Referenced => Ok(Deletion::Referenced),
             Answer::Done(true) => Ok(Deletion::Deleted),
-            Answer::Done(false) | Answer::Missing(_) | Answer::Replaced(_) => Ok(Deletion::NotFound),
+            Answer::Done(false) | Answer::Missing(_) | Answer::Replaced(_) | Answer::Deleted(_) => {
+                Ok(Deletion::NotFound)
+            }
         })
     }
 }

@@ -64,12 +64,20 @@ pub(super) enum Op {
     Index {
         field: String,
     },
-    /// Insert if every `(collection, id)` of `references` exists (`None`: an id that is no string).
+    /// Delete every document of `collection` whose `field` is an integer below `bound`.
+    DeleteBelow {
+        collection: String,
+        field: String,
+        bound: i64,
+    },
+    /// Insert if every `(collection, id)` of `references` exists (`None`: an id that is no string);
+    /// with `if_absent`, unless the id is taken (`Done(false)` then).
     InsertReferencing {
         collection: String,
         id: String,
         body: String,
         references: Vec<Option<(String, String)>>,
+        if_absent: bool,
     },
     /// Replace if the document exists, is at `expected`, and every reference exists.
     ReplaceReferencing {
@@ -102,6 +110,8 @@ pub(super) enum Answer {
     Missing(Vec<usize>),
     /// A referrer names the document; nothing was deleted.
     Referenced,
+    /// How many documents were deleted.
+    Deleted(u64),
 }
 
 /// One queued write and where its answer goes.
@@ -171,12 +181,7 @@ fn commit(conn: &mut Connection, batch: &[Job]) -> Result<Vec<Result<Answer, Sto
 fn apply(tx: &Transaction<'_>, op: &Op) -> rusqlite::Result<Answer> {
     match op {
         Op::Insert { collection, id, body } => insert(tx, collection, id, body),
-        Op::InsertIfAbsent { collection, id, body } => tx
-            .prepare_cached(
-                "INSERT OR IGNORE INTO documents (collection, id, body, version) VALUES (?1, ?2, ?3, 1)",
-            )?
-            .execute(params![collection, id, body])
-            .map(|changed| Answer::Done(changed > 0)),
+        Op::InsertIfAbsent { collection, id, body } => insert_if_absent(tx, collection, id, body),
         Op::Replace {
             collection,
             id,
@@ -195,13 +200,27 @@ fn apply(tx: &Transaction<'_>, op: &Op) -> rusqlite::Result<Answer> {
             Err(answer) => Ok(answer),
         },
         Op::Index { field } => tx.execute_batch(&index_sql(field)).map(|()| Answer::Done(true)),
+        Op::DeleteBelow {
+            collection,
+            field,
+            bound,
+        } => {
+            let (expr, ty) = (field_expr(field), format!("json_type(body, '$.\"{field}\"')"));
+            tx.prepare_cached(&format!(
+                "DELETE FROM documents WHERE collection = ?1 AND {ty} = 'integer' AND {expr} < ?2"
+            ))?
+            .execute(params![collection, bound])
+            .map(|deleted| Answer::Deleted(u64::try_from(deleted).unwrap_or(u64::MAX)))
+        }
         Op::InsertReferencing {
             collection,
             id,
             body,
             references,
+            if_absent,
         } => match missing(tx, references)? {
             Some(missing) => Ok(missing),
+            None if *if_absent => insert_if_absent(tx, collection, id, body),
             None => insert(tx, collection, id, body),
         },
         Op::ReplaceReferencing {
@@ -247,6 +266,19 @@ fn insert(tx: &Transaction<'_>, collection: &str, id: &str, body: &str) -> rusql
     tx.prepare_cached("INSERT INTO documents (collection, id, body, version) VALUES (?1, ?2, ?3, 1)")?
         .execute(params![collection, id, body])
         .map(|_| Answer::Done(true))
+}
+
+fn insert_if_absent(
+    tx: &Transaction<'_>,
+    collection: &str,
+    id: &str,
+    body: &str,
+) -> rusqlite::Result<Answer> {
+    tx.prepare_cached(
+        "INSERT OR IGNORE INTO documents (collection, id, body, version) VALUES (?1, ?2, ?3, 1)",
+    )?
+    .execute(params![collection, id, body])
+    .map(|changed| Answer::Done(changed > 0))
 }
 
 /// Replace the document at `version` (read in this transaction) by `body`, one version on.

@@ -37,9 +37,15 @@ impl Service {
 
     /// The most general start: `RUST_LOG` and extra command-line arguments too.
     pub fn start_with(db: &str, group: &str, rust_log: &str, extra: &[&str]) -> Service {
+        Self::start_env(db, group, rust_log, extra, &[])
+    }
+
+    /// [`Service::start_with`], with extra environment variables too.
+    pub fn start_env(db: &str, group: &str, rust_log: &str, extra: &[&str], env: &[(&str, &str)]) -> Service {
         let mut child = Command::new(env!("CARGO_BIN_EXE_resource-api"))
             .args(["--host", "127.0.0.1", "--port", "0", "--group", group])
             .args(extra)
+            .envs(env.iter().copied())
             .env("DB_CONN_STRING", db)
             .env("RUST_LOG", rust_log)
             .env_remove("EXPOSE_ENV")
