@@ -13,7 +13,10 @@
 //!   request (path, query, headers, form fields) through the app's `on_validation_error`;
 //! - documented as FastAPI documents it: a property of the route's `multipart/form-data` form
 //!   `Body_<operation id>`, `{"type": "string", "contentMediaType": "application/octet-stream"}`
-//!   (in an `anyOf` with `null` for an `Option`, the `items` of an array for a `Vec`).
+//!   (in an `anyOf` with `null` for an `Option`, the `items` of an array for a `Vec`), with one
+//!   addition, `"format": "binary"`: FastAPI 0.165 dropped it, but client generators still
+//!   recognise a file only by it (openapi-python-client 0.29 sent the file's `repr` as text
+//!   without it; the docs checks caught it), as `Multipart` parts are documented.
 
 use std::future::Future;
 
@@ -98,7 +101,7 @@ fn one_file(
 
 /// A file's schema, as FastAPI writes it.
 fn file_schema() -> Value {
-    json!({ "type": "string", "contentMediaType": "application/octet-stream" })
+    json!({ "type": "string", "format": "binary", "contentMediaType": "application/octet-stream" })
 }
 
 fn titled(mut schema: Value, name: &str) -> Value {

@@ -120,6 +120,6 @@ async fn the_document_lets_the_docs_page_authorize() {
     );
     assert_eq!(
         doc["components"]["schemas"]["Body_upload_upload_post"]["properties"]["file"],
-        json!({ "type": "string", "contentMediaType": "application/octet-stream", "title": "File" })
+        json!({ "type": "string", "format": "binary", "contentMediaType": "application/octet-stream", "title": "File" })
     );
 }
