@@ -1,12 +1,13 @@
 //! Request inputs beyond path, query and JSON: a login form issuing a token (OAuth2's password
 //! flow), a route that token protects, a header, a cookie, and a file upload.
 //!
-//! Shows: `Form<Login>` (an `application/x-www-form-urlencoded` body into a model, as Swagger UI's
-//! "Authorize" dialog and OAuth2 clients post it); `OAuth2PasswordBearer<TokenEndpoint>`, a
+//! Shows: `OAuth2PasswordRequestForm` (the `application/x-www-form-urlencoded` form Swagger UI's
+//! "Authorize" dialog and OAuth2 clients post); `OAuth2PasswordBearer<TokenEndpoint>`, a
 //! security scheme that reads the bearer token, answers 401 when it is missing and documents
 //! itself, so `/docs` shows "Authorize"; a `#[dependency]` checking the token; `Header<String>`
-//! (`user_agent` reads `User-Agent`); `Cookie<Option<String>>`; `Multipart<UploadParts>`, an upload
-//! read part by part, each file streamed to a temporary file, never held whole.
+//! (`user_agent` reads `User-Agent`); `Cookie<Option<String>>`; `file: UploadFile` next to
+//! `note: Form<Option<String>>`, FastAPI's `file: UploadFile, note: str | None = Form(None)` (a
+//! large file is spooled to a temporary file before the route runs, never held whole).
 //!
 //! Run it from the workspace root:
 //!
@@ -37,16 +38,13 @@
 //! {"theme":"dark"}
 //!
 //! $ curl -F 'file=@Cargo.toml' -F 'note=hello' http://127.0.0.1:8000/upload
-//! {"files":[{"name":"file","file_name":"Cargo.toml","content_type":"application/octet-stream","size":1007}],"note":"hello"}
+//! {"filename":"Cargo.toml","content_type":"application/octet-stream","size":1007,"note":"hello"}
 //! ```
 
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU64, Ordering};
 
-use ferrapi::arg::{PartDoc, UploadDoc};
 use ferrapi::prelude::*;
-use ferrapi::security::OAuth2PasswordBearer;
-use ferrapi::{Multipart, MultipartError};
+use ferrapi::security::{OAuth2PasswordBearer, OAuth2PasswordRequestForm};
 use serde::Serialize;
 
 /// The users the example knows: user name, password, full name.
@@ -60,16 +58,6 @@ ferrapi::token_url!(
     pub TokenEndpoint = "/token"
 );
 
-/// OAuth2's password-flow form (Swagger UI's "Authorize" dialog posts it; its other fields,
-/// `grant_type`, `scope`, `client_id`, are ignored here).
-#[derive(Model)]
-pub struct Login {
-    /// The user name.
-    pub username: String,
-    /// The password.
-    pub password: String,
-}
-
 /// An access token, as OAuth2 answers it.
 #[derive(Serialize)]
 pub struct Token {
@@ -81,7 +69,7 @@ pub struct Token {
 
 /// Log in: a token for a known user name and password, 400 otherwise (as OAuth2 answers).
 #[post("/token", status = 200, tags("auth"), responses(400 = "Incorrect username or password"))]
-pub async fn login(form: Form<Login>) -> Result<Json<Token>, HttpError> {
+pub async fn login(form: OAuth2PasswordRequestForm) -> Result<Json<Token>, HttpError> {
     let known = USERS
         .iter()
         .any(|(name, password, _)| *name == form.username && *password == form.password);
@@ -148,39 +136,16 @@ pub async fn preferences(theme: Cookie<Option<String>>) -> Json<Value> {
     Json(json!({ "theme": theme.0 }))
 }
 
-/// What `/upload` takes, for the document (Swagger UI shows a file picker for `file`).
-pub struct UploadParts;
-
-impl UploadDoc for UploadParts {
-    const NAME: &'static str = "UploadParts";
-    const PARTS: &'static [PartDoc] = &[PartDoc::file("file"), PartDoc::text("note").optional()];
-}
-
-/// Uploads so far, to name the temporary files.
-static UPLOADS: AtomicU64 = AtomicU64::new(0);
-
-/// Upload files (and a note): each file is streamed to a temporary file, then removed; the
-/// answer gives each one's name, type and size.
+/// Upload a file (and a note): its name, type and size. A large file is in a temporary file by
+/// the time the route runs; `file.save_to(path)` would keep it, `file.read_all()` read it.
 #[post("/upload", status = 200, tags("inputs"))]
-pub async fn upload(mut form: Multipart<UploadParts>) -> Result<Json<Value>, MultipartError> {
-    let (mut files, mut note) = (Vec::new(), None);
-    while let Some(mut part) = form.next_part().await? {
-        if part.file_name().is_none() {
-            note = Some(part.text().await?);
-            continue;
-        }
-        let n = UPLOADS.fetch_add(1, Ordering::Relaxed);
-        let path = std::env::temp_dir().join(format!("ferrapi-example-{}-{n}", std::process::id()));
-        let size = part.save_to(&path).await?;
-        let _ = std::fs::remove_file(&path);
-        files.push(json!({
-            "name": part.name(),
-            "file_name": part.file_name(),
-            "content_type": part.content_type(),
-            "size": size,
-        }));
-    }
-    Ok(Json(json!({ "files": files, "note": note })))
+pub async fn upload(file: UploadFile, note: Form<Option<String>>) -> Json<Value> {
+    Json(json!({
+        "filename": file.filename(),
+        "content_type": file.content_type(),
+        "size": file.size(),
+        "note": note.0,
+    }))
 }
 
 /// The example's app.

@@ -124,6 +124,14 @@ runtime_paths! {
     assert_digits => assert_digits;
     assert_path_param => assert_path_param;
     assert_one_body => assert_one_body;
+    assert_form_part => assert_form_part;
+}
+
+// A string enumeration as a form field.
+runtime_paths! {
+    form_field_marker => FormField;
+    enum_form_field => enum_form_field;
+    enum_form_doc => enum_form_doc;
     assert_not_body => assert_not_body;
     assert_into_response => assert_into_response;
     assert_from_json => assert_from_json;
@@ -135,6 +143,8 @@ public_paths! {
     from_json => convert::FromJson;
     fast_json => convert::FastJson;
     str_enum => StrEnum;
+    form => Form;
+    form_value => arg::FormValue;
     from_param => convert::FromParam;
 }
 runtime_paths! {

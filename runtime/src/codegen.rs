@@ -188,6 +188,30 @@ impl<T: ?Sized> OneBody<true, false> for T {}
 #[diagnostic::do_not_recommend]
 impl<T: crate::extract::FormField> OneBody<true, true> for crate::Form<T> {}
 
+/// Compile-time check, in a route that takes files, that each other body argument (`BODY`) is a
+/// part of the same `multipart/form-data` form: a form field `Form<T>` of a scalar, `Option` or
+/// `Vec`, or another file. Written only for routes with an `UploadFile` argument.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be read in a route that takes files",
+    label = "a body other than form fields, next to an `UploadFile`",
+    note = "a route with `UploadFile` arguments reads one `multipart/form-data` form; its other body arguments are its fields: `Form<T>` of a scalar, an `Option` or a `Vec` (FastAPI's `note: str = Form()`), or more files",
+    note = "take a model's fields one by one as `Form<T>` arguments; a JSON body, a `Form<Model>` or a `Multipart` needs a route of its own"
+)]
+pub trait FormPart<const BODY: bool> {}
+impl<T: ?Sized> FormPart<false> for T {}
+#[diagnostic::do_not_recommend]
+impl<T: crate::extract::FormField> FormPart<true> for crate::Form<T> {}
+// Not recommended: the notes above say what fits, where a list of impls would not.
+#[diagnostic::do_not_recommend]
+impl FormPart<true> for crate::UploadFile {}
+#[diagnostic::do_not_recommend]
+impl FormPart<true> for Option<crate::UploadFile> {}
+#[diagnostic::do_not_recommend]
+impl FormPart<true> for Vec<crate::UploadFile> {}
+
+/// Assert that argument `T` of a route that takes files is not a body other than the form's.
+pub const fn assert_form_part<T: FormPart<BODY>, const BODY: bool>() {}
+
 /// Compile-time check that a dependency can be cached for the request: the cache keeps its value
 /// and hands each use a clone. `SHARE` is what the cache needs of a dependency (`DEPENDENCY`),
 /// `None` for any other argument, so the generated code passes it to `extract::resolve` without

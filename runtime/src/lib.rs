@@ -77,7 +77,7 @@
 //!     `StreamingResponse`, `Sse`, `FileResponse`, `StaticDir`, `ws::WebSocketUpgrade`.
 //! 17. [Headers, cookies, forms, uploads and security
 //!     schemes](#headers-cookies-forms-uploads-and-security-schemes): `Header<T>`, `Cookie<T>`,
-//!     `Form<T>`, `Multipart`, the schemes of [`security`].
+//!     `Form<T>`, `UploadFile`, `Multipart`, the schemes of [`security`].
 //! 18. [Safe writes](#safe-writes-conditional-requests-and-idempotency-keys): `ETag`,
 //!     `If-Match`/`If-None-Match` ([`conditional`]), `Idempotency-Key` ([`idempotency`]).
 //! 19. [Types](#types): dates, times, durations, UUIDs, decimals, e-mail addresses, URLs and IP
@@ -145,7 +145,8 @@ pub use app::{App, BuildError};
 pub use config::Config;
 pub use dispatch::{Service, ServiceFuture};
 pub use extract::{
-    Arg, BackgroundTasks, Cookie, Form, Header, Multipart, MultipartError, State, UploadFile, Validation,
+    Arg, BackgroundTasks, Cookie, Form, Header, Multipart, MultipartError, Part, State, UploadFile,
+    Validation,
 };
 pub use files::{FileResponse, ServeStatic, ServeStaticFuture, StaticDir};
 pub use group::Group;
@@ -300,6 +301,7 @@ pub mod prelude {
     pub use crate::{
         delete, dependency, escape_html, get, group, param_name, patch, post, put, routes, App, Cookie, Form,
         Group, Header, Html, HttpError, IntoResponse, Json, Model, Response, State, StatusCode, StrEnum,
+        UploadFile,
     };
     pub use hyper::HeaderMap;
     pub use serde_json::{json, Value};
@@ -310,7 +312,8 @@ pub mod prelude {
 pub mod __private {
     pub use crate::codegen::*;
     pub use crate::extract::{
-        body_model, path_param, DependencyFn, EffectFuture, FormField, GroupInputs, Sharing, SEALED,
+        body_model, enum_form_doc, enum_form_field, path_param, DependencyFn, EffectFuture, FormField,
+        GroupInputs, Sharing, SEALED,
     };
     pub use crate::group::GroupParts;
     pub use crate::openapi::field_schema;

@@ -1,6 +1,7 @@
 """Issue 24's FastAPI twin: form fields as arguments, `OAuth2PasswordRequestForm`, errors with
 headers and malformed credentials. `probe_forms.py` records its answers into
 `observed_forms.json`, which `tests/tests/framework/forms.rs` replays against ferrapi."""
+from enum import Enum
 from typing import Annotated
 
 from fastapi import Depends, FastAPI, Form, Header, HTTPException
@@ -24,6 +25,16 @@ async def ff_login(
 @app.post("/ff/tags")
 async def ff_tags(tag: Annotated[list[str], Form()], n: Annotated[list[int], Form()] = []):
     return {"tag": tag, "n": n}
+
+
+class Side(str, Enum):
+    buy = "buy"
+    sell = "sell"
+
+
+@app.post("/ff/side")
+async def ff_side(side: Annotated[Side, Form()]):
+    return {"side": side}
 
 
 @app.post("/ff/mixed")

@@ -50,6 +50,14 @@ for body, note in [
     ("tag=&tag=b", "tags empty item"),
 ]:
     form("/ff/tags", body, note)
+for body, note in [
+    ("side=buy", "enum ok"),
+    ("side=hold", "enum unknown value"),
+    ("side=", "enum empty"),
+    ("", "enum nothing"),
+    ("side=sell&side=buy", "enum repeated: last"),
+]:
+    form("/ff/side", body, note)
 case("POST", "/ff/mixed?q=x", "", dict(FORM, **{"X-H": "y"}), "mixed every source wrong")
 case("POST", "/ff/mixed?q=1", "name=n", dict(FORM, **{"X-H": "2"}), "mixed ok")
 
@@ -92,10 +100,12 @@ for path, headers, note in [
     case("GET", path, None, headers, note)
 
 
-def main():
+def record(app, cases, file_name):
+    """Send each case to `app` in process and write the answers, and the document, to `file_name`
+    next to this script (also used by probe_uploads.py)."""
     client = TestClient(app)
     out = []
-    for method, path, body, headers, note in CASES:
+    for method, path, body, headers, note in cases:
         raw = {name: value.encode("latin-1") for name, value in headers.items()}
         reply = client.request(method, path, content=body.encode() if body is not None else None,
                                headers=raw)
@@ -112,11 +122,16 @@ def main():
     out.append({"note": "openapi", "method": "GET", "path": "/openapi.json", "request_headers": {},
                 "request_body": None, "status": 200, "response_headers": [],
                 "body": json.dumps(app.openapi(), separators=(",", ":"))})
-    target = os.path.join(os.path.dirname(os.path.abspath(__file__)), "observed_forms.json")
+    target = os.path.join(os.path.dirname(os.path.abspath(__file__)), file_name)
     with open(target, "w") as f:
         json.dump({"fastapi": fastapi.__version__, "cases": out}, f, indent=1, ensure_ascii=False)
         f.write("\n")
     print(f"{len(out)} cases from FastAPI {fastapi.__version__} -> {target}")
 
 
-main()
+def main():
+    record(app, CASES, "observed_forms.json")
+
+
+if __name__ == "__main__":
+    main()

@@ -30,6 +30,23 @@ pub async fn ff_tags(tag: Form<Vec<String>>, #[default(Form(Vec::new()))] n: For
     Json(json!({ "tag": tag.0, "n": n.0 }))
 }
 
+/// The side of an order: a string enumeration.
+#[derive(StrEnum, Debug, Clone, Copy)]
+pub enum Side {
+    /// Buying.
+    #[value("buy")]
+    Buy,
+    /// Selling.
+    #[value("sell")]
+    Sell,
+}
+
+/// A required string enumeration as a form field.
+#[post("/ff/side", status = 200)]
+pub async fn ff_side(side: Form<Side>) -> Json<Value> {
+    Json(json!({ "side": side.0 }))
+}
+
 /// A query parameter, a header and a form field: their errors in FastAPI's order.
 #[post("/ff/mixed", status = 200)]
 pub async fn ff_mixed(q: i64, x_h: Header<i64>, name: Form<String>) -> Json<Value> {
@@ -71,6 +88,7 @@ pub fn app() -> App {
     App::new().title("forms").version("1.0.0").routes(routes![
         ff_login,
         ff_tags,
+        ff_side,
         ff_mixed,
         token,
         err_headers,

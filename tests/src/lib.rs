@@ -7,4 +7,6 @@ pub mod app;
 pub mod client;
 pub mod forms;
 pub mod inputs;
+pub mod observed;
 pub mod process;
+pub mod uploads;

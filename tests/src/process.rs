@@ -5,7 +5,16 @@ use std::time::Duration;
 
 /// This process's resident set size, in bytes.
 pub fn rss() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    rss_at("/proc/self/status")
+}
+
+/// The resident set size of process `pid`, in bytes.
+pub fn rss_of(pid: u32) -> u64 {
+    rss_at(&format!("/proc/{pid}/status"))
+}
+
+fn rss_at(status: &str) -> u64 {
+    let status = std::fs::read_to_string(status).unwrap_or_default();
     status
         .lines()
         .find_map(|line| line.strip_prefix("VmRSS:"))

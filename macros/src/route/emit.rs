@@ -120,7 +120,7 @@ pub(super) fn arguments(params: &[Classified]) -> Vec<Argument<'_>> {
 
 /// The type requirements of the arguments, each at the argument's type: path parameters are
 /// parsed from text; any other type has an `Arg` impl, and at most one reads the JSON body.
-fn argument_assertions(arguments: &[Argument<'_>]) -> TokenStream {
+fn argument_assertions(arguments: &[Argument<'_>], takes_files: bool) -> TokenStream {
     let mut out = TokenStream::new();
     let mut earlier_others: Vec<&Argument<'_>> = Vec::new();
     for argument in arguments {
@@ -137,6 +137,14 @@ fn argument_assertions(arguments: &[Argument<'_>]) -> TokenStream {
         // same type, and the compiler shows it once.
         let arg = paths::at(span, paths::arg());
         out.extend(quote_spanned!(span=> let _ = <#ty as #arg>::SOURCE;));
+        if takes_files {
+            // One form: every body argument is a field or a file of it.
+            let assert = paths::at(span, paths::assert_form_part());
+            out.extend(quote_spanned! {span=>
+                #assert::<#ty, { <#ty as #arg>::SOURCE.is_body() }>();
+            });
+            continue;
+        }
         // At most one JSON body: asserted for each pair of arguments at the later one, so a
         // second `Model` argument is reported where it is written (once: the pairs give the same
         // error), even when another argument has a mistake of its own.
@@ -454,18 +462,24 @@ fn any_argument<'a>(arguments: &[Argument<'a>], test: fn(&Argument<'a>) -> Token
 }
 
 /// The route's definition: `true` in `reads_body` when any argument is the body, and in
-/// `streams_body` when that body is read as it arrives.
+/// `streams_body` when that body is read as it arrives; read as a form first when the route
+/// takes files.
 fn route_def(model: &RouteModel, arguments: &[Argument<'_>]) -> TokenStream {
     let reads_body = any_argument(arguments, Argument::is_body);
     let streams_body = any_argument(arguments, Argument::is_stream);
-    paths::route_def(RouteDefFields {
+    let def = paths::route_def(RouteDefFields {
         name: &model.func.sig.ident.to_string(),
         method: &syn::Ident::new(model.method, Span::call_site()),
         path: &model.attr.path,
         reads_body,
         streams_body,
         include_in_schema: model.attr.include_in_schema,
-    })
+    });
+    if model.takes_files {
+        // Only here: every other route's expansion stays what it was.
+        return quote!(#def.__reads_form());
+    }
+    def
 }
 
 /// The body of `Route::def`. Every type requirement is asserted, and every use of the argument
@@ -474,7 +488,7 @@ fn route_def(model: &RouteModel, arguments: &[Argument<'_>]) -> TokenStream {
 /// function.
 fn def_body(model: &RouteModel) -> TokenStream {
     let arguments = arguments(&model.params);
-    let assertions = argument_assertions(&arguments);
+    let assertions = argument_assertions(&arguments, model.takes_files);
     let (output_assertion, into_response) = output_conversion(&model.func.sig.output);
     let handler = handler(model, &arguments, &into_response);
     let check = check(&arguments);

@@ -4,7 +4,10 @@
 //! Rules enforced here: a route is a non-generic `async fn` whose return type is written out (no
 //! `impl Trait`: the generated code names it to convert it); its path template is well formed and
 //! each of its parameters names an argument; a path parameter is not an `Option` and takes no
-//! `#[default]`, nor does an `Option` argument.
+//! `#[default]`, nor does an `Option` argument; a route that takes files (an argument written
+//! `UploadFile`, `Option<UploadFile>` or `Vec<UploadFile>`: the one kind recognised by its name,
+//! because its route reads its body as a form before converting its arguments) is not a `GET` or
+//! `HEAD`, which have no body.
 //!
 //! Classification is syntactic where it can be (a name in the path is a path parameter); for the
 //! other arguments the *type* decides through the runtime's `Arg` trait (a `StrEnum` is a query
@@ -48,6 +51,35 @@ pub struct RouteModel {
     pub params: Vec<Classified>,
     /// The doc comment.
     pub doc: Doc,
+    /// True when an argument is a file (see [`is_file`]): the route reads its body as a form.
+    pub takes_files: bool,
+}
+
+/// True for `UploadFile`, `Option<UploadFile>` and `Vec<UploadFile>` (by the last segment's name).
+pub fn is_file(ty: &Type) -> bool {
+    let ty = option_inner(ty)
+        .or_else(|| generic_inner(ty, "Vec"))
+        .unwrap_or(ty);
+    let Type::Path(path) = ty else { return false };
+    path.path
+        .segments
+        .last()
+        .is_some_and(|last| last.ident == "UploadFile" && last.arguments.is_none())
+}
+
+/// Files in a route whose method has no body.
+fn check_files(method: &str, params: &[Param], diag: &mut Diagnostics) {
+    if !matches!(method, "GET" | "HEAD") {
+        return;
+    }
+    for param in params.iter().filter(|param| is_file(&param.ty)) {
+        diag.error_spanned(
+            &param.ty,
+            format!(
+                "a `{method}` route cannot take a file: `UploadFile` is read from a `multipart/form-data` request body, which a `{method}` request has none of; use `#[post(..)]` or `#[put(..)]`"
+            ),
+        );
+    }
 }
 
 /// `T` when `ty` is `Option<T>`.
@@ -200,6 +232,8 @@ pub fn infer(
     check_signature(&func, diag);
     check_output(&func, diag);
     let template_params = template_params(&attr, &params, diag);
+    check_files(method, &params, diag);
+    let takes_files = params.iter().any(|param| is_file(&param.ty));
     let params = params
         .into_iter()
         .map(|param| classify(param, &template_params, diag))
@@ -211,5 +245,6 @@ pub fn infer(
         func,
         params,
         doc,
+        takes_files,
     }
 }

@@ -1,6 +1,6 @@
 //! Code generation for `#[derive(StrEnum)]`: the value table, parsing from path/query values
-//! and JSON (strict and lax), serialization as the value, and the schema
-//! `{"type": "string", "enum": [...]}`.
+//! and JSON (strict and lax), serialization as the value, the schema
+//! `{"type": "string", "enum": [...]}`, and the enum as a form field (`Form<Side>`).
 //!
 //! Rules enforced here: a value parses only to its own variant, and an unknown value's error
 //! lists the expected ones in pydantic's words (`'a', 'b' or 'c'`).
@@ -129,11 +129,48 @@ fn writing_impls(name: &syn::Ident) -> TokenStream {
     }
 }
 
+/// `FormValue` and `FormField`: the enum as a form field, `Form<Side>` (a blanket impl for the
+/// enums would overlap the models' one).
+fn form_impls(name: &syn::Ident) -> TokenStream {
+    let (form_value, form, request_cx, param, validation_errors, operation, schema_registry) = (
+        paths::form_value(),
+        paths::form(),
+        paths::request_cx(),
+        paths::param(),
+        paths::validation_errors(),
+        paths::operation(),
+        paths::schema_registry(),
+    );
+    let (marker, read, doc) = (
+        paths::form_field_marker(),
+        paths::enum_form_field(),
+        paths::enum_form_doc(),
+    );
+    quote! {
+        impl #form_value for #name {
+            fn from_form(
+                cx: &#request_cx<'_>,
+                param: #param<#form<Self>>,
+                errors: &mut #validation_errors,
+            ) -> ::core::option::Option<Self> {
+                #read::<Self>(cx, param, errors)
+            }
+
+            fn doc(param: #param<#form<Self>>, op: &mut #operation, registry: &mut #schema_registry) {
+                #doc::<Self>(param, op, registry)
+            }
+        }
+
+        impl #marker for #name {}
+    }
+}
+
 /// The whole expansion of the derive for a valid input.
 pub fn emit(input: &StrEnumInput) -> TokenStream {
     let str_enum = str_enum_impl(input);
     let reading = reading_impls(&input.name);
     let schema = schema_impls(input);
     let writing = writing_impls(&input.name);
-    paths::runtime_scope(quote!(#str_enum #reading #schema #writing))
+    let form = form_impls(&input.name);
+    paths::runtime_scope(quote!(#str_enum #reading #schema #writing #form))
 }

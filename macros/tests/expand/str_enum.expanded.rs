@@ -87,4 +87,21 @@ const _: () = {
             f.write_str(::ferrapi::StrEnum::as_str(self))
         }
     }
+    impl ::ferrapi::arg::FormValue for Side {
+        fn from_form(
+            cx: &::ferrapi::arg::RequestCx<'_>,
+            param: ::ferrapi::arg::Param<::ferrapi::Form<Self>>,
+            errors: &mut ::ferrapi::validation::ValidationErrors,
+        ) -> ::core::option::Option<Self> {
+            __rt::enum_form_field::<Self>(cx, param, errors)
+        }
+        fn doc(
+            param: ::ferrapi::arg::Param<::ferrapi::Form<Self>>,
+            op: &mut ::ferrapi::schema::Operation,
+            registry: &mut ::ferrapi::schema::SchemaRegistry,
+        ) {
+            __rt::enum_form_doc::<Self>(param, op, registry)
+        }
+    }
+    impl __rt::FormField for Side {}
 };

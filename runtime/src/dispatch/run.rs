@@ -6,8 +6,12 @@
 //! - the body is taken as the route's [`BodyMode`] says: not at all; read whole, never beyond the
 //!   body limit (413), after one poll without a waker (a small body is usually whole by the time
 //!   its head is routed, and then the route runs at once, without boxing the request to wait);
-//!   or handed over unread, after a declared length over the upload limit is refused (413);
-//! - the handler's `RequestCx` is built in one place ([`call`]), whichever way the body came;
+//!   or handed over unread, after a declared length over the upload limit is refused (413); or,
+//!   for a route that takes files, read as a form (`extract::read_form`, files spooled to
+//!   temporary files) in the route's future, before the handler runs on it;
+//! - the handler's `RequestCx` is built in one place ([`call`]), whichever way the body came, but
+//!   for a route that takes files, whose handler runs inside the future that read its form
+//!   ([`form_then_call`]);
 //! - a panic in the handler, before or after it returns its future, is a logged 500 (the app's,
 //!   when it has one: `App::on_internal_error`).
 
@@ -23,7 +27,8 @@ use hyper::http::request::Parts;
 use super::panic::{panic_message, CatchPanic};
 use super::{Compiled, Target};
 use crate::extract::{
-    body_input, too_large, BodyInput, BodyReader, PathParams, RequestCx, StreamSlot, FIRST_LOOK,
+    body_input, read_form, too_large, BodyInput, BodyReader, FormLimits, PathParams, RequestCx, StreamSlot,
+    FIRST_LOOK, SPOOL_THRESHOLD,
 };
 use crate::response::{
     internal_answer, internal_error, Body, BoxError, ErrorAnswers, InternalAnswer, Response,
@@ -173,6 +178,7 @@ where
             Ok(input) => input,
             Err(response) => return Run::ready(response),
         },
+        BodyMode::Form => return form_then_call(inner, index, target, parts, body, params),
     };
     call(inner, target, &parts, &params, &input)
 }
@@ -185,10 +191,68 @@ where
     B::Error: Into<BoxError>,
 {
     let (total, part) = (inner.config.upload_limit, inner.config.upload_part_limit);
+    declared_within_upload_limit(inner, &body)?;
+    Ok(BodyInput::Stream(StreamSlot::new(Body::new(body), total, part)))
+}
+
+/// The 413 of an upload whose declared length is over the upload limit.
+fn declared_within_upload_limit<B: hyper::body::Body>(inner: &Compiled, body: &B) -> Result<(), Response> {
+    let total = inner.config.upload_limit;
     if body.size_hint().lower() > total {
         return Err(too_large(usize::try_from(total).unwrap_or(usize::MAX)));
     }
-    Ok(BodyInput::Stream(StreamSlot::new(Body::new(body), total, part)))
+    Ok(())
+}
+
+/// Run a route that takes files: a future that reads the body as a form (the 413 of a declared
+/// length over the upload limit at once), then calls the handler on it and awaits its answer.
+#[cold]
+fn form_then_call<B>(
+    inner: &Arc<Compiled>,
+    index: usize,
+    target: &Target,
+    parts: Parts,
+    body: B,
+    params: PathParams,
+) -> Run<B>
+where
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
+    B::Error: Into<BoxError>,
+{
+    if let Err(response) = declared_within_upload_limit(inner, &body) {
+        return Run::ready(response);
+    }
+    let config = &inner.config;
+    let limits = FormLimits {
+        total: config.upload_limit,
+        part: config.upload_part_limit,
+        urlencoded: config.body_limit,
+        spool_threshold: SPOOL_THRESHOLD,
+    };
+    let (name, answers) = (target.def.name, inner.state.answers());
+    let inner = inner.clone();
+    let future = async move {
+        let input = match read_form(&parts.headers, Body::new(body), limits).await {
+            Ok(form) => BodyInput::Form(form),
+            Err(response) => return response,
+        };
+        let Some(target) = inner.targets.get(index) else {
+            return internal_error();
+        };
+        let cx = RequestCx {
+            parts: &parts,
+            path: parts.uri.path(),
+            params: &params,
+            body_input: &input,
+            state: &inner.state,
+        };
+        // A panic here, or in the route's own future, is caught around this future.
+        match (target.def.handler)(&cx, &target.dependencies) {
+            Started::Now(response) => response,
+            Started::Later(future) => future.await,
+        }
+    };
+    Run::running(Box::pin(future), name, answers)
 }
 
 /// Call the handler of `target` on the request: the one place a `RequestCx` is built.

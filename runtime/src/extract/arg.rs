@@ -169,7 +169,7 @@ impl<T> Param<T> {
     message = "`{Self}` cannot be a route argument",
     label = "not a query parameter, a JSON body, an injected value or a dependency",
     note = "query parameters are integers, floats, bool, String, an enum deriving `StrEnum`, or `Option`/`Vec` of those",
-    note = "a JSON body is a struct deriving `Model`, a form body `Form<T>` of one, a form field `Form<T>` of what a query parameter can be (an enum: in an `Option` or `Vec`), an upload `Multipart`; shared state is `State<T>` with `T: Send + Sync + 'static`",
+    note = "a JSON body is a struct deriving `Model`, a form body `Form<T>` of one, a form field `Form<T>` of what a query parameter can be, a file `UploadFile` (or an `Option` or `Vec` of them), a streamed upload `Multipart`; shared state is `State<T>` with `T: Send + Sync + 'static`",
     note = "a header is `Header<T>`, a cookie `Cookie<T>`, with `T` what a query parameter can be (a cookie: not a `Vec`); all headers are `HeaderMap`",
     note = "a dependency is a type implementing `ferrapi::Arg`, e.g. returned by an `async fn` marked `#[dependency]`"
 )]

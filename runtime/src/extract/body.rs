@@ -9,7 +9,8 @@
 //!   `application/json` or `application/*+json` (any case, any parameters); any other or absent
 //!   content type hands the raw bytes to validation (which reports `model_attributes_type`, with
 //!   the body as text, invalid UTF-8 replaced, as its input);
-//! - a route that streams its body (an upload) gets it unread, in a [`StreamSlot`], taken once.
+//! - a route that streams its body (an upload) gets it unread, in a [`StreamSlot`], taken once;
+//!   a route that takes files gets its form read (`spool`).
 
 use bytes::{Buf, BufMut, Bytes, BytesMut};
 use std::pin::Pin;
@@ -21,6 +22,7 @@ use hyper::header::CONTENT_TYPE;
 use hyper::{HeaderMap, StatusCode};
 use serde_json::json;
 
+use super::form_parts::FormParts;
 use crate::response::{error_response, Body, BodyError, BoxError, Response};
 
 /// The body as validation sees it.
@@ -35,6 +37,8 @@ pub enum BodyInput {
     Text(Bytes),
     /// A body not read yet, for a route that streams it (an upload).
     Stream(StreamSlot),
+    /// The form of a route that takes files, read before its arguments (see `spool`).
+    Form(FormParts),
 }
 
 /// The unread body of a route that streams it, with its limits: taken once, by the
@@ -159,7 +163,7 @@ where
 /// The answer to a body that failed while being read: 408 when it missed its deadline, 413 when
 /// a layer limited its length (`tower-http`'s `RequestBodyLimitLayer`), else 400.
 #[cold]
-fn unreadable(err: BoxError) -> Response {
+pub(super) fn unreadable(err: BoxError) -> Response {
     // A layer's body reaches the route boxed in a `Body`, its error in a `BodyError`.
     let err = match err.downcast::<BodyError>() {
         Ok(body_error) => body_error.into_inner(),

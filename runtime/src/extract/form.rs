@@ -85,7 +85,7 @@ fn form_kind(cx: &RequestCx<'_>) -> Option<bool> {
 /// The body, read whole.
 fn whole_body<'a>(cx: &RequestCx<'a>) -> Option<&'a Bytes> {
     match cx.body_input() {
-        BodyInput::Missing | BodyInput::Stream(_) => None,
+        BodyInput::Missing | BodyInput::Stream(_) | BodyInput::Form(_) => None,
         BodyInput::Json(bytes) | BodyInput::Text(bytes) => Some(bytes),
     }
 }
@@ -101,6 +101,13 @@ fn pairs<'a>(cx: &RequestCx<'a>) -> Vec<(Cow<'a, str>, Cow<'a, str>)> {
 /// The pairs a field argument reads: the urlencoded form's, or a multipart body's text parts
 /// (the body was read whole, within the body limit, so its parts are parsed at once).
 fn field_pairs<'a>(cx: &RequestCx<'a>) -> Vec<(Cow<'a, str>, Cow<'a, str>)> {
+    if let BodyInput::Form(form) = cx.body_input() {
+        // A route that takes files: its form was read before it ran.
+        let texts = form
+            .texts()
+            .map(|(name, text)| (Cow::Borrowed(name), Cow::Borrowed(text)));
+        return texts.collect();
+    }
     match (form_kind(cx), whole_body(cx)) {
         (Some(false), Some(bytes)) => form_urlencoded::parse(bytes).collect(),
         (Some(true), Some(bytes)) => multipart_text_parts(cx, bytes),
@@ -210,7 +217,7 @@ fn form_model<T: Model + FromJson>(cx: &RequestCx<'_>, errors: &mut ValidationEr
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be read from a form",
     label = "not a model, nor a form field's type",
-    note = "`Form<T>` reads the whole form when `T` derives `Model`, and one field (named by the argument) when `T` is an integer, float, bool or String, or an `Option` or `Vec` of a type a query parameter can be"
+    note = "`Form<T>` reads the whole form when `T` derives `Model`, and one field (named by the argument) when `T` is an integer, float, bool, String or an enum deriving `StrEnum`, or an `Option` or `Vec` of a type a query parameter can be"
 )]
 pub trait FormValue: Sized + Send + 'static {
     /// Read the value: the whole form, or the field the argument names.
@@ -317,6 +324,27 @@ fn document_field<T: ParamValue>(param: Param<Form<T>>, op: &mut Operation, regi
         required = true;
     }
     op.form_field(name, schema, required);
+}
+
+/// Read form field `param` as string enumeration `T` (`Form<Side>`; the `StrEnum` derive's
+/// `FormValue`).
+#[doc(hidden)]
+pub fn enum_form_field<T: FromParam + serde::Serialize + Send + 'static>(
+    cx: &RequestCx<'_>,
+    param: Param<Form<T>>,
+    errors: &mut ValidationErrors,
+) -> Option<T> {
+    read_field(cx, param, false, errors)
+}
+
+/// Document form field `param` of string enumeration `T` (the `StrEnum` derive's `FormValue`).
+#[doc(hidden)]
+pub fn enum_form_doc<T: FromParam + serde::Serialize + Send + 'static>(
+    param: Param<Form<T>>,
+    op: &mut Operation,
+    registry: &mut SchemaRegistry,
+) {
+    document_field(param, op, registry);
 }
 
 macro_rules! form_field {

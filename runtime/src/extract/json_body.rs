@@ -27,7 +27,7 @@ use crate::validate::{
 pub fn body_model<T: Model + FromJson>(cx: &RequestCx, errors: &mut ValidationErrors) -> Option<T> {
     match cx.body_input() {
         // A stream is only handed to a route that takes an upload, and no JSON body with it.
-        BodyInput::Missing | BodyInput::Stream(_) => {
+        BodyInput::Missing | BodyInput::Stream(_) | BodyInput::Form(_) => {
             errors.missing(vec![LocItem::Static("body")]);
             None
         }
@@ -52,7 +52,7 @@ pub(super) fn body_value<T: FromJson>(cx: &RequestCx, errors: &mut ValidationErr
     let mut loc = vec![LocItem::Static("body")];
     match cx.body_input() {
         // A stream is only handed to a route that takes an upload, and no JSON body with it.
-        BodyInput::Missing | BodyInput::Stream(_) => {
+        BodyInput::Missing | BodyInput::Stream(_) | BodyInput::Form(_) => {
             errors.missing(loc);
             None
         }

@@ -19,6 +19,9 @@
 //! - `body`, `json_body`, `form`: reading the body (bounded), the JSON body and form arguments;
 //! - `multipart`: uploads, streamed part by part ([`Multipart`]); `partial_file`, the guard that
 //!   removes a file `save_to` did not finish;
+//! - `upload_file`, `form_parts`, `spool`, `file_args`: files as arguments ([`UploadFile`]): the
+//!   file, the form read (files spooled to temporary files) by the dispatcher before the route's
+//!   arguments are converted, and the arguments taking its files;
 //! - `state`: application state, `State<T>`; `background`, work a route leaves to do after it
 //!   answered ([`BackgroundTasks`]);
 //! - `validation`: the app's answer to errors a route finds itself ([`Validation`]).
@@ -33,7 +36,9 @@ mod arg;
 mod background;
 mod body;
 mod dependency;
+mod file_args;
 mod form;
+mod form_parts;
 mod header;
 mod injected;
 mod json_body;
@@ -46,7 +51,9 @@ mod query;
 mod query_param;
 mod request;
 mod security;
+mod spool;
 mod state;
+mod upload_file;
 mod validation;
 
 pub use arg::sealed::SEALED;
@@ -57,10 +64,10 @@ pub(crate) use body::{
     body_input, too_large, BodyDeadlineMissed, BodyReader, BodyTimedOut, StreamSlot, FIRST_LOOK,
 };
 pub use dependency::{DependencyFn, EffectFuture, GroupInputs};
-pub use form::{Form, FormField, FormValue};
+pub use form::{enum_form_doc, enum_form_field, Form, FormField, FormValue};
 pub use header::{Cookie, CookieValue, FromArgument, Header, ParamName, ParamValue};
 pub use json_body::body_model;
-pub use multipart::{AnyParts, Multipart, MultipartError, PartDoc, UploadDoc, UploadFile};
+pub use multipart::{AnyParts, Multipart, MultipartError, Part, PartDoc, UploadDoc};
 pub use oauth2_form::OAuth2PasswordRequestForm;
 pub(crate) use overrides::Overrides;
 pub use path::path_param;
@@ -69,5 +76,7 @@ pub use request::{PathParams, RequestCx};
 pub use security::{
     ApiKeyCookie, ApiKeyHeader, ApiKeyQuery, HttpBasic, HttpBearer, OAuth2PasswordBearer, TokenUrl,
 };
+pub(crate) use spool::{read_form, FormLimits, SPOOL_THRESHOLD};
 pub use state::{State, StateMap};
+pub use upload_file::UploadFile;
 pub use validation::Validation;

@@ -1,10 +1,11 @@
 //! File uploads: [`Multipart`], a `multipart/form-data` body read part by part as it arrives
-//! (parsed by `multer`), each part an [`UploadFile`] (a file, or a text field).
+//! (parsed by `multer`), each part a [`Part`] (a file, or a text field). (Files as route arguments, read before the
+//! route runs, are `UploadFile`s: see `upload_file`.)
 //!
 //! Rules enforced here:
 //! - an upload is never held whole: the route reads each part as a stream of chunks
-//!   ([`UploadFile::chunk`]), or saves it to a file ([`UploadFile::save_to`]) chunk by chunk; only
-//!   [`UploadFile::bytes`] and [`UploadFile::text`] collect a part, within the part limit;
+//!   ([`Part::chunk`]), or saves it to a file ([`Part::save_to`]) chunk by chunk; only
+//!   [`Part::bytes`] and [`Part::text`] collect a part, within the part limit;
 //! - a file `save_to` writes is whole or gone: a guard (`partial_file`) removes it on every way
 //!   out but success, the route's future dropped by a client gone or a timeout included (the
 //!   removal after an error return alone left the file then);
@@ -140,21 +141,22 @@ impl<D> std::fmt::Debug for Multipart<D> {
 
 impl<D> Multipart<D> {
     /// The next part, or `None` after the last. A part must be read (or dropped) before the next.
-    pub async fn next_part(&mut self) -> Result<Option<UploadFile>, MultipartError> {
+    pub async fn next_part(&mut self) -> Result<Option<Part>, MultipartError> {
         let field = self.inner.next_field().await.map_err(MultipartError::parse)?;
-        Ok(field.map(|inner| UploadFile { inner, size: 0 }))
+        Ok(field.map(|inner| Part { inner, size: 0 }))
     }
 }
 
-/// One part of an upload: a file (with a file name and content type) or a text field.
-pub struct UploadFile {
+/// One part of a [`Multipart`] upload, read as it arrives: a file (with a file name and content
+/// type) or a text field. (Named `UploadFile` before files could be route arguments.)
+pub struct Part {
     inner: multer::Field<'static>,
     size: u64,
 }
 
-impl std::fmt::Debug for UploadFile {
+impl std::fmt::Debug for Part {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("UploadFile")
+        f.debug_struct("Part")
             .field("name", &self.name())
             .field("file_name", &self.file_name())
             .field("content_type", &self.content_type())
@@ -163,7 +165,7 @@ impl std::fmt::Debug for UploadFile {
     }
 }
 
-impl UploadFile {
+impl Part {
     /// The part's name (the form field's).
     pub fn name(&self) -> Option<&str> {
         self.inner.name()
@@ -242,8 +244,16 @@ enum Failure {
 }
 
 impl MultipartError {
-    fn parse(error: multer::Error) -> Self {
+    pub(super) fn parse(error: multer::Error) -> Self {
         MultipartError(Failure::Parse(error))
+    }
+
+    pub(super) fn io(error: std::io::Error) -> Self {
+        MultipartError(Failure::Io(error))
+    }
+
+    pub(super) fn not_utf8() -> Self {
+        MultipartError(Failure::NotUtf8)
     }
 
     /// The status the failure is answered with.
@@ -324,7 +334,12 @@ fn missing_parts<D: UploadDoc>(errors: &mut ValidationErrors) {
 
 /// The boundary of a `multipart/form-data` request.
 fn boundary(cx: &RequestCx<'_>) -> Option<String> {
-    let content_type = cx.headers().get(CONTENT_TYPE)?.to_str().ok()?;
+    boundary_of(cx.headers())
+}
+
+/// The boundary a `multipart/form-data` content type in `headers` declares.
+pub(super) fn boundary_of(headers: &hyper::HeaderMap) -> Option<String> {
+    let content_type = headers.get(CONTENT_TYPE)?.to_str().ok()?;
     multer::parse_boundary(content_type).ok()
 }
 

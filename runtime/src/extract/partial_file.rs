@@ -1,5 +1,5 @@
 //! A file being written that is removed unless it is finished: [`PartialFile`], the guard of
-//! `UploadFile::save_to`.
+//! `Part::save_to` and `UploadFile::save_to`.
 //!
 //! Rules enforced here:
 //! - the file is removed when the guard is dropped without [`PartialFile::keep`]: on an error

@@ -217,7 +217,7 @@ fn fingerprint(cx: &RequestCx<'_>) -> String {
     let parts = cx.parts();
     let body: &[u8] = match cx.body_input() {
         BodyInput::Json(bytes) | BodyInput::Text(bytes) => bytes,
-        BodyInput::Missing | BodyInput::Stream(_) => &[],
+        BodyInput::Missing | BodyInput::Stream(_) | BodyInput::Form(_) => &[],
     };
     let target = parts.uri.path_and_query().map_or("", |pq| pq.as_str());
     let hash = fnv1a([

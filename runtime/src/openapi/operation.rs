@@ -64,6 +64,11 @@ pub struct Operation {
     body_media_type: &'static str,
     /// The form fields the route takes as arguments: `(name, schema, required)`, in order.
     form_fields: Vec<(&'static str, Value, bool)>,
+    /// True when a form field is a file: the form is `multipart/form-data`.
+    multipart_form: bool,
+    /// False for a multipart form none of whose fields is required (FastAPI then leaves out the
+    /// body's `required`).
+    body_required: bool,
     response: Option<(&'static str, Value)>,
     extra_responses: Vec<(u16, &'static str)>,
     dependency_responses: Vec<(u16, &'static str)>,
@@ -92,6 +97,8 @@ impl Operation {
             body: None,
             body_media_type: "application/json",
             form_fields: Vec::new(),
+            multipart_form: false,
+            body_required: true,
             response: None,
             extra_responses: Vec::new(),
             dependency_responses: Vec::new(),
@@ -204,10 +211,17 @@ impl Operation {
         }
     }
 
+    /// Document file field `name` (an `UploadFile` argument): a form field, and the form is then
+    /// `multipart/form-data`, as FastAPI documents a route that takes files.
+    pub fn file_field(&mut self, name: &'static str, schema: Value, required: bool) {
+        self.form_field(name, schema, required);
+        self.multipart_form = true;
+    }
+
     /// Register the route's form fields, if any, as one schema `Body_<id>`, FastAPI's name for it
     /// (`id` its generated operation id: the function name and the path with every character
     /// that is not a letter, digit or `_` replaced by `_`, then `_` and the method), and document
-    /// it as the urlencoded body.
+    /// it as the urlencoded body (multipart, with a file among them).
     pub(crate) fn name_form(&mut self, method: &str, path: &str, registry: &mut SchemaRegistry) {
         if self.form_fields.is_empty() {
             return;
@@ -218,8 +232,14 @@ impl Operation {
             .collect();
         let name = format!("Body_{id}_{}", method.to_ascii_lowercase());
         let fields = std::mem::take(&mut self.form_fields);
+        self.body_required = !self.multipart_form || fields.iter().any(|(_, _, required)| *required);
         let reference = form_schema(&name, fields, registry);
-        self.request_body_as("application/x-www-form-urlencoded", reference);
+        let media_type = if self.multipart_form {
+            "multipart/form-data"
+        } else {
+            "application/x-www-form-urlencoded"
+        };
+        self.request_body_as(media_type, reference);
     }
 
     /// Document a response a dependency may answer (`401` "Not authenticated"), unless the route
@@ -338,7 +358,11 @@ impl Operation {
         if let Some(schema) = self.body {
             op.insert(
                 "requestBody".into(),
-                json!({ "required": true, "content": { self.body_media_type: { "schema": schema } } }),
+                if self.body_required {
+                    json!({ "required": true, "content": { self.body_media_type: { "schema": schema } } })
+                } else {
+                    json!({ "content": { self.body_media_type: { "schema": schema } } })
+                },
             );
         }
         let mut responses = Map::new();

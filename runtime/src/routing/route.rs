@@ -92,6 +92,9 @@ pub(crate) enum BodyMode {
     Whole = 1,
     /// The body is handed to the handler unread (an upload, read as it arrives).
     Stream = 2,
+    /// The body is read as a form, files spooled to temporary files, then the handler runs (a
+    /// route that takes `UploadFile` arguments).
+    Form = 3,
 }
 
 impl RouteDef {
@@ -165,6 +168,17 @@ impl From<RouteParts> for RouteDef {
             operation,
             check,
         }
+    }
+}
+
+impl RouteDef {
+    /// The definition of a route that takes files (`UploadFile` arguments): its body is read as a
+    /// form before its arguments are converted. Written by the route macros for those routes
+    /// only, so every other route's expansion is what it was.
+    #[doc(hidden)]
+    pub fn __reads_form(mut self) -> Self {
+        self.body = BodyMode::Form;
+        self
     }
 }
 

@@ -9,58 +9,18 @@ use ferrapi::arg::Parts;
 use ferrapi::prelude::*;
 use ferrapi::validation::ValidationErrors;
 use ferrapi_tests::app::spawn;
-use ferrapi_tests::client::{get, send};
+use ferrapi_tests::client::get;
+use ferrapi_tests::observed::assert_same_form;
 
 /// The recorded cases whose path (without the query) is one of `paths`.
 fn observed(paths: &[&str]) -> Vec<Value> {
-    let text = include_str!("../../fastapi/observed_forms.json");
-    let recorded: Value = serde_json::from_str(text).expect("observed_forms.json parses");
-    assert_eq!(recorded["fastapi"], "0.165.0");
-    let cases = recorded["cases"].as_array().cloned().unwrap_or_default();
-    cases
-        .into_iter()
-        .filter(|case| {
-            let path = case["path"].as_str().unwrap_or("");
-            paths.contains(&path.split('?').next().unwrap_or(path))
-        })
-        .collect()
+    ferrapi_tests::observed::cases(include_str!("../../fastapi/observed_forms.json"), paths)
 }
 
-/// Replay each case against the server at `addr`; returns how many ran.
+/// Replay each case against the server at `addr`, `WWW-Authenticate` and `X-Trace` included;
+/// returns how many ran.
 async fn replay(addr: SocketAddr, cases: &[Value]) -> usize {
-    for case in cases {
-        let (method, path) = (
-            case["method"].as_str().unwrap_or("GET"),
-            case["path"].as_str().unwrap_or("/"),
-        );
-        let headers: Vec<(&str, &str)> = case["request_headers"]
-            .as_object()
-            .map(|map| {
-                map.iter()
-                    .map(|(k, v)| (k.as_str(), v.as_str().unwrap_or("")))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let body = case["request_body"].as_str().map(str::as_bytes);
-        let reply = send(addr, method, path, &headers, body).await;
-        let note = case["note"].as_str().unwrap_or("");
-        assert_eq!(
-            (reply.status, reply.text()),
-            (
-                case["status"].as_u64().unwrap_or(0) as u16,
-                case["body"].as_str().unwrap_or("").to_owned()
-            ),
-            "{path}: {note}"
-        );
-        for name in ["www-authenticate", "x-trace"] {
-            let theirs = case["response_headers"]
-                .as_array()
-                .and_then(|hs| hs.iter().find(|h| h[0] == name))
-                .and_then(|h| h[1].as_str());
-            assert_eq!(reply.header(name), theirs, "{path}: {note}: {name}");
-        }
-    }
-    cases.len()
+    ferrapi_tests::observed::replay(addr, cases, &["www-authenticate", "x-trace"]).await
 }
 
 #[tokio::test]
@@ -68,6 +28,12 @@ async fn form_fields_answer_as_fastapi() {
     let addr = spawn(ferrapi_tests::forms::app()).await;
     let cases = observed(&["/ff/login", "/ff/tags", "/ff/mixed"]);
     assert_eq!(replay(addr, &cases).await, 20);
+}
+
+#[tokio::test]
+async fn a_string_enumeration_as_a_form_field_answers_as_fastapi() {
+    let addr = spawn(ferrapi_tests::forms::app()).await;
+    assert_eq!(replay(addr, &observed(&["/ff/side"])).await, 5);
 }
 
 /// FastAPI's document, recorded by the probe.
@@ -106,21 +72,10 @@ async fn form_fields_are_documented_as_fastapi_documents_them() {
     let addr = spawn(ferrapi_tests::forms::app()).await;
     let ours = without_number_formats(get(addr, "/openapi.json").await.json());
     let theirs = fastapi_document();
-    for path in ["/ff/login", "/ff/tags", "/ff/mixed", "/token"] {
+    for path in ["/ff/login", "/ff/tags", "/ff/side", "/ff/mixed", "/token"] {
         let (op, their_op) = (&ours["paths"][path]["post"], &theirs["paths"][path]["post"]);
-        assert_eq!(op["requestBody"], their_op["requestBody"], "{path}");
         assert_eq!(op["parameters"], their_op["parameters"], "{path}");
-        let reference =
-            &their_op["requestBody"]["content"]["application/x-www-form-urlencoded"]["schema"]["$ref"];
-        let name = reference
-            .as_str()
-            .and_then(|r| r.rsplit('/').next())
-            .unwrap_or("?");
-        assert!(name.starts_with("Body_"), "{name}");
-        assert_eq!(
-            ours["components"]["schemas"][name], theirs["components"]["schemas"][name],
-            "{name}"
-        );
+        assert_same_form(&ours, &theirs, path, "application/x-www-form-urlencoded");
     }
 }
 

@@ -128,6 +128,7 @@ fn every_exported_argument_type_has_a_row_in_the_argument_table() {
         "Cookie",
         "Form",
         "Multipart",
+        "UploadFile",
         "HttpBearer",
         "OAuth2PasswordRequestForm",
         "WebSocketUpgrade",
