@@ -139,6 +139,9 @@ public_paths! {
 }
 runtime_paths! {
     validate_model => validate_model;
+    validate_tagged => validate_tagged;
+    tagged_schema => tagged_schema;
+    tagged_variant => TaggedVariant;
     field => field;
     field_probe => FieldProbe;
     field_decline => FieldDecline;

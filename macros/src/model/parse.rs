@@ -63,18 +63,14 @@ impl Field {
     }
 }
 
-/// The JSON key of a field: its name, or `#[serde(rename = "..")]`.
-fn json_key(field: &syn::Field, diag: &mut Diagnostics) -> String {
-    let mut key = field
-        .ident
-        .as_ref()
-        .map(|i| i.to_string().trim_start_matches("r#").to_owned())
-        .unwrap_or_default();
-    for attr in field.attrs.iter().filter(|a| a.path().is_ident("serde")) {
+/// The value of `#[serde(key = "..")]` among `attrs` (serde's other keys are serde's business).
+pub(super) fn serde_str(attrs: &[syn::Attribute], key: &str, diag: &mut Diagnostics) -> Option<String> {
+    let mut found = None;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
         let result = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("rename") {
+            if meta.path.is_ident(key) {
                 let value: LitStr = meta.value()?.parse()?;
-                key = value.value();
+                found = Some(value.value());
             } else if meta.input.peek(syn::Token![=]) {
                 let _: syn::Expr = meta.value()?.parse()?;
             } else if meta.input.peek(syn::token::Paren) {
@@ -88,7 +84,18 @@ fn json_key(field: &syn::Field, diag: &mut Diagnostics) -> String {
             diag.push(err);
         }
     }
-    key
+    found
+}
+
+/// The JSON key of a field: its name, or `#[serde(rename = "..")]`.
+fn json_key(field: &syn::Field, diag: &mut Diagnostics) -> String {
+    serde_str(&field.attrs, "rename", diag).unwrap_or_else(|| {
+        field
+            .ident
+            .as_ref()
+            .map(|i| i.to_string().trim_start_matches("r#").to_owned())
+            .unwrap_or_default()
+    })
 }
 
 /// The named fields of the struct; an error when `input` is not a struct with named fields.
