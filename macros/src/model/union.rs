@@ -1,9 +1,9 @@
 //! `#[derive(Model)]` on an enum: a discriminated union, serde's internally tagged shape
 //! (`#[serde(tag = "kind")]`), each variant one model (`Cat(Cat)`), named by its tag (the
-//! variant's name, or `#[serde(rename = "..")]`).
+//! variant's name, or `#[serde(rename = "..")]`); or an untagged union (`#[serde(untagged)]`).
 //!
-//! Rules enforced here: the tag is read from serde's own `#[serde(tag = "..")]`, so the
-//! validation and the serialization of a response cannot disagree about it; an enum without it,
+//! Rules enforced here: the shape is read from serde's own attribute, so the validation and the
+//! serialization of a response cannot disagree about it; an enum with neither,
 //! a variant that is not one unnamed field, and a generic enum are errors at the enum or the
 //! variant; a variant's type that is not a model is reported at that type by the compiler.
 
@@ -12,10 +12,10 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{DataEnum, DeriveInput, Fields, Ident, Type};
 
-use super::parse::serde_str;
+use super::parse::{serde_flag, serde_str};
 
 use crate::diag::Diagnostics;
-use crate::paths;
+use crate::{paths, tokens};
 
 /// One variant: its name, its model type and its tag.
 struct Variant {
@@ -24,10 +24,11 @@ struct Variant {
     tag: String,
 }
 
-/// A discriminated union deriving `Model`.
+/// A union deriving `Model`.
 struct Union {
     name: Ident,
-    discriminator: String,
+    /// The tag field, or `None` for an untagged union.
+    discriminator: Option<String>,
     variants: Vec<Variant>,
 }
 
@@ -54,13 +55,13 @@ fn parse(input: &DeriveInput, data: &DataEnum, diag: &mut Diagnostics) -> Union 
     if !input.generics.params.is_empty() {
         diag.error_spanned(&input.generics, "`Model` cannot be derived for a generic enum");
     }
-    let discriminator = serde_str(&input.attrs, "tag", diag).unwrap_or_else(|| {
+    let discriminator = serde_str(&input.attrs, "tag", diag);
+    if discriminator.is_none() && !serde_flag(&input.attrs, "untagged", diag) {
         diag.error(
             input.ident.span(),
-            "a `Model` enum is a discriminated union: name its tag field with `#[serde(tag = \"kind\")]` (use `StrEnum` for a string enum)",
+            "a `Model` enum is a union: name its tag field with `#[serde(tag = \"kind\")]`, or write `#[serde(untagged)]` (use `StrEnum` for a string enum)",
         );
-        String::new()
-    });
+    }
     if data.variants.is_empty() {
         diag.error(input.ident.span(), "a `Model` union needs at least one variant");
     }
@@ -71,12 +72,11 @@ fn parse(input: &DeriveInput, data: &DataEnum, diag: &mut Diagnostics) -> Union 
     }
 }
 
-fn emit(union: &Union) -> TokenStream {
-    let (name, discriminator) = (&union.name, &union.discriminator);
-    let (value, schema_registry) = (paths::value(), paths::schema_registry());
+/// `__VARIANTS` and the `validate_object` body and schema call of a discriminated union.
+fn tagged(union: &Union, discriminator: &str) -> (TokenStream, TokenStream, TokenStream) {
+    let name = &union.name;
     let (model, json_schema, tagged_variant) =
         (paths::model(), paths::json_schema(), paths::tagged_variant());
-    let (validate_tagged, tagged_schema) = (paths::validate_tagged(), paths::tagged_schema());
     let variants = union.variants.iter().map(|variant| {
         let (ident, ty, tag) = (&variant.ident, &variant.ty, &variant.tag);
         let model_at = paths::at(ty.span(), model.clone());
@@ -91,23 +91,95 @@ fn emit(union: &Union) -> TokenStream {
             }
         }
     });
-    let validation = super::emit::validation_impls(
-        name,
+    let (validate_tagged, tagged_schema) = (paths::validate_tagged(), paths::tagged_schema());
+    (
+        quote!(const __VARIANTS: &[#tagged_variant<#name>] = &[#(#variants),*];),
         quote!(#validate_tagged(object, #discriminator, __VARIANTS, loc, errors)),
+        quote!(#tagged_schema(#discriminator, __VARIANTS, registry)),
+    )
+}
+
+/// `__VARIANTS` and the `validate_object` body and schema call of an untagged union.
+fn untagged(union: &Union) -> (TokenStream, TokenStream, TokenStream) {
+    let name = &union.name;
+    let (model, from_json, json_schema) = (paths::model(), paths::from_json(), paths::json_schema());
+    let untagged_variant = paths::untagged_variant();
+    let variants = union.variants.iter().map(|variant| {
+        let (ident, ty) = (&variant.ident, &variant.ty);
+        let model_at = paths::at(ty.span(), model.clone());
+        let from_json_at = paths::at(ty.span(), from_json.clone());
+        let schema_at = paths::at(ty.span(), json_schema.clone());
+        quote_spanned! {ty.span()=>
+            #untagged_variant {
+                name: <#ty as #model_at>::NAME,
+                validate: |value, loc, errors| {
+                    <#ty as #from_json_at>::from_json(value, loc, errors).map(#name::#ident)
+                },
+                schema: <#ty as #schema_at>::schema,
+            }
+        }
+    });
+    let (validate_untagged, untagged_schema, value) = (
+        paths::validate_untagged(),
+        paths::untagged_schema(),
+        paths::value(),
     );
+    (
+        quote!(const __VARIANTS: &[#untagged_variant<#name>] = &[#(#variants),*];),
+        // Only reached through `Model` (a caller holding an object): `FromJson` goes straight in.
+        quote!(#validate_untagged(&#value::Object(object.clone()), __VARIANTS, loc, errors)),
+        quote!(#untagged_schema(__VARIANTS, registry)),
+    )
+}
+
+fn emit(union: &Union) -> TokenStream {
+    let name = &union.name;
+    let (value, schema_registry, json_schema) =
+        (paths::value(), paths::schema_registry(), paths::json_schema());
+    let (variants, validate, schema) = match &union.discriminator {
+        Some(discriminator) => tagged(union, discriminator),
+        None => untagged(union),
+    };
+    let model_impl = super::emit::model_impl(name, validate);
+    let from_json_impl = match union.discriminator {
+        Some(_) => tokens::from_json_impl(name, paths::validate_model()),
+        // Every variant reports a value that is not an object (pydantic's errors), so the union
+        // does not go through `validate_model`'s one error for it.
+        None => {
+            let (from_json, loc, validation_errors, validate_untagged) = (
+                paths::from_json(),
+                paths::loc(),
+                paths::validation_errors(),
+                paths::validate_untagged(),
+            );
+            quote! {
+                impl #from_json for #name {
+                    fn from_json(
+                        value: &#value,
+                        loc: &mut #loc,
+                        errors: &mut #validation_errors,
+                    ) -> ::core::option::Option<Self> {
+                        #validate_untagged(value, __VARIANTS, loc, errors)
+                    }
+                }
+            }
+        }
+    };
     let (fast_json, constrainable) = (paths::fast_json(), paths::constrainable());
     let arg = super::emit::arg_impl(name);
     let items = quote! {
-        const __VARIANTS: &[#tagged_variant<#name>] = &[#(#variants),*];
+        #variants
 
-        #validation
+        #model_impl
 
-        // The union has no strict fast path: the lax path reads the tag first.
+        #from_json_impl
+
+        // A union has no strict fast path: the lax path reads the tag, or tries each variant.
         impl #fast_json for #name {}
 
         impl #json_schema for #name {
             fn schema(registry: &mut #schema_registry) -> #value {
-                #tagged_schema(#discriminator, __VARIANTS, registry)
+                #schema
             }
         }
 

@@ -1,5 +1,5 @@
-//! Discriminated unions (`#[derive(Model)]` on an enum with `#[serde(tag = "..")]`): what the
-//! derive's generated code calls to validate one and to describe it.
+//! Unions (`#[derive(Model)]` on an enum, discriminated by `#[serde(tag = "..")]` or
+//! `#[serde(untagged)]`): what the derive's generated code calls to validate one and describe it.
 //!
 //! Rules enforced here:
 //! - an object without the tag is
@@ -9,7 +9,10 @@
 //!   places them;
 //! - the schema is `oneOf` of the variants' `$ref`s with `discriminator: {propertyName,
 //!   mapping}`, and each variant's schema gains the tag as its first, required property
-//!   (`{"type": "string", "const": tag, "title": ..}`), as pydantic writes a `Literal` field.
+//!   (`{"type": "string", "const": tag, "title": ..}`), as pydantic writes a `Literal` field;
+//! - an untagged union is the first variant the value is valid for (pydantic's smart mode, but
+//!   lax: see the manual's differences); when none, every variant's errors, each under the
+//!   variant model's name (`["body", "Cat", "lives"]`); its schema is `anyOf` of `$ref`s.
 
 use serde_json::{json, Map, Value};
 
@@ -139,6 +142,48 @@ fn add_tag_property(schema: &mut Value, key: &str, tag: &str) {
         ordered.insert("required".to_owned(), Value::Array(required));
     }
     *object = ordered;
+}
+
+/// One variant of an untagged union, as the derive lists it.
+pub struct UntaggedVariant<U> {
+    /// The variant model's name: its errors' place in `loc`, as pydantic places them.
+    pub name: &'static str,
+    /// Validates the value as the variant's model.
+    pub validate: fn(&Value, &mut Loc, &mut ValidationErrors) -> Option<U>,
+    /// The variant model's schema (a `$ref`, registering it).
+    pub schema: fn(&mut SchemaRegistry) -> Value,
+}
+
+/// Validate `value` as the first variant it is valid for; when none, every variant's errors,
+/// each under the variant's name.
+pub fn validate_untagged<U>(
+    value: &Value,
+    variants: &[UntaggedVariant<U>],
+    loc: &mut Loc,
+    errors: &mut ValidationErrors,
+) -> Option<U> {
+    let mut failed = Vec::new();
+    for variant in variants {
+        let mut mine = ValidationErrors::new();
+        loc.push(LocItem::Static(variant.name));
+        let result = (variant.validate)(value, loc, &mut mine);
+        loc.pop();
+        match result {
+            Some(valid) if mine.is_empty() => return Some(valid),
+            _ => failed.extend(mine.items),
+        }
+    }
+    errors.items.extend(failed);
+    None
+}
+
+/// The untagged union's schema: `anyOf` of the variants' `$ref`s.
+pub fn untagged_schema<U>(variants: &[UntaggedVariant<U>], registry: &mut SchemaRegistry) -> Value {
+    let any_of: Vec<Value> = variants
+        .iter()
+        .map(|variant| (variant.schema)(registry))
+        .collect();
+    json!({ "anyOf": any_of })
 }
 
 #[cfg(test)]

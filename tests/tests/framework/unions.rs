@@ -2,7 +2,8 @@
 //! against FastAPI 0.165 / pydantic 2.14's answers to the same app (`Pet = Annotated[Union[Cat,
 //! Dog], Field(discriminator="kind")]`, probed with its TestClient: tests/fastapi/unions_probe.py,
 //! its answers in unions_observed.json): the body, a model field, a
-//! list of them, the response, and the schema.
+//! list of them, the response, and the schema; and the untagged union (`Union[Cat, Dog]`,
+//! tests/fastapi/unions_untagged_probe.py, its answers in unions_untagged_observed.json).
 
 use ferrapi::prelude::*;
 use ferrapi::testing::TestClient;
@@ -43,8 +44,30 @@ async fn owners(o: Owner) -> Json<Owner> {
     Json(o)
 }
 
+#[derive(Model, serde::Serialize)]
+#[serde(untagged)]
+enum AnyPet {
+    Cat(Cat),
+    Dog(Dog),
+}
+
+#[derive(Model, serde::Serialize)]
+struct AnyOwner {
+    pet: AnyPet,
+}
+
+#[post("/any-pets")]
+async fn any_pets(pet: AnyPet) -> Json<AnyPet> {
+    Json(pet)
+}
+
+#[post("/any-owners")]
+async fn any_owners(o: AnyOwner) -> Json<AnyOwner> {
+    Json(o)
+}
+
 fn client() -> TestClient {
-    TestClient::new(App::new().routes(routes![pets, owners]))
+    TestClient::new(App::new().routes(routes![pets, owners, any_pets, any_owners]))
 }
 
 async fn post(client: &TestClient, path: &str, body: Value) -> (u16, Value) {
@@ -168,5 +191,89 @@ async fn the_schema_is_one_of_with_a_discriminator() {
     assert!(
         schemas.get("Pet").is_none(),
         "a union is written inline, as pydantic does"
+    );
+}
+
+/// FastAPI's answers for `Union[Cat, Dog]`: (path, body, status, response).
+fn observed_untagged() -> Vec<(&'static str, Value, u16, Value)> {
+    vec![
+        ("/any-pets", json!({"lives": 9}), 200, json!({"lives": 9})),
+        ("/any-pets", json!({"name": "Rex"}), 200, json!({"name": "Rex"})),
+        ("/any-pets", json!({"lives": "9"}), 200, json!({"lives": 9})),
+        (
+            "/any-pets",
+            json!({"lives": "x", "name": 5}),
+            422,
+            json!({"detail": [{"type": "int_parsing", "loc": ["body", "Cat", "lives"], "msg": "Input should be a valid integer, unable to parse string as an integer", "input": "x"}, {"type": "string_type", "loc": ["body", "Dog", "name"], "msg": "Input should be a valid string", "input": 5}]}),
+        ),
+        (
+            "/any-pets",
+            json!({}),
+            422,
+            json!({"detail": [{"type": "missing", "loc": ["body", "Cat", "lives"], "msg": "Field required", "input": {}}, {"type": "missing", "loc": ["body", "Dog", "name"], "msg": "Field required", "input": {}}]}),
+        ),
+        (
+            "/any-pets",
+            json!([1]),
+            422,
+            json!({"detail": [{"type": "model_attributes_type", "loc": ["body", "Cat"], "msg": "Input should be a valid dictionary or object to extract fields from", "input": [1]}, {"type": "model_attributes_type", "loc": ["body", "Dog"], "msg": "Input should be a valid dictionary or object to extract fields from", "input": [1]}]}),
+        ),
+        (
+            "/any-pets",
+            json!(3),
+            422,
+            json!({"detail": [{"type": "model_attributes_type", "loc": ["body", "Cat"], "msg": "Input should be a valid dictionary or object to extract fields from", "input": 3}, {"type": "model_attributes_type", "loc": ["body", "Dog"], "msg": "Input should be a valid dictionary or object to extract fields from", "input": 3}]}),
+        ),
+        (
+            "/any-owners",
+            json!({"pet": {"x": 1}}),
+            422,
+            json!({"detail": [{"type": "missing", "loc": ["body", "pet", "Cat", "lives"], "msg": "Field required", "input": {"x": 1}}, {"type": "missing", "loc": ["body", "pet", "Dog", "name"], "msg": "Field required", "input": {"x": 1}}]}),
+        ),
+        (
+            "/any-owners",
+            json!({"pet": {"lives": 1, "name": "a"}}),
+            200,
+            json!({"pet": {"lives": 1}}),
+        ),
+    ]
+}
+
+#[tokio::test]
+async fn an_untagged_union_answers_as_fastapi_does() {
+    let client = client();
+    for (path, body, status, answer) in observed_untagged() {
+        assert_eq!(
+            post(&client, path, body.clone()).await,
+            (status, answer),
+            "{path} {body}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_untagged_union_is_any_of() {
+    let document: Value = client().get("/openapi.json").send().await.json();
+    let any_of =
+        json!({"anyOf": [{"$ref": "#/components/schemas/Cat"}, {"$ref": "#/components/schemas/Dog"}]});
+    assert_eq!(
+        document["paths"]["/any-pets"]["post"]["requestBody"]["content"]["application/json"]["schema"],
+        any_of
+    );
+    // FastAPI's field, key order included.
+    assert_eq!(
+        document["components"]["schemas"]["AnyOwner"]["properties"]["pet"].to_string(),
+        r##"{"anyOf":[{"$ref":"#/components/schemas/Cat"},{"$ref":"#/components/schemas/Dog"}],"title":"Pet"}"##
+    );
+}
+
+#[tokio::test]
+async fn an_untagged_union_takes_the_first_variant_that_fits() {
+    // A difference on purpose (the manual's "Differences from FastAPI"): pydantic's smart mode
+    // answers `{"name": "a"}` here, the variant matched without conversion.
+    let body = json!({"lives": "9", "name": "a"});
+    assert_eq!(
+        post(&client(), "/any-pets", body).await,
+        (200, json!({"lives": 9}))
     );
 }
