@@ -149,6 +149,12 @@ public_paths! {
 }
 runtime_paths! {
     validate_model => validate_model;
+    validate_tagged => validate_tagged;
+    tagged_schema => tagged_schema;
+    tagged_variant => TaggedVariant;
+    validate_untagged => validate_untagged;
+    untagged_schema => untagged_schema;
+    untagged_variant => UntaggedVariant;
     field => field;
     field_probe => FieldProbe;
     field_decline => FieldDecline;

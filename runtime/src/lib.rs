@@ -320,9 +320,10 @@ pub mod __private {
     pub use crate::response::{internal_error, Invalid};
     pub use crate::routing::{complete_now, BoxFuture, Handler, RouteParts, Started};
     pub use crate::validate::{
-        enum_failure, enum_from_json, enum_from_param, enum_schema, fast_enum, field, title_case,
-        validate_field, validate_model, validate_whole, Constraint, FieldDecline, FieldFast, FieldProbe,
-        Skip,
+        enum_failure, enum_from_json, enum_from_param, enum_schema, fast_enum, field, tagged_schema,
+        title_case, untagged_schema, validate_field, validate_model, validate_tagged, validate_untagged,
+        validate_whole, Constraint, FieldDecline, FieldFast, FieldProbe, Skip, TaggedVariant,
+        UntaggedVariant,
     };
     #[cfg(feature = "pattern")]
     pub use crate::validate::{Pattern, PatternCell};

@@ -167,11 +167,10 @@ fn parts(model: &ModelInput) -> TokenStream {
     }
 }
 
-/// `Model` and `FromJson`: validation through `__PARTS.0`.
-fn validation_impls(model: &ModelInput) -> TokenStream {
-    let (name, name_str) = (&model.name, model.name.to_string());
+/// `Model`, its `validate_object` body `validate` (over `object`, `loc` and `errors`).
+pub(super) fn model_impl(name: &syn::Ident, validate: TokenStream) -> TokenStream {
+    let name_str = name.to_string();
     let model_trait = paths::model();
-    let from_json_impl = tokens::from_json_impl(name, paths::validate_model());
     let (map, value, loc, validation_errors) = (
         paths::map(),
         paths::value(),
@@ -187,11 +186,9 @@ fn validation_impls(model: &ModelInput) -> TokenStream {
                 loc: &mut #loc,
                 errors: &mut #validation_errors,
             ) -> ::core::option::Option<Self> {
-                (__PARTS.0)(object, loc, errors)
+                #validate
             }
         }
-
-        #from_json_impl
     }
 }
 
@@ -215,7 +212,7 @@ fn schema_impls(name: &syn::Ident) -> TokenStream {
 }
 
 /// `Arg`: a model argument is the route's JSON body.
-fn arg_impl(name: &syn::Ident) -> TokenStream {
+pub(super) fn arg_impl(name: &syn::Ident) -> TokenStream {
     let (arg, source, request_cx, param, validation_errors, body_model) = (
         paths::arg(),
         paths::source(),
@@ -267,11 +264,12 @@ fn arg_impl(name: &syn::Ident) -> TokenStream {
 /// The whole expansion of the derive for a valid input.
 pub fn emit(model: &ModelInput) -> TokenStream {
     let parts = parts(model);
-    let validation = validation_impls(model);
+    let model_impl = model_impl(&model.name, quote!((__PARTS.0)(object, loc, errors)));
+    let from_json_impl = tokens::from_json_impl(&model.name, paths::validate_model());
     // The strict fast path (see the runtime's `fast_json`): any doubt declines, and the lax path
     // reports the errors.
     let fast = fast::fast_json_impl(model);
     let schema = schema_impls(&model.name);
     let arg = arg_impl(&model.name);
-    paths::runtime_scope(quote!(#parts #validation #fast #schema #arg))
+    paths::runtime_scope(quote!(#parts #model_impl #from_json_impl #fast #schema #arg))
 }

@@ -1,6 +1,6 @@
 //! `#[derive(Model)]`: validation of a JSON object into the struct (pydantic's lax mode, every
 //! error collected), a strict fast path, its JSON Schema, and its use as a route's JSON body.
-//! Parse (`parse.rs`) → emit (`emit.rs`, with the fast path in `fast.rs`).
+//! On an enum it is a discriminated union (`union.rs`). Parse (`parse.rs`) → emit (`emit.rs`, with the fast path in `fast.rs`).
 //!
 //! Rules enforced here: every mistake in the input is reported, and nothing else is emitted
 //! while there is one.
@@ -13,6 +13,7 @@ use crate::diag::Diagnostics;
 mod emit;
 mod fast;
 mod parse;
+mod union;
 
 /// The expansion of `#[derive(Model)]` on `item`.
 pub fn derive(item: TokenStream) -> TokenStream {
@@ -20,6 +21,9 @@ pub fn derive(item: TokenStream) -> TokenStream {
         Ok(input) => input,
         Err(err) => return err.to_compile_error(),
     };
+    if let syn::Data::Enum(data) = &input.data {
+        return union::derive(&input, data);
+    }
     let mut diag = Diagnostics::default();
     let model = parse::model(&input, &mut diag);
     if !diag.is_empty() {

@@ -9,7 +9,7 @@
 
 use proc_macro2::TokenStream;
 use quote::format_ident;
-use syn::{Data, DeriveInput, Fields, Ident, LitStr, Type};
+use syn::{Data, DeriveInput, Fields, Ident, Type};
 
 use crate::attrs::{doc_text, param_attrs, ParamAttrs};
 use crate::diag::Diagnostics;
@@ -63,32 +63,59 @@ impl Field {
     }
 }
 
-/// The JSON key of a field: its name, or `#[serde(rename = "..")]`.
-fn json_key(field: &syn::Field, diag: &mut Diagnostics) -> String {
-    let mut key = field
-        .ident
-        .as_ref()
-        .map(|i| i.to_string().trim_start_matches("r#").to_owned())
-        .unwrap_or_default();
-    for attr in field.attrs.iter().filter(|a| a.path().is_ident("serde")) {
+/// The keys of every `#[serde(..)]` among `attrs`, each with its string value if it has one
+/// (`tag = "kind"`, `untagged`); a value that is not a string is skipped, serde's business.
+fn serde_keys(attrs: &[syn::Attribute], diag: &mut Diagnostics) -> Vec<(String, Option<String>)> {
+    let mut found = Vec::new();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
         let result = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("rename") {
-                let value: LitStr = meta.value()?.parse()?;
-                key = value.value();
-            } else if meta.input.peek(syn::Token![=]) {
-                let _: syn::Expr = meta.value()?.parse()?;
+            let key = meta.path.get_ident().map(ToString::to_string).unwrap_or_default();
+            let mut value = None;
+            if meta.input.peek(syn::Token![=]) {
+                if let syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(text),
+                    ..
+                }) = meta.value()?.parse::<syn::Expr>()?
+                {
+                    value = Some(text.value());
+                }
             } else if meta.input.peek(syn::token::Paren) {
                 let _content;
                 syn::parenthesized!(_content in meta.input);
                 let _: TokenStream = _content.parse()?;
             }
+            found.push((key, value));
             Ok(())
         });
         if let Err(err) = result {
             diag.push(err);
         }
     }
-    key
+    found
+}
+
+/// The value of `#[serde(key = "..")]` among `attrs`.
+pub(super) fn serde_str(attrs: &[syn::Attribute], key: &str, diag: &mut Diagnostics) -> Option<String> {
+    serde_keys(attrs, diag)
+        .into_iter()
+        .find(|(k, _)| k == key)
+        .and_then(|(_, v)| v)
+}
+
+/// True when `#[serde(key)]` is among `attrs` (`untagged`).
+pub(super) fn serde_flag(attrs: &[syn::Attribute], key: &str, diag: &mut Diagnostics) -> bool {
+    serde_keys(attrs, diag).iter().any(|(k, _)| k == key)
+}
+
+/// The JSON key of a field: its name, or `#[serde(rename = "..")]`.
+fn json_key(field: &syn::Field, diag: &mut Diagnostics) -> String {
+    serde_str(&field.attrs, "rename", diag).unwrap_or_else(|| {
+        field
+            .ident
+            .as_ref()
+            .map(|i| i.to_string().trim_start_matches("r#").to_owned())
+            .unwrap_or_default()
+    })
 }
 
 /// The named fields of the struct; an error when `input` is not a struct with named fields.

@@ -18,8 +18,8 @@ use super::request::RequestCx;
 use crate::openapi::Operation;
 use crate::response::{Json, Response};
 use crate::validate::{
-    fast_json, not_an_object, parse_json_value, strip_bom, validate_model, FromJson, LocItem, Model,
-    SchemaRegistry, ValidationErrors,
+    fast_json, not_an_object, parse_json_value, strip_bom, FromJson, LocItem, Model, SchemaRegistry,
+    ValidationErrors,
 };
 
 /// Validate the request body as model `T`: strictly from the bytes when that succeeds, else
@@ -36,7 +36,8 @@ pub fn body_model<T: Model + FromJson>(cx: &RequestCx, errors: &mut ValidationEr
                 return Some(value);
             }
             let value = parse_json_value(bytes, errors)?;
-            validate_model(&value, &mut vec![LocItem::Static("body")], errors)
+            // A model's `from_json` is `validate_model`; an untagged union's tries each variant.
+            T::from_json(&value, &mut vec![LocItem::Static("body")], errors)
         }
         BodyInput::Text(bytes) => {
             let text = String::from_utf8_lossy(bytes).into_owned();

@@ -13,11 +13,13 @@ use serde_json::{json, Map, Value};
 
 use crate::validate::{title_case, Constraint, FromJson, FromParam, SchemaRegistry};
 
-/// True when `schema` refers to a named type: `{"$ref"}`, or `anyOf` with a `$ref` branch.
+/// True when `schema` refers to a named type: `{"$ref"}`, or `anyOf` of one `$ref` and null.
 fn is_reference(schema: &Map<String, Value>) -> bool {
+    // `Option<Model>` (one `$ref` and null) is a reference; a union of models has its title.
     schema.contains_key("$ref")
         || matches!(schema.get("anyOf"), Some(Value::Array(branches))
-            if branches.iter().any(|b| b.get("$ref").is_some()))
+            if branches.len() == 2 && branches.iter().any(|b| b.get("$ref").is_some())
+                && branches.iter().any(|b| b.get("type") == Some(&Value::from("null"))))
 }
 
 /// `schema` as an object to add keywords to (a non-object schema is wrapped in `allOf`).

@@ -13,6 +13,7 @@
 //! - `fast_json`: the strict path straight from the bytes, which only ever accepts;
 //! - `json_text`, `json_error`: a body's text into a JSON value, with Python's error messages;
 //! - `model`, `str_enum`: what `#[derive(Model)]` and `#[derive(StrEnum)]` generate against;
+//! - `union`: what `#[derive(Model)]` on an enum generates against (unions);
 //! - `schema`: each type's JSON Schema ([`JsonSchema`]), with pydantic's titles.
 //!
 //! Rules enforced here: messages, error types and `ctx` are pydantic's own words, measured
@@ -33,6 +34,7 @@ mod pattern;
 mod schema;
 mod str_enum;
 pub(crate) mod types;
+mod union;
 
 pub use constraint::{Bound, Constrainable, Constraint};
 pub(crate) use convert::convert_param;
@@ -55,3 +57,6 @@ pub use types::Duration;
 pub use types::EmailStr;
 #[cfg(feature = "url")]
 pub use types::HttpUrl;
+pub use union::{
+    tagged_schema, untagged_schema, validate_tagged, validate_untagged, TaggedVariant, UntaggedVariant,
+};

@@ -60,6 +60,13 @@ impl SchemaRegistry {
         self.components.insert(name.to_owned(), schema);
     }
 
+    /// Change the registered schema `name` in place (nothing when it is not registered).
+    pub fn update(&mut self, name: &str, change: impl FnOnce(&mut Value)) {
+        if let Some(schema) = self.components.get_mut(name) {
+            change(schema);
+        }
+    }
+
     /// Register security scheme `name` (`components.securitySchemes`); the first registration of
     /// a name wins.
     pub fn security_scheme(&mut self, name: &'static str, scheme: Value) {

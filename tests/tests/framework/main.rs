@@ -42,6 +42,7 @@ mod streaming;
 mod strict_http1;
 mod test_client;
 mod types;
+mod unions;
 mod upload_args;
 mod uploads;
 mod validators;
