@@ -15,7 +15,8 @@
 //!    unread), build its `RequestCx` (in one place), and call its one generated handler with its
 //!    groups' dependencies, which answers now or returns the future of the answer;
 //! 6. **answer** (`response_future.rs`): the one response future polls that, records the answer
-//!    (id, access line, metrics) and strips a HEAD answer's body.
+//!    (id, access line, metrics; an answer ready at once is recorded before the future is made,
+//!    so its observer need not be boxed) and strips a HEAD answer's body.
 //!
 //! What differs between apps and routes (layers or not, group stacks or dependencies or not, body
 //! mode, observed or not) is data chosen when the app is built (`compiled.rs`: [`Compiled`],

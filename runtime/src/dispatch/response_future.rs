@@ -1,6 +1,7 @@
 //! The one response future of a request ([`ResponseFuture`]), whichever way it was answered:
-//! it polls the answer (`run.rs`), records it when the request is observed, and strips a HEAD
-//! answer's body. [`ServiceFuture`] is the same as a `tower`/hyper service's future.
+//! it polls the answer (`run.rs`), records it when the request is observed (an answer that was
+//! ready at once has been recorded already, by `dispatch_observed`), and strips a HEAD answer's
+//! body. [`ServiceFuture`] is the same as a `tower`/hyper service's future.
 //!
 //! Rules enforced here:
 //! - the handler's and the layers' polls run in the request (its id's context, or its span)
