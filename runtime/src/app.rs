@@ -88,6 +88,7 @@ impl App {
                 title: "API".to_owned(),
                 version: "0.1.0".to_owned(),
                 description: None,
+                tags: Vec::new(),
             },
             layers: Vec::new(),
             metrics: None,
@@ -265,6 +266,13 @@ impl App {
     /// Set `info.description`.
     pub fn description(mut self, description: impl Into<String>) -> Self {
         self.info.description = Some(description.into());
+        self
+    }
+
+    /// Describe a tag in the document's top-level `tags` list (FastAPI's `openapi_tags`); the
+    /// list keeps the order of these calls. A tag no route uses may be described too.
+    pub fn tag(mut self, tag: crate::openapi::Tag) -> Self {
+        self.info.tags.push(tag);
         self
     }
 

@@ -245,7 +245,7 @@ pub mod validation {
 /// writes into the document's [`SchemaRegistry`](schema::SchemaRegistry), and the
 /// [`Operation`](schema::Operation) an argument documents itself in.
 pub mod schema {
-    pub use crate::openapi::Operation;
+    pub use crate::openapi::{Operation, Tag};
     pub use crate::validate::{JsonSchema, SchemaRegistry};
 }
 

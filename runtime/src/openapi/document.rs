@@ -13,7 +13,9 @@
 //!   in every operation's `422` place (the entry moves to that status, replacing what was there),
 //!   and the standard components are left out;
 //! - only served routes with `include_in_schema` are given to [`document`] (shadowed duplicates
-//!   are not): the app decides, this module lays out.
+//!   are not): the app decides, this module lays out;
+//! - the app's tag descriptions ([`Tag`], FastAPI's `openapi_tags`) are the top-level `tags` list,
+//!   after `components`, in the order given; without any, there is no `tags` key.
 
 use std::collections::HashSet;
 
@@ -31,6 +33,60 @@ pub(crate) struct Info {
     pub version: String,
     /// `info.description`.
     pub description: Option<String>,
+    /// The top-level `tags` list.
+    pub tags: Vec<Tag>,
+}
+
+/// The description of one tag, for the document's top-level `tags` list (FastAPI's
+/// `openapi_tags`): `App::new().tag(Tag::new("items").description("Manage items."))`. Swagger UI
+/// and ReDoc show it over the tag's operations, and list the tags in the order the app gives them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tag {
+    name: String,
+    description: Option<String>,
+    external_docs: Option<(String, Option<String>)>,
+}
+
+impl Tag {
+    /// The tag `name`, as routes and groups name it in their `tags`.
+    pub fn new(name: impl Into<String>) -> Self {
+        Tag {
+            name: name.into(),
+            description: None,
+            external_docs: None,
+        }
+    }
+
+    /// Its `description` (CommonMark).
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
+        self
+    }
+
+    /// A link to more about it (`externalDocs`): its `url`, and the link's own `description`.
+    pub fn external_docs(mut self, url: impl Into<String>, description: Option<&str>) -> Self {
+        self.external_docs = Some((url.into(), description.map(str::to_owned)));
+        self
+    }
+
+    /// The tag object, keys in FastAPI's order (`name`, `description`, `externalDocs`, which has
+    /// `description` before `url`).
+    fn to_json(&self) -> Value {
+        let mut tag = Map::new();
+        tag.insert("name".into(), json!(self.name));
+        if let Some(description) = &self.description {
+            tag.insert("description".into(), json!(description));
+        }
+        if let Some((url, description)) = &self.external_docs {
+            let mut docs = Map::new();
+            if let Some(description) = description {
+                docs.insert("description".into(), json!(description));
+            }
+            docs.insert("url".into(), json!(url));
+            tag.insert("externalDocs".into(), Value::Object(docs));
+        }
+        Value::Object(tag)
+    }
 }
 
 /// How the app answers validation errors, when not with FastAPI's 422 `HTTPValidationError`.
@@ -147,6 +203,9 @@ pub(crate) fn document(
     }
     if !components_obj.is_empty() {
         doc.insert("components".into(), Value::Object(components_obj));
+    }
+    if !info.tags.is_empty() {
+        doc.insert("tags".into(), info.tags.iter().map(Tag::to_json).collect());
     }
     Value::Object(doc)
 }

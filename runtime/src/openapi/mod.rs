@@ -6,7 +6,7 @@
 //!
 //! - `operation`: one operation object, FastAPI's layout;
 //! - `fields`: the schemas of parameters and model fields, pydantic's titles and keywords;
-//! - `document`: the whole document (`info`, `paths`, `components`);
+//! - `document`: the whole document (`info`, `paths`, `components`, `tags`);
 //! - `docs`: the OpenAPI document's URL and the Swagger UI and ReDoc pages, served offline.
 //!
 //! Rules enforced here: the document is laid out as FastAPI writes it (so tools and generated
@@ -20,6 +20,7 @@ mod operation;
 
 pub(crate) use docs::DocsRoutes;
 pub use docs::{CONTENT_SECURITY_POLICY_VALUE, REDOC_VERSION, SWAGGER_UI_VERSION};
+pub use document::Tag;
 pub(crate) use document::{document, document_path, ErrorBody, Info};
 pub use fields::field_schema;
 pub(crate) use fields::{option_param_schema, param_schema, vec_param_schema};
