@@ -243,7 +243,8 @@ pub mod validation {
 
 /// JSON Schemas and the OpenAPI operation: what a type's [`JsonSchema`](schema::JsonSchema)
 /// writes into the document's [`SchemaRegistry`](schema::SchemaRegistry), and the
-/// [`Operation`](schema::Operation) an argument documents itself in.
+/// [`Operation`](schema::Operation) an argument documents itself in, and the
+/// [`Tag`](schema::Tag) descriptions an app adds to the document ([`App::tag`]).
 pub mod schema {
     pub use crate::openapi::{Operation, Tag};
     pub use crate::validate::{JsonSchema, SchemaRegistry};
