@@ -9,9 +9,9 @@
 //!   or handed over unread, after a declared length over the upload limit is refused (413); or,
 //!   for a route that takes files, read as a form (`extract::read_form`, files spooled to
 //!   temporary files) in the route's future, before the handler runs on it;
-//! - the handler's `RequestCx` is built in one place ([`call`]), whichever way the body came, but
-//!   for a route that takes files, whose handler runs inside the future that read its form
-//!   ([`form_then_call`]);
+//! - the handler's `RequestCx` is built in one place ([`request_cx`]), whichever way the body
+//!   came: for a route called at once by [`call`], for a route that takes files inside the future
+//!   that read its form ([`form_then_call`]);
 //! - a panic in the handler, before or after it returns its future, is a logged 500 (the app's,
 //!   when it has one: `App::on_internal_error`).
 
@@ -239,13 +239,7 @@ where
         let Some(target) = inner.targets.get(index) else {
             return internal_error();
         };
-        let cx = RequestCx {
-            parts: &parts,
-            path: parts.uri.path(),
-            params: &params,
-            body_input: &input,
-            state: &inner.state,
-        };
+        let cx = request_cx(&inner, &parts, &params, &input);
         // A panic here, or in the route's own future, is caught around this future.
         match (target.def.handler)(&cx, &target.dependencies) {
             Started::Now(response) => response,
@@ -255,7 +249,24 @@ where
     Run::running(Box::pin(future), name, answers)
 }
 
-/// Call the handler of `target` on the request: the one place a `RequestCx` is built.
+/// The request as a route's handler sees it: the one place a `RequestCx` is built.
+#[inline(always)]
+fn request_cx<'a>(
+    inner: &'a Compiled,
+    parts: &'a Parts,
+    params: &'a PathParams,
+    input: &'a BodyInput,
+) -> RequestCx<'a> {
+    RequestCx {
+        parts,
+        path: parts.uri.path(),
+        params,
+        body_input: input,
+        state: &inner.state,
+    }
+}
+
+/// Call the handler of `target` on the request.
 // Inlined into `run`, so the answer is built where the future is: each function boundary
 // otherwise copies the 150-byte response once more (-45 instructions).
 #[inline(always)]
@@ -266,13 +277,7 @@ fn call<B>(
     params: &PathParams,
     input: &BodyInput,
 ) -> Run<B> {
-    let cx = RequestCx {
-        parts,
-        path: parts.uri.path(),
-        params,
-        body_input: input,
-        state: &inner.state,
-    };
+    let cx = request_cx(inner, parts, params, input);
     let def = &target.def;
     let answers = inner.state.answers();
     match catch_unwind(AssertUnwindSafe(|| (def.handler)(&cx, &target.dependencies))) {
