@@ -278,23 +278,26 @@ fn event_not_found() -> HttpError {
     HttpError::not_found("Event not found")
 }
 
-/// Create or replace the event `event_id` (the client picks the id, so a retry does not create a
-/// second event).
+/// Create or replace an event.
+///
+/// The client picks the id, so a retried request does not create a second event.
 #[put("/events/{event_id}", tags("events"))]
 pub async fn put_event(store: State<Store>, event_id: Uuid, event: Event) -> Json<Event> {
     lock(&store.events).insert(event_id, event.clone());
     Json(event)
 }
 
-/// One event.
+/// Read one event.
 #[get("/events/{event_id}", tags("events"), responses(404 = "Event not found"))]
 pub async fn read_event(store: State<Store>, event_id: Uuid) -> Result<Json<Event>, HttpError> {
     let event = lock(&store.events).get(&event_id).cloned();
     event.map(Json).ok_or_else(event_not_found)
 }
 
-/// The events, soonest first: those starting after `starts_after`, with a ticket at
-/// `max_price` or less, by `organiser`, lasting `at_most` or less, as asked.
+/// List the events, soonest first.
+///
+/// Only those starting after `starts_after`, with a ticket at `max_price` or less, by
+/// `organiser`, lasting `at_most` or less, as asked.
 #[get("/events", tags("events"))]
 pub async fn list_events(
     store: State<Store>,
@@ -316,8 +319,10 @@ pub async fn list_events(
     Json(found)
 }
 
-/// The events on `day` (on the venue's calendar), soonest first; with `doors_from`, only those
-/// whose doors open then or later.
+/// List the events on a day, soonest first.
+///
+/// The day is on the venue's calendar; with `doors_from`, only the events whose doors open then
+/// or later.
 #[get("/days/{day}/events", tags("events"))]
 pub async fn events_on(
     store: State<Store>,
@@ -335,8 +340,10 @@ pub async fn events_on(
     Json(found)
 }
 
-/// Book tickets of the event `event_id` under the id `booking_id` (the client picks it: a retry
-/// answers the receipt of the first request and books nothing more).
+/// Book tickets of an event.
+///
+/// The client picks the booking's id: a retried request answers the receipt of the first and
+/// books nothing more.
 #[put(
     "/events/{event_id}/bookings/{booking_id}",
     tags("bookings"),
@@ -379,7 +386,7 @@ pub async fn book(
     Ok(Json(receipt))
 }
 
-/// The bookings taken, or only those a box-office `terminal` sold.
+/// List the bookings, or those a box-office `terminal` sold.
 #[get("/bookings", tags("bookings"))]
 pub async fn list_bookings(store: State<Store>, terminal: Option<IpAddr>) -> Json<Vec<Receipt>> {
     let receipts = lock(&store.receipts);
