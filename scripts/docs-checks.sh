@@ -16,7 +16,19 @@
 #      document validates; a generated client (tests/docs-checks/inputs_client_check.py) calls its
 #      login form, the bearer-protected route, a header, a cookie and an upload; and in Chromium
 #      (inputs_browser.mjs) the protected route answers 401, then 200 after "Authorize" with the
-#      example's credentials, and a file chosen in the file picker is uploaded.
+#      example's credentials, and a file chosen in the file picker is uploaded;
+#   5. the same three for the value-types example (examples/types.rs, run beside them): its
+#      document (tests/snapshots/openapi_types_example.json, kept equal to what it serves by
+#      tests/tests/framework/example_types.rs) and its live /openapi.json validate; a generated
+#      client (tests/docs-checks/types_client_check.py) round-trips each type (aware and naive
+#      datetimes, dates, times, durations, UUIDs, decimals, e-mail addresses, URLs, IP addresses,
+#      the two unions) and reads the 422 items of invalid ones; and Chromium renders its
+#      operations (browser.mjs, screenshots in target/docs-checks/types/).
+#      Its client is generated from a copy of the document in which each FastAPI
+#      `Name-Input` / `Name-Output` schema is titled with its key: FastAPI titles both `Name`, and
+#      openapi-python-client 0.29 names classes by title, so it refuses the second as a duplicate
+#      model and drops every operation using it (openapi-generators/openapi-python-client#1340,
+#      fix proposed in #1448). The document is FastAPI's; only the generator's input is changed.
 # Usage: scripts/docs-checks.sh      (scripts/test.sh calls it; it needs PyPI, npm and Debian's
 #        packages the first time, and reuses what it installed afterwards)
 #
@@ -24,9 +36,9 @@
 # of tests/docs-checks/requirements.txt under ~/.cache (DOCS_CHECKS_VENV to move it),
 # tests/docs-checks/node_modules (npm ci from the committed package-lock.json), and chromium
 # (apt-get). The service (debug build) runs on a free loopback port with its birds in a
-# temporary directory, the groups example on another, and both are stopped by their PIDs when the
-# script exits. Every check runs; the
-# script exits 1 if any failed, naming each failure.
+# temporary directory, the groups, inputs and types examples each on another, and all are stopped
+# by their PIDs when the script exits. Every check runs; the script exits 1 if any failed, naming
+# each failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -79,18 +91,22 @@ started="$(now)"
 cargo build --quiet -p resource-api || die "cargo build -p resource-api failed"
 cargo build --quiet -p ferrapi-examples --example groups || die "cargo build --example groups failed"
 cargo build --quiet -p ferrapi-examples --example inputs || die "cargo build --example inputs failed"
+cargo build --quiet -p ferrapi-examples --example types || die "cargo build --example types failed"
 binary="$TARGET/debug/resource-api"
 groups_binary="$TARGET/debug/examples/groups"
 [ -x "$binary" ] || die "no service binary at $binary"
 [ -x "$groups_binary" ] || die "no groups example binary at $groups_binary"
 inputs_binary="$TARGET/debug/examples/inputs"
 [ -x "$inputs_binary" ] || die "no inputs example binary at $inputs_binary"
+types_binary="$TARGET/debug/examples/types"
+[ -x "$types_binary" ] || die "no types example binary at $types_binary"
 work="$(mktemp -d "${TMPDIR:-/tmp}/docs-checks.XXXXXX")"
 service_pid=""
 groups_pid=""
 inputs_pid=""
+types_pid=""
 cleanup() {
-  for pid in "$service_pid" "$groups_pid" "$inputs_pid"; do
+  for pid in "$service_pid" "$groups_pid" "$inputs_pid" "$types_pid"; do
     if [ -n "$pid" ]; then
       kill "$pid" 2>/dev/null || true
       wait "$pid" 2>/dev/null || true
@@ -131,6 +147,11 @@ PORT="${inputs_base##*:}" RUST_LOG=warn "$inputs_binary" >"$work/inputs.log" 2>&
 inputs_pid=$!
 await_document "$inputs_pid" "$inputs_base" "$work/inputs-openapi.json" "$work/inputs.log"
 say "inputs example on $inputs_base"
+types_base="http://127.0.0.1:$(free_port)"
+PORT="${types_base##*:}" RUST_LOG=warn "$types_binary" >"$work/types.log" 2>&1 &
+types_pid=$!
+await_document "$types_pid" "$types_base" "$work/types-openapi.json" "$work/types.log"
+say "types example on $types_base"
 
 # ---- 3. The checks.
 failed=()
@@ -150,16 +171,39 @@ run() {
 }
 
 validate() { "$VENV/bin/openapi-spec-validator" "$@"; }
-# client NAME BASE_URL CHECK: generate package NAME from BASE_URL's live document (any generator
-# warning fails), then run CHECK (a script of $CHECKS) against BASE_URL through it.
+# client NAME BASE_URL CHECK [DOCUMENT]: generate package NAME from BASE_URL's live document, or
+# from the file DOCUMENT (any generator warning fails), then run CHECK (a script of $CHECKS)
+# against BASE_URL through it.
 client() {
+  local source=(--url "$2/openapi.json")
+  [ -n "${4:-}" ] && source=(--path "$4")
   rm -rf "$work/$1"
   mkdir -p "$work/$1"
   # ruff (a dependency of the generator) formats the generated code; it must be on PATH.
-  PATH="$VENV/bin:$PATH" "$VENV/bin/openapi-python-client" generate --url "$2/openapi.json" \
+  PATH="$VENV/bin:$PATH" "$VENV/bin/openapi-python-client" generate "${source[@]}" \
     --meta none --output-path "$work/$1/$1" --fail-on-warning \
     >"$work/$1.log" 2>&1 || { cat "$work/$1.log" >&2; return 1; }
   "$VENV/bin/python" "$CHECKS/$3" "$work/$1" "$2"
+}
+# titled_by_key IN OUT: the document IN with each `Name-Input` / `Name-Output` schema titled by its
+# key (see 5. above), written to OUT.
+titled_by_key() {
+  "$VENV/bin/python" - "$1" "$2" <<'PY'
+import json, sys
+document = json.load(open(sys.argv[1]))
+for key, schema in document.get("components", {}).get("schemas", {}).items():
+    if key.endswith(("-Input", "-Output")):
+        schema["title"] = key
+json.dump(document, open(sys.argv[2], "w"))
+PY
+}
+types_client() {
+  titled_by_key "$work/types-openapi.json" "$work/types-openapi-for-client.json" &&
+    client types_example_client "$types_base" types_client_check.py "$work/types-openapi-for-client.json"
+}
+types_browser() {
+  mkdir -p "$OUT/types"
+  (cd "$CHECKS" && node browser.mjs "$types_base" "$(cd "$OLDPWD" && cd "$OUT/types" && pwd)")
 }
 inputs_browser() {
   mkdir -p "$OUT"
@@ -183,6 +227,10 @@ run "openapi-spec-validator: the inputs example's live /openapi.json" validate "
 run "openapi-python-client: a generated client calls the inputs example" \
   client inputs_example_client "$inputs_base" inputs_client_check.py
 run "chromium: Authorize, Try it out and a file picker on the inputs example" inputs_browser
+run "openapi-spec-validator: the types example's document" validate tests/snapshots/openapi_types_example.json
+run "openapi-spec-validator: the types example's live /openapi.json" validate "$work/types-openapi.json"
+run "openapi-python-client: a generated client round-trips each type of the types example" types_client
+run "chromium: /docs and /redoc render the types example's operations offline" types_browser
 
 if [ "${#failed[@]}" -gt 0 ]; then
   for name in "${failed[@]}"; do

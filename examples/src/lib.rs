@@ -12,7 +12,9 @@
 //!   (`--example groups`);
 //! - `streaming.rs`: a streamed download, a file, Server-Sent Events (`--example streaming`);
 //! - `inputs.rs`: a login form issuing a token, a protected route, a header, a cookie and an upload
-//!   (`--example inputs`).
+//!   (`--example inputs`);
+//! - `types.rs`: events and bookings with date-times, durations, UUIDs, decimals, e-mail
+//!   addresses, URLs, IP addresses, patterns, validators and unions (`--example types`).
 //!
 //! This library holds only what they share: [`serve`], the start-up every example does the same way.
 

@@ -10,11 +10,11 @@ check and a closing `N passed, N failed` line; exits 1 if any check failed.
 
 import datetime
 import sys
-import traceback
 
 sys.path.insert(0, sys.argv[1])
 BASE_URL = sys.argv[2]
 
+from checklist import check, run  # noqa: E402  (beside this script)
 from resource_api_client import Client  # noqa: E402
 from resource_api_client.api.default import (  # noqa: E402
     create_item,
@@ -56,12 +56,6 @@ from resource_api_client.models import (  # noqa: E402
 from resource_api_client.types import UNSET  # noqa: E402
 
 client = Client(base_url=BASE_URL, raise_on_unexpected_status=True)
-CHECKS = []
-
-
-def check(fn):
-    CHECKS.append(fn)
-    return fn
 
 
 @check
@@ -158,16 +152,4 @@ def clinic_resources():
     assert read_doctor.sync_detailed(doctor_id=doctor.id, client=client).status_code == 404
 
 
-passed = failed = 0
-for fn in CHECKS:
-    try:
-        fn()
-    except Exception:  # noqa: BLE001 - every failure is reported, then counted
-        failed += 1
-        print(f"client: FAIL {fn.__name__}")
-        traceback.print_exc()
-    else:
-        passed += 1
-        print(f"client: ok {fn.__name__}")
-print(f"client: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+run("client")

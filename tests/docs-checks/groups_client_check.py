@@ -10,11 +10,11 @@ check and a closing `N passed, N failed` line; exits 1 if any check failed.
 """
 
 import sys
-import traceback
 
 sys.path.insert(0, sys.argv[1])
 BASE_URL = sys.argv[2]
 
+from checklist import check, run  # noqa: E402  (beside this script)
 from groups_example_client import AuthenticatedClient, Client  # noqa: E402
 from groups_example_client.api.admin import add_book, list_loans  # noqa: E402
 from groups_example_client.api.books import list_books, read_book  # noqa: E402
@@ -23,12 +23,6 @@ from groups_example_client.models import HTTPValidationError, NewBook  # noqa: E
 
 client = Client(base_url=BASE_URL, raise_on_unexpected_status=True)
 librarian = AuthenticatedClient(base_url=BASE_URL, token="librarian-token", raise_on_unexpected_status=True)
-CHECKS = []
-
-
-def check(fn):
-    CHECKS.append(fn)
-    return fn
 
 
 @check
@@ -78,16 +72,4 @@ def the_group_dependency_and_layer_let_a_librarian_through():
     assert read_book.sync(book_id=added["id"], client=client)["title"] == "Ulysses"
 
 
-passed = failed = 0
-for fn in CHECKS:
-    try:
-        fn()
-    except Exception:  # noqa: BLE001 - every failure is reported, then counted
-        failed += 1
-        print(f"groups client: FAIL {fn.__name__}")
-        traceback.print_exc()
-    else:
-        passed += 1
-        print(f"groups client: ok {fn.__name__}")
-print(f"groups client: {passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+run("groups client")

@@ -9,4 +9,5 @@ pub mod forms;
 pub mod inputs;
 pub mod observed;
 pub mod process;
+pub mod snapshot;
 pub mod uploads;

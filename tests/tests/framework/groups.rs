@@ -9,7 +9,6 @@
 //! validates with openapi-spec-validator; update it with `UPDATE_SNAPSHOTS=1`).
 
 use std::convert::Infallible;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
@@ -22,6 +21,7 @@ use ferrapi::testing::{TestClient, TestResponse};
 use ferrapi::RouteInfo;
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::client::{get, send_json, Reply};
+use ferrapi_tests::snapshot::assert_document_snapshot;
 use tower::{Layer, Service};
 
 #[allow(dead_code, unreachable_pub, missing_docs)]
@@ -635,18 +635,6 @@ const SNAPSHOT: &str = "snapshots/openapi_groups_example.json";
 
 #[test]
 fn the_examples_document_matches_its_snapshot() {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(SNAPSHOT);
     let doc = document(example::app(example::Library::sample()));
-    let actual = serde_json::to_string_pretty(&doc).expect("serialize") + "\n";
-    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
-        std::fs::write(&path, &actual).expect("write the snapshot");
-        eprintln!("updated {}", path.display());
-        return;
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(
-        expected == actual,
-        "{} is stale: rerun with UPDATE_SNAPSHOTS=1 and read the diff",
-        path.display()
-    );
+    assert_document_snapshot(SNAPSHOT, &doc);
 }

@@ -18,6 +18,7 @@ mod dispatch_matrix;
 mod docs_pages;
 mod error_overrides;
 mod example_inputs;
+mod example_types;
 mod files;
 mod forms;
 mod groups;

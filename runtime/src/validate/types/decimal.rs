@@ -98,6 +98,20 @@ impl Constrainable for Decimal {
     fn decimal_digits(&self) -> Option<(u32, u32)> {
         Some(digits(self))
     }
+    fn is_multiple_of(&self, divisor: Bound) -> Option<bool> {
+        // pydantic divides by the bound as written (`Decimal("0.05")`), not by the binary float
+        // nearest it, which no price in cents is a multiple of; Rust prints a float as its
+        // shortest round-trip text, which is what was written.
+        let divisor = match divisor {
+            Bound::Int(i) => Decimal::try_from_i128_with_scale(i, 0).ok(),
+            Bound::Float(f) => f.to_string().parse::<Decimal>().ok(),
+        };
+        // A divisor beyond the 96-bit range divides only zero.
+        let Some(divisor) = divisor else {
+            return Some(self.is_zero());
+        };
+        Some(!divisor.is_zero() && self.checked_rem(divisor).is_some_and(|r| r.is_zero()))
+    }
 }
 
 #[cfg(test)]
@@ -118,6 +132,19 @@ mod tests {
             Decimal::from_value(&json!(true)).unwrap_err().kind,
             "decimal_type"
         );
+    }
+
+    #[test]
+    fn multiples_divide_by_the_bound_as_written() {
+        let multiple = |s: &str, bound| Decimal::from_text(s).unwrap().is_multiple_of(bound);
+        assert_eq!(multiple("1.05", Bound::Float(0.05)), Some(true));
+        assert_eq!(multiple("25.00", Bound::Float(0.05)), Some(true));
+        assert_eq!(multiple("1.03", Bound::Float(0.05)), Some(false));
+        assert_eq!(multiple("10.0", Bound::Int(5)), Some(true));
+        assert_eq!(multiple("7.5", Bound::Int(5)), Some(false));
+        assert_eq!(multiple("7", Bound::Int(0)), Some(false));
+        assert_eq!(multiple("0", Bound::Float(1e40)), Some(true));
+        assert_eq!(multiple("1", Bound::Float(1e40)), Some(false));
     }
 
     #[test]
