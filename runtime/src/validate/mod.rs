@@ -57,6 +57,7 @@ pub use types::Duration;
 pub use types::EmailStr;
 #[cfg(feature = "url")]
 pub use types::HttpUrl;
+pub use types::{Strict, StrictValue};
 pub use union::{
     tagged_schema, untagged_schema, validate_tagged, validate_untagged, TaggedVariant, UntaggedVariant,
 };
