@@ -253,7 +253,7 @@ pub mod schema {
 /// The data types a real API carries, beside the ones the crates of their features bring as they
 /// are (`chrono`'s dates and times, `uuid::Uuid`, `rust_decimal::Decimal`, `url::Url`, std's IP
 /// addresses): a duration read as pydantic reads a `timedelta`, an e-mail address, an HTTP URL,
-/// and a compiled pattern. Each is behind a default-on cargo feature; see the manual's
+/// a compiled pattern, and [`Strict`](types::Strict), pydantic's strict mode for a date or time. Each is behind a default-on cargo feature; see the manual's
 /// [Types](crate#types).
 ///
 /// (This module also re-exports, hidden from the docs, the items of [`arg`], [`convert`],
@@ -268,6 +268,7 @@ pub mod types {
     pub use crate::validate::HttpUrl;
     #[cfg(feature = "pattern")]
     pub use crate::validate::Pattern;
+    pub use crate::validate::{Strict, StrictValue};
 
     #[doc(hidden)]
     pub use crate::arg::*;

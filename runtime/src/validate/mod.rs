@@ -8,7 +8,7 @@
 //! - `constraint`: `ge`/`gt`/`le`/`lt`/`multiple_of`/`min_length`/`max_length`/`max_digits`/
 //!   `decimal_places`, with `pattern` compiling `#[pattern("..")]` once;
 //! - `types`: dates, times, durations, UUIDs, decimals, e-mails, URLs and IP addresses, each
-//!   behind a cargo feature;
+//!   behind a cargo feature, and `Strict`, pydantic's strict mode for the date and time types;
 //! - `json`: a JSON value into a Rust type, laxly, every error reported ([`FromJson`]);
 //! - `fast_json`: the strict path straight from the bytes, which only ever accepts;
 //! - `json_text`, `json_error`: a body's text into a JSON value, with Python's error messages;
@@ -57,6 +57,7 @@ pub use types::Duration;
 pub use types::EmailStr;
 #[cfg(feature = "url")]
 pub use types::HttpUrl;
+pub use types::{Strict, StrictValue};
 pub use union::{
     tagged_schema, untagged_schema, validate_tagged, validate_untagged, TaggedVariant, UntaggedVariant,
 };

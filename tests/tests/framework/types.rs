@@ -4,6 +4,7 @@
 //! as a query parameter (status compared, and the 422 body, whose `loc` starts with `query`).
 //! The answers that differ on purpose are listed in `DIFFERENCES`, each with the manual's reason.
 
+use crate::recorded::{self, Difference};
 use ferrapi::chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime};
 use ferrapi::prelude::*;
 use ferrapi::rust_decimal::Decimal;
@@ -352,7 +353,7 @@ fn app() -> App {
 
 /// Cases answered differently on purpose: (kind, source, input as JSON), with the reason the
 /// manual's "Differences from FastAPI" gives.
-const DIFFERENCES: &[(&str, &str, &str, &str)] = &[
+const DIFFERENCES: &[Difference] = &[
     // chrono writes fractions in groups of three digits, pydantic always six.
     ("aware", "body", "1714548600.5", "fraction digits"),
     ("naive", "body", "\"2024-05-01T07:30:00.5\"", "fraction digits"),
@@ -388,13 +389,6 @@ const DIFFERENCES: &[(&str, &str, &str, &str)] = &[
     ("ipv6", "query", "\"fe80::1%eth0\"", "zone ids"),
 ];
 
-fn is_difference(kind: &str, source: &str, input: &Value) -> bool {
-    let input = input.to_string();
-    DIFFERENCES
-        .iter()
-        .any(|(k, s, i, _)| *k == kind && *s == source && *i == input)
-}
-
 fn observed() -> Value {
     let text = include_str!("../../fastapi/types_observed.json");
     serde_json::from_str(text).unwrap_or(Value::Null)
@@ -403,41 +397,19 @@ fn observed() -> Value {
 #[tokio::test]
 async fn every_recorded_answer_of_fastapi_is_replayed() {
     let client = TestClient::new(app());
-    let observed = observed();
-    let cases = observed["cases"].as_array().cloned().unwrap_or_default();
+    let cases = recorded::cases(include_str!("../../fastapi/types_observed.json"));
     assert!(cases.len() > 400, "the recorded corpus is read");
-    let mut mismatches = Vec::new();
-    let mut compared = 0;
-    for case in &cases {
-        let kind = case["kind"].as_str().unwrap_or_default();
-        let source = case["source"].as_str().unwrap_or_default();
-        if is_difference(kind, source, &case["input"]) || (kind == "tags" && source == "query") {
-            continue;
-        }
-        let (status, body) = if source == "body" {
-            let reply = client
-                .post(&format!("/types/{kind}"))
-                .json(&json!({ "v": case["input"] }))
-                .send()
-                .await;
-            (reply.status().as_u16(), reply.json::<Value>())
-        } else {
-            let query = case["query"].as_str().unwrap_or_default();
-            let reply = client.get(&format!("/types/{kind}?{query}")).send().await;
-            (reply.status().as_u16(), reply.json::<Value>())
-        };
-        compared += 1;
-        let expected_status = case["status"].as_u64().unwrap_or_default() as u16;
-        // A query route answers with serde's form of the value, FastAPI's with
-        // `jsonable_encoder`'s (floats for decimals and durations): only the status is compared.
-        let same = status == expected_status && (status == 200 && source == "query" || body == case["body"]);
-        if !same {
-            mismatches.push(format!(
-                "{kind} {source} {}: got {status} {body}, FastAPI {expected_status} {}",
-                case["input"], case["body"]
-            ));
-        }
-    }
+    // A query route answers with serde's form of the value, FastAPI's with `jsonable_encoder`'s
+    // (floats for decimals and durations): only the status of a valid query is compared.
+    let (compared, mismatches) = recorded::replay_all(
+        &client,
+        "/types",
+        &cases,
+        DIFFERENCES,
+        |kind, source| kind == "tags" && source == "query",
+        |source, status| !(status == 200 && source == "query"),
+    )
+    .await;
     assert!(compared > 380);
     assert!(
         mismatches.is_empty(),

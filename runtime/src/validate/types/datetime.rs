@@ -19,11 +19,11 @@ use super::{string_format, text_value, TextValue};
 use crate::validate::constraint::Constrainable;
 use crate::validate::error::Failure;
 
-fn parsing(kind: &'static str, words: &str, error: &str) -> Failure {
+pub(super) fn parsing(kind: &'static str, words: &str, error: &str) -> Failure {
     Failure::with_ctx(kind, format!("{words}, {error}"), json!({ "error": error }))
 }
 
-fn date_of(parts: DateParts) -> Result<NaiveDate, Failure> {
+pub(super) fn date_of(parts: DateParts) -> Result<NaiveDate, Failure> {
     // Python's dates start at year 1; chrono's do not.
     let year = Some(parts.year).filter(|&y| y > 0);
     year.and_then(|y| NaiveDate::from_ymd_opt(y, parts.month, parts.day))
@@ -43,7 +43,7 @@ fn time_of(parts: TimeParts) -> NaiveTime {
 }
 
 /// A date-time read as written: the local date-time and its offset, if it had one.
-fn read_instant(instant: Instant) -> Result<(NaiveDateTime, Option<i32>), Failure> {
+pub(super) fn read_instant(instant: Instant) -> Result<(NaiveDateTime, Option<i32>), Failure> {
     match instant {
         Instant::Civil(date, time) => Ok((date_of(date)?.and_time(time_of(time)), time.offset)),
         Instant::Unix(seconds, micro) => DateTime::from_timestamp(seconds, micro * 1000)
@@ -78,7 +78,7 @@ fn datetime_text(raw: &str) -> Result<(NaiveDateTime, Option<i32>), Failure> {
         .and_then(read_instant)
 }
 
-fn naive((local, offset): (NaiveDateTime, Option<i32>)) -> Result<NaiveDateTime, Failure> {
+pub(super) fn naive((local, offset): (NaiveDateTime, Option<i32>)) -> Result<NaiveDateTime, Failure> {
     match offset {
         None => Ok(local),
         Some(_) => Err(Failure::new(
@@ -88,7 +88,7 @@ fn naive((local, offset): (NaiveDateTime, Option<i32>)) -> Result<NaiveDateTime,
     }
 }
 
-fn aware((local, offset): (NaiveDateTime, Option<i32>)) -> Result<DateTime<FixedOffset>, Failure> {
+pub(super) fn aware((local, offset): (NaiveDateTime, Option<i32>)) -> Result<DateTime<FixedOffset>, Failure> {
     let missing = || Failure::new("timezone_aware", "Input should have timezone info");
     let offset = FixedOffset::east_opt(offset.ok_or_else(missing)?).ok_or_else(missing)?;
     offset.from_local_datetime(&local).single().ok_or_else(missing)
@@ -179,7 +179,7 @@ impl TextValue for NaiveDate {
     }
 }
 
-fn time_text(raw: &str) -> Result<NaiveTime, Failure> {
+pub(super) fn time_text(raw: &str) -> Result<NaiveTime, Failure> {
     let parts = speedate::time(raw)
         .map_err(|error| parsing("time_parsing", "Input should be in a valid time format", error))?;
     match parts.offset {

@@ -11,6 +11,7 @@
 //! - the error types, messages and `ctx` are pydantic's, replayed from FastAPI's recorded answers
 //!   (tests/fastapi/types_observed.json); each deliberate difference is in the manual's
 //!   "Differences from FastAPI";
+//! - pydantic's strict mode is a type, [`Strict`], never a flag read per request;
 //! - a route or model that uses none of these types runs none of this code.
 
 use serde_json::Value;
@@ -19,6 +20,8 @@ use super::error::Failure;
 
 #[cfg(feature = "datetime")]
 mod datetime;
+#[cfg(feature = "datetime")]
+mod datetime_strict;
 #[cfg(feature = "decimal")]
 pub(crate) mod decimal;
 #[cfg(feature = "datetime")]
@@ -28,6 +31,7 @@ mod email;
 mod ip;
 #[cfg(feature = "datetime")]
 mod speedate;
+mod strict;
 #[cfg(feature = "url")]
 mod url;
 #[cfg(feature = "uuid")]
@@ -37,6 +41,7 @@ mod uuid;
 pub use duration::Duration;
 #[cfg(feature = "email")]
 pub use email::EmailStr;
+pub use strict::{Strict, StrictValue};
 #[cfg(feature = "url")]
 pub use url::HttpUrl;
 

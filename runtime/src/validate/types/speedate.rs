@@ -3,13 +3,15 @@
 //!
 //! Rules enforced here:
 //! - a date is exactly `YYYY-MM-DD`, a real day of the Gregorian calendar;
-//! - a time is `HH:MM[:SS[.fraction]]` with an optional offset (`Z`, `±HH:MM`, `±HHMM`, `±HH`);
-//!   fractions beyond microseconds are truncated, as pydantic does;
-//! - a date-time is a date, then `T`, `t`, `_` or a space, then a time; a date alone is midnight;
+//! - a time is `HH:MM[:SS[.fraction]]` with an optional offset (`Z`, `±HH:MM`, `±HHMM`; the
+//!   sign may be U+2212 `−`); fractions beyond microseconds are truncated, as pydantic does;
+//! - a date-time is a date, then `T`, `t`, `_` or a space, then a time; a date alone is midnight
+//!   in lax mode ([`datetime`]) and an error in strict mode ([`datetime_strict`]);
 //! - a number, or text that is one, is a unix timestamp: seconds, or milliseconds when its
 //!   magnitude is above 2e10 (speedate's rule), fractions kept to the microsecond;
-//! - when a date-time does not parse, the error reported is the one of reading the text as a
-//!   date (speedate's fallback, hence "unexpected extra characters" for a bad time part).
+//! - when a date-time does not parse, lax mode reports the error of reading the text as a date
+//!   (pydantic's fallback, hence "unexpected extra characters" for a bad time part); strict mode
+//!   reports the date-time's own error, as speedate finds it.
 
 /// A calendar day as written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +52,7 @@ pub(super) enum Instant {
 
 pub(super) const TOO_SHORT: &str = "input is too short";
 pub(super) const EXTRA: &str = "unexpected extra characters at the end of the input";
+const DATETIME_SEPARATOR: &str = "invalid datetime separator, expected `T`, `t`, `_` or space";
 
 fn is_leap(year: i32) -> bool {
     (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
@@ -64,12 +67,12 @@ fn days_in_month(year: i32, month: u32) -> u32 {
     }
 }
 
-/// The two-digit number at `at`, or `error` when either byte is not a digit.
+/// The two-digit number at `at`, or `error` when either byte is not a digit or is missing
+/// (speedate's `get_digit!`: "07:30:" is a bad second, not too short).
 fn two_digits(bytes: &[u8], at: usize, error: &'static str) -> Result<u32, &'static str> {
     match (bytes.get(at), bytes.get(at + 1)) {
         (Some(a @ b'0'..=b'9'), Some(b @ b'0'..=b'9')) => Ok(u32::from(a - b'0') * 10 + u32::from(b - b'0')),
-        (Some(_), Some(_)) => Err(error),
-        _ => Err(TOO_SHORT),
+        _ => Err(error),
     }
 }
 
@@ -113,23 +116,24 @@ pub(super) fn date(text: &str) -> Result<DateParts, &'static str> {
 
 /// The offset at the start of `bytes` (after the time), in seconds, and its length.
 fn offset(bytes: &[u8]) -> Result<(i32, usize), &'static str> {
-    let sign = match bytes.first() {
-        Some(b'Z' | b'z') => return Ok((0, 1)),
-        Some(b'+') => 1,
-        Some(b'-') => -1,
+    let (sign, at) = match bytes {
+        [b'Z' | b'z', ..] => return Ok((0, 1)),
+        [b'+', ..] => (1, 1),
+        [b'-', ..] => (-1, 1),
+        // U+2212 MINUS SIGN, which ISO 8601 allows for a negative offset.
+        [0xE2, 0x88, 0x92, ..] => (-1, 3),
         _ => return Err("invalid timezone sign"),
     };
-    let hours = two_digits(bytes, 1, "invalid timezone hour")?;
-    let (minutes, len) = match bytes.get(3) {
-        Some(b':') => (two_digits(bytes, 4, "invalid timezone minute")?, 6),
-        Some(b'0'..=b'9') => (two_digits(bytes, 3, "invalid timezone minute")?, 5),
-        _ => (0, 3),
+    let hours = two_digits(bytes, at, "invalid timezone hour")?;
+    let (minutes, len) = match bytes.get(at + 2) {
+        Some(b':') => (two_digits(bytes, at + 3, "invalid timezone minute")?, at + 5),
+        _ => (two_digits(bytes, at + 2, "invalid timezone minute")?, at + 4),
     };
-    if hours > 23 {
-        return Err("timezone offset must be less than 24 hours");
-    }
     if minutes > 59 {
-        return Err("timezone offset minutes must be less than 60");
+        return Err("timezone minute value is outside expected range of 0-59");
+    }
+    if hours * 60 + minutes >= 24 * 60 {
+        return Err("timezone offset must be less than 24 hours");
     }
     Ok((sign * (hours * 3600 + minutes * 60) as i32, len))
 }
@@ -164,7 +168,7 @@ pub(super) fn time(text: &str) -> Result<TimeParts, &'static str> {
             at += 1;
             let digits = bytes[at..].iter().take_while(|b| b.is_ascii_digit()).count();
             if digits == 0 {
-                return Err("second fraction value is missing");
+                return Err("second fraction digits missing after `.`");
             }
             for (i, b) in bytes[at..at + digits].iter().enumerate().take(6) {
                 micro += u32::from(b - b'0') * 10u32.pow(5 - i as u32);
@@ -192,7 +196,7 @@ pub(super) fn time(text: &str) -> Result<TimeParts, &'static str> {
 
 /// A text that is a number (`-1714548600`, `1714548600.5`): the timestamp it stands for.
 fn numeric_text(text: &str) -> Option<Result<Instant, &'static str>> {
-    let digits = text.strip_prefix('-').unwrap_or(text);
+    let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
     let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
     let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
     if whole.is_empty() || !all_digits(whole) || !all_digits(fraction) {
@@ -214,6 +218,30 @@ pub(super) fn timestamp(value: f64) -> Result<Instant, &'static str> {
     let whole = seconds.floor();
     let micro = ((seconds - whole) * 1_000_000.0).round() as u32;
     Ok(Instant::Unix(whole as i64, micro.min(999_999)))
+}
+
+/// A text that is an integer (an optional sign, then digits, within `i64`), as speedate reads a
+/// timestamp where a date is expected.
+pub(super) fn integer_text(text: &str) -> Option<i64> {
+    let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+/// A whole text as a date-time, as pydantic's strict mode reads it: a date, a separator and a
+/// time (the error is the date-time's own), else a timestamp when the text is a number.
+pub(super) fn datetime_strict(text: &str) -> Result<Instant, &'static str> {
+    let bytes = text.as_bytes();
+    let civil = date_prefix(bytes).and_then(|date| {
+        if !matches!(bytes.get(10), Some(b'T' | b't' | b'_' | b' ')) {
+            return Err(DATETIME_SEPARATOR);
+        }
+        // Byte 10 is ASCII, so 11 is a character boundary.
+        time(&text[11..]).map(|time| Instant::Civil(date, time))
+    });
+    civil.or_else(|error| numeric_text(text).unwrap_or(Err(error)))
 }
 
 /// A whole text as a date-time (or a timestamp). The error is the date reading's, as speedate's
@@ -275,6 +303,43 @@ mod tests {
         assert_eq!(time("24:00"), Err("hour value is outside expected range of 0-23"));
         assert_eq!(time("3600.5"), Err("invalid time separator, expected `:`"));
         assert_eq!(time("07:30x"), Err("invalid timezone sign"));
+        assert_eq!(time("07:30\u{2212}02:00").unwrap().offset, Some(-7200));
+        assert_eq!(time("07:30+02"), Err("invalid timezone minute"));
+        assert_eq!(time("07:30+0a"), Err("invalid timezone hour"));
+        assert_eq!(
+            time("07:30+02:60"),
+            Err("timezone minute value is outside expected range of 0-59")
+        );
+        assert_eq!(
+            time("07:30+24:00"),
+            Err("timezone offset must be less than 24 hours")
+        );
+        assert_eq!(time("07:30:"), Err("invalid character in second"));
+        assert_eq!(
+            time("07:30:00.Z"),
+            Err("second fraction digits missing after `.`")
+        );
+    }
+
+    #[test]
+    fn strict_datetimes_report_their_own_error() {
+        assert_eq!(datetime_strict("2024-05-01"), Err(DATETIME_SEPARATOR));
+        assert_eq!(datetime_strict("2024-05-01 "), Err(TOO_SHORT));
+        assert_eq!(
+            datetime_strict("2024-05-01T25:00:00Z"),
+            Err("hour value is outside expected range of 0-23")
+        );
+        assert_eq!(
+            datetime_strict("+1714548600"),
+            Ok(Instant::Unix(1_714_548_600, 0))
+        );
+        assert_eq!(
+            datetime_strict("2024-02-30T00:00:00Z"),
+            Err("day value is outside expected range")
+        );
+        assert_eq!(integer_text("-86400"), Some(-86_400));
+        assert_eq!(integer_text("1.0"), None);
+        assert_eq!(integer_text("99999999999999999999"), None);
     }
 
     #[test]
