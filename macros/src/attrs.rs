@@ -1,14 +1,16 @@
 //! The attributes this framework reads on a route's arguments and a model's fields
-//! (`#[default(..)]`, the constraints), and doc comments.
+//! (`#[default(..)]`, the constraints, `#[examples(..)]`), and doc comments.
 //!
 //! Rules enforced here: a constraint's bound is a literal of the right kind (a number for `ge`,
 //! `gt`, `le`, `lt`, `multiple_of`; a non-negative integer for `min_length`, `max_length`,
 //! `max_digits`, `decimal_places`; a string that is a valid regular expression for `pattern`),
-//! reported at the expression otherwise; framework attributes are stripped so the item stays valid Rust; an
+//! reported at the expression otherwise; `#[examples(..)]` holds one or more values, each written
+//! as `serde_json::json!` takes it (a JSON literal or a Rust expression), at most once per
+//! argument or field; framework attributes are stripped so the item stays valid Rust; an
 //! attribute that is neither the framework's, a lint/`cfg`/doc attribute nor one the caller
 //! allows is an error at its name.
 
-use proc_macro2::Span;
+use proc_macro2::{Span, TokenStream, TokenTree};
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, Lit};
 
@@ -126,6 +128,53 @@ pub struct ParamAttrs {
     pub constraints: Vec<ConstraintSpec>,
     /// The `#[default(..)]` attribute as written, for errors.
     pub default_attr: Option<Attribute>,
+    /// `#[examples(..)]`: each value's tokens, as `json!` takes them.
+    pub examples: Option<Vec<TokenStream>>,
+}
+
+impl ParamAttrs {
+    /// `json!([example, ..])` of `#[examples(..)]`, if written.
+    pub fn examples_json(&self) -> Option<TokenStream> {
+        let examples = self.examples.as_ref()?;
+        let json = crate::paths::json();
+        Some(quote::quote!(#json!([#(#examples),*])))
+    }
+}
+
+const EXAMPLES_USAGE: &str = r#"`#[examples(..)]` takes one or more example values, each written as `json!` takes it, e.g. `#[examples("Foo", "Bar")]`, `#[examples(35.4)]`, `#[examples({"name": "Foo"})]`"#;
+
+/// The values of `#[examples(v1, v2, ..)]`: the tokens between top-level commas.
+fn examples_attr(attr: &Attribute, out: &mut ParamAttrs, diag: &mut Diagnostics) {
+    if out.examples.is_some() {
+        diag.error_spanned(
+            attr,
+            "one `#[examples(..)]` per argument or field: list every example in it",
+        );
+        return;
+    }
+    let syn::Meta::List(list) = &attr.meta else {
+        diag.error_spanned(attr, EXAMPLES_USAGE);
+        return;
+    };
+    let mut values = vec![TokenStream::new()];
+    for tree in list.tokens.clone() {
+        match &tree {
+            TokenTree::Punct(p) if p.as_char() == ',' => values.push(TokenStream::new()),
+            _ => values
+                .last_mut()
+                .into_iter()
+                .for_each(|v| v.extend([tree.clone()])),
+        }
+    }
+    // A trailing comma leaves one empty value, which is no mistake.
+    if values.len() > 1 && values.last().is_some_and(TokenStream::is_empty) {
+        values.pop();
+    }
+    if values.iter().any(TokenStream::is_empty) {
+        diag.error_spanned(attr, EXAMPLES_USAGE);
+        return;
+    }
+    out.examples = Some(values);
 }
 
 /// The literal of a bound and whether a `-` precedes it; anything else reads as a literal no
@@ -226,6 +275,7 @@ pub fn param_attrs(attrs: &mut Vec<Attribute>, diag: &mut Diagnostics, extra_all
         default: None,
         constraints: Vec::new(),
         default_attr: None,
+        examples: None,
     };
     let mut kept = Vec::new();
     for attr in attrs.drain(..) {
@@ -235,6 +285,8 @@ pub fn param_attrs(attrs: &mut Vec<Attribute>, diag: &mut Diagnostics, extra_all
         };
         if ident == "default" {
             default_attr(attr, &mut out, diag);
+        } else if ident == "examples" {
+            examples_attr(&attr, &mut out, diag);
         } else if CONSTRAINTS.contains(&ident.as_str()) {
             constraint_attr(&attr, ident, &mut out, diag);
         } else if LINT_ATTRS.contains(&ident.as_str()) || extra_allowed.contains(&ident.as_str()) {
@@ -243,7 +295,7 @@ pub fn param_attrs(attrs: &mut Vec<Attribute>, diag: &mut Diagnostics, extra_all
             diag.error(
                 attr.path().span(),
                 format!(
-                    "unknown attribute `#[{ident}]`; arguments take `#[default(..)]` and the constraints `ge`, `gt`, `le`, `lt`, `multiple_of`, `min_length`, `max_length`, `pattern`, `max_digits`, `decimal_places`"
+                    "unknown attribute `#[{ident}]`; arguments take `#[default(..)]`, `#[examples(..)]` and the constraints `ge`, `gt`, `le`, `lt`, `multiple_of`, `min_length`, `max_length`, `pattern`, `max_digits`, `decimal_places`"
                 ),
             );
         }

@@ -23,6 +23,7 @@
 
 use serde_json::{json, Map, Value};
 
+use super::examples::{insert_examples, param_schema_mut, PARAM_KEYS_AFTER};
 use super::fields::param_schema;
 use crate::validate::{title_case, Constraint, FromParam, SchemaRegistry};
 
@@ -240,6 +241,27 @@ impl Operation {
             "application/x-www-form-urlencoded"
         };
         self.request_body_as(media_type, reference);
+    }
+
+    /// Run `document` (an argument documenting itself) and add `examples` (the argument's
+    /// `#[examples(..)]`, a JSON array) to what it documented: the schema of each parameter or
+    /// form field it added, or the body's schema (see `examples.rs`).
+    #[doc(hidden)]
+    pub fn with_examples(&mut self, examples: Value, document: impl FnOnce(&mut Self)) {
+        let (parameters, form_fields, body) =
+            (self.parameters.len(), self.form_fields.len(), self.body.is_some());
+        document(self);
+        for parameter in &mut self.parameters[parameters..] {
+            if let Some(schema) = param_schema_mut(parameter) {
+                insert_examples(schema, &examples, PARAM_KEYS_AFTER);
+            }
+        }
+        for (_, schema, _) in &mut self.form_fields[form_fields..] {
+            insert_examples(schema, &examples, &[]);
+        }
+        if let (false, Some(schema)) = (body, &mut self.body) {
+            insert_examples(schema, &examples, &[]);
+        }
     }
 
     /// Document a response a dependency may answer (`401` "Not authenticated"), unless the route
