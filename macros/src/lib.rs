@@ -75,6 +75,7 @@ pub fn group(input: TokenStream) -> TokenStream {
         decimal_places,
         default,
         examples,
+        openapi_examples,
         serde,
         validate
     )

@@ -35,6 +35,13 @@ def openapi_examples(
 ):
     return {}
 
+@app.post("/openapi-examples/{item_id}")
+def openapi_examples_body(
+    item_id: Annotated[int, Path(openapi_examples={"one": {"value": 1}})],
+    item: Annotated[Item, Body(openapi_examples={"normal": {"summary": "A normal item", "description": "Works.", "value": {"name": "Foo", "price": 1.5}}, "bad": {"value": {"name": 1}}})],
+):
+    return item
+
 @app.post("/items")
 def create_item(item: Item):
     return item

@@ -197,6 +197,12 @@ fn field(index: usize, field: &syn::Field, generics: &Generics, diag: &mut Diagn
     };
     let mut attrs = field.attrs.clone();
     let parsed = param_attrs(&mut attrs, diag, &["serde", "validate"]);
+    if let Some(attr) = &parsed.openapi_examples_attr {
+        diag.error_spanned(
+            attr,
+            "`#[openapi_examples(..)]` documents a route argument (FastAPI's `Query(openapi_examples=..)`); a model field takes `#[examples(..)]`",
+        );
+    }
     let ident = field.ident.clone()?;
     Some(Field {
         ident,

@@ -206,10 +206,7 @@ fn arg_impl(func: &ItemFn, value: &Value, params: &[Classified], responses: &[Ex
     let docs = arguments.iter().map(|argument| {
         let (ty, param) = (argument.ty, argument.param());
         let doc = quote!(<#ty as #arg>::doc(#param, __op, __registry););
-        match &argument.examples {
-            Some(examples) => quote!(__op.with_examples(#examples, |__op| { #doc });),
-            None => doc,
-        }
+        argument.attrs.document_with_examples(&quote!(__op), doc)
     });
     let responses = responses.iter().map(|r| {
         let (status, description) = (&r.status, description(&r.description));

@@ -98,7 +98,7 @@ fn parameters(model: &RouteModel) -> TokenStream {
         let pname = api_name(&classified.param.name);
         let constraints = tokens::constraints(&classified.param.attrs.constraints);
         let doc = quote!(op.path_param::<#ty>(#pname, #constraints, registry););
-        params.extend(with_examples(&classified.param.attrs, doc));
+        params.extend(classified.param.attrs.document_with_examples(&quote!(op), doc));
     }
     let (arg, param) = (paths::arg(), paths::param());
     for classified in model.params.iter().filter(|c| matches!(c.kind, Kind::Other)) {
@@ -110,29 +110,17 @@ fn parameters(model: &RouteModel) -> TokenStream {
         // is no argument is then one error there, not another at the attribute.
         let span = ty.span();
         let arg = paths::at(span, arg.clone());
-        let doc = match classified.param.attrs.examples {
-            Some(_) => quote_spanned!(span=>
+        let doc = match classified.param.attrs.has_examples() {
+            true => quote_spanned!(span=>
                 <#ty as #arg>::doc(#param::new(#pname, #default, #constraints), op, registry);
             ),
-            None => quote_spanned!(span=>
+            false => quote_spanned!(span=>
                 <#ty as #arg>::doc(#param::new(#pname, #default, #constraints), &mut op, registry);
             ),
         };
-        params.extend(with_examples(&classified.param.attrs, doc));
+        params.extend(classified.param.attrs.document_with_examples(&quote!(op), doc));
     }
     params
-}
-
-/// `doc` (statements documenting one argument through `op`), and with `#[examples(..)]` run
-/// through `op.with_examples`, which adds the values to what it documented; an argument without
-/// examples is documented as before.
-fn with_examples(attrs: &crate::attrs::ParamAttrs, doc: TokenStream) -> TokenStream {
-    match attrs.examples_json() {
-        Some(examples) => quote! {
-            op.with_examples(#examples, |op| { #doc });
-        },
-        None => doc,
-    }
 }
 
 /// A response's description as a `&'static str` expression. A constant is bound to a `let` of

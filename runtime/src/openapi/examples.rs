@@ -1,8 +1,11 @@
 //! `#[examples(..)]` on a model field or a route argument: where the values go in the document,
 //! as FastAPI 0.165 puts pydantic's `Field(examples=..)` and `Query/Path/Header/Cookie/Body/
-//! Form(examples=..)` (tests/fastapi/examples_observed.json).
+//! Form(examples=..)` (tests/fastapi/examples_observed.json); `#[openapi_examples(..)]` on a
+//! route argument is FastAPI's `openapi_examples`, written by [`Operation`](super::Operation).
 //!
 //! Rules enforced here:
+//! - `openapi_examples` (named Example Objects) go to the parameter object itself, or the body's
+//!   media type object, beside `schema`, as FastAPI writes them;
 //! - the values become the JSON Schema keyword `examples` (a list) of the schema they describe:
 //!   a field's property, a parameter's `schema`, a form field's property, and the request body's
 //!   media-type schema (beside its `$ref`), never the parameter object itself;

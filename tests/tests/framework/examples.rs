@@ -41,6 +41,27 @@ async fn read_item(
     Json(json!({}))
 }
 
+#[get("/openapi-examples")]
+async fn openapi_examples(
+    #[openapi_examples(normal = {"summary": "A normal one", "value": "foo"}, empty = {"value": ""})]
+    q: String,
+) -> Json<Value> {
+    Json(json!({ "q": q }))
+}
+
+#[post("/openapi-examples/{item_id}")]
+async fn openapi_examples_body(
+    #[openapi_examples(one = {"value": 1})] item_id: i64,
+    #[openapi_examples(
+        normal = {"summary": "A normal item", "description": "Works.", "value": {"name": "Foo", "price": 1.5}},
+        "bad" = {"value": {"name": 1}},
+    )]
+    item: Item,
+) -> Json<Item> {
+    let _ = item_id;
+    Json(item)
+}
+
 #[post("/items")]
 async fn create_item(item: Item) -> Json<Item> {
     Json(item)
@@ -62,8 +83,19 @@ async fn forms(
     Json(json!({}))
 }
 
+fn client() -> TestClient {
+    TestClient::new(App::new().routes(routes![
+        read_item,
+        openapi_examples,
+        openapi_examples_body,
+        create_item,
+        create_body,
+        forms
+    ]))
+}
+
 async fn documents() -> (Value, Value) {
-    let client = TestClient::new(App::new().routes(routes![read_item, create_item, create_body, forms]));
+    let client = client();
     let ours: Value = client.get("/openapi.json").send().await.json();
     let theirs: Value = serde_json::from_str(include_str!("../../fastapi/examples_observed.json"))
         .expect("examples_observed.json parses");
@@ -89,7 +121,7 @@ async fn field_examples_are_in_the_property() {
     assert_eq!(
         ours["size"]
             .as_object()
-            .and_then(|s| s.keys().last().cloned())
+            .and_then(|s| s.keys().next_back().cloned())
             .as_deref(),
         Some("examples")
     );
@@ -147,7 +179,7 @@ async fn form_field_examples_are_in_the_forms_property() {
     assert_eq!(
         ours["properties"]["age"]
             .as_object()
-            .and_then(|s| s.keys().last().cloned())
+            .and_then(|s| s.keys().next_back().cloned())
             .as_deref(),
         Some("examples")
     );
@@ -155,7 +187,7 @@ async fn form_field_examples_are_in_the_forms_property() {
 
 #[tokio::test]
 async fn examples_change_no_answer() {
-    let client = TestClient::new(App::new().routes(routes![read_item, create_item, create_body, forms]));
+    let client = client();
     let reply = client
         .post("/bodies")
         .json(&json!({"name": "x", "price": 2}))
@@ -167,4 +199,27 @@ async fn examples_change_no_answer() {
     );
     let reply = client.get("/items/7?limit=0").send().await;
     assert_eq!(reply.status().as_u16(), 422);
+}
+
+#[tokio::test]
+async fn openapi_examples_are_on_the_parameter_and_the_media_type() {
+    let (ours, theirs) = documents().await;
+    assert_eq!(
+        ours["paths"]["/openapi-examples"]["get"]["parameters"].to_string(),
+        theirs["paths"]["/openapi-examples"]["get"]["parameters"].to_string()
+    );
+    let (ours, theirs) = (
+        &ours["paths"]["/openapi-examples/{item_id}"]["post"],
+        &theirs["paths"]["/openapi-examples/{item_id}"]["post"],
+    );
+    assert_eq!(
+        without_format(ours["parameters"].clone()).to_string(),
+        theirs["parameters"].to_string()
+    );
+    // Key order included (FastAPI writes `required` first here, an object all the same).
+    let media = &ours["requestBody"]["content"]["application/json"];
+    assert_eq!(
+        media.to_string(),
+        theirs["requestBody"]["content"]["application/json"].to_string()
+    );
 }
