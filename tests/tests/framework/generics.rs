@@ -73,6 +73,31 @@ async fn strs(page: Page<String>) -> Json<Page<String>> {
     Json(page)
 }
 
+/// A field validator generic over the element type (a validator takes `&FieldType`).
+#[allow(clippy::ptr_arg)]
+fn not_empty<T>(values: &Vec<T>) -> Result<(), String> {
+    match values.is_empty() {
+        true => Err("no values".to_owned()),
+        false => Ok(()),
+    }
+}
+
+#[derive(Model, serde::Serialize)]
+struct Labelled<T> {
+    #[pattern("^[a-z]+$")]
+    label: String,
+    #[validate(not_empty)]
+    values: Vec<T>,
+    #[default(0)]
+    #[ge(0)]
+    offset: i64,
+}
+
+#[post("/labelled")]
+async fn labelled(body: Labelled<f64>) -> Json<Labelled<f64>> {
+    Json(body)
+}
+
 fn client() -> TestClient {
     TestClient::new(App::new().routes(routes![
         pages, int_pages, nested, pairs, catalogs, lists, maybe, strs
@@ -176,4 +201,46 @@ async fn a_parametrisation_is_referenced_as_a_body_a_response_and_a_field() {
     let mut counts = theirs["counts"].clone();
     counts["default"] = Value::Null;
     assert_eq!(catalog["counts"], counts);
+}
+
+#[tokio::test]
+async fn a_generic_model_takes_constraints_defaults_and_validators() {
+    let client = TestClient::new(App::new().routes(routes![labelled]));
+    let reply = client
+        .post("/labelled")
+        .json(&json!({"label": "ab", "values": [1.5]}))
+        .send()
+        .await;
+    assert_eq!(
+        reply.json::<Value>(),
+        json!({"label": "ab", "values": [1.5], "offset": 0})
+    );
+    let reply = client
+        .post("/labelled")
+        .json(&json!({"label": "A1", "values": [], "offset": -1}))
+        .send()
+        .await;
+    let detail = reply.json::<Value>()["detail"].clone();
+    let found: Vec<(Value, Value)> = detail
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .map(|e| (e["type"].clone(), e["loc"].clone()))
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(
+        found,
+        vec![
+            (json!("string_pattern_mismatch"), json!(["body", "label"])),
+            (json!("value_error"), json!(["body", "values"])),
+            (json!("greater_than_equal"), json!(["body", "offset"])),
+        ]
+    );
+    let document: Value = client.get("/openapi.json").send().await.json();
+    let schema = &document["components"]["schemas"]["Labelled_float_"];
+    assert_eq!(schema["title"], "Labelled[float]");
+    assert_eq!(schema["properties"]["label"]["pattern"], "^[a-z]+$");
+    assert_eq!(schema["required"], json!(["label", "values"]));
 }
