@@ -13,43 +13,11 @@
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::{Generics, Ident};
 
 use super::fast;
+use super::head::Head;
 use super::parse::{Field, ModelInput};
 use crate::{paths, tokens};
-
-/// What every impl of the derive names: `impl<T> Trait for Page<T> where T: FromJson`.
-pub(super) struct Head<'a> {
-    /// The type's name.
-    pub name: &'a Ident,
-    /// Its generics, bounds included (empty for a non-generic type).
-    pub generics: &'a Generics,
-}
-
-impl Head<'_> {
-    /// `impl<..> trait_path for Name<..> where ..`, with `extra` bounds on each type parameter.
-    pub fn impl_for(&self, trait_path: &TokenStream, extra: Option<TokenStream>) -> TokenStream {
-        let mut generics = self.generics.clone();
-        let params: Vec<Ident> = generics.type_params().map(|p| p.ident.clone()).collect();
-        if let (Some(extra), false) = (extra, params.is_empty()) {
-            let clause = generics.make_where_clause();
-            for param in params {
-                clause.predicates.push(syn::parse_quote!(#param: #extra));
-            }
-        }
-        let name = self.name;
-        let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
-        quote!(impl #impl_generics #trait_path for #name #ty_generics #where_clause)
-    }
-
-    /// `Name<T, ..>` (just `Name` when not generic).
-    pub fn ty(&self) -> TokenStream {
-        let name = self.name;
-        let (_, ty_generics, _) = self.generics.split_for_impl();
-        quote!(#name #ty_generics)
-    }
-}
 
 /// Each field's type requirements, at the field's type and constraints.
 fn assertions(fields: &[Field]) -> TokenStream {
@@ -67,7 +35,7 @@ fn assertions(fields: &[Field]) -> TokenStream {
 /// under `loc`), then the struct built when all are present.
 fn validate_fn(model: &ModelInput) -> TokenStream {
     let name = &model.name;
-    let this = model.head().ty();
+    let this = Head::of(model).ty();
     let (field_fn, map, value, loc, validation_errors) = (
         paths::field(),
         paths::map(),
@@ -216,7 +184,7 @@ fn python_arguments(model: &ModelInput) -> TokenStream {
 /// `__PARTS`: the assertions, then the validating and the schema closure, in one body; a
 /// generic model's is an associated constant of the struct.
 fn parts(model: &ModelInput) -> TokenStream {
-    let this = model.head().ty();
+    let this = Head::of(model).ty();
     let assertions = assertions(&model.fields);
     let (validate, schema) = (validate_fn(model), schema_fn(model));
     let (map, value, loc, validation_errors, schema_registry) = (
@@ -297,7 +265,7 @@ fn schema_impls(model: &ModelInput) -> TokenStream {
         paths::schema_registry(),
         paths::value(),
     );
-    let head = model.head();
+    let head = Head::of(model);
     let (schema_impl, constrainable_impl) = (
         head.impl_for(&json_schema, None),
         head.impl_for(&constrainable, None),
@@ -378,7 +346,7 @@ pub(super) fn arg_impl(head: &Head<'_>) -> TokenStream {
 
 /// The whole expansion of the derive for a valid input.
 pub fn emit(model: &ModelInput) -> TokenStream {
-    let head = model.head();
+    let head = Head::of(model);
     let parts = parts(model);
     let parts_path = parts_path(model);
     let model_impl = model_impl(&head, quote!((#parts_path.0)(object, loc, errors)));

@@ -9,6 +9,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use super::head::Head;
 use super::parse::{Field, ModelInput};
 use crate::paths;
 
@@ -170,7 +171,7 @@ fn visitor(model: &ModelInput) -> (TokenStream, TokenStream, TokenStream) {
             quote!(__Visitor),
         );
     }
-    let this = model.head().ty();
+    let this = Head::of(model).ty();
     let (impl_generics, ty_generics, where_clause) = model.generics.split_for_impl();
     let mut with_de = model.generics.clone();
     with_de.params.insert(0, syn::parse_quote!('de));
@@ -186,10 +187,10 @@ fn visitor(model: &ModelInput) -> (TokenStream, TokenStream, TokenStream) {
 
 /// `impl FastJson`: a serde visitor of the object's keys.
 pub fn fast_json_impl(model: &ModelInput) -> TokenStream {
-    let this = model.head().ty();
+    let this = Head::of(model).ty();
     let body = visit_map_body(model);
     let (fast_json, serde) = (paths::fast_json(), paths::serde());
-    let fast_impl = model.head().impl_for(&fast_json, None);
+    let fast_impl = Head::of(model).impl_for(&fast_json, None);
     let (visitor_struct, visitor_impl, visitor) = visitor(model);
     quote! {
         #fast_impl {

@@ -40,14 +40,6 @@ impl ModelInput {
         !self.generics.params.is_empty()
     }
 
-    /// The name and generics every impl names.
-    pub fn head(&self) -> super::emit::Head<'_> {
-        super::emit::Head {
-            name: &self.name,
-            generics: &self.generics,
-        }
-    }
-
     /// The type parameters, in order.
     pub fn type_params(&self) -> impl Iterator<Item = &Ident> {
         self.generics.type_params().map(|param| &param.ident)

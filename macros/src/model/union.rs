@@ -141,7 +141,7 @@ fn emit(union: &Union) -> TokenStream {
         None => untagged(union),
     };
     let no_generics = syn::Generics::default();
-    let head = super::emit::Head {
+    let head = super::head::Head {
         name,
         generics: &no_generics,
     };
