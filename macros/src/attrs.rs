@@ -1,14 +1,17 @@
 //! The attributes this framework reads on a route's arguments and a model's fields
-//! (`#[default(..)]`, the constraints), and doc comments.
+//! (`#[default(..)]`, the constraints, `#[examples(..)]`), and doc comments.
 //!
 //! Rules enforced here: a constraint's bound is a literal of the right kind (a number for `ge`,
 //! `gt`, `le`, `lt`, `multiple_of`; a non-negative integer for `min_length`, `max_length`,
 //! `max_digits`, `decimal_places`; a string that is a valid regular expression for `pattern`),
-//! reported at the expression otherwise; framework attributes are stripped so the item stays valid Rust; an
+//! reported at the expression otherwise; `#[examples(..)]` holds one or more values, each written
+//! as `serde_json::json!` takes it (a JSON literal or a Rust expression), and
+//! `#[openapi_examples(..)]` one or more `name = {..}` (an Example Object), each at most once per
+//! argument or field; framework attributes are stripped so the item stays valid Rust; an
 //! attribute that is neither the framework's, a lint/`cfg`/doc attribute nor one the caller
 //! allows is an error at its name.
 
-use proc_macro2::Span;
+use proc_macro2::{Span, TokenStream, TokenTree};
 use syn::spanned::Spanned;
 use syn::{Attribute, Expr, Lit};
 
@@ -126,6 +129,129 @@ pub struct ParamAttrs {
     pub constraints: Vec<ConstraintSpec>,
     /// The `#[default(..)]` attribute as written, for errors.
     pub default_attr: Option<Attribute>,
+    /// `#[examples(..)]`: each value's tokens, as `json!` takes them.
+    pub examples: Option<Vec<TokenStream>>,
+    /// `#[openapi_examples(..)]`: each example's name and its Example Object's tokens.
+    pub openapi_examples: Option<Vec<(String, TokenStream)>>,
+    /// The `#[openapi_examples(..)]` attribute as written, for errors.
+    pub openapi_examples_attr: Option<Attribute>,
+}
+
+impl ParamAttrs {
+    /// `json!([example, ..])` of `#[examples(..)]`, if written.
+    pub fn examples_json(&self) -> Option<TokenStream> {
+        let examples = self.examples.as_ref()?;
+        let json = crate::paths::json();
+        Some(quote::quote!(#json!([#(#examples),*])))
+    }
+
+    /// `json!({"name": {..}, ..})` of `#[openapi_examples(..)]`, if written.
+    pub fn openapi_examples_json(&self) -> Option<TokenStream> {
+        let examples = self.openapi_examples.as_ref()?;
+        let (names, objects) = (examples.iter().map(|(n, _)| n), examples.iter().map(|(_, o)| o));
+        let json = crate::paths::json();
+        Some(quote::quote!(#json!({ #(#names: #objects),* })))
+    }
+
+    /// `doc` (statements documenting the argument through `op`) run through
+    /// `op.with_examples(..)` and `op.with_openapi_examples(..)` for the argument's examples,
+    /// which add them to what it documented; `doc` as it is without examples.
+    pub fn document_with_examples(&self, op: &TokenStream, doc: TokenStream) -> TokenStream {
+        let mut doc = doc;
+        if let Some(examples) = self.examples_json() {
+            doc = quote::quote!(#op.with_examples(#examples, |#op| { #doc }););
+        }
+        if let Some(examples) = self.openapi_examples_json() {
+            doc = quote::quote!(#op.with_openapi_examples(#examples, |#op| { #doc }););
+        }
+        doc
+    }
+
+    /// True when the argument has `#[examples(..)]` or `#[openapi_examples(..)]`.
+    pub fn has_examples(&self) -> bool {
+        self.examples.is_some() || self.openapi_examples.is_some()
+    }
+}
+
+const OPENAPI_EXAMPLES_USAGE: &str = r#"`#[openapi_examples(..)]` takes one or more named OpenAPI Example Objects, `name = {..}`, e.g. `#[openapi_examples(normal = {"summary": "A normal item", "value": "foo"}, empty = {"value": ""})]`"#;
+
+/// The tokens of a list attribute's arguments, split at its top-level commas (a trailing comma
+/// allowed); `None` when it is not a list or a piece is empty.
+fn comma_separated(attr: &Attribute) -> Option<Vec<TokenStream>> {
+    let syn::Meta::List(list) = &attr.meta else {
+        return None;
+    };
+    let mut values = vec![TokenStream::new()];
+    for tree in list.tokens.clone() {
+        match &tree {
+            TokenTree::Punct(p) if p.as_char() == ',' => values.push(TokenStream::new()),
+            _ => values
+                .last_mut()
+                .into_iter()
+                .for_each(|v| v.extend([tree.clone()])),
+        }
+    }
+    // A trailing comma leaves one empty value, which is no mistake.
+    if values.len() > 1 && values.last().is_some_and(TokenStream::is_empty) {
+        values.pop();
+    }
+    (!values.iter().any(TokenStream::is_empty)).then_some(values)
+}
+
+/// `name = {..}`: the name (an identifier or a string) and the Example Object's tokens.
+fn named_example(tokens: TokenStream) -> Option<(String, TokenStream)> {
+    let mut trees = tokens.into_iter();
+    let name = match trees.next()? {
+        TokenTree::Ident(ident) => ident.to_string(),
+        TokenTree::Literal(literal) => match syn::parse_str::<syn::LitStr>(&literal.to_string()) {
+            Ok(text) => text.value(),
+            Err(_) => return None,
+        },
+        _ => return None,
+    };
+    match trees.next()? {
+        TokenTree::Punct(p) if p.as_char() == '=' => {}
+        _ => return None,
+    }
+    let object: TokenStream = trees.collect();
+    (!object.is_empty()).then_some((name, object))
+}
+
+/// The examples of `#[openapi_examples(name = {..}, ..)]`.
+fn openapi_examples_attr(attr: &Attribute, out: &mut ParamAttrs, diag: &mut Diagnostics) {
+    if out.openapi_examples.is_some() {
+        diag.error_spanned(
+            attr,
+            "one `#[openapi_examples(..)]` per argument: name every example in it",
+        );
+        return;
+    }
+    let examples: Option<Vec<(String, TokenStream)>> =
+        comma_separated(attr).and_then(|pieces| pieces.into_iter().map(named_example).collect());
+    match examples {
+        Some(examples) => {
+            out.openapi_examples = Some(examples);
+            out.openapi_examples_attr = Some(attr.clone());
+        }
+        None => diag.error_spanned(attr, OPENAPI_EXAMPLES_USAGE),
+    }
+}
+
+const EXAMPLES_USAGE: &str = r#"`#[examples(..)]` takes one or more example values, each written as `json!` takes it, e.g. `#[examples("Foo", "Bar")]`, `#[examples(35.4)]`, `#[examples({"name": "Foo"})]`"#;
+
+/// The values of `#[examples(v1, v2, ..)]`: the tokens between top-level commas.
+fn examples_attr(attr: &Attribute, out: &mut ParamAttrs, diag: &mut Diagnostics) {
+    if out.examples.is_some() {
+        diag.error_spanned(
+            attr,
+            "one `#[examples(..)]` per argument or field: list every example in it",
+        );
+        return;
+    }
+    match comma_separated(attr) {
+        Some(values) => out.examples = Some(values),
+        None => diag.error_spanned(attr, EXAMPLES_USAGE),
+    }
 }
 
 /// The literal of a bound and whether a `-` precedes it; anything else reads as a literal no
@@ -226,6 +352,9 @@ pub fn param_attrs(attrs: &mut Vec<Attribute>, diag: &mut Diagnostics, extra_all
         default: None,
         constraints: Vec::new(),
         default_attr: None,
+        examples: None,
+        openapi_examples: None,
+        openapi_examples_attr: None,
     };
     let mut kept = Vec::new();
     for attr in attrs.drain(..) {
@@ -235,6 +364,10 @@ pub fn param_attrs(attrs: &mut Vec<Attribute>, diag: &mut Diagnostics, extra_all
         };
         if ident == "default" {
             default_attr(attr, &mut out, diag);
+        } else if ident == "examples" {
+            examples_attr(&attr, &mut out, diag);
+        } else if ident == "openapi_examples" {
+            openapi_examples_attr(&attr, &mut out, diag);
         } else if CONSTRAINTS.contains(&ident.as_str()) {
             constraint_attr(&attr, ident, &mut out, diag);
         } else if LINT_ATTRS.contains(&ident.as_str()) || extra_allowed.contains(&ident.as_str()) {
@@ -243,7 +376,7 @@ pub fn param_attrs(attrs: &mut Vec<Attribute>, diag: &mut Diagnostics, extra_all
             diag.error(
                 attr.path().span(),
                 format!(
-                    "unknown attribute `#[{ident}]`; arguments take `#[default(..)]` and the constraints `ge`, `gt`, `le`, `lt`, `multiple_of`, `min_length`, `max_length`, `pattern`, `max_digits`, `decimal_places`"
+                    "unknown attribute `#[{ident}]`; arguments take `#[default(..)]`, `#[examples(..)]`, `#[openapi_examples(..)]` and the constraints `ge`, `gt`, `le`, `lt`, `multiple_of`, `min_length`, `max_length`, `pattern`, `max_digits`, `decimal_places`"
                 ),
             );
         }

@@ -58,7 +58,8 @@ pub fn group(input: TokenStream) -> TokenStream {
 }
 
 /// Derive validation from a JSON object (every error collected), a JSON Schema, and use as a
-/// route's JSON body, for a struct with named fields (`#[default(..)]` and constraints on fields).
+/// route's JSON body, for a struct with named fields, generic over types or not
+/// (`#[default(..)]`, `#[examples(..)]` and constraints on fields).
 #[proc_macro_derive(
     Model,
     attributes(
@@ -73,6 +74,8 @@ pub fn group(input: TokenStream) -> TokenStream {
         max_digits,
         decimal_places,
         default,
+        examples,
+        openapi_examples,
         serde,
         validate
     )

@@ -109,6 +109,11 @@ runtime_paths! {
     constraint => Constraint;
     validate_field => validate_field;
     validate_whole => validate_whole;
+    generic_schema => generic_schema;
+    with_examples => with_examples;
+    generic_title => generic_title;
+    param_field => param_field;
+    param_field_schema => param_field_schema;
     pattern => Pattern;
     pattern_cell => PatternCell;
     bad_body => bad_body;

@@ -124,17 +124,18 @@ pub fn option_str(text: Option<&str>) -> TokenStream {
     }
 }
 
-/// `impl FromJson for name`, delegating to `validate` (the runtime's `validate_model` or
-/// `enum_from_json`, generic over the type).
-pub fn from_json_impl(name: &syn::Ident, validate: TokenStream) -> TokenStream {
+/// `impl FromJson for name` (with `generics`, bounds included), delegating to `validate` (the
+/// runtime's `validate_model` or `enum_from_json`, generic over the type).
+pub fn from_json_impl(name: &syn::Ident, generics: &syn::Generics, validate: TokenStream) -> TokenStream {
     let (from_json, value, loc, validation_errors) = (
         paths::from_json(),
         paths::value(),
         paths::loc(),
         paths::validation_errors(),
     );
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     quote! {
-        impl #from_json for #name {
+        impl #impl_generics #from_json for #name #ty_generics #where_clause {
             fn from_json(
                 value: &#value,
                 loc: &mut #loc,

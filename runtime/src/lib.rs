@@ -318,14 +318,14 @@ pub mod __private {
         GroupInputs, Sharing, SEALED,
     };
     pub use crate::group::GroupParts;
-    pub use crate::openapi::field_schema;
+    pub use crate::openapi::{field_schema, with_examples};
     pub use crate::response::{internal_error, Invalid};
     pub use crate::routing::{complete_now, BoxFuture, Handler, RouteParts, Started};
     pub use crate::validate::{
-        enum_failure, enum_from_json, enum_from_param, enum_schema, fast_enum, field, tagged_schema,
-        title_case, untagged_schema, validate_field, validate_model, validate_tagged, validate_untagged,
-        validate_whole, Constraint, FieldDecline, FieldFast, FieldProbe, Skip, TaggedVariant,
-        UntaggedVariant,
+        enum_failure, enum_from_json, enum_from_param, enum_schema, fast_enum, field, generic_schema,
+        generic_title, param_field, param_field_schema, tagged_schema, title_case, untagged_schema,
+        validate_field, validate_model, validate_tagged, validate_untagged, validate_whole, Constraint,
+        FieldDecline, FieldFast, FieldProbe, Skip, TaggedVariant, UntaggedVariant,
     };
     #[cfg(feature = "pattern")]
     pub use crate::validate::{Pattern, PatternCell};

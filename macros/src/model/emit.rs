@@ -3,13 +3,19 @@
 //!
 //! Rules enforced here: the field types are named only in the one body of `__PARTS` (its
 //! closures included): the compiler reports an unsatisfied bound once per span and body, so an
-//! unsupported field type is one error at the field rather than one per generated function.
+//! unsupported field type is one error at the field rather than one per generated function. A
+//! generic model's `__PARTS` is an associated constant (a free one cannot name the type
+//! parameters); its impls carry the struct's generics with `T: FromJson` (and, as a body,
+//! `T: Send + 'static`); its schema is titled and registered per parametrisation (`Page[Item]`
+//! as `Page_Item_`, the runtime's `generic_schema`). A non-generic model's expansion is the same
+//! as before generics existed.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::fast;
+use super::head::Head;
 use super::parse::{Field, ModelInput};
 use crate::{paths, tokens};
 
@@ -29,6 +35,7 @@ fn assertions(fields: &[Field]) -> TokenStream {
 /// under `loc`), then the struct built when all are present.
 fn validate_fn(model: &ModelInput) -> TokenStream {
     let name = &model.name;
+    let this = Head::of(model).ty();
     let (field_fn, map, value, loc, validation_errors) = (
         paths::field(),
         paths::map(),
@@ -39,6 +46,10 @@ fn validate_fn(model: &ModelInput) -> TokenStream {
     let reads = model.fields.iter().map(|field| {
         let (ty, key, slot) = (&field.ty, &field.key, field.slot());
         let (default, constraints) = (field.default(), field.constraints());
+        let field_fn = match field.of_type_param {
+            true => paths::param_field(),
+            false => field_fn.clone(),
+        };
         let mut read = quote! {
             let #slot = #field_fn::<#ty>(object, #key, #default, #constraints, loc, errors);
         };
@@ -58,7 +69,7 @@ fn validate_fn(model: &ModelInput) -> TokenStream {
         Some(check) => {
             let validate_whole = paths::validate_whole();
             quote_spanned! {check.span()=>
-                #validate_whole::<#name>(#name { #(#build),* }, #check, object, loc, errors)
+                #validate_whole::<#this>(#name { #(#build),* }, #check, object, loc, errors)
             }
         }
         None => quote!(::core::option::Option::Some(#name { #(#build),* })),
@@ -68,7 +79,7 @@ fn validate_fn(model: &ModelInput) -> TokenStream {
         |object: &#map<::std::string::String, #value>,
          loc: &mut #loc,
          errors: &mut #validation_errors|
-         -> ::core::option::Option<#name> {
+         -> ::core::option::Option<#this> {
             #(#reads)*
             #whole
         }
@@ -94,18 +105,32 @@ fn property(field: &Field) -> TokenStream {
     };
     let has_default = field.attrs.default.is_some();
     let field_doc = tokens::option_str(field.doc.as_deref());
+    let mut schema = quote!(#field_schema::<#ty>(#key, #default_json, #constraints, #field_doc, registry));
+    if field.of_type_param && !has_default {
+        let param_field_schema = paths::param_field_schema();
+        schema = quote!(#param_field_schema(#schema));
+    }
+    if let Some(examples) = field.attrs.examples_json() {
+        let with_examples = paths::with_examples();
+        schema = quote!(#with_examples(#schema, #examples));
+    }
+    let required = match field.of_type_param {
+        true => quote!(!#has_default),
+        false => quote!(<#ty as #from_json>::REQUIRED && !#has_default),
+    };
     quote! {
         properties.insert(
             #key.to_owned(),
-            #field_schema::<#ty>(#key, #default_json, #constraints, #field_doc, registry),
+            #schema,
         );
-        if <#ty as #from_json>::REQUIRED && !#has_default {
+        if #required {
             required.push(#value::from(#key));
         }
     }
 }
 
-/// The schema closure: the struct's schema, registered under its name.
+/// The schema closure: the struct's schema, registered under its name (a generic model's under
+/// its parametrisation's, see the runtime's `generic_schema`).
 fn schema_fn(model: &ModelInput) -> TokenStream {
     let name_str = model.name.to_string();
     let (map, value, schema_registry) = (paths::map(), paths::value(), paths::schema_registry());
@@ -114,31 +139,52 @@ fn schema_fn(model: &ModelInput) -> TokenStream {
         .description
         .as_ref()
         .map(|d| quote!(schema.insert("description".to_owned(), #value::from(#d));));
+    let title = match model.is_generic() {
+        true => quote!(title),
+        false => quote!(#name_str),
+    };
+    let body = quote! {{
+        #[allow(unused_mut)]
+        let mut properties = #map::new();
+        #[allow(unused_mut)]
+        let mut required: ::std::vec::Vec<#value> = ::std::vec::Vec::new();
+        #(#properties)*
+        let mut schema = #map::new();
+        schema.insert("properties".to_owned(), #value::Object(properties));
+        schema.insert("type".to_owned(), #value::from("object"));
+        if !required.is_empty() {
+            schema.insert("required".to_owned(), #value::Array(required));
+        }
+        schema.insert("title".to_owned(), #value::from(#title));
+        #description
+        #value::Object(schema)
+    }};
+    if !model.is_generic() {
+        return quote! {
+            |registry: &mut #schema_registry| -> #value {
+                registry.named(#name_str, |registry| #body)
+            }
+        };
+    }
+    let (generic_schema, arguments) = (paths::generic_schema(), python_arguments(model));
     quote! {
         |registry: &mut #schema_registry| -> #value {
-            registry.named(#name_str, |registry| {
-                #[allow(unused_mut)]
-                let mut properties = #map::new();
-                #[allow(unused_mut)]
-                let mut required: ::std::vec::Vec<#value> = ::std::vec::Vec::new();
-                #(#properties)*
-                let mut schema = #map::new();
-                schema.insert("properties".to_owned(), #value::Object(properties));
-                schema.insert("type".to_owned(), #value::from("object"));
-                if !required.is_empty() {
-                    schema.insert("required".to_owned(), #value::Array(required));
-                }
-                schema.insert("title".to_owned(), #value::from(#name_str));
-                #description
-                #value::Object(schema)
-            })
+            #generic_schema(#name_str, &#arguments, registry, |registry, title| #body)
         }
     }
 }
 
-/// `__PARTS`: the assertions, then the validating and the schema closure, in one body.
+/// `[<T as JsonSchema>::python_name(), ..]`: the Python names of a generic model's arguments.
+fn python_arguments(model: &ModelInput) -> TokenStream {
+    let json_schema = paths::json_schema();
+    let params = model.type_params();
+    quote!([#(<#params as #json_schema>::python_name()),*])
+}
+
+/// `__PARTS`: the assertions, then the validating and the schema closure, in one body; a
+/// generic model's is an associated constant of the struct.
 fn parts(model: &ModelInput) -> TokenStream {
-    let name = &model.name;
+    let this = Head::of(model).ty();
     let assertions = assertions(&model.fields);
     let (validate, schema) = (validate_fn(model), schema_fn(model));
     let (map, value, loc, validation_errors, schema_registry) = (
@@ -148,14 +194,14 @@ fn parts(model: &ModelInput) -> TokenStream {
         paths::validation_errors(),
         paths::schema_registry(),
     );
-    quote! {
+    let parts = quote! {
         #[allow(clippy::type_complexity)]
         const __PARTS: (
             fn(
                 &#map<::std::string::String, #value>,
                 &mut #loc,
                 &mut #validation_errors,
-            ) -> ::core::option::Option<#name>,
+            ) -> ::core::option::Option<#this>,
             fn(&mut #schema_registry) -> #value,
         ) = {
             #assertions
@@ -164,13 +210,31 @@ fn parts(model: &ModelInput) -> TokenStream {
                 #schema,
             )
         };
+    };
+    if !model.is_generic() {
+        return parts;
+    }
+    let (impl_generics, _, where_clause) = model.generics.split_for_impl();
+    quote! {
+        impl #impl_generics #this #where_clause {
+            #[doc(hidden)]
+            #parts
+        }
+    }
+}
+
+/// How the impls reach `__PARTS`: the constant, or the associated one of a generic model.
+fn parts_path(model: &ModelInput) -> TokenStream {
+    match model.is_generic() {
+        true => quote!(Self::__PARTS),
+        false => quote!(__PARTS),
     }
 }
 
 /// `Model`, its `validate_object` body `validate` (over `object`, `loc` and `errors`).
-pub(super) fn model_impl(name: &syn::Ident, validate: TokenStream) -> TokenStream {
-    let name_str = name.to_string();
-    let model_trait = paths::model();
+pub(super) fn model_impl(head: &Head<'_>, validate: TokenStream) -> TokenStream {
+    let name_str = head.name.to_string();
+    let model_impl = head.impl_for(&paths::model(), None);
     let (map, value, loc, validation_errors) = (
         paths::map(),
         paths::value(),
@@ -178,7 +242,7 @@ pub(super) fn model_impl(name: &syn::Ident, validate: TokenStream) -> TokenStrea
         paths::validation_errors(),
     );
     quote! {
-        impl #model_trait for #name {
+        #model_impl {
             const NAME: &'static str = #name_str;
 
             fn validate_object(
@@ -192,27 +256,45 @@ pub(super) fn model_impl(name: &syn::Ident, validate: TokenStream) -> TokenStrea
     }
 }
 
-/// `JsonSchema` through `__PARTS.1`, and `Constrainable` (a model takes no constraint).
-fn schema_impls(name: &syn::Ident) -> TokenStream {
+/// `JsonSchema` through `__PARTS.1` (with a generic model's Python name, `Page[Item]`), and
+/// `Constrainable` (a model takes no constraint).
+fn schema_impls(model: &ModelInput) -> TokenStream {
     let (json_schema, constrainable, schema_registry, value) = (
         paths::json_schema(),
         paths::constrainable(),
         paths::schema_registry(),
         paths::value(),
     );
-    quote! {
-        impl #json_schema for #name {
-            fn schema(registry: &mut #schema_registry) -> #value {
-                (__PARTS.1)(registry)
+    let head = Head::of(model);
+    let (schema_impl, constrainable_impl) = (
+        head.impl_for(&json_schema, None),
+        head.impl_for(&constrainable, None),
+    );
+    let parts = parts_path(model);
+    let python_name = model.is_generic().then(|| {
+        let (name_str, generic_title) = (model.name.to_string(), paths::generic_title());
+        let arguments = python_arguments(model);
+        quote! {
+            fn python_name() -> ::std::string::String {
+                #generic_title(#name_str, &#arguments)
             }
         }
+    });
+    quote! {
+        #schema_impl {
+            fn schema(registry: &mut #schema_registry) -> #value {
+                (#parts.1)(registry)
+            }
+            #python_name
+        }
 
-        impl #constrainable for #name {}
+        #constrainable_impl {}
     }
 }
 
-/// `Arg`: a model argument is the route's JSON body.
-pub(super) fn arg_impl(name: &syn::Ident) -> TokenStream {
+/// `Arg`: a model argument is the route's JSON body (the value crosses tasks: a type parameter
+/// is `Send + 'static` there).
+pub(super) fn arg_impl(head: &Head<'_>) -> TokenStream {
     let (arg, source, request_cx, param, validation_errors, body_model) = (
         paths::arg(),
         paths::source(),
@@ -228,8 +310,9 @@ pub(super) fn arg_impl(name: &syn::Ident) -> TokenStream {
         paths::deps(),
         paths::response(),
     );
+    let arg_impl = head.impl_for(&arg, Some(quote!(::core::marker::Send + 'static)));
     quote! {
-        impl #arg for #name {
+        #arg_impl {
             const SOURCE: #source = #source::Body;
             type Input = Self;
 
@@ -263,13 +346,15 @@ pub(super) fn arg_impl(name: &syn::Ident) -> TokenStream {
 
 /// The whole expansion of the derive for a valid input.
 pub fn emit(model: &ModelInput) -> TokenStream {
+    let head = Head::of(model);
     let parts = parts(model);
-    let model_impl = model_impl(&model.name, quote!((__PARTS.0)(object, loc, errors)));
-    let from_json_impl = tokens::from_json_impl(&model.name, paths::validate_model());
+    let parts_path = parts_path(model);
+    let model_impl = model_impl(&head, quote!((#parts_path.0)(object, loc, errors)));
+    let from_json_impl = tokens::from_json_impl(&model.name, &model.generics, paths::validate_model());
     // The strict fast path (see the runtime's `fast_json`): any doubt declines, and the lax path
     // reports the errors.
     let fast = fast::fast_json_impl(model);
-    let schema = schema_impls(&model.name);
-    let arg = arg_impl(&model.name);
+    let schema = schema_impls(model);
+    let arg = arg_impl(&head);
     paths::runtime_scope(quote!(#parts #model_impl #from_json_impl #fast #schema #arg))
 }

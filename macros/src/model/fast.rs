@@ -9,6 +9,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use super::head::Head;
 use super::parse::{Field, ModelInput};
 use crate::paths;
 
@@ -38,11 +39,16 @@ fn arm(field: &Field) -> TokenStream {
 fn finish(field: &Field) -> TokenStream {
     let (ty, slot, probe, serde) = (&field.ty, field.slot(), probe(field), paths::serde());
     let default = field.default();
+    // A field of a bare type parameter has no value when absent (see the runtime's `param_field`).
+    let absent = match field.of_type_param {
+        true => TokenStream::new(),
+        false => quote!(.or_else(|| (&#probe).absent())),
+    };
     let mut out = quote! {
         let #slot: #ty = match #slot {
             ::core::option::Option::Some(value) => value,
             ::core::option::Option::None => {
-                match (#default).map(|default: fn() -> #ty| default()).or_else(|| (&#probe).absent()) {
+                match (#default).map(|default: fn() -> #ty| default())#absent {
                     ::core::option::Option::Some(value) => value,
                     ::core::option::Option::None => return ::core::result::Result::Err(
                         <A::Error as #serde::de::Error>::custom("missing field"),
@@ -151,19 +157,49 @@ fn visit_map_body(model: &ModelInput) -> TokenStream {
     }
 }
 
+/// `__Visitor` (a generic model's carries the type parameters, which an item inside a function
+/// cannot take from the outer impl), its `impl<'de, ..> Visitor<'de> for` head, and the value
+/// that builds it.
+fn visitor(model: &ModelInput) -> (TokenStream, TokenStream, TokenStream) {
+    let serde = paths::serde();
+    if !model.is_generic() {
+        return (
+            quote!(
+                struct __Visitor;
+            ),
+            quote!(impl<'de> #serde::de::Visitor<'de> for __Visitor),
+            quote!(__Visitor),
+        );
+    }
+    let this = Head::of(model).ty();
+    let (impl_generics, ty_generics, where_clause) = model.generics.split_for_impl();
+    let mut with_de = model.generics.clone();
+    with_de.params.insert(0, syn::parse_quote!('de));
+    let (impl_de, _, _) = with_de.split_for_impl();
+    (
+        quote! {
+            struct __Visitor #impl_generics (::core::marker::PhantomData<fn() -> #this>) #where_clause;
+        },
+        quote!(impl #impl_de #serde::de::Visitor<'de> for __Visitor #ty_generics #where_clause),
+        quote!(__Visitor(::core::marker::PhantomData)),
+    )
+}
+
 /// `impl FastJson`: a serde visitor of the object's keys.
 pub fn fast_json_impl(model: &ModelInput) -> TokenStream {
-    let name = &model.name;
+    let this = Head::of(model).ty();
     let body = visit_map_body(model);
     let (fast_json, serde) = (paths::fast_json(), paths::serde());
+    let fast_impl = Head::of(model).impl_for(&fast_json, None);
+    let (visitor_struct, visitor_impl, visitor) = visitor(model);
     quote! {
-        impl #fast_json for #name {
+        #fast_impl {
             fn fast<'de, D: #serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> ::core::result::Result<Self, D::Error> {
-                struct __Visitor;
-                impl<'de> #serde::de::Visitor<'de> for __Visitor {
-                    type Value = #name;
+                #visitor_struct
+                #visitor_impl {
+                    type Value = #this;
 
                     fn expecting(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                         f.write_str("a JSON object")
@@ -172,11 +208,11 @@ pub fn fast_json_impl(model: &ModelInput) -> TokenStream {
                     fn visit_map<A: #serde::de::MapAccess<'de>>(
                         self,
                         mut map: A,
-                    ) -> ::core::result::Result<#name, A::Error> {
+                    ) -> ::core::result::Result<#this, A::Error> {
                         #body
                     }
                 }
-                deserializer.deserialize_map(__Visitor)
+                deserializer.deserialize_map(#visitor)
             }
         }
     }

@@ -1,6 +1,7 @@
 //! `#[derive(Model)]`: validation of a JSON object into the struct (pydantic's lax mode, every
 //! error collected), a strict fast path, its JSON Schema, and its use as a route's JSON body.
-//! On an enum it is a discriminated union (`union.rs`). Parse (`parse.rs`) → emit (`emit.rs`, with the fast path in `fast.rs`).
+//! On an enum it is a discriminated union (`union.rs`). Parse (`parse.rs`) → emit (`emit.rs`, with the fast path in `fast.rs`
+//! and the impls' heads, generics included, in `head.rs`).
 //!
 //! Rules enforced here: every mistake in the input is reported, and nothing else is emitted
 //! while there is one.
@@ -12,6 +13,7 @@ use crate::diag::Diagnostics;
 
 mod emit;
 mod fast;
+mod head;
 mod parse;
 mod union;
 

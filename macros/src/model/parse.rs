@@ -1,7 +1,10 @@
 //! Parsing: the struct deriving `Model` into its name, doc comment and fields.
 //!
-//! Rules enforced here: `Model` is derived for a non-generic struct with named fields (the names
-//! are the JSON keys, or `#[serde(rename = "..")]`); a field takes the framework's attributes
+//! Rules enforced here: `Model` is derived for a struct with named fields (the names are the JSON
+//! keys, or `#[serde(rename = "..")]`), generic over types only: each type parameter is bound by
+//! `FromJson` (what a field type needs; it brings the schema), a lifetime or a const parameter is
+//! an error at the parameter (a model owns what it validated, and pydantic parametrises models by
+//! types only); a field takes the framework's attributes
 //! (`#[default(..)]`, constraints, `#[validate(path)]`), lint and doc attributes, and
 //! `#[serde(..)]` (read only for `rename`, the rest is serde's); the struct may take
 //! `#[validate(path)]`, its model validator. A validator is a path to a function (`fn(&T) ->
@@ -9,11 +12,12 @@
 
 use proc_macro2::TokenStream;
 use quote::format_ident;
-use syn::{Data, DeriveInput, Fields, Ident, Type};
+use syn::spanned::Spanned;
+use syn::{Data, DeriveInput, Fields, GenericParam, Generics, Ident, Type};
 
 use crate::attrs::{doc_text, param_attrs, ParamAttrs};
 use crate::diag::Diagnostics;
-use crate::tokens;
+use crate::{paths, tokens};
 
 /// A struct deriving `Model`.
 pub struct ModelInput {
@@ -25,6 +29,21 @@ pub struct ModelInput {
     pub fields: Vec<Field>,
     /// `#[validate(path)]` on the struct: run once every field converted.
     pub validator: Option<syn::Path>,
+    /// The struct's generics, each type parameter bound by `FromJson` in the where clause.
+    pub generics: Generics,
+}
+
+impl ModelInput {
+    /// True when the struct has type parameters: its parts are then an associated constant and
+    /// its schema is named per parametrisation.
+    pub fn is_generic(&self) -> bool {
+        !self.generics.params.is_empty()
+    }
+
+    /// The type parameters, in order.
+    pub fn type_params(&self) -> impl Iterator<Item = &Ident> {
+        self.generics.type_params().map(|param| &param.ident)
+    }
 }
 
 /// One field, with what every generated function needs of it.
@@ -43,6 +62,9 @@ pub struct Field {
     pub index: usize,
     /// `#[validate(path)]`: run on the converted value.
     pub validator: Option<syn::Path>,
+    /// True when the type is a bare type parameter of the struct (`second: U`): required
+    /// whatever the argument, as pydantic reads the annotation.
+    pub of_type_param: bool,
 }
 
 impl Field {
@@ -157,9 +179,22 @@ fn validator(attrs: &[syn::Attribute], diag: &mut Diagnostics) -> Option<syn::Pa
     found
 }
 
-fn field(index: usize, field: &syn::Field, diag: &mut Diagnostics) -> Option<Field> {
+fn field(index: usize, field: &syn::Field, generics: &Generics, diag: &mut Diagnostics) -> Option<Field> {
+    let of_type_param = match &field.ty {
+        Type::Path(path) if path.qself.is_none() => path
+            .path
+            .get_ident()
+            .is_some_and(|ident| generics.type_params().any(|param| param.ident == *ident)),
+        _ => false,
+    };
     let mut attrs = field.attrs.clone();
     let parsed = param_attrs(&mut attrs, diag, &["serde", "validate"]);
+    if let Some(attr) = &parsed.openapi_examples_attr {
+        diag.error_spanned(
+            attr,
+            "`#[openapi_examples(..)]` documents a route argument (FastAPI's `Query(openapi_examples=..)`); a model field takes `#[examples(..)]`",
+        );
+    }
     let ident = field.ident.clone()?;
     Some(Field {
         ident,
@@ -169,23 +204,50 @@ fn field(index: usize, field: &syn::Field, diag: &mut Diagnostics) -> Option<Fie
         doc: doc_text(&field.attrs),
         index,
         validator: validator(&field.attrs, diag),
+        of_type_param,
     })
+}
+
+/// The struct's generics with `T: FromJson` added for each type parameter (at the parameter, so
+/// a type argument that is no field type is reported against it); lifetimes and consts refused.
+fn generics(input: &DeriveInput, diag: &mut Diagnostics) -> Generics {
+    let mut generics = input.generics.clone();
+    for param in &input.generics.params {
+        match param {
+            GenericParam::Type(param) => {
+                let (ident, from_json) = (&param.ident, paths::at(param.ident.span(), paths::from_json()));
+                generics
+                    .make_where_clause()
+                    .predicates
+                    .push(syn::parse_quote_spanned!(param.ident.span()=> #ident: #from_json));
+            }
+            GenericParam::Lifetime(param) => diag.error(
+                param.span(),
+                "`Model` cannot take a lifetime parameter: a model owns what it validated from the JSON body, so it cannot borrow; use `String` for `&'a str`, `Vec<T>` for `&'a [T]`",
+            ),
+            GenericParam::Const(param) => diag.error(
+                param.span(),
+                "`Model` takes type parameters only (as pydantic's generic models do): a const parameter has no JSON Schema; use a constraint such as `#[max_length(..)]` on the field instead",
+            ),
+        }
+    }
+    generics
 }
 
 /// Parse the derive's input; every mistake is recorded in `diag`.
 pub fn model(input: &DeriveInput, diag: &mut Diagnostics) -> ModelInput {
-    if !input.generics.params.is_empty() {
-        diag.error_spanned(&input.generics, "`Model` cannot be derived for a generic struct");
-    }
+    let generics = generics(input, diag);
     let fields = named_fields(input, diag);
+    let fields = fields
+        .iter()
+        .enumerate()
+        .filter_map(|(i, f)| field(i, f, &generics, diag))
+        .collect();
     ModelInput {
+        generics,
         validator: validator(&input.attrs, diag),
         name: input.ident.clone(),
         description: doc_text(&input.attrs),
-        fields: fields
-            .iter()
-            .enumerate()
-            .filter_map(|(i, f)| field(i, f, diag))
-            .collect(),
+        fields,
     }
 }

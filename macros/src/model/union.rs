@@ -140,9 +140,14 @@ fn emit(union: &Union) -> TokenStream {
         Some(discriminator) => tagged(union, discriminator),
         None => untagged(union),
     };
-    let model_impl = super::emit::model_impl(name, validate);
+    let no_generics = syn::Generics::default();
+    let head = super::head::Head {
+        name,
+        generics: &no_generics,
+    };
+    let model_impl = super::emit::model_impl(&head, validate);
     let from_json_impl = match union.discriminator {
-        Some(_) => tokens::from_json_impl(name, paths::validate_model()),
+        Some(_) => tokens::from_json_impl(name, &no_generics, paths::validate_model()),
         // Every variant reports a value that is not an object (pydantic's errors), so the union
         // does not go through `validate_model`'s one error for it.
         None => {
@@ -166,7 +171,7 @@ fn emit(union: &Union) -> TokenStream {
         }
     };
     let (fast_json, constrainable) = (paths::fast_json(), paths::constrainable());
-    let arg = super::emit::arg_impl(name);
+    let arg = super::emit::arg_impl(&head);
     let items = quote! {
         #variants
 

@@ -205,7 +205,8 @@ fn arg_impl(func: &ItemFn, value: &Value, params: &[Classified], responses: &[Ex
     };
     let docs = arguments.iter().map(|argument| {
         let (ty, param) = (argument.ty, argument.param());
-        quote!(<#ty as #arg>::doc(#param, __op, __registry);)
+        let doc = quote!(<#ty as #arg>::doc(#param, __op, __registry););
+        argument.attrs.document_with_examples(&quote!(__op), doc)
     });
     let responses = responses.iter().map(|r| {
         let (status, description) = (&r.status, description(&r.description));

@@ -37,6 +37,8 @@ pub(super) struct Argument<'a> {
     default: TokenStream,
     /// The constraints' own assertions.
     pub(super) constraint_assertions: TokenStream,
+    /// `#[examples(..)]` and `#[openapi_examples(..)]`, documented with the argument.
+    pub(super) attrs: &'a crate::attrs::ParamAttrs,
 }
 
 impl Argument<'_> {
@@ -113,6 +115,7 @@ pub(super) fn arguments(params: &[Classified]) -> Vec<Argument<'_>> {
             },
             default: tokens::default_fn(&param.ty, param.attrs.default.as_ref()),
             constraint_assertions: tokens::constraint_assertions(&param.ty, constraints),
+            attrs: &param.attrs,
         }
     });
     arguments.collect()

@@ -97,7 +97,8 @@ fn parameters(model: &RouteModel) -> TokenStream {
         let ty = &classified.param.ty;
         let pname = api_name(&classified.param.name);
         let constraints = tokens::constraints(&classified.param.attrs.constraints);
-        params.extend(quote!(op.path_param::<#ty>(#pname, #constraints, registry);));
+        let doc = quote!(op.path_param::<#ty>(#pname, #constraints, registry););
+        params.extend(classified.param.attrs.document_with_examples(&quote!(op), doc));
     }
     let (arg, param) = (paths::arg(), paths::param());
     for classified in model.params.iter().filter(|c| matches!(c.kind, Kind::Other)) {
@@ -109,9 +110,15 @@ fn parameters(model: &RouteModel) -> TokenStream {
         // is no argument is then one error there, not another at the attribute.
         let span = ty.span();
         let arg = paths::at(span, arg.clone());
-        params.extend(quote_spanned!(span=>
-            <#ty as #arg>::doc(#param::new(#pname, #default, #constraints), &mut op, registry);
-        ));
+        let doc = match classified.param.attrs.has_examples() {
+            true => quote_spanned!(span=>
+                <#ty as #arg>::doc(#param::new(#pname, #default, #constraints), op, registry);
+            ),
+            false => quote_spanned!(span=>
+                <#ty as #arg>::doc(#param::new(#pname, #default, #constraints), &mut op, registry);
+            ),
+        };
+        params.extend(classified.param.attrs.document_with_examples(&quote!(op), doc));
     }
     params
 }

@@ -56,7 +56,7 @@ fn str_enum_impl(input: &StrEnumInput) -> TokenStream {
 fn reading_impls(name: &syn::Ident) -> TokenStream {
     let (from_param, failure, enum_from_param) =
         (paths::from_param(), paths::failure(), paths::enum_from_param());
-    let from_json_impl = tokens::from_json_impl(name, paths::enum_from_json());
+    let from_json_impl = tokens::from_json_impl(name, &syn::Generics::default(), paths::enum_from_json());
     let (fast_json, serde, fast_enum) = (paths::fast_json(), paths::serde(), paths::fast_enum());
     quote! {
         impl #from_param for #name {

@@ -6,6 +6,7 @@
 //!
 //! - `operation`: one operation object, FastAPI's layout;
 //! - `fields`: the schemas of parameters and model fields, pydantic's titles and keywords;
+//! - `examples`: where `#[examples(..)]` of a field or an argument goes;
 //! - `document`: the whole document (`info`, `paths`, `components`, `tags`);
 //! - `docs`: the OpenAPI document's URL and the Swagger UI and ReDoc pages, served offline.
 //!
@@ -15,6 +16,7 @@
 
 mod docs;
 mod document;
+mod examples;
 mod fields;
 mod operation;
 
@@ -22,6 +24,7 @@ pub(crate) use docs::DocsRoutes;
 pub use docs::{CONTENT_SECURITY_POLICY_VALUE, REDOC_VERSION, SWAGGER_UI_VERSION};
 pub use document::Tag;
 pub(crate) use document::{document, document_path, ErrorBody, Info};
+pub use examples::with_examples;
 pub use fields::field_schema;
 pub(crate) use fields::{option_param_schema, param_schema, vec_param_schema};
 pub(crate) use operation::form_schema;

@@ -23,6 +23,7 @@
 
 use serde_json::{json, Map, Value};
 
+use super::examples::{insert_examples, param_schema_mut, PARAM_KEYS_AFTER};
 use super::fields::param_schema;
 use crate::validate::{title_case, Constraint, FromParam, SchemaRegistry};
 
@@ -62,6 +63,8 @@ pub struct Operation {
     parameters: Vec<Value>,
     body: Option<Value>,
     body_media_type: &'static str,
+    /// The body's `#[openapi_examples(..)]`: the media type's `examples` map.
+    body_examples: Option<Value>,
     /// The form fields the route takes as arguments: `(name, schema, required)`, in order.
     form_fields: Vec<(&'static str, Value, bool)>,
     /// True when a form field is a file: the form is `multipart/form-data`.
@@ -96,6 +99,7 @@ impl Operation {
             parameters: Vec::new(),
             body: None,
             body_media_type: "application/json",
+            body_examples: None,
             form_fields: Vec::new(),
             multipart_form: false,
             body_required: true,
@@ -242,6 +246,42 @@ impl Operation {
         self.request_body_as(media_type, reference);
     }
 
+    /// Run `document` (an argument documenting itself) and add `examples` (the argument's
+    /// `#[examples(..)]`, a JSON array) to what it documented: the schema of each parameter or
+    /// form field it added, or the body's schema (see `examples.rs`).
+    #[doc(hidden)]
+    pub fn with_examples(&mut self, examples: Value, document: impl FnOnce(&mut Self)) {
+        let (parameters, form_fields, body) =
+            (self.parameters.len(), self.form_fields.len(), self.body.is_some());
+        document(self);
+        for parameter in &mut self.parameters[parameters..] {
+            if let Some(schema) = param_schema_mut(parameter) {
+                insert_examples(schema, &examples, PARAM_KEYS_AFTER);
+            }
+        }
+        for (_, schema, _) in &mut self.form_fields[form_fields..] {
+            insert_examples(schema, &examples, &[]);
+        }
+        if let (false, Some(schema)) = (body, &mut self.body) {
+            insert_examples(schema, &examples, &[]);
+        }
+    }
+
+    /// Run `document` (an argument documenting itself) and add `examples` (the argument's
+    /// `#[openapi_examples(..)]`, a map of named Example Objects) to what it documented: each
+    /// parameter object it added, or the body's media type object (see `examples.rs`).
+    #[doc(hidden)]
+    pub fn with_openapi_examples(&mut self, examples: Value, document: impl FnOnce(&mut Self)) {
+        let (parameters, body) = (self.parameters.len(), self.body.is_some());
+        document(self);
+        for parameter in &mut self.parameters[parameters..] {
+            parameter["examples"] = examples.clone();
+        }
+        if !body && self.body.is_some() {
+            self.body_examples = Some(examples);
+        }
+    }
+
     /// Document a response a dependency may answer (`401` "Not authenticated"), unless the route
     /// declares that status itself in `responses(..)`, whose description wins.
     pub fn dependency_response(&mut self, status: u16, description: &'static str) {
@@ -356,12 +396,16 @@ impl Operation {
             op.insert("parameters".into(), Value::Array(parameters));
         }
         if let Some(schema) = self.body {
+            let mut media = json!({ "schema": schema });
+            if let Some(examples) = self.body_examples {
+                media["examples"] = examples;
+            }
             op.insert(
                 "requestBody".into(),
                 if self.body_required {
-                    json!({ "required": true, "content": { self.body_media_type: { "schema": schema } } })
+                    json!({ "required": true, "content": { self.body_media_type: media } })
                 } else {
-                    json!({ "content": { self.body_media_type: { "schema": schema } } })
+                    json!({ "content": { self.body_media_type: media } })
                 },
             );
         }

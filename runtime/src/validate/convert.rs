@@ -98,6 +98,10 @@ macro_rules! int_from_param {
                     json!({ "type": "integer", "format": $format })
                 }
             }
+
+            fn python_name() -> String {
+                "int".to_owned()
+            }
         }
     )*};
 }
@@ -122,6 +126,10 @@ impl JsonSchema for i128 {
     fn schema(_registry: &mut SchemaRegistry) -> Value {
         json!({ "type": "integer" })
     }
+
+    fn python_name() -> String {
+        "int".to_owned()
+    }
 }
 
 impl FromParam for u128 {
@@ -137,6 +145,10 @@ impl FromParam for u128 {
 impl JsonSchema for u128 {
     fn schema(_registry: &mut SchemaRegistry) -> Value {
         json!({ "type": "integer", "minimum": 0 })
+    }
+
+    fn python_name() -> String {
+        "int".to_owned()
     }
 }
 
@@ -189,6 +201,10 @@ macro_rules! float_from_param {
             fn schema(_registry: &mut SchemaRegistry) -> Value {
                 json!({ "type": "number", "format": $format })
             }
+
+            fn python_name() -> String {
+                "float".to_owned()
+            }
         }
     )*};
 }
@@ -213,6 +229,10 @@ impl JsonSchema for bool {
     fn schema(_registry: &mut SchemaRegistry) -> Value {
         json!({ "type": "boolean" })
     }
+
+    fn python_name() -> String {
+        "bool".to_owned()
+    }
 }
 
 impl FromParam for String {
@@ -225,11 +245,19 @@ impl JsonSchema for String {
     fn schema(_registry: &mut SchemaRegistry) -> Value {
         json!({ "type": "string" })
     }
+
+    fn python_name() -> String {
+        "str".to_owned()
+    }
 }
 
 impl JsonSchema for &str {
     fn schema(_registry: &mut SchemaRegistry) -> Value {
         json!({ "type": "string" })
+    }
+
+    fn python_name() -> String {
+        "str".to_owned()
     }
 }
 

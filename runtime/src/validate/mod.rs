@@ -13,6 +13,7 @@
 //! - `fast_json`: the strict path straight from the bytes, which only ever accepts;
 //! - `json_text`, `json_error`: a body's text into a JSON value, with Python's error messages;
 //! - `model`, `str_enum`: what `#[derive(Model)]` and `#[derive(StrEnum)]` generate against;
+//! - `generic`: the names of a generic model's parametrisations (`Page[Item]`, `Page_Item_`);
 //! - `union`: what `#[derive(Model)]` on an enum generates against (unions);
 //! - `schema`: each type's JSON Schema ([`JsonSchema`]), with pydantic's titles.
 //!
@@ -25,6 +26,7 @@ mod constraint;
 mod convert;
 mod error;
 pub(crate) mod fast_json;
+mod generic;
 mod json;
 mod json_error;
 mod json_text;
@@ -43,6 +45,7 @@ pub(crate) use error::BadBody;
 pub(crate) use error::{path_loc, query_loc};
 pub use error::{ErrorItem, Failure, Loc, LocItem, ValidationErrors};
 pub use fast_json::{FastJson, Skip};
+pub use generic::{generic_schema, generic_title, param_field, param_field_schema};
 pub use json::{field, FromJson};
 pub(crate) use json_text::{parse_json_value, strip_bom};
 pub(crate) use model::not_an_object;

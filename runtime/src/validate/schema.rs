@@ -28,6 +28,16 @@ use serde_json::{json, Map, Value};
 pub trait JsonSchema {
     /// The schema of the type; named types register themselves and return a `$ref`.
     fn schema(registry: &mut SchemaRegistry) -> Value;
+
+    /// The name pydantic gives the type where it names a generic model's parametrisation (`int`
+    /// in `Page[int]`, whose schema is `Page_int_`). The default is the Rust type's own name
+    /// without its module path, which is the class name for a type deriving `Model` or `StrEnum`;
+    /// a type standing for a Python one (a date, a list) gives that one's name.
+    fn python_name() -> String {
+        let full = std::any::type_name::<Self>();
+        let bare = full.split('<').next().unwrap_or(full);
+        bare.rsplit("::").next().unwrap_or(bare).to_owned()
+    }
 }
 
 /// The `components.schemas` being built for one document.
@@ -93,11 +103,19 @@ impl<T: JsonSchema> JsonSchema for Option<T> {
     fn schema(registry: &mut SchemaRegistry) -> Value {
         json!({ "anyOf": [T::schema(registry), { "type": "null" }] })
     }
+
+    fn python_name() -> String {
+        format!("Union[{}, NoneType]", T::python_name())
+    }
 }
 
 impl<T: JsonSchema> JsonSchema for Vec<T> {
     fn schema(registry: &mut SchemaRegistry) -> Value {
         json!({ "type": "array", "items": T::schema(registry) })
+    }
+
+    fn python_name() -> String {
+        format!("list[{}]", T::python_name())
     }
 }
 
@@ -105,11 +123,19 @@ impl<T: JsonSchema, S> JsonSchema for HashMap<String, T, S> {
     fn schema(registry: &mut SchemaRegistry) -> Value {
         json!({ "type": "object", "additionalProperties": T::schema(registry) })
     }
+
+    fn python_name() -> String {
+        format!("dict[str, {}]", T::python_name())
+    }
 }
 
 impl<T: JsonSchema> JsonSchema for BTreeMap<String, T> {
     fn schema(registry: &mut SchemaRegistry) -> Value {
         json!({ "type": "object", "additionalProperties": T::schema(registry) })
+    }
+
+    fn python_name() -> String {
+        format!("dict[str, {}]", T::python_name())
     }
 }
 
@@ -117,11 +143,19 @@ impl JsonSchema for Value {
     fn schema(_registry: &mut SchemaRegistry) -> Value {
         json!({})
     }
+
+    fn python_name() -> String {
+        "Any".to_owned()
+    }
 }
 
 impl JsonSchema for Map<String, Value> {
     fn schema(_registry: &mut SchemaRegistry) -> Value {
         json!({ "type": "object", "additionalProperties": true })
+    }
+
+    fn python_name() -> String {
+        "dict[str, Any]".to_owned()
     }
 }
 

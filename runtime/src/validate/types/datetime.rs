@@ -221,11 +221,11 @@ impl TextValue for NaiveTime {
 }
 
 text_value!(
-    NaiveDate,
-    NaiveTime,
-    NaiveDateTime,
-    DateTime<FixedOffset>,
-    DateTime<Utc>
+    NaiveDate => "date",
+    NaiveTime => "time",
+    NaiveDateTime => "datetime",
+    DateTime<FixedOffset> => "datetime",
+    DateTime<Utc> => "datetime"
 );
 
 impl Constrainable for NaiveDate {}

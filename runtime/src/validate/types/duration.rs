@@ -184,7 +184,7 @@ impl TextValue for Duration {
     }
 }
 
-text_value!(Duration);
+text_value!(Duration => "timedelta");
 
 impl Constrainable for Duration {}
 

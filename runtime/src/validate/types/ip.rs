@@ -87,7 +87,7 @@ impl TextValue for IpAddr {
     }
 }
 
-text_value!(IpAddr, Ipv4Addr, Ipv6Addr);
+text_value!(IpAddr => "IPvAnyAddress", Ipv4Addr => "IPv4Address", Ipv6Addr => "IPv6Address");
 
 impl Constrainable for IpAddr {}
 impl Constrainable for Ipv4Addr {}

@@ -57,9 +57,11 @@ pub(crate) trait TextValue: Sized {
 }
 
 /// `FromParam`, `FromJson`, `JsonSchema` and `FastJson` (the strict path declines: these values
-/// are read by the lax reader, which owns their errors) for a [`TextValue`].
+/// are read by the lax reader, which owns their errors) for a [`TextValue`]; `Ty => "name"` gives
+/// the Python type's name where it is not the Rust one (`Uuid => "UUID"`, see
+/// [`JsonSchema::python_name`](crate::validate::JsonSchema::python_name)).
 macro_rules! text_value {
-    ($($ty:ty),* $(,)?) => {$(
+    ($($ty:ty $(=> $python:literal)?),* $(,)?) => {$(
         impl $crate::validate::FromParam for $ty {
             fn from_param(raw: &str) -> Result<Self, $crate::validate::Failure> {
                 <$ty as $crate::validate::types::TextValue>::from_text(raw)
@@ -82,6 +84,11 @@ macro_rules! text_value {
             fn schema(_registry: &mut $crate::validate::SchemaRegistry) -> serde_json::Value {
                 <$ty as $crate::validate::types::TextValue>::schema()
             }
+            $(
+                fn python_name() -> String {
+                    $python.to_owned()
+                }
+            )?
         }
 
         impl $crate::validate::FastJson for $ty {}

@@ -101,7 +101,7 @@ impl TextValue for HttpUrl {
     }
 }
 
-text_value!(Url, HttpUrl);
+text_value!(Url => "AnyUrl", HttpUrl);
 
 impl Constrainable for Url {}
 impl Constrainable for HttpUrl {}

@@ -37,7 +37,7 @@ impl TextValue for Uuid {
     }
 }
 
-text_value!(Uuid);
+text_value!(Uuid => "UUID");
 
 impl Constrainable for Uuid {}
 

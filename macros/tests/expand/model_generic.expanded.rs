@@ -1,0 +1,658 @@
+// The expansion of the input file of the same name by ferrapi-macros, pretty-printed.
+// Regenerate with `UPDATE_SNAPSHOTS=1 cargo test -p ferrapi-macros` and read the diff.
+
+/// A page of any model.
+#[derive(Model)]
+struct Page<T> {
+    items: Vec<T>,
+    total: u64,
+}
+const _: () = {
+    use ::ferrapi::__private as __rt;
+    impl<T> Page<T>
+    where
+        T: ::ferrapi::convert::FromJson,
+    {
+        #[doc(hidden)]
+        #[allow(clippy::type_complexity)]
+        const __PARTS: (
+            fn(
+                &__rt::Map<::std::string::String, __rt::Value>,
+                &mut ::ferrapi::validation::Loc,
+                &mut ::ferrapi::validation::ValidationErrors,
+            ) -> ::core::option::Option<Page<T>>,
+            fn(&mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value,
+        ) = {
+            __rt::assert_from_json::<Vec<T>>();
+            __rt::assert_from_json::<u64>();
+            (
+                #[allow(unused_variables)]
+                |
+                    object: &__rt::Map<::std::string::String, __rt::Value>,
+                    loc: &mut ::ferrapi::validation::Loc,
+                    errors: &mut ::ferrapi::validation::ValidationErrors,
+                | -> ::core::option::Option<Page<T>> {
+                    let __f0 = __rt::field::<
+                        Vec<T>,
+                    >(object, "items", ::core::option::Option::None, &[], loc, errors);
+                    let __f1 = __rt::field::<
+                        u64,
+                    >(object, "total", ::core::option::Option::None, &[], loc, errors);
+                    ::core::option::Option::Some(Page { items: __f0?, total: __f1? })
+                },
+                |registry: &mut ::ferrapi::schema::SchemaRegistry| -> __rt::Value {
+                    __rt::generic_schema(
+                        "Page",
+                        &[<T as ::ferrapi::schema::JsonSchema>::python_name()],
+                        registry,
+                        |registry, title| {
+                            #[allow(unused_mut)]
+                            let mut properties = __rt::Map::new();
+                            #[allow(unused_mut)]
+                            let mut required: ::std::vec::Vec<__rt::Value> = ::std::vec::Vec::new();
+                            properties
+                                .insert(
+                                    "items".to_owned(),
+                                    __rt::field_schema::<
+                                        Vec<T>,
+                                    >(
+                                        "items",
+                                        ::core::option::Option::None,
+                                        &[],
+                                        ::core::option::Option::None,
+                                        registry,
+                                    ),
+                                );
+                            if <Vec<T> as ::ferrapi::convert::FromJson>::REQUIRED
+                                && !false
+                            {
+                                required.push(__rt::Value::from("items"));
+                            }
+                            properties
+                                .insert(
+                                    "total".to_owned(),
+                                    __rt::field_schema::<
+                                        u64,
+                                    >(
+                                        "total",
+                                        ::core::option::Option::None,
+                                        &[],
+                                        ::core::option::Option::None,
+                                        registry,
+                                    ),
+                                );
+                            if <u64 as ::ferrapi::convert::FromJson>::REQUIRED && !false
+                            {
+                                required.push(__rt::Value::from("total"));
+                            }
+                            let mut schema = __rt::Map::new();
+                            schema
+                                .insert(
+                                    "properties".to_owned(),
+                                    __rt::Value::Object(properties),
+                                );
+                            schema
+                                .insert("type".to_owned(), __rt::Value::from("object"));
+                            if !required.is_empty() {
+                                schema
+                                    .insert(
+                                        "required".to_owned(),
+                                        __rt::Value::Array(required),
+                                    );
+                            }
+                            schema.insert("title".to_owned(), __rt::Value::from(title));
+                            schema
+                                .insert(
+                                    "description".to_owned(),
+                                    __rt::Value::from("A page of any model."),
+                                );
+                            __rt::Value::Object(schema)
+                        },
+                    )
+                },
+            )
+        };
+    }
+    impl<T> ::ferrapi::Model for Page<T>
+    where
+        T: ::ferrapi::convert::FromJson,
+    {
+        const NAME: &'static str = "Page";
+        fn validate_object(
+            object: &__rt::Map<::std::string::String, __rt::Value>,
+            loc: &mut ::ferrapi::validation::Loc,
+            errors: &mut ::ferrapi::validation::ValidationErrors,
+        ) -> ::core::option::Option<Self> {
+            (Self::__PARTS.0)(object, loc, errors)
+        }
+    }
+    impl<T> ::ferrapi::convert::FromJson for Page<T>
+    where
+        T: ::ferrapi::convert::FromJson,
+    {
+        fn from_json(
+            value: &__rt::Value,
+            loc: &mut ::ferrapi::validation::Loc,
+            errors: &mut ::ferrapi::validation::ValidationErrors,
+        ) -> ::core::option::Option<Self> {
+            __rt::validate_model::<Self>(value, loc, errors)
+        }
+    }
+    impl<T> ::ferrapi::convert::FastJson for Page<T>
+    where
+        T: ::ferrapi::convert::FromJson,
+    {
+        fn fast<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            struct __Visitor<T>(
+                ::core::marker::PhantomData<fn() -> Page<T>>,
+            )
+            where
+                T: ::ferrapi::convert::FromJson;
+            impl<'de, T> __rt::serde::de::Visitor<'de> for __Visitor<T>
+            where
+                T: ::ferrapi::convert::FromJson,
+            {
+                type Value = Page<T>;
+                fn expecting(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    f.write_str("a JSON object")
+                }
+                fn visit_map<A: __rt::serde::de::MapAccess<'de>>(
+                    self,
+                    mut map: A,
+                ) -> ::core::result::Result<Page<T>, A::Error> {
+                    #[allow(unused_imports)]
+                    use __rt::FieldDecline as _;
+                    #[allow(unused_imports)]
+                    use __rt::FieldFast as _;
+                    let mut __f0: ::core::option::Option<Vec<T>> = ::core::option::Option::None;
+                    let __probe0 = __rt::FieldProbe::<Vec<T>>::new();
+                    let mut __f1: ::core::option::Option<u64> = ::core::option::Option::None;
+                    let __probe1 = __rt::FieldProbe::<u64>::new();
+                    struct __Key;
+                    impl<'de> __rt::serde::de::DeserializeSeed<'de> for __Key {
+                        type Value = usize;
+                        fn deserialize<K: __rt::serde::Deserializer<'de>>(
+                            self,
+                            deserializer: K,
+                        ) -> ::core::result::Result<usize, K::Error> {
+                            deserializer.deserialize_identifier(self)
+                        }
+                    }
+                    impl<'de> __rt::serde::de::Visitor<'de> for __Key {
+                        type Value = usize;
+                        fn expecting(
+                            &self,
+                            f: &mut ::core::fmt::Formatter<'_>,
+                        ) -> ::core::fmt::Result {
+                            f.write_str("a field name")
+                        }
+                        fn visit_str<E: __rt::serde::de::Error>(
+                            self,
+                            key: &str,
+                        ) -> ::core::result::Result<usize, E> {
+                            ::core::result::Result::Ok(
+                                match key {
+                                    "items" => 0usize,
+                                    "total" => 1usize,
+                                    _ => usize::MAX,
+                                },
+                            )
+                        }
+                    }
+                    while let ::core::option::Option::Some(key) = map
+                        .next_key_seed(__Key)?
+                    {
+                        match key {
+                            0usize => {
+                                __f0 = ::core::option::Option::Some(
+                                    map.next_value_seed((&__probe0).seed())?,
+                                );
+                            }
+                            1usize => {
+                                __f1 = ::core::option::Option::Some(
+                                    map.next_value_seed((&__probe1).seed())?,
+                                );
+                            }
+                            _ => {
+                                map.next_value_seed(__rt::Skip)?;
+                            }
+                        }
+                    }
+                    let __f0: Vec<T> = match __f0 {
+                        ::core::option::Option::Some(value) => value,
+                        ::core::option::Option::None => {
+                            match (::core::option::Option::None)
+                                .map(|default: fn() -> Vec<T>| default())
+                                .or_else(|| (&__probe0).absent())
+                            {
+                                ::core::option::Option::Some(value) => value,
+                                ::core::option::Option::None => {
+                                    return ::core::result::Result::Err(
+                                        <A::Error as __rt::serde::de::Error>::custom(
+                                            "missing field",
+                                        ),
+                                    );
+                                }
+                            }
+                        }
+                    };
+                    let __f1: u64 = match __f1 {
+                        ::core::option::Option::Some(value) => value,
+                        ::core::option::Option::None => {
+                            match (::core::option::Option::None)
+                                .map(|default: fn() -> u64| default())
+                                .or_else(|| (&__probe1).absent())
+                            {
+                                ::core::option::Option::Some(value) => value,
+                                ::core::option::Option::None => {
+                                    return ::core::result::Result::Err(
+                                        <A::Error as __rt::serde::de::Error>::custom(
+                                            "missing field",
+                                        ),
+                                    );
+                                }
+                            }
+                        }
+                    };
+                    ::core::result::Result::Ok(Page { items: __f0, total: __f1 })
+                }
+            }
+            deserializer.deserialize_map(__Visitor(::core::marker::PhantomData))
+        }
+    }
+    impl<T> ::ferrapi::schema::JsonSchema for Page<T>
+    where
+        T: ::ferrapi::convert::FromJson,
+    {
+        fn schema(registry: &mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value {
+            (Self::__PARTS.1)(registry)
+        }
+        fn python_name() -> ::std::string::String {
+            __rt::generic_title(
+                "Page",
+                &[<T as ::ferrapi::schema::JsonSchema>::python_name()],
+            )
+        }
+    }
+    impl<T> ::ferrapi::convert::Constrainable for Page<T>
+    where
+        T: ::ferrapi::convert::FromJson,
+    {}
+    impl<T> ::ferrapi::Arg for Page<T>
+    where
+        T: ::ferrapi::convert::FromJson,
+        T: ::core::marker::Send + 'static,
+    {
+        const SOURCE: ::ferrapi::arg::Source = ::ferrapi::arg::Source::Body;
+        type Input = Self;
+        fn extract(
+            cx: &::ferrapi::arg::RequestCx<'_>,
+            _param: ::ferrapi::arg::Param<Self>,
+            errors: &mut ::ferrapi::validation::ValidationErrors,
+        ) -> ::core::option::Option<Self> {
+            __rt::body_model::<Self>(cx, errors)
+        }
+        fn resolve(
+            input: Self,
+            _deps: &mut ::ferrapi::arg::Deps,
+        ) -> impl ::core::future::Future<
+            Output = ::core::result::Result<Self, ::ferrapi::Response>,
+        > + ::core::marker::Send {
+            ::core::future::ready(::core::result::Result::Ok(input))
+        }
+        fn doc(
+            _param: ::ferrapi::arg::Param<Self>,
+            op: &mut ::ferrapi::schema::Operation,
+            registry: &mut ::ferrapi::schema::SchemaRegistry,
+        ) {
+            op.request_body(<Self as ::ferrapi::schema::JsonSchema>::schema(registry));
+        }
+    }
+};
+#[derive(Model)]
+struct Pair<A, B: Clone>
+where
+    A: Clone,
+{
+    #[examples(1, 2)]
+    first: A,
+    second: Option<B>,
+}
+const _: () = {
+    use ::ferrapi::__private as __rt;
+    impl<A, B: Clone> Pair<A, B>
+    where
+        A: Clone,
+        A: ::ferrapi::convert::FromJson,
+        B: ::ferrapi::convert::FromJson,
+    {
+        #[doc(hidden)]
+        #[allow(clippy::type_complexity)]
+        const __PARTS: (
+            fn(
+                &__rt::Map<::std::string::String, __rt::Value>,
+                &mut ::ferrapi::validation::Loc,
+                &mut ::ferrapi::validation::ValidationErrors,
+            ) -> ::core::option::Option<Pair<A, B>>,
+            fn(&mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value,
+        ) = {
+            __rt::assert_from_json::<A>();
+            __rt::assert_from_json::<Option<B>>();
+            (
+                #[allow(unused_variables)]
+                |
+                    object: &__rt::Map<::std::string::String, __rt::Value>,
+                    loc: &mut ::ferrapi::validation::Loc,
+                    errors: &mut ::ferrapi::validation::ValidationErrors,
+                | -> ::core::option::Option<Pair<A, B>> {
+                    let __f0 = __rt::param_field::<
+                        A,
+                    >(object, "first", ::core::option::Option::None, &[], loc, errors);
+                    let __f1 = __rt::field::<
+                        Option<B>,
+                    >(object, "second", ::core::option::Option::None, &[], loc, errors);
+                    ::core::option::Option::Some(Pair {
+                        first: __f0?,
+                        second: __f1?,
+                    })
+                },
+                |registry: &mut ::ferrapi::schema::SchemaRegistry| -> __rt::Value {
+                    __rt::generic_schema(
+                        "Pair",
+                        &[
+                            <A as ::ferrapi::schema::JsonSchema>::python_name(),
+                            <B as ::ferrapi::schema::JsonSchema>::python_name(),
+                        ],
+                        registry,
+                        |registry, title| {
+                            #[allow(unused_mut)]
+                            let mut properties = __rt::Map::new();
+                            #[allow(unused_mut)]
+                            let mut required: ::std::vec::Vec<__rt::Value> = ::std::vec::Vec::new();
+                            properties
+                                .insert(
+                                    "first".to_owned(),
+                                    __rt::with_examples(
+                                        __rt::param_field_schema(
+                                            __rt::field_schema::<
+                                                A,
+                                            >(
+                                                "first",
+                                                ::core::option::Option::None,
+                                                &[],
+                                                ::core::option::Option::None,
+                                                registry,
+                                            ),
+                                        ),
+                                        __rt::json!([1, 2]),
+                                    ),
+                                );
+                            if !false {
+                                required.push(__rt::Value::from("first"));
+                            }
+                            properties
+                                .insert(
+                                    "second".to_owned(),
+                                    __rt::field_schema::<
+                                        Option<B>,
+                                    >(
+                                        "second",
+                                        ::core::option::Option::None,
+                                        &[],
+                                        ::core::option::Option::None,
+                                        registry,
+                                    ),
+                                );
+                            if <Option<B> as ::ferrapi::convert::FromJson>::REQUIRED
+                                && !false
+                            {
+                                required.push(__rt::Value::from("second"));
+                            }
+                            let mut schema = __rt::Map::new();
+                            schema
+                                .insert(
+                                    "properties".to_owned(),
+                                    __rt::Value::Object(properties),
+                                );
+                            schema
+                                .insert("type".to_owned(), __rt::Value::from("object"));
+                            if !required.is_empty() {
+                                schema
+                                    .insert(
+                                        "required".to_owned(),
+                                        __rt::Value::Array(required),
+                                    );
+                            }
+                            schema.insert("title".to_owned(), __rt::Value::from(title));
+                            __rt::Value::Object(schema)
+                        },
+                    )
+                },
+            )
+        };
+    }
+    impl<A, B: Clone> ::ferrapi::Model for Pair<A, B>
+    where
+        A: Clone,
+        A: ::ferrapi::convert::FromJson,
+        B: ::ferrapi::convert::FromJson,
+    {
+        const NAME: &'static str = "Pair";
+        fn validate_object(
+            object: &__rt::Map<::std::string::String, __rt::Value>,
+            loc: &mut ::ferrapi::validation::Loc,
+            errors: &mut ::ferrapi::validation::ValidationErrors,
+        ) -> ::core::option::Option<Self> {
+            (Self::__PARTS.0)(object, loc, errors)
+        }
+    }
+    impl<A, B: Clone> ::ferrapi::convert::FromJson for Pair<A, B>
+    where
+        A: Clone,
+        A: ::ferrapi::convert::FromJson,
+        B: ::ferrapi::convert::FromJson,
+    {
+        fn from_json(
+            value: &__rt::Value,
+            loc: &mut ::ferrapi::validation::Loc,
+            errors: &mut ::ferrapi::validation::ValidationErrors,
+        ) -> ::core::option::Option<Self> {
+            __rt::validate_model::<Self>(value, loc, errors)
+        }
+    }
+    impl<A, B: Clone> ::ferrapi::convert::FastJson for Pair<A, B>
+    where
+        A: Clone,
+        A: ::ferrapi::convert::FromJson,
+        B: ::ferrapi::convert::FromJson,
+    {
+        fn fast<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+        ) -> ::core::result::Result<Self, D::Error> {
+            struct __Visitor<A, B: Clone>(
+                ::core::marker::PhantomData<fn() -> Pair<A, B>>,
+            )
+            where
+                A: Clone,
+                A: ::ferrapi::convert::FromJson,
+                B: ::ferrapi::convert::FromJson;
+            impl<'de, A, B: Clone> __rt::serde::de::Visitor<'de> for __Visitor<A, B>
+            where
+                A: Clone,
+                A: ::ferrapi::convert::FromJson,
+                B: ::ferrapi::convert::FromJson,
+            {
+                type Value = Pair<A, B>;
+                fn expecting(
+                    &self,
+                    f: &mut ::core::fmt::Formatter<'_>,
+                ) -> ::core::fmt::Result {
+                    f.write_str("a JSON object")
+                }
+                fn visit_map<A: __rt::serde::de::MapAccess<'de>>(
+                    self,
+                    mut map: A,
+                ) -> ::core::result::Result<Pair<A, B>, A::Error> {
+                    #[allow(unused_imports)]
+                    use __rt::FieldDecline as _;
+                    #[allow(unused_imports)]
+                    use __rt::FieldFast as _;
+                    let mut __f0: ::core::option::Option<A> = ::core::option::Option::None;
+                    let __probe0 = __rt::FieldProbe::<A>::new();
+                    let mut __f1: ::core::option::Option<Option<B>> = ::core::option::Option::None;
+                    let __probe1 = __rt::FieldProbe::<Option<B>>::new();
+                    struct __Key;
+                    impl<'de> __rt::serde::de::DeserializeSeed<'de> for __Key {
+                        type Value = usize;
+                        fn deserialize<K: __rt::serde::Deserializer<'de>>(
+                            self,
+                            deserializer: K,
+                        ) -> ::core::result::Result<usize, K::Error> {
+                            deserializer.deserialize_identifier(self)
+                        }
+                    }
+                    impl<'de> __rt::serde::de::Visitor<'de> for __Key {
+                        type Value = usize;
+                        fn expecting(
+                            &self,
+                            f: &mut ::core::fmt::Formatter<'_>,
+                        ) -> ::core::fmt::Result {
+                            f.write_str("a field name")
+                        }
+                        fn visit_str<E: __rt::serde::de::Error>(
+                            self,
+                            key: &str,
+                        ) -> ::core::result::Result<usize, E> {
+                            ::core::result::Result::Ok(
+                                match key {
+                                    "first" => 0usize,
+                                    "second" => 1usize,
+                                    _ => usize::MAX,
+                                },
+                            )
+                        }
+                    }
+                    while let ::core::option::Option::Some(key) = map
+                        .next_key_seed(__Key)?
+                    {
+                        match key {
+                            0usize => {
+                                __f0 = ::core::option::Option::Some(
+                                    map.next_value_seed((&__probe0).seed())?,
+                                );
+                            }
+                            1usize => {
+                                __f1 = ::core::option::Option::Some(
+                                    map.next_value_seed((&__probe1).seed())?,
+                                );
+                            }
+                            _ => {
+                                map.next_value_seed(__rt::Skip)?;
+                            }
+                        }
+                    }
+                    let __f0: A = match __f0 {
+                        ::core::option::Option::Some(value) => value,
+                        ::core::option::Option::None => {
+                            match (::core::option::Option::None)
+                                .map(|default: fn() -> A| default())
+                            {
+                                ::core::option::Option::Some(value) => value,
+                                ::core::option::Option::None => {
+                                    return ::core::result::Result::Err(
+                                        <A::Error as __rt::serde::de::Error>::custom(
+                                            "missing field",
+                                        ),
+                                    );
+                                }
+                            }
+                        }
+                    };
+                    let __f1: Option<B> = match __f1 {
+                        ::core::option::Option::Some(value) => value,
+                        ::core::option::Option::None => {
+                            match (::core::option::Option::None)
+                                .map(|default: fn() -> Option<B>| default())
+                                .or_else(|| (&__probe1).absent())
+                            {
+                                ::core::option::Option::Some(value) => value,
+                                ::core::option::Option::None => {
+                                    return ::core::result::Result::Err(
+                                        <A::Error as __rt::serde::de::Error>::custom(
+                                            "missing field",
+                                        ),
+                                    );
+                                }
+                            }
+                        }
+                    };
+                    ::core::result::Result::Ok(Pair { first: __f0, second: __f1 })
+                }
+            }
+            deserializer.deserialize_map(__Visitor(::core::marker::PhantomData))
+        }
+    }
+    impl<A, B: Clone> ::ferrapi::schema::JsonSchema for Pair<A, B>
+    where
+        A: Clone,
+        A: ::ferrapi::convert::FromJson,
+        B: ::ferrapi::convert::FromJson,
+    {
+        fn schema(registry: &mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value {
+            (Self::__PARTS.1)(registry)
+        }
+        fn python_name() -> ::std::string::String {
+            __rt::generic_title(
+                "Pair",
+                &[
+                    <A as ::ferrapi::schema::JsonSchema>::python_name(),
+                    <B as ::ferrapi::schema::JsonSchema>::python_name(),
+                ],
+            )
+        }
+    }
+    impl<A, B: Clone> ::ferrapi::convert::Constrainable for Pair<A, B>
+    where
+        A: Clone,
+        A: ::ferrapi::convert::FromJson,
+        B: ::ferrapi::convert::FromJson,
+    {}
+    impl<A, B: Clone> ::ferrapi::Arg for Pair<A, B>
+    where
+        A: Clone,
+        A: ::ferrapi::convert::FromJson,
+        B: ::ferrapi::convert::FromJson,
+        A: ::core::marker::Send + 'static,
+        B: ::core::marker::Send + 'static,
+    {
+        const SOURCE: ::ferrapi::arg::Source = ::ferrapi::arg::Source::Body;
+        type Input = Self;
+        fn extract(
+            cx: &::ferrapi::arg::RequestCx<'_>,
+            _param: ::ferrapi::arg::Param<Self>,
+            errors: &mut ::ferrapi::validation::ValidationErrors,
+        ) -> ::core::option::Option<Self> {
+            __rt::body_model::<Self>(cx, errors)
+        }
+        fn resolve(
+            input: Self,
+            _deps: &mut ::ferrapi::arg::Deps,
+        ) -> impl ::core::future::Future<
+            Output = ::core::result::Result<Self, ::ferrapi::Response>,
+        > + ::core::marker::Send {
+            ::core::future::ready(::core::result::Result::Ok(input))
+        }
+        fn doc(
+            _param: ::ferrapi::arg::Param<Self>,
+            op: &mut ::ferrapi::schema::Operation,
+            registry: &mut ::ferrapi::schema::SchemaRegistry,
+        ) {
+            op.request_body(<Self as ::ferrapi::schema::JsonSchema>::schema(registry));
+        }
+    }
+};
