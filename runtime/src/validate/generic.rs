@@ -154,6 +154,16 @@ mod tests {
         );
         #[cfg(feature = "decimal")]
         assert_eq!(<rust_decimal::Decimal as JsonSchema>::python_name(), "Decimal");
+        // `Page[Annotated[date, Strict()]]`: its title, and pydantic 2.14's key for it.
+        #[cfg(feature = "datetime")]
+        {
+            let argument = <crate::validate::Strict<chrono::NaiveDate> as JsonSchema>::python_name();
+            assert_eq!(argument, "Annotated[date, Strict(strict=True)]");
+            assert_eq!(
+                schema_key(&format!("Page[{argument}]")),
+                "Page_Annotated_date__Strict_strict_True___"
+            );
+        }
         // The default: the Rust name without its path, a derived model's class name.
         struct Item;
         impl JsonSchema for Item {

@@ -79,6 +79,12 @@ impl<T: JsonSchema> JsonSchema for Strict<T> {
     fn schema(registry: &mut SchemaRegistry) -> Value {
         T::schema(registry)
     }
+
+    /// pydantic's name of `Annotated[T, Strict()]`, so `Page<Strict<NaiveDate>>` is keyed
+    /// `Page_Annotated_date__Strict_strict_True___` as pydantic 2.14 keys it.
+    fn python_name() -> String {
+        format!("Annotated[{}, Strict(strict=True)]", T::python_name())
+    }
 }
 
 impl<T: Constrainable> Constrainable for Strict<T> {
