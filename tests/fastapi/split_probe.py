@@ -10,11 +10,12 @@ Cases: a decimal model used as a body only (Payment), as a response only (Refund
 both ways (Price); a model with no decimal used both ways (Plain); a model nesting a splitting
 one directly, in a list and optionally (Order around Cost); `Optional[Decimal]` (Discount); the
 constraints max_digits, decimal_places, ge, multiple_of and le (Money); a decimal query parameter,
-optional and not, and a bare decimal response (/quote).
+optional and not, and a bare decimal response (/quote); a discriminated union of a model with a
+decimal and one without, in a model used both ways (Owner: the mapping follows the names).
 """
 import json
 from decimal import Decimal
-from typing import Optional
+from typing import Annotated, Literal, Optional, Union
 
 import fastapi
 import pydantic
@@ -61,6 +62,24 @@ class Money(BaseModel):
     d: Optional[Decimal] = Field(default=None, le=10)
 
 
+class Cat(BaseModel):
+    kind: Literal["cat"]
+    weight: Decimal
+
+
+class Dog(BaseModel):
+    kind: Literal["dog"]
+    name: str
+
+
+Pet = Annotated[Union[Cat, Dog], Field(discriminator="kind")]
+
+
+class Owner(BaseModel):
+    pet: Pet
+    pets: list[Pet]
+
+
 def make_app(separate):
     app = FastAPI(separate_input_output_schemas=separate)
 
@@ -100,6 +119,10 @@ def make_app(separate):
     def quote(amount: Decimal, extra: Optional[Decimal] = None) -> Decimal:
         return amount
 
+    @app.post("/owners")
+    def owners(o: Owner) -> Owner:
+        return o
+
     return app
 
 
@@ -120,6 +143,7 @@ for separate in (True, False):
         ("post", "/money", {"a": "123.45", "b": 0, "c": "1.5", "d": None}),
         ("post", "/money", {"a": "1234.5", "b": -1, "c": "1.2"}),
         ("get", "/quote?amount=1.10", None),
+        ("post", "/owners", {"pet": {"kind": "cat", "weight": 4.5}, "pets": [{"kind": "dog", "name": "Rex"}]}),
     ]:
         r = client.request(method, path, json=body)
         calls.append({"method": method, "path": path, "body": body, "status": r.status_code, "response": r.json()})

@@ -3,7 +3,8 @@
 //! split_observed.json): the same models and routes, served on 127.0.0.1, their `/openapi.json`
 //! compared with FastAPI's — the components' names in order, each component's schema, and the
 //! reference (or schema) of each operation's body, parameters and response — with
-//! `separate_input_output_schemas` on (FastAPI's default) and off. Requests and responses are
+//! `separate_input_output_schemas` on (FastAPI's default) and off. A discriminated union's
+//! `mapping` follows its variants' names (`Cat-Input` in a body, `Cat-Output` in a response). Requests and responses are
 //! read and written alike either way, which the recorded answers show.
 
 use ferrapi::prelude::*;
@@ -64,6 +65,31 @@ struct Money {
     d: Option<Decimal>,
 }
 
+#[derive(Model, serde::Serialize)]
+struct Cat {
+    weight: Decimal,
+}
+
+#[derive(Model, serde::Serialize)]
+struct Dog {
+    name: String,
+}
+
+#[derive(Model, serde::Serialize)]
+#[serde(tag = "kind")]
+enum Pet {
+    #[serde(rename = "cat")]
+    Cat(Cat),
+    #[serde(rename = "dog")]
+    Dog(Dog),
+}
+
+#[derive(Model, serde::Serialize)]
+struct Owner {
+    pet: Pet,
+    pets: Vec<Pet>,
+}
+
 #[post("/prices")]
 async fn prices(p: Price) -> Json<Price> {
     Json(p)
@@ -114,6 +140,11 @@ async fn quote(amount: Decimal, extra: Option<Decimal>) -> Json<Decimal> {
     Json(amount)
 }
 
+#[post("/owners")]
+async fn owners(o: Owner) -> Json<Owner> {
+    Json(o)
+}
+
 fn app(separate: bool) -> App {
     App::new()
         .routes(routes![
@@ -125,7 +156,8 @@ fn app(separate: bool) -> App {
             orders,
             discounts,
             money,
-            quote
+            quote,
+            owners
         ])
         .separate_input_output_schemas(separate)
 }
@@ -217,7 +249,7 @@ async fn requests_and_responses_are_read_and_written_alike_either_way() {
     for (separate, key) in [(true, "separate_calls"), (false, "together_calls")] {
         let addr = spawn(app(separate)).await;
         let calls = observed[key].as_array().cloned().unwrap_or_default();
-        assert_eq!(calls.len(), 8);
+        assert_eq!(calls.len(), 9);
         for call in calls {
             let path = call["path"].as_str().unwrap_or_default();
             let reply = match call["method"].as_str() {
