@@ -196,6 +196,32 @@ mod tests {
         );
     }
 
+    #[cfg(feature = "decimal")]
+    #[test]
+    fn a_decimals_bounds_are_floats_read_and_absent_written() {
+        use crate::validate::SchemaMode;
+        use rust_decimal::Decimal;
+        let constraints = [
+            Constraint::Ge(Bound::Int(0)),
+            Constraint::MultipleOf(Bound::Float(0.5)),
+        ];
+        let mut registry = SchemaRegistry::new();
+        let read = field_schema::<Option<Decimal>>("d", None, &constraints, None, &mut registry);
+        // `0.0`, not `0`: serde_json keeps the difference, as Python's json writes it.
+        assert_eq!(
+            serde_json::to_string(&read).unwrap_or_default(),
+            r#"{"anyOf":[{"type":"number","minimum":0.0,"multipleOf":0.5},{"type":"string"},{"type":"null"}],"default":null,"title":"D"}"#
+        );
+        let written = registry.in_mode(SchemaMode::Output, |registry| {
+            field_schema::<Decimal>("d", None, &constraints, None, registry)
+        });
+        assert_eq!(written, json!({"type": "string", "title": "D"}));
+        assert_eq!(
+            option_param_schema::<Decimal>("q", &[Constraint::Le(Bound::Int(10))], &mut registry),
+            json!({"anyOf": [{"type": "number", "maximum": 10.0}, {"type": "string"}, {"type": "null"}], "title": "Q"})
+        );
+    }
+
     #[test]
     fn model_fields_as_pydantic_writes_them() {
         let mut registry = SchemaRegistry::new();

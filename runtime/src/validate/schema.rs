@@ -32,7 +32,9 @@ use super::schema_modes::{self, base_name, provisional_ref};
     note = "derive `Model` for a struct or `StrEnum` for a string enum; return `Json<Value>` to leave a response undocumented"
 )]
 pub trait JsonSchema {
-    /// The schema of the type; named types register themselves and return a `$ref`.
+    /// The schema of the type; named types register themselves and return a `$ref`. A type read
+    /// one way and written another (a decimal) gives the schema of the registry's
+    /// [`SchemaRegistry::mode`].
     fn schema(registry: &mut SchemaRegistry) -> Value;
 
     /// The name pydantic gives the type where it names a generic model's parametrisation (`int`
