@@ -11,11 +11,12 @@ both ways (Price); a model with no decimal used both ways (Plain); a model nesti
 one directly, in a list and optionally (Order around Cost); `Optional[Decimal]` (Discount); the
 constraints max_digits, decimal_places, ge, multiple_of and le (Money); a decimal query parameter,
 optional and not, and a bare decimal response (/quote); a discriminated union of a model with a
-decimal and one without, in a model used both ways (Owner: the mapping follows the names).
+decimal and one without, in a model used both ways (Owner: the mapping follows the names); a
+generic model of the splitting one (Page[Price]: `Page_Price_-Input`).
 """
 import json
 from decimal import Decimal
-from typing import Annotated, Literal, Optional, Union
+from typing import Annotated, Generic, Literal, Optional, TypeVar, Union
 
 import fastapi
 import pydantic
@@ -80,6 +81,13 @@ class Owner(BaseModel):
     pets: list[Pet]
 
 
+T = TypeVar("T")
+
+
+class Page(BaseModel, Generic[T]):
+    items: list[T]
+
+
 def make_app(separate):
     app = FastAPI(separate_input_output_schemas=separate)
 
@@ -123,6 +131,10 @@ def make_app(separate):
     def owners(o: Owner) -> Owner:
         return o
 
+    @app.post("/pages")
+    def pages(p: Page[Price]) -> Page[Price]:
+        return p
+
     return app
 
 
@@ -144,6 +156,7 @@ for separate in (True, False):
         ("post", "/money", {"a": "1234.5", "b": -1, "c": "1.2"}),
         ("get", "/quote?amount=1.10", None),
         ("post", "/owners", {"pet": {"kind": "cat", "weight": 4.5}, "pets": [{"kind": "dog", "name": "Rex"}]}),
+        ("post", "/pages", {"items": [{"amount": 2}, {"amount": "0.10"}]}),
     ]:
         r = client.request(method, path, json=body)
         calls.append({"method": method, "path": path, "body": body, "status": r.status_code, "response": r.json()})

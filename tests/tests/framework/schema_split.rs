@@ -4,7 +4,8 @@
 //! compared with FastAPI's — the components' names in order, each component's schema, and the
 //! reference (or schema) of each operation's body, parameters and response — with
 //! `separate_input_output_schemas` on (FastAPI's default) and off. A discriminated union's
-//! `mapping` follows its variants' names (`Cat-Input` in a body, `Cat-Output` in a response). Requests and responses are
+//! `mapping` follows its variants' names (`Cat-Input` in a body, `Cat-Output` in a response), and
+//! a generic model of a splitting one splits under pydantic's name (`Page_Price_-Input`). Requests and responses are
 //! read and written alike either way, which the recorded answers show.
 
 use ferrapi::prelude::*;
@@ -90,6 +91,11 @@ struct Owner {
     pets: Vec<Pet>,
 }
 
+#[derive(Model, serde::Serialize)]
+struct Page<T> {
+    items: Vec<T>,
+}
+
 #[post("/prices")]
 async fn prices(p: Price) -> Json<Price> {
     Json(p)
@@ -145,6 +151,11 @@ async fn owners(o: Owner) -> Json<Owner> {
     Json(o)
 }
 
+#[post("/pages")]
+async fn pages(p: Page<Price>) -> Json<Page<Price>> {
+    Json(p)
+}
+
 fn app(separate: bool) -> App {
     App::new()
         .routes(routes![
@@ -157,7 +168,8 @@ fn app(separate: bool) -> App {
             discounts,
             money,
             quote,
-            owners
+            owners,
+            pages
         ])
         .separate_input_output_schemas(separate)
 }
@@ -249,7 +261,7 @@ async fn requests_and_responses_are_read_and_written_alike_either_way() {
     for (separate, key) in [(true, "separate_calls"), (false, "together_calls")] {
         let addr = spawn(app(separate)).await;
         let calls = observed[key].as_array().cloned().unwrap_or_default();
-        assert_eq!(calls.len(), 9);
+        assert_eq!(calls.len(), 10);
         for call in calls {
             let path = call["path"].as_str().unwrap_or_default();
             let reply = match call["method"].as_str() {
