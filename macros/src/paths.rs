@@ -174,6 +174,7 @@ runtime_paths! {
 public_paths! {
     json_schema => schema::JsonSchema;
     schema_registry => schema::SchemaRegistry;
+    schema_mode => schema::SchemaMode;
     operation => schema::Operation;
 }
 runtime_paths! {

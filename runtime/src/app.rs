@@ -89,6 +89,7 @@ impl App {
                 version: "0.1.0".to_owned(),
                 description: None,
                 tags: Vec::new(),
+                separate_schemas: true,
             },
             layers: Vec::new(),
             metrics: None,
@@ -276,6 +277,16 @@ impl App {
         self
     }
 
+    /// Whether a type whose schema differs between what the API reads and what it writes (a
+    /// decimal in it) is documented twice, `Name-Input` and `Name-Output`, as FastAPI does by
+    /// default (`true`); `false` documents every schema as the input one, under one name
+    /// (FastAPI's `separate_input_output_schemas=False`), for client generators that want one
+    /// type per model.
+    pub fn separate_input_output_schemas(mut self, separate: bool) -> Self {
+        self.info.separate_schemas = separate;
+        self
+    }
+
     /// The configuration.
     pub fn config(&self) -> &Config {
         &self.config
@@ -339,6 +350,7 @@ impl App {
             router, templates, ..
         } = table;
         let mut registry = SchemaRegistry::new();
+        registry.separate_input_output(self.info.separate_schemas);
         let mut operations = Vec::new();
         for ((route, status), template) in self.routes.iter().zip(router.statuses()).zip(&templates) {
             let def = &route.def;

@@ -247,7 +247,7 @@ pub mod validation {
 /// [`Tag`](schema::Tag) descriptions an app adds to the document ([`App::tag`]).
 pub mod schema {
     pub use crate::openapi::{Operation, Tag};
-    pub use crate::validate::{JsonSchema, SchemaRegistry};
+    pub use crate::validate::{JsonSchema, SchemaMode, SchemaRegistry};
 }
 
 /// The data types a real API carries, beside the ones the crates of their features bring as they

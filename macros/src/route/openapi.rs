@@ -3,7 +3,8 @@
 //! Rules enforced here: parameters are documented path first, then query, in declaration order
 //! (injected arguments are not); the response is read syntactically from the return type (a
 //! proc macro sees no trait impls), and a `Json<T>` whose `T` has no schema is documented without
-//! one rather than failing to compile.
+//! one rather than failing to compile; the response's schema is built in output mode (what the
+//! route writes), every other one in input mode.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -39,19 +40,22 @@ pub(super) fn first_type_argument<'a>(ty: &'a Type, name: &str) -> Option<&'a Ty
 }
 
 /// `op.response(..)` for `Json<inner>`, with `inner`'s schema when it has one (probed by
-/// autoref specialization, so a type without a schema is not an error).
+/// autoref specialization, so a type without a schema is not an error), built in output mode:
+/// what the route writes (`Name-Output` where that differs from what is read).
 fn json_response(inner: &Type) -> TokenStream {
-    let (probe_known, probe_unknown, schema_probe) = (
+    let (probe_known, probe_unknown, schema_probe, schema_mode) = (
         paths::probe_known(),
         paths::probe_unknown(),
         paths::schema_probe(),
+        paths::schema_mode(),
     );
     quote! {
         {
             use #probe_known as _;
             use #probe_unknown as _;
             let probe = #schema_probe::<#inner>(::core::marker::PhantomData);
-            if let ::core::option::Option::Some(schema) = (&probe).probe_schema(registry) {
+            let schema = registry.in_mode(#schema_mode::Output, |registry| (&probe).probe_schema(registry));
+            if let ::core::option::Option::Some(schema) = schema {
                 op.response("application/json", schema);
             }
         }

@@ -168,9 +168,12 @@ const _: () = {
                     use __rt::ProbeKnown as _;
                     use __rt::ProbeUnknown as _;
                     let probe = __rt::SchemaProbe::<Item>(::core::marker::PhantomData);
-                    if let ::core::option::Option::Some(schema) = (&probe)
-                        .probe_schema(registry)
-                    {
+                    let schema = registry
+                        .in_mode(
+                            ::ferrapi::schema::SchemaMode::Output,
+                            |registry| (&probe).probe_schema(registry),
+                        );
+                    if let ::core::option::Option::Some(schema) = schema {
                         op.response("application/json", schema);
                     }
                 }

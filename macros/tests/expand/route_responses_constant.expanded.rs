@@ -174,9 +174,12 @@ const _: () = {
                     let probe = __rt::SchemaProbe::<
                         Vec<Doctor>,
                     >(::core::marker::PhantomData);
-                    if let ::core::option::Option::Some(schema) = (&probe)
-                        .probe_schema(registry)
-                    {
+                    let schema = registry
+                        .in_mode(
+                            ::ferrapi::schema::SchemaMode::Output,
+                            |registry| (&probe).probe_schema(registry),
+                        );
+                    if let ::core::option::Option::Some(schema) = schema {
                         op.response("application/json", schema);
                     }
                 }

@@ -8,7 +8,9 @@
 //!   repeated `operationId` gets `_2`, `_3`, ...;
 //! - `HTTPValidationError` and `ValidationError` are standard components, present when an
 //!   operation refers to them; other components are the named schemas of the operations' types,
-//!   sorted by name;
+//!   sorted by name; a type used both in what is read and in what is written whose two schemas
+//!   differ (a decimal in it) is `Name-Input` and `Name-Output`, every reference rewritten to
+//!   the right one (the registry's `schema_modes` decides);
 //! - an app that answers validation errors its own way ([`ErrorBody`]) has its status and schema
 //!   in every operation's `422` place (the entry moves to that status, replacing what was there),
 //!   and the standard components are left out;
@@ -22,7 +24,7 @@ use std::collections::HashSet;
 use ferrapi_template::Template;
 use serde_json::{json, Map, Value};
 
-use crate::validate::SchemaRegistry;
+use crate::validate::{SchemaMode, SchemaRegistry};
 
 /// Title, version and description of the API.
 #[derive(Debug, Clone)]
@@ -35,6 +37,9 @@ pub(crate) struct Info {
     pub description: Option<String>,
     /// The top-level `tags` list.
     pub tags: Vec<Tag>,
+    /// Whether responses get their own (output) schemas: FastAPI's
+    /// `separate_input_output_schemas`, on by default.
+    pub separate_schemas: bool,
 }
 
 /// The description of one tag, for the document's top-level `tags` list (FastAPI's
@@ -155,7 +160,9 @@ pub(crate) fn document(
         {
             if responses.shift_remove("422").is_some() {
                 let (status, response) = own_error.get_or_insert_with(|| {
-                    let schema = (body.schema)(&mut registry);
+                    // A response: its schema is what the app writes, as FastAPI builds
+                    // `responses={..: {"model": ..}}`.
+                    let schema = registry.in_mode(SchemaMode::Output, body.schema);
                     (
                         body.status.to_string(),
                         json!({ "description": "Validation Error", "content": { "application/json": { "schema": schema } } }),
@@ -189,11 +196,12 @@ pub(crate) fn document(
     }
     info_obj.insert("version".into(), json!(info.version));
     let mut doc = Map::new();
+    let security_schemes = registry.take_security_schemes();
+    let mut paths = Value::Object(paths);
+    let components = registry.finish([&mut paths]);
     doc.insert("openapi".into(), json!("3.1.0"));
     doc.insert("info".into(), Value::Object(info_obj));
-    doc.insert("paths".into(), Value::Object(paths));
-    let security_schemes = registry.take_security_schemes();
-    let components = registry.into_components();
+    doc.insert("paths".into(), paths);
     let mut components_obj = Map::new();
     if !components.is_empty() {
         components_obj.insert("schemas".into(), Value::Object(components));

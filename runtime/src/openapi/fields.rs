@@ -11,7 +11,7 @@
 use serde::Serialize;
 use serde_json::{json, Map, Value};
 
-use crate::validate::{title_case, Constraint, FromJson, FromParam, SchemaRegistry};
+use crate::validate::{nullable, title_case, Constraint, FromJson, FromParam, SchemaRegistry};
 
 /// True when `schema` refers to a named type: `{"$ref"}`, or `anyOf` of one `$ref` and null.
 fn is_reference(schema: &Map<String, Value>) -> bool {
@@ -34,8 +34,21 @@ fn into_object(schema: Value) -> Map<String, Value> {
     }
 }
 
+/// True for a decimal's input schema, `anyOf: [number, string, ..]`: its number branch has no
+/// `format`, which every Rust number's has.
+fn is_decimal(schema: &Map<String, Value>) -> bool {
+    matches!(schema.get("anyOf"), Some(Value::Array(branches))
+        if branches.len() >= 2
+            && branches[0] == json!({ "type": "number" })
+            && branches[1] == json!({ "type": "string" }))
+}
+
 /// Add the keywords of `constraints` to `schema`, on its first `anyOf` branch if it has one.
+/// A bound or multiple is not written on a string: a decimal's output schema (`type: string`)
+/// has none, as pydantic's serialization schema has none. A decimal's bounds are floats
+/// (`minimum: 0.0`), as pydantic writes a Decimal's.
 fn annotate(schema: &mut Map<String, Value>, constraints: &[Constraint]) {
+    let decimal = is_decimal(schema);
     let target = match schema.get_mut("anyOf") {
         Some(Value::Array(branches)) => match branches.first_mut() {
             Some(Value::Object(first)) => first,
@@ -43,8 +56,28 @@ fn annotate(schema: &mut Map<String, Value>, constraints: &[Constraint]) {
         },
         _ => schema,
     };
+    let string = target.get("type").and_then(Value::as_str) == Some("string");
     for constraint in constraints {
-        constraint.annotate(target);
+        let numeric = matches!(
+            constraint,
+            Constraint::Ge(_)
+                | Constraint::Gt(_)
+                | Constraint::Le(_)
+                | Constraint::Lt(_)
+                | Constraint::MultipleOf(_)
+        );
+        if !(string && numeric) {
+            constraint.annotate(target);
+        }
+    }
+    if decimal {
+        for key in ["minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"] {
+            if let Some(bound) = target.get_mut(key) {
+                if let Some(float) = bound.as_f64().filter(|_| !bound.is_f64()) {
+                    *bound = json!(float);
+                }
+            }
+        }
     }
 }
 
@@ -73,21 +106,13 @@ pub(crate) fn option_param_schema<T: FromParam>(
     constraints: &[Constraint],
     registry: &mut SchemaRegistry,
 ) -> Value {
-    let inner = param_schema::<T>(name, None, &[], registry);
-    let mut inner = match inner {
-        Value::Object(mut map) => {
-            map.remove("title");
-            for constraint in constraints {
-                constraint.annotate(&mut map);
-            }
-            Value::Object(map)
-        }
-        other => other,
-    };
-    if inner.is_null() {
-        inner = json!({});
-    }
-    json!({ "anyOf": [inner, { "type": "null" }], "title": title_case(name) })
+    let mut inner = into_object(T::schema(registry));
+    // The title is the parameter's, on the whole `anyOf`.
+    inner.remove("title");
+    let mut schema = into_object(nullable(Value::Object(inner)));
+    annotate(&mut schema, constraints);
+    schema.insert("title".into(), Value::String(title_case(name)));
+    Value::Object(schema)
 }
 
 /// The schema of a repeated scalar parameter (query or header) `name`, `default` when absent.
@@ -168,6 +193,32 @@ mod tests {
                 &mut registry
             ),
             json!({"type": "number", "format": "double", "exclusiveMaximum": 2.5, "default": 1.5, "title": "B"})
+        );
+    }
+
+    #[cfg(feature = "decimal")]
+    #[test]
+    fn a_decimals_bounds_are_floats_read_and_absent_written() {
+        use crate::validate::SchemaMode;
+        use rust_decimal::Decimal;
+        let constraints = [
+            Constraint::Ge(Bound::Int(0)),
+            Constraint::MultipleOf(Bound::Float(0.5)),
+        ];
+        let mut registry = SchemaRegistry::new();
+        let read = field_schema::<Option<Decimal>>("d", None, &constraints, None, &mut registry);
+        // `0.0`, not `0`: serde_json keeps the difference, as Python's json writes it.
+        assert_eq!(
+            serde_json::to_string(&read).unwrap_or_default(),
+            r#"{"anyOf":[{"type":"number","minimum":0.0,"multipleOf":0.5},{"type":"string"},{"type":"null"}],"default":null,"title":"D"}"#
+        );
+        let written = registry.in_mode(SchemaMode::Output, |registry| {
+            field_schema::<Decimal>("d", None, &constraints, None, registry)
+        });
+        assert_eq!(written, json!({"type": "string", "title": "D"}));
+        assert_eq!(
+            option_param_schema::<Decimal>("q", &[Constraint::Le(Bound::Int(10))], &mut registry),
+            json!({"anyOf": [{"type": "number", "maximum": 10.0}, {"type": "string"}, {"type": "null"}], "title": "Q"})
         );
     }
 

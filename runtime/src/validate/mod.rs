@@ -15,7 +15,9 @@
 //! - `model`, `str_enum`: what `#[derive(Model)]` and `#[derive(StrEnum)]` generate against;
 //! - `generic`: the names of a generic model's parametrisations (`Page[Item]`, `Page_Item_`);
 //! - `union`: what `#[derive(Model)]` on an enum generates against (unions);
-//! - `schema`: each type's JSON Schema ([`JsonSchema`]), with pydantic's titles.
+//! - `schema`: each type's JSON Schema ([`JsonSchema`]), with pydantic's titles;
+//! - `schema_modes`: the names of schemas that differ between input and output (`Name-Input`,
+//!   `Name-Output`), decided once the document's schemas are all built.
 //!
 //! Rules enforced here: messages, error types and `ctx` are pydantic's own words, measured
 //! against FastAPI (tests/fastapi/observed.json), so clients written against FastAPI keep
@@ -34,6 +36,7 @@ mod model;
 #[cfg(feature = "pattern")]
 mod pattern;
 mod schema;
+mod schema_modes;
 mod str_enum;
 pub(crate) mod types;
 mod union;
@@ -52,7 +55,8 @@ pub(crate) use model::not_an_object;
 pub use model::{validate_field, validate_model, validate_whole, FieldDecline, FieldFast, FieldProbe, Model};
 #[cfg(feature = "pattern")]
 pub use pattern::{Pattern, PatternCell};
-pub use schema::{title_case, JsonSchema, SchemaRegistry};
+pub(crate) use schema::nullable;
+pub use schema::{title_case, JsonSchema, SchemaMode, SchemaRegistry};
 pub use str_enum::{enum_failure, enum_from_json, enum_from_param, enum_schema, fast_enum, StrEnum};
 #[cfg(feature = "datetime")]
 pub use types::Duration;

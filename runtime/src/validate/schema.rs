@@ -4,17 +4,23 @@
 //! Rules enforced here:
 //! - named types (models, string enums) are registered once under `components.schemas` and
 //!   referenced with `$ref`, so the document stays small and client generators name them;
-//! - `Option<T>` is `anyOf: [T, {"type": "null"}]`; as a model field it is optional with
+//! - `Option<T>` is `anyOf: [T, {"type": "null"}]` (null joins `T`'s branches when `T` is an
+//!   `anyOf`, as pydantic flattens it); as a model field it is optional with
 //!   `default: null`; `Vec<T>` is an array, a map with string keys an object with
 //!   `additionalProperties`;
 //! - titles are pydantic's (`user_id` → "User Id", Python's `str.title()`); a field or parameter
 //!   whose schema is a reference to a named type (alone or as `anyOf` with null) gets no title,
 //!   as pydantic omits it; constraints go on the non-null branch of an `anyOf`;
-//! - integers and floats carry their `format` (`int64`, `double`, ...).
+//! - integers and floats carry their `format` (`int64`, `double`, ...);
+//! - a named type is registered per [`SchemaMode`] it is built in (input for what the API reads,
+//!   output for what it writes); `schema_modes` names them once all are built.
 
 use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{json, Map, Value};
+
+pub use super::schema_modes::SchemaMode;
+use super::schema_modes::{self, base_name, provisional_ref};
 
 /// A type that can describe itself as JSON Schema.
 ///
@@ -26,7 +32,9 @@ use serde_json::{json, Map, Value};
     note = "derive `Model` for a struct or `StrEnum` for a string enum; return `Json<Value>` to leave a response undocumented"
 )]
 pub trait JsonSchema {
-    /// The schema of the type; named types register themselves and return a `$ref`.
+    /// The schema of the type; named types register themselves and return a `$ref`. A type read
+    /// one way and written another (a decimal) gives the schema of the registry's
+    /// [`SchemaRegistry::mode`].
     fn schema(registry: &mut SchemaRegistry) -> Value;
 
     /// The name pydantic gives the type where it names a generic model's parametrisation (`int`
@@ -41,38 +49,90 @@ pub trait JsonSchema {
 }
 
 /// The `components.schemas` being built for one document.
-#[derive(Debug, Default, Clone)]
+///
+/// Schemas are built in a [`SchemaMode`]: input for what the API reads (bodies, parameters),
+/// output for what it writes (responses). A named type is registered once per mode it is used
+/// in, and the document shows it as pydantic does: under its own name when used one way only or
+/// the same both ways, else as `Name-Input` and `Name-Output`.
+#[derive(Debug, Clone)]
 pub struct SchemaRegistry {
-    components: BTreeMap<String, Value>,
+    /// Keyed by name and mode; named when the document is assembled (`schema_modes`).
+    components: BTreeMap<(String, SchemaMode), Value>,
+    mode: SchemaMode,
+    /// False when every schema is built in input mode (FastAPI's
+    /// `separate_input_output_schemas=False`).
+    separate: bool,
     /// `components.securitySchemes`, in the order the routes first name them (FastAPI's).
     security_schemes: Vec<(&'static str, Value)>,
 }
 
+impl Default for SchemaRegistry {
+    fn default() -> Self {
+        SchemaRegistry {
+            components: BTreeMap::new(),
+            mode: SchemaMode::Input,
+            separate: true,
+            security_schemes: Vec::new(),
+        }
+    }
+}
+
 impl SchemaRegistry {
-    /// An empty registry.
+    /// An empty registry, in input mode, separating input and output schemas.
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// Register the named schema built by `build` (once) and return its `$ref`.
-    pub fn named(&mut self, name: &str, build: impl FnOnce(&mut Self) -> Value) -> Value {
-        if !self.components.contains_key(name) {
-            // A placeholder first, so a recursive type refers to itself instead of looping.
-            self.components.insert(name.to_owned(), Value::Null);
-            let schema = build(self);
-            self.components.insert(name.to_owned(), schema);
+    /// Whether output schemas are built in their own mode (the default), or every schema is built
+    /// as the input one (FastAPI's `separate_input_output_schemas=False`).
+    pub fn separate_input_output(&mut self, separate: bool) {
+        self.separate = separate;
+    }
+
+    /// The mode the schemas are being built in: a type whose schema differs between what is read
+    /// and what is written (a decimal) asks it.
+    pub fn mode(&self) -> SchemaMode {
+        self.mode
+    }
+
+    /// Build with `build` in `mode` (always input when the registry does not separate them), then
+    /// go back to the mode before.
+    pub fn in_mode<R>(&mut self, mode: SchemaMode, build: impl FnOnce(&mut Self) -> R) -> R {
+        let before = self.mode;
+        if self.separate {
+            self.mode = mode;
         }
-        json!({ "$ref": format!("#/components/schemas/{name}") })
+        let built = build(self);
+        self.mode = before;
+        built
     }
 
-    /// Add a schema under `name`, replacing any earlier one.
+    /// Register the named schema built by `build` (once per mode) and return its `$ref`.
+    ///
+    /// The reference is provisional until the document is assembled, which decides the name
+    /// (`Name`, or `Name-Input` / `Name-Output`) and rewrites it: keep it as a value, do not
+    /// build other references from its text.
+    pub fn named(&mut self, name: &str, build: impl FnOnce(&mut Self) -> Value) -> Value {
+        let key = (name.to_owned(), self.mode);
+        if !self.components.contains_key(&key) {
+            // A placeholder first, so a recursive type refers to itself instead of looping.
+            self.components.insert(key.clone(), Value::Null);
+            let schema = build(self);
+            self.components.insert(key, schema);
+        }
+        json!({ "$ref": provisional_ref(name, self.mode) })
+    }
+
+    /// Add a schema under `name` in the current mode, replacing any earlier one.
     pub fn insert(&mut self, name: &str, schema: Value) {
-        self.components.insert(name.to_owned(), schema);
+        self.components.insert((name.to_owned(), self.mode), schema);
     }
 
-    /// Change the registered schema `name` in place (nothing when it is not registered).
+    /// Change the schema `name` registered in the current mode, in place (nothing when it is not
+    /// registered). `name` may be the last segment of a reference [`SchemaRegistry::named`]
+    /// returned.
     pub fn update(&mut self, name: &str, change: impl FnOnce(&mut Value)) {
-        if let Some(schema) = self.components.get_mut(name) {
+        if let Some(schema) = self.components.get_mut(&(base_name(name).to_owned(), self.mode)) {
             change(schema);
         }
     }
@@ -93,19 +153,50 @@ impl SchemaRegistry {
             .collect()
     }
 
-    /// The registered schemas, sorted by name.
+    /// The registered schemas under their final names, sorted by name, and the references of
+    /// `operations` (the document's other parts) rewritten to those names.
+    pub(crate) fn finish<'a>(
+        self,
+        operations: impl IntoIterator<Item = &'a mut Value>,
+    ) -> Map<String, Value> {
+        let (components, names) = schema_modes::resolve(self.components);
+        for operation in operations {
+            names.rewrite(operation);
+        }
+        components
+    }
+
+    /// The registered schemas under their final names, sorted by name.
     pub fn into_components(self) -> Map<String, Value> {
-        self.components.into_iter().collect()
+        self.finish([])
     }
 }
 
 impl<T: JsonSchema> JsonSchema for Option<T> {
     fn schema(registry: &mut SchemaRegistry) -> Value {
-        json!({ "anyOf": [T::schema(registry), { "type": "null" }] })
+        nullable(T::schema(registry))
     }
 
     fn python_name() -> String {
         format!("Union[{}, NoneType]", T::python_name())
+    }
+}
+
+/// `schema` or null: `anyOf: [schema, {"type": "null"}]`, or, when `schema` is itself only an
+/// `anyOf` (a decimal's `[number, string]`), null added to its branches, as pydantic flattens
+/// a nullable union.
+pub(crate) fn nullable(schema: Value) -> Value {
+    let null_branch = json!({ "type": "null" });
+    match schema {
+        Value::Object(mut map) if map.len() == 1 && map.contains_key("anyOf") => {
+            if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
+                if !branches.contains(&null_branch) {
+                    branches.push(null_branch);
+                }
+            }
+            Value::Object(map)
+        }
+        other => json!({ "anyOf": [other, null_branch] }),
     }
 }
 
@@ -288,6 +379,78 @@ mod tests {
             registry.into_components()["Tree"]["properties"]["children"]["items"],
             json!({"$ref": "#/components/schemas/Tree"})
         );
+    }
+
+    #[test]
+    fn a_mode_holds_for_what_is_built_in_it_then_the_mode_before_returns() {
+        let mut registry = SchemaRegistry::new();
+        assert_eq!(registry.mode(), SchemaMode::Input);
+        let seen = registry.in_mode(SchemaMode::Output, |registry| {
+            let inner = registry.in_mode(SchemaMode::Input, |registry| registry.mode());
+            (inner, registry.mode())
+        });
+        assert_eq!(seen, (SchemaMode::Input, SchemaMode::Output));
+        assert_eq!(registry.mode(), SchemaMode::Input);
+        // Without the split, everything is built as input.
+        registry.separate_input_output(false);
+        assert_eq!(
+            registry.in_mode(SchemaMode::Output, |registry| registry.mode()),
+            SchemaMode::Input
+        );
+    }
+
+    #[test]
+    fn a_type_is_registered_once_per_mode_and_named_at_the_end() {
+        let mut registry = SchemaRegistry::new();
+        let build = |registry: &mut SchemaRegistry| {
+            let mode = registry.mode();
+            registry.named("Price", |_| json!({ "mode": format!("{mode:?}") }))
+        };
+        let input = build(&mut registry);
+        let output = registry.in_mode(SchemaMode::Output, build);
+        assert_ne!(input, output);
+        let mut operation = json!([input, output]);
+        let components = registry.finish([&mut operation]);
+        assert_eq!(
+            Value::Object(components),
+            json!({ "Price-Input": { "mode": "Input" }, "Price-Output": { "mode": "Output" } })
+        );
+        assert_eq!(
+            operation,
+            json!([
+                { "$ref": "#/components/schemas/Price-Input" },
+                { "$ref": "#/components/schemas/Price-Output" }
+            ])
+        );
+    }
+
+    #[test]
+    fn update_finds_the_schema_a_reference_of_either_mode_names() {
+        let mut registry = SchemaRegistry::new();
+        registry.in_mode(SchemaMode::Output, |registry| {
+            let reference = registry.named("Cat", |_| json!({}));
+            let target = reference["$ref"].as_str().unwrap_or_default();
+            let name = target.rsplit('/').next().unwrap_or_default().to_owned();
+            registry.update(&name, |schema| schema["seen"] = json!(true));
+        });
+        assert_eq!(registry.into_components()["Cat"], json!({ "seen": true }));
+    }
+
+    #[test]
+    fn a_nullable_union_is_flattened_as_pydantic_writes_it() {
+        let union = json!({ "anyOf": [{ "type": "number" }, { "type": "string" }] });
+        assert_eq!(
+            nullable(union),
+            json!({ "anyOf": [{ "type": "number" }, { "type": "string" }, { "type": "null" }] })
+        );
+        // Anything else beside `anyOf` keeps it whole.
+        let titled = json!({ "anyOf": [{ "type": "number" }], "title": "T" });
+        assert_eq!(
+            nullable(titled.clone()),
+            json!({ "anyOf": [titled, { "type": "null" }] })
+        );
+        let nullable_once = nullable(json!({ "type": "string" }));
+        assert_eq!(nullable(nullable_once.clone()), nullable_once);
     }
 
     #[test]

@@ -39,6 +39,7 @@ mod openapi_schema;
 mod problem_details;
 mod recorded;
 mod route_metadata;
+mod schema_split;
 mod security;
 mod server_limits;
 mod sse_client;

@@ -8,7 +8,11 @@
 //!   `decimal_type`;
 //! - digits and decimal places are counted on the normalized value (`12.300` has two places), as
 //!   pydantic counts them: `decimal_max_digits`, then `decimal_max_places`, then
-//!   `decimal_whole_digits` when both are set.
+//!   `decimal_whole_digits` when both are set;
+//! - `multiple_of` is exact, on the divisor as written (`0.1`);
+//! - the schema of what is read is `anyOf: [number, string]`, of what is written `type: string`
+//!   (pydantic's validation and serialization modes, `Name-Input` / `Name-Output` in the
+//!   document).
 
 use std::cmp::Ordering;
 
@@ -73,6 +77,10 @@ impl TextValue for Decimal {
     }
     fn schema() -> Value {
         json!({ "anyOf": [{ "type": "number" }, { "type": "string" }] })
+    }
+    // Written as a string (`"1.50"`), which is all a client reading a response needs to know.
+    fn output_schema() -> Value {
+        json!({ "type": "string" })
     }
 }
 
@@ -145,6 +153,31 @@ mod tests {
         assert_eq!(multiple("7", Bound::Int(0)), Some(false));
         assert_eq!(multiple("0", Bound::Float(1e40)), Some(true));
         assert_eq!(multiple("1", Bound::Float(1e40)), Some(false));
+    }
+
+    #[test]
+    fn read_as_a_number_or_a_string_written_as_a_string() {
+        use crate::validate::{JsonSchema, SchemaMode, SchemaRegistry};
+        let mut registry = SchemaRegistry::new();
+        let input = json!({ "anyOf": [{ "type": "number" }, { "type": "string" }] });
+        assert_eq!(<Decimal as JsonSchema>::schema(&mut registry), input);
+        assert_eq!(
+            registry.in_mode(SchemaMode::Output, <Decimal as JsonSchema>::schema),
+            json!({ "type": "string" })
+        );
+        assert_eq!(
+            <Option<Decimal> as JsonSchema>::schema(&mut registry),
+            json!({ "anyOf": [{ "type": "number" }, { "type": "string" }, { "type": "null" }] })
+        );
+        assert_eq!(
+            registry.in_mode(SchemaMode::Output, <Option<Decimal> as JsonSchema>::schema),
+            json!({ "anyOf": [{ "type": "string" }, { "type": "null" }] })
+        );
+        registry.separate_input_output(false);
+        assert_eq!(
+            registry.in_mode(SchemaMode::Output, <Decimal as JsonSchema>::schema),
+            input
+        );
     }
 
     #[test]

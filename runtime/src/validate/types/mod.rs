@@ -52,8 +52,12 @@ pub(crate) trait TextValue: Sized {
     fn from_text(raw: &str) -> Result<Self, Failure>;
     /// Read a JSON value (strings through [`TextValue::from_text`] unless the type says otherwise).
     fn from_value(value: &Value) -> Result<Self, Failure>;
-    /// The JSON Schema, as pydantic writes it.
+    /// The JSON Schema, as pydantic writes it for what is read (validation mode).
     fn schema() -> Value;
+    /// The JSON Schema of what is written (pydantic's serialization mode), where it differs.
+    fn output_schema() -> Value {
+        Self::schema()
+    }
 }
 
 /// `FromParam`, `FromJson`, `JsonSchema` and `FastJson` (the strict path declines: these values
@@ -81,8 +85,15 @@ macro_rules! text_value {
         }
 
         impl $crate::validate::JsonSchema for $ty {
-            fn schema(_registry: &mut $crate::validate::SchemaRegistry) -> serde_json::Value {
-                <$ty as $crate::validate::types::TextValue>::schema()
+            fn schema(registry: &mut $crate::validate::SchemaRegistry) -> serde_json::Value {
+                match registry.mode() {
+                    $crate::validate::SchemaMode::Input => {
+                        <$ty as $crate::validate::types::TextValue>::schema()
+                    }
+                    $crate::validate::SchemaMode::Output => {
+                        <$ty as $crate::validate::types::TextValue>::output_schema()
+                    }
+                }
             }
             $(
                 fn python_name() -> String {
