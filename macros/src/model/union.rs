@@ -109,9 +109,16 @@ fn untagged(union: &Union) -> (TokenStream, TokenStream, TokenStream) {
         let model_at = paths::at(ty.span(), model.clone());
         let from_json_at = paths::at(ty.span(), from_json.clone());
         let schema_at = paths::at(ty.span(), json_schema.clone());
+        // A parametrised model (`Page<Item>`) is spelled `Page[Item]` in `loc`, as pydantic does.
+        let spelled = if generic_arguments(ty) {
+            quote_spanned! {ty.span()=> ::core::option::Option::Some(<#ty as #schema_at>::python_name) }
+        } else {
+            quote! { ::core::option::Option::None }
+        };
         quote_spanned! {ty.span()=>
             #untagged_variant {
                 name: <#ty as #model_at>::NAME,
+                spelled: #spelled,
                 validate: |value, loc, errors| {
                     <#ty as #from_json_at>::from_json(value, loc, errors).map(#name::#ident)
                 },
@@ -203,4 +210,16 @@ pub fn derive(input: &DeriveInput, data: &DataEnum) -> TokenStream {
         return diag.to_tokens();
     }
     emit(&union)
+}
+
+/// Whether `ty` is a path whose last segment has type arguments (`Page<Item>`).
+fn generic_arguments(ty: &Type) -> bool {
+    match ty {
+        Type::Path(path) => path
+            .path
+            .segments
+            .last()
+            .is_some_and(|segment| matches!(segment.arguments, syn::PathArguments::AngleBracketed(_))),
+        _ => false,
+    }
 }

@@ -12,7 +12,9 @@
 //!   (`{"type": "string", "const": tag, "title": ..}`), as pydantic writes a `Literal` field;
 //! - an untagged union is the first variant the value is valid for (pydantic's smart mode, but
 //!   lax: see the manual's differences); when none, every variant's errors, each under the
-//!   variant model's name (`["body", "Cat", "lives"]`); its schema is `anyOf` of `$ref`s.
+//!   variant model's name (`["body", "Cat", "lives"]`; a parametrised generic model's Python
+//!   name, `["body", "Page[Item]", "total"]`, spelled only once the variant has failed); its
+//!   schema is `anyOf` of `$ref`s.
 
 use serde_json::{json, Map, Value};
 
@@ -148,6 +150,10 @@ fn add_tag_property(schema: &mut Value, key: &str, tag: &str) {
 pub struct UntaggedVariant<U> {
     /// The variant model's name: its errors' place in `loc`, as pydantic places them.
     pub name: &'static str,
+    /// For a parametrised generic model, its Python name (`Page[Item]`), which pydantic puts in
+    /// `loc` instead of `name`; called only when the variant fails, so a valid value costs
+    /// nothing more.
+    pub spelled: Option<fn() -> String>,
     /// Validates the value as the variant's model.
     pub validate: fn(&Value, &mut Loc, &mut ValidationErrors) -> Option<U>,
     /// The variant model's schema (a `$ref`, registering it).
@@ -163,6 +169,7 @@ pub fn validate_untagged<U>(
     errors: &mut ValidationErrors,
 ) -> Option<U> {
     let mut failed = Vec::new();
+    let depth = loc.len();
     for variant in variants {
         let mut mine = ValidationErrors::new();
         loc.push(LocItem::Static(variant.name));
@@ -170,11 +177,25 @@ pub fn validate_untagged<U>(
         loc.pop();
         match result {
             Some(valid) if mine.is_empty() => return Some(valid),
-            _ => failed.extend(mine.items),
+            _ => {
+                if let Some(spelled) = variant.spelled {
+                    respell(&mut mine, depth, &spelled());
+                }
+                failed.extend(mine.items)
+            }
         }
     }
     errors.items.extend(failed);
     None
+}
+
+/// Put `name` at position `depth` of each error's `loc` (where the variant's constant name was).
+fn respell(errors: &mut ValidationErrors, depth: usize, name: &str) {
+    for item in &mut errors.items {
+        if let Some(place) = item.loc.get_mut(depth) {
+            *place = LocItem::Owned(name.to_owned());
+        }
+    }
 }
 
 /// The untagged union's schema: `anyOf` of the variants' `$ref`s.

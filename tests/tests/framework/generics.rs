@@ -121,6 +121,11 @@ async fn a_generic_model_answers_as_fastapi_does() {
     let observed = observed();
     let calls = observed["calls"].as_array().expect("the probe recorded calls");
     assert_eq!(calls.len(), 16);
+    replay(&client, calls).await;
+}
+
+/// Post each recorded call's body; its status and JSON answer must be what FastAPI answered.
+async fn replay(client: &TestClient, calls: &[Value]) {
     for call in calls {
         let path = call["path"].as_str().unwrap_or_default();
         let reply = client.post(path).json(&call["body"]).send().await;
@@ -135,6 +140,37 @@ async fn a_generic_model_answers_as_fastapi_does() {
             call["body"]
         );
     }
+}
+
+#[derive(Model, serde::Serialize)]
+struct Note {
+    text: String,
+}
+
+/// FastAPI's `Union[Page[Item], Note]`.
+#[derive(Model, serde::Serialize)]
+#[serde(untagged)]
+enum Found {
+    Paged(Page<Item>),
+    Noted(Note),
+}
+
+#[post("/found")]
+async fn found(found: Found) -> Json<Found> {
+    Json(found)
+}
+
+#[tokio::test]
+async fn a_parametrised_variant_of_an_untagged_union_is_spelled_as_pydantic_spells_it() {
+    // tests/fastapi/generics_union_probe.py: the variant's errors sit under `Page[Item]`.
+    let observed: Value = serde_json::from_str(include_str!("../../fastapi/generics_union_observed.json"))
+        .expect("generics_union_observed.json parses");
+    let calls = observed["calls"].as_array().expect("the probe recorded calls");
+    assert_eq!(calls.len(), 5);
+    assert!(observed
+        .to_string()
+        .contains(r#""loc":["body","Page[Item]","total"]"#));
+    replay(&TestClient::new(App::new().routes(routes![found])), calls).await;
 }
 
 #[tokio::test]
