@@ -23,7 +23,8 @@ use hyper::{HeaderMap, StatusCode};
 use serde_json::json;
 
 use super::form_parts::FormParts;
-use crate::response::{error_response, Body, BodyError, BoxError, Response};
+use crate::budget::Charge;
+use crate::response::{error_response, over_budget, Body, BodyError, BoxError, Response};
 
 /// The body as validation sees it.
 #[derive(Debug, Clone, PartialEq)]
@@ -88,9 +89,14 @@ impl PartialEq for StreamSlot {
     }
 }
 
-/// Reads a whole body, refusing more than `limit` bytes, by polling (see `dispatch`).
+/// Reads a whole body, refusing more than `limit` bytes, by polling (see `dispatch`); with a
+/// memory budget, each byte is charged before it is kept (the declared length at once).
 pub(crate) struct BodyReader<B> {
     body: B,
+    /// The request's charge against the memory budget, when the app has one.
+    charge: Option<Charge>,
+    /// Bytes charged for the body: its declared length, or what has arrived.
+    charged: usize,
     /// The first data frame, kept as it came: a body of one frame (most bodies) is not copied.
     first: Bytes,
     /// The body so far, once a second frame arrived.
@@ -105,8 +111,9 @@ where
     B: hyper::body::Body + Unpin,
     B::Error: Into<BoxError>,
 {
-    /// Start reading `body`; a declared `Content-Length` over `limit` is refused at once.
-    pub(crate) fn new(body: B, limit: usize) -> Result<Self, Response> {
+    /// Start reading `body`; a declared `Content-Length` over `limit` is refused at once, and
+    /// one the memory budget has no room for (`charge`) too.
+    pub(crate) fn new(body: B, limit: usize, charge: Option<Charge>) -> Result<Self, Response> {
         // hyper turns `Content-Length` into the body's exact size hint (and refuses a malformed
         // one), so the header need not be looked up and parsed again.
         let hint = body.size_hint();
@@ -114,13 +121,35 @@ where
             return Err(too_large(limit));
         }
         let capacity = hint.exact().map_or(0, |len| len as usize);
+        if let Some(charge) = &charge {
+            charge.grow(capacity).map_err(over_budget)?;
+        }
         Ok(BodyReader {
             body,
+            charge,
+            charged: capacity,
             first: Bytes::new(),
             buffer: BytesMut::new(),
             capacity,
             limit,
         })
+    }
+
+    /// The request's charge, once the body is read (its parse grows it).
+    pub(crate) fn take_charge(&mut self) -> Option<Charge> {
+        self.charge.take()
+    }
+
+    /// Charge the bytes up to `read` that the declared length did not cover.
+    #[inline]
+    fn charge_up_to(&mut self, read: usize) -> Result<(), Response> {
+        if read > self.charged {
+            if let Some(charge) = &self.charge {
+                charge.grow(read - self.charged).map_err(over_budget)?;
+            }
+            self.charged = read;
+        }
+        Ok(())
     }
 
     /// Poll until the body is complete, too large, or broken.
@@ -142,6 +171,9 @@ where
                         let read = self.first.len() + self.buffer.len();
                         if read + data.remaining() > self.limit {
                             return Poll::Ready(Err(too_large(self.limit)));
+                        }
+                        if let Err(refused) = self.charge_up_to(read + data.remaining()) {
+                            return Poll::Ready(Err(refused));
                         }
                         if read == 0 {
                             // `Bytes` hands itself over without a copy.
@@ -370,7 +402,7 @@ mod tests {
             stall,
             stalled: false,
         };
-        let mut reader = BodyReader::new(body, limit).map_err(|r| r.status())?;
+        let mut reader = BodyReader::new(body, limit, None).map_err(|r| r.status())?;
         std::future::poll_fn(|cx| reader.poll_read(cx))
             .await
             .map_err(|r| r.status())

@@ -13,6 +13,7 @@
 mod answers;
 mod body;
 mod digest;
+mod memory;
 mod sse;
 mod stream;
 
@@ -20,6 +21,7 @@ pub use answers::Invalid;
 pub(crate) use answers::{internal_answer, ErrorAnswers, InternalAnswer, ValidationAnswer};
 pub use body::{Body, BodyError, BoxError};
 pub(crate) use digest::fnv1a;
+pub(crate) use memory::{charged, over_budget, MemoryRefused};
 pub use sse::{Event, KeepAlive, LastEventId, Sse};
 pub use stream::StreamingResponse;
 
@@ -342,6 +344,7 @@ impl IntoResponse for ValidationErrors {
                 bad_body: None,
             }
             .into_response(),
+            Some(BadBody::OverBudget(refused)) => over_budget(refused),
             None => json_bytes_response(StatusCode::UNPROCESSABLE_ENTITY, self.to_json_bytes()),
         }
     }
