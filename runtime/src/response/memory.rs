@@ -24,6 +24,17 @@ use crate::budget::{Charge, MemoryBudget, OverBudget};
 /// Response bodies this large or larger are charged against the memory budget.
 pub(crate) const CHARGED_FROM: usize = 4096;
 
+/// `bytes` without spare room of [`CHARGED_FROM`] bytes or more: an answer's budget charge is
+/// its length, so its allocation must not be much larger (serde_json's writer doubles its buffer
+/// after the exact reservation for a long string: a 1 MB answer sat in a 2 MB allocation).
+#[inline]
+pub(crate) fn fitted(mut bytes: Vec<u8>) -> Vec<u8> {
+    if bytes.capacity() - bytes.len() >= CHARGED_FROM {
+        bytes.shrink_to_fit();
+    }
+    bytes
+}
+
 /// Marks an answer to a refused charge (a response extension), so the server counts it.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct MemoryRefused;
@@ -125,6 +136,16 @@ mod tests {
         assert_eq!(bytes.len(), 5000);
         drop(bytes);
         assert_eq!(budget.used(), 0);
+    }
+
+    #[test]
+    fn answers_are_fitted_to_their_length() {
+        let mut spare = Vec::with_capacity(100_000);
+        spare.extend_from_slice(&[b'x'; 10_000]);
+        assert_eq!(fitted(spare).capacity(), 10_000);
+        let mut small = Vec::with_capacity(200);
+        small.push(b'x');
+        assert_eq!(fitted(small).capacity(), 200, "a small spare room is left alone");
     }
 
     #[test]

@@ -21,7 +21,7 @@ pub use answers::Invalid;
 pub(crate) use answers::{internal_answer, ErrorAnswers, InternalAnswer, ValidationAnswer};
 pub use body::{Body, BodyError, BoxError};
 pub(crate) use digest::fnv1a;
-pub(crate) use memory::{charged, over_budget, MemoryRefused};
+pub(crate) use memory::{charged, fitted, over_budget, MemoryRefused};
 pub use sse::{Event, KeepAlive, LastEventId, Sse};
 pub use stream::StreamingResponse;
 
@@ -155,7 +155,7 @@ pub(crate) fn error_response(status: StatusCode, detail: &Value) -> Response {
         detail: &'a Value,
     }
     match serde_json::to_vec(&Detail { detail }) {
-        Ok(bytes) => json_bytes_response(status, bytes),
+        Ok(bytes) => json_bytes_response(status, fitted(bytes)),
         Err(_) => internal_error(),
     }
 }
@@ -187,7 +187,7 @@ fn with_content_type(status: StatusCode, content_type: HeaderValue, bytes: Bytes
 impl<T: Serialize> IntoResponse for Json<T> {
     fn into_response(self) -> Response {
         match serde_json::to_vec(&self.0) {
-            Ok(bytes) => json_bytes_response(StatusCode::OK, bytes),
+            Ok(bytes) => json_bytes_response(StatusCode::OK, fitted(bytes)),
             Err(err) => {
                 tracing::error!(error = %err, "response body could not be serialized as JSON");
                 internal_error()

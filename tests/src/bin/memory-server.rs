@@ -55,6 +55,12 @@ async fn big(kib: usize) -> String {
     "x".repeat(kib.min(4096) * 1024)
 }
 
+/// A JSON answer of about `kib` KiB (at most 4 MiB), serialized when answered.
+#[get("/json/{kib}")]
+async fn json_answer(kib: usize) -> Json<Value> {
+    Json(json!({ "blob": "x".repeat(kib.min(4096) * 1024) }))
+}
+
 /// The allocator's figures: bytes allocated now, and the most ever.
 #[get("/heap")]
 async fn heap() -> Json<Value> {
@@ -110,7 +116,7 @@ fn tree(name: &str) -> Result<(), String> {
 
 async fn serve(budget: usize) -> Result<(), String> {
     let app = App::new()
-        .routes(ferrapi::routes![echo, order, count, big, heap])
+        .routes(ferrapi::routes![echo, order, count, big, json_answer, heap])
         .memory_budget((budget > 0).then_some(budget));
     let server = app.bind("127.0.0.1:0").await.map_err(|e| e.to_string())?;
     println!("listening on {}", server.local_addr());
