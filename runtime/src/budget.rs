@@ -100,6 +100,20 @@ impl Charge {
         Ok(charge)
     }
 
+    /// Whether `bytes` more would fit now, taking nothing (a request refused before it is read).
+    #[inline]
+    pub(crate) fn fits(&self, bytes: usize) -> Result<(), OverBudget> {
+        let held = self.held.load(Ordering::Relaxed);
+        if held.saturating_add(bytes) > self.budget.limit {
+            return Err(OverBudget::TooLarge);
+        }
+        let used = self.budget.used.load(Ordering::Relaxed);
+        if used.saturating_add(bytes) > self.budget.limit {
+            return Err(OverBudget::Busy);
+        }
+        Ok(())
+    }
+
     /// Hold `bytes` more, if they fit (the whole request's charge counts toward "too large").
     #[inline]
     pub(crate) fn grow(&self, bytes: usize) -> Result<(), OverBudget> {
@@ -146,6 +160,18 @@ mod tests {
         assert_eq!(budget.used(), 40);
         drop(second);
         assert_eq!(budget.used(), 0);
+    }
+
+    #[test]
+    fn fits_takes_nothing() {
+        let budget = MemoryBudget::new(100);
+        let held = Charge::of(&budget, 60).unwrap();
+        let probe = Charge::new(&budget);
+        assert_eq!(probe.fits(40), Ok(()));
+        assert_eq!(probe.fits(41), Err(OverBudget::Busy));
+        assert_eq!(probe.fits(101), Err(OverBudget::TooLarge));
+        assert_eq!(budget.used(), 60);
+        drop(held);
     }
 
     #[test]

@@ -35,7 +35,8 @@ pub struct Config {
     /// answered 408 and its connection closed, so a client that declares a body and stalls
     /// holds a request's place for a bounded time. `Expect: 100-continue` is answered when the
     /// route first reads, so a client that never sends the announced body meets the same
-    /// deadline.
+    /// deadline. A body that receives no byte for this long is cut too, whatever it sent before
+    /// (what it sent is held against the memory budget meanwhile).
     pub body_timeout: Duration,
     /// The slowest accepted body rate, in bytes per second (default 8 KiB/s): each byte received
     /// lengthens the body's deadline by `1 / rate` seconds, so a large upload at a steady rate

@@ -89,19 +89,21 @@ impl PartialEq for StreamSlot {
     }
 }
 
-/// Reads a whole body, refusing more than `limit` bytes, by polling (see `dispatch`); with a
-/// memory budget, each byte is charged before it is kept (the declared length at once).
+/// Reads a whole body, refusing more than `limit` bytes, by polling (see `dispatch`). With a
+/// memory budget, what it keeps is charged before it is kept, and only what has arrived: a client
+/// that declares a length and stalls holds nothing of the budget (it could otherwise hold all of
+/// it, 64 connections × 1 MiB, for the whole body deadline, without sending a byte).
 pub(crate) struct BodyReader<B> {
     body: B,
     /// The request's charge against the memory budget, when the app has one.
     charge: Option<Charge>,
-    /// Bytes charged for the body: its declared length, or what has arrived.
+    /// Bytes charged for the body so far (what it holds).
     charged: usize,
     /// The first data frame, kept as it came: a body of one frame (most bodies) is not copied.
     first: Bytes,
     /// The body so far, once a second frame arrived.
     buffer: BytesMut,
-    /// The declared length, to size `buffer`.
+    /// The declared length: the most `buffer` grows to (it grows by doubling what arrived).
     capacity: usize,
     limit: usize,
 }
@@ -112,7 +114,7 @@ where
     B::Error: Into<BoxError>,
 {
     /// Start reading `body`; a declared `Content-Length` over `limit` is refused at once, and
-    /// one the memory budget has no room for (`charge`) too.
+    /// one the memory budget (`charge`) has no room for now (503) or could never hold (413).
     pub(crate) fn new(body: B, limit: usize, charge: Option<Charge>) -> Result<Self, Response> {
         // hyper turns `Content-Length` into the body's exact size hint (and refuses a malformed
         // one), so the header need not be looked up and parsed again.
@@ -120,14 +122,14 @@ where
         if hint.lower() > limit as u64 {
             return Err(too_large(limit));
         }
-        let capacity = hint.exact().map_or(0, |len| len as usize);
+        let capacity = hint.exact().map_or(limit, |len| len as usize);
         if let Some(charge) = &charge {
-            charge.grow(capacity).map_err(over_budget)?;
+            charge.fits(hint.lower() as usize).map_err(over_budget)?;
         }
         Ok(BodyReader {
             body,
             charge,
-            charged: capacity,
+            charged: 0,
             first: Bytes::new(),
             buffer: BytesMut::new(),
             capacity,
@@ -140,14 +142,14 @@ where
         self.charge.take()
     }
 
-    /// Charge the bytes up to `read` that the declared length did not cover.
+    /// Charge what the body holds once it holds `held` bytes.
     #[inline]
-    fn charge_up_to(&mut self, read: usize) -> Result<(), Response> {
-        if read > self.charged {
+    fn charge_up_to(&mut self, held: usize) -> Result<(), Response> {
+        if held > self.charged {
             if let Some(charge) = &self.charge {
-                charge.grow(read - self.charged).map_err(over_budget)?;
+                charge.grow(held - self.charged).map_err(over_budget)?;
             }
-            self.charged = read;
+            self.charged = held;
         }
         Ok(())
     }
@@ -169,22 +171,35 @@ where
                 Poll::Ready(Some(Ok(frame))) => {
                     if let Ok(mut data) = frame.into_data() {
                         let read = self.first.len() + self.buffer.len();
-                        if read + data.remaining() > self.limit {
+                        let needed = read + data.remaining();
+                        if needed > self.limit {
                             return Poll::Ready(Err(too_large(self.limit)));
                         }
-                        if let Err(refused) = self.charge_up_to(read + data.remaining()) {
-                            return Poll::Ready(Err(refused));
-                        }
                         if read == 0 {
+                            if let Err(refused) = self.charge_up_to(needed) {
+                                return Poll::Ready(Err(refused));
+                            }
                             // `Bytes` hands itself over without a copy.
                             self.first = data.copy_to_bytes(data.remaining());
-                        } else {
-                            if self.buffer.is_empty() {
-                                self.buffer.reserve(self.capacity.max(read + data.remaining()));
-                                self.buffer.put(std::mem::take(&mut self.first));
-                            }
-                            self.buffer.put(data);
+                            continue;
                         }
+                        if needed > self.buffer.capacity() {
+                            // Twice what arrived, never past the declared length: what the body
+                            // holds follows what was sent.
+                            let room = needed.max(2 * read).min(self.capacity.max(needed));
+                            if let Err(refused) = self.charge_up_to(room) {
+                                return Poll::Ready(Err(refused));
+                            }
+                            self.buffer.reserve(room - self.buffer.len());
+                            // The allocator's own rounding, if any.
+                            if let Err(refused) = self.charge_up_to(self.buffer.capacity()) {
+                                return Poll::Ready(Err(refused));
+                            }
+                        }
+                        if self.buffer.is_empty() {
+                            self.buffer.put(std::mem::take(&mut self.first));
+                        }
+                        self.buffer.put(data);
                     }
                 }
             }

@@ -96,13 +96,28 @@ async fn a_request_that_alone_needs_more_than_the_budget_is_413_before_it_is_rea
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_body_read_while_others_hold_the_budget_is_503_then_served_once_they_let_go() {
     let (addr, _stop) = serve(Some(BUDGET)).await;
-    // A body declared at 60 KiB and stalled after one byte holds 60 KiB of the budget.
+    // Clients that declare 60 KiB and send nothing hold nothing: what a body holds is what came.
+    let mut idle = Vec::new();
+    for _ in 0..10 {
+        let mut stream = TcpStream::connect(addr).await.expect("connect");
+        let head = format!(
+            "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n[",
+            60 * 1024
+        );
+        stream.write_all(head.as_bytes()).await.expect("send");
+        idle.push(stream);
+    }
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let small = format!("\"{}\"", "x".repeat(5000));
+    assert_eq!(send_json(addr, "POST", "/echo", &small).await.status, 200);
+    // A body of which 60 KiB came, stalled before its last byte, holds 60 KiB.
     let mut holder = TcpStream::connect(addr).await.expect("connect");
     let head = format!(
-        "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n[",
-        60 * 1024
+        "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        60 * 1024 + 1
     );
     holder.write_all(head.as_bytes()).await.expect("send");
+    holder.write_all(&vec![b' '; 60 * 1024]).await.expect("send");
     tokio::time::sleep(Duration::from_millis(200)).await;
     // 5 KB (a string: its tree is its text) does not fit beside them.
     let body = format!("\"{}\"", "x".repeat(5000));
