@@ -38,6 +38,22 @@ async fn order(order: Order) -> Json<Value> {
     Json(json!({ "name": order.name.len(), "lines": order.lines.len() }))
 }
 
+/// An item of a list body.
+#[derive(Model)]
+struct Line {
+    name: String,
+    description: Option<String>,
+    price: f64,
+    tax: Option<f64>,
+    tags: Vec<String>,
+}
+
+/// A list of items: what a typed list body holds.
+#[post("/lines")]
+async fn lines(lines: Json<Vec<Line>>) -> Json<Value> {
+    Json(json!({ "count": lines.0.len() }))
+}
+
 /// A body read and thrown away: its parse is charged, its answer is small.
 #[post("/count")]
 async fn count(body: Json<Value>) -> Json<Value> {
@@ -116,7 +132,7 @@ fn tree(name: &str) -> Result<(), String> {
 
 async fn serve(budget: usize) -> Result<(), String> {
     let app = App::new()
-        .routes(ferrapi::routes![echo, order, count, big, json_answer, heap])
+        .routes(ferrapi::routes![echo, order, lines, count, big, json_answer, heap])
         .memory_budget((budget > 0).then_some(budget));
     let server = app.bind("127.0.0.1:0").await.map_err(|e| e.to_string())?;
     println!("listening on {}", server.local_addr());
