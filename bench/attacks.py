@@ -17,11 +17,13 @@ Rules enforced here:
 Usage:
   bench/attacks.py target/release/resource-api [--attack NAME ...] [--seconds 25]
 Attacks: stalled-bodies, h2-stalled-bodies, h2-idle, h2-zero-window, pipelined-readers,
-partial-preface.
+partial-preface, nested-birds, flat-birds, nested-items (issue 34's memory attacks: the last
+three keep 32 clients sending 1 MiB JSON bodies, and for birds 8 more reading them back).
 """
 
 import argparse
 import asyncio
+import multiprocessing
 import os
 import socket
 import struct
@@ -160,6 +162,63 @@ async def insert_big_bird(port):
     writer.close()
 
 
+def nested_body(name, size=1024 * 1024, depth=120):
+    """A JSON object of about `size` bytes: `name`, then arrays nested `depth` deep, repeated."""
+    unit = b"[" * depth + b"]" * depth
+    head = b'{"name":"' + name.encode() + b'","d":['
+    count = (size - len(head) - 2) // (len(unit) + 1)
+    return head + b",".join([unit] * count) + b"]}"
+
+
+def flat_body(name, size=1024 * 1024):
+    """A JSON object of about `size` bytes: `name`, then one flat array of zeros."""
+    head = b'{"name":"' + name.encode() + b'","d":['
+    count = (size - len(head) - 2) // 2
+    return head + b",".join([b"0"] * count) + b"]}"
+
+
+async def exchange(port, raw, timeout=30.0):
+    """Send one request on a new connection (`Connection: close`); its status (0: no answer)."""
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), timeout)
+        writer.write(raw)
+        data = await asyncio.wait_for(reader.read(), timeout)
+        writer.close()
+        return int(data.split(b" ", 2)[1]) if data.startswith(b"HTTP/1.1 ") else 0
+    except (OSError, asyncio.TimeoutError, ValueError, IndexError):
+        return 0
+
+
+def post(path, body):
+    head = (f"POST {path} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n")
+    return head.encode() + body
+
+
+async def flood(port, until, path, body, readers, statuses):
+    """32 clients sending `body` to `path` until `until`; for birds, 8 more reading them back."""
+    async def writer():
+        while time.time() < until:
+            status = await exchange(port, post(path, body))
+            statuses[status] = statuses.get(status, 0) + 1
+
+    async def reader():
+        while time.time() < until:
+            status = await exchange(port, b"GET /api/bird/flood HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            statuses[f"GET {status}"] = statuses.get(f"GET {status}", 0) + 1
+
+    await asyncio.gather(*[writer() for _ in range(32)], *[reader() for _ in range(readers)])
+
+
+def flood_process(port, seconds, path, kind, readers, results):
+    """A flood in a process of its own, so building and sending 1 MiB bodies does not starve the
+    probe's event loop; its answers' counts go to `results`."""
+    body = {"nested": nested_body, "flat": flat_body}[kind]("flood")
+    statuses = {}
+    asyncio.run(flood(port, time.time() + seconds, path, body, readers, statuses))
+    results.put(statuses)
+
+
 async def attack(name, server, seconds):
     port = server.port
     held = []
@@ -199,6 +258,16 @@ async def attack(name, server, seconds):
             held.append(writer)
     elif name == "partial-preface":
         held = await open_many(port, 3000, b"P")
+    elif name in ("nested-birds", "flat-birds", "nested-items"):
+        kind = "flat" if name == "flat-birds" else "nested"
+        path, readers = ("/item", 0) if name == "nested-items" else ("/api/bird/", 8)
+        if readers:
+            body = {"nested": nested_body, "flat": flat_body}[kind]("flood")
+            await exchange(port, post(path, body))
+        results = multiprocessing.Queue()
+        process = multiprocessing.Process(target=flood_process, args=(port, seconds, path, kind, readers, results))
+        process.start()
+        held = [Flood(process, results)]
     else:
         raise SystemExit(f"attacks.py: no attack {name}")
     results, released = [], [None]
@@ -208,7 +277,29 @@ async def attack(name, server, seconds):
     open_at_end = max(0, server.sockets() - baseline)
     for writer in held:
         writer.close()
+    for writer in held:
+        if isinstance(writer, Flood):
+            print(f"    {name}: the attack's answers: {writer.answers()}", file=sys.stderr)
     return results, cpu, len(held), released[0], open_at_end
+
+
+class Flood:
+    """A flood running in a process of its own, closed like a connection: it ends by itself at
+    the attack's end."""
+
+    def __init__(self, process, results):
+        self.process, self.results = process, results
+
+    def answers(self):
+        try:
+            answers = self.results.get(timeout=60)
+        except Exception:  # noqa: BLE001 - a flood that died reports nothing
+            answers = {}
+        self.process.join(timeout=10)
+        return answers
+
+    def close(self):
+        pass
 
 
 def summary(name, results, cpu, peak, rss, held, released, open_at_end, seconds):

@@ -22,6 +22,7 @@ mod problem;
 
 pub(crate) use lifecycle::{start, stop, Lifecycle};
 
+use crate::budget::MemoryBudget;
 use crate::config::Config;
 use crate::dispatch::{Compiled, Endpoint, Innermost, LayerFn, MatchedRoute, Service, Target};
 use crate::extract::StateMap;
@@ -227,6 +228,13 @@ impl App {
         self
     }
 
+    /// Set the bytes clients can make the server hold at once (`None`: no budget; see
+    /// [`Config::memory_budget`]).
+    pub fn memory_budget(mut self, bytes: Option<usize>) -> Self {
+        self.config.memory_budget = bytes;
+        self
+    }
+
     /// Set the time in-flight requests get after a shutdown signal.
     pub fn shutdown_timeout(mut self, timeout: Duration) -> Self {
         self.config.shutdown_timeout = timeout;
@@ -405,6 +413,7 @@ impl App {
             router,
             state: self.state,
             observe: self.config.request_ids || metrics.is_some(),
+            budget: self.config.memory_budget.map(MemoryBudget::new),
             config: self.config,
             openapi_json,
             docs,

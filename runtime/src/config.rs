@@ -35,7 +35,8 @@ pub struct Config {
     /// answered 408 and its connection closed, so a client that declares a body and stalls
     /// holds a request's place for a bounded time. `Expect: 100-continue` is answered when the
     /// route first reads, so a client that never sends the announced body meets the same
-    /// deadline.
+    /// deadline. A body that receives no byte for this long is cut too, whatever it sent before
+    /// (what it sent is held against the memory budget meanwhile).
     pub body_timeout: Duration,
     /// The slowest accepted body rate, in bytes per second (default 8 KiB/s): each byte received
     /// lengthens the body's deadline by `1 / rate` seconds, so a large upload at a steady rate
@@ -52,6 +53,13 @@ pub struct Config {
     /// counts until its response body has been handed to the connection (or cut), so clients
     /// that read slowly cannot hold more than this many responses in memory.
     pub max_concurrency: Option<usize>,
+    /// Bytes clients can make the server hold at once (default 64 MiB; `None`: no budget):
+    /// request bodies being read, what parsing a JSON body can take (its tree, charged before
+    /// it is built), and response bodies of 4 KiB or more until the connection has written them.
+    /// A request that would go over it is refused before the memory is taken: 503 with
+    /// `Retry-After: 1` while others hold the budget, 413 when the request alone needs more than
+    /// all of it. Each refusal is counted and logged like the server's other refusals.
+    pub memory_budget: Option<usize>,
     /// Connections open at once (default 10,000; `None`: unlimited). At the limit the server
     /// stops accepting until a connection closes (new clients wait in the listen backlog), so
     /// the process never runs out of file descriptors. It is lowered at start to three quarters
@@ -101,6 +109,7 @@ impl Default for Config {
             body_min_rate: Some(8 * 1024),
             write_timeout: Duration::from_secs(10),
             max_concurrency: Some(1024),
+            memory_budget: Some(64 * 1024 * 1024),
             max_connections: Some(10_000),
             strict_http1: true,
             http2_max_streams: 100,

@@ -121,6 +121,7 @@
 // below it (scripts/layers.toml gives their order, and scripts/check-cycles.py checks it, and
 // that no two modules import each other in a circle).
 mod app;
+mod budget;
 mod codegen;
 pub mod conditional;
 mod config;
@@ -344,9 +345,11 @@ pub use url;
 #[cfg(feature = "uuid")]
 pub use uuid;
 
-/// The router, for the fuzz targets (fuzz/). Not a public API.
+/// The router, for the fuzz targets (fuzz/), and the JSON tree's reader and cost, for the memory
+/// tests (tests/tests/memory/). Not a public API.
 #[doc(hidden)]
 pub mod __fuzz {
     pub use crate::extract::PathParams;
     pub use crate::routing::{Lookup, Router};
+    pub use crate::validate::json_tree::{parse_value as parse_json_tree, tree_peak as json_tree_peak};
 }

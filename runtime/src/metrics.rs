@@ -188,16 +188,19 @@ pub(crate) enum Refusal {
     /// 400 or 501: a request the strict HTTP/1.1 rules refuse, or an HTTP/2 `Host` that is not
     /// its `:authority`.
     Malformed,
+    /// 503 or 413: a request or response the memory budget had no room for.
+    MemoryBudget,
 }
 
 impl Refusal {
     /// Every reason, in label order.
-    pub(crate) const ALL: [Refusal; 5] = [
+    pub(crate) const ALL: [Refusal; 6] = [
         Refusal::Overload,
         Refusal::BodyTimeout,
         Refusal::WriteTimeout,
         Refusal::ConnectionLimit,
         Refusal::Malformed,
+        Refusal::MemoryBudget,
     ];
 
     /// The label value.
@@ -208,6 +211,7 @@ impl Refusal {
             Refusal::WriteTimeout => "write_timeout",
             Refusal::ConnectionLimit => "connection_limit",
             Refusal::Malformed => "malformed",
+            Refusal::MemoryBudget => "memory_budget",
         }
     }
 }

@@ -63,6 +63,12 @@ pub struct Config {
     /// Requests served at once; more get 503 with `Retry-After` at once (0: no limit).
     #[arg(long, env = "MAX_CONCURRENCY", default_value_t = 1024)]
     pub max_concurrency: usize,
+    /// Memory clients can make the server hold at once, in bodies being read and parsed and
+    /// answers not yet written (`64MiB`, `512KiB`, `1GiB` or bytes; 0: no budget). A request
+    /// that would go over it is refused before the memory is taken: 503 with `Retry-After`, or
+    /// 413 when it alone needs more.
+    #[arg(long, env = "MEMORY_BUDGET", value_name = "SIZE", default_value = "64MiB", value_parser = parse_size)]
+    pub memory_budget: usize,
     /// Refuse HTTP/1.1 requests whose framing RFC 9112 does not allow (a missing or repeated
     /// `Host`, a bare LF, whitespace after a chunk size, a transfer coding other than chunked);
     /// on by default, `--strict-http1=false` behind a proxy that already refuses them.
@@ -120,6 +126,26 @@ fn parse_log_format(value: &str) -> Result<LogFormat, String> {
     value.parse()
 }
 
+/// A size in bytes: a whole number, optionally followed by `KiB`, `MiB` or `GiB` (any case, a
+/// space allowed before it).
+fn parse_size(value: &str) -> Result<usize, String> {
+    let value = value.trim();
+    let digits = value.find(|c: char| !c.is_ascii_digit()).unwrap_or(value.len());
+    let (number, unit) = value.split_at(digits);
+    let unit_bytes: usize = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "kib" => 1 << 10,
+        "mib" => 1 << 20,
+        "gib" => 1 << 30,
+        other => return Err(format!("unknown unit {other:?} (use KiB, MiB or GiB)")),
+    };
+    number
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_mul(unit_bytes))
+        .ok_or_else(|| format!("{value:?} is not a size (a whole number of bytes, KiB, MiB or GiB)"))
+}
+
 impl Config {
     /// The store the connection string names (`--db`, else `DB_CONN_STRING`, else the default).
     pub fn store_location(&self) -> Result<StoreLocation, ConnError> {
@@ -131,3 +157,20 @@ impl Config {
 /// store itself is opened from the parsed [`StoreLocation`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReportedConnString(pub String);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_are_bytes_or_binary_units() {
+        assert_eq!(parse_size("64MiB"), Ok(64 << 20));
+        assert_eq!(parse_size("512 kib"), Ok(512 << 10));
+        assert_eq!(parse_size("1GiB"), Ok(1 << 30));
+        assert_eq!(parse_size("4096"), Ok(4096));
+        assert_eq!(parse_size("0"), Ok(0));
+        for bad in ["", "MiB", "1.5MiB", "-1", "10MB", "99999999999999999999GiB"] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -53,6 +53,7 @@ async fn main() -> ExitCode {
     let mut app = resource_api::app_with_env(config.group, Some(db), config.expose_env)
         .state(keys)
         .max_concurrency((config.max_concurrency > 0).then_some(config.max_concurrency))
+        .memory_budget((config.memory_budget > 0).then_some(config.memory_budget))
         .request_ids(config.request_ids)
         .strict_http1(config.strict_http1);
     if let Some(metrics) = metrics {

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use bytes::Bytes;
 
 use super::Endpoint;
+use crate::budget::MemoryBudget;
 use crate::config::Config;
 use crate::extract::{DependencyFn, StateMap};
 use crate::metrics::HttpMetrics;
@@ -32,6 +33,8 @@ pub(crate) struct Compiled {
     pub(crate) metrics: Option<HttpMetrics>,
     /// Requests are observed even with the access line off: the app has request ids or metrics.
     pub(crate) observe: bool,
+    /// What clients can make the process hold (`Config::memory_budget`), when it has a budget.
+    pub(crate) budget: Option<Arc<MemoryBudget>>,
 }
 
 /// One route as the pipeline runs it: what its attribute generated, and what its groups add per

@@ -111,6 +111,7 @@ where
         }),
         route,
         inner.state.answers(),
+        None,
     )
 }
 

@@ -26,6 +26,7 @@ use hyper::http::request::Parts;
 
 use super::panic::{panic_message, CatchPanic};
 use super::{Compiled, Target};
+use crate::budget::Charge;
 use crate::extract::{
     body_input, read_form, too_large, BodyInput, BodyReader, FormLimits, PathParams, RequestCx, StreamSlot,
     FIRST_LOOK, SPOOL_THRESHOLD,
@@ -49,6 +50,9 @@ pub(crate) enum Run<B> {
         /// The app's 500, when it overrides FastAPI's (so a request of an app without the
         /// override carries an empty slot, and no reference count).
         on_panic: Option<InternalAnswer>,
+        /// What the request's body and its parse hold against the memory budget, given back
+        /// with the answer (the values the handler took go with its future).
+        _charge: Option<Charge>,
     },
     /// A route waiting for its body.
     Reading(Box<Reading<B>>),
@@ -70,12 +74,19 @@ impl<B> Run<B> {
         Run::Ready(Poll::Ready(response))
     }
 
-    /// `future` answers, under the name `route` (for the log of a panic).
-    pub(super) fn running(future: BoxFuture, route: &'static str, answers: &ErrorAnswers) -> Self {
+    /// `future` answers, under the name `route` (for the log of a panic), holding `charge`
+    /// until it does.
+    pub(super) fn running(
+        future: BoxFuture,
+        route: &'static str,
+        answers: &ErrorAnswers,
+        charge: Option<Charge>,
+    ) -> Self {
         Run::Running {
             future: CatchPanic::new(future),
             route,
             on_panic: answers.internal.clone(),
+            _charge: charge,
         }
     }
 }
@@ -101,6 +112,7 @@ where
                     future,
                     route,
                     on_panic,
+                    ..
                 } => {
                     return Pin::new(future).poll(cx).map(|outcome| {
                         outcome.unwrap_or_else(|message| {
@@ -114,6 +126,7 @@ where
                         Poll::Pending => return Poll::Pending,
                         Poll::Ready(Err(response)) => Run::ready(response),
                         Poll::Ready(Ok(bytes)) => {
+                            let charge = reading.reader.take_charge();
                             let Reading {
                                 inner,
                                 route,
@@ -122,9 +135,14 @@ where
                                 ..
                             } = &**reading;
                             match inner.targets.get(*route) {
-                                Some(target) => {
-                                    call(inner, target, parts, params, &body_input(&parts.headers, bytes))
-                                }
+                                Some(target) => call(
+                                    inner,
+                                    target,
+                                    parts,
+                                    params,
+                                    &body_input(&parts.headers, bytes),
+                                    charge,
+                                ),
                                 None => Run::ready(internal_error()),
                             }
                         }
@@ -151,17 +169,18 @@ where
     B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
-    let input = match target.def.body {
-        BodyMode::None => BodyInput::Missing,
+    let (input, charge) = match target.def.body {
+        BodyMode::None => (BodyInput::Missing, None),
         BodyMode::Whole => {
-            let mut reader = match BodyReader::new(body, inner.config.body_limit) {
+            let charge = inner.budget.as_ref().map(Charge::new);
+            let mut reader = match BodyReader::new(body, inner.config.body_limit, charge) {
                 Ok(reader) => reader,
                 Err(response) => return Run::ready(response),
             };
             // If the body is not whole yet, the future polls it again with the real waker
             // before waiting.
             match reader.poll_read(&mut Context::from_waker(FIRST_LOOK)) {
-                Poll::Ready(Ok(bytes)) => body_input(&parts.headers, bytes),
+                Poll::Ready(Ok(bytes)) => (body_input(&parts.headers, bytes), reader.take_charge()),
                 Poll::Ready(Err(response)) => return Run::ready(response),
                 Poll::Pending => {
                     return Run::Reading(Box::new(Reading {
@@ -175,12 +194,12 @@ where
             }
         }
         BodyMode::Stream => match unread(inner, body) {
-            Ok(input) => input,
+            Ok(input) => (input, None),
             Err(response) => return Run::ready(response),
         },
         BodyMode::Form => return form_then_call(inner, index, target, parts, body, params),
     };
-    call(inner, target, &parts, &params, &input)
+    call(inner, target, &parts, &params, &input, charge)
 }
 
 /// The unread body of a route that streams it, or the 413 of one declared over the upload limit.
@@ -232,21 +251,22 @@ where
     let (name, answers) = (target.def.name, inner.state.answers());
     let inner = inner.clone();
     let future = async move {
-        let input = match read_form(&parts.headers, Body::new(body), limits).await {
+        let charge = inner.budget.as_ref().map(Charge::new);
+        let input = match read_form(&parts.headers, Body::new(body), limits, charge.as_ref()).await {
             Ok(form) => BodyInput::Form(form),
             Err(response) => return response,
         };
         let Some(target) = inner.targets.get(index) else {
             return internal_error();
         };
-        let cx = request_cx(&inner, &parts, &params, &input);
+        let cx = request_cx(&inner, &parts, &params, &input, charge.as_ref());
         // A panic here, or in the route's own future, is caught around this future.
         match (target.def.handler)(&cx, &target.dependencies) {
             Started::Now(response) => response,
             Started::Later(future) => future.await,
         }
     };
-    Run::running(Box::pin(future), name, answers)
+    Run::running(Box::pin(future), name, answers, None)
 }
 
 /// The request as a route's handler sees it: the one place a `RequestCx` is built.
@@ -256,6 +276,7 @@ fn request_cx<'a>(
     parts: &'a Parts,
     params: &'a PathParams,
     input: &'a BodyInput,
+    charge: Option<&'a Charge>,
 ) -> RequestCx<'a> {
     RequestCx {
         parts,
@@ -263,6 +284,7 @@ fn request_cx<'a>(
         params,
         body_input: input,
         state: &inner.state,
+        charge,
     }
 }
 
@@ -276,12 +298,13 @@ fn call<B>(
     parts: &Parts,
     params: &PathParams,
     input: &BodyInput,
+    charge: Option<Charge>,
 ) -> Run<B> {
-    let cx = request_cx(inner, parts, params, input);
+    let cx = request_cx(inner, parts, params, input, charge.as_ref());
     let def = &target.def;
     let answers = inner.state.answers();
     match catch_unwind(AssertUnwindSafe(|| (def.handler)(&cx, &target.dependencies))) {
-        Ok(Started::Later(future)) => Run::running(future, def.name, answers),
+        Ok(Started::Later(future)) => Run::running(future, def.name, answers, charge),
         Ok(Started::Now(response)) => Run::Ready(Poll::Ready(response)),
         Err(payload) => Run::ready(panicked(def.name, &*payload, answers)),
     }

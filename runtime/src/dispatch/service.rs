@@ -61,6 +61,11 @@ impl Service {
         &self.inner.config
     }
 
+    /// The memory budget its requests and responses are charged against, when it has one.
+    pub(crate) fn budget(&self) -> Option<&Arc<crate::budget::MemoryBudget>> {
+        self.inner.budget.as_ref()
+    }
+
     /// The route table with shadowed routes marked.
     pub fn route_table(&self) -> &[RouteInfo] {
         &self.inner.route_table

@@ -23,7 +23,8 @@ use hyper::{HeaderMap, StatusCode};
 use serde_json::json;
 
 use super::form_parts::FormParts;
-use crate::response::{error_response, Body, BodyError, BoxError, Response};
+use crate::budget::Charge;
+use crate::response::{error_response, over_budget, Body, BodyError, BoxError, Response};
 
 /// The body as validation sees it.
 #[derive(Debug, Clone, PartialEq)]
@@ -88,14 +89,21 @@ impl PartialEq for StreamSlot {
     }
 }
 
-/// Reads a whole body, refusing more than `limit` bytes, by polling (see `dispatch`).
+/// Reads a whole body, refusing more than `limit` bytes, by polling (see `dispatch`). With a
+/// memory budget, what it keeps is charged before it is kept, and only what has arrived: a client
+/// that declares a length and stalls holds nothing of the budget (it could otherwise hold all of
+/// it, 64 connections × 1 MiB, for the whole body deadline, without sending a byte).
 pub(crate) struct BodyReader<B> {
     body: B,
+    /// The request's charge against the memory budget, when the app has one.
+    charge: Option<Charge>,
+    /// Bytes charged for the body so far (what it holds).
+    charged: usize,
     /// The first data frame, kept as it came: a body of one frame (most bodies) is not copied.
     first: Bytes,
     /// The body so far, once a second frame arrived.
     buffer: BytesMut,
-    /// The declared length, to size `buffer`.
+    /// The declared length: the most `buffer` grows to (it grows by doubling what arrived).
     capacity: usize,
     limit: usize,
 }
@@ -105,22 +113,45 @@ where
     B: hyper::body::Body + Unpin,
     B::Error: Into<BoxError>,
 {
-    /// Start reading `body`; a declared `Content-Length` over `limit` is refused at once.
-    pub(crate) fn new(body: B, limit: usize) -> Result<Self, Response> {
+    /// Start reading `body`; a declared `Content-Length` over `limit` is refused at once, and
+    /// one the memory budget (`charge`) has no room for now (503) or could never hold (413).
+    pub(crate) fn new(body: B, limit: usize, charge: Option<Charge>) -> Result<Self, Response> {
         // hyper turns `Content-Length` into the body's exact size hint (and refuses a malformed
         // one), so the header need not be looked up and parsed again.
         let hint = body.size_hint();
         if hint.lower() > limit as u64 {
             return Err(too_large(limit));
         }
-        let capacity = hint.exact().map_or(0, |len| len as usize);
+        let capacity = hint.exact().map_or(limit, |len| len as usize);
+        if let Some(charge) = &charge {
+            charge.fits(hint.lower() as usize).map_err(over_budget)?;
+        }
         Ok(BodyReader {
             body,
+            charge,
+            charged: 0,
             first: Bytes::new(),
             buffer: BytesMut::new(),
             capacity,
             limit,
         })
+    }
+
+    /// The request's charge, once the body is read (its parse grows it).
+    pub(crate) fn take_charge(&mut self) -> Option<Charge> {
+        self.charge.take()
+    }
+
+    /// Charge what the body holds once it holds `held` bytes.
+    #[inline]
+    fn charge_up_to(&mut self, held: usize) -> Result<(), Response> {
+        if held > self.charged {
+            if let Some(charge) = &self.charge {
+                charge.grow(held - self.charged).map_err(over_budget)?;
+            }
+            self.charged = held;
+        }
+        Ok(())
     }
 
     /// Poll until the body is complete, too large, or broken.
@@ -140,19 +171,35 @@ where
                 Poll::Ready(Some(Ok(frame))) => {
                     if let Ok(mut data) = frame.into_data() {
                         let read = self.first.len() + self.buffer.len();
-                        if read + data.remaining() > self.limit {
+                        let needed = read + data.remaining();
+                        if needed > self.limit {
                             return Poll::Ready(Err(too_large(self.limit)));
                         }
                         if read == 0 {
+                            if let Err(refused) = self.charge_up_to(needed) {
+                                return Poll::Ready(Err(refused));
+                            }
                             // `Bytes` hands itself over without a copy.
                             self.first = data.copy_to_bytes(data.remaining());
-                        } else {
-                            if self.buffer.is_empty() {
-                                self.buffer.reserve(self.capacity.max(read + data.remaining()));
-                                self.buffer.put(std::mem::take(&mut self.first));
-                            }
-                            self.buffer.put(data);
+                            continue;
                         }
+                        if needed > self.buffer.capacity() {
+                            // Twice what arrived, never past the declared length: what the body
+                            // holds follows what was sent.
+                            let room = needed.max(2 * read).min(self.capacity.max(needed));
+                            if let Err(refused) = self.charge_up_to(room) {
+                                return Poll::Ready(Err(refused));
+                            }
+                            self.buffer.reserve(room - self.buffer.len());
+                            // The allocator's own rounding, if any.
+                            if let Err(refused) = self.charge_up_to(self.buffer.capacity()) {
+                                return Poll::Ready(Err(refused));
+                            }
+                        }
+                        if self.buffer.is_empty() {
+                            self.buffer.put(std::mem::take(&mut self.first));
+                        }
+                        self.buffer.put(data);
                     }
                 }
             }
@@ -370,7 +417,7 @@ mod tests {
             stall,
             stalled: false,
         };
-        let mut reader = BodyReader::new(body, limit).map_err(|r| r.status())?;
+        let mut reader = BodyReader::new(body, limit, None).map_err(|r| r.status())?;
         std::future::poll_fn(|cx| reader.poll_read(cx))
             .await
             .map_err(|r| r.status())

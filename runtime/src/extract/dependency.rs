@@ -181,6 +181,7 @@ mod tests {
             params: &params,
             body_input: &body,
             state: &state,
+            charge: None,
         };
         let group = DependencyFn::of::<Counted>();
         let mut errors = ValidationErrors::new();

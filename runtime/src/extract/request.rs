@@ -17,6 +17,8 @@ use hyper::HeaderMap;
 use super::body::BodyInput;
 use super::query;
 use super::state::StateMap;
+use crate::budget::Charge;
+use crate::validate::{BadBody, ValidationErrors};
 
 /// Most parameters a template may have (their ranges are kept inline, without allocating).
 pub(crate) const MAX_PARAMS: usize = 8;
@@ -65,9 +67,28 @@ pub struct RequestCx<'a> {
     pub(crate) params: &'a PathParams,
     pub(crate) body_input: &'a BodyInput,
     pub(crate) state: &'a StateMap,
+    /// The request's charge against the memory budget (a route that reads its body, in an app
+    /// with a budget): what parsing the body takes is charged to it before the parse.
+    pub(crate) charge: Option<&'a Charge>,
 }
 
 impl<'a> RequestCx<'a> {
+    /// Charge `bytes` more to the request's memory charge, before they are taken; `false` (with
+    /// the refusal recorded in `errors`, which it answers) when they do not fit.
+    #[inline]
+    pub(crate) fn charge(&self, bytes: usize, errors: &mut ValidationErrors) -> bool {
+        let Some(charge) = self.charge else {
+            return true;
+        };
+        match charge.grow(bytes) {
+            Ok(()) => true,
+            Err(refused) => {
+                errors.bad_body(BadBody::OverBudget(refused));
+                false
+            }
+        }
+    }
+
     /// The raw (still percent-encoded) value of the `index`-th path parameter.
     // Inlined: generated handlers, in the route author's crate, call this once per argument.
     #[inline]

@@ -15,12 +15,16 @@
 //! - the limits are the uploads' (`Config::upload_limit`, all parts; `Config::upload_part_limit`,
 //!   one part): a part or a body over its limit is answered 413 as soon as the excess arrives, a
 //!   malformed body 400, a text part that is not UTF-8 400, a body that misses its deadline 408
-//!   (the answers of [`MultipartError`]); a temporary file that cannot be written is a logged 500.
+//!   (the answers of [`MultipartError`]); a temporary file that cannot be written is a logged 500;
+//! - what a form keeps in memory (text parts, the in-memory part of files, an urlencoded body) is
+//!   charged against the memory budget before it is kept (503 or 413 when it does not fit); what
+//!   goes to temporary files is not memory.
 
 use std::sync::Mutex;
 
 use bytes::{Bytes, BytesMut};
 use http_body_util::{BodyExt, Limited};
+use hyper::body::Body as _;
 use hyper::header::CONTENT_TYPE;
 use hyper::HeaderMap;
 use tokio::io::{AsyncSeekExt, AsyncWriteExt};
@@ -29,7 +33,8 @@ use super::body::{too_large, unreadable};
 use super::form_parts::{FormParts, PartValue};
 use super::multipart::{boundary_of, MultipartError};
 use super::upload_file::{Data, UploadFile};
-use crate::response::{Body, IntoResponse, Response};
+use crate::budget::Charge;
+use crate::response::{over_budget, Body, IntoResponse, Response};
 
 /// The bytes of one file kept in memory before it goes to a temporary file: Starlette's
 /// `SpooledTemporaryFile` threshold (1 MiB), so a small upload never touches the disk.
@@ -71,17 +76,22 @@ fn form_kind(headers: &HeaderMap) -> FormKind {
     }
 }
 
-/// Read the form `body` (see the rules at the top); an `Err` is the request's answer.
+/// Read the form `body` (see the rules at the top); an `Err` is the request's answer. What it
+/// keeps in memory is charged to `charge` first, when the app has a memory budget.
 pub(crate) async fn read_form(
     headers: &HeaderMap,
     body: Body,
     limits: FormLimits,
+    charge: Option<&Charge>,
 ) -> Result<FormParts, Response> {
+    let budget = Budget(charge);
     match form_kind(headers) {
-        FormKind::Multipart(boundary) => read_multipart(body, boundary, limits)
-            .await
-            .map_err(IntoResponse::into_response),
+        FormKind::Multipart(boundary) => read_multipart(body, boundary, limits, budget).await,
         FormKind::Urlencoded => {
+            // The body, then its pairs as strings: charged before they are read, by the declared
+            // length, and again for what arrived beyond it.
+            let declared = usize::try_from(body.size_hint().lower()).unwrap_or(usize::MAX);
+            budget.grow(declared.saturating_mul(2))?;
             let bytes = match Limited::new(body, limits.urlencoded).collect().await {
                 Ok(collected) => collected.to_bytes(),
                 Err(error) if error.is::<http_body_util::LengthLimitError>() => {
@@ -89,6 +99,7 @@ pub(crate) async fn read_form(
                 }
                 Err(error) => return Err(unreadable(error)),
             };
+            budget.grow(bytes.len().saturating_sub(declared).saturating_mul(2))?;
             let parts = form_urlencoded::parse(&bytes)
                 .map(|(name, value)| (name.into_owned(), PartValue::Text(value.into_owned())))
                 .collect();
@@ -98,42 +109,73 @@ pub(crate) async fn read_form(
     }
 }
 
+/// The request's memory charge, when the app has a budget.
+#[derive(Clone, Copy)]
+struct Budget<'a>(Option<&'a Charge>);
+
+impl Budget<'_> {
+    /// Charge `bytes` before they are kept; the answer to a refusal.
+    fn grow(self, bytes: usize) -> Result<(), Response> {
+        match self.0 {
+            Some(charge) => charge.grow(bytes).map_err(over_budget),
+            None => Ok(()),
+        }
+    }
+}
+
 async fn read_multipart(
     body: Body,
     boundary: String,
     limits: FormLimits,
-) -> Result<FormParts, MultipartError> {
+    budget: Budget<'_>,
+) -> Result<FormParts, Response> {
     let size_limit = multer::SizeLimit::new()
         .whole_stream(limits.total)
         .per_field(limits.part);
     let constraints = multer::Constraints::new().size_limit(size_limit);
     let mut multipart = multer::Multipart::with_constraints(body.into_data_stream(), boundary, constraints);
     let mut parts = Vec::new();
-    while let Some(mut field) = multipart.next_field().await.map_err(MultipartError::parse)? {
+    while let Some(mut field) = multipart.next_field().await.map_err(refused_part)? {
         let name = field.name().unwrap_or("").to_owned();
         let Some(filename) = field.file_name().map(str::to_owned) else {
             let mut text = Vec::new();
-            while let Some(chunk) = field.chunk().await.map_err(MultipartError::parse)? {
+            while let Some(chunk) = field.chunk().await.map_err(refused_part)? {
+                // Twice: the text grows by doubling.
+                budget.grow(chunk.len().saturating_mul(2))?;
                 text.extend_from_slice(&chunk);
             }
-            let text = String::from_utf8(text).map_err(|_| MultipartError::not_utf8())?;
+            let text = String::from_utf8(text).map_err(|_| MultipartError::not_utf8().into_response())?;
             parts.push((name, PartValue::Text(text)));
             continue;
         };
         let content_type = field.content_type().map(|mime| mime.to_string());
         let headers = field.headers().clone();
         let mut spool = Spool::new(limits.spool_threshold);
-        while let Some(chunk) = field.chunk().await.map_err(MultipartError::parse)? {
-            spool.push(chunk).await.map_err(MultipartError::io)?;
+        while let Some(chunk) = field.chunk().await.map_err(refused_part)? {
+            if spool.keeps_in_memory(chunk.len()) {
+                budget.grow(chunk.len().saturating_mul(2))?;
+            }
+            spool
+                .push(chunk)
+                .await
+                .map_err(|error| MultipartError::io(error).into_response())?;
         }
         if filename.is_empty() && spool.size == 0 {
             continue;
         }
-        let (size, data) = spool.finish().await.map_err(MultipartError::io)?;
+        let (size, data) = spool
+            .finish()
+            .await
+            .map_err(|error| MultipartError::io(error).into_response())?;
         let file = UploadFile::new(Some(filename), content_type, headers, size, data);
         parts.push((name, PartValue::File(Mutex::new(Some(Box::new(file))))));
     }
     Ok(FormParts::new(parts))
+}
+
+/// The answer to a part that could not be read.
+fn refused_part(error: multer::Error) -> Response {
+    MultipartError::parse(error).into_response()
 }
 
 /// One file being received: in memory up to the threshold, then in a temporary file.
@@ -152,6 +194,11 @@ impl Spool {
             file: None,
             size: 0,
         }
+    }
+
+    /// True when a chunk of `len` bytes would be kept in memory (not in the file).
+    fn keeps_in_memory(&self, len: usize) -> bool {
+        self.file.is_none() && self.memory.len() + len <= self.threshold
     }
 
     async fn push(&mut self, chunk: Bytes) -> std::io::Result<()> {
@@ -220,7 +267,7 @@ mod tests {
         limits: FormLimits,
     ) -> Result<FormParts, u16> {
         let body = Body::from(Bytes::from_static(body));
-        read_form(&headers(content_type), body, limits)
+        read_form(&headers(content_type), body, limits, None)
             .await
             .map_err(|response| response.status().as_u16())
     }

@@ -99,7 +99,7 @@ impl ErrorAnswers {
         };
         let errors = match errors.bad_body {
             None => errors,
-            Some(BadBody::NotUtf8) => return errors.into_response(),
+            Some(BadBody::NotUtf8 | BadBody::OverBudget(_)) => return errors.into_response(),
             Some(BadBody::InvalidJson(item)) => ValidationErrors {
                 items: vec![*item],
                 bad_body: None,

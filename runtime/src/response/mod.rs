@@ -13,6 +13,7 @@
 mod answers;
 mod body;
 mod digest;
+mod memory;
 mod sse;
 mod stream;
 
@@ -20,6 +21,7 @@ pub use answers::Invalid;
 pub(crate) use answers::{internal_answer, ErrorAnswers, InternalAnswer, ValidationAnswer};
 pub use body::{Body, BodyError, BoxError};
 pub(crate) use digest::fnv1a;
+pub(crate) use memory::{charged, fitted, over_budget, MemoryRefused};
 pub use sse::{Event, KeepAlive, LastEventId, Sse};
 pub use stream::StreamingResponse;
 
@@ -153,7 +155,7 @@ pub(crate) fn error_response(status: StatusCode, detail: &Value) -> Response {
         detail: &'a Value,
     }
     match serde_json::to_vec(&Detail { detail }) {
-        Ok(bytes) => json_bytes_response(status, bytes),
+        Ok(bytes) => json_bytes_response(status, fitted(bytes)),
         Err(_) => internal_error(),
     }
 }
@@ -185,7 +187,7 @@ fn with_content_type(status: StatusCode, content_type: HeaderValue, bytes: Bytes
 impl<T: Serialize> IntoResponse for Json<T> {
     fn into_response(self) -> Response {
         match serde_json::to_vec(&self.0) {
-            Ok(bytes) => json_bytes_response(StatusCode::OK, bytes),
+            Ok(bytes) => json_bytes_response(StatusCode::OK, fitted(bytes)),
             Err(err) => {
                 tracing::error!(error = %err, "response body could not be serialized as JSON");
                 internal_error()
@@ -342,6 +344,7 @@ impl IntoResponse for ValidationErrors {
                 bad_body: None,
             }
             .into_response(),
+            Some(BadBody::OverBudget(refused)) => over_budget(refused),
             None => json_bytes_response(StatusCode::UNPROCESSABLE_ENTITY, self.to_json_bytes()),
         }
     }

@@ -32,7 +32,7 @@ use super::strict::{Verdict, Verdicts};
 use crate::dispatch::{ResponseFuture, Service};
 use crate::extract::BodyDeadlineMissed;
 use crate::metrics::Refusal;
-use crate::response::{error_response, Response};
+use crate::response::{charged, error_response, MemoryRefused, Response};
 
 /// The app as one connection's requests meet it (see the module rules).
 #[derive(Clone)]
@@ -261,8 +261,16 @@ impl<F: Future<Output = Response> + Unpin> Future for ConnFuture<F> {
                         .insert(CONNECTION, HeaderValue::from_static("close"));
                 }
                 let pass = pass.take();
-                if response.status() == StatusCode::REQUEST_TIMEOUT {
-                    count_body_timeout(&response, pass.as_ref());
+                if let Some(budget) = pass.as_ref().and_then(Pass::budget) {
+                    response = charged(response, budget);
+                }
+                if matches!(
+                    response.status(),
+                    StatusCode::REQUEST_TIMEOUT
+                        | StatusCode::PAYLOAD_TOO_LARGE
+                        | StatusCode::SERVICE_UNAVAILABLE
+                ) {
+                    count_marked(&response, pass.as_ref());
                 }
                 Poll::Ready(Ok(served(response, pass, stream.take())))
             }
@@ -274,12 +282,16 @@ impl<F: Future<Output = Response> + Unpin> Future for ConnFuture<F> {
     }
 }
 
-/// Count a 408 that answered a missed body deadline (a route's own 408 is not counted).
+/// Count a 408 that answered a missed body deadline, and a 413 or 503 that answered a charge
+/// the memory budget refused (a route's own 408, 413 or 503 is not counted).
 #[cold]
-fn count_body_timeout(response: &Response, pass: Option<&Pass>) {
+fn count_marked(response: &Response, pass: Option<&Pass>) {
+    let Some(pass) = pass else {
+        return;
+    };
     if response.extensions().get::<BodyDeadlineMissed>().is_some() {
-        if let Some(pass) = pass {
-            pass.refusals().count(Refusal::BodyTimeout);
-        }
+        pass.refusals().count(Refusal::BodyTimeout);
+    } else if response.extensions().get::<MemoryRefused>().is_some() {
+        pass.refusals().count(Refusal::MemoryBudget);
     }
 }

@@ -9,6 +9,9 @@
 //!   for every byte received (Apache's `mod_reqtimeout` rule): a steady upload is never cut, a
 //!   trickle or a stall is. `Expect: 100-continue` is answered by hyper at the first read, so a
 //!   client that never sends its announced body meets the same deadline;
+//! - and no body goes `body_timeout` without a byte (nginx's `client_body_timeout`): a client
+//!   that sends most of a large body fast and then stalls would otherwise earn a long deadline
+//!   (1 MiB at 8 KiB/s: 138 s) and hold what it sent against the memory budget all that time;
 //! - a missed deadline ends the body with [`BodyTimedOut`]: the route's reader answers it 408
 //!   (`extract::body_timed_out`, with `Connection: close`), and the request's place under the
 //!   concurrency limit is given back with that answer;
@@ -48,15 +51,18 @@ impl BodyRules {
         }
     }
 
-    /// The deadline of a body that first waited at `first_wait` and has received `received`
-    /// bytes.
-    fn deadline(self, first_wait: Instant, received: u64) -> Instant {
-        let mut allowed = Duration::from_millis(u64::from(self.timeout_ms));
+    /// The deadline of a body that first waited at `first_wait`, has received `received` bytes,
+    /// the last of them at `last_bytes` (or none since `first_wait`).
+    fn deadline(self, first_wait: Instant, received: u64, last_bytes: Instant) -> Instant {
+        let timeout = Duration::from_millis(u64::from(self.timeout_ms));
+        let mut allowed = timeout;
         if self.min_rate > 0 {
             let extra_ms = received.saturating_mul(1000) / u64::from(self.min_rate);
             allowed = allowed.saturating_add(Duration::from_millis(extra_ms));
         }
-        first_wait.checked_add(allowed).unwrap_or_else(far_future)
+        let by_rate = first_wait.checked_add(allowed).unwrap_or_else(far_future);
+        let by_silence = last_bytes.checked_add(timeout).unwrap_or_else(far_future);
+        by_rate.min(by_silence)
     }
 }
 
@@ -81,6 +87,8 @@ pub(crate) struct TimedBody {
 
 struct Clock {
     first_wait: Instant,
+    /// When bytes last arrived after the first wait (`first_wait` until then).
+    last_bytes: Instant,
     timer: Pin<Box<Sleep>>,
 }
 
@@ -136,7 +144,10 @@ impl TimedBody {
             let first_wait = Instant::now();
             Box::new(Clock {
                 first_wait,
-                timer: Box::pin(tokio::time::sleep_until(rules.deadline(first_wait, received))),
+                last_bytes: first_wait,
+                timer: Box::pin(tokio::time::sleep_until(
+                    rules.deadline(first_wait, received, first_wait),
+                )),
             })
         });
         loop {
@@ -144,7 +155,7 @@ impl TimedBody {
                 return Poll::Pending;
             }
             // The timer was aimed before the bytes received since lengthened the deadline.
-            let deadline = rules.deadline(clock.first_wait, received);
+            let deadline = rules.deadline(clock.first_wait, received, clock.last_bytes);
             if Instant::now() >= deadline {
                 self.timed_out = true;
                 self.moving();
@@ -179,6 +190,10 @@ impl Body for TimedBody {
             Poll::Ready(Some(Ok(frame))) => {
                 if let Some(data) = frame.data_ref() {
                     this.received += data.len() as u64;
+                    // Only a body that has waited has a clock to keep: most never do.
+                    if let Some(clock) = &mut this.clock {
+                        clock.last_bytes = Instant::now();
+                    }
                 }
                 Poll::Ready(Some(Ok(frame)))
             }
@@ -208,22 +223,47 @@ mod tests {
     fn the_deadline_grows_with_the_bytes_received() {
         let start = Instant::now();
         let rules = BodyRules::new(Duration::from_secs(10), Some(1000));
-        assert_eq!(rules.deadline(start, 0), start + Duration::from_secs(10));
-        assert_eq!(rules.deadline(start, 500), start + Duration::from_millis(10_500));
-        assert_eq!(rules.deadline(start, 5000), start + Duration::from_secs(15));
+        assert_eq!(rules.deadline(start, 0, start), start + Duration::from_secs(10));
+        let later = start + Duration::from_secs(6);
+        assert_eq!(
+            rules.deadline(start, 500, later),
+            start + Duration::from_millis(10_500)
+        );
+        assert_eq!(
+            rules.deadline(start, 5000, later),
+            start + Duration::from_secs(15)
+        );
+    }
+
+    #[test]
+    fn a_body_that_sent_much_fast_still_gets_no_more_than_the_timeout_of_silence() {
+        let start = Instant::now();
+        let rules = BodyRules::new(Duration::from_secs(10), Some(8 * 1024));
+        // 1 MiB in the first second earns 128 s by rate; silence after it ends the body at 11 s.
+        let last = start + Duration::from_secs(1);
+        assert_eq!(
+            rules.deadline(start, 1 << 20, last),
+            start + Duration::from_secs(11)
+        );
     }
 
     #[test]
     fn without_a_rate_the_timeout_is_the_whole_body_s() {
         let start = Instant::now();
         let rules = BodyRules::new(Duration::from_secs(3), None);
-        assert_eq!(rules.deadline(start, 1 << 40), start + Duration::from_secs(3));
+        assert_eq!(
+            rules.deadline(start, 1 << 40, start),
+            start + Duration::from_secs(3)
+        );
     }
 
     #[test]
     fn huge_values_saturate_instead_of_overflowing() {
         let start = Instant::now();
         let rules = BodyRules::new(Duration::MAX, Some(1));
-        assert!(rules.deadline(start, u64::MAX) > start + Duration::from_secs(86_400 * 365));
+        assert!(
+            rules.deadline(start, u64::MAX, start + Duration::MAX / 4)
+                > start + Duration::from_secs(86_400 * 365)
+        );
     }
 }

@@ -20,9 +20,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use super::refusals::Refusals;
+use crate::budget::MemoryBudget;
 
-/// Counts requests in flight, and reaches the server's refusal counts (so a request carries one
-/// reference, its [`Pass`], for both).
+/// Counts requests in flight, and reaches the server's refusal counts and memory budget (so a
+/// request carries one reference, its [`Pass`], for all three).
 pub(crate) struct Gate {
     /// Requests admitted and not yet answered (their `Pass` alive).
     in_flight: AtomicUsize,
@@ -32,6 +33,8 @@ pub(crate) struct Gate {
     /// `usize::MAX`: unlimited.
     limit: usize,
     refusals: Arc<Refusals>,
+    /// The app's memory budget, which a response body is charged against (`served.rs`).
+    budget: Option<Arc<MemoryBudget>>,
 }
 
 /// One request's place under the limit, given back when dropped.
@@ -42,6 +45,12 @@ impl Pass {
     pub(crate) fn refusals(&self) -> &Refusals {
         &self.0.refusals
     }
+
+    /// The app's memory budget, when it has one.
+    #[inline]
+    pub(crate) fn budget(&self) -> Option<&Arc<MemoryBudget>> {
+        self.0.budget.as_ref()
+    }
 }
 
 impl Drop for Pass {
@@ -51,13 +60,19 @@ impl Drop for Pass {
 }
 
 impl Gate {
-    /// A gate letting `limit` requests through at once (`None`: any number).
-    pub(crate) fn new(limit: Option<usize>, refusals: Arc<Refusals>) -> Arc<Self> {
+    /// A gate letting `limit` requests through at once (`None`: any number), whose requests'
+    /// responses are charged against `budget`.
+    pub(crate) fn new(
+        limit: Option<usize>,
+        refusals: Arc<Refusals>,
+        budget: Option<Arc<MemoryBudget>>,
+    ) -> Arc<Self> {
         Arc::new(Gate {
             in_flight: AtomicUsize::new(0),
             waiting: AtomicUsize::new(0),
             limit: limit.unwrap_or(usize::MAX),
             refusals,
+            budget,
         })
     }
 
@@ -98,7 +113,7 @@ mod tests {
     #[test]
     fn places_are_given_back_when_passes_drop() {
         let service = crate::App::new().build().unwrap_or_else(|e| panic!("{e}"));
-        let gate = Gate::new(Some(2), Refusals::new(service, None));
+        let gate = Gate::new(Some(2), Refusals::new(service, None), None);
         let first = gate.enter();
         let second = gate.enter();
         assert!(first.is_some() && second.is_some());
@@ -110,7 +125,7 @@ mod tests {
     #[test]
     fn a_request_waiting_for_its_body_does_not_count() {
         let service = crate::App::new().build().unwrap_or_else(|e| panic!("{e}"));
-        let gate = Gate::new(Some(1), Refusals::new(service, None));
+        let gate = Gate::new(Some(1), Refusals::new(service, None), None);
         let waiting = gate.enter();
         assert!(gate.enter().is_none());
         gate.leave();
@@ -128,7 +143,7 @@ mod tests {
     #[test]
     fn a_pass_dropped_before_its_waiting_body_wraps_nothing() {
         let service = crate::App::new().build().unwrap_or_else(|e| panic!("{e}"));
-        let gate = Gate::new(Some(1), Refusals::new(service, None));
+        let gate = Gate::new(Some(1), Refusals::new(service, None), None);
         let pass = gate.enter();
         gate.leave();
         // The answer is sent (the pass goes) while the body is still held somewhere.

@@ -238,7 +238,11 @@ impl Server {
             idle_timeout: config.header_read_timeout,
             write_timeout: config.write_timeout,
             body_rules: BodyRules::new(config.body_timeout, config.body_min_rate),
-            gate: Gate::new(config.max_concurrency, refusals.clone()),
+            gate: Gate::new(
+                config.max_concurrency,
+                refusals.clone(),
+                service.budget().cloned(),
+            ),
             strict_http1: config.strict_http1,
         });
         let limit = max_connections.map(ConnLimit::new);

@@ -106,6 +106,10 @@ fn describe(reason: Refusal, n: u64, config: &Config, max_connections: Option<us
             "accepting paused {n} times in the last second: {} connections were open (max_connections)",
             max_connections.unwrap_or(usize::MAX)
         ),
+        Refusal::MemoryBudget => format!(
+            "{n} requests answered 503 or 413 in the last second: the bodies being read, parsed and written held the memory budget ({} bytes, memory_budget)",
+            config.memory_budget.unwrap_or(usize::MAX)
+        ),
         Refusal::Malformed => format!(
             "{n} requests refused with 400 or 501 in the last second: framing or Host headers that HTTP/1.1 does not allow"
         ),

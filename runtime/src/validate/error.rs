@@ -12,6 +12,8 @@ use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
+use crate::budget::OverBudget;
+
 /// One element of an error location: a name (`"query"`, `"price"`) or an array index.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum LocItem {
@@ -116,6 +118,9 @@ pub enum BadBody {
     NotUtf8,
     /// Not JSON: the one `json_invalid` error.
     InvalidJson(Box<ErrorItem>),
+    /// Reading it would take more memory than the budget has (`Config::memory_budget`): 503, or
+    /// 413 when it needs more than the whole budget.
+    OverBudget(OverBudget),
 }
 
 /// All validation errors of one request, answered as one 422.

@@ -17,6 +17,8 @@ use serde::de::{DeserializeSeed, Error as _, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
+use super::json_tree::TreeSeed;
+
 /// Strict deserialization straight from JSON text. The default refuses, sending every body of
 /// the type through the lax path.
 ///
@@ -33,6 +35,17 @@ pub trait FastJson: Sized {
     fn fast<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let _ = deserializer;
         Err(D::Error::custom("no fast path"))
+    }
+
+    /// The most bytes reading the body `text` on the fast path can hold at once: what the
+    /// server's memory budget is charged before it runs
+    /// ([`Config::memory_budget`](crate::Config::memory_budget)). The default is what a
+    /// `serde_json::Value` tree of the text can hold (about 40 bytes per byte at most, a few for
+    /// ordinary documents): a bound for the framework's field types and the models made of them.
+    /// A type that reads the text without a value per element (a raw text, a count) returns its
+    /// own bound.
+    fn fast_cost(text: &[u8]) -> usize {
+        super::json_tree::tree_peak(text)
     }
 }
 
@@ -123,7 +136,23 @@ macro_rules! via_deserialize {
         }
     )*};
 }
-via_deserialize!(String, bool, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f64, Value, Map<String, Value>);
+via_deserialize!(String, bool, i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f64);
+
+// Trees are read compactly (`json_tree.rs`), as the lax path reads them.
+impl FastJson for Value {
+    fn fast<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        TreeSeed.deserialize(deserializer)
+    }
+}
+
+impl FastJson for Map<String, Value> {
+    fn fast<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        match deserializer.deserialize_map(TreeSeed)? {
+            Value::Object(map) => Ok(map),
+            _ => Err(D::Error::custom("not an object")),
+        }
+    }
+}
 
 impl FastJson for f32 {
     fn fast<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

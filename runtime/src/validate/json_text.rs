@@ -25,7 +25,7 @@ pub(crate) fn parse_json_value(body: &[u8], errors: &mut ValidationErrors) -> Op
         errors.bad_body(BadBody::NotUtf8);
         return None;
     };
-    match serde_json::from_str::<Value>(text) {
+    match super::json_tree::parse_value(text) {
         Ok(value) => Some(value),
         Err(err) => {
             errors.bad_body(BadBody::InvalidJson(Box::new(json_invalid(text, &err))));

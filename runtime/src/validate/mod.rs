@@ -32,6 +32,7 @@ mod generic;
 mod json;
 mod json_error;
 mod json_text;
+pub(crate) mod json_tree;
 mod model;
 #[cfg(feature = "pattern")]
 mod pattern;

@@ -33,6 +33,7 @@ mod inputs;
 mod layers;
 mod lifecycle;
 mod manual_arguments;
+mod memory_budget;
 mod observability;
 mod openapi_document;
 mod openapi_schema;

@@ -160,6 +160,34 @@ async fn a_trickle_is_cut_and_a_slow_steady_body_is_not() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_sent_fast_then_stalled_is_cut_after_the_timeout_of_silence() {
+    let _one = exclusive().await;
+    // 1 s, lengthened by 1 ms per byte: 50,000 bytes sent at once earn 51 s by rate, but the
+    // silence after them ends the body at about 1 s (it would hold what it sent all that time).
+    let app = app().body_timeout(Duration::from_secs(1), Some(1000));
+    let (addr, _stop) = serve(app).await;
+    let mut stalled = TcpStream::connect(addr).await.unwrap_or_else(|e| panic!("{e}"));
+    stalled
+        .write_all(&post_head(50_001, ""))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    stalled
+        .write_all(&vec![b' '; 50_000])
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let started = Instant::now();
+    let reply = closed_within(&mut stalled, Duration::from_secs(5))
+        .await
+        .unwrap_or_default();
+    assert_eq!(parse(&reply).status, 408);
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_millis(900) && took < Duration::from_millis(2500),
+        "cut after {took:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn http2_streams_with_stalled_bodies_hold_no_place_and_get_408() {
     use bytes::Bytes;
     use http_body_util::{BodyExt, StreamBody};

@@ -96,3 +96,32 @@ async fn overload_refusals_are_counted_and_logged_once_a_second_with_their_count
     // The metrics count them too (the metrics scrape itself may be refused while held: after).
     assert_eq!(refusals(addr, "overload").await, 300);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn memory_budget_refusals_are_counted_and_logged_with_their_count() {
+    let _one = exclusive().await;
+    capture_warnings();
+    let app = app()
+        .metrics(ferrapi::metrics::Metrics::new())
+        .memory_budget(Some(64 * 1024));
+    let (addr, _stop) = serve(app).await;
+    let before: Vec<String> = WARNINGS.lock().map(|l| l.clone()).unwrap_or_default();
+    // Each needs more than the whole budget: 413, counted as the budget's refusal.
+    let body = format!("[{}]", vec!["0"; 20_000].join(","));
+    for _ in 0..40 {
+        let reply = ferrapi_tests::client::send_json(addr, "POST", "/echo", &body).await;
+        assert_eq!(reply.status, 413);
+    }
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let lines: Vec<String> = WARNINGS
+        .lock()
+        .map(|l| l[before.len().min(l.len())..].to_vec())
+        .unwrap_or_default();
+    let budget: Vec<&String> = lines.iter().filter(|l| l.contains("memory budget")).collect();
+    let counted: u64 = budget
+        .iter()
+        .filter_map(|l| l.split_whitespace().next().and_then(|n| n.parse::<u64>().ok()))
+        .sum();
+    assert_eq!(counted, 40, "{budget:?}");
+    assert_eq!(refusals(addr, "memory_budget").await, 40);
+}

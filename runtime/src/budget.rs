@@ -1,0 +1,214 @@
+//! The memory budget: the bytes clients can make the process hold in request bodies (read, and
+//! parsed) and in response bodies not yet written, counted against one limit
+//! ([`Config::memory_budget`](crate::Config::memory_budget)).
+//!
+//! A limit on the *count* of requests is not a limit on their memory: 32 requests with 1 MiB
+//! JSON bodies nested 120 deep held 2.6 GiB before this budget (each JSON value is a heap node).
+//! So every such byte is charged here before it is taken, and given back when it is freed.
+//!
+//! Rules enforced here:
+//! - a charge is taken *before* the memory it counts: a body's declared length before its first
+//!   byte is read, each frame of a body without one before it is kept, a JSON body's parse (what
+//!   its tree can cost, `validate/json_tree.rs`) before it is parsed, a response's bytes before
+//!   they are handed to the connection;
+//! - a charge that does not fit is refused ([`OverBudget`]): the caller answers 413 when the
+//!   request alone needs more than the whole budget, else 503 with `Retry-After` (the memory is
+//!   in use by others, and will be given back);
+//! - a charge is given back when what it counts is freed, whatever way that happens (it is a
+//!   guard: dropping it gives its bytes back);
+//! - counting is one atomic addition (and a subtraction when it does not fit): no lock, no
+//!   allocation, and an app without a budget carries no charge at all.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+/// The process's budget of bytes held for clients (one per served app).
+#[derive(Debug)]
+pub(crate) struct MemoryBudget {
+    limit: usize,
+    used: AtomicUsize,
+}
+
+/// Why a charge was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OverBudget {
+    /// The request alone needs more than the whole budget: it can never be served (413).
+    TooLarge,
+    /// The budget is in use by other requests and responses now (503, retry shortly).
+    Busy,
+}
+
+impl MemoryBudget {
+    /// A budget of `limit` bytes.
+    pub(crate) fn new(limit: usize) -> Arc<Self> {
+        Arc::new(MemoryBudget {
+            limit,
+            used: AtomicUsize::new(0),
+        })
+    }
+
+    /// Bytes charged now.
+    #[cfg(test)]
+    pub(crate) fn used(&self) -> usize {
+        self.used.load(Ordering::Relaxed)
+    }
+
+    /// Take `bytes`, if they fit.
+    #[inline]
+    fn take(&self, bytes: usize) -> Result<(), OverBudget> {
+        if bytes > self.limit {
+            return Err(OverBudget::TooLarge);
+        }
+        let before = self.used.fetch_add(bytes, Ordering::Relaxed);
+        if before.saturating_add(bytes) > self.limit {
+            self.give_back(bytes);
+            return Err(OverBudget::Busy);
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn give_back(&self, bytes: usize) {
+        self.used.fetch_sub(bytes, Ordering::Relaxed);
+    }
+}
+
+/// Bytes held against a [`MemoryBudget`] for one request or response: given back when dropped.
+/// It can grow (a body's next frame, then its parse) through a shared reference, so a request's
+/// extraction can charge its parse while the dispatcher owns the charge.
+#[derive(Debug)]
+pub(crate) struct Charge {
+    budget: Arc<MemoryBudget>,
+    held: AtomicUsize,
+}
+
+impl Charge {
+    /// A charge of nothing yet, against `budget`.
+    #[inline]
+    pub(crate) fn new(budget: &Arc<MemoryBudget>) -> Self {
+        Charge {
+            budget: budget.clone(),
+            held: AtomicUsize::new(0),
+        }
+    }
+
+    /// A charge of `bytes` against `budget`, if they fit.
+    #[inline]
+    pub(crate) fn of(budget: &Arc<MemoryBudget>, bytes: usize) -> Result<Self, OverBudget> {
+        let charge = Charge::new(budget);
+        charge.grow(bytes)?;
+        Ok(charge)
+    }
+
+    /// Whether `bytes` more would fit now, taking nothing (a request refused before it is read).
+    #[inline]
+    pub(crate) fn fits(&self, bytes: usize) -> Result<(), OverBudget> {
+        let held = self.held.load(Ordering::Relaxed);
+        if held.saturating_add(bytes) > self.budget.limit {
+            return Err(OverBudget::TooLarge);
+        }
+        let used = self.budget.used.load(Ordering::Relaxed);
+        if used.saturating_add(bytes) > self.budget.limit {
+            return Err(OverBudget::Busy);
+        }
+        Ok(())
+    }
+
+    /// Hold `bytes` more, if they fit (the whole request's charge counts toward "too large").
+    #[inline]
+    pub(crate) fn grow(&self, bytes: usize) -> Result<(), OverBudget> {
+        let held = self.held.load(Ordering::Relaxed);
+        if held.saturating_add(bytes) > self.budget.limit {
+            return Err(OverBudget::TooLarge);
+        }
+        self.budget.take(bytes)?;
+        self.held.store(held + bytes, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// Bytes held.
+    #[cfg(test)]
+    pub(crate) fn held(&self) -> usize {
+        self.held.load(Ordering::Relaxed)
+    }
+}
+
+impl Drop for Charge {
+    #[inline]
+    fn drop(&mut self) {
+        let held = *self.held.get_mut();
+        if held > 0 {
+            self.budget.give_back(held);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn charges_fit_until_the_budget_is_used_and_come_back_when_dropped() {
+        let budget = MemoryBudget::new(100);
+        let first = Charge::of(&budget, 60).unwrap();
+        assert_eq!(budget.used(), 60);
+        assert_eq!(Charge::of(&budget, 50).err(), Some(OverBudget::Busy));
+        assert_eq!(budget.used(), 60, "a refused charge takes nothing");
+        let second = Charge::of(&budget, 40).unwrap();
+        assert_eq!(budget.used(), 100);
+        drop(first);
+        assert_eq!(budget.used(), 40);
+        drop(second);
+        assert_eq!(budget.used(), 0);
+    }
+
+    #[test]
+    fn fits_takes_nothing() {
+        let budget = MemoryBudget::new(100);
+        let held = Charge::of(&budget, 60).unwrap();
+        let probe = Charge::new(&budget);
+        assert_eq!(probe.fits(40), Ok(()));
+        assert_eq!(probe.fits(41), Err(OverBudget::Busy));
+        assert_eq!(probe.fits(101), Err(OverBudget::TooLarge));
+        assert_eq!(budget.used(), 60);
+        drop(held);
+    }
+
+    #[test]
+    fn more_than_the_whole_budget_is_too_large_whatever_else_is_held() {
+        let budget = MemoryBudget::new(100);
+        assert_eq!(Charge::of(&budget, 101).err(), Some(OverBudget::TooLarge));
+        let charge = Charge::of(&budget, 70).unwrap();
+        // The same request growing past the whole budget: too large, not busy.
+        assert_eq!(charge.grow(31), Err(OverBudget::TooLarge));
+        assert_eq!(charge.grow(30), Ok(()));
+        assert_eq!((charge.held(), budget.used()), (100, 100));
+        drop(charge);
+        assert_eq!(budget.used(), 0);
+    }
+
+    #[test]
+    fn concurrent_charges_never_pass_the_limit() {
+        let budget = MemoryBudget::new(1000);
+        let threads: Vec<_> = (0..4)
+            .map(|_| {
+                let budget = budget.clone();
+                std::thread::spawn(move || {
+                    for _ in 0..10_000 {
+                        if let Ok(charge) = Charge::of(&budget, 300) {
+                            assert!(
+                                budget.used() <= 1000 + 3 * 300,
+                                "transiently over by refused charges only"
+                            );
+                            drop(charge);
+                        }
+                    }
+                })
+            })
+            .collect();
+        for thread in threads {
+            thread.join().unwrap();
+        }
+        assert_eq!(budget.used(), 0);
+    }
+}
