@@ -13,8 +13,12 @@
 //!   `18446744073709551616` and `1e-400` read back as written): a bird is read as exact JSON
 //!   ([`ExactBody`]), stored with `insert_exact` and answered from `find_one_exact`; a number that
 //!   no store can keep exactly (more than 34 significant digits, or a magnitude beyond a BSON
-//!   Decimal128's, see [`ExactDocument`]) is a 422 naming each such number, and nothing is
-//!   stored: a number is never rounded, on either store;
+//!   Decimal128's, see [`ExactDocument`]) is a 422 naming each such number (the first
+//!   [`MAX_LISTED`](crate::store::MAX_LISTED) of them), and nothing is stored: a number is never
+//!   rounded, on either store;
+//! - a bird is never a tree of values: it is read in one pass into its text, stored as that text
+//!   (or BSON written from it in one pass), and answered as the text the store gives back, so a
+//!   bird's memory is a small multiple of its size (see `exact`);
 //! - `GET /api/bird/:name` answers the first inserted bird of that name, or 404 `Not Found` as
 //!   text; the name is only ever a value to compare;
 //! - `GET /api/env` discloses the connection string, so it is in [`group()`] only when asked
@@ -26,7 +30,7 @@ use ferrapi::header::{HeaderName, HeaderValue};
 use ferrapi::prelude::*;
 
 use crate::config::ReportedConnString;
-use crate::exact::{ExactBody, ExactValue};
+use crate::exact::ExactBody;
 use crate::store::{ExactDocument, Store};
 use crate::store_http::{store_failure, unstorable_numbers, STORE_UNAVAILABLE};
 
@@ -41,6 +45,9 @@ pub const DEFAULT_PAGE: &str = "1";
 
 /// The value of the `X-Message` header of `GET /post/:id`.
 pub const X_MESSAGE: &str = "Post served by the Resource API";
+
+const CONTENT_TYPE: HeaderName = ferrapi::header::CONTENT_TYPE;
+const APPLICATION_JSON: HeaderValue = HeaderValue::from_static("application/json");
 
 // Checked when compiling (`from_static` in a constant), so building the header cannot fail.
 const X_MESSAGE_NAME: HeaderName = HeaderName::from_static("x-message");
@@ -126,8 +133,8 @@ pub async fn read_env(conn: State<ReportedConnString>) -> Json<Value> {
 /// it, and nothing is stored.
 #[post("/api/bird/", responses(503 = STORE_UNAVAILABLE))]
 pub async fn create_bird(store: State<Store>, bird: Json<ExactBody>) -> Result<Json<Value>, HttpError> {
-    let Json(ExactBody(fields)) = bird;
-    let document = ExactDocument::new(fields).map_err(|refused| unstorable_numbers(&refused))?;
+    let Json(body) = bird;
+    let document = ExactDocument::new(body).map_err(|refused| unstorable_numbers(&refused))?;
     let id = store
         .insert_exact(BIRDS, document)
         .await
@@ -141,7 +148,8 @@ pub async fn create_bird(store: State<Store>, bird: Json<ExactBody>) -> Result<J
 #[get("/api/bird/:name", responses(404 = "Not Found", 503 = STORE_UNAVAILABLE))]
 pub async fn read_bird(store: State<Store>, name: String) -> Result<Response, HttpError> {
     match store.find_one_exact(BIRDS, "name", &Value::String(name)).await {
-        Ok(Some(bird)) => Ok(Json(ExactValue::Object(bird)).into_response()),
+        // The stored text as it is: nothing parses or re-serialises it.
+        Ok(Some(bird)) => Ok(([(CONTENT_TYPE, APPLICATION_JSON)], bird).into_response()),
         Ok(None) => Ok((StatusCode::NOT_FOUND, "Not Found").into_response()),
         Err(err) => Err(store_failure(&err)),
     }

@@ -1,13 +1,16 @@
 //! A JSON object request body read as exact JSON: the argument `Json<ExactBody>`.
 //!
 //! Rules enforced here:
-//! - the framework's fast path (the body's bytes, straight from serde_json) reads the body whole
-//!   as text and [`parse_object`] reads that, so every number keeps its text; it declines
-//!   whatever is not one JSON object, and the framework's lax path then answers exactly as it does
-//!   for `Json<Map<String, Value>>`: `missing`, `json_invalid` (with Python's offsets), invalid
+//! - the framework's fast path (the body's bytes, straight from serde_json) lends the body's
+//!   text (a borrowed `RawValue`: valid UTF-8, nothing copied) and it is read in one pass into
+//!   its canonical text (see [`Tokens`](super::Tokens) for what is accepted); whatever is not one
+//!   JSON object is declined, and the framework's lax path then answers exactly as it does for
+//!   `Json<Map<String, Value>>`: `missing`, `json_invalid` (with Python's offsets), invalid
 //!   UTF-8, too deep nesting, `dict_type` for any other JSON value or a body not sent as JSON;
 //! - a JSON object the lax path reads after the fast path declined it could only mean the two
 //!   readers disagree: it is refused (422 `json_invalid`), never stored with its numbers rounded;
+//! - reading holds at most [`PARSE_COST`] bytes per byte of the body (beside the body itself),
+//!   and the value kept is the canonical text alone;
 //! - its JSON Schema is `Map<String, Value>`'s, so the OpenAPI document is what it was.
 
 use ferrapi::convert::{Constrainable, FastJson, FromJson};
@@ -18,16 +21,51 @@ use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 
-use super::{parse_object, ExactMap};
+use super::canonical::canonical_object;
+#[cfg(doc)]
+use super::canonical::PARSE_COST;
+use super::scan::ScanError;
 
-/// A request body that is one JSON object, its numbers as sent.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ExactBody(pub ExactMap);
+/// A request body that is one JSON object, as its canonical text (numbers as sent).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExactBody {
+    text: String,
+    unkeepable: bool,
+}
+
+impl ExactBody {
+    /// `text` (one JSON object, whitespace around it allowed) read as exact JSON.
+    pub fn parse(text: &str) -> Result<Self, ScanError> {
+        let canonical = canonical_object(text)?;
+        Ok(ExactBody {
+            text: canonical.text,
+            unkeepable: canonical.unkeepable,
+        })
+    }
+
+    /// The canonical text.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// Whether some number sent has no BSON number of exactly its value (when `false`, every
+    /// number of the text has one; when `true`, such a number was sent, and may have been left
+    /// out since, as the value of a repeated key).
+    pub fn may_hold_unkeepable(&self) -> bool {
+        self.unkeepable
+    }
+
+    /// The canonical text, taken.
+    pub fn into_text(self) -> String {
+        self.text
+    }
+}
 
 impl FastJson for ExactBody {
     fn fast<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = Box::<RawValue>::deserialize(deserializer)?;
-        parse_object(text.get()).map(ExactBody).map_err(D::Error::custom)
+        // Borrowed: the framework reads from the body's bytes, so the text is not copied.
+        let text = <&RawValue>::deserialize(deserializer)?;
+        ExactBody::parse(text.get()).map_err(D::Error::custom)
     }
 }
 
@@ -64,20 +102,37 @@ mod tests {
     use ferrapi::validation::LocItem;
 
     fn fast(text: &str) -> Option<ExactBody> {
-        let mut deserializer = serde_json::Deserializer::from_str(text);
-        ExactBody::fast(&mut deserializer).ok()
+        let mut deserializer = serde_json::Deserializer::from_slice(text.as_bytes());
+        let body = ExactBody::fast(&mut deserializer).ok()?;
+        deserializer.end().ok()?;
+        Some(body)
     }
 
     #[test]
     fn the_fast_path_takes_objects_with_their_numbers() {
-        let body = fast(r#" {"a": 1E5, "b": [-0]} "#).unwrap();
-        assert_eq!(
-            serde_json::to_string(&super::super::ExactValue::Object(body.0)).unwrap(),
-            r#"{"a":1E5,"b":[-0]}"#
-        );
-        for declined in ["[1]", "\"a\"", "1", "null", "{", "{\"a\":01}"] {
-            assert!(fast(declined).is_none(), "{declined}");
+        let body = fast(r#" {"a": 1E5, "b": [-0], "a": 1.50} "#).unwrap();
+        assert_eq!(body.as_str(), r#"{"a":1.50,"b":[-0]}"#);
+        assert!(!body.may_hold_unkeepable());
+        assert!(fast(r#"{"a": 1e99999}"#).unwrap().may_hold_unkeepable());
+        let deep = format!("{{\"a\":{}{}}}", "[".repeat(126), "]".repeat(126));
+        assert!(fast(&deep).is_some());
+        let deeper = format!("{{\"a\":{}{}}}", "[".repeat(127), "]".repeat(127));
+        for declined in [
+            "[1]",
+            "\"a\"",
+            "1",
+            "null",
+            "{",
+            "{\"a\":01}",
+            "{} {}",
+            "{\"a\":\"\\ud800\"}",
+            deeper.as_str(),
+        ] {
+            assert!(fast(declined).is_none(), "{declined:.40}");
         }
+        // Invalid UTF-8 is declined (the lax path names it).
+        let mut deserializer = serde_json::Deserializer::from_slice(b"{\"a\":\"\xff\"}");
+        assert!(ExactBody::fast(&mut deserializer).is_err());
     }
 
     #[test]

@@ -57,41 +57,97 @@ impl ExactNumber {
 
     /// Written without fraction or exponent (`-12`, `0`, a 40-digit integer).
     pub fn is_integer_literal(&self) -> bool {
-        !self.as_str().bytes().any(|b| matches!(b, b'.' | b'e' | b'E'))
+        is_integer_literal(self.as_str())
     }
 
     /// The BSON number of exactly this value (see the module documentation), or why there is
     /// none.
     pub fn bson(&self) -> Result<BsonNumber, Unkeepable> {
-        let text = self.as_str();
-        if self.is_integer_literal() && text != "-0" {
-            if let Ok(int) = text.parse::<i64>() {
-                return Ok(BsonNumber::Int64(int));
-            }
-        }
-        let significand = Significand::of(text).ok_or(Unkeepable::OutOfRange)?;
-        if !self.is_integer_literal() {
-            if let Some(double) = shortest_double(text, &significand) {
-                return Ok(BsonNumber::Double(double));
-            }
-        }
-        let digits = significand.digits.len();
-        if digits > DECIMAL128_DIGITS {
-            return Err(Unkeepable::TooManyDigits);
-        }
-        if !significand.digits.is_empty()
-            && (significand.exponent < DECIMAL128_MIN_EXPONENT
-                || significand.exponent.saturating_add(digits as i64) > DECIMAL128_MAX_MAGNITUDE)
-        {
-            return Err(Unkeepable::OutOfRange);
-        }
-        // The text as sent keeps its trailing zeros (`19.90`) in the Decimal128; a text the BSON
-        // parser cannot take whole (a fraction longer than its exponent field) goes in reduced.
-        text.parse::<Decimal128>()
-            .or_else(|_| significand.to_string().parse::<Decimal128>())
-            .map(BsonNumber::Decimal128)
-            .map_err(|_| Unkeepable::OutOfRange)
+        bson_number(self.as_str())
     }
+}
+
+/// Written without fraction or exponent.
+fn is_integer_literal(text: &str) -> bool {
+    !text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'))
+}
+
+/// The BSON number of exactly the value of `text` (a JSON number), or why there is none: what
+/// [`ExactNumber::bson`] answers, for a text not wrapped in one.
+pub fn bson_number(text: &str) -> Result<BsonNumber, Unkeepable> {
+    if is_integer_literal(text) && text != "-0" {
+        if let Ok(int) = text.parse::<i64>() {
+            return Ok(BsonNumber::Int64(int));
+        }
+    }
+    let significand = Significand::of(text).ok_or(Unkeepable::OutOfRange)?;
+    if !is_integer_literal(text) {
+        if let Some(double) = shortest_double(text, &significand) {
+            return Ok(BsonNumber::Double(double));
+        }
+    }
+    let digits = significand.digits.len();
+    if digits > DECIMAL128_DIGITS {
+        return Err(Unkeepable::TooManyDigits);
+    }
+    if !significand.digits.is_empty()
+        && (significand.exponent < DECIMAL128_MIN_EXPONENT
+            || significand.exponent.saturating_add(digits as i64) > DECIMAL128_MAX_MAGNITUDE)
+    {
+        return Err(Unkeepable::OutOfRange);
+    }
+    // The text as sent keeps its trailing zeros (`19.90`) in the Decimal128; a text the BSON
+    // parser cannot take whole (a fraction longer than its exponent field) goes in reduced.
+    text.parse::<Decimal128>()
+        .or_else(|_| significand.to_string().parse::<Decimal128>())
+        .map(BsonNumber::Decimal128)
+        .map_err(|_| Unkeepable::OutOfRange)
+}
+
+/// Whether `text` (a JSON number) has a BSON number of exactly its value: what
+/// [`bson_number`] answers, without finding the number. Every Int64 and every double it would
+/// choose has at most 34 significant digits within a Decimal128's range, so the answer is that
+/// range alone: at most [`DECIMAL128_DIGITS`] significant digits and a magnitude between 1E-6176
+/// and 1E+6145 (or zero, whatever its exponent); an exponent past an i64 is out of range, checked
+/// first as [`bson_number`] checks it. Nothing is allocated (this runs for every number of every
+/// bird).
+pub fn keepable(text: &str) -> Result<(), Unkeepable> {
+    let unsigned = text.strip_prefix('-').unwrap_or(text);
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(at) => (
+            unsigned.get(..at).unwrap_or_default(),
+            unsigned.get(at + 1..).unwrap_or_default(),
+        ),
+        None => (unsigned, "0"),
+    };
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = || whole.bytes().chain(fraction.bytes());
+    let leading = digits().take_while(|&b| b == b'0').count();
+    let total = whole.len() + fraction.len();
+    if leading == total {
+        return Ok(());
+    }
+    let trailing = fraction
+        .bytes()
+        .rev()
+        .chain(whole.bytes().rev())
+        .take_while(|&b| b == b'0')
+        .count();
+    let significant = total - leading - trailing;
+    let exponent = exponent
+        .parse::<i64>()
+        .ok()
+        .and_then(|e| e.checked_sub(i64::try_from(fraction.len()).ok()?))
+        .and_then(|e| e.checked_add(i64::try_from(trailing).ok()?))
+        .ok_or(Unkeepable::OutOfRange)?;
+    if significant > DECIMAL128_DIGITS {
+        return Err(Unkeepable::TooManyDigits);
+    }
+    let magnitude = exponent.saturating_add(significant as i64);
+    if exponent < DECIMAL128_MIN_EXPONENT || magnitude > DECIMAL128_MAX_MAGNITUDE {
+        return Err(Unkeepable::OutOfRange);
+    }
+    Ok(())
 }
 
 impl Serialize for ExactNumber {
@@ -409,5 +465,70 @@ mod tests {
             assert_eq!(serde_json::to_string(&number(text)).unwrap(), text);
         }
         assert_ne!(number("1.0"), number("1"));
+    }
+
+    /// The texts of the bird tests' grid: mantissas of every form by exponents of every size.
+    fn grid() -> Vec<String> {
+        let mantissas = [
+            "0".to_owned(),
+            "-0".to_owned(),
+            "7".to_owned(),
+            "-12".to_owned(),
+            "0.5".to_owned(),
+            "-0.000".to_owned(),
+            "1.50".to_owned(),
+            "123.456".to_owned(),
+            "9007199254740993".to_owned(),
+            "12345678901234567890".to_owned(),
+            "9".repeat(34),
+            "9".repeat(35),
+            format!("0.{}1", "0".repeat(40)),
+            "100".to_owned(),
+            format!("1{}", "0".repeat(40)),
+            format!("0.{}", "0".repeat(40)),
+        ];
+        let exponents = [
+            "",
+            "e0",
+            "E5",
+            "e-5",
+            "e+17",
+            "E400",
+            "e-400",
+            "e6111",
+            "e-6176",
+            "e-6177",
+            "e6144",
+            "e6145",
+            "e6200",
+            "e-6200",
+            "e99999999999",
+            "e-9223372036854775808",
+            "e9223372036854775807",
+            "e99999999999999999999",
+            "e-99999999999999999999",
+        ];
+        mantissas
+            .iter()
+            .flat_map(|m| exponents.iter().map(move |e| format!("{m}{e}")))
+            .collect()
+    }
+
+    #[test]
+    fn keepable_answers_what_bson_answers() {
+        for text in grid() {
+            assert_eq!(keepable(&text), bson_number(&text).map(|_| ()), "{text}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2048))]
+
+        #[test]
+        fn keepable_answers_what_bson_answers_for_any_number(
+            text in "-?(0|[1-9][0-9]{0,40})(\\.[0-9]{1,40})?([eE][-+]?[0-9]{1,21})?"
+        ) {
+            proptest::prop_assert_eq!(keepable(&text), bson_number(&text).map(|_| ()), "{}", text);
+        }
     }
 }

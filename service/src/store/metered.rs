@@ -27,8 +27,6 @@ use ferrapi::metrics::prometheus_client::registry::Registry;
 use ferrapi::metrics::LATENCY_BUCKETS;
 use serde_json::Value;
 
-use crate::exact::ExactMap;
-
 use super::{
     Checked, Deletion, Document, DocumentStore, ExactDocument, ListOptions, Reference, Referrer, Stale,
     StoreError, StoreErrorKind, StoreFuture, Versioned,
@@ -173,7 +171,7 @@ impl DocumentStore for MeteredStore {
         collection: &'a str,
         field: &'a str,
         value: &'a Value,
-    ) -> StoreFuture<'a, Option<ExactMap>> {
+    ) -> StoreFuture<'a, Option<String>> {
         self.timed(Op::FindOne, self.inner.find_one_exact(collection, field, value))
     }
 

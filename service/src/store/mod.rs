@@ -58,9 +58,8 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use crate::exact::ExactMap;
 pub use error::{StoreError, StoreErrorKind};
-pub use exact::{ExactDocument, Path, PathItem, Unstorable};
+pub use exact::{ExactDocument, Path, PathItem, Unstorable, LISTED_BYTES, MAX_LISTED};
 pub use location::{ConnError, StoreLocation, DEFAULT_SQLITE_PATH};
 pub use metered::MeteredStore;
 pub use mongo::MongoStore;
@@ -215,15 +214,15 @@ pub trait DocumentStore: Send + Sync + std::fmt::Debug {
     /// Store `document` in `collection`, every number exactly as sent, and return its new id.
     fn insert_exact<'a>(&'a self, collection: &'a str, document: ExactDocument) -> StoreFuture<'a, String>;
 
-    /// [`find_one`](Self::find_one), every number read back as the text it was sent as (a
-    /// document written by [`insert`](Self::insert) reads back with its numbers as serde_json
-    /// writes them).
+    /// [`find_one`](Self::find_one) as JSON text, `_id` first, every number read back as the
+    /// text it was sent as (a document written by [`insert`](Self::insert) reads back with its
+    /// numbers as serde_json writes them).
     fn find_one_exact<'a>(
         &'a self,
         collection: &'a str,
         field: &'a str,
         value: &'a Value,
-    ) -> StoreFuture<'a, Option<ExactMap>>;
+    ) -> StoreFuture<'a, Option<String>>;
 
     /// The document with this id (`None` also for a string that is not an id).
     fn get<'a>(&'a self, collection: &'a str, id: &'a str) -> StoreFuture<'a, Option<Document>>;

@@ -5,7 +5,8 @@
 use std::collections::HashSet;
 use std::time::Instant;
 
-use resource_api::store::{Direction, Document, ListOptions, Store, StoreErrorKind};
+use resource_api::exact::ExactBody;
+use resource_api::store::{Direction, Document, ExactDocument, ListOptions, Store, StoreErrorKind};
 use serde_json::{json, Value};
 
 use crate::support::{mongo_store, sqlite_store};
@@ -549,6 +550,80 @@ async fn expired_keys_are_swept(store: Store) {
     assert_eq!(count().await, 0);
 }
 
+/// An exact document (a bird) from the text a client sent: its canonical text.
+fn exact(text: &str) -> ExactDocument {
+    ExactDocument::new(ExactBody::parse(text).expect("a JSON object")).expect("keepable numbers")
+}
+
+/// Exact documents read back as their canonical text, `_id` spliced in first: escapes as
+/// serde_json writes them, a NUL in a string, every number as sent, a key sent twice at any
+/// depth in its first place with its last value, `_id` and `_store` dropped at the top only.
+async fn exact_documents_read_back_as_their_text(store: Store) {
+    let deep = format!("{}{}", "[".repeat(60), "]".repeat(60));
+    let cases = [
+        (
+            r#"{ "s" : "a\"b\\c\/\u0000\u001f\b\u00e9\ud83d\ude00 ", "n": [1E5, -0, 1e400] }"#.to_owned(),
+            r#""s":"a\"b\\c/\u0000\u001f\bé😀 ","n":[1E5,-0,1e400]"#.to_owned(),
+        ),
+        (
+            r#"{"o":{"k":1,"j":{"k":2,"k":[3]},"k":{"z":1,"z":2.50}},"_id":"x","_store":{"seq":1},"i":{"_id":1,"_store":2}}"#.to_owned(),
+            r#""o":{"k":{"z":2.50},"j":{"k":[3]}},"i":{"_id":1,"_store":2}"#.to_owned(),
+        ),
+        (
+            format!(r#"{{"deep":{deep},"e":{{}},"a":[]}}"#),
+            format!(r#""deep":{deep},"e":{{}},"a":[]"#),
+        ),
+    ];
+    for (n, (sent, kept)) in cases.into_iter().enumerate() {
+        let name = format!("exact-{n}");
+        let sent = sent.replacen('{', &format!(r#"{{"name":"{name}","#), 1);
+        let id = store.insert_exact(C, exact(&sent)).await.expect("insert_exact");
+        let text = store
+            .find_one_exact(C, "name", &json!(name))
+            .await
+            .expect("find_one_exact")
+            .expect("the document");
+        assert_eq!(text, format!(r#"{{"_id":"{id}","name":"{name}",{kept}}}"#));
+        // The plain read finds the same document.
+        let plain = find(&store, "name", json!(name)).await.expect("the document");
+        assert_eq!(plain["_id"], json!(id));
+    }
+    assert_eq!(
+        store
+            .find_one_exact(C, "name", &json!("none"))
+            .await
+            .expect("find"),
+        None
+    );
+}
+
+/// A field name holding U+0000: kept by a store that can hold it (the embedded one), refused as
+/// a rejected document by one that cannot (BSON), never a failure of another kind.
+async fn a_field_name_with_nul_is_kept_or_refused(store: Store) {
+    let sent = r#"{"name":"nul","a\u0000b":{"c\u0000":1}}"#;
+    match store.insert_exact(C, exact(sent)).await {
+        Ok(id) => assert_eq!(
+            store
+                .find_one_exact(C, "name", &json!("nul"))
+                .await
+                .expect("find"),
+            Some(format!(
+                r#"{{"_id":"{id}","name":"nul","a\u0000b":{{"c\u0000":1}}}}"#
+            ))
+        ),
+        Err(err) => {
+            assert_eq!(err.kind(), StoreErrorKind::Rejected, "{err}");
+            assert_eq!(
+                store
+                    .find_one_exact(C, "name", &json!("nul"))
+                    .await
+                    .expect("find"),
+                None
+            );
+        }
+    }
+}
+
 /// One `#[tokio::test]` per case and store.
 macro_rules! conformance {
     ($($case:ident),* $(,)?) => {
@@ -590,4 +665,6 @@ conformance![
     invalid_names_are_refused,
     delete_below_deletes_what_is_past,
     expired_keys_are_swept,
+    exact_documents_read_back_as_their_text,
+    a_field_name_with_nul_is_kept_or_refused,
 ];

@@ -49,7 +49,6 @@ use super::{
     ExactDocument, ListOptions, Reference, Referrer, Stale, StoreError, StoreFuture, Versioned, ID_FIELD,
     STORE_FIELD,
 };
-use crate::exact::ExactMap;
 
 /// The database used when the connection string names none.
 pub const DEFAULT_DATABASE: &str = "resource_api";
@@ -390,12 +389,14 @@ impl DocumentStore for MongoStore {
 
     fn insert_exact<'a>(&'a self, collection: &'a str, document: ExactDocument) -> StoreFuture<'a, String> {
         Box::pin(async move {
-            let (fields, spellings) = exact::fields(document.fields())?;
-            let mut store = BsonDocument::new();
-            if !spellings.is_empty() {
-                store.insert(exact::NUMBERS, spellings);
-            }
-            self.insert_fields(collection, fields, store).await
+            let coll = self.collection(collection)?;
+            let id = ObjectId::new();
+            // Written before an insertion number is taken, so a refused document takes none.
+            let input = exact::input(id, document.as_str())?;
+            drop(document);
+            let seq = self.next_seq(collection).await?;
+            bounded(coll.insert_one(input.finish(seq)?)).await?;
+            Ok(id.to_hex())
         })
     }
 
@@ -404,7 +405,7 @@ impl DocumentStore for MongoStore {
         collection: &'a str,
         field: &'a str,
         value: &'a Value,
-    ) -> StoreFuture<'a, Option<ExactMap>> {
+    ) -> StoreFuture<'a, Option<String>> {
         Box::pin(async move {
             let found = self.find_first(collection, field, value).await?;
             found.as_deref().map(exact::output).transpose()

@@ -43,14 +43,14 @@ use tokio::sync::{mpsc, oneshot};
 mod writer;
 
 use self::writer::{writer, Answer, Job, Op};
-use super::exact::with_id_exact;
+use super::exact::with_id_text;
 use super::read_pool::ReadPool;
 use super::references::referenced_id;
 use super::{
     check_collection, check_field, check_id, with_id, Checked, Deletion, Direction, Document, DocumentStore,
     ExactDocument, ListOptions, Reference, Referrer, Stale, StoreError, StoreFuture, Versioned, STORE_FIELD,
 };
-use crate::exact::{self, ExactMap};
+use crate::exact;
 
 /// How long a connection waits for a lock held by another process before giving up.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -269,19 +269,17 @@ fn decode(id: String, body: &str) -> Result<Document, StoreError> {
         Ok(_) => Err(not_an_object(&id)),
         // A number serde_json refuses (one beyond a double: `insert_exact` keeps `1e400`): read
         // exactly, then as a `Value` can show it.
-        Err(_) => match exact::parse_object(body) {
-            Ok(fields) => Ok(with_id(id, exact::to_map(&fields))),
-            Err(_) => Err(not_an_object(&id)),
+        Err(_) => match exact::to_value(body) {
+            Ok(Value::Object(doc)) => Ok(with_id(id, doc)),
+            _ => Err(not_an_object(&id)),
         },
     }
 }
 
-/// A stored body read as exact JSON: every number the text it was written as.
-fn decode_exact(id: String, body: &str) -> Result<ExactMap, StoreError> {
-    match exact::parse_object(body) {
-        Ok(fields) => Ok(with_id_exact(id, fields)),
-        Err(_) => Err(not_an_object(&id)),
-    }
+/// A stored body read as exact JSON: its text, `_id` spliced in first (a stored text is
+/// canonical or serde_json's, so it is not read again).
+fn decode_exact(id: String, body: &str) -> Result<String, StoreError> {
+    with_id_text(&id, body).ok_or_else(|| not_an_object(&id))
 }
 
 fn not_an_object(id: &str) -> StoreError {
@@ -293,11 +291,6 @@ fn encode(document: &Document) -> Result<String, StoreError> {
     body.remove(super::ID_FIELD);
     body.remove(STORE_FIELD);
     serde_json::to_string(&body).map_err(|err| StoreError::rejected(err.to_string()))
-}
-
-/// The body of an exact document: its text, every number as sent (it has no `_id` or `_store`).
-fn encode_exact(document: &ExactDocument) -> Result<String, StoreError> {
-    exact::object_to_string(document.fields()).map_err(|err| StoreError::rejected(err.to_string()))
 }
 
 /// A JSON path naming `field` (`$."field"`); the field was checked by `check_list_field`.
@@ -423,7 +416,8 @@ impl DocumentStore for SqliteStore {
     fn insert_exact<'a>(&'a self, collection: &'a str, document: ExactDocument) -> StoreFuture<'a, String> {
         Box::pin(async move {
             check_collection(collection)?;
-            self.insert_body(collection, encode_exact(&document)?).await
+            // Its text, every number as sent (it has no `_id` or `_store`).
+            self.insert_body(collection, document.into_text()).await
         })
     }
 
@@ -432,7 +426,7 @@ impl DocumentStore for SqliteStore {
         collection: &'a str,
         field: &'a str,
         value: &'a Value,
-    ) -> StoreFuture<'a, Option<ExactMap>> {
+    ) -> StoreFuture<'a, Option<String>> {
         Box::pin(self.find_decoded(collection, field, value, decode_exact))
     }
 
