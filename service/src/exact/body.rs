@@ -10,7 +10,8 @@
 //! - a JSON object the lax path reads after the fast path declined it could only mean the two
 //!   readers disagree: it is refused (422 `json_invalid`), never stored with its numbers rounded;
 //! - reading holds at most [`PARSE_COST`] bytes per byte of the body (beside the body itself),
-//!   and the value kept is the canonical text alone;
+//!   and the value kept is the canonical text alone; that is what the framework's memory budget
+//!   charges before the read (`FastJson::fast_cost`), not what a JSON tree of the body would cost;
 //! - its JSON Schema is `Map<String, Value>`'s, so the OpenAPI document is what it was.
 
 use ferrapi::convert::{Constrainable, FastJson, FromJson};
@@ -21,9 +22,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 
-use super::canonical::canonical_object;
-#[cfg(doc)]
-use super::canonical::PARSE_COST;
+use super::canonical::{canonical_object, PARSE_COST};
 use super::scan::ScanError;
 
 /// A request body that is one JSON object, as its canonical text (numbers as sent).
@@ -66,6 +65,11 @@ impl FastJson for ExactBody {
         // Borrowed: the framework reads from the body's bytes, so the text is not copied.
         let text = <&RawValue>::deserialize(deserializer)?;
         ExactBody::parse(text.get()).map_err(D::Error::custom)
+    }
+
+    /// What the one pass holds (no tree): the memory budget charges this, not a tree's cost.
+    fn fast_cost(text: &[u8]) -> usize {
+        text.len().saturating_mul(PARSE_COST)
     }
 }
 

@@ -51,7 +51,20 @@ struct Line {
 /// A list of items: what a typed list body holds.
 #[post("/lines")]
 async fn lines(lines: Json<Vec<Line>>) -> Json<Value> {
-    Json(json!({ "count": lines.0.len() }))
+    let bytes: usize = lines
+        .0
+        .iter()
+        .map(|line| {
+            let text = line.name.len() + line.description.as_ref().map_or(0, String::len);
+            text + line.tags.iter().map(String::len).sum::<usize>()
+        })
+        .sum();
+    let total: f64 = lines
+        .0
+        .iter()
+        .map(|line| line.price + line.tax.unwrap_or(0.0))
+        .sum();
+    Json(json!({ "count": lines.0.len(), "text": bytes, "total": total }))
 }
 
 /// A body read and thrown away: its parse is charged, its answer is small.
@@ -132,7 +145,15 @@ fn tree(name: &str) -> Result<(), String> {
 
 async fn serve(budget: usize) -> Result<(), String> {
     let app = App::new()
-        .routes(ferrapi::routes![echo, order, lines, count, big, json_answer, heap])
+        .routes(ferrapi::routes![
+            echo,
+            order,
+            lines,
+            count,
+            big,
+            json_answer,
+            heap
+        ])
         .memory_budget((budget > 0).then_some(budget));
     let server = app.bind("127.0.0.1:0").await.map_err(|e| e.to_string())?;
     println!("listening on {}", server.local_addr());
