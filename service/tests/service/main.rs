@@ -29,6 +29,7 @@ mod faults;
 mod graceful_shutdown;
 mod group_a;
 mod group_b;
+mod log_injection;
 mod observability;
 mod openapi;
 mod references;
