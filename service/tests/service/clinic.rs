@@ -862,6 +862,37 @@ async fn idempotent_bookings(store: Store, conn: StoreLocation) {
         .await
         .json();
     assert_eq!(visits.as_array().map(Vec::len), Some(2), "{visits}");
+
+    // Two keys (two fields, or one combined as HTTP combines them): 422 before anything is
+    // booked or kept; each key alone books afterwards, unreplayed.
+    for keys in [&["visit-3", "visit-4"][..], &["visit-3, visit-4"]] {
+        let mut headers = vec![("Content-Type", "application/json")];
+        headers.extend(keys.iter().map(|key| ("Idempotency-Key", *key)));
+        let reply = send(first, "POST", "/visits", &headers, Some(visit.as_bytes())).await;
+        assert_eq!(reply.status, 422, "{keys:?}: {}", reply.text());
+        let error = &reply.json()["detail"][0];
+        assert_eq!(error["loc"], json!(["header", "idempotency-key"]));
+        assert_eq!(
+            error["msg"],
+            "Value error, Idempotency-Key must be sent once: the request has more than one value"
+        );
+    }
+    let visits = get(first, &format!("/visits?doctor_id={}", id(&doctor)))
+        .await
+        .json();
+    assert_eq!(
+        visits.as_array().map(Vec::len),
+        Some(2),
+        "nothing booked: {visits}"
+    );
+    for key in ["visit-3", "visit-4"] {
+        let reply = book(second, key, visit.clone()).await;
+        assert_eq!(
+            (reply.status, reply.header("idempotent-replayed")),
+            (201, None),
+            "{key}"
+        );
+    }
 }
 
 /// One `#[tokio::test]` per case and store.
