@@ -24,6 +24,7 @@ mod bird_numbers;
 mod bird_text;
 mod clinic;
 mod clinic_restart;
+mod deep_paging;
 mod durability;
 mod faults;
 mod graceful_shutdown;
