@@ -179,22 +179,27 @@ fn odd_bytes(w: u64) -> u64 {
     (w | below | (del.wrapping_sub(ONES) & !del) | (backslash.wrapping_sub(ONES) & !backslash)) & HIGH
 }
 
-/// Whether every byte of `bytes` is [`plain`], eight at a time (the last eight overlapping the
-/// word before when the length is not a multiple of 8): checking `/item/42` byte by byte cost
-/// ~75 instructions a request, as much as the rest of the line (callgrind).
+/// Whether every byte of `bytes` is [`plain`], eight at a time: the first and the last eight
+/// (overlapping when shorter than 16), then the words between. Checking `/item/42` byte by byte
+/// cost ~75 instructions a request, about half the rest of the line (callgrind); a loop over
+/// `chunks_exact` ~40, most of it the vectorised loop's set-up, which a path never needs.
 #[inline]
 fn all_plain(bytes: &[u8]) -> bool {
-    let Some(last) = bytes.len().checked_sub(8) else {
+    let len = bytes.len();
+    if len < 8 {
         return bytes.iter().all(|&b| plain(b));
-    };
-    let word = |at: &[u8]| <[u8; 8]>::try_from(at).map_or(ONES, u64::from_le_bytes);
-    let mut odd = 0;
-    let mut words = bytes.chunks_exact(8);
-    for chunk in &mut words {
-        odd |= odd_bytes(word(chunk));
     }
-    if !words.remainder().is_empty() {
-        odd |= odd_bytes(word(&bytes[last..]));
+    let word = |at: usize| {
+        bytes
+            .get(at..at + 8)
+            .and_then(|eight| <[u8; 8]>::try_from(eight).ok())
+            .map_or(ONES, u64::from_le_bytes)
+    };
+    let mut odd = odd_bytes(word(0)) | odd_bytes(word(len - 8));
+    let mut at = 8;
+    while at + 8 < len {
+        odd |= odd_bytes(word(at));
+        at += 8;
     }
     odd == 0
 }
