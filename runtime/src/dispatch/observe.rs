@@ -73,8 +73,12 @@ pub(crate) struct RequestId(HeaderValue);
 impl RequestId {
     /// The incoming `X-Request-Id` if well-formed and sent once, else a new id.
     pub(crate) fn of(headers: &hyper::HeaderMap) -> Self {
-        match sole_field(headers, &X_REQUEST_ID) {
-            Some(value) if well_formed(value.as_bytes()) => RequestId(value.clone()),
+        // Looked up once more only when there is one: `get_all` on every request cost ~20
+        // instructions (callgrind, GET /item/42 without the header).
+        match headers.get(&X_REQUEST_ID) {
+            Some(value) if well_formed(value.as_bytes()) && sole_field(headers, &X_REQUEST_ID).is_some() => {
+                RequestId(value.clone())
+            }
             _ => RequestId(made_id()),
         }
     }
