@@ -16,15 +16,21 @@ Rules enforced here:
 
 Usage:
   bench/attacks.py target/release/resource-api [--attack NAME ...] [--seconds 25]
+  bench/attacks.py target/release/resource-api --attack slowloris-at-limit --connections 10200
+  bash -c 'ulimit -n 1024; exec bench/attacks.py target/release/resource-api --attack slowloris-at-limit'
 Attacks: stalled-bodies, h2-stalled-bodies, h2-idle, h2-zero-window, pipelined-readers,
 partial-preface, nested-birds, flat-birds, nested-items (issue 34's memory attacks: the last
-three keep 32 clients sending 1 MiB JSON bodies, and for birds 8 more reading them back).
+three keep 32 clients sending 1 MiB JSON bodies, and for birds 8 more reading them back),
+slowloris-at-limit (`--connections` heads trickled one byte a second, each reopened as soon as the
+server closes it: 800 by default, more than the 768 places a soft limit of 1,024 descriptors
+leaves; not in the default list).
 """
 
 import argparse
 import asyncio
 import multiprocessing
 import os
+import resource
 import socket
 import struct
 import subprocess
@@ -69,9 +75,13 @@ def headers_frame(stream, method, path, end_stream=True):
 
 
 class Server:
+    limits = None
+
     def __init__(self, binary, port, data):
         env = dict(os.environ, RUST_LOG="warn", DB_CONN_STRING=os.path.join(data, "birds.db"))
-        self.proc = subprocess.Popen([binary, "--port", str(port)], env=env,
+        limits = Server.limits
+        restore = (lambda: resource.setrlimit(resource.RLIMIT_NOFILE, limits)) if limits else None
+        self.proc = subprocess.Popen([binary, "--port", str(port)], env=env, preexec_fn=restore,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         self.port = port
         deadline = time.time() + 60
@@ -153,6 +163,47 @@ async def open_many(port, count, first_bytes):
     return writers
 
 
+async def trickle_head(port, stop, cuts):
+    """A request head sent one byte a second and never finished, on a connection reopened as soon
+    as the server closes it (counted in `cuts`), until `stop` is set."""
+    head = b"GET /api/hello HTTP/1.1\r\nHost: t\r\nX-Slow: "
+    while not stop.is_set():
+        try:
+            reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 5)
+        except (OSError, asyncio.TimeoutError):
+            await asyncio.sleep(0.1)
+            continue
+        try:
+            for i in range(10**6):
+                if stop.is_set():
+                    break
+                writer.write(head[i:i + 1] or b"a")
+                try:
+                    if await asyncio.wait_for(reader.read(1), 1.0) == b"":
+                        break
+                except asyncio.TimeoutError:
+                    continue
+            cuts[0] += not stop.is_set()
+        except OSError:
+            cuts[0] += 1
+        finally:
+            writer.close()
+
+
+def trickle_process(port, count, seconds, cuts):
+    """`count` trickled heads for `seconds`, in a process of their own: the probe's event loop must
+    not wait behind thousands of reconnections (in one loop the probe's worst latency was the
+    loop's, ~2 s, where curl from outside saw 23 ms)."""
+    async def run():
+        stop, counted = asyncio.Event(), [0]
+        tasks = [asyncio.create_task(trickle_head(port, stop, counted)) for _ in range(count)]
+        await asyncio.sleep(seconds)
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        cuts.value = counted[0]
+    asyncio.run(run())
+
+
 async def insert_big_bird(port):
     body = b'{"name":"big","blob":"' + b"x" * (1000 * 1000) + b'"}'
     head = f"POST /api/bird/ HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
@@ -219,9 +270,9 @@ def flood_process(port, seconds, path, kind, readers, results):
     results.put(statuses)
 
 
-async def attack(name, server, seconds):
+async def attack(name, server, seconds, connections=800):
     port = server.port
-    held = []
+    held, tricklers = [], []
     if name in ("h2-zero-window", "pipelined-readers"):
         await insert_big_bird(port)
     baseline = server.sockets()
@@ -268,6 +319,11 @@ async def attack(name, server, seconds):
         process = multiprocessing.Process(target=flood_process, args=(port, seconds, path, kind, readers, results))
         process.start()
         held = [Flood(process, results)]
+    elif name == "slowloris-at-limit":
+        cuts = multiprocessing.Value("q", 0)
+        tricklers = [multiprocessing.Process(target=trickle_process, args=(port, connections, seconds + 3, cuts))]
+        tricklers[0].start()
+        await asyncio.sleep(3)
     else:
         raise SystemExit(f"attacks.py: no attack {name}")
     results, released = [], [None]
@@ -280,6 +336,11 @@ async def attack(name, server, seconds):
     for writer in held:
         if isinstance(writer, Flood):
             print(f"    {name}: the attack's answers: {writer.answers()}", file=sys.stderr)
+    if tricklers:
+        await asyncio.get_running_loop().run_in_executor(None, tricklers[0].join)
+        # The attack's connections are retaken when cut: report the cuts instead.
+        print(f"    {name}: {cuts.value} trickling heads closed by the server and reopened", file=sys.stderr)
+        return results, cpu, connections, None, open_at_end
     return results, cpu, len(held), released[0], open_at_end
 
 
@@ -321,7 +382,15 @@ def main():
     parser.add_argument("binary")
     parser.add_argument("--attack", action="append")
     parser.add_argument("--seconds", type=float, default=25)
+    parser.add_argument("--connections", type=int, default=800, help="slowloris-at-limit's connections")
     args = parser.parse_args()
+    # This process may need many descriptors (slowloris-at-limit); the server starts with the
+    # limits this process was given (Server restores them), as it would from a shell.
+    Server.limits = resource.getrlimit(resource.RLIMIT_NOFILE)
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (Server.limits[1], Server.limits[1]))
+    except (ValueError, OSError):
+        pass
     names = args.attack or ["stalled-bodies", "h2-stalled-bodies", "h2-idle", "h2-zero-window",
                             "pipelined-readers", "partial-preface"]
     print("| attack | attacking connections | fresh clients during the attack | median / worst latency | server CPU | server RSS peak / end | the server's attacking connections |")
@@ -330,7 +399,8 @@ def main():
         with tempfile.TemporaryDirectory() as data:
             server = Server(args.binary, free_port(), data)
             try:
-                results, cpu, held, released, open_at_end = asyncio.run(attack(name, server, args.seconds))
+                results, cpu, held, released, open_at_end = asyncio.run(
+                    attack(name, server, args.seconds, args.connections))
                 peak, rss = server.status("VmHWM"), server.status("VmRSS")
             finally:
                 log = server.stop()

@@ -60,10 +60,13 @@ pub struct Config {
     /// `Retry-After: 1` while others hold the budget, 413 when the request alone needs more than
     /// all of it. Each refusal is counted and logged like the server's other refusals.
     pub memory_budget: Option<usize>,
-    /// Connections open at once (default 10,000; `None`: unlimited). At the limit the server
-    /// stops accepting until a connection closes (new clients wait in the listen backlog), so
-    /// the process never runs out of file descriptors. It is lowered at start to three quarters
-    /// of the process's descriptor limit when that is smaller (the log says so).
+    /// Connections open at once (default 10,000; `None`: unlimited), so the process never runs
+    /// out of file descriptors. A connection accepted at the limit takes the place of the oldest
+    /// idle one (still sending its first bytes or a request head, or between requests), which is
+    /// closed; a connection in the middle of a request is never closed for room, and only when
+    /// every connection is busy does the new one wait for a place. When a server starts it raises
+    /// the process's soft limit of open files to the hard one, and lowers this limit to three
+    /// quarters of the descriptor limit when that is smaller (the log says both).
     pub max_connections: Option<usize>,
     /// Refuse HTTP/1.1 requests whose framing RFC 9112 does not allow (default on): a `Host`
     /// missing (HTTP/1.1) or repeated, a line of the head ending in a bare LF, whitespace after a

@@ -183,8 +183,11 @@ pub(crate) enum Refusal {
     /// A connection (HTTP/1) or stream (HTTP/2) cut: its client read nothing for the write
     /// timeout.
     WriteTimeout,
-    /// Accepting paused: the connection limit was reached.
+    /// A connection accepted at the connection limit: the oldest idle one is closed to make
+    /// room, or, all busy, it waits for a place.
     ConnectionLimit,
+    /// An idle connection closed to make room for a new one at the connection limit.
+    Evicted,
     /// 400 or 501: a request the strict HTTP/1.1 rules refuse, or an HTTP/2 `Host` that is not
     /// its `:authority`.
     Malformed,
@@ -194,11 +197,12 @@ pub(crate) enum Refusal {
 
 impl Refusal {
     /// Every reason, in label order.
-    pub(crate) const ALL: [Refusal; 6] = [
+    pub(crate) const ALL: [Refusal; 7] = [
         Refusal::Overload,
         Refusal::BodyTimeout,
         Refusal::WriteTimeout,
         Refusal::ConnectionLimit,
+        Refusal::Evicted,
         Refusal::Malformed,
         Refusal::MemoryBudget,
     ];
@@ -210,6 +214,7 @@ impl Refusal {
             Refusal::BodyTimeout => "body_timeout",
             Refusal::WriteTimeout => "write_timeout",
             Refusal::ConnectionLimit => "connection_limit",
+            Refusal::Evicted => "evicted",
             Refusal::Malformed => "malformed",
             Refusal::MemoryBudget => "memory_budget",
         }

@@ -15,6 +15,7 @@
 //!   `overrides`, a test's replacements of dependencies;
 //! - `header`: header and cookie parameters ([`Header<T>`], [`Cookie<T>`]);
 //! - `security`: security schemes, dependencies that read a credential and document themselves;
+//!   `single`, the fields the framework reads itself that a request must send once;
 //!   `oauth2_form`, the form of OAuth2's password flow ([`OAuth2PasswordRequestForm`]);
 //! - `body`, `json_body`, `form`: reading the body (bounded), the JSON body and form arguments;
 //! - `multipart`: uploads, streamed part by part ([`Multipart`]); `partial_file`, the guard that
@@ -51,6 +52,7 @@ mod query;
 mod query_param;
 mod request;
 mod security;
+mod single;
 mod spool;
 mod state;
 mod upload_file;
@@ -76,6 +78,7 @@ pub use request::{PathParams, RequestCx};
 pub use security::{
     ApiKeyCookie, ApiKeyHeader, ApiKeyQuery, HttpBasic, HttpBearer, OAuth2PasswordBearer, TokenUrl,
 };
+pub(crate) use single::{repeated, single_field, sole_field};
 pub(crate) use spool::{read_form, FormLimits, SPOOL_THRESHOLD};
 pub use state::{State, StateMap};
 pub use upload_file::UploadFile;

@@ -6,7 +6,10 @@
 //! - a missing or malformed credential answers 401 `{"detail":"Not authenticated"}` with
 //!   `WWW-Authenticate: Bearer` (HTTP bearer, OAuth2 password), `Basic` (HTTP basic) or `APIKey`
 //!   (API keys) before the route's validation errors, as a dependency that fails does;
-//! - `Authorization` is read from its first header line and split at the first space into a
+//! - `Authorization` (and an API key's header) must be sent once: two field lines are a
+//!   validation error at `["header", "authorization"]` (422, `single.rs`), where FastAPI reads
+//!   the first; a gateway that checked the other one must not let this one through;
+//! - `Authorization` is split at the first space into a
 //!   scheme, compared without case, and the credential, with Python's whitespace stripped from
 //!   its ends (`Bearer  token` is the token `token`: FastAPI's `get_authorization_scheme_param`);
 //!   an empty header or credential is missing, except for the OAuth2 bearer, which FastAPI lets
@@ -26,16 +29,17 @@ use std::borrow::Cow;
 use std::marker::PhantomData;
 
 use base64::Engine as _;
-use hyper::header::{HeaderValue, AUTHORIZATION, WWW_AUTHENTICATE};
+use hyper::header::{HeaderValue, WWW_AUTHENTICATE};
 use hyper::StatusCode;
 use serde_json::{json, Value};
 
 use super::arg::{Arg, Deps, Param, Source};
 use super::header::{cookie, is_py_space, latin1, ParamName};
 use super::request::RequestCx;
+use super::single::single_field;
 use crate::openapi::Operation;
 use crate::response::{error_response, Response};
-use crate::validate::{SchemaRegistry, ValidationErrors};
+use crate::validate::{ErrorItem, SchemaRegistry, ValidationErrors};
 
 /// The answer to a missing or malformed credential.
 fn not_authenticated(challenge: &'static str) -> Response {
@@ -53,16 +57,18 @@ fn document(name: &'static str, scheme: Value, op: &mut Operation, registry: &mu
     op.dependency_response(401, "Not authenticated");
 }
 
-/// The first `Authorization` line (`None` when absent or empty), split as FastAPI's
+/// The `Authorization` line (`None` when absent or empty), split as FastAPI's
 /// `get_authorization_scheme_param` splits it: the scheme up to the first space, and the rest with
-/// Python's whitespace stripped from both ends as the credential.
-fn authorization<'a>(cx: &RequestCx<'a>) -> Option<(Cow<'a, str>, String)> {
-    let value = cx.headers().get(AUTHORIZATION)?;
+/// Python's whitespace stripped from both ends as the credential; `Err` when it was sent twice.
+fn authorization<'a>(cx: &RequestCx<'a>) -> Result<Option<(Cow<'a, str>, String)>, ErrorItem> {
+    let Some(value) = single_field(cx.headers(), "authorization", "Authorization")? else {
+        return Ok(None);
+    };
     let text = latin1(value.as_bytes());
     if text.is_empty() {
-        return None;
+        return Ok(None);
     }
-    Some(split_authorization(&text))
+    Ok(Some(split_authorization(&text)))
 }
 
 /// [`authorization`]'s split of one header value.
@@ -117,6 +123,9 @@ fn py_b64decode(text: &str) -> Option<Vec<u8>> {
 /// What a scheme read from the request: its credential, or the challenge to answer 401 with.
 type Read<T> = Result<T, &'static str>;
 
+/// [`Read`], or the validation error of a field the request sent twice.
+type Reading<T> = Result<Read<T>, ErrorItem>;
+
 macro_rules! scheme_arg {
     ($ty:ty, $(<$($generic:ident: $bound:path),*>)?) => {
         // Not recommended: kept out of the list of argument kinds a compile error suggests.
@@ -125,8 +134,14 @@ macro_rules! scheme_arg {
             const SOURCE: Source = Source::Dependency;
             type Input = Read<Self>;
 
-            fn extract(cx: &RequestCx<'_>, _param: Param<Self>, _errors: &mut ValidationErrors) -> Option<Read<Self>> {
-                Some(Self::read(cx))
+            fn extract(cx: &RequestCx<'_>, _param: Param<Self>, errors: &mut ValidationErrors) -> Option<Read<Self>> {
+                match Self::read(cx) {
+                    Ok(read) => Some(read),
+                    Err(repeated) => {
+                        errors.push(repeated);
+                        None
+                    }
+                }
             }
 
             async fn resolve(input: Read<Self>, _deps: &mut Deps) -> Result<Self, Response> {
@@ -152,8 +167,8 @@ pub struct HttpBearer {
 }
 
 impl HttpBearer {
-    fn read(cx: &RequestCx<'_>) -> Read<Self> {
-        match authorization(cx) {
+    fn read(cx: &RequestCx<'_>) -> Reading<Self> {
+        Ok(match authorization(cx)? {
             Some((scheme, credentials))
                 if !scheme.is_empty() && !credentials.is_empty() && scheme.eq_ignore_ascii_case("bearer") =>
             {
@@ -163,7 +178,7 @@ impl HttpBearer {
                 })
             }
             _ => Err("Bearer"),
-        }
+        })
     }
 
     fn scheme() -> (&'static str, Value) {
@@ -192,27 +207,27 @@ impl std::fmt::Debug for HttpBasic {
 }
 
 impl HttpBasic {
-    fn read(cx: &RequestCx<'_>) -> Read<Self> {
+    fn read(cx: &RequestCx<'_>) -> Reading<Self> {
         const CHALLENGE: &str = "Basic";
-        let Some((scheme, param)) = authorization(cx) else {
-            return Err(CHALLENGE);
+        let Some((scheme, param)) = authorization(cx)? else {
+            return Ok(Err(CHALLENGE));
         };
         if !scheme.eq_ignore_ascii_case("basic") {
-            return Err(CHALLENGE);
+            return Ok(Err(CHALLENGE));
         }
         let Some(bytes) = py_b64decode(&param) else {
-            return Err(CHALLENGE);
+            return Ok(Err(CHALLENGE));
         };
         let Some(text) = bytes.is_ascii().then(|| String::from_utf8(bytes).ok()).flatten() else {
-            return Err(CHALLENGE);
+            return Ok(Err(CHALLENGE));
         };
-        match text.split_once(':') {
+        Ok(match text.split_once(':') {
             Some((username, password)) => Ok(HttpBasic {
                 username: username.to_owned(),
                 password: password.to_owned(),
             }),
             None => Err(CHALLENGE),
-        }
+        })
     }
 
     fn scheme() -> (&'static str, Value) {
@@ -247,16 +262,16 @@ macro_rules! api_key {
                 ($scheme, json!({ "type": "apiKey", "in": $in, "name": N::NAME }))
             }
 
-            fn read($cx: &RequestCx<'_>) -> Read<Self>
+            fn read($cx: &RequestCx<'_>) -> Reading<Self>
             where
                 N: ParamName,
             {
                 let $name = N::NAME;
                 let key: Option<String> = $read;
-                match key {
+                Ok(match key {
                     Some(key) if !key.is_empty() => Ok($ty(key, PhantomData)),
                     _ => Err("APIKey"),
-                }
+                })
             }
         }
 
@@ -277,10 +292,12 @@ macro_rules! api_key {
     };
 }
 
-api_key!(ApiKeyHeader, "APIKeyHeader", "header", |cx, name| cx
-    .headers()
-    .get(name)
-    .map(|v| latin1(v.as_bytes()).into_owned()));
+api_key!(ApiKeyHeader, "APIKeyHeader", "header", |cx, name| single_field(
+    cx.headers(),
+    name,
+    name
+)?
+.map(|v| latin1(v.as_bytes()).into_owned()));
 api_key!(ApiKeyQuery, "APIKeyQuery", "query", |cx, name| cx
     .query_last(name)
     .map(Cow::into_owned));
@@ -320,13 +337,13 @@ impl<U> OAuth2PasswordBearer<U> {
         &self.0
     }
 
-    fn read(cx: &RequestCx<'_>) -> Read<Self> {
-        match authorization(cx) {
+    fn read(cx: &RequestCx<'_>) -> Reading<Self> {
+        Ok(match authorization(cx)? {
             Some((scheme, token)) if scheme.eq_ignore_ascii_case("bearer") => {
                 Ok(OAuth2PasswordBearer(token, PhantomData))
             }
             _ => Err("Bearer"),
-        }
+        })
     }
 
     fn scheme() -> (&'static str, Value)

@@ -3,11 +3,14 @@
 //! Rules enforced here (RFC 9110 §8.8, §13, §14):
 //! - every answer carries `ETag` (the file's modification time and length: it changes when the
 //!   file does), `Last-Modified` and `Accept-Ranges: bytes`;
-//! - `If-None-Match` (weak comparison, `*` too) decides a 304; only without it does
-//!   `If-Modified-Since` (to the second); a 304 has no body;
+//! - `If-None-Match` (weak comparison, `*` too, a list over any number of lines) decides a 304;
+//!   only without it does `If-Modified-Since` (to the second); a 304 has no body;
 //! - `Range` is honoured for one range (see `range.rs`): 206 with `Content-Range`, or 416 with
 //!   `Content-Range: bytes */len`; under `If-Range` only when it names the current version (the
 //!   same strong `ETag`, or exactly the `Last-Modified` date), else the whole file;
+//! - `Range`, `If-Range` and `If-Modified-Since` are single-valued: sent twice, `Range` and
+//!   `If-Modified-Since` are ignored (RFC 9110 §14.2, §13.1.3) and `If-Range` does not hold
+//!   (§13.1.5): the whole file, never a part chosen by one of two values;
 //! - the body is read from disk in chunks as the client takes them, with its exact length;
 //! - the content type comes from the extension (a short table of the web's types, text ones
 //!   with `charset=utf-8`), `application/octet-stream` otherwise.
@@ -25,6 +28,7 @@ use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncSeekExt};
 
 use super::range::{parse_range, Ranged};
+use crate::extract::sole_field;
 use crate::response::{error_response, Body, IntoResponse, Response, StreamingResponse};
 
 /// A file to answer with: `FileResponse::open(path).await?`, then
@@ -82,7 +86,7 @@ impl FileResponse {
             Self::set_validators(&mut response, etag, modified);
             return response;
         }
-        let ranged = match headers.get(RANGE).and_then(|v| v.to_str().ok()) {
+        let ranged = match sole_field(headers, RANGE).and_then(|v| v.to_str().ok()) {
             Some(range) if if_range_holds(headers, &etag, modified.as_deref()) => {
                 parse_range(range, self.len)
             }
@@ -172,18 +176,18 @@ impl IntoResponse for FileResponse {
 /// True when the client's copy is current: `If-None-Match` names the `etag` (or is `*`), or,
 /// without it, `If-Modified-Since` is not before the modification time.
 fn not_modified(headers: &HeaderMap, etag: &str, modified: Option<SystemTime>) -> bool {
-    if let Some(list) = headers.get(IF_NONE_MATCH) {
-        let Ok(list) = list.to_str() else {
-            return false;
-        };
+    let mut lines = headers.get_all(IF_NONE_MATCH).iter().peekable();
+    if lines.peek().is_some() {
         let ours = etag.trim_start_matches("W/");
-        return list
-            .split(',')
-            .map(str::trim)
-            .any(|tag| tag == "*" || tag.trim_start_matches("W/") == ours);
+        return lines.any(|list| {
+            list.to_str().is_ok_and(|list| {
+                list.split(',')
+                    .map(str::trim)
+                    .any(|tag| tag == "*" || tag.trim_start_matches("W/") == ours)
+            })
+        });
     }
-    let since = headers
-        .get(IF_MODIFIED_SINCE)
+    let since = sole_field(headers, IF_MODIFIED_SINCE)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| httpdate::parse_http_date(v).ok());
     match (since, modified) {
@@ -192,11 +196,16 @@ fn not_modified(headers: &HeaderMap, etag: &str, modified: Option<SystemTime>) -
     }
 }
 
-/// True when the `Range` applies: there is no `If-Range`, or it names this version exactly.
+/// True when the `Range` applies: there is no `If-Range`, or it names this version exactly (a
+/// repeated one names nothing).
 fn if_range_holds(headers: &HeaderMap, etag: &str, modified: Option<&str>) -> bool {
-    let Some(value) = headers.get(IF_RANGE) else {
+    let mut values = headers.get_all(IF_RANGE).into_iter();
+    let Some(value) = values.next() else {
         return true;
     };
+    if values.next().is_some() {
+        return false;
+    }
     let Ok(value) = value.to_str() else {
         return false;
     };

@@ -10,6 +10,10 @@
 //!   (`"…"`, as the draft writes it); anything else is a validation error at
 //!   `["header", "idempotency-key"]`; without the header the route runs as it would without the
 //!   argument;
+//! - the header is single-valued: two `Idempotency-Key` fields, or one holding a list as HTTP
+//!   combines repeated fields (`one, two`: a comma outside a quoted key), are a validation error
+//!   saying so, before any key is looked up or stored (`extract::single`); before, the first was
+//!   used, and a gateway deduplicating on the last one booked twice;
 //! - a request's fingerprint is its method, path with query, and body bytes (length and a 64-bit
 //!   FNV-1a hash): a retry must send the same request to be replayed;
 //! - the answer is kept by [`IdempotencyKey::keep`], with its status, headers and body, for the
@@ -28,7 +32,7 @@ use serde_json::{json, Value};
 
 use super::keys::{Begin, KeptAnswer, KeyStore};
 use super::memory::MemoryKeys;
-use crate::extract::{Arg, BodyInput, Deps, Param, RequestCx, Source, StateMap};
+use crate::extract::{repeated, single_field, Arg, BodyInput, Deps, Param, RequestCx, Source, StateMap};
 use crate::openapi::Operation;
 use crate::response::{fnv1a, HttpError, IntoResponse, Response};
 use crate::validate::{Failure, LocItem, SchemaRegistry, ValidationErrors};
@@ -37,6 +41,8 @@ use crate::validate::{Failure, LocItem, SchemaRegistry, ValidationErrors};
 pub const REPLAYED: &str = "idempotent-replayed";
 /// The request header.
 const HEADER: &str = "idempotency-key";
+/// The request header as the error messages write it.
+const SHOWN: &str = "Idempotency-Key";
 /// How long a first attempt holds its key when it neither finishes nor releases it (its process
 /// died), unless [`IdempotencyKeys::lease`] says otherwise.
 const DEFAULT_LEASE: Duration = Duration::from_secs(60);
@@ -198,18 +204,38 @@ fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
-/// The key in the header's value: bare or a structured-field string, 1 to 255 visible ASCII.
-fn parse_key(value: &[u8]) -> Option<String> {
-    let text = std::str::from_utf8(value).ok()?.trim();
-    let key = match text.strip_prefix('"') {
-        Some(rest) => rest.strip_suffix('"')?,
-        None => text,
+/// Why a header value is not a key.
+#[derive(Debug, PartialEq, Eq)]
+enum BadKey {
+    /// Not 1 to 255 visible ASCII characters, bare or quoted.
+    Invalid,
+    /// A list: several keys, as HTTP combines repeated fields.
+    List,
+}
+
+/// The key in the header's value: bare or a structured-field string, 1 to 255 visible ASCII; a
+/// comma outside a quoted key makes it a list.
+fn parse_key(value: &[u8]) -> Result<String, BadKey> {
+    let text = std::str::from_utf8(value).map_err(|_| BadKey::Invalid)?.trim();
+    let (key, rest) = match text.strip_prefix('"') {
+        Some(quoted) => quoted.split_once('"').ok_or(BadKey::Invalid)?,
+        None if text.contains(',') => return Err(BadKey::List),
+        None => (text, ""),
     };
-    let valid = (1..=255).contains(&key.len())
+    let rest = rest.trim_start();
+    if rest.starts_with(',') {
+        return Err(BadKey::List);
+    }
+    let valid = rest.is_empty()
+        && (1..=255).contains(&key.len())
         && key
             .bytes()
             .all(|b| b.is_ascii_graphic() && b != b'"' && b != b'\\');
-    valid.then(|| key.to_owned())
+    if valid {
+        Ok(key.to_owned())
+    } else {
+        Err(BadKey::Invalid)
+    }
 }
 
 /// The request's fingerprint: method, path with query, body.
@@ -274,21 +300,33 @@ impl Arg for IdempotencyKey {
     type Input = Pending;
 
     fn extract(cx: &RequestCx<'_>, _param: Param<Self>, errors: &mut ValidationErrors) -> Option<Pending> {
-        let Some(value) = cx.headers().get(HEADER) else {
-            return Some(Pending(None));
+        let value = match single_field(cx.headers(), HEADER, SHOWN) {
+            Ok(Some(value)) => value,
+            Ok(None) => return Some(Pending(None)),
+            Err(repeated_fields) => {
+                errors.push(repeated_fields);
+                return None;
+            }
         };
-        let Some(key) = parse_key(value.as_bytes()) else {
-            errors.push(
-                Failure::new(
-                    "value_error",
-                    "Value error, an idempotency key is 1 to 255 visible ASCII characters",
-                )
-                .at(
-                    vec![LocItem::Static("header"), LocItem::Static(HEADER)],
-                    Value::from(String::from_utf8_lossy(value.as_bytes()).into_owned()),
-                ),
-            );
-            return None;
+        let key = match parse_key(value.as_bytes()) {
+            Ok(key) => key,
+            Err(BadKey::List) => {
+                errors.push(repeated(HEADER, SHOWN, std::iter::once(value.as_bytes())));
+                return None;
+            }
+            Err(BadKey::Invalid) => {
+                errors.push(
+                    Failure::new(
+                        "value_error",
+                        "Value error, an idempotency key is 1 to 255 visible ASCII characters",
+                    )
+                    .at(
+                        vec![LocItem::Static("header"), LocItem::Static(HEADER)],
+                        Value::from(String::from_utf8_lossy(value.as_bytes()).into_owned()),
+                    ),
+                );
+                return None;
+            }
         };
         let Some(keys) = cx.state::<IdempotencyKeys>() else {
             tracing::error!("a route takes `IdempotencyKey` but the app holds no `IdempotencyKeys`");
@@ -351,11 +389,37 @@ mod tests {
 
     #[test]
     fn keys_are_bare_or_quoted_visible_ascii() {
-        assert_eq!(parse_key(b"abc-123").as_deref(), Some("abc-123"));
-        assert_eq!(parse_key(b"\"8e03978e-40d5\"").as_deref(), Some("8e03978e-40d5"));
-        for bad in [&b""[..], b"\"\"", b"a b", b"\"abc", "é".as_bytes(), &[b'a'; 256]] {
-            assert_eq!(parse_key(bad), None, "{bad:?}");
+        assert_eq!(parse_key(b"abc-123").as_deref(), Ok("abc-123"));
+        assert_eq!(parse_key(b"\"8e03978e-40d5\"").as_deref(), Ok("8e03978e-40d5"));
+        assert_eq!(
+            parse_key(b" \"a,b\" ").as_deref(),
+            Ok("a,b"),
+            "a comma inside a quoted key"
+        );
+        for bad in [
+            &b""[..],
+            b"\"\"",
+            b"a b",
+            b"\"abc",
+            "é".as_bytes(),
+            &[b'a'; 256],
+            b"\"a\"b",
+        ] {
+            assert_eq!(parse_key(bad), Err(BadKey::Invalid), "{bad:?}");
         }
-        assert!(parse_key(&[b'a'; 255]).is_some());
+        assert!(parse_key(&[b'a'; 255]).is_ok());
+    }
+
+    #[test]
+    fn a_list_of_keys_is_told_apart() {
+        for list in [
+            &b"one, two"[..],
+            b"one,two",
+            b"\"one\", \"two\"",
+            b"\"one\",two",
+            b"one,",
+        ] {
+            assert_eq!(parse_key(list), Err(BadKey::List), "{list:?}");
+        }
     }
 }

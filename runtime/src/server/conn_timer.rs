@@ -16,7 +16,11 @@
 //!   deadline (at most once per timeout period), when it fires at or after it, the sleep is over;
 //! - a sleep never completes before its own deadline, so the header-read timeout means what it
 //!   meant with `TokioTimer`. The only difference: the shared timer may wake the connection once
-//!   after a head has already arrived (it fires, finds no waiting sleep, and stays idle).
+//!   after a head has already arrived (it fires, finds no waiting sleep, and stays idle);
+//! - a sleep exists exactly while hyper reads a head, so it tells the connection's state
+//!   (`conn_state.rs`): made, the connection is between requests; dropped, a head arrived. It
+//!   also ends early, as a timeout, when the connection is asked to leave to make room for a new
+//!   one while still idle: hyper then closes it, as at the header-read timeout.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -26,10 +30,19 @@ use std::time::{Duration, Instant};
 
 use hyper::rt::{Sleep, Timer};
 
+use super::conn_state::ConnState;
+
 /// The timer of one connection (give each connection its own).
 #[derive(Clone, Default)]
 pub(crate) struct ConnTimer {
-    armed: Arc<Mutex<Armed>>,
+    shared: Arc<Shared>,
+}
+
+/// What a connection's sleeps share: one allocation per connection.
+#[derive(Default)]
+struct Shared {
+    armed: Mutex<Armed>,
+    state: Arc<ConnState>,
 }
 
 /// The connection's tokio timer, and the waker its last registration will wake.
@@ -42,7 +55,19 @@ struct Armed {
 /// One wait for a request head, ending at `deadline`.
 struct HeadSleep {
     deadline: tokio::time::Instant,
-    armed: Arc<Mutex<Armed>>,
+    shared: Arc<Shared>,
+}
+
+impl ConnTimer {
+    /// The timer of the connection whose state is `state`.
+    pub(crate) fn new(state: Arc<ConnState>) -> Self {
+        ConnTimer {
+            shared: Arc::new(Shared {
+                armed: Mutex::default(),
+                state,
+            }),
+        }
+    }
 }
 
 impl Timer for ConnTimer {
@@ -51,22 +76,33 @@ impl Timer for ConnTimer {
     }
 
     fn sleep_until(&self, deadline: Instant) -> Pin<Box<dyn Sleep>> {
+        self.shared.state.awaiting_head();
         Box::pin(HeadSleep {
             deadline: tokio::time::Instant::from_std(deadline),
-            armed: self.armed.clone(),
+            shared: self.shared.clone(),
         })
     }
 }
 
 impl Sleep for HeadSleep {}
 
+impl Drop for HeadSleep {
+    #[inline]
+    fn drop(&mut self) {
+        self.shared.state.head_arrived();
+    }
+}
+
 impl Future for HeadSleep {
     type Output = ();
 
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        if self.shared.state.should_leave() {
+            return Poll::Ready(());
+        }
         let deadline = self.deadline;
         // A poisoned lock only means a poll panicked midway; the timer inside is still usable.
-        let mut armed = self.armed.lock().unwrap_or_else(|p| p.into_inner());
+        let mut armed = self.shared.armed.lock().unwrap_or_else(|p| p.into_inner());
         let Armed { timer, waker } = &mut *armed;
         let timer = timer.get_or_insert_with(|| Box::pin(tokio::time::sleep_until(deadline)));
         // Polled again by the same task while the timer is armed no later than this deadline and
@@ -102,7 +138,7 @@ mod tests {
 
     use hyper::rt::{Sleep, Timer};
 
-    use super::ConnTimer;
+    use super::{ConnState, ConnTimer};
 
     /// Tokio's timer counts whole milliseconds, rounding up.
     fn assert_about(elapsed: Duration, expected: Duration) {
@@ -171,6 +207,29 @@ mod tests {
         .await;
         sleep.await;
         assert_about(started.elapsed(), Duration::from_secs(1));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_sleep_marks_the_connection_idle_and_ends_when_it_is_asked_to_leave() {
+        let state = ConnState::new();
+        let timer = ConnTimer::new(state.clone());
+        state.head_arrived();
+        let mut sleep = timer.sleep_until(now() + Duration::from_secs(10));
+        assert_eq!(state.requests(), 0, "waiting for a head: idle");
+        assert!(poll(&mut sleep).is_pending());
+        assert!(state.ask_to_leave());
+        assert!(
+            poll(&mut sleep).is_ready(),
+            "asked to leave: the wait ends at once"
+        );
+        assert!(state.left());
+
+        let state = ConnState::new();
+        let timer = ConnTimer::new(state.clone());
+        let sleep = timer.sleep_until(now() + Duration::from_secs(10));
+        drop(sleep);
+        assert_eq!(state.requests(), 1, "a head arrived: a request in progress");
+        assert!(!state.ask_to_leave());
     }
 
     #[tokio::test(start_paused = true)]

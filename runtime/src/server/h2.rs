@@ -3,10 +3,14 @@
 //!
 //! Rules enforced here:
 //! - a connection counts its requests from the moment hyper hands one to the app until its
-//!   response body has been handed to the connection or dropped ([`Active`]); with none for
-//!   `idle_timeout` (the header-read timeout: what an idle HTTP/1 connection gets) it is sent a
-//!   `GOAWAY` and given `write_timeout` more to finish what it was sending, then dropped. A
-//!   connection that sends its preface and then nothing, or part of a `HEADERS` frame, is idle;
+//!   response body has been handed to the connection or dropped ([`Active`]), in its state word
+//!   (`conn_state.rs`); with none for `idle_timeout` (the header-read timeout: what an idle
+//!   HTTP/1 connection gets) it is sent a `GOAWAY` and given `write_timeout` more to finish what
+//!   it was sending, then dropped. A connection that sends its preface and then nothing, or part
+//!   of a `HEADERS` frame, is idle;
+//! - an idle connection asked to leave to make room for a new one (`connections.rs`) is dropped
+//!   at once, before it is polled again (as a client sees an idle keep-alive connection closed);
+//!   one with a request in progress declines;
 //! - keep-alive pings (`Config::http2_keep_alive`) are hyper's own;
 //! - each stream's task (hyper spawns one per request, through [`StreamExecutor`]) is watched:
 //!   while its response waits for the client (the head or a frame handed to hyper, the body not
@@ -20,13 +24,14 @@
 use std::cell::Cell;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
 use tokio::time::{Instant, Sleep};
 
+use super::conn_state::ConnState;
 use super::refusals::Refusals;
 use crate::metrics::Refusal;
 
@@ -156,34 +161,36 @@ impl<F: Future<Output = ()>> Future for Watched<F> {
     }
 }
 
-/// The requests in progress on one HTTP/2 connection, and since when it has had none.
+/// The requests in progress on one HTTP/2 connection (counted in its state word), and since when
+/// it has had none.
 #[derive(Debug)]
 pub(crate) struct Activity {
     born: Instant,
-    active: AtomicUsize,
+    state: Arc<ConnState>,
     /// Milliseconds after `born` when the last request ended.
     idle_since: AtomicU64,
 }
 
 impl Activity {
-    pub(crate) fn new() -> Arc<Self> {
+    /// The activity of the connection whose state is `state`.
+    pub(crate) fn new(state: Arc<ConnState>) -> Arc<Self> {
         Arc::new(Activity {
             born: Instant::now(),
-            active: AtomicUsize::new(0),
+            state,
             idle_since: AtomicU64::new(0),
         })
     }
 
     /// A request started; it ends when the returned guard is dropped.
     pub(crate) fn start(self: &Arc<Self>) -> Active {
-        self.active.fetch_add(1, Ordering::AcqRel);
+        self.state.request_started();
         Active(self.clone())
     }
 
     /// When the connection, idle since its last request, reaches `timeout`; `None` while a
     /// request is in progress.
     fn idle_deadline(&self, timeout: Duration) -> Option<Instant> {
-        if self.active.load(Ordering::Acquire) > 0 {
+        if self.state.requests() > 0 {
             return None;
         }
         let since = Duration::from_millis(self.idle_since.load(Ordering::Acquire));
@@ -199,7 +206,7 @@ impl Drop for Active {
         let activity = &*self.0;
         let ms = u64::try_from(activity.born.elapsed().as_millis()).unwrap_or(u64::MAX);
         activity.idle_since.store(ms, Ordering::Release);
-        activity.active.fetch_sub(1, Ordering::AcqRel);
+        activity.state.request_ended();
     }
 }
 
@@ -256,6 +263,13 @@ where
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         loop {
             let mut this = self.as_mut().project();
+            // Checked before the connection is polled, so no stream starts in between.
+            if this.activity.state.should_leave() {
+                // Closed without a `GOAWAY`: writing one means polling the connection, which
+                // could start a request just received, and cut it.
+                tracing::debug!("an idle HTTP/2 connection closed to make room for a new one");
+                return Poll::Ready(Ok(()));
+            }
             if let Poll::Ready(done) = this.conn.as_mut().poll(cx) {
                 return Poll::Ready(done);
             }

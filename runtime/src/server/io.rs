@@ -10,11 +10,14 @@
 //!   it reaches `write_timeout` the write fails with [`WriteStalled`] (an `io::ErrorKind::TimedOut`
 //!   error), hyper drops the connection, and what the response held (its body, hyper's buffers)
 //!   is freed. A client that reads nothing can therefore hold a response for `write_timeout` at
-//!   most. The clock's timer is made at the first stall and re-armed afterwards, never per write.
+//!   most. The clock's timer is made at the first stall and re-armed afterwards, never per write;
+//! - while a write waits, the connection's state says so (`conn_state.rs`): a connection with an
+//!   answer still to write is not idle, and is never closed to make room for a new one.
 
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -22,6 +25,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tokio::time::{Instant, Sleep};
 
+use super::conn_state::ConnState;
 use super::protocol::Sniffed;
 use super::strict::Scanner;
 
@@ -62,16 +66,18 @@ pub(crate) struct ConnIo {
     /// Set while writes are stalled; the timer outlives a stall, to be re-armed for the next.
     stalled: bool,
     timer: Option<Pin<Box<Sleep>>>,
+    state: Arc<ConnState>,
 }
 
 impl ConnIo {
     /// `stream`, whose `first` bytes were read already, with writes cut after `write_timeout`, and
-    /// its reads scanned by `scanner` (HTTP/1).
+    /// its reads scanned by `scanner` (HTTP/1); its stalls are told to `state`.
     pub(crate) fn new(
         stream: TcpStream,
         first: Sniffed,
         scanner: Option<Scanner>,
         write_timeout: Duration,
+        state: Arc<ConnState>,
     ) -> Self {
         ConnIo {
             stream,
@@ -80,6 +86,7 @@ impl ConnIo {
             write_timeout,
             stalled: false,
             timer: None,
+            state,
         }
     }
 
@@ -89,6 +96,7 @@ impl ConnIo {
     fn write_waits<T>(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<T>> {
         if !self.stalled {
             self.stalled = true;
+            self.state.write_waits();
             let deadline = Instant::now() + self.write_timeout;
             match &mut self.timer {
                 Some(timer) => timer.as_mut().reset(deadline),
@@ -106,13 +114,22 @@ impl ConnIo {
         }
     }
 
+    /// A write proceeded after a stall.
+    #[cold]
+    fn write_resumed(&mut self) {
+        self.stalled = false;
+        self.state.write_resumed();
+    }
+
     /// What a write returned: a write that proceeds ends a stall.
     #[inline(always)]
     fn wrote<T>(&mut self, cx: &mut Context<'_>, polled: Poll<io::Result<T>>) -> Poll<io::Result<T>> {
         match polled {
             Poll::Pending => self.write_waits(cx),
             ready => {
-                self.stalled = false;
+                if self.stalled {
+                    self.write_resumed();
+                }
                 ready
             }
         }

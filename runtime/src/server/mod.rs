@@ -1,7 +1,9 @@
 //! The server: a [`Service`] served over HTTP/1.1 and HTTP/2 with hyper, one task per connection.
 //! Its files: `protocol` (HTTP/1 or HTTP/2, decided once per connection), `io` (the socket hyper
 //! reads and writes: the first bytes, the write deadline), `conn_timer` (the HTTP/1 header-read
-//! timer), `h2` (HTTP/2's idle and stream deadlines), `connections` (the connection limit),
+//! timer), `h2` (HTTP/2's idle and stream deadlines), `connections` (the connection limit, which
+//! closes the oldest idle connection to make room), `conn_state` (whether a connection is idle),
+//! `descriptors` (the process's limit of open files),
 //! `strict` (the HTTP/1 framing rules hyper leaves unchecked), `admit` (each request at the door:
 //! malformed requests, the concurrency limit `gate`, the body deadline `body_deadline`, the
 //! response body `served`), `refusals` (counted and logged),
@@ -9,8 +11,11 @@
 //!
 //! Rules enforced here (each limit and deadline is a [`Config`](crate::Config) value; RELIABILITY.md
 //! lists them with the tests that prove each):
-//! - at most `max_connections` connections are open; at the limit accepting waits
-//!   (`connections.rs`), so descriptors never run out;
+//! - at most `max_connections` connections are open, so descriptors never run out (the soft limit
+//!   of open files is raised to the hard one at start: `descriptors.rs`); a connection accepted
+//!   at the limit takes the place of the oldest idle one (reading its first bytes or a head, or
+//!   between requests), which is closed; a connection in the middle of a request is never closed
+//!   for room, and only when all are busy does the new one wait (`connections.rs`);
 //! - each connection's protocol is decided once from its first bytes (see `protocol.rs`), which
 //!   must arrive within the header-read timeout, then served by hyper's HTTP/1 or HTTP/2
 //!   connection directly;
@@ -48,8 +53,10 @@ use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 
 mod admit;
 mod body_deadline;
+mod conn_state;
 mod conn_timer;
 mod connections;
+mod descriptors;
 mod drain;
 mod gate;
 mod h2;
@@ -64,6 +71,7 @@ use crate::dispatch::Service;
 use crate::metrics::Refusal;
 use admit::ConnService;
 use body_deadline::BodyRules;
+use conn_state::ConnState;
 use conn_timer::ConnTimer;
 use connections::{ConnLimit, ConnPlace};
 use drain::{Drain, Open};
@@ -201,6 +209,7 @@ impl Server {
             local_addr,
             after,
         } = self;
+        let descriptors = descriptors::raise_to_hard_limit();
         for row in service.route_table() {
             match &row.shadowed_by {
                 None => tracing::info!("route {row}"),
@@ -210,7 +219,7 @@ impl Server {
         tracing::info!("listening on http://{local_addr}");
 
         let config = service.config();
-        let max_connections = connections::limit_in_force(config.max_connections);
+        let max_connections = connections::limit_in_force(config.max_connections, descriptors);
         let refusals = Refusals::new(service.clone(), max_connections);
         // Each connection gets its own timer (see `serve_connection`); this one is replaced.
         let mut http1 = http1::Builder::new();
@@ -283,38 +292,40 @@ impl Accept {
         let drain = Drain::default();
         let mut shutdown = std::pin::pin!(shutdown);
         loop {
+            let stream = tokio::select! {
+                accepted = listener.accept() => match accepted {
+                    Ok((stream, _peer)) => stream,
+                    Err(err) => {
+                        tracing::warn!(error = %err, "accept failed; retrying");
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        continue;
+                    }
+                },
+                () = &mut shutdown => break,
+            };
+            let state = ConnState::new();
+            // Accepted first, then placed: only a client actually waiting makes room.
             let place = match &limit {
                 None => None,
-                Some(limit) => match limit.try_take() {
+                Some(limit) => match limit.try_take(&state) {
                     Some(place) => Some(place),
                     None => {
                         protocols.gate.refusals().count(Refusal::ConnectionLimit);
                         tokio::select! {
-                            place = limit.take() => place,
+                            place = limit.make_room(&state) => place,
                             () = &mut shutdown => break,
                         }
                     }
                 },
             };
-            tokio::select! {
-                accepted = listener.accept() => match accepted {
-                    Ok((stream, _peer)) => {
-                        let _ = stream.set_nodelay(true);
-                        tokio::spawn(serve_connection(
-                            stream,
-                            protocols.clone(),
-                            service.clone(),
-                            drain.open(),
-                            place,
-                        ));
-                    }
-                    Err(err) => {
-                        tracing::warn!(error = %err, "accept failed; retrying");
-                        tokio::time::sleep(Duration::from_millis(50)).await;
-                    }
-                },
-                () = &mut shutdown => break,
-            }
+            let _ = stream.set_nodelay(true);
+            tokio::spawn(serve_connection(
+                stream,
+                protocols.clone(),
+                service.clone(),
+                drain.open(),
+                (place, state),
+            ));
         }
         drop(listener);
         tracing::info!(
@@ -354,19 +365,50 @@ struct Protocols {
     strict_http1: bool,
 }
 
-/// Serve one accepted connection until it closes (or shutdown closes it); `_place` is its place
-/// under the connection limit.
+/// Serve one accepted connection until it closes (or shutdown closes it, or it is closed to make
+/// room for a new one); `place` is its place under the connection limit, `state` what it is doing.
 async fn serve_connection(
-    mut stream: TcpStream,
+    stream: TcpStream,
     protocols: Arc<Protocols>,
     service: Service,
     open: Open,
-    _place: Option<ConnPlace>,
+    (place, state): (Option<ConnPlace>, Arc<ConnState>),
 ) {
+    std::future::poll_fn(|cx| {
+        state.set_waker(cx.waker());
+        std::task::Poll::Ready(())
+    })
+    .await;
+    serve_protocol(stream, &protocols, service, open, &state).await;
+    if state.left() {
+        protocols.gate.refusals().count(Refusal::Evicted);
+    }
+    drop(place);
+}
+
+/// Decide the connection's protocol from its first bytes, then serve it with hyper.
+async fn serve_protocol(
+    mut stream: TcpStream,
+    protocols: &Protocols,
+    service: Service,
+    open: Open,
+    state: &Arc<ConnState>,
+) {
+    let leave = std::future::poll_fn(|_| {
+        if state.should_leave() {
+            std::task::Poll::Ready(())
+        } else {
+            std::task::Poll::Pending
+        }
+    });
     let sniffed = tokio::select! {
         sniffed = tokio::time::timeout(protocols.first_bytes_timeout, sniff(&mut stream)) => sniffed,
         () = open.closing() => {
             tracing::debug!("connection closed before its first request: shutting down");
+            return;
+        }
+        () = leave => {
+            tracing::debug!("connection closed before its first request: room for a new one");
             return;
         }
     };
@@ -387,18 +429,30 @@ async fn serve_connection(
             let verdicts = Arc::new(Verdicts::default());
             // Without the scanner no verdict is ever decided: every head is served.
             let scanner = protocols.strict_http1.then(|| Scanner::new(verdicts.clone()));
-            let io = TokioIo::new(ConnIo::new(stream, first, scanner, protocols.write_timeout));
+            let io = TokioIo::new(ConnIo::new(
+                stream,
+                first,
+                scanner,
+                protocols.write_timeout,
+                state.clone(),
+            ));
             let service = ConnService::http1(service, gate, protocols.body_rules, verdicts);
             let mut http1 = protocols.http1.clone();
-            http1.timer(ConnTimer::default());
+            http1.timer(ConnTimer::new(state.clone()));
             // `with_upgrades`: a WebSocket route's 101 hands the connection over to it. It costs
             // a connection that upgrades nothing one check when it ends (measured with callgrind).
             let connection = http1.serve_connection(io, service).with_upgrades();
             open.serve(connection, |c| c.graceful_shutdown()).await
         }
         Protocol::Http2 => {
-            let io = TokioIo::new(ConnIo::new(stream, first, None, protocols.write_timeout));
-            let activity = Activity::new();
+            let io = TokioIo::new(ConnIo::new(
+                stream,
+                first,
+                None,
+                protocols.write_timeout,
+                state.clone(),
+            ));
+            let activity = Activity::new(state.clone());
             let service = ConnService::http2(service, gate, protocols.body_rules, activity.clone());
             let connection = protocols.http2.serve_connection(io, service);
             let connection = IdleClose::new(

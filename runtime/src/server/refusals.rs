@@ -6,7 +6,7 @@
 //!   flood of log lines, nor contend on a lock);
 //! - a reporter task wakes once a second and writes one `WARN` line for each reason counted since
 //!   its last line, so a refusal is in the log within a second and the log's volume is bounded
-//!   (five lines a second at most), however hard the server is attacked;
+//!   (seven lines a second at most), however hard the server is attacked;
 //! - the line says what was refused and which limit to raise.
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -103,7 +103,11 @@ fn describe(reason: Refusal, n: u64, config: &Config, max_connections: Option<us
             config.write_timeout
         ),
         Refusal::ConnectionLimit => format!(
-            "accepting paused {n} times in the last second: {} connections were open (max_connections)",
+            "{n} connections accepted at the limit in the last second: {} connections were open (max_connections); the oldest idle ones make room, or a new one waits while all are busy",
+            max_connections.unwrap_or(usize::MAX)
+        ),
+        Refusal::Evicted => format!(
+            "{n} idle connections closed in the last second to make room for new ones at the limit of {} (max_connections)",
             max_connections.unwrap_or(usize::MAX)
         ),
         Refusal::MemoryBudget => format!(

@@ -9,7 +9,8 @@
 //!   stays HTTP) and the route answers 101 only by calling [`WebSocketUpgrade::on_upgrade`];
 //! - a request that is not a WebSocket handshake (RFC 6455 §4.2.1: `GET`, `Connection: upgrade`,
 //!   `Upgrade: websocket`, `Sec-WebSocket-Version: 13`, a `Sec-WebSocket-Key`) is answered 426
-//!   (with `Upgrade: websocket` / `Sec-WebSocket-Version: 13`) or, with no key, 400;
+//!   (with `Upgrade: websocket` / `Sec-WebSocket-Version: 13`) or, with no key, 400; the version
+//!   and the key are single-valued: sent twice, they are refused like a wrong one (426, 400);
 //! - messages larger than the maximum ([`WebSocketUpgrade::max_message_size`], 1 MiB by default)
 //!   are refused as they arrive, and the connection is closed with 1009 (message too big);
 //! - pings are answered with pongs by tungstenite, closes with a close;
@@ -42,7 +43,7 @@ use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
 use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
 use tokio_tungstenite::WebSocketStream;
 
-use crate::extract::{Arg, Deps, Param, RequestCx, Source};
+use crate::extract::{sole_field, Arg, Deps, Param, RequestCx, Source};
 use crate::openapi::Operation;
 use crate::response::{error_response, Body, Response};
 use crate::validate::{SchemaRegistry, ValidationErrors};
@@ -216,10 +217,11 @@ impl Arg for WebSocketUpgrade {
         {
             return Some(Err(Refusal::NotUpgrade));
         }
-        if cx.headers().get(SEC_WEBSOCKET_VERSION).map(HeaderValue::as_bytes) != Some(b"13") {
+        // Each must be sent once (RFC 6455 §4.2.1): a repeated one is refused as a wrong one.
+        if sole_field(cx.headers(), SEC_WEBSOCKET_VERSION).map(HeaderValue::as_bytes) != Some(b"13") {
             return Some(Err(Refusal::Version));
         }
-        let Some(key) = cx.headers().get(SEC_WEBSOCKET_KEY) else {
+        let Some(key) = sole_field(cx.headers(), SEC_WEBSOCKET_KEY) else {
             return Some(Err(Refusal::NoKey));
         };
         let Some(on_upgrade) = parts.extensions.get::<OnUpgrade>() else {

@@ -4,7 +4,8 @@
 //!
 //! Rules enforced here:
 //! - a list is sorted by the given field (ties in creation order) or, without one, in creation
-//!   order (`desc`: newest first), then paged by `skip` and `limit`;
+//!   order; `desc` reverses the whole order (ties newest first), so that one index serves both
+//!   directions on both stores; then it is paged by `skip` (at most [`MAX_SKIP`]) and `limit`;
 //! - `POST` → 201 with `Location: /{collection}/{id}` and the created resource; `PUT` (a whole
 //!   replacement) → 200 with the resource; `DELETE` → 204;
 //! - an unknown id (also one that is not 24 hex digits, which no store assigns) → 404
@@ -28,7 +29,7 @@ use serde_json::Map;
 
 use super::models::SortOrder;
 use super::versions::conditionally;
-use super::DEFAULT_LIMIT;
+use super::{DEFAULT_LIMIT, MAX_LIMIT, MAX_SKIP};
 use crate::store::{
     Checked, Deletion, Direction, Document, ListOptions, Reference, Referrer, Store, StoreError, Versioned,
     ID_FIELD,
@@ -85,11 +86,15 @@ pub struct Page {
     limit: i64,
 }
 
+// `#[le]` takes a literal: kept equal to the documented maxima.
+const _: () = assert!(MAX_SKIP == 10_000 && MAX_LIMIT == 100);
+
 #[dependency]
 fn page(
     #[default(SortOrder::Asc)] order: SortOrder,
     #[default(0)]
     #[ge(0)]
+    #[le(10_000)]
     skip: i64,
     #[default(DEFAULT_LIMIT)]
     #[ge(1)]
@@ -106,9 +111,10 @@ impl Page {
     pub(super) fn apply(self, options: ListOptions, field: Option<&'static str>) -> ListOptions {
         let options = match (field, self.order) {
             (Some(field), SortOrder::Asc) => options.sort(field, Direction::Ascending),
-            (Some(field), SortOrder::Desc) => options.sort(field, Direction::Descending),
+            // Ties newest first too: the exact reverse of `asc`, which an index walks backwards
+            // (MongoDB uses an index for a sort only in its order or exactly reversed).
+            (Some(field), SortOrder::Desc) => options.sort(field, Direction::Descending).newest_first(),
             (None, SortOrder::Asc) => options,
-            // Without a sort field, `desc` is newest first.
             (None, SortOrder::Desc) => options.newest_first(),
         };
         options

@@ -7,8 +7,14 @@
 //! Rules enforced here, for every resource:
 //! - plural nouns, no trailing slash, no version segment (the service's own routes have none);
 //! - `GET /{resources}` lists with equality filters and a sort field as query parameters, ties
-//!   and the default in creation order, paged by `skip` (≥ 0, default 0) and `limit` (1 to
-//!   [`MAX_LIMIT`], default [`DEFAULT_LIMIT`]);
+//!   and the default in creation order (`desc` reverses both), paged by `skip` (0 to
+//!   [`MAX_SKIP`], default 0) and `limit` (1 to [`MAX_LIMIT`], default [`DEFAULT_LIMIT`]);
+//! - a list's cost does not grow with the collection: every sort field (and insertion order) is
+//!   indexed on both stores ([`Clinic::prepare`]), so a page is a walk of at most
+//!   `MAX_SKIP + MAX_LIMIT` index entries, never a sort of the collection; a deeper page is a 422
+//!   (`less_than_equal`, FastAPI's answer to a `le` constraint) where it would have grown with it.
+//!   A maximum `skip` rather than key-based paging (a `next` cursor): the lists keep their
+//!   parameters and answers, and the OpenAPI document changes by one `maximum`;
 //! - `GET /{resources}/{id}` → 200; `POST` → 201 with `Location: /{resources}/{id}` and the
 //!   created resource; `PUT` (a whole replacement) → 200 with the resource; `DELETE` → 204;
 //!   an unknown id (also one that is not 24 hex digits) → 404 `{"detail": "<Resource> not found"}`;
@@ -59,6 +65,11 @@ pub const VISITS: &str = "visits";
 pub const MAX_LIMIT: i64 = 100;
 /// How many resources a list answers when `limit` is not given.
 pub const DEFAULT_LIMIT: i64 = 20;
+/// The most resources a list passes over (`skip`): a page starts within the first 10,100.
+/// Deeper pages cost a walk of the index as long as the skip; 10,000 keeps the slowest page at
+/// a few milliseconds on the embedded store (see `clinic::crud`), as Elasticsearch's and
+/// OpenSearch's default result window does.
+pub const MAX_SKIP: i64 = 10_000;
 
 // Each resource's 404 detail, here because a visit naming an unknown doctor or patient reports
 // the same words (in `references.rs`).
@@ -82,16 +93,19 @@ impl Clinic {
         }
     }
 
-    /// Create the indexes the clinic's lists and reference checks use (idempotent; the checks of
-    /// a deletion seek `visits` by `doctor_id` and `patient_id`).
+    /// Create the indexes the clinic's lists and reference checks use (idempotent): one for
+    /// every field a list filters or sorts by (the checks of a deletion seek `visits` by
+    /// `doctor_id` and `patient_id`), and, with them, insertion order's.
     pub async fn prepare(store: &Store) -> Result<(), StoreError> {
         for (collection, field) in [
             (VISITS, "doctor_id"),
             (VISITS, "patient_id"),
             (VISITS, "start_time"),
+            (VISITS, "duration_minutes"),
             (DOCTORS, "specialty"),
             (DOCTORS, "name"),
             (PATIENTS, "name"),
+            (PATIENTS, "date_of_birth"),
         ] {
             store.ensure_index(collection, field).await?;
         }

@@ -243,7 +243,9 @@ pub trait DocumentStore: Send + Sync + std::fmt::Debug {
     /// condition read in the same atomic step, so one changed meanwhile stays if no longer below.
     fn delete_below<'a>(&'a self, collection: &'a str, field: &'a str, bound: u64) -> StoreFuture<'a, u64>;
 
-    /// Make `find_one` on `field` of `collection` fast (idempotent; run at start-up).
+    /// Make `find_one` on `field` of `collection` fast, and `list` sorted by `field` or in
+    /// insertion order walk an index instead of sorting the collection (idempotent; run at
+    /// start-up).
     fn ensure_index<'a>(&'a self, collection: &'a str, field: &'a str) -> StoreFuture<'a, ()>;
 
     /// Store `document` in `collection` if each of its `references` names an existing document

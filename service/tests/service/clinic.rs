@@ -862,6 +862,76 @@ async fn idempotent_bookings(store: Store, conn: StoreLocation) {
         .await
         .json();
     assert_eq!(visits.as_array().map(Vec::len), Some(2), "{visits}");
+
+    // Two keys (two fields, or one combined as HTTP combines them): 422 before anything is
+    // booked or kept; each key alone books afterwards, unreplayed.
+    for keys in [&["visit-3", "visit-4"][..], &["visit-3, visit-4"]] {
+        let mut headers = vec![("Content-Type", "application/json")];
+        headers.extend(keys.iter().map(|key| ("Idempotency-Key", *key)));
+        let reply = send(first, "POST", "/visits", &headers, Some(visit.as_bytes())).await;
+        assert_eq!(reply.status, 422, "{keys:?}: {}", reply.text());
+        let error = &reply.json()["detail"][0];
+        assert_eq!(error["loc"], json!(["header", "idempotency-key"]));
+        assert_eq!(
+            error["msg"],
+            "Value error, Idempotency-Key must be sent once: the request has more than one value"
+        );
+    }
+    let visits = get(first, &format!("/visits?doctor_id={}", id(&doctor)))
+        .await
+        .json();
+    assert_eq!(
+        visits.as_array().map(Vec::len),
+        Some(2),
+        "nothing booked: {visits}"
+    );
+    for key in ["visit-3", "visit-4"] {
+        let reply = book(second, key, visit.clone()).await;
+        assert_eq!(
+            (reply.status, reply.header("idempotent-replayed")),
+            (201, None),
+            "{key}"
+        );
+    }
+}
+
+/// A list passes over at most `clinic::MAX_SKIP` resources (FastAPI's 422 for a `le` constraint
+/// above it), and `order=desc` reverses the whole order, ties included.
+async fn paging_is_bounded_and_desc_reverses_ties(store: Store, conn: StoreLocation) {
+    let addr = serve(Group::A, store, &conn).await;
+    for name in ["Ann", "Bea", "Cal", "Dee"] {
+        let specialty = if name < "C" { "cardiology" } else { "surgery" };
+        create(addr, "doctors", json!({"name": name, "specialty": specialty})).await;
+    }
+    assert_eq!(
+        names(&get(addr, "/doctors?sort=specialty").await),
+        ["Ann", "Bea", "Cal", "Dee"]
+    );
+    assert_eq!(
+        names(&get(addr, "/doctors?sort=specialty&order=desc").await),
+        ["Dee", "Cal", "Bea", "Ann"],
+        "ties newest first"
+    );
+    assert_eq!(
+        names(&get(addr, "/doctors?skip=10000").await),
+        Vec::<String>::new()
+    );
+    for path in [
+        "/doctors?skip=10001",
+        "/patients?skip=20000",
+        "/visits?skip=10001&sort=start_time",
+    ] {
+        let reply = get(addr, path).await;
+        assert_eq!(reply.status, 422, "{path}");
+        assert_eq!(
+            reply.json()["detail"][0],
+            json!({"type": "less_than_equal", "loc": ["query", "skip"],
+                   "msg": "Input should be less than or equal to 10000",
+                   "input": reply.json()["detail"][0]["input"].clone(), "ctx": {"le": 10000}}),
+            "{path}"
+        );
+    }
+    assert_eq!(clinic::MAX_SKIP, 10_000);
 }
 
 /// One `#[tokio::test]` per case and store.
@@ -896,6 +966,7 @@ both_stores![
     booking_races_leave_no_orphan,
     conditional_requests,
     idempotent_bookings,
+    paging_is_bounded_and_desc_reverses_ties,
 ];
 
 #[test]

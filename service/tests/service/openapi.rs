@@ -287,3 +287,23 @@ fn the_clinic_documents_its_preconditions() {
         .iter()
         .all(|p| p["in"] == "query"));
 }
+
+#[test]
+fn a_clinic_list_documents_its_deepest_page() {
+    let doc = document();
+    for path in ["/doctors", "/patients", "/visits"] {
+        let skip = doc["paths"][path]["get"]["parameters"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|p| p["name"] == "skip")
+            .cloned();
+        assert_eq!(
+            skip.map(|p| p["schema"].clone()),
+            Some(
+                json!({"type": "integer", "format": "int64", "minimum": 0, "maximum": 10000, "default": 0, "title": "Skip"})
+            ),
+            "{path}"
+        );
+    }
+}

@@ -182,6 +182,52 @@ async fn a_malformed_key_is_a_validation_error() {
     );
 }
 
+/// Post an order with each of `keys` as its own `Idempotency-Key` field.
+async fn post_keys(addr: SocketAddr, keys: &[&str]) -> Reply {
+    let mut headers = vec![("Content-Type", "application/json")];
+    headers.extend(keys.iter().map(|key| ("Idempotency-Key", *key)));
+    send(addr, "POST", "/orders", &headers, Some(br#"{"item":"x"}"#)).await
+}
+
+#[tokio::test]
+async fn two_keys_are_a_validation_error_before_anything_is_stored() {
+    let addr = spawn(app(Duration::from_secs(60))).await;
+    // Two fields, or one field holding both as HTTP combines them (bare or quoted): 422 naming
+    // both values, and the route does not run (the next order is number 1).
+    let cases: [(&[&str], Value); 4] = [
+        (&["one", "two"], json!(["one", "two"])),
+        (&["one, two"], json!("one, two")),
+        (&["one,two"], json!("one,two")),
+        (&["\"one\", \"two\""], json!("\"one\", \"two\"")),
+    ];
+    for (keys, input) in cases {
+        let reply = post_keys(addr, keys).await;
+        assert_eq!(reply.status, 422, "{keys:?}");
+        assert_eq!(
+            reply.json(),
+            json!({"detail": [{
+                "type": "value_error",
+                "loc": ["header", "idempotency-key"],
+                "msg": "Value error, Idempotency-Key must be sent once: the request has more than one value",
+                "input": input,
+            }]}),
+            "{keys:?}"
+        );
+    }
+    // Neither key was taken: each books (once) with the same request.
+    for key in ["one", "two"] {
+        let reply = post_keys(addr, &[key]).await;
+        assert_eq!(reply.status, 201);
+        assert_eq!(reply.header("idempotent-replayed"), None, "{key} was kept before");
+    }
+    assert_eq!(
+        post_keys(addr, &["one"]).await.header("idempotent-replayed"),
+        Some("true")
+    );
+    // A comma inside a quoted key is one key.
+    assert_eq!(post_keys(addr, &["\"a,b\""]).await.json()["n"], 3);
+}
+
 #[test]
 fn the_document_shows_the_header_and_an_app_without_keys_is_refused() {
     let service = app(Duration::from_secs(1)).build().expect("builds");

@@ -43,6 +43,7 @@ mod route_metadata;
 mod schema_split;
 mod security;
 mod server_limits;
+mod single_valued_headers;
 mod sse_client;
 mod streaming;
 mod strict_http1;

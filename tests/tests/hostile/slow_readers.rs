@@ -6,18 +6,8 @@ use std::time::{Duration, Instant};
 
 use ferrapi_tests::client::request;
 use tokio::io::AsyncWriteExt;
-use tokio::net::{TcpSocket, TcpStream};
 
-use crate::support::{app, exclusive, fresh_clients_are_served, refusals, serve};
-
-/// A connection with a small receive buffer, so the server's writes stall soon.
-async fn small_window(addr: std::net::SocketAddr) -> TcpStream {
-    let socket = TcpSocket::new_v4().unwrap_or_else(|e| panic!("{e}"));
-    socket
-        .set_recv_buffer_size(4096)
-        .unwrap_or_else(|e| panic!("{e}"));
-    socket.connect(addr).await.unwrap_or_else(|e| panic!("{e}"))
-}
+use crate::support::{app, exclusive, fresh_clients_are_served, refusals, serve, small_window};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pipelining_readers_that_read_nothing_are_cut_at_the_write_timeout() {

@@ -9,7 +9,7 @@ use ferrapi::App;
 use ferrapi_tests::client::{request, try_parse};
 pub use ferrapi_tests::process::{cpu_time, rss};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
+use tokio::net::{TcpSocket, TcpStream};
 use tokio::sync::{oneshot, Mutex, MutexGuard};
 
 /// The size of `/big`'s answer.
@@ -94,6 +94,15 @@ pub async fn fresh_clients_are_served(addr: SocketAddr, rounds: usize, during: &
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+}
+
+/// A connection with a small receive buffer, so the server's writes stall soon.
+pub async fn small_window(addr: SocketAddr) -> TcpStream {
+    let socket = TcpSocket::new_v4().unwrap_or_else(|e| panic!("{e}"));
+    socket
+        .set_recv_buffer_size(4096)
+        .unwrap_or_else(|e| panic!("{e}"));
+    socket.connect(addr).await.unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Read until the peer closes (or resets) the connection; the bytes read, or `None` when it was

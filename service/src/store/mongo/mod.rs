@@ -519,6 +519,12 @@ impl DocumentStore for MongoStore {
             pending.insert(format!("{NEXT_DOC}.{field}"), 1);
             let sparse = IndexOptions::builder().sparse(true).build();
             bounded(coll.create_index(IndexModel::builder().keys(pending).options(sparse).build())).await?;
+            // Insertion order, which every list ends its sort with: a list without a sort field
+            // (or paged far) walks it instead of sorting the collection.
+            let mut order = BsonDocument::new();
+            order.insert(SEQ, 1);
+            order.insert(ID_FIELD, 1);
+            bounded(coll.create_index(IndexModel::builder().keys(order).build())).await?;
             Ok(())
         })
     }
