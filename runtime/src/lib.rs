@@ -283,6 +283,14 @@ pub mod types {
     pub use crate::validation::*;
 }
 
+/// The memory budget as a route sees it ([`App::memory_budget`]): a route about to load something
+/// large that the request did not bring takes a [`Memory`](memory::Memory) argument and asks it
+/// for room first, so a request the budget has no room for is refused (503, or 413) before the
+/// memory is taken.
+pub mod memory {
+    pub use crate::extract::{Memory, NoRoom, Reserved};
+}
+
 /// `tower` middleware around an app: what [`App::layer`] wraps ([`Endpoint`](layer::Endpoint)),
 /// and what a layer can read of the request ([`MatchedRoute`](layer::MatchedRoute)).
 pub mod layer {

@@ -20,13 +20,15 @@
 //!   (or BSON written from it in one pass), and answered as the text the store gives back, so a
 //!   bird's memory is a small multiple of its size (see `exact`);
 //! - `GET /api/bird/:name` answers the first inserted bird of that name, or 404 `Not Found` as
-//!   text; the name is only ever a value to compare;
+//!   text; the name is only ever a value to compare; room for the largest bird is asked of the
+//!   memory budget before one is loaded (503 with `Retry-After: 1` when there is none);
 //! - `GET /api/env` discloses the connection string, so it is in [`group()`] only when asked
 //!   for (`--expose-env`, on by default): left out, it is neither routed nor documented;
 //! - a store failure answers with its status (503 while the database is unavailable) and a
 //!   client-safe `{"detail": …}`; its cause goes to the log.
 
 use ferrapi::header::{HeaderName, HeaderValue};
+use ferrapi::memory::Memory;
 use ferrapi::prelude::*;
 
 use crate::config::ReportedConnString;
@@ -36,6 +38,10 @@ use crate::store_http::{store_failure, unstorable_numbers, STORE_UNAVAILABLE};
 
 /// The collection birds are stored in.
 pub const BIRDS: &str = "birds";
+
+/// What reading one bird holds at most: its stored text and the answer made of it (a bird is at
+/// most a body, 1 MiB, and its stored text is no longer than the body sent).
+pub const BIRD_READ_ROOM: usize = 2 * 1024 * 1024;
 
 /// The ordered employee list of group B (looked up by zero-based position).
 pub const EMPLOYEES: [&str; 4] = ["Anna Puig", "Jordi Soler", "Marta Vidal", "Pau Ferrer"];
@@ -146,8 +152,20 @@ pub async fn create_bird(store: State<Store>, bird: Json<ExactBody>) -> Result<J
 ///
 /// Its numbers are the texts they were sent as.
 #[get("/api/bird/:name", responses(404 = "Not Found", 503 = STORE_UNAVAILABLE))]
-pub async fn read_bird(store: State<Store>, name: String) -> Result<Response, HttpError> {
-    match store.find_one_exact(BIRDS, "name", &Value::String(name)).await {
+pub async fn read_bird(store: State<Store>, memory: Memory, name: String) -> Result<Response, HttpError> {
+    // Room for the largest bird is asked before one is loaded: under answers nobody reads, a read
+    // the memory budget has no room for is refused without loading its bird (each such read had
+    // loaded it, only for its answer to be refused).
+    let room = match memory.reserve(BIRD_READ_ROOM) {
+        Ok(room) => Some(room),
+        // A budget set below one bird's room: read it anyway (its answer is charged as usual).
+        Err(refused) if refused.is_too_large() => None,
+        Err(refused) => return Ok(refused.into_response()),
+    };
+    let found = store.find_one_exact(BIRDS, "name", &Value::String(name)).await;
+    // Given back before the answer is charged in its place.
+    drop(room);
+    match found {
         // The stored text as it is: nothing parses or re-serialises it.
         Ok(Some(bird)) => Ok(([(CONTENT_TYPE, APPLICATION_JSON)], bird).into_response()),
         Ok(None) => Ok((StatusCode::NOT_FOUND, "Not Found").into_response()),

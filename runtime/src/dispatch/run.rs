@@ -285,6 +285,7 @@ fn request_cx<'a>(
         body_input: input,
         state: &inner.state,
         charge,
+        budget: inner.budget.as_ref(),
     }
 }
 

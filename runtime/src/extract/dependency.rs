@@ -182,6 +182,7 @@ mod tests {
             body_input: &body,
             state: &state,
             charge: None,
+            budget: None,
         };
         let group = DependencyFn::of::<Counted>();
         let mut errors = ValidationErrors::new();

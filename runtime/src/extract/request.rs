@@ -17,7 +17,7 @@ use hyper::HeaderMap;
 use super::body::BodyInput;
 use super::query;
 use super::state::StateMap;
-use crate::budget::Charge;
+use crate::budget::{Charge, MemoryBudget};
 use crate::validate::{BadBody, ValidationErrors};
 
 /// Most parameters a template may have (their ranges are kept inline, without allocating).
@@ -70,6 +70,8 @@ pub struct RequestCx<'a> {
     /// The request's charge against the memory budget (a route that reads its body, in an app
     /// with a budget): what parsing the body takes is charged to it before the parse.
     pub(crate) charge: Option<&'a Charge>,
+    /// The app's memory budget, when it has one (the [`Memory`](super::Memory) argument).
+    pub(crate) budget: Option<&'a Arc<MemoryBudget>>,
 }
 
 impl<'a> RequestCx<'a> {

@@ -35,6 +35,15 @@ async fn order(order: Order) -> Json<Value> {
     Json(json!({ "lines": order.lines.len(), "name": order.name }))
 }
 
+/// Asks the budget for `kib` KiB before "loading" them, answers little.
+#[get("/reserve/{kib}")]
+async fn reserve(kib: usize, memory: ferrapi::memory::Memory) -> Response {
+    match memory.reserve(kib * 1024) {
+        Ok(_room) => "loaded".into_response(),
+        Err(refused) => refused.into_response(),
+    }
+}
+
 /// An answer of `kib` KiB.
 #[get("/big/{kib}")]
 async fn big(kib: usize) -> String {
@@ -43,7 +52,7 @@ async fn big(kib: usize) -> String {
 
 async fn serve(budget: Option<usize>) -> (SocketAddr, oneshot::Sender<()>) {
     let app = App::new()
-        .routes(ferrapi::routes![echo, order, big])
+        .routes(ferrapi::routes![echo, order, big, reserve])
         .memory_budget(budget);
     let server = app.bind("127.0.0.1:0").await.expect("bind");
     let addr = server.local_addr();
@@ -157,6 +166,12 @@ async fn answers_nobody_reads_hold_their_charge_until_written() {
     assert_eq!(reply.status, 503);
     assert_eq!(reply.header("retry-after"), Some("1"));
     assert_eq!(get(addr, "/big/1").await.status, 200);
+    // A route that asks for room before loading is refused before it loads, as the budget
+    // answers (and more than the whole budget is a 413).
+    let reply = get(addr, "/reserve/2048").await;
+    assert_eq!((reply.status, reply.header("retry-after")), (503, Some("1")));
+    assert_eq!(get(addr, "/reserve/512").await.status, 200);
+    assert_eq!(get(addr, "/reserve/20480").await.status, 413);
     // Once one client reads its answer, its charge comes back.
     let mut answer = Vec::new();
     let mut reader = readers.remove(0);

@@ -1,0 +1,139 @@
+//! The memory budget as a route argument ([`Memory`]): a route about to hold a large value the
+//! request did not bring (a stored document it will answer, a file it loads) asks the budget
+//! first, so a request the budget has no room for is refused before the value is loaded, not
+//! after (when only its answer could be refused, and every refused read had loaded it anyway).
+//!
+//! Rules enforced here:
+//! - [`Memory::reserve`] charges the budget at once and holds the charge until the returned
+//!   [`Reserved`] is dropped (at the latest when the route's future ends, before its answer is
+//!   charged in turn); a reservation that does not fit is [`NoRoom`], answered as the budget
+//!   answers (503 with `Retry-After: 1`, or 413 when it is more than the whole budget) and
+//!   counted with the budget's refusals;
+//! - in an app without a budget every reservation succeeds and holds nothing;
+//! - it is injected: it documents nothing, and a route that does not take it pays nothing.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use super::arg::{ready, Arg, Deps, Param, Source};
+use super::request::RequestCx;
+use crate::budget::{Charge, MemoryBudget, OverBudget};
+use crate::response::{over_budget, IntoResponse, Response};
+use crate::validate::ValidationErrors;
+
+/// The server's memory budget ([`App::memory_budget`](crate::App::memory_budget)), as a route
+/// sees it: ask it for room before loading something large.
+///
+/// ```
+/// use ferrapi::memory::Memory;
+/// use ferrapi::prelude::*;
+///
+/// /// A report of up to 1 MiB, loaded only when the server has room for it.
+/// #[get("/report")]
+/// async fn report(memory: Memory) -> Response {
+///     let _room = match memory.reserve(1 << 20) {
+///         Ok(room) => room,
+///         Err(refused) => return refused.into_response(),
+///     };
+///     "x".repeat(1 << 20).into_response()
+/// }
+///
+/// let app = App::new().routes(routes![report]).memory_budget(Some(512 * 1024));
+/// let client = ferrapi::testing::TestClient::new(app);
+/// // More than the whole budget: never served.
+/// assert_eq!(client.get("/report").send_blocking().status(), 413);
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Memory {
+    budget: Option<Arc<MemoryBudget>>,
+}
+
+/// Room held in the memory budget, given back when dropped.
+#[derive(Debug)]
+#[must_use = "the room is given back as soon as this is dropped"]
+pub struct Reserved {
+    _charge: Option<Charge>,
+}
+
+/// A reservation the memory budget has no room for: answered 503 with `Retry-After: 1` (or 413
+/// when it is more than the whole budget), like the budget's other refusals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NoRoom(OverBudget);
+
+impl NoRoom {
+    /// True when no retry can help: more was asked than the whole budget.
+    pub fn is_too_large(&self) -> bool {
+        self.0 == OverBudget::TooLarge
+    }
+}
+
+impl std::fmt::Display for NoRoom {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            OverBudget::TooLarge => f.write_str("more memory asked than the whole budget"),
+            OverBudget::Busy => f.write_str("the memory budget has no room now"),
+        }
+    }
+}
+
+impl std::error::Error for NoRoom {}
+
+impl IntoResponse for NoRoom {
+    fn into_response(self) -> Response {
+        over_budget(self.0)
+    }
+}
+
+impl Memory {
+    /// Hold `bytes` of the budget until the returned [`Reserved`] is dropped, or [`NoRoom`].
+    pub fn reserve(&self, bytes: usize) -> Result<Reserved, NoRoom> {
+        match &self.budget {
+            None => Ok(Reserved { _charge: None }),
+            Some(budget) => Charge::of(budget, bytes)
+                .map(|charge| Reserved {
+                    _charge: Some(charge),
+                })
+                .map_err(NoRoom),
+        }
+    }
+}
+
+impl Arg for Memory {
+    const SOURCE: Source = Source::Injected;
+    type Input = Self;
+
+    fn extract(cx: &RequestCx<'_>, _param: Param<Self>, _errors: &mut ValidationErrors) -> Option<Self> {
+        Some(Memory {
+            budget: cx.budget.cloned(),
+        })
+    }
+
+    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
+        ready(input)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_reservation_holds_its_room_until_dropped() {
+        let budget = MemoryBudget::new(1000);
+        let memory = Memory {
+            budget: Some(budget.clone()),
+        };
+        let room = memory.reserve(600).unwrap();
+        assert_eq!(budget.used(), 600);
+        let refused = memory.reserve(600).unwrap_err();
+        assert!(!refused.is_too_large());
+        assert_eq!(refused.into_response().status(), 503);
+        assert!(memory.reserve(1001).unwrap_err().is_too_large());
+        drop(room);
+        assert_eq!(budget.used(), 0);
+        assert!(
+            Memory::default().reserve(usize::MAX).is_ok(),
+            "no budget: always room"
+        );
+    }
+}
