@@ -261,14 +261,14 @@ pub mod schema {
 /// [`validation`] and [`schema`] under the path they had before issue 22 (CHANGELOG.md), for code
 /// written against it; use those modules instead.)
 pub mod types {
-    #[cfg(feature = "datetime")]
-    pub use crate::validate::Duration;
     #[cfg(feature = "email")]
     pub use crate::validate::EmailStr;
     #[cfg(feature = "url")]
     pub use crate::validate::HttpUrl;
     #[cfg(feature = "pattern")]
     pub use crate::validate::Pattern;
+    #[cfg(feature = "datetime")]
+    pub use crate::validate::{Datetime, Duration};
     pub use crate::validate::{Strict, StrictValue};
 
     #[doc(hidden)]

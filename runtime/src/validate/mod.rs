@@ -59,12 +59,12 @@ pub use pattern::{Pattern, PatternCell};
 pub(crate) use schema::nullable;
 pub use schema::{title_case, JsonSchema, SchemaMode, SchemaRegistry};
 pub use str_enum::{enum_failure, enum_from_json, enum_from_param, enum_schema, fast_enum, StrEnum};
-#[cfg(feature = "datetime")]
-pub use types::Duration;
 #[cfg(feature = "email")]
 pub use types::EmailStr;
 #[cfg(feature = "url")]
 pub use types::HttpUrl;
+#[cfg(feature = "datetime")]
+pub use types::{Datetime, Duration};
 pub use types::{Strict, StrictValue};
 pub use union::{
     tagged_schema, untagged_schema, validate_tagged, validate_untagged, TaggedVariant, UntaggedVariant,

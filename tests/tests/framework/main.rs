@@ -12,6 +12,7 @@
 //! Run one module with a filter, e.g. `cargo test -p ferrapi-tests --test framework http_params::`.
 
 mod conditional;
+mod datetimes;
 mod dependencies;
 mod dependency_overrides;
 mod dispatch_matrix;
