@@ -231,7 +231,7 @@ pub mod arg {
 /// [`Bound`](convert::Bound)). The manual's [Custom parameter and field
 /// types](crate#custom-parameter-and-field-types) implements them for a date type.
 pub mod convert {
-    pub use crate::validate::{Bound, Constrainable, FastJson, FromJson, FromParam};
+    pub use crate::validate::{Bound, Constrainable, FastJson, FromJson, FromParam, NumberKind};
 }
 
 /// Validation errors as pydantic v2 reports them: the request's errors
@@ -269,7 +269,7 @@ pub mod types {
     pub use crate::validate::Pattern;
     #[cfg(feature = "datetime")]
     pub use crate::validate::{Datetime, Duration};
-    pub use crate::validate::{Strict, StrictValue};
+    pub use crate::validate::{Nullable, Strict, StrictValue};
 
     #[doc(hidden)]
     pub use crate::arg::*;
@@ -332,9 +332,9 @@ pub mod __private {
     pub use crate::routing::{complete_now, BoxFuture, Handler, RouteParts, Started};
     pub use crate::validate::{
         enum_failure, enum_from_json, enum_from_param, enum_schema, fast_enum, field, generic_schema,
-        generic_title, param_field, param_field_schema, tagged_schema, title_case, untagged_schema,
-        validate_field, validate_model, validate_tagged, validate_untagged, validate_whole, Constraint,
-        FieldDecline, FieldFast, FieldProbe, Skip, TaggedVariant, UntaggedVariant,
+        generic_title, param_field, tagged_schema, title_case, untagged_schema, validate_field,
+        validate_model, validate_tagged, validate_untagged, validate_whole, Constraint, FieldDecline,
+        FieldFast, FieldProbe, Skip, TaggedVariant, UntaggedVariant,
     };
     #[cfg(feature = "pattern")]
     pub use crate::validate::{Pattern, PatternCell};

@@ -195,6 +195,12 @@ fn field(index: usize, field: &syn::Field, generics: &Generics, diag: &mut Diagn
             "`#[openapi_examples(..)]` documents a route argument (FastAPI's `Query(openapi_examples=..)`); a model field takes `#[examples(..)]`",
         );
     }
+    if let Some(attr) = &parsed.alias_attr {
+        diag.error_spanned(
+            attr,
+            r#"a model field's name in JSON is set with `#[serde(rename = "..")]`, which serde reads too; `#[alias(..)]` names a route argument"#,
+        );
+    }
     let ident = field.ident.clone()?;
     Some(Field {
         ident,

@@ -17,7 +17,6 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::infer::{Classified, Kind, RouteModel};
-use super::parse::api_name;
 use super::{openapi, suspend};
 use crate::paths::{self, RouteDefFields};
 use crate::tokens;
@@ -106,7 +105,7 @@ pub(super) fn arguments(params: &[Classified]) -> Vec<Argument<'_>> {
         let constraints = &param.attrs.constraints;
         Argument {
             ty: &param.ty,
-            name: api_name(&param.name),
+            name: classified.name.clone(),
             slot: format_ident!("__arg{}", i),
             constraints: tokens::constraints(constraints),
             path_index: match classified.kind {

@@ -4,7 +4,9 @@
 //! Rules enforced here: a route is a non-generic `async fn` whose return type is written out (no
 //! `impl Trait`: the generated code names it to convert it); its path template is well formed and
 //! each of its parameters names an argument; a path parameter is not an `Option` and takes no
-//! `#[default]`, nor does an `Option` argument; a route that takes files (an argument written
+//! `#[default]`, nor does an `Option` argument; a `Form<T>`, `Header<T>` or `Cookie<T>`
+//! argument's default is the value alone (`#[default(false)]`), never the wrapper built (`Form(false)`,
+//! `Header::new(1)`); a route that takes files (an argument written
 //! `UploadFile`, `Option<UploadFile>` or `Vec<UploadFile>`: the one kind recognised by its name,
 //! because its route reads its body as a form before converting its arguments) is not a `GET` or
 //! `HEAD`, which have no body.
@@ -16,7 +18,7 @@
 use syn::spanned::Spanned;
 use syn::{GenericArgument, ItemFn, PathArguments, Type};
 
-use super::parse::{api_name, doc, Doc, Param, RouteAttr};
+use super::parse::{doc, Doc, Param, RouteAttr};
 use crate::diag::Diagnostics;
 use ferrapi_template::Template;
 
@@ -37,6 +39,8 @@ pub struct Classified {
     pub param: Param,
     /// Its kind.
     pub kind: Kind,
+    /// Its name in the API (a path parameter's, the template's).
+    pub name: String,
 }
 
 /// Everything the emitters need.
@@ -176,7 +180,7 @@ fn template_params(attr: &RouteAttr, params: &[Param], diag: &mut Diagnostics) -
         }
     };
     for tp in &template_params {
-        if !params.iter().any(|p| api_name(&p.name) == *tp) {
+        if !params.iter().any(|p| p.is_path_param(tp)) {
             diag.error(
                 path_span,
                 format!(
@@ -192,8 +196,9 @@ fn template_params(attr: &RouteAttr, params: &[Param], diag: &mut Diagnostics) -
 /// An argument's kind (a path parameter when its name is in the template), and the mistakes of
 /// `#[default]` or `Option` on it.
 pub(super) fn classify(param: Param, template_params: &[String], diag: &mut Diagnostics) -> Classified {
-    let name = api_name(&param.name);
-    let index = template_params.iter().position(|tp| *tp == name);
+    let index = template_params.iter().position(|tp| param.is_path_param(tp));
+    // A path parameter's name is the template's; any other argument's, its name in the API.
+    let name = index.map_or_else(|| param.wire_name(), |index| template_params[index].clone());
     let is_option = option_inner(&param.ty).is_some();
     if let (Some(_), Some(attr)) = (index, &param.attrs.default_attr) {
         diag.error_spanned(
@@ -208,6 +213,21 @@ pub(super) fn classify(param: Param, template_params: &[String], diag: &mut Diag
             format!("`#[default]` on `Option` argument `{name}`: an absent `Option` is already `None`; remove one of them"),
         );
     }
+    if let (Some((wrapper, _)), Some(attr)) = (crate::tokens::wrapped(&param.ty), &param.attrs.default_attr) {
+        if param
+            .attrs
+            .default
+            .as_ref()
+            .is_some_and(|expr| wraps(expr, &wrapper))
+        {
+            diag.error_spanned(
+                attr,
+                format!(
+                    "`#[default(..)]` takes the value alone, e.g. `#[default(false)]` or `#[default(\"en\".to_owned())]`: the `{wrapper}<..>` around it is implied by the argument's type"
+                ),
+            );
+        }
+    }
     if index.is_some() && is_option {
         diag.error_spanned(
             &param.ty,
@@ -218,7 +238,22 @@ pub(super) fn classify(param: Param, template_params: &[String], diag: &mut Diag
         Some(index) => Kind::Path { index },
         None => Kind::Other,
     };
-    Classified { param, kind }
+    Classified { param, kind, name }
+}
+
+/// True when `expr` builds a `wrapper` itself (`Form(false)`, `Header::new(1)`): the old
+/// spelling of a wrapped argument's default.
+fn wraps(expr: &syn::Expr, wrapper: &str) -> bool {
+    let syn::Expr::Call(call) = expr else { return false };
+    let syn::Expr::Path(path) = &*call.func else {
+        return false;
+    };
+    let names: Vec<String> = path.path.segments.iter().map(|s| s.ident.to_string()).collect();
+    match names.as_slice() {
+        [.., last] if last == wrapper => true,
+        [.., type_name, last] => type_name == wrapper && last == "new",
+        _ => false,
+    }
 }
 
 /// Check and classify.

@@ -12,7 +12,7 @@ use syn::spanned::Spanned;
 use syn::Type;
 
 use super::infer::{generic_inner, Kind, RouteModel};
-use super::parse::{api_name, Description};
+use super::parse::Description;
 use crate::{paths, tokens};
 
 fn last_ident(ty: &Type) -> Option<String> {
@@ -99,7 +99,7 @@ fn parameters(model: &RouteModel) -> TokenStream {
         .filter(|c| matches!(c.kind, Kind::Path { .. }))
     {
         let ty = &classified.param.ty;
-        let pname = api_name(&classified.param.name);
+        let pname = &classified.name;
         let constraints = tokens::constraints(&classified.param.attrs.constraints);
         let doc = quote!(op.path_param::<#ty>(#pname, #constraints, registry););
         params.extend(classified.param.attrs.document_with_examples(&quote!(op), doc));
@@ -107,7 +107,7 @@ fn parameters(model: &RouteModel) -> TokenStream {
     let (arg, param) = (paths::arg(), paths::param());
     for classified in model.params.iter().filter(|c| matches!(c.kind, Kind::Other)) {
         let ty = &classified.param.ty;
-        let pname = api_name(&classified.param.name);
+        let pname = &classified.name;
         let constraints = tokens::constraints(&classified.param.attrs.constraints);
         let default = tokens::default_fn(ty, classified.param.attrs.default.as_ref());
         // The trait's path is written at the argument's type, as the assertions are: a type that
@@ -177,10 +177,9 @@ pub fn operation(model: &RouteModel) -> TokenStream {
     let summary = tokens::option_str(model.doc.summary.as_deref());
     // With `summary = ".."`, the whole doc comment is the description, as FastAPI takes the
     // whole docstring.
-    let whole_doc = match (&model.attr.summary, &model.doc.summary, &model.doc.description) {
-        (Some(_), Some(first), Some(rest)) => Some(format!("{first}\n\n{rest}")),
-        (Some(_), Some(first), None) => Some(first.clone()),
-        _ => model.doc.description.clone(),
+    let whole_doc = match &model.attr.summary {
+        Some(_) => model.doc.whole.clone(),
+        None => model.doc.description.clone(),
     };
     let description = tokens::option_str(whole_doc.as_deref());
     let tags = &model.attr.tags;
