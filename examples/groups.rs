@@ -185,7 +185,7 @@ pub async fn add_book(
     library: State<Library>,
     librarian: Librarian,
     book: NewBook,
-) -> Result<(StatusCode, Json<Value>), HttpError> {
+) -> Result<Json<Value>, HttpError> {
     let mut books = library
         .books
         .lock()
@@ -196,9 +196,9 @@ pub async fn add_book(
         title: book.title.clone(),
         on_loan: false,
     });
-    Ok((
-        StatusCode::CREATED,
-        Json(json!({ "id": id, "title": book.title, "on_loan": false, "added_by": librarian.0 })),
+    // `201 Created`: the route's `status = 201`.
+    Ok(Json(
+        json!({ "id": id, "title": book.title, "on_loan": false, "added_by": librarian.0 }),
     ))
 }
 

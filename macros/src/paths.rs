@@ -139,6 +139,7 @@ runtime_paths! {
     assert_not_body => assert_not_body;
     assert_into_response => assert_into_response;
     assert_from_json => assert_from_json;
+    success => success;
 }
 
 // Models and string enumerations.

@@ -306,16 +306,35 @@ pub mod docs {
     };
 }
 
-/// Everything a route author needs: `use ferrapi::prelude::*;`. The route attributes `head` and
-/// `options`, rarer, are imported by name (`use ferrapi::head;`).
+/// Everything an everyday app needs: `use ferrapi::prelude::*;`. The route attributes and
+/// argument kinds, the app and its documentation's [`Tag`](schema::Tag), the answers, and the
+/// value types of the manual's [Types](crate#types) with the crates' own (`NaiveDate`, `Uuid`,
+/// `Decimal`, `Url`, ..., each with its cargo feature). The route attributes `head` and
+/// `options`, rarer, are imported by name (`use ferrapi::head;`), as are the security schemes
+/// ([`security`]).
 pub mod prelude {
+    pub use crate::schema::Tag;
+    #[cfg(feature = "email")]
+    pub use crate::types::EmailStr;
+    pub use crate::types::{Nullable, Strict};
+    #[cfg(feature = "datetime")]
     pub use crate::{
-        delete, dependency, escape_html, get, group, param_name, patch, post, put, routes, App, Cookie, Form,
-        Group, Header, Html, HttpError, IntoResponse, Json, Model, Response, State, StatusCode, StrEnum,
-        UploadFile,
+        chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, Utc},
+        types::{Datetime, Duration},
     };
+    pub use crate::{
+        delete, dependency, escape_html, get, group, param_name, patch, post, put, routes, App,
+        BackgroundTasks, Cookie, Form, Group, Header, Html, HttpError, IntoResponse, Json, Model, Response,
+        State, StatusCode, StrEnum, UploadFile,
+    };
+    #[cfg(feature = "url")]
+    pub use crate::{types::HttpUrl, url::Url};
     pub use hyper::HeaderMap;
+    #[cfg(feature = "decimal")]
+    pub use rust_decimal::Decimal;
     pub use serde_json::{json, Value};
+    #[cfg(feature = "uuid")]
+    pub use uuid::Uuid;
 }
 
 /// Items the generated code names. Not a public API: it changes without notice.

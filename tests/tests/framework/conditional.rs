@@ -53,7 +53,7 @@ async fn replace_note(
     note: NoteIn,
     pre: Preconditions<Write>,
 ) -> Result<Tagged<Json<Value>>, Response> {
-    let Ok(mut all) = notes.0 .0.lock() else {
+    let Ok(mut all) = notes.0.lock() else {
         return Err(HttpError::new(500, "poisoned").into_response());
     };
     let current = all.get(&id).map(|(_, version)| ETag::from_version(*version));
@@ -74,7 +74,7 @@ async fn delete_note(
     id: i64,
     pre: Preconditions<IfMatchRequired>,
 ) -> Result<StatusCode, Response> {
-    let Ok(mut all) = notes.0 .0.lock() else {
+    let Ok(mut all) = notes.0.lock() else {
         return Err(HttpError::new(500, "poisoned").into_response());
     };
     let current = all.get(&id).map(|(_, version)| ETag::from_version(*version));

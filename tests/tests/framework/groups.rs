@@ -421,7 +421,7 @@ struct Audit(usize);
 #[dependency]
 async fn audit(audits: State<Audits>) -> Audit {
     tokio::task::yield_now().await;
-    Audit(audits.0 .0.fetch_add(1, Ordering::Relaxed) + 1)
+    Audit(audits.0.fetch_add(1, Ordering::Relaxed) + 1)
 }
 
 /// Who calls, from `X-Caller`; 401 without it.

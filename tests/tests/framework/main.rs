@@ -19,6 +19,7 @@ mod dependency_overrides;
 mod dispatch_matrix;
 mod docs_pages;
 mod document_parity;
+mod ergonomics;
 mod error_overrides;
 mod example_inputs;
 mod example_types;
