@@ -102,11 +102,9 @@ impl Library {
 
 /// 401 with `WWW-Authenticate: Bearer`.
 fn unauthorized(detail: &'static str) -> Response {
-    let mut response = HttpError::new(401, detail).into_response();
-    response
-        .headers_mut()
-        .insert(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-    response
+    HttpError::new(401, detail)
+        .with_header(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"))
+        .into_response()
 }
 
 /// A librarian, known by bearer token.

@@ -76,6 +76,22 @@ pub fn is_file(ty: &Type) -> bool {
         .is_some_and(|last| last.ident == "UploadFile" && last.arguments.is_none())
 }
 
+/// The first type argument of `Name<A, ..>` (`Result<T, E>` → `T`).
+pub fn first_type_argument<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
+    let Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    if last.ident != name {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    args.args.iter().find_map(|arg| match arg {
+        syn::GenericArgument::Type(inner) => Some(inner),
+        _ => None,
+    })
+}
+
 /// Files in a route whose method has no body.
 fn check_files(method: &str, params: &[Param], diag: &mut Diagnostics) {
     if !matches!(method, "GET" | "HEAD") {
@@ -345,7 +361,7 @@ pub fn infer(
 fn success_type(ty: &Type) -> &Type {
     ["Result", "Tagged", "Kept"]
         .iter()
-        .find_map(|name| super::openapi::first_type_argument(ty, name))
+        .find_map(|name| first_type_argument(ty, name))
         .map_or(ty, success_type)
 }
 

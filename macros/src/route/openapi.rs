@@ -11,7 +11,7 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::Type;
 
-use super::infer::{generic_inner, Kind, RouteModel};
+use super::infer::{first_type_argument, generic_inner, Kind, RouteModel};
 use super::parse::Description;
 use crate::{paths, tokens};
 
@@ -21,22 +21,6 @@ fn last_ident(ty: &Type) -> Option<String> {
         Type::Reference(reference) => last_ident(&reference.elem),
         _ => None,
     }
-}
-
-/// The first type argument of `Name<A, ..>` (`Result<T, E>` → `T`).
-pub(super) fn first_type_argument<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
-    let Type::Path(path) = ty else { return None };
-    let last = path.path.segments.last()?;
-    if last.ident != name {
-        return None;
-    }
-    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
-        return None;
-    };
-    args.args.iter().find_map(|arg| match arg {
-        syn::GenericArgument::Type(inner) => Some(inner),
-        _ => None,
-    })
 }
 
 /// `op.response(..)` for `Json<inner>`, with `inner`'s schema when it has one (probed by
