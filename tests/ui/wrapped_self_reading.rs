@@ -10,7 +10,7 @@ async fn token(form: Form<OAuth2PasswordRequestForm>, db: Header<State<Db>>) -> 
 }
 
 #[post("/upload")]
-async fn upload(file: Form<UploadFile>) -> Json<Value> {
+async fn upload(file: Form<UploadFile>, memory: Cookie<ferrapi::memory::Memory>) -> Json<Value> {
     Json(json!({}))
 }
 

@@ -266,7 +266,7 @@ pub(super) fn classify(param: Param, template_params: &[String], diag: &mut Diag
 }
 
 /// The argument kinds that read the request themselves (a form, a file, a credential, the
-/// app's state, the request's head): never inside `Form<..>`, `Header<..>` or `Cookie<..>`.
+/// app's state or memory budget, the request's head): never inside `Form<..>`, `Header<..>` or `Cookie<..>`.
 const SELF_READING: &[&str] = &[
     "OAuth2PasswordRequestForm",
     "UploadFile",
@@ -282,6 +282,7 @@ const SELF_READING: &[&str] = &[
     "Method",
     "Uri",
     "BackgroundTasks",
+    "Memory",
     "Validation",
     "LastEventId",
     "WebSocketUpgrade",
