@@ -158,15 +158,16 @@ pub async fn read_item(store: State<Store>, id: u64) -> Result<Json<Item>, HttpE
         .ok_or_else(|| not_found(id))
 }
 
-/// Create an item; the answer is `201 Created` with the stored item and its new id.
+/// Create an item; the answer is `201 Created` (the route's `status = 201`) with the stored item
+/// and its new id.
 #[post("/items", status = 201, tags("items"))]
-pub async fn create_item(store: State<Store>, item: NewItem) -> (StatusCode, Json<Item>) {
+pub async fn create_item(store: State<Store>, item: NewItem) -> Json<Item> {
     let mut items = store.items();
     items.next_id += 1;
     let id = items.next_id;
     let item = Item::new(id, item);
     items.by_id.insert(id, item.clone());
-    (StatusCode::CREATED, Json(item))
+    Json(item)
 }
 
 /// Replace an existing item.
@@ -178,11 +179,11 @@ pub async fn update_item(store: State<Store>, id: u64, item: NewItem) -> Result<
     Ok(Json(slot.clone()))
 }
 
-/// Delete an item; the answer is `204 No Content`.
+/// Delete an item; the answer is `204 No Content` (the route's `status = 204`).
 #[delete("/items/{id}", status = 204, tags("items"), responses(404 = "No item has this id"))]
-pub async fn delete_item(store: State<Store>, id: u64) -> Result<StatusCode, HttpError> {
+pub async fn delete_item(store: State<Store>, id: u64) -> Result<(), HttpError> {
     match store.items().by_id.remove(&id) {
-        Some(_) => Ok(StatusCode::NO_CONTENT),
+        Some(_) => Ok(()),
         None => Err(not_found(id)),
     }
 }

@@ -121,11 +121,9 @@ impl Store {
 
 /// 401 with `WWW-Authenticate: Bearer`, as FastAPI's `OAuth2PasswordBearer` answers.
 fn unauthorized(detail: &'static str) -> Response {
-    let mut response = HttpError::new(401, detail).into_response();
-    response
-        .headers_mut()
-        .insert(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-    response
+    HttpError::new(401, detail)
+        .with_header(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"))
+        .into_response()
 }
 
 /// The request's bearer token: a dependency implemented by hand (the `Arg` trait), reading one

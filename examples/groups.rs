@@ -102,11 +102,9 @@ impl Library {
 
 /// 401 with `WWW-Authenticate: Bearer`.
 fn unauthorized(detail: &'static str) -> Response {
-    let mut response = HttpError::new(401, detail).into_response();
-    response
-        .headers_mut()
-        .insert(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-    response
+    HttpError::new(401, detail)
+        .with_header(WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"))
+        .into_response()
 }
 
 /// A librarian, known by bearer token.
@@ -185,7 +183,7 @@ pub async fn add_book(
     library: State<Library>,
     librarian: Librarian,
     book: NewBook,
-) -> Result<(StatusCode, Json<Value>), HttpError> {
+) -> Result<Json<Value>, HttpError> {
     let mut books = library
         .books
         .lock()
@@ -196,9 +194,9 @@ pub async fn add_book(
         title: book.title.clone(),
         on_loan: false,
     });
-    Ok((
-        StatusCode::CREATED,
-        Json(json!({ "id": id, "title": book.title, "on_loan": false, "added_by": librarian.0 })),
+    // `201 Created`: the route's `status = 201`.
+    Ok(Json(
+        json!({ "id": id, "title": book.title, "on_loan": false, "added_by": librarian.0 }),
     ))
 }
 

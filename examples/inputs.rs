@@ -107,14 +107,12 @@ async fn current_user(token: OAuth2PasswordBearer<TokenEndpoint>) -> Result<Curr
             username: (*username).to_owned(),
             full_name: (*full_name).to_owned(),
         })),
-        None => {
-            let mut response = HttpError::new(401, "Invalid authentication credentials").into_response();
-            response.headers_mut().insert(
+        None => Err(HttpError::new(401, "Invalid authentication credentials")
+            .with_header(
                 ferrapi::header::WWW_AUTHENTICATE,
                 ferrapi::header::HeaderValue::from_static("Bearer"),
-            );
-            Err(response)
-        }
+            )
+            .into_response()),
     }
 }
 

@@ -29,12 +29,18 @@
 #      openapi-python-client 0.29 names classes by title, so it refuses the second as a duplicate
 #      model and drops every operation using it (openapi-generators/openapi-python-client#1340,
 #      fix proposed in #1448). The document is FastAPI's; only the generator's input is changed.
+#   6. openapi-typescript (npm, default options) generates types from the service's live
+#      /openapi.json, and tests/docs-checks/typescript_client_check.ts (openapi-fetch) is
+#      type-checked with `tsc --strict`, then run against the service: a body holding only its
+#      required fields must type-check, as it does against FastAPI's document (a `"default": null`
+#      made openapi-typescript type every optional field as required; issue 32).
 # Usage: scripts/docs-checks.sh      (scripts/test.sh calls it; it needs PyPI, npm and Debian's
 #        packages the first time, and reuses what it installed afterwards)
 #
 # What it installs, each only when missing or when its pin changed: a virtualenv with the pins
 # of tests/docs-checks/requirements.txt under ~/.cache (DOCS_CHECKS_VENV to move it),
-# tests/docs-checks/node_modules (npm ci from the committed package-lock.json), and chromium
+# tests/docs-checks/node_modules (npm ci from the committed package-lock.json: playwright-core,
+# openapi-typescript, openapi-fetch, typescript), and chromium
 # (apt-get). The service (debug build) runs on a free loopback port with its birds in a
 # temporary directory, the groups, inputs and types examples each on another, and all are stopped
 # by their PIDs when the script exits. Every check runs; the script exits 1 if any failed, naming
@@ -209,6 +215,21 @@ inputs_browser() {
   mkdir -p "$OUT"
   (cd "$CHECKS" && node inputs_browser.mjs "$inputs_base" "$(cd "$OLDPWD" && cd "$OUT" && pwd)")
 }
+# typescript_client: types from the service's live document, the check compiled with
+# `tsc --strict` next to them (node_modules linked from $CHECKS), then run against the service.
+typescript_client() {
+  local dir="$work/typescript-client"
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  cp "$CHECKS/typescript_client_check.ts" "$dir/"
+  ln -s "$(cd "$CHECKS" && pwd)/node_modules" "$dir/node_modules"
+  echo '{ "type": "module" }' >"$dir/package.json"
+  (cd "$dir" && node_modules/.bin/openapi-typescript "$work/openapi.json" -o schema.d.ts \
+    >"$dir/generate.log" 2>&1) || { cat "$dir/generate.log" >&2; return 1; }
+  (cd "$dir" && node_modules/.bin/tsc --strict --noEmitOnError --skipLibCheck --target es2022 \
+    --module nodenext --moduleResolution nodenext --outDir out typescript_client_check.ts) || return 1
+  node "$dir/out/typescript_client_check.js" "$base"
+}
 browser() {
   mkdir -p "$OUT"
   (cd "$CHECKS" && node browser.mjs "$base" "$(cd "$OLDPWD" && cd "$OUT" && pwd)")
@@ -223,6 +244,7 @@ run "openapi-python-client: a generated client calls the service" \
 run "openapi-python-client: a generated client calls the groups example" \
   client groups_example_client "$groups_base" groups_client_check.py
 run "chromium: /docs and /redoc render every operation offline" browser
+run "openapi-typescript + tsc --strict: a TypeScript client calls the service" typescript_client
 run "openapi-spec-validator: the inputs example's live /openapi.json" validate "$work/inputs-openapi.json"
 run "openapi-python-client: a generated client calls the inputs example" \
   client inputs_example_client "$inputs_base" inputs_client_check.py

@@ -86,7 +86,7 @@ cargo test --workspace --locked --no-fail-fast
 echo "== scripts/house-checks.sh (module cycles, rustdoc -D warnings, cargo package)"
 scripts/house-checks.sh
 
-echo "== scripts/docs-checks.sh (openapi-spec-validator, generated Python client, headless Chromium)"
+echo "== scripts/docs-checks.sh (openapi-spec-validator, generated Python and TypeScript clients, headless Chromium)"
 scripts/docs-checks.sh
 
 echo "== scripts/fastapi-compare.sh (group A next to FastAPI: status and JSON bodies)"

@@ -7,7 +7,8 @@
 //! reported at the expression otherwise; `#[examples(..)]` holds one or more values, each written
 //! as `serde_json::json!` takes it (a JSON literal or a Rust expression), and
 //! `#[openapi_examples(..)]` one or more `name = {..}` (an Example Object), each at most once per
-//! argument or field; framework attributes are stripped so the item stays valid Rust; an
+//! argument or field; the constraints are sorted into pydantic's order of checks, whatever order
+//! they are written in; framework attributes are stripped so the item stays valid Rust; an
 //! attribute that is neither the framework's, a lint/`cfg`/doc attribute nor one the caller
 //! allows is an error at its name.
 
@@ -125,7 +126,7 @@ fn pattern(expr: &Expr, diag: &mut Diagnostics) -> Option<Bound> {
 pub struct ParamAttrs {
     /// `#[default(expr)]`.
     pub default: Option<Expr>,
-    /// Constraints in declaration order.
+    /// Constraints in pydantic's order of checks (sorted when read).
     pub constraints: Vec<ConstraintSpec>,
     /// The `#[default(..)]` attribute as written, for errors.
     pub default_attr: Option<Attribute>,
@@ -135,6 +136,10 @@ pub struct ParamAttrs {
     pub openapi_examples: Option<Vec<(String, TokenStream)>>,
     /// The `#[openapi_examples(..)]` attribute as written, for errors.
     pub openapi_examples_attr: Option<Attribute>,
+    /// `#[alias("..")]`: the argument's name in the API (FastAPI's `alias=`).
+    pub alias: Option<syn::LitStr>,
+    /// The `#[alias(..)]` attribute as written, for errors.
+    pub alias_attr: Option<Attribute>,
 }
 
 impl ParamAttrs {
@@ -313,6 +318,24 @@ fn bound(expr: &Expr, kind: &str, diag: &mut Diagnostics) -> Option<Bound> {
     }
 }
 
+/// Read `#[alias("name")]` into `out`: one string, once.
+fn alias_attr(attr: Attribute, out: &mut ParamAttrs, diag: &mut Diagnostics) {
+    if out.alias.is_some() {
+        diag.error_spanned(&attr, "one `#[alias(..)]` per argument");
+        return;
+    }
+    match attr.parse_args::<syn::LitStr>() {
+        Ok(name) if !name.value().is_empty() => {
+            out.alias = Some(name);
+            out.alias_attr = Some(attr);
+        }
+        _ => diag.error_spanned(
+            &attr,
+            r#"`#[alias(..)]` takes the argument's name in the API as a string, e.g. `#[alias("item-query")]`"#,
+        ),
+    }
+}
+
 /// Read `#[default(expr)]` into `out`.
 fn default_attr(attr: Attribute, out: &mut ParamAttrs, diag: &mut Diagnostics) {
     match attr.parse_args::<Expr>() {
@@ -355,6 +378,8 @@ pub fn param_attrs(attrs: &mut Vec<Attribute>, diag: &mut Diagnostics, extra_all
         examples: None,
         openapi_examples: None,
         openapi_examples_attr: None,
+        alias: None,
+        alias_attr: None,
     };
     let mut kept = Vec::new();
     for attr in attrs.drain(..) {
@@ -368,6 +393,8 @@ pub fn param_attrs(attrs: &mut Vec<Attribute>, diag: &mut Diagnostics, extra_all
             examples_attr(&attr, &mut out, diag);
         } else if ident == "openapi_examples" {
             openapi_examples_attr(&attr, &mut out, diag);
+        } else if ident == "alias" {
+            alias_attr(attr, &mut out, diag);
         } else if CONSTRAINTS.contains(&ident.as_str()) {
             constraint_attr(&attr, ident, &mut out, diag);
         } else if LINT_ATTRS.contains(&ident.as_str()) || extra_allowed.contains(&ident.as_str()) {
@@ -376,13 +403,34 @@ pub fn param_attrs(attrs: &mut Vec<Attribute>, diag: &mut Diagnostics, extra_all
             diag.error(
                 attr.path().span(),
                 format!(
-                    "unknown attribute `#[{ident}]`; arguments take `#[default(..)]`, `#[examples(..)]`, `#[openapi_examples(..)]` and the constraints `ge`, `gt`, `le`, `lt`, `multiple_of`, `min_length`, `max_length`, `pattern`, `max_digits`, `decimal_places`"
+                    "unknown attribute `#[{ident}]`; arguments take `#[default(..)]`, `#[alias(..)]`, `#[examples(..)]`, `#[openapi_examples(..)]` and the constraints `ge`, `gt`, `le`, `lt`, `multiple_of`, `min_length`, `max_length`, `pattern`, `max_digits`, `decimal_places`"
                 ),
             );
         }
     }
     *attrs = kept;
+    // pydantic checks a value's constraints in a fixed order, whatever order they are written
+    // in: the list is sorted into it here, once, so the runtime checks them as listed.
+    out.constraints.sort_by_key(|c| pydantic_rank(&c.kind));
     out
+}
+
+/// A constraint's place in pydantic's order of checks (pydantic-core's validators: a decimal's
+/// digits, then `multiple_of`, `le`, `lt`, `ge`, `gt`; a string's lengths, then its pattern).
+fn pydantic_rank(kind: &str) -> usize {
+    const ORDER: &[&str] = &[
+        "max_digits",
+        "decimal_places",
+        "multiple_of",
+        "le",
+        "lt",
+        "ge",
+        "gt",
+        "min_length",
+        "max_length",
+        "pattern",
+    ];
+    ORDER.iter().position(|k| *k == kind).unwrap_or(ORDER.len())
 }
 
 /// The whole doc comment of `attrs`: its lines (one leading space removed) joined, trimmed;

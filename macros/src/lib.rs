@@ -76,6 +76,7 @@ pub fn group(input: TokenStream) -> TokenStream {
         default,
         examples,
         openapi_examples,
+        alias,
         serde,
         validate
     )

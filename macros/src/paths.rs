@@ -113,7 +113,6 @@ runtime_paths! {
     with_examples => with_examples;
     generic_title => generic_title;
     param_field => param_field;
-    param_field_schema => param_field_schema;
     pattern => Pattern;
     pattern_cell => PatternCell;
     bad_body => bad_body;
@@ -140,6 +139,7 @@ runtime_paths! {
     assert_not_body => assert_not_body;
     assert_into_response => assert_into_response;
     assert_from_json => assert_from_json;
+    success => success;
 }
 
 // Models and string enumerations.

@@ -4,7 +4,8 @@
 //! Rules enforced here: a constraint's type requirement is asserted at the constraint as written
 //! (once for the numeric ones, once for the length ones), so a mismatch is reported there; a
 //! default value initializes a `let` of the argument's or field's type, so a mistyped default
-//! reads "expected due to this" at that type.
+//! reads "expected due to this" at that type (a `Form<T>`'s, `Header<T>`'s or `Cookie<T>`'s at
+//! `T`: their default is the value alone).
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -103,16 +104,48 @@ pub fn constraint_assertions(ty: &syn::Type, constraints: &[ConstraintSpec]) -> 
     out
 }
 
-/// `Some(fn() -> T)` returning `expr`, or `None`.
+/// The wrappers of a value read from a place of the request (`Form<T>`, `Header<T>`,
+/// `Cookie<T>`), whose `#[default(..)]` is the value alone.
+pub const WRAPPERS: &[&str] = &["Form", "Header", "Cookie"];
+
+/// `(wrapper, T)` when `ty` is one of the [`WRAPPERS`] of `T` (by its last segment's name).
+pub fn wrapped(ty: &syn::Type) -> Option<(String, &syn::Type)> {
+    let syn::Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    let wrapper = last.ident.to_string();
+    if !WRAPPERS.contains(&wrapper.as_str()) {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    args.args.iter().find_map(|arg| match arg {
+        syn::GenericArgument::Type(inner) => Some((wrapper.clone(), inner)),
+        _ => None,
+    })
+}
+
+/// `Some(fn() -> T)` returning `expr`, or `None`. For a [`WRAPPERS`] type (`Form<bool>`), `expr` is
+/// the value (`false`): it initializes a `let` of the inner type, so a mistyped default reads
+/// "expected `bool`", then is wrapped.
 pub fn default_fn(ty: &syn::Type, default: Option<&syn::Expr>) -> TokenStream {
-    match default {
-        Some(expr) => quote! {
-            ::core::option::Option::Some((|| {
-                let value: #ty = #expr;
+    let Some(expr) = default else {
+        return quote!(::core::option::Option::None);
+    };
+    let value = match wrapped(ty) {
+        Some((_, inner)) => quote! {
+            ::core::convert::From::from({
+                let value: #inner = #expr;
                 value
-            }) as fn() -> #ty)
+            })
         },
-        None => quote!(::core::option::Option::None),
+        None => quote!(#expr),
+    };
+    quote! {
+        ::core::option::Option::Some((|| {
+            let value: #ty = #value;
+            value
+        }) as fn() -> #ty)
     }
 }
 

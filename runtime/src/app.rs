@@ -28,7 +28,7 @@ use crate::dispatch::{Compiled, Endpoint, Innermost, LayerFn, MatchedRoute, Serv
 use crate::extract::StateMap;
 use crate::group::{Group, Inherited, Mounted};
 use crate::metrics::{HttpMetrics, Metrics};
-use crate::openapi::{document, document_path, DocsRoutes, Info};
+use crate::openapi::{document, document_path, fastapi_layout, DocsRoutes, Info};
 use crate::response::{BoxError, InternalAnswer};
 use crate::routing::{Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable};
 use crate::validate::SchemaRegistry;
@@ -91,6 +91,7 @@ impl App {
                 description: None,
                 tags: Vec::new(),
                 separate_schemas: true,
+                implicit_responses: false,
             },
             layers: Vec::new(),
             metrics: None,
@@ -295,6 +296,17 @@ impl App {
         self
     }
 
+    /// Also document the answers FastAPI gives too but leaves out of its document: on a route
+    /// with a body, those of the body reader before validation, `400` (the body could not be
+    /// read, or is not UTF-8) and `413` (over [`App::body_limit`]); on a route that requires a
+    /// security scheme, its `401` "Not authenticated". Off by default, so the document is
+    /// FastAPI's; on, a client generator or a tester such as schemathesis knows every status the
+    /// service answers.
+    pub fn document_implicit_responses(mut self, document: bool) -> Self {
+        self.info.implicit_responses = document;
+        self
+    }
+
     /// The configuration.
     pub fn config(&self) -> &Config {
         &self.config
@@ -373,8 +385,12 @@ impl App {
                     });
                 }
                 let path = document_path(template, &route.path);
-                operation.name_form(def.method.as_str(), &path, &mut registry);
-                operations.push((def.method.to_string(), path, operation.finish()));
+                operation.place(def.method.as_str(), &path, &mut registry);
+                operations.push((
+                    def.method.to_string(),
+                    path,
+                    operation.finish(self.info.implicit_responses),
+                ));
             }
         }
         let validation_error = self.validation_error_body()?;
@@ -382,6 +398,7 @@ impl App {
         if self.answers_problems() {
             crate::problem::document_problems(&mut doc);
         }
+        fastapi_layout(&mut doc);
         let openapi_json =
             Bytes::from(serde_json::to_vec(&doc).map_err(|e| BuildError(format!("OpenAPI document: {e}")))?);
         let docs =

@@ -5,7 +5,7 @@
 //! Rules enforced here: every assertion trait carries `#[diagnostic::on_unimplemented]` words a
 //! route author understands (what is wrong, and what to write instead); nothing here runs per
 //! request except [`boxed`], [`bad_body`], [`reject_invalid`] and [`defer_invalid`] (and, for a request
-//! that fails validation, [`invalid`]).
+//! that fails validation, [`invalid`]; for a route with `status = N`, [`success`]).
 
 use serde_json::Value;
 
@@ -99,6 +99,7 @@ numeric!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f6
 #[cfg(feature = "decimal")]
 impl Numeric for rust_decimal::Decimal {}
 impl<T: Numeric> Numeric for Option<T> {}
+impl<T: Numeric> Numeric for crate::validate::Nullable<T> {}
 impl<T: Numeric> Numeric for Vec<T> {}
 // Not recommended (these four): the lists a compile error suggests stay the plain types'.
 #[diagnostic::do_not_recommend]
@@ -117,6 +118,7 @@ impl<T: Numeric> Numeric for crate::Form<T> {}
 pub trait Text {}
 impl Text for String {}
 impl<T: Text> Text for Option<T> {}
+impl<T: Text> Text for crate::validate::Nullable<T> {}
 // A list's length (a model field), or each item's length (a repeated query parameter whose
 // items are strings).
 impl<T> Text for Vec<T> {}
@@ -138,6 +140,7 @@ impl<T: Text> Text for crate::Form<T> {}
 pub trait Matchable {}
 impl Matchable for String {}
 impl<T: Matchable> Matchable for Option<T> {}
+impl<T: Matchable> Matchable for crate::validate::Nullable<T> {}
 impl<T: Matchable> Matchable for Vec<T> {}
 #[diagnostic::do_not_recommend]
 impl<T: Matchable, N> Matchable for crate::Header<T, N> {}
@@ -154,6 +157,7 @@ pub trait Digits {}
 #[cfg(feature = "decimal")]
 impl Digits for rust_decimal::Decimal {}
 impl<T: Digits> Digits for Option<T> {}
+impl<T: Digits> Digits for crate::validate::Nullable<T> {}
 impl<T: Digits> Digits for Vec<T> {}
 
 /// Assert `T: Matchable`.
@@ -169,6 +173,21 @@ pub const fn assert_text<T: Text>() {}
 pub const fn assert_arg<T: Arg>() {}
 /// Assert `T: IntoResponse`.
 pub const fn assert_into_response<T: IntoResponse>() {}
+
+/// The answer of a route with `status = STATUS` whose return type does not choose a status:
+/// `output`'s response, its `200 OK` turned into `STATUS` (an error, or another status a
+/// response type chose itself, a `206` of a file, is left as it is). FastAPI's `status_code=`,
+/// the success status of the answer; the macro checked `STATUS` is a status, so it converts.
+#[inline]
+pub fn success<T: IntoResponse, const STATUS: u16>(output: T) -> Response {
+    let mut response = output.into_response();
+    if response.status() == hyper::StatusCode::OK {
+        if let Ok(status) = hyper::StatusCode::from_u16(STATUS) {
+            *response.status_mut() = status;
+        }
+    }
+    response
+}
 /// Assert `T: FromJson` (model fields).
 pub const fn assert_from_json<T: FromJson>() {}
 

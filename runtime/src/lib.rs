@@ -231,7 +231,7 @@ pub mod arg {
 /// [`Bound`](convert::Bound)). The manual's [Custom parameter and field
 /// types](crate#custom-parameter-and-field-types) implements them for a date type.
 pub mod convert {
-    pub use crate::validate::{Bound, Constrainable, FastJson, FromJson, FromParam};
+    pub use crate::validate::{Bound, Constrainable, FastJson, FromJson, FromParam, NumberKind};
 }
 
 /// Validation errors as pydantic v2 reports them: the request's errors
@@ -261,15 +261,15 @@ pub mod schema {
 /// [`validation`] and [`schema`] under the path they had before issue 22 (CHANGELOG.md), for code
 /// written against it; use those modules instead.)
 pub mod types {
-    #[cfg(feature = "datetime")]
-    pub use crate::validate::Duration;
     #[cfg(feature = "email")]
     pub use crate::validate::EmailStr;
     #[cfg(feature = "url")]
     pub use crate::validate::HttpUrl;
     #[cfg(feature = "pattern")]
     pub use crate::validate::Pattern;
-    pub use crate::validate::{Strict, StrictValue};
+    #[cfg(feature = "datetime")]
+    pub use crate::validate::{Datetime, Duration};
+    pub use crate::validate::{Nullable, Strict, StrictValue};
 
     #[doc(hidden)]
     pub use crate::arg::*;
@@ -306,16 +306,35 @@ pub mod docs {
     };
 }
 
-/// Everything a route author needs: `use ferrapi::prelude::*;`. The route attributes `head` and
-/// `options`, rarer, are imported by name (`use ferrapi::head;`).
+/// Everything an everyday app needs: `use ferrapi::prelude::*;`. The route attributes and
+/// argument kinds, the app and its documentation's [`Tag`](schema::Tag), the answers, and the
+/// value types of the manual's [Types](crate#types) with the crates' own (`NaiveDate`, `Uuid`,
+/// `Decimal`, `Url`, ..., each with its cargo feature). The route attributes `head` and
+/// `options`, rarer, are imported by name (`use ferrapi::head;`), as are the security schemes
+/// ([`security`]).
 pub mod prelude {
+    pub use crate::schema::Tag;
+    #[cfg(feature = "email")]
+    pub use crate::types::EmailStr;
+    pub use crate::types::{Nullable, Strict};
+    #[cfg(feature = "datetime")]
     pub use crate::{
-        delete, dependency, escape_html, get, group, param_name, patch, post, put, routes, App, Cookie, Form,
-        Group, Header, Html, HttpError, IntoResponse, Json, Model, Response, State, StatusCode, StrEnum,
-        UploadFile,
+        chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, Utc},
+        types::{Datetime, Duration},
     };
+    pub use crate::{
+        delete, dependency, escape_html, get, group, param_name, patch, post, put, routes, App,
+        BackgroundTasks, Cookie, Form, Group, Header, Html, HttpError, IntoResponse, Json, Model, Response,
+        State, StatusCode, StrEnum, UploadFile,
+    };
+    #[cfg(feature = "url")]
+    pub use crate::{types::HttpUrl, url::Url};
     pub use hyper::HeaderMap;
+    #[cfg(feature = "decimal")]
+    pub use rust_decimal::Decimal;
     pub use serde_json::{json, Value};
+    #[cfg(feature = "uuid")]
+    pub use uuid::Uuid;
 }
 
 /// Items the generated code names. Not a public API: it changes without notice.
@@ -332,9 +351,9 @@ pub mod __private {
     pub use crate::routing::{complete_now, BoxFuture, Handler, RouteParts, Started};
     pub use crate::validate::{
         enum_failure, enum_from_json, enum_from_param, enum_schema, fast_enum, field, generic_schema,
-        generic_title, param_field, param_field_schema, tagged_schema, title_case, untagged_schema,
-        validate_field, validate_model, validate_tagged, validate_untagged, validate_whole, Constraint,
-        FieldDecline, FieldFast, FieldProbe, Skip, TaggedVariant, UntaggedVariant,
+        generic_title, param_field, tagged_schema, title_case, untagged_schema, validate_field,
+        validate_model, validate_tagged, validate_untagged, validate_whole, Constraint, FieldDecline,
+        FieldFast, FieldProbe, Skip, TaggedVariant, UntaggedVariant,
     };
     #[cfg(feature = "pattern")]
     pub use crate::validate::{Pattern, PatternCell};

@@ -14,6 +14,7 @@
 //!   synchronous (`text()`, `json()`);
 //! - a client may replace dependencies for its own requests (`override_dependency`: see
 //!   `extract/overrides.rs`);
+//! - [`TestClient::start`] runs the app's startup hooks first, as serving it would;
 //! - this is test support: a mistake in the test (a malformed header or URI, a value that does not
 //!   serialize, an answer that is not the JSON the test expects) panics with a message naming
 //!   it, as an assertion does.
@@ -100,6 +101,23 @@ impl TestClient {
             headers: HeaderMap::new(),
             overrides: Overrides::default(),
         }
+    }
+
+    /// A client of `app` once its startup hooks ran ([`App::on_startup`]), FastAPI's `with
+    /// TestClient(app) as client:`: the states they give are there for the requests. The
+    /// shutdown hooks are not run.
+    ///
+    /// # Panics
+    ///
+    /// When the app does not build, or a startup hook fails, with the reason (the test fails
+    /// there; a test of a failing hook serves the app with [`App::bind`] instead).
+    pub async fn start(mut app: App) -> Self {
+        let (lifecycle, _tasks) = app.take_lifecycle();
+        let service = app.into_service();
+        if let Err(line) = crate::app::start(lifecycle.startup).await {
+            panic!("{line}");
+        }
+        Self::new(service)
     }
 
     /// This client, answering its requests with dependency `D` resolved by `replace()` instead of

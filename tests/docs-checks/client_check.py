@@ -16,23 +16,32 @@ BASE_URL = sys.argv[2]
 
 from checklist import check, run  # noqa: E402  (beside this script)
 from resource_api_client import Client  # noqa: E402
+# The modules are named after FastAPI's operation ids (`{function}{path}_{method}`, snake_cased by
+# the generator); each is imported under its function's name.
 from resource_api_client.api.default import (  # noqa: E402
-    create_item,
-    read_employee,
-    read_item,
-    read_persons,
-    read_stock,
-    read_user_item,
-    update_item,
+    create_item_item_post as create_item,
+    read_employee_employee_id_get as read_employee,
+    read_item_item_id_get as read_item,
+    read_persons_person_get as read_persons,
+    read_stock_stock_symbol_type_get as read_stock,
+    read_user_item_user_user_id_item_item_id_get as read_user_item,
+    update_item_item_item_id_put as update_item,
 )
 from resource_api_client.api.doctors import (  # noqa: E402
-    create_doctor,
-    delete_doctor,
-    list_doctors,
-    read_doctor,
+    create_doctor_doctors_post as create_doctor,
+    delete_doctor_doctors_doctor_id_delete as delete_doctor,
+    list_doctors_doctors_get as list_doctors,
+    read_doctor_doctors_doctor_id_get as read_doctor,
 )
-from resource_api_client.api.patients import create_patient, delete_patient  # noqa: E402
-from resource_api_client.api.visits import create_visit, delete_visit, list_visits  # noqa: E402
+from resource_api_client.api.patients import (  # noqa: E402
+    create_patient_patients_post as create_patient,
+    delete_patient_patients_patient_id_delete as delete_patient,
+)
+from resource_api_client.api.visits import (  # noqa: E402
+    create_visit_visits_post as create_visit,
+    delete_visit_visits_visit_id_delete as delete_visit,
+    list_visits_visits_get as list_visits,
+)
 from resource_api_client.models import (  # noqa: E402
     Doctor,
     DoctorIn,

@@ -16,9 +16,13 @@ BASE_URL = sys.argv[2]
 
 from checklist import check, run  # noqa: E402  (beside this script)
 from groups_example_client import AuthenticatedClient, Client  # noqa: E402
-from groups_example_client.api.admin import add_book, list_loans  # noqa: E402
-from groups_example_client.api.books import list_books, read_book  # noqa: E402
-from groups_example_client.api.default import health  # noqa: E402
+# The modules are named after FastAPI's operation ids (`{function}{path}_{method}`, snake_cased by
+# the generator); each is imported under its function's name.
+from groups_example_client.api.admin import add_book_api_v1_admin_books_post as add_book  # noqa: E402
+from groups_example_client.api.admin import list_loans_api_v1_admin_loans_get as list_loans  # noqa: E402
+from groups_example_client.api.books import list_books_api_v1_books_get as list_books  # noqa: E402
+from groups_example_client.api.books import read_book_api_v1_books_book_id_get as read_book  # noqa: E402
+from groups_example_client.api.default import health_health_get as health  # noqa: E402
 from groups_example_client.models import HTTPValidationError, NewBook  # noqa: E402
 
 client = Client(base_url=BASE_URL, raise_on_unexpected_status=True)

@@ -17,9 +17,13 @@ sys.path.insert(0, sys.argv[1])
 BASE_URL = sys.argv[2]
 
 from inputs_example_client import AuthenticatedClient, Client  # noqa: E402
-from inputs_example_client.api.auth import login  # noqa: E402
-from inputs_example_client.api.inputs import agent, preferences, upload  # noqa: E402
-from inputs_example_client.api.users import read_me  # noqa: E402
+# The modules are named after FastAPI's operation ids (`{function}{path}_{method}`, snake_cased by
+# the generator); each is imported under its function's name.
+from inputs_example_client.api.auth import login_token_post as login  # noqa: E402
+from inputs_example_client.api.inputs import agent_agent_get as agent  # noqa: E402
+from inputs_example_client.api.inputs import preferences_preferences_get as preferences  # noqa: E402
+from inputs_example_client.api.inputs import upload_upload_post as upload  # noqa: E402
+from inputs_example_client.api.users import read_me_users_me_get as read_me  # noqa: E402
 # The forms' schemas are FastAPI's `Body_<operation id>`: the OAuth2 password form of `/token`,
 # and the file and note of `/upload`.
 from inputs_example_client.models import BodyLoginTokenPost as Login  # noqa: E402

@@ -39,8 +39,18 @@ BASE_URL = sys.argv[2]
 
 from checklist import check, run  # noqa: E402  (beside this script)
 from types_example_client import Client, models  # noqa: E402
-from types_example_client.api.bookings import book, list_bookings  # noqa: E402
-from types_example_client.api.events import events_on, list_events, put_event, read_event  # noqa: E402
+# The modules are named after FastAPI's operation ids (`{function}{path}_{method}`, snake_cased by
+# the generator); each is imported under its function's name.
+from types_example_client.api.bookings import (  # noqa: E402
+    book_events_event_id_bookings_booking_id_put as book,
+    list_bookings_bookings_get as list_bookings,
+)
+from types_example_client.api.events import (  # noqa: E402
+    events_on_days_day_events_get as events_on,
+    list_events_events_get as list_events,
+    put_event_events_event_id_put as put_event,
+    read_event_events_event_id_get as read_event,
+)
 from types_example_client.models import Booking, ByEmail, ByPhone, HTTPValidationError, TicketKind  # noqa: E402
 
 client = Client(base_url=BASE_URL, raise_on_unexpected_status=True)

@@ -18,7 +18,7 @@ pub async fn ff_login(
     #[min_length(3)]
     #[max_length(8)]
     password: Form<String>,
-    #[default(Form(false))] remember: Form<bool>,
+    #[default(false)] remember: Form<bool>,
     age: Form<Option<i64>>,
 ) -> Json<Value> {
     Json(json!({ "username": username.0, "password": password.0, "remember": remember.0, "age": age.0 }))
@@ -26,7 +26,7 @@ pub async fn ff_login(
 
 /// Repeated fields: `tag` required, `n` with a default.
 #[post("/ff/tags", status = 200)]
-pub async fn ff_tags(tag: Form<Vec<String>>, #[default(Form(Vec::new()))] n: Form<Vec<i64>>) -> Json<Value> {
+pub async fn ff_tags(tag: Form<Vec<String>>, #[default(Vec::new())] n: Form<Vec<i64>>) -> Json<Value> {
     Json(json!({ "tag": tag.0, "n": n.0 }))
 }
 

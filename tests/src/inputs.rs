@@ -22,14 +22,14 @@ pub async fn hdr_agent(user_agent: Header<String>) -> Json<Value> {
 pub async fn hdr_typed(
     x_count: Header<i64>,
     x_ratio: Header<Option<f64>>,
-    #[default(Header::new(5))]
+    #[default(5)]
     #[ge(0)]
     #[le(10)]
     x_limit: Header<i64>,
-    #[default(Header::new("anon".to_owned()))]
+    #[default("anon".to_owned())]
     #[min_length(2)]
     x_name: Header<String>,
-    #[default(Header::new(false))] x_flag: Header<bool>,
+    #[default(false)] x_flag: Header<bool>,
 ) -> Json<Value> {
     Json(json!({
         "x_count": x_count.0, "x_ratio": x_ratio.0, "x_limit": x_limit.0, "x_name": x_name.0,
@@ -59,7 +59,7 @@ pub async fn hdr_exact(request_id: Header<String, RequestId>) -> Json<Value> {
 pub async fn ck(
     session: Cookie<String>,
     n: Cookie<Option<i64>>,
-    #[default(Cookie::new("light".to_owned()))]
+    #[default("light".to_owned())]
     #[max_length(5)]
     theme: Cookie<String>,
 ) -> Json<Value> {

@@ -106,10 +106,6 @@ fn property(field: &Field) -> TokenStream {
     let has_default = field.attrs.default.is_some();
     let field_doc = tokens::option_str(field.doc.as_deref());
     let mut schema = quote!(#field_schema::<#ty>(#key, #default_json, #constraints, #field_doc, registry));
-    if field.of_type_param && !has_default {
-        let param_field_schema = paths::param_field_schema();
-        schema = quote!(#param_field_schema(#schema));
-    }
     if let Some(examples) = field.attrs.examples_json() {
         let with_examples = paths::with_examples();
         schema = quote!(#with_examples(#schema, #examples));

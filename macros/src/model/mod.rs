@@ -1,7 +1,8 @@
 //! `#[derive(Model)]`: validation of a JSON object into the struct (pydantic's lax mode, every
 //! error collected), a strict fast path, its JSON Schema, and its use as a route's JSON body.
 //! On an enum it is a discriminated union (`union.rs`). Parse (`parse.rs`) → emit (`emit.rs`, with the fast path in `fast.rs`
-//! and the impls' heads, generics included, in `head.rs`).
+//! and the impls' heads, generics included, in `head.rs`); `serde_attrs.rs` says which
+//! `#[serde(..)]` attributes a model honours.
 //!
 //! Rules enforced here: every mistake in the input is reported, and nothing else is emitted
 //! while there is one.
@@ -15,6 +16,7 @@ mod emit;
 mod fast;
 mod head;
 mod parse;
+mod serde_attrs;
 mod union;
 
 /// The expansion of `#[derive(Model)]` on `item`.

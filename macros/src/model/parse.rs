@@ -6,8 +6,8 @@
 //! an error at the parameter (a model owns what it validated, and pydantic parametrises models by
 //! types only); a field takes the framework's attributes
 //! (`#[default(..)]`, constraints, `#[validate(path)]`), lint and doc attributes, and
-//! `#[serde(..)]` (read only for `rename`, the rest is serde's); the struct may take
-//! `#[validate(path)]`, its model validator. A validator is a path to a function (`fn(&T) ->
+//! `#[serde(..)]` (the keys `serde_attrs` lets through: `rename`, and the struct's `rename_all`
+//! rule, name the JSON keys); the struct may take `#[validate(path)]`, its model validator. A validator is a path to a function (`fn(&T) ->
 //! Result<(), String>`), reported at the attribute otherwise.
 
 use proc_macro2::TokenStream;
@@ -15,6 +15,7 @@ use quote::format_ident;
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, GenericParam, Generics, Ident, Type};
 
+use super::serde_attrs::{self, Place};
 use crate::attrs::{doc_text, param_attrs, ParamAttrs};
 use crate::diag::Diagnostics;
 use crate::{paths, tokens};
@@ -129,15 +130,34 @@ pub(super) fn serde_flag(attrs: &[syn::Attribute], key: &str, diag: &mut Diagnos
     serde_keys(attrs, diag).iter().any(|(k, _)| k == key)
 }
 
-/// The JSON key of a field: its name, or `#[serde(rename = "..")]`.
-fn json_key(field: &syn::Field, diag: &mut Diagnostics) -> String {
+/// The JSON key of a field: `#[serde(rename = "..")]`, else its name under the struct's
+/// `#[serde(rename_all = "..")]` rule, else its name.
+fn json_key(field: &syn::Field, rule: Option<&str>, diag: &mut Diagnostics) -> String {
     serde_str(&field.attrs, "rename", diag).unwrap_or_else(|| {
-        field
+        let name = field
             .ident
             .as_ref()
             .map(|i| i.to_string().trim_start_matches("r#").to_owned())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        rule.and_then(|rule| serde_attrs::rename_all(rule, &name))
+            .unwrap_or(name)
     })
+}
+
+/// The struct's `#[serde(rename_all = "..")]` rule, an error at the struct when serde has no
+/// such rule.
+fn rename_rule(input: &DeriveInput, diag: &mut Diagnostics) -> Option<String> {
+    let rule = serde_str(&input.attrs, "rename_all", diag)?;
+    if serde_attrs::rename_all(&rule, "a").is_none() {
+        diag.error(
+            input.ident.span(),
+            format!(
+                "unknown `rename_all` rule `{rule}`: serde's are \"lowercase\", \"UPPERCASE\", \"PascalCase\", \"camelCase\", \"snake_case\", \"SCREAMING_SNAKE_CASE\", \"kebab-case\", \"SCREAMING-KEBAB-CASE\""
+            ),
+        );
+        return None;
+    }
+    Some(rule)
 }
 
 /// The named fields of the struct; an error when `input` is not a struct with named fields.
@@ -179,7 +199,14 @@ fn validator(attrs: &[syn::Attribute], diag: &mut Diagnostics) -> Option<syn::Pa
     found
 }
 
-fn field(index: usize, field: &syn::Field, generics: &Generics, diag: &mut Diagnostics) -> Option<Field> {
+fn field(
+    index: usize,
+    field: &syn::Field,
+    generics: &Generics,
+    rule: Option<&str>,
+    diag: &mut Diagnostics,
+) -> Option<Field> {
+    serde_attrs::check(&field.attrs, Place::Field, diag);
     let of_type_param = match &field.ty {
         Type::Path(path) if path.qself.is_none() => path
             .path
@@ -195,11 +222,17 @@ fn field(index: usize, field: &syn::Field, generics: &Generics, diag: &mut Diagn
             "`#[openapi_examples(..)]` documents a route argument (FastAPI's `Query(openapi_examples=..)`); a model field takes `#[examples(..)]`",
         );
     }
+    if let Some(attr) = &parsed.alias_attr {
+        diag.error_spanned(
+            attr,
+            r#"a model field's name in JSON is set with `#[serde(rename = "..")]`, which serde reads too; `#[alias(..)]` names a route argument"#,
+        );
+    }
     let ident = field.ident.clone()?;
     Some(Field {
         ident,
         ty: field.ty.clone(),
-        key: json_key(field, diag),
+        key: json_key(field, rule, diag),
         attrs: parsed,
         doc: doc_text(&field.attrs),
         index,
@@ -236,12 +269,14 @@ fn generics(input: &DeriveInput, diag: &mut Diagnostics) -> Generics {
 
 /// Parse the derive's input; every mistake is recorded in `diag`.
 pub fn model(input: &DeriveInput, diag: &mut Diagnostics) -> ModelInput {
+    serde_attrs::check(&input.attrs, Place::Struct, diag);
+    let rule = rename_rule(input, diag);
     let generics = generics(input, diag);
     let fields = named_fields(input, diag);
     let fields = fields
         .iter()
         .enumerate()
-        .filter_map(|(i, f)| field(i, f, &generics, diag))
+        .filter_map(|(i, f)| field(i, f, &generics, rule.as_deref(), diag))
         .collect();
     ModelInput {
         generics,

@@ -5,7 +5,8 @@
 //! Rules enforced here: the shape is read from serde's own attribute, so the validation and the
 //! serialization of a response cannot disagree about it; an enum with neither,
 //! a variant that is not one unnamed field, and a generic enum are errors at the enum or the
-//! variant; a variant's type that is not a model is reported at that type by the compiler.
+//! variant; a variant's type that is not a model is reported at that type by the compiler; the
+//! `#[serde(..)]` keys a union does not honour are errors (`serde_attrs`).
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -13,6 +14,7 @@ use syn::spanned::Spanned;
 use syn::{DataEnum, DeriveInput, Fields, Ident, Type};
 
 use super::parse::{serde_flag, serde_str};
+use super::serde_attrs::{self, Place};
 
 use crate::diag::Diagnostics;
 use crate::{paths, tokens};
@@ -33,6 +35,7 @@ struct Union {
 }
 
 fn variant(variant: &syn::Variant, diag: &mut Diagnostics) -> Option<Variant> {
+    serde_attrs::check(&variant.attrs, Place::Variant, diag);
     let ty = match &variant.fields {
         Fields::Unnamed(fields) if fields.unnamed.len() == 1 => fields.unnamed.first()?.ty.clone(),
         _ => {
@@ -52,6 +55,7 @@ fn variant(variant: &syn::Variant, diag: &mut Diagnostics) -> Option<Variant> {
 }
 
 fn parse(input: &DeriveInput, data: &DataEnum, diag: &mut Diagnostics) -> Union {
+    serde_attrs::check(&input.attrs, Place::Union, diag);
     if !input.generics.params.is_empty() {
         diag.error_spanned(&input.generics, "`Model` cannot be derived for a generic enum");
     }

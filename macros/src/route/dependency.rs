@@ -18,8 +18,8 @@ use syn::spanned::Spanned;
 use syn::{Ident, ItemFn, Token, Type};
 
 use super::emit::{arguments, extract_call, Argument};
-use super::infer::{classify, Classified};
-use super::openapi::{description, first_type_argument};
+use super::infer::{classify, first_type_argument, Classified};
+use super::openapi::description;
 use super::parse::{params, responses, ExtraResponse};
 use crate::diag::Diagnostics;
 use crate::paths;

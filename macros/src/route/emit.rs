@@ -17,7 +17,6 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::infer::{Classified, Kind, RouteModel};
-use super::parse::api_name;
 use super::{openapi, suspend};
 use crate::paths::{self, RouteDefFields};
 use crate::tokens;
@@ -106,7 +105,7 @@ pub(super) fn arguments(params: &[Classified]) -> Vec<Argument<'_>> {
         let constraints = &param.attrs.constraints;
         Argument {
             ty: &param.ty,
-            name: api_name(&param.name),
+            name: classified.name.clone(),
             slot: format_ident!("__arg{}", i),
             constraints: tokens::constraints(constraints),
             path_index: match classified.kind {
@@ -170,20 +169,29 @@ fn argument_assertions(arguments: &[Argument<'_>], takes_files: bool) -> TokenSt
 /// The conversion of the function's result to a response, and its assertion. Named with the
 /// return type's span, so an unsatisfied bound in the conversion is the same error as the
 /// assertion's, which the compiler reports once.
-fn output_conversion(output: &syn::ReturnType) -> (TokenStream, TokenStream) {
+///
+/// With `status` (the route's `status = N`, which the runtime applies), the conversion is the
+/// runtime's `success::<T, N>`: the same call, the status given as data.
+fn output_conversion(output: &syn::ReturnType, status: Option<&syn::LitInt>) -> (TokenStream, TokenStream) {
     let into_response = paths::into_response();
-    match output {
-        syn::ReturnType::Default => (TokenStream::new(), quote!(#into_response::into_response)),
-        syn::ReturnType::Type(_, ty) => {
+    match (output, status) {
+        (syn::ReturnType::Default, None) => (TokenStream::new(), quote!(#into_response::into_response)),
+        (syn::ReturnType::Default, Some(status)) => {
+            let success = paths::success();
+            (TokenStream::new(), quote!(#success::<(), #status>))
+        }
+        (syn::ReturnType::Type(_, ty), status) => {
             let span = ty.span();
-            let (assert, into_response) = (
+            let (assert, into_response, success) = (
                 paths::at(span, paths::assert_into_response()),
                 paths::at(span, into_response),
+                paths::at(span, paths::success()),
             );
-            (
-                quote_spanned!(span=> #assert::<#ty>();),
-                quote_spanned!(span=> <#ty as #into_response>::into_response),
-            )
+            let convert = match status {
+                Some(status) => quote_spanned!(span=> #success::<#ty, #status>),
+                None => quote_spanned!(span=> <#ty as #into_response>::into_response),
+            };
+            (quote_spanned!(span=> #assert::<#ty>();), convert)
         }
     }
 }
@@ -492,7 +500,8 @@ fn route_def(model: &RouteModel, arguments: &[Argument<'_>]) -> TokenStream {
 fn def_body(model: &RouteModel) -> TokenStream {
     let arguments = arguments(&model.params);
     let assertions = argument_assertions(&arguments, model.takes_files);
-    let (output_assertion, into_response) = output_conversion(&model.func.sig.output);
+    let (output_assertion, into_response) =
+        output_conversion(&model.func.sig.output, model.success_status.as_ref());
     let handler = handler(model, &arguments, &into_response);
     let check = check(&arguments);
     let operation = openapi::operation(model);

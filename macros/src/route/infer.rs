@@ -4,10 +4,14 @@
 //! Rules enforced here: a route is a non-generic `async fn` whose return type is written out (no
 //! `impl Trait`: the generated code names it to convert it); its path template is well formed and
 //! each of its parameters names an argument; a path parameter is not an `Option` and takes no
-//! `#[default]`, nor does an `Option` argument; a route that takes files (an argument written
+//! `#[default]`, nor does an `Option` argument; a `Form<T>`, `Header<T>` or `Cookie<T>`
+//! argument's default is the value alone (`#[default(false)]`), never the wrapper built (`Form(false)`,
+//! `Header::new(1)`); a route that takes files (an argument written
 //! `UploadFile`, `Option<UploadFile>` or `Vec<UploadFile>`: the one kind recognised by its name,
 //! because its route reads its body as a form before converting its arguments) is not a `GET` or
-//! `HEAD`, which have no body.
+//! `HEAD`, which have no body; a route's `status = N` is applied by the runtime to an answer
+//! whose type chooses no status of its own, and where the macro sees the two disagree (a body
+//! for a `204`, a handler that only answers other 2xx `StatusCode`s) it is an error.
 //!
 //! Classification is syntactic where it can be (a name in the path is a path parameter); for the
 //! other arguments the *type* decides through the runtime's `Arg` trait (a `StrEnum` is a query
@@ -16,7 +20,7 @@
 use syn::spanned::Spanned;
 use syn::{GenericArgument, ItemFn, PathArguments, Type};
 
-use super::parse::{api_name, doc, Doc, Param, RouteAttr};
+use super::parse::{doc, Doc, Param, RouteAttr};
 use crate::diag::Diagnostics;
 use ferrapi_template::Template;
 
@@ -37,6 +41,8 @@ pub struct Classified {
     pub param: Param,
     /// Its kind.
     pub kind: Kind,
+    /// Its name in the API (a path parameter's, the template's).
+    pub name: String,
 }
 
 /// Everything the emitters need.
@@ -53,6 +59,9 @@ pub struct RouteModel {
     pub doc: Doc,
     /// True when an argument is a file (see [`is_file`]): the route reads its body as a form.
     pub takes_files: bool,
+    /// The route's `status = N` when the runtime applies it to the answer: the return type does
+    /// not choose a status of its own (see [`success_status`]).
+    pub success_status: Option<syn::LitInt>,
 }
 
 /// True for `UploadFile`, `Option<UploadFile>` and `Vec<UploadFile>` (by the last segment's name).
@@ -65,6 +74,22 @@ pub fn is_file(ty: &Type) -> bool {
         .segments
         .last()
         .is_some_and(|last| last.ident == "UploadFile" && last.arguments.is_none())
+}
+
+/// The first type argument of `Name<A, ..>` (`Result<T, E>` → `T`).
+pub fn first_type_argument<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
+    let Type::Path(path) = ty else { return None };
+    let last = path.path.segments.last()?;
+    if last.ident != name {
+        return None;
+    }
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    args.args.iter().find_map(|arg| match arg {
+        syn::GenericArgument::Type(inner) => Some(inner),
+        _ => None,
+    })
 }
 
 /// Files in a route whose method has no body.
@@ -176,7 +201,7 @@ fn template_params(attr: &RouteAttr, params: &[Param], diag: &mut Diagnostics) -
         }
     };
     for tp in &template_params {
-        if !params.iter().any(|p| api_name(&p.name) == *tp) {
+        if !params.iter().any(|p| p.is_path_param(tp)) {
             diag.error(
                 path_span,
                 format!(
@@ -192,8 +217,9 @@ fn template_params(attr: &RouteAttr, params: &[Param], diag: &mut Diagnostics) -
 /// An argument's kind (a path parameter when its name is in the template), and the mistakes of
 /// `#[default]` or `Option` on it.
 pub(super) fn classify(param: Param, template_params: &[String], diag: &mut Diagnostics) -> Classified {
-    let name = api_name(&param.name);
-    let index = template_params.iter().position(|tp| *tp == name);
+    let index = template_params.iter().position(|tp| param.is_path_param(tp));
+    // A path parameter's name is the template's; any other argument's, its name in the API.
+    let name = index.map_or_else(|| param.wire_name(), |index| template_params[index].clone());
     let is_option = option_inner(&param.ty).is_some();
     if let (Some(_), Some(attr)) = (index, &param.attrs.default_attr) {
         diag.error_spanned(
@@ -208,6 +234,24 @@ pub(super) fn classify(param: Param, template_params: &[String], diag: &mut Diag
             format!("`#[default]` on `Option` argument `{name}`: an absent `Option` is already `None`; remove one of them"),
         );
     }
+    if let Some((wrapper, inner)) = crate::tokens::wrapped(&param.ty) {
+        check_wrapped_argument(&wrapper, inner, &param, diag);
+    }
+    if let (Some((wrapper, _)), Some(attr)) = (crate::tokens::wrapped(&param.ty), &param.attrs.default_attr) {
+        if param
+            .attrs
+            .default
+            .as_ref()
+            .is_some_and(|expr| wraps(expr, &wrapper))
+        {
+            diag.error_spanned(
+                attr,
+                format!(
+                    "`#[default(..)]` takes the value alone, e.g. `#[default(false)]` or `#[default(\"en\".to_owned())]`: the `{wrapper}<..>` around it is implied by the argument's type"
+                ),
+            );
+        }
+    }
     if index.is_some() && is_option {
         diag.error_spanned(
             &param.ty,
@@ -218,7 +262,69 @@ pub(super) fn classify(param: Param, template_params: &[String], diag: &mut Diag
         Some(index) => Kind::Path { index },
         None => Kind::Other,
     };
-    Classified { param, kind }
+    Classified { param, kind, name }
+}
+
+/// The argument kinds that read the request themselves (a form, a file, a credential, the
+/// app's state or memory budget, the request's head): never inside `Form<..>`, `Header<..>` or `Cookie<..>`.
+const SELF_READING: &[&str] = &[
+    "OAuth2PasswordRequestForm",
+    "UploadFile",
+    "Multipart",
+    "HttpBearer",
+    "HttpBasic",
+    "ApiKeyHeader",
+    "ApiKeyQuery",
+    "ApiKeyCookie",
+    "OAuth2PasswordBearer",
+    "State",
+    "HeaderMap",
+    "Method",
+    "Uri",
+    "BackgroundTasks",
+    "Memory",
+    "Validation",
+    "LastEventId",
+    "WebSocketUpgrade",
+    "Json",
+    "Form",
+    "Header",
+    "Cookie",
+];
+
+/// An argument kind that reads the request itself, wrapped in `wrapper<..>`
+/// (`Form<OAuth2PasswordRequestForm>`, FastAPI's `Annotated[OAuth2PasswordRequestForm,
+/// Depends()]` carried over): an error saying to drop the wrapper, at the wrapped type.
+fn check_wrapped_argument(wrapper: &str, inner: &Type, param: &Param, diag: &mut Diagnostics) {
+    let Type::Path(path) = inner else { return };
+    let Some(kind) = path.path.segments.last().map(|s| s.ident.to_string()) else {
+        return;
+    };
+    if SELF_READING.contains(&kind.as_str()) {
+        diag.error_spanned(
+            inner,
+            format!(
+                "`{kind}` reads the request itself: take it as it is, `{}: {}`, without the `{wrapper}<..>` around it",
+                param.name,
+                quote::ToTokens::to_token_stream(inner).to_string().replace(' ', "")
+            ),
+        );
+    }
+}
+
+/// True when `expr` builds a `wrapper` itself (`Form(false)`, `Header::new(1)`): the old
+/// spelling of a wrapped argument's default.
+fn wraps(expr: &syn::Expr, wrapper: &str) -> bool {
+    let syn::Expr::Call(call) = expr else { return false };
+    let syn::Expr::Path(path) = &*call.func else {
+        return false;
+    };
+    let names: Vec<String> = path.path.segments.iter().map(|s| s.ident.to_string()).collect();
+    match names.as_slice() {
+        [.., last] if last == wrapper => true,
+        [.., type_name, last] => type_name == wrapper && last == "new",
+        _ => false,
+    }
 }
 
 /// Check and classify.
@@ -239,6 +345,7 @@ pub fn infer(
         .map(|param| classify(param, &template_params, diag))
         .collect();
     let doc = doc(&func.attrs);
+    let success_status = success_status(&attr, &func, diag);
     RouteModel {
         method,
         attr,
@@ -246,5 +353,120 @@ pub fn infer(
         params,
         doc,
         takes_files,
+        success_status,
     }
+}
+
+/// The type a route answers with when it succeeds: through `Result<T, _>` (at `T`), and the
+/// wrappers `Tagged<T>` and `Kept<T>`.
+fn success_type(ty: &Type) -> &Type {
+    ["Result", "Tagged", "Kept"]
+        .iter()
+        .find_map(|name| first_type_argument(ty, name))
+        .map_or(ty, success_type)
+}
+
+/// The last segment's name of a path type (`Json` of `ferrapi::Json<T>`).
+fn last_name(ty: &Type) -> Option<String> {
+    match ty {
+        Type::Path(path) => path.path.segments.last().map(|s| s.ident.to_string()),
+        Type::Reference(reference) => last_name(&reference.elem),
+        _ => None,
+    }
+}
+
+/// True when `ty` chooses the answer's status itself: `(StatusCode, ..)`, a `StatusCode`, a
+/// `Response`.
+fn chooses_status(ty: &Type) -> bool {
+    match ty {
+        Type::Tuple(tuple) => tuple.elems.first().and_then(last_name).as_deref() == Some("StatusCode"),
+        _ => matches!(last_name(ty).as_deref(), Some("StatusCode" | "Response")),
+    }
+}
+
+/// True when `ty` (or a tuple's last element) writes a body.
+fn has_body(ty: &Type) -> bool {
+    match ty {
+        Type::Tuple(tuple) => tuple.elems.last().is_some_and(has_body),
+        _ => matches!(
+            last_name(ty).as_deref(),
+            Some("Json" | "Html" | "String" | "str" | "Sse" | "StreamingResponse" | "FileResponse" | "Value")
+        ),
+    }
+}
+
+/// `http::StatusCode`'s constants of the 2xx statuses, by name.
+const SUCCESS_CONSTANTS: &[(&str, u16)] = &[
+    ("OK", 200),
+    ("CREATED", 201),
+    ("ACCEPTED", 202),
+    ("NON_AUTHORITATIVE_INFORMATION", 203),
+    ("NO_CONTENT", 204),
+    ("RESET_CONTENT", 205),
+    ("PARTIAL_CONTENT", 206),
+    ("MULTI_STATUS", 207),
+    ("ALREADY_REPORTED", 208),
+    ("IM_USED", 226),
+];
+
+/// Every `StatusCode::NAME` of a 2xx constant in `tokens`, with its status.
+fn success_constants(tokens: proc_macro2::TokenStream, found: &mut Vec<(proc_macro2::Ident, u16)>) {
+    let trees: Vec<proc_macro2::TokenTree> = tokens.into_iter().collect();
+    for (at, tree) in trees.iter().enumerate() {
+        match tree {
+            proc_macro2::TokenTree::Group(group) => success_constants(group.stream(), found),
+            proc_macro2::TokenTree::Ident(ident) if ident == "StatusCode" => {
+                if let [proc_macro2::TokenTree::Punct(a), proc_macro2::TokenTree::Punct(b), proc_macro2::TokenTree::Ident(name), ..] =
+                    &trees[at + 1..]
+                {
+                    let constant = SUCCESS_CONSTANTS.iter().find(|(n, _)| name == n);
+                    if let (':', ':', Some((_, status))) = (a.as_char(), b.as_char(), constant) {
+                        found.push((name.clone(), *status));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The status the runtime gives the answer of a route with `status = N`: `N`, unless the return
+/// type chooses its own (`(StatusCode, body)`, a `Response`: the handler's wins, as FastAPI's
+/// own `Response` does). Where the two visibly disagree, an error: a body for a status that has
+/// none (`204`, `304`), or a handler whose every 2xx `StatusCode::NAME` is another status.
+fn success_status(attr: &RouteAttr, func: &ItemFn, diag: &mut Diagnostics) -> Option<syn::LitInt> {
+    let status = attr.status.clone()?;
+    let code: u16 = status.base10_parse().ok()?;
+    if code == 200 {
+        // Every answer's default already: nothing to apply.
+        return None;
+    }
+    let syn::ReturnType::Type(_, output) = &func.sig.output else {
+        return Some(status);
+    };
+    let answer = success_type(output);
+    if !chooses_status(answer) {
+        if matches!(code, 204 | 304) && has_body(answer) {
+            diag.error_spanned(
+                answer,
+                format!(
+                    "`status = {code}` answers without a body, and this route returns one: return `()` (the route's status applies), or choose another status"
+                ),
+            );
+            return None;
+        }
+        return Some(status);
+    }
+    let mut found = Vec::new();
+    success_constants(quote::ToTokens::to_token_stream(&func.block), &mut found);
+    if !found.is_empty() && found.iter().all(|(_, s)| *s != code) {
+        let (name, _) = &found[0];
+        diag.error(
+            name.span(),
+            format!(
+                "the route's `status = {code}` is its success status, but the handler answers `StatusCode::{name}`: return the body alone and the route's status applies, or make the two the same"
+            ),
+        );
+    }
+    None
 }

@@ -11,8 +11,8 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::Type;
 
-use super::infer::{generic_inner, Kind, RouteModel};
-use super::parse::{api_name, Description};
+use super::infer::{first_type_argument, generic_inner, Kind, RouteModel};
+use super::parse::Description;
 use crate::{paths, tokens};
 
 fn last_ident(ty: &Type) -> Option<String> {
@@ -21,22 +21,6 @@ fn last_ident(ty: &Type) -> Option<String> {
         Type::Reference(reference) => last_ident(&reference.elem),
         _ => None,
     }
-}
-
-/// The first type argument of `Name<A, ..>` (`Result<T, E>` → `T`).
-pub(super) fn first_type_argument<'a>(ty: &'a Type, name: &str) -> Option<&'a Type> {
-    let Type::Path(path) = ty else { return None };
-    let last = path.path.segments.last()?;
-    if last.ident != name {
-        return None;
-    }
-    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
-        return None;
-    };
-    args.args.iter().find_map(|arg| match arg {
-        syn::GenericArgument::Type(inner) => Some(inner),
-        _ => None,
-    })
 }
 
 /// `op.response(..)` for `Json<inner>`, with `inner`'s schema when it has one (probed by
@@ -99,7 +83,7 @@ fn parameters(model: &RouteModel) -> TokenStream {
         .filter(|c| matches!(c.kind, Kind::Path { .. }))
     {
         let ty = &classified.param.ty;
-        let pname = api_name(&classified.param.name);
+        let pname = &classified.name;
         let constraints = tokens::constraints(&classified.param.attrs.constraints);
         let doc = quote!(op.path_param::<#ty>(#pname, #constraints, registry););
         params.extend(classified.param.attrs.document_with_examples(&quote!(op), doc));
@@ -107,7 +91,7 @@ fn parameters(model: &RouteModel) -> TokenStream {
     let (arg, param) = (paths::arg(), paths::param());
     for classified in model.params.iter().filter(|c| matches!(c.kind, Kind::Other)) {
         let ty = &classified.param.ty;
-        let pname = api_name(&classified.param.name);
+        let pname = &classified.name;
         let constraints = tokens::constraints(&classified.param.attrs.constraints);
         let default = tokens::default_fn(ty, classified.param.attrs.default.as_ref());
         // The trait's path is written at the argument's type, as the assertions are: a type that
@@ -177,10 +161,9 @@ pub fn operation(model: &RouteModel) -> TokenStream {
     let summary = tokens::option_str(model.doc.summary.as_deref());
     // With `summary = ".."`, the whole doc comment is the description, as FastAPI takes the
     // whole docstring.
-    let whole_doc = match (&model.attr.summary, &model.doc.summary, &model.doc.description) {
-        (Some(_), Some(first), Some(rest)) => Some(format!("{first}\n\n{rest}")),
-        (Some(_), Some(first), None) => Some(first.clone()),
-        _ => model.doc.description.clone(),
+    let whole_doc = match &model.attr.summary {
+        Some(_) => model.doc.whole.clone(),
+        None => model.doc.description.clone(),
     };
     let description = tokens::option_str(whole_doc.as_deref());
     let tags = &model.attr.tags;

@@ -7,7 +7,8 @@
 //! `response_description = ".."`; a status is an unsuffixed integer literal from 100 to 599 and a
 //! response's description a string literal or the path of a `&str` constant, each mistake
 //! reported at the culprit (all of them, not only the first); a route function takes no `self`
-//! and names each argument with a plain identifier (the parameter's name in the API).
+//! and names each argument with a plain identifier, which is the parameter's name in the API
+//! without one leading `_`, unless `#[alias("..")]` names it.
 
 use proc_macro2::{Span, TokenStream, TokenTree};
 use syn::parse::{ParseStream, Parser};
@@ -67,16 +68,40 @@ pub struct Param {
 
 /// The doc comment split as FastAPI/OpenAPI want it.
 pub struct Doc {
-    /// First paragraph line.
+    /// The first paragraph, its lines joined into one.
     pub summary: Option<String>,
-    /// The rest.
+    /// The paragraphs after it.
     pub description: Option<String>,
+    /// The whole doc comment (the description when the route sets `summary = ".."`).
+    pub whole: Option<String>,
 }
 
-/// The name an argument has in the API: its identifier without a raw `r#` prefix.
-pub fn api_name(ident: &Ident) -> String {
+/// An identifier as written, without a raw `r#` prefix.
+pub fn bare_name(ident: &Ident) -> String {
     let name = ident.to_string();
     name.strip_prefix("r#").map(str::to_owned).unwrap_or(name)
+}
+
+impl Param {
+    /// The argument's name in the API: its `#[alias("..")]`, else its identifier without a raw
+    /// `r#` prefix and without one leading `_` (`_password` is `password`: the `_` only tells
+    /// rustc the value is unused, as its warning suggests).
+    pub fn wire_name(&self) -> String {
+        if let Some(alias) = &self.attrs.alias {
+            return alias.value();
+        }
+        let name = bare_name(&self.name);
+        match name.strip_prefix('_') {
+            Some(rest) if !rest.is_empty() => rest.to_owned(),
+            _ => name,
+        }
+    }
+
+    /// True when the path template's parameter `name` is this argument: by its name in the API,
+    /// or by its identifier as written (`{_id}` is argument `_id`).
+    pub fn is_path_param(&self, name: &str) -> bool {
+        self.wire_name() == name || (self.attrs.alias.is_none() && bare_name(&self.name) == name)
+    }
 }
 
 /// The tokens up to the next top-level `stop` character (not included), or to the end.
@@ -279,18 +304,28 @@ pub fn params(func: &mut ItemFn, diag: &mut Diagnostics) -> Vec<Param> {
     params
 }
 
-/// The doc comment of `attrs`, split into summary (first line) and description (the rest).
+/// The doc comment of `attrs`, split into summary (its first paragraph, the lines joined with a
+/// space, so a sentence wrapped in the source is whole on the docs page) and description (the
+/// paragraphs after it).
 pub fn doc(attrs: &[Attribute]) -> Doc {
     let Some(text) = doc_text(attrs) else {
         return Doc {
             summary: None,
             description: None,
+            whole: None,
         };
     };
-    let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
+    let lines: Vec<&str> = text.lines().collect();
+    let end = lines
+        .iter()
+        .position(|line| line.trim().is_empty())
+        .unwrap_or(lines.len());
+    let summary: Vec<&str> = lines[..end].iter().map(|line| line.trim()).collect();
+    let rest = lines[end..].join("\n");
     let rest = rest.trim();
     Doc {
-        summary: Some(first.trim().to_owned()),
+        summary: Some(summary.join(" ")),
         description: (!rest.is_empty()).then(|| rest.to_owned()),
+        whole: Some(text),
     }
 }

@@ -77,8 +77,8 @@ const _: () = {
                         }) as fn() -> u32,
                     ),
                     &[
-                        __rt::Constraint::Gt(::ferrapi::convert::Bound::Int(0i128)),
                         __rt::Constraint::Le(::ferrapi::convert::Bound::Int(1000i128)),
+                        __rt::Constraint::Gt(::ferrapi::convert::Bound::Int(0i128)),
                     ],
                     loc,
                     errors,
@@ -90,8 +90,8 @@ const _: () = {
                     "offset",
                     ::core::option::Option::None,
                     &[
-                        __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(-10i128)),
                         __rt::Constraint::Lt(::ferrapi::convert::Bound::Int(10i128)),
+                        __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(-10i128)),
                     ],
                     loc,
                     errors,
@@ -169,10 +169,10 @@ const _: () = {
                                                 __rt::serde_json::to_value(&default()).ok()
                                             }),
                                         &[
-                                            __rt::Constraint::Gt(::ferrapi::convert::Bound::Int(0i128)),
                                             __rt::Constraint::Le(
                                                 ::ferrapi::convert::Bound::Int(1000i128),
                                             ),
+                                            __rt::Constraint::Gt(::ferrapi::convert::Bound::Int(0i128)),
                                         ],
                                         ::core::option::Option::None,
                                         registry,
@@ -190,10 +190,12 @@ const _: () = {
                                         "offset",
                                         ::core::option::Option::None,
                                         &[
+                                            __rt::Constraint::Lt(
+                                                ::ferrapi::convert::Bound::Int(10i128),
+                                            ),
                                             __rt::Constraint::Ge(
                                                 ::ferrapi::convert::Bound::Int(-10i128),
                                             ),
-                                            __rt::Constraint::Lt(::ferrapi::convert::Bound::Int(10i128)),
                                         ],
                                         ::core::option::Option::None,
                                         registry,
@@ -423,10 +425,10 @@ const _: () = {
                     if (&__probe2)
                         .violates(
                             &[
-                                __rt::Constraint::Gt(::ferrapi::convert::Bound::Int(0i128)),
                                 __rt::Constraint::Le(
                                     ::ferrapi::convert::Bound::Int(1000i128),
                                 ),
+                                __rt::Constraint::Gt(::ferrapi::convert::Bound::Int(0i128)),
                             ],
                             &__f2,
                         )
@@ -456,10 +458,12 @@ const _: () = {
                     if (&__probe3)
                         .violates(
                             &[
+                                __rt::Constraint::Lt(
+                                    ::ferrapi::convert::Bound::Int(10i128),
+                                ),
                                 __rt::Constraint::Ge(
                                     ::ferrapi::convert::Bound::Int(-10i128),
                                 ),
-                                __rt::Constraint::Lt(::ferrapi::convert::Bound::Int(10i128)),
                             ],
                             &__f3,
                         )

@@ -378,16 +378,14 @@ const _: () = {
                                 .insert(
                                     "first".to_owned(),
                                     __rt::with_examples(
-                                        __rt::param_field_schema(
-                                            __rt::field_schema::<
-                                                A,
-                                            >(
-                                                "first",
-                                                ::core::option::Option::None,
-                                                &[],
-                                                ::core::option::Option::None,
-                                                registry,
-                                            ),
+                                        __rt::field_schema::<
+                                            A,
+                                        >(
+                                            "first",
+                                            ::core::option::Option::None,
+                                            &[],
+                                            ::core::option::Option::None,
+                                            registry,
                                         ),
                                         __rt::json!([1, 2]),
                                     ),

@@ -5,7 +5,7 @@ async fn read_item(id: i64, q: String) -> String {
     q
 }
 ::core::compile_error! {
-    "unknown attribute `#[bogus]`; arguments take `#[default(..)]`, `#[examples(..)]`, `#[openapi_examples(..)]` and the constraints `ge`, `gt`, `le`, `lt`, `multiple_of`, `min_length`, `max_length`, `pattern`, `max_digits`, `decimal_places`"
+    "unknown attribute `#[bogus]`; arguments take `#[default(..)]`, `#[alias(..)]`, `#[examples(..)]`, `#[openapi_examples(..)]` and the constraints `ge`, `gt`, `le`, `lt`, `multiple_of`, `min_length`, `max_length`, `pattern`, `max_digits`, `decimal_places`"
 }
 ::core::compile_error! {
     "path parameter `{missing}` has no argument named `missing`; add an argument such as `missing: i64` or `missing: String`"

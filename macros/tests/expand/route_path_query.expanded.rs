@@ -114,10 +114,10 @@ const _: () = {
                                 }) as fn() -> i64,
                             ),
                             &[
-                                __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128)),
                                 __rt::Constraint::Le(
                                     ::ferrapi::convert::Bound::Int(100i128),
                                 ),
+                                __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128)),
                             ],
                         ),
                         &mut __errors,
@@ -168,10 +168,10 @@ const _: () = {
                                 }) as fn() -> i64,
                             ),
                             &[
-                                __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128)),
                                 __rt::Constraint::Le(
                                     ::ferrapi::convert::Bound::Int(100i128),
                                 ),
+                                __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128)),
                             ],
                         ),
                         &mut __errors,
@@ -387,8 +387,10 @@ const _: () = {
                             }) as fn() -> i64,
                         ),
                         &[
+                            __rt::Constraint::Le(
+                                ::ferrapi::convert::Bound::Int(100i128),
+                            ),
                             __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128)),
-                            __rt::Constraint::Le(::ferrapi::convert::Bound::Int(100i128)),
                         ],
                     ),
                     &mut op,

@@ -288,11 +288,9 @@ const _: () = {
                 let mut op = ::ferrapi::schema::Operation::new(
                     "upload",
                     ::core::option::Option::Some(
-                        "A route that takes files: its body is read as a form first (`__reads_form`), and every body",
+                        "A route that takes files: its body is read as a form first (`__reads_form`), and every body argument is asserted to be a part of that form.",
                     ),
-                    ::core::option::Option::Some(
-                        "argument is asserted to be a part of that form.",
-                    ),
+                    ::core::option::Option::None,
                     &[],
                 );
                 <UploadFile as ::ferrapi::Arg>::doc(

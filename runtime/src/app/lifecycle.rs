@@ -9,8 +9,11 @@
 //! - shutdown hooks run in the order added, once the server drained its connections and the
 //!   background tasks finished (both within `shutdown_timeout`); one that fails or panics is
 //!   logged and the next runs;
+//! - a startup hook's `Ok` value is the app's state of its type (`Ok(())` none): its slot is in
+//!   the state from the start, so routes taking it build, and it is filled when the hook ran;
 //! - an app without hooks keeps none and runs none.
 
+use std::any::TypeId;
 use std::fmt::Display;
 use std::future::Future;
 use std::pin::Pin;
@@ -43,17 +46,17 @@ impl std::fmt::Debug for Lifecycle {
     }
 }
 
-fn hook<F, Fut, E>(name: &str, hook: F) -> Hook
+fn hook<F, Fut, T, E>(name: &str, hook: F) -> Hook
 where
     F: FnOnce() -> Fut + Send + 'static,
-    Fut: Future<Output = Result<(), E>> + Send + 'static,
+    Fut: Future<Output = Result<T, E>> + Send + 'static,
     E: Display,
 {
     Hook {
         name: name.to_owned(),
         start: Box::new(move || {
             let running = hook();
-            Box::pin(async move { running.await.map_err(|error| error.to_string()) })
+            Box::pin(async move { running.await.map(drop).map_err(|error| error.to_string()) })
         }),
     }
 }
@@ -86,14 +89,35 @@ impl App {
     /// a dependency service): hooks run in the order added, and the first that returns `Err`
     /// stops the start, [`App::serve`] returning
     /// [`ServeError::Startup`](crate::ServeError::Startup) with `name` and the error on one line.
-    /// FastAPI's `lifespan` before its `yield`. (What a hook makes for the routes, it shares with
-    /// them through a [`State`](crate::State) added before, such as an `Arc<OnceLock<Pool>>`.)
-    pub fn on_startup<F, Fut, E>(mut self, name: &str, hook_fn: F) -> Self
+    /// FastAPI's `lifespan` before its `yield`.
+    ///
+    /// What the hook returns in `Ok` becomes the app's state (FastAPI's `app.state.pool = ..` in
+    /// the lifespan): a hook returning `Ok(pool)` gives routes `State<Pool>`, as
+    /// [`App::state`]`(pool)` would, but made when the server starts; a hook returning `Ok(())`
+    /// gives none. A route taking that state builds (the hook is known to give it), and gets it
+    /// from the first request on.
+    pub fn on_startup<F, Fut, T, E>(mut self, name: &str, hook_fn: F) -> Self
     where
         F: FnOnce() -> Fut + Send + 'static,
-        Fut: Future<Output = Result<(), E>> + Send + 'static,
+        Fut: Future<Output = Result<T, E>> + Send + 'static,
+        T: Send + Sync + 'static,
         E: Display,
     {
+        if TypeId::of::<T>() == TypeId::of::<()>() {
+            self.lifecycle.startup.push(hook(name, hook_fn));
+            return self;
+        }
+        let slot = self.state.late::<T>();
+        let hook_fn = move || {
+            let running = hook_fn();
+            async move {
+                let value = running.await.map_err(|error| error.to_string())?;
+                match slot.set(value) {
+                    true => Ok(()),
+                    false => Err("it gave its state twice".to_owned()),
+                }
+            }
+        };
         self.lifecycle.startup.push(hook(name, hook_fn));
         self
     }

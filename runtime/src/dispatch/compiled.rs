@@ -73,7 +73,7 @@ impl MatchedRoute {
         &self.path
     }
 
-    /// The route's function name (its OpenAPI `operationId`).
+    /// The route's function name.
     pub fn name(&self) -> &'static str {
         self.name
     }

@@ -193,11 +193,12 @@ impl Arg for Vec<UploadFile> {
     }
 
     fn doc(param: Param<Self>, op: &mut Operation, _registry: &mut SchemaRegistry) {
-        let schema = json!({ "items": file_schema(), "type": "array" });
-        op.file_field(
-            param.name(),
-            titled(schema, param.name()),
-            param.default_fn().is_none(),
-        );
+        let mut schema = titled(json!({ "items": file_schema(), "type": "array" }), param.name());
+        // A default (`#[default(Vec::new())]`, FastAPI's `list[UploadFile] = []`) is written,
+        // as FastAPI writes it (no file has a JSON form, so only the empty list is).
+        if param.default_value().is_some_and(|files| files.is_empty()) {
+            schema["default"] = json!([]);
+        }
+        op.file_field(param.name(), schema, param.default_fn().is_none());
     }
 }

@@ -43,7 +43,7 @@ use crate::validate::{
 /// `Model`, validates the whole form into the model (`Annotated[Login, Form()]`);
 /// `username: Form<String>` reads field `username` (`username: str = Form()`), as do
 /// `Form<Option<i64>>` (optional) and `Form<Vec<String>>` (a repeated field). A field takes
-/// `#[default(Form(..))]` and the constraints a query parameter takes.
+/// `#[default(..)]` (the value alone) and the constraints a query parameter takes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Form<T>(pub T);
 

@@ -67,7 +67,7 @@ macro_rules! param_name {
 /// A header parameter: `user_agent: Header<String>` reads `User-Agent`, `x_count:
 /// Header<Option<i64>>` an optional `X-Count`, `x_tag: Header<Vec<String>>` every `X-Tag`
 /// line; `Header<T, N>` reads the header [`N::NAME`](ParamName) exactly. `T` is what a query
-/// parameter can be; `#[default(Header::new(5))]` and the constraints apply as they do there.
+/// parameter can be; `#[default(5)]` and the constraints apply as they do there.
 pub struct Header<T, N = FromArgument>(pub T, PhantomData<fn() -> N>);
 
 /// A cookie parameter: `session: Cookie<String>` reads cookie `session`, `Cookie<Option<i64>>`

@@ -3,7 +3,8 @@
 //!
 //! Rules enforced here (FastAPI's parameter conventions):
 //! - a scalar query parameter is required unless it is `Option<T>` (absent → `None`) or has a
-//!   default; `Vec<T>` collects every repetition (absent → empty) with the index in `loc`; a
+//!   default; a `Nullable<T>` is required, and documented as may-be-null (FastAPI's `T | None`
+//!   without a default); `Vec<T>` collects every repetition (absent → empty) with the index in `loc`; a
 //!   repeated scalar takes its last value, as Starlette does;
 //! - `input` in a query error is the raw (decoded) string, as FastAPI reports it;
 //! - each documents itself as a query parameter, with its schema, default and constraints.
@@ -16,7 +17,9 @@ use super::arg::{ready, Arg, Deps, Param, Source};
 use super::request::RequestCx;
 use crate::openapi::{option_param_schema, param_schema, vec_param_schema, Operation};
 use crate::response::Response;
-use crate::validate::{convert_param, query_loc, FromParam, LocItem, SchemaRegistry, ValidationErrors};
+use crate::validate::{
+    convert_param, query_loc, FromParam, LocItem, Nullable, SchemaRegistry, ValidationErrors,
+};
 
 // Not recommended: for a type that is no argument at all, the error names `Arg` and its notes
 // rather than the scalar conversion this impl needs.
@@ -69,6 +72,32 @@ impl<T: FromParam + Serialize + Send + 'static> Arg for Option<T> {
     fn doc(param: Param<Self>, op: &mut Operation, registry: &mut SchemaRegistry) {
         let schema = option_param_schema::<T>(param.name(), param.constraints(), registry);
         op.query_param(param.name(), schema, false);
+    }
+}
+
+impl<T: FromParam + Serialize + Send + 'static> Arg for Nullable<T> {
+    const SOURCE: Source = Source::Query;
+    type Input = Self;
+
+    fn extract(cx: &RequestCx<'_>, param: Param<Self>, errors: &mut ValidationErrors) -> Option<Self> {
+        let name = param.name();
+        match cx.query_last(name) {
+            Some(raw) => convert_param::<T>(&raw, param.constraints(), || query_loc(name), errors)
+                .map(|v| Nullable(Some(v))),
+            None => {
+                errors.missing(query_loc(name));
+                None
+            }
+        }
+    }
+
+    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
+        ready(input)
+    }
+
+    fn doc(param: Param<Self>, op: &mut Operation, registry: &mut SchemaRegistry) {
+        let schema = option_param_schema::<T>(param.name(), param.constraints(), registry);
+        op.query_param(param.name(), schema, true);
     }
 }
 

@@ -54,7 +54,7 @@ fn not_authenticated(challenge: &'static str) -> Response {
 fn document(name: &'static str, scheme: Value, op: &mut Operation, registry: &mut SchemaRegistry) {
     registry.security_scheme(name, scheme);
     op.security(name);
-    op.dependency_response(401, "Not authenticated");
+    op.implicit_response(401, "Not authenticated");
 }
 
 /// The `Authorization` line (`None` when absent or empty), split as FastAPI's

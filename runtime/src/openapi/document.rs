@@ -40,6 +40,9 @@ pub(crate) struct Info {
     /// Whether responses get their own (output) schemas: FastAPI's
     /// `separate_input_output_schemas`, on by default.
     pub separate_schemas: bool,
+    /// Whether operations document the answers FastAPI leaves out (`400`, `413`, a security
+    /// scheme's `401`: `App::document_implicit_responses`).
+    pub implicit_responses: bool,
 }
 
 /// The description of one tag, for the document's top-level `tags` list (FastAPI's

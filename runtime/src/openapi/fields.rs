@@ -6,7 +6,8 @@
 //!   reference to a named type (alone or as `anyOf` with null), where pydantic omits it;
 //! - constraints become their JSON Schema keywords (`minimum`, `maxLength`, ...), on the non-null
 //!   branch of an `anyOf`;
-//! - a default is shown as `default`; an optional model field without one has `default: null`.
+//! - a default is shown as `default`; a null one is not (FastAPI drops every null), so an
+//!   optional model field without a default has none.
 
 use serde::Serialize;
 use serde_json::{json, Map, Value};
@@ -34,8 +35,8 @@ fn into_object(schema: Value) -> Map<String, Value> {
     }
 }
 
-/// True for a decimal's input schema, `anyOf: [number, string, ..]`: its number branch has no
-/// `format`, which every Rust number's has.
+/// True for a decimal's input schema, `anyOf: [number, string, ..]` (what no other type of a
+/// parameter or field reads).
 fn is_decimal(schema: &Map<String, Value>) -> bool {
     matches!(schema.get("anyOf"), Some(Value::Array(branches))
         if branches.len() >= 2
@@ -71,7 +72,13 @@ fn annotate(schema: &mut Map<String, Value>, constraints: &[Constraint]) {
         }
     }
     if decimal {
-        for key in ["minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"] {
+        for key in [
+            "multipleOf",
+            "minimum",
+            "exclusiveMinimum",
+            "maximum",
+            "exclusiveMaximum",
+        ] {
             if let Some(bound) = target.get_mut(key) {
                 if let Some(float) = bound.as_f64().filter(|_| !bound.is_f64()) {
                     *bound = json!(float);
@@ -145,14 +152,10 @@ pub fn field_schema<T: FromJson>(
 ) -> Value {
     let mut schema = into_object(T::schema(registry));
     annotate(&mut schema, constraints);
-    match default {
-        Some(value) => {
-            schema.insert("default".into(), value);
-        }
-        None if !T::REQUIRED => {
-            schema.insert("default".into(), Value::Null);
-        }
-        None => {}
+    // No `default: null` for an optional field without one: FastAPI drops every null from its
+    // document (the field is optional by its absence from `required`).
+    if let Some(value) = default.filter(|value| !value.is_null()) {
+        schema.insert("default".into(), value);
     }
     if !is_reference(&schema) {
         schema.insert("title".into(), Value::String(title_case(key)));
@@ -192,7 +195,7 @@ mod tests {
                 &[Constraint::Lt(Bound::Float(2.5))],
                 &mut registry
             ),
-            json!({"type": "number", "format": "double", "exclusiveMaximum": 2.5, "default": 1.5, "title": "B"})
+            json!({"type": "number", "exclusiveMaximum": 2.5, "default": 1.5, "title": "B"})
         );
     }
 
@@ -210,7 +213,7 @@ mod tests {
         // `0.0`, not `0`: serde_json keeps the difference, as Python's json writes it.
         assert_eq!(
             serde_json::to_string(&read).unwrap_or_default(),
-            r#"{"anyOf":[{"type":"number","minimum":0.0,"multipleOf":0.5},{"type":"string"},{"type":"null"}],"default":null,"title":"D"}"#
+            r#"{"anyOf":[{"type":"number","minimum":0.0,"multipleOf":0.5},{"type":"string"},{"type":"null"}],"title":"D"}"#
         );
         let written = registry.in_mode(SchemaMode::Output, |registry| {
             field_schema::<Decimal>("d", None, &constraints, None, registry)
@@ -232,8 +235,7 @@ mod tests {
         assert_eq!(
             field_schema::<Option<f64>>("tax", None, &[], Some("The tax."), &mut registry),
             json!({
-                "anyOf": [{"type": "number", "format": "double"}, {"type": "null"}],
-                "default": null,
+                "anyOf": [{"type": "number"}, {"type": "null"}],
                 "title": "Tax",
                 "description": "The tax."
             })
@@ -242,7 +244,6 @@ mod tests {
             field_schema::<Option<i64>>("qty", None, &[Constraint::Gt(Bound::Int(0))], None, &mut registry),
             json!({
                 "anyOf": [{"type": "integer", "format": "int64", "exclusiveMinimum": 0}, {"type": "null"}],
-                "default": null,
                 "title": "Qty"
             })
         );

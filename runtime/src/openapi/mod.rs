@@ -8,6 +8,7 @@
 //! - `fields`: the schemas of parameters and model fields, pydantic's titles and keywords;
 //! - `examples`: where `#[examples(..)]` of a field or an argument goes;
 //! - `document`: the whole document (`info`, `paths`, `components`, `tags`);
+//! - `layout`: the order of every object's keys, and nulls, as FastAPI writes them;
 //! - `docs`: the OpenAPI document's URL and the Swagger UI and ReDoc pages, served offline.
 //!
 //! Rules enforced here: the document is laid out as FastAPI writes it (so tools and generated
@@ -18,6 +19,7 @@ mod docs;
 mod document;
 mod examples;
 mod fields;
+mod layout;
 mod operation;
 
 pub(crate) use docs::DocsRoutes;
@@ -27,5 +29,6 @@ pub(crate) use document::{document, document_path, ErrorBody, Info};
 pub use examples::with_examples;
 pub use fields::field_schema;
 pub(crate) use fields::{option_param_schema, param_schema, vec_param_schema};
+pub(crate) use layout::fastapi_layout;
 pub(crate) use operation::form_schema;
 pub use operation::Operation;

@@ -1,8 +1,11 @@
 //! One OpenAPI operation, built by the code the route macros generate.
 //!
 //! Rules enforced here (FastAPI's layout, `fastapi/openapi/utils.py`):
-//! - operations carry `tags`, `summary` (first doc line, else the function name in Title Case),
-//!   `description` (the rest of the doc comment), `operationId` (the function name; made unique
+//! - operations carry `tags`, `summary` (the doc comment's first paragraph, else the function
+//!   name in Title Case), `description` (the rest of the doc comment), `operationId` (FastAPI's
+//!   default, `generate_unique_id`: the function name and the path with every character that is
+//!   not a letter, digit or `_` replaced by `_`, then `_` and the method, as in
+//!   `read_item_items__item_id__get`; the route's `operation_id = ".."` in its place; made unique
 //!   when the document is assembled), `parameters` (path first, then query, then header, then
 //!   cookie, each in declaration order, a dependency's parameters where the dependency is
 //!   declared, each name and location once),
@@ -11,10 +14,11 @@
 //!   content at all for 204 and 304, which have no body, as FastAPI writes them), extra
 //!   responses declared on the route, then those its dependencies may answer (the route's own
 //!   description wins for a status both name), and `"422": "Validation Error"` only on operations that
-//!   validate input (any parameter or body); operations with a body also document the answers
-//!   the body reader gives before validation, `400` (not UTF-8, or not readable) and `413` (over
-//!   the limit) — FastAPI gives them too but leaves them out, so clients and schemathesis would
-//!   see undocumented statuses; `security` last, one entry per scheme a dependency requires;
+//!   validate input (any parameter or body); the answers the body reader gives before validation,
+//!   `400` (not UTF-8, or not readable) and `413` (over the limit), and a security scheme's
+//!   `401`, are left out as FastAPI leaves them out, unless the app asks for them
+//!   (`App::document_implicit_responses`); `security`,
+//!   one entry per scheme a dependency requires (the key order is `layout`'s);
 //! - in a route group, the groups' tags come before the route's own (outermost group first, each
 //!   tag once), the groups' `responses(..)` follow the route's own for the statuses the route
 //!   does not document itself (the innermost group's words for a status two groups state), and
@@ -26,6 +30,21 @@ use serde_json::{json, Map, Value};
 use super::examples::{insert_examples, param_schema_mut, PARAM_KEYS_AFTER};
 use super::fields::param_schema;
 use crate::validate::{title_case, Constraint, FromParam, SchemaRegistry};
+
+/// FastAPI's default `operationId` (`fastapi.utils.generate_unique_id`): `{function}{path}`
+/// with every character that is not a word character (a letter, a digit or `_`, Unicode ones
+/// included, as Python's `\W`) replaced by `_`, then `_` and the method in lower case:
+/// `read_item_items__item_id__get`.
+pub(crate) fn unique_id(function: &str, path: &str, method: &str) -> String {
+    let mut id: String = function
+        .chars()
+        .chain(path.chars())
+        .map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' })
+        .collect();
+    id.push('_');
+    id.push_str(&method.to_ascii_lowercase());
+    id
+}
 
 /// Register form schema `name` of `fields` (`(name, schema, required)`, in order) as FastAPI
 /// writes one (`properties`, `type`, `required` when any is, `title`) and return its `$ref`.
@@ -56,7 +75,13 @@ pub(crate) fn form_schema(
 /// responses).
 #[derive(Debug)]
 pub struct Operation {
-    operation_id: &'static str,
+    /// The function's name.
+    function: &'static str,
+    /// The route's `operation_id = ".."`, if it has one.
+    operation_id: Option<&'static str>,
+    /// The `operationId`: the explicit one, or FastAPI's generated one once the operation is
+    /// placed at its method and path.
+    unique_id: String,
     summary: String,
     description: Option<&'static str>,
     tags: Vec<&'static str>,
@@ -75,6 +100,9 @@ pub struct Operation {
     response: Option<(&'static str, Value)>,
     extra_responses: Vec<(u16, &'static str)>,
     dependency_responses: Vec<(u16, &'static str)>,
+    /// Answers FastAPI gives but leaves out of its document (a security scheme's `401`),
+    /// documented when the app asks (`App::document_implicit_responses`).
+    implicit_responses: Vec<(u16, &'static str)>,
     security: Vec<&'static str>,
     success_status: u16,
     extensions: Vec<(&'static str, Value)>,
@@ -92,7 +120,9 @@ impl Operation {
         tags: &'static [&'static str],
     ) -> Self {
         Operation {
-            operation_id: name,
+            function: name,
+            operation_id: None,
+            unique_id: name.to_owned(),
             summary: summary.map_or_else(|| title_case(name), str::to_owned),
             description,
             tags: tags.to_vec(),
@@ -106,6 +136,7 @@ impl Operation {
             response: None,
             extra_responses: Vec::new(),
             dependency_responses: Vec::new(),
+            implicit_responses: Vec::new(),
             security: Vec::new(),
             success_status: 200,
             extensions: Vec::new(),
@@ -119,9 +150,11 @@ impl Operation {
         self.deprecated = true;
     }
 
-    /// The `operationId` (the route's `operation_id = ".."`), in place of the function's name.
+    /// The `operationId` (the route's `operation_id = ".."`), in place of FastAPI's generated
+    /// one (`{function}{path}_{method}`).
     pub fn operation_id(&mut self, id: &'static str) {
-        self.operation_id = id;
+        self.operation_id = Some(id);
+        self.unique_id = id.to_owned();
     }
 
     /// The `summary` (the route's `summary = ".."`), in place of the doc comment's first line.
@@ -222,19 +255,18 @@ impl Operation {
         self.multipart_form = true;
     }
 
-    /// Register the route's form fields, if any, as one schema `Body_<id>`, FastAPI's name for it
-    /// (`id` its generated operation id: the function name and the path with every character
-    /// that is not a letter, digit or `_` replaced by `_`, then `_` and the method), and document
-    /// it as the urlencoded body (multipart, with a file among them).
-    pub(crate) fn name_form(&mut self, method: &str, path: &str, registry: &mut SchemaRegistry) {
+    /// Place the operation at `method` and `path` (as the document writes it): its `operationId`
+    /// becomes FastAPI's default, [`unique_id`], unless the route gives its own; and its form
+    /// fields, if any, are registered as one schema `Body_<operationId>`, FastAPI's name for it,
+    /// documented as the urlencoded body (multipart, with a file among them).
+    pub(crate) fn place(&mut self, method: &str, path: &str, registry: &mut SchemaRegistry) {
+        if self.operation_id.is_none() {
+            self.unique_id = unique_id(self.function, path, method);
+        }
         if self.form_fields.is_empty() {
             return;
         }
-        let id: String = format!("{}{path}", self.operation_id)
-            .chars()
-            .map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' })
-            .collect();
-        let name = format!("Body_{id}_{}", method.to_ascii_lowercase());
+        let name = format!("Body_{}", self.unique_id);
         let fields = std::mem::take(&mut self.form_fields);
         self.body_required = !self.multipart_form || fields.iter().any(|(_, _, required)| *required);
         let reference = form_schema(&name, fields, registry);
@@ -287,6 +319,15 @@ impl Operation {
     pub fn dependency_response(&mut self, status: u16, description: &'static str) {
         if !self.dependency_responses.iter().any(|(s, _)| *s == status) {
             self.dependency_responses.push((status, description));
+        }
+    }
+
+    /// Document a response the framework answers for an argument but FastAPI leaves out of its
+    /// document (a security scheme's `401` "Not authenticated"): written only when the app asks
+    /// for them (`App::document_implicit_responses`), and never over a status the route states.
+    pub fn implicit_response(&mut self, status: u16, description: &'static str) {
+        if !self.implicit_responses.iter().any(|(s, _)| *s == status) {
+            self.implicit_responses.push((status, description));
         }
     }
 
@@ -371,8 +412,10 @@ impl Operation {
         }
     }
 
-    /// The operation object.
-    pub(crate) fn finish(self) -> Value {
+    /// The operation object; with `implicit`, also the answers FastAPI leaves out of its document:
+    /// `400` and `413` of a route with a body, and the [`Operation::implicit_response`]s
+    /// (`App::document_implicit_responses`).
+    pub(crate) fn finish(self, implicit: bool) -> Value {
         let mut op = Map::new();
         if !self.tags.is_empty() {
             op.insert("tags".into(), json!(self.tags));
@@ -381,7 +424,7 @@ impl Operation {
         if let Some(description) = self.description {
             op.insert("description".into(), json!(description));
         }
-        op.insert("operationId".into(), json!(self.operation_id));
+        op.insert("operationId".into(), json!(self.unique_id));
         let validates = !self.parameters.is_empty() || self.body.is_some();
         let reads_body = self.body.is_some();
         if !self.parameters.is_empty() {
@@ -426,13 +469,15 @@ impl Operation {
                 .entry(status.to_string())
                 .or_insert_with(|| json!({ "description": description }));
         }
-        if reads_body {
-            for (status, description) in [
-                ("400", "The request body could not be read or is not UTF-8"),
-                ("413", "The request body is larger than the limit"),
-            ] {
+        if implicit {
+            let body_errors = [
+                (400, "The request body could not be read or is not UTF-8"),
+                (413, "The request body is larger than the limit"),
+            ];
+            let body_errors = body_errors.into_iter().filter(|_| reads_body);
+            for (status, description) in self.implicit_responses.into_iter().chain(body_errors) {
                 responses
-                    .entry(status)
+                    .entry(status.to_string())
                     .or_insert_with(|| json!({ "description": description }));
             }
         }
@@ -459,5 +504,22 @@ impl Operation {
             op.insert(name.into(), value);
         }
         Value::Object(op)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_operation_id_is_fastapis_default() {
+        // Recorded from FastAPI 0.165 (tests/fastapi/document_observed.json).
+        assert_eq!(
+            unique_id("read_item", "/items/{item_id}", "GET"),
+            "read_item_items__item_id__get"
+        );
+        assert_eq!(unique_id("search", "/items", "GET"), "search_items_get");
+        assert_eq!(unique_id("create", "/", "POST"), "create__post");
+        assert_eq!(unique_id("café", "/a-b/é", "PUT"), "café_a_b_é_put");
     }
 }

@@ -98,7 +98,8 @@ pub(crate) enum BodyMode {
 }
 
 impl RouteDef {
-    /// The handler function's name, also the OpenAPI `operationId`.
+    /// The handler function's name (the OpenAPI `operationId` is FastAPI's, made of it, the path
+    /// and the method).
     pub fn name(&self) -> &'static str {
         self.name
     }
@@ -118,7 +119,7 @@ impl RouteDef {
 /// What a route attribute generates for one route; [`RouteDef`] is made from it. Named fields,
 /// so the generated code says what each value is.
 pub struct RouteParts {
-    /// The function's name, also the OpenAPI `operationId`.
+    /// The function's name.
     pub name: &'static str,
     /// The HTTP method.
     pub method: Method,

@@ -3,11 +3,16 @@
 //! decimals.
 //!
 //! Rules enforced here: the error types, messages and `ctx` are pydantic's
-//! (`greater_than_equal`, "Input should be greater than or equal to 0", `{"ge": 0}`); string
-//! lengths count characters (Unicode scalar values), as Python does; a list's length is its
-//! number of items (`too_short` / `too_long`); a pattern is searched anywhere in the string (add
-//! `^`/`$` to anchor it), with the `regex` crate that pydantic-core uses, compiled once per
-//! attribute on first use, never per request.
+//! (`greater_than_equal`, "Input should be greater than or equal to 0", `{"ge": 0}`), the bound
+//! spelled as pydantic spells it for the value's type ([`NumberKind`]: an integer's as an
+//! integer, a float's as a float in `ctx` and without a needless `.0` in `msg`, a decimal's as
+//! written); the constraints of one value are checked in pydantic's fixed order, which the route
+//! and model macros sort them into when they compile (`max_digits`, `decimal_places`,
+//! `multiple_of`, `le`, `lt`, `ge`, `gt`, `min_length`, `max_length`, `pattern`); string lengths
+//! count characters (Unicode scalar values), as Python does; a list's length is its number of
+//! items (`too_short` / `too_long`); a pattern is searched anywhere in the string (add `^`/`$`
+//! to anchor it), with the `regex` crate that pydantic-core uses, compiled once per attribute on
+//! first use, never per request.
 
 use std::cmp::Ordering;
 
@@ -32,7 +37,8 @@ impl Bound {
         }
     }
 
-    fn to_json(self) -> Value {
+    /// The bound as written: an integer literal as an integer, a float one as a float.
+    pub(crate) fn to_json(self) -> Value {
         match self {
             // i128 bounds written in source fit i64 in practice; fall back to a float otherwise.
             Bound::Int(i) => i64::try_from(i)
@@ -41,6 +47,37 @@ impl Bound {
             Bound::Float(f) => json!(f),
         }
     }
+
+    /// The bound as pydantic shows it for a value of `kind`: the text of `msg` and the value of
+    /// `ctx`.
+    fn shown(self, kind: NumberKind) -> (String, Value) {
+        match (kind, self) {
+            // pydantic-core keeps a float field's bounds as `f64`: `ctx` is a float (`0.0`), and
+            // `msg` writes it as Rust does, without a needless `.0` (`0`, `2.5`).
+            (NumberKind::Float, bound) => (bound.as_f64().to_string(), json!(bound.as_f64())),
+            // An integer field's bounds are integers, a float literal without a fraction too.
+            (NumberKind::Integer, Bound::Float(f)) if f.fract() == 0.0 && f.abs() < 9.0e15 => {
+                Bound::Int(f as i128).shown(NumberKind::AsWritten)
+            }
+            (_, bound) => {
+                let value = bound.to_json();
+                (value.to_string(), value)
+            }
+        }
+    }
+}
+
+/// How pydantic spells a numeric bound of a type in an error's `msg` and `ctx`: by the type's
+/// own kind of number, whatever the literal in the attribute (`#[gt(0)]` and `#[gt(0.0)]` on an
+/// `f64` are both `msg` "greater than 0", `ctx` `{"gt": 0.0}`), or as written (a decimal).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NumberKind {
+    /// An integer type: the bound as an integer.
+    Integer,
+    /// A float type: `ctx` a float, `msg` the shortest text (`0`, `2.5`).
+    Float,
+    /// As written in the attribute (a decimal, a type of your own).
+    AsWritten,
 }
 
 /// One constraint from a `#[ge(..)]`-style attribute.
@@ -76,6 +113,13 @@ pub enum Constraint {
 /// An extension point: implement it for a type of your own, as the manual's
 /// [custom types chapter](crate#custom-parameter-and-field-types) shows with a compiled example.
 pub trait Constrainable {
+    /// How a numeric bound is spelled in this type's errors (see [`NumberKind`]).
+    const NUMBER_KIND: NumberKind = NumberKind::AsWritten;
+
+    /// True for a list: pydantic checks its `max_length` as it reads the items, so a list that is
+    /// too long has that one error, whatever its items.
+    const LIST: bool = false;
+
     /// Compare with a numeric bound, if this is a number.
     fn compare(&self, _bound: Bound) -> Option<Ordering> {
         None
@@ -110,6 +154,8 @@ pub trait Constrainable {
 macro_rules! int_constrainable {
     ($($ty:ty),*) => {$(
         impl Constrainable for $ty {
+            const NUMBER_KIND: NumberKind = NumberKind::Integer;
+
             fn compare(&self, bound: Bound) -> Option<Ordering> {
                 match bound {
                     Bound::Int(b) => Some((*self as i128).cmp(&b)),
@@ -129,6 +175,8 @@ macro_rules! int_constrainable {
 int_constrainable!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, usize);
 
 impl Constrainable for u128 {
+    const NUMBER_KIND: NumberKind = NumberKind::Integer;
+
     fn compare(&self, bound: Bound) -> Option<Ordering> {
         match bound {
             Bound::Int(b) if b < 0 => Some(Ordering::Greater),
@@ -151,6 +199,8 @@ fn float_multiple(value: f64, divisor: f64) -> bool {
 macro_rules! float_constrainable {
     ($($ty:ty),*) => {$(
         impl Constrainable for $ty {
+            const NUMBER_KIND: NumberKind = NumberKind::Float;
+
             fn compare(&self, bound: Bound) -> Option<Ordering> {
                 let b = match bound {
                     Bound::Int(b) => b as f64,
@@ -182,6 +232,8 @@ impl Constrainable for String {
 impl Constrainable for bool {}
 impl Constrainable for Value {}
 impl<T> Constrainable for Vec<T> {
+    const LIST: bool = true;
+
     fn item_len(&self) -> Option<usize> {
         Some(self.len())
     }
@@ -191,6 +243,9 @@ impl<K, V> Constrainable for std::collections::BTreeMap<K, V> {}
 impl Constrainable for Map<String, Value> {}
 
 impl<T: Constrainable> Constrainable for Option<T> {
+    const NUMBER_KIND: NumberKind = T::NUMBER_KIND;
+    const LIST: bool = T::LIST;
+
     fn compare(&self, bound: Bound) -> Option<Ordering> {
         self.as_ref().and_then(|v| v.compare(bound))
     }
@@ -257,10 +312,10 @@ impl Constraint {
             if want.contains(&ordering) {
                 return None;
             }
-            let shown = bound.to_json();
+            let (text, shown) = bound.shown(T::NUMBER_KIND);
             Some(Failure::with_ctx(
                 kind,
-                format!("Input should be {words} {shown}"),
+                format!("Input should be {words} {text}"),
                 json!({ key: shown }),
             ))
         };
@@ -306,10 +361,10 @@ impl Constraint {
                 })
             }
             Constraint::MultipleOf(d) => (!value.is_multiple_of(d)?).then(|| {
-                let shown = d.to_json();
+                let (text, shown) = d.shown(T::NUMBER_KIND);
                 Failure::with_ctx(
                     "multiple_of",
-                    format!("Input should be a multiple of {shown}"),
+                    format!("Input should be a multiple of {text}"),
                     json!({ "multiple_of": shown }),
                 )
             }),
@@ -368,8 +423,8 @@ impl Constraint {
         })
     }
 
-    /// The first failure among `constraints`, in declaration order (`max_digits` and
-    /// `decimal_places` together, where the first of them is written).
+    /// The first failure among `constraints`, in their order (the macros sort them into
+    /// pydantic's; `max_digits` and `decimal_places` together, where the first of them is).
     pub fn check_all<T: Constrainable + ?Sized>(constraints: &[Constraint], value: &T) -> Option<Failure> {
         // The digit constraints are read together, where the first of them stands, so a list
         // without them is checked as before, in one pass.
@@ -379,6 +434,24 @@ impl Constraint {
             }
             _ => c.check(value),
         })
+    }
+
+    /// The `too_long` of a JSON array read as list type `T`, before its items are: pydantic
+    /// stops reading a list once it is longer than its `max_length`.
+    pub(crate) fn list_too_long<T: Constrainable>(
+        constraints: &[Constraint],
+        value: &Value,
+    ) -> Option<Failure> {
+        let Value::Array(items) = value else {
+            return None;
+        };
+        if !T::LIST {
+            return None;
+        }
+        constraints
+            .iter()
+            .filter(|c| matches!(c, Constraint::MaxLength(_)))
+            .find_map(|c| c.check(items))
     }
 
     /// Add the JSON Schema keyword of this constraint to `schema`.
@@ -392,8 +465,9 @@ impl Constraint {
             Constraint::MaxLength(n) if is_array(schema) => ("maxItems", json!(n)),
             Constraint::MinLength(n) => ("minLength", json!(n)),
             Constraint::MaxLength(n) => ("maxLength", json!(n)),
-            // pydantic writes a float, also for an integer multiple (`5.0`).
-            Constraint::MultipleOf(b) => ("multipleOf", json!(b.as_f64())),
+            // As written, as FastAPI writes a parameter's; a model field's bounds are floats,
+            // which the document's writer makes them (`openapi::order`).
+            Constraint::MultipleOf(b) => ("multipleOf", b.to_json()),
             // pydantic's JSON Schema of a decimal shows neither.
             Constraint::MaxDigits(_) | Constraint::DecimalPlaces(_) => return,
             #[cfg(feature = "pattern")]
@@ -431,6 +505,29 @@ mod tests {
         assert_eq!(err.ctx, Some(json!({"lt": 2.5})));
         assert!(Constraint::Lt(Bound::Float(2.5)).check(&2.4f64).is_none());
         assert!(Constraint::Ge(Bound::Float(0.5)).check(&1i64).is_none());
+    }
+
+    #[test]
+    fn bounds_are_spelled_by_the_values_kind_of_number() {
+        // Recorded from pydantic 2.14 (tests/fastapi/constraints_observed.json).
+        let err = Constraint::Gt(Bound::Int(0)).check(&0.0f64).unwrap();
+        assert_eq!(err.msg, "Input should be greater than 0");
+        assert_eq!(serde_json::to_string(&err.ctx).unwrap(), r#"{"gt":0.0}"#);
+        let err = Constraint::Ge(Bound::Float(0.0)).check(&-1.0f64).unwrap();
+        assert_eq!(err.msg, "Input should be greater than or equal to 0");
+        assert_eq!(serde_json::to_string(&err.ctx).unwrap(), r#"{"ge":0.0}"#);
+        let err = Constraint::Le(Bound::Float(1e20)).check(&1e21f64).unwrap();
+        assert_eq!(
+            err.msg,
+            "Input should be less than or equal to 100000000000000000000"
+        );
+        let err = Constraint::Ge(Bound::Float(1.0)).check(&0i64).unwrap();
+        assert_eq!(serde_json::to_string(&err.ctx).unwrap(), r#"{"ge":1}"#);
+        let err = Constraint::MultipleOf(Bound::Int(2))
+            .check(&Some(3.0f32))
+            .unwrap();
+        assert_eq!(err.msg, "Input should be a multiple of 2");
+        assert_eq!(serde_json::to_string(&err.ctx).unwrap(), r#"{"multiple_of":2.0}"#);
     }
 
     #[test]
@@ -504,7 +601,7 @@ mod tests {
         Constraint::MinLength(1).annotate(&mut schema);
         Constraint::MultipleOf(Bound::Int(5)).annotate(&mut schema);
         assert_eq!(schema["minItems"], json!(1));
-        assert_eq!(schema["multipleOf"], json!(5.0));
+        assert_eq!(schema["multipleOf"], json!(5));
     }
 
     #[cfg(feature = "decimal")]

@@ -183,7 +183,7 @@ fn python_float_text(raw: &str) -> Option<std::borrow::Cow<'_, str>> {
 }
 
 macro_rules! float_from_param {
-    ($($ty:ty => $format:literal),*) => {$(
+    ($($ty:ty),*) => {$(
         impl FromParam for $ty {
             fn from_param(raw: &str) -> Result<Self, Failure> {
                 let Some(text) = python_float_text(raw) else {
@@ -198,8 +198,10 @@ macro_rules! float_from_param {
         }
 
         impl JsonSchema for $ty {
+            // No `format`: pydantic writes none for a float (an integer's is ferrapi's own, see
+            // the manual's "Differences from FastAPI").
             fn schema(_registry: &mut SchemaRegistry) -> Value {
-                json!({ "type": "number", "format": $format })
+                json!({ "type": "number" })
             }
 
             fn python_name() -> String {
@@ -209,7 +211,7 @@ macro_rules! float_from_param {
     )*};
 }
 
-float_from_param!(f32 => "float", f64 => "double");
+float_from_param!(f32, f64);
 
 /// A query or path bool: `1`, `true`, `on`, `yes` in any letter case are true; anything else is
 /// false (never an error: a link like `?short` or `?short=maybe` still answers).

@@ -71,17 +71,6 @@ pub fn param_field<T: FromJson>(
     field(object, key, default, constraints, loc, errors)
 }
 
-/// The property of a field whose type is a type parameter and has no default: required, so
-/// without the `default: null` an `Option` argument's schema gives an optional field.
-pub fn param_field_schema(mut schema: Value) -> Value {
-    if let Value::Object(map) = &mut schema {
-        if map.get("default") == Some(&Value::Null) {
-            map.remove("default");
-        }
-    }
-    schema
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

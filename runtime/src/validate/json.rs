@@ -58,6 +58,11 @@ pub fn field<T: FromJson>(
     loc.push(LocItem::Static(key));
     let result = match object.get(key) {
         Some(value) => {
+            if let Some(failure) = Constraint::list_too_long::<T>(constraints, value) {
+                record(errors, loc, failure, value);
+                loc.pop();
+                return None;
+            }
             T::from_json(value, loc, errors).and_then(|v| match Constraint::check_all(constraints, &v) {
                 Some(failure) => {
                     record(errors, loc, failure, value);

@@ -13,6 +13,7 @@
 //! - `fast_json`: the strict path straight from the bytes, which only ever accepts;
 //! - `json_text`, `json_error`: a body's text into a JSON value, with Python's error messages;
 //! - `model`, `str_enum`: what `#[derive(Model)]` and `#[derive(StrEnum)]` generate against;
+//! - `nullable`: [`Nullable`], a value that must be sent and may be null;
 //! - `generic`: the names of a generic model's parametrisations (`Page[Item]`, `Page_Item_`);
 //! - `union`: what `#[derive(Model)]` on an enum generates against (unions);
 //! - `schema`: each type's JSON Schema ([`JsonSchema`]), with pydantic's titles;
@@ -34,6 +35,7 @@ mod json_error;
 mod json_text;
 pub(crate) mod json_tree;
 mod model;
+mod nullable;
 #[cfg(feature = "pattern")]
 mod pattern;
 mod schema;
@@ -42,29 +44,30 @@ mod str_enum;
 pub(crate) mod types;
 mod union;
 
-pub use constraint::{Bound, Constrainable, Constraint};
+pub use constraint::{Bound, Constrainable, Constraint, NumberKind};
 pub(crate) use convert::convert_param;
 pub use convert::FromParam;
 pub(crate) use error::BadBody;
 pub(crate) use error::{path_loc, query_loc};
 pub use error::{ErrorItem, Failure, Loc, LocItem, ValidationErrors};
 pub use fast_json::{FastJson, Skip};
-pub use generic::{generic_schema, generic_title, param_field, param_field_schema};
+pub use generic::{generic_schema, generic_title, param_field};
 pub use json::{field, FromJson};
 pub(crate) use json_text::{parse_json_value, strip_bom};
 pub(crate) use model::not_an_object;
 pub use model::{validate_field, validate_model, validate_whole, FieldDecline, FieldFast, FieldProbe, Model};
+pub use nullable::Nullable;
 #[cfg(feature = "pattern")]
 pub use pattern::{Pattern, PatternCell};
 pub(crate) use schema::nullable;
 pub use schema::{title_case, JsonSchema, SchemaMode, SchemaRegistry};
 pub use str_enum::{enum_failure, enum_from_json, enum_from_param, enum_schema, fast_enum, StrEnum};
-#[cfg(feature = "datetime")]
-pub use types::Duration;
 #[cfg(feature = "email")]
 pub use types::EmailStr;
 #[cfg(feature = "url")]
 pub use types::HttpUrl;
+#[cfg(feature = "datetime")]
+pub use types::{Datetime, Duration};
 pub use types::{Strict, StrictValue};
 pub use union::{
     tagged_schema, untagged_schema, validate_tagged, validate_untagged, TaggedVariant, UntaggedVariant,

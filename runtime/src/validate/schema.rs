@@ -5,13 +5,14 @@
 //! - named types (models, string enums) are registered once under `components.schemas` and
 //!   referenced with `$ref`, so the document stays small and client generators name them;
 //! - `Option<T>` is `anyOf: [T, {"type": "null"}]` (null joins `T`'s branches when `T` is an
-//!   `anyOf`, as pydantic flattens it); as a model field it is optional with
-//!   `default: null`; `Vec<T>` is an array, a map with string keys an object with
+//!   `anyOf`, as pydantic flattens it); as a model field it is optional (not `required`, and
+//!   without a `default`: FastAPI drops every null); `Vec<T>` is an array, a map with string
+//!   keys an object with
 //!   `additionalProperties`;
 //! - titles are pydantic's (`user_id` → "User Id", Python's `str.title()`); a field or parameter
 //!   whose schema is a reference to a named type (alone or as `anyOf` with null) gets no title,
 //!   as pydantic omits it; constraints go on the non-null branch of an `anyOf`;
-//! - integers and floats carry their `format` (`int64`, `double`, ...);
+//! - integers carry their `format` (`int64`, `uint8`, ...), floats none, as pydantic writes them;
 //! - a named type is registered per [`SchemaMode`] it is built in (input for what the API reads,
 //!   output for what it writes); `schema_modes` names them once all are built.
 
@@ -304,8 +305,8 @@ mod tests {
 
     #[test]
     fn floats_bools_and_strings() {
-        assert_eq!(schema_of::<f32>(), json!({"type": "number", "format": "float"}));
-        assert_eq!(schema_of::<f64>(), json!({"type": "number", "format": "double"}));
+        assert_eq!(schema_of::<f32>(), json!({"type": "number"}));
+        assert_eq!(schema_of::<f64>(), json!({"type": "number"}));
         assert_eq!(schema_of::<bool>(), json!({"type": "boolean"}));
         assert_eq!(schema_of::<String>(), json!({"type": "string"}));
         assert_eq!(schema_of::<&str>(), json!({"type": "string"}));
@@ -338,7 +339,7 @@ mod tests {
         );
         assert_eq!(
             schema_of::<HashMap<String, f64>>(),
-            json!({"type": "object", "additionalProperties": {"type": "number", "format": "double"}})
+            json!({"type": "object", "additionalProperties": {"type": "number"}})
         );
         assert_eq!(
             schema_of::<BTreeMap<String, Vec<i32>>>(),

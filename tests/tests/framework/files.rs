@@ -60,7 +60,7 @@ async fn hello() -> &'static str {
 /// The tree's `data.bin`, from a route, answering the request's conditions and range.
 #[get("/report")]
 async fn report(headers: HeaderMap, path: State<PathBuf>) -> Result<Response, HttpError> {
-    let file = FileResponse::open(path.0.join("data.bin"))
+    let file = FileResponse::open(path.join("data.bin"))
         .await
         .map_err(|_| HttpError::not_found("no report"))?;
     Ok(file.respond(&headers).await)

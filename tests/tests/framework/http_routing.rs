@@ -236,7 +236,7 @@ async fn openapi_document_is_served_as_prebuilt_bytes() {
     assert!(doc["paths"].get("/hidden").is_none(), "include_in_schema = false");
     assert_eq!(
         doc["paths"]["/items/{item_id}"]["get"]["operationId"],
-        "read_needy"
+        "read_needy_items__item_id__get"
     );
     let moved = TestClient::new(app().openapi_url(None));
     assert_eq!(moved.get("/openapi.json").send().await.status(), 404);

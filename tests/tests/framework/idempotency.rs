@@ -40,7 +40,7 @@ async fn book(
     if slow == Some(true) {
         tokio::time::sleep(Duration::from_millis(400)).await;
     }
-    let n = booked.0 .0.fetch_add(1, Ordering::SeqCst) + 1;
+    let n = booked.0.fetch_add(1, Ordering::SeqCst) + 1;
     let location = HeaderValue::try_from(format!("/orders/{n}")).unwrap_or(HeaderValue::from_static("/"));
     let order = Order { n, item: order.item };
     key.keep((StatusCode::CREATED, [(LOCATION, location)], Json(order)))
@@ -50,7 +50,7 @@ async fn book(
 /// Fails the first time, succeeds after: a 5xx is not kept.
 #[post("/flaky")]
 async fn flaky(booked: State<Booked>, key: IdempotencyKey) -> Kept<Result<Json<Value>, HttpError>> {
-    let n = booked.0 .0.fetch_add(1, Ordering::SeqCst) + 1;
+    let n = booked.0.fetch_add(1, Ordering::SeqCst) + 1;
     let answer = if n == 1 {
         Err(HttpError::new(503, "try again"))
     } else {

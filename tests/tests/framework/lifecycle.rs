@@ -2,7 +2,8 @@
 //! first connection and the first failure stops the start with one line; background tasks run
 //! after the answer, in order, a failing or panicking one logged and the next run; on shutdown
 //! the server drains its connections, waits for the background tasks, then runs its shutdown
-//! hooks.
+//! hooks; a startup hook's value is the app's state (issue 32, item 6: FastAPI's `app.state` set
+//! in the lifespan, without a `OnceLock`).
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -41,7 +42,7 @@ impl Events {
 /// Answers at once and leaves four tasks: a slow one, one that fails, one that panics, a last one.
 #[get("/work")]
 async fn work(tasks: BackgroundTasks, events: State<Events>) -> &'static str {
-    let events = events.0.as_ref().clone();
+    let events = Events::clone(&events);
     let slow = events.clone();
     tasks.add(async move {
         tokio::time::sleep(Duration::from_millis(300)).await;
@@ -77,6 +78,60 @@ fn app(events: &Events) -> App {
             down.push("shutdown hook");
             Ok::<(), String>(())
         })
+}
+
+/// A connection pool the startup hook opens, as FastAPI's lifespan sets `app.state.pool`.
+struct Pool {
+    url: String,
+    opened: Mutex<u32>,
+}
+
+/// A route taking the state the startup hook gives.
+#[get("/pool")]
+async fn pool(pool: State<Pool>) -> Json<Value> {
+    let uses = pool.opened.lock().map_or(0, |mut n| {
+        *n += 1;
+        *n
+    });
+    // `State::arc` for what outlives the request (a task); the state itself derefs to `Pool`.
+    let shared = pool.arc();
+    tokio::spawn(async move { drop(shared) });
+    Json(json!({ "url": pool.url, "uses": uses }))
+}
+
+fn pool_app() -> App {
+    App::new().routes(routes![pool]).on_startup("pool", || async {
+        Ok::<_, String>(Pool {
+            url: "postgres://db".to_owned(),
+            opened: Mutex::new(0),
+        })
+    })
+}
+
+#[tokio::test]
+async fn a_startup_hooks_value_is_the_apps_state() {
+    // The app builds: the hook is known to give the `State<Pool>` the route takes.
+    let server = pool_app().bind("127.0.0.1:0").await.expect("starts");
+    let addr = server.local_addr();
+    let running = tokio::spawn(server.run_until(std::future::pending()));
+    let reply = get(addr, "/pool").await;
+    assert_eq!(reply.json(), json!({ "url": "postgres://db", "uses": 1 }));
+    assert_eq!(
+        get(addr, "/pool").await.json(),
+        json!({ "url": "postgres://db", "uses": 2 })
+    );
+    running.abort();
+    // In-process, `TestClient::start` runs the hooks first, as FastAPI's `with TestClient(app)`.
+    let client = ferrapi::testing::TestClient::start(pool_app()).await;
+    assert_eq!(client.get("/pool").send().await.json::<Value>()["uses"], 1);
+    // A hook returning `Ok(())` gives no state: a route taking one is refused at build.
+    let error = App::new()
+        .routes(routes![pool])
+        .on_startup("nothing", || async { Ok::<(), String>(()) })
+        .build()
+        .map(drop)
+        .expect_err("no Pool");
+    assert!(error.to_string().contains("State<"), "{error}");
 }
 
 #[tokio::test]

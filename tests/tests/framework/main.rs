@@ -12,10 +12,14 @@
 //! Run one module with a filter, e.g. `cargo test -p ferrapi-tests --test framework http_params::`.
 
 mod conditional;
+mod constraints;
+mod datetimes;
 mod dependencies;
 mod dependency_overrides;
 mod dispatch_matrix;
 mod docs_pages;
+mod document_parity;
+mod ergonomics;
 mod error_overrides;
 mod example_inputs;
 mod example_types;

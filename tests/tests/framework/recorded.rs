@@ -68,3 +68,18 @@ pub(crate) async fn replay_all(
     }
     (compared, mismatches)
 }
+
+/// `value` without the integers' `format` (`int64`, `uint8`, ...), which ferrapi writes and
+/// FastAPI does not: the manual's difference "integer `format` in the document".
+pub(crate) fn without_integer_formats(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            if map.get("type") == Some(&json!("integer")) {
+                map.shift_remove("format");
+            }
+            map.values_mut().for_each(without_integer_formats);
+        }
+        Value::Array(items) => items.iter_mut().for_each(without_integer_formats),
+        _ => {}
+    }
+}

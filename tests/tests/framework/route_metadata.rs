@@ -35,7 +35,7 @@ async fn the_options_write_fastapis_operation() {
     let fastapi: Value = serde_json::from_str(fastapi).unwrap_or_default();
     assert_eq!(operation.to_string(), fastapi.to_string());
     let plain = &document["paths"]["/plain"]["get"];
-    assert_eq!(plain["operationId"], "plain");
+    assert_eq!(plain["operationId"], "plain_plain_get");
     assert_eq!(plain["summary"], "Still here.");
     assert!(plain.get("deprecated").is_none());
     assert_eq!(plain["responses"]["200"]["description"], "Successful Response");

@@ -309,7 +309,7 @@ async fn events(last: LastEventId) -> Sse {
 /// One event, then silence filled with keep-alive comments, until the client leaves.
 #[get("/ticker")]
 async fn ticker(state: State<Ticker>) -> Sse {
-    let flag = DropFlag(state.0 .0.clone());
+    let flag = DropFlag(state.0.clone());
     let first = stream::once(async { Ok::<_, Infallible>(Event::default().data("hello")) });
     // The flag lives in the producer's state: it is dropped with the producer.
     let silent = stream::unfold(flag, |flag| async move {

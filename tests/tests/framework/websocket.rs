@@ -60,7 +60,7 @@ struct Room(broadcast::Sender<String>);
 /// Every text message of a member, to every member, tagged with `name`.
 #[get("/ws/chat/{room}")]
 async fn chat(room: u32, name: String, ws: WebSocketUpgrade, hub: State<Room>) -> Response {
-    let hub = hub.0.clone();
+    let hub = hub.arc();
     ws.on_upgrade(move |mut socket| async move {
         let mut inbox = hub.0.subscribe();
         loop {
@@ -416,7 +416,7 @@ struct Outcomes(tokio::sync::mpsc::UnboundedSender<(Duration, String)>);
 /// without taking any; the outcome goes to [`Outcomes`].
 #[get("/ws/firehose")]
 async fn firehose(ws: WebSocketUpgrade, outcomes: State<Outcomes>) -> Response {
-    let outcomes = outcomes.0.clone();
+    let outcomes = outcomes.arc();
     ws.write_timeout(Duration::from_millis(500))
         .on_upgrade(move |mut socket| async move {
             let chunk = Message::binary(vec![7u8; 64 << 10]);

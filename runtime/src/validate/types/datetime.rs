@@ -61,7 +61,7 @@ pub(super) fn read_instant(instant: Instant) -> Result<(NaiveDateTime, Option<i3
 const DATETIME_WORDS: &str = "Input should be a valid datetime or date";
 
 /// A date-time from text or a JSON number, with its offset when it has one.
-fn datetime_value(value: &Value) -> Result<(NaiveDateTime, Option<i32>), Failure> {
+pub(super) fn datetime_value(value: &Value) -> Result<(NaiveDateTime, Option<i32>), Failure> {
     let instant = match value {
         Value::String(text) => speedate::datetime(text),
         Value::Number(n) => speedate::timestamp(n.as_f64().unwrap_or(f64::NAN)),
@@ -72,7 +72,7 @@ fn datetime_value(value: &Value) -> Result<(NaiveDateTime, Option<i32>), Failure
         .and_then(read_instant)
 }
 
-fn datetime_text(raw: &str) -> Result<(NaiveDateTime, Option<i32>), Failure> {
+pub(super) fn datetime_text(raw: &str) -> Result<(NaiveDateTime, Option<i32>), Failure> {
     speedate::datetime(raw)
         .map_err(|error| parsing("datetime_from_date_parsing", DATETIME_WORDS, error))
         .and_then(read_instant)
@@ -151,12 +151,14 @@ fn exact_date(instant: Instant) -> Result<NaiveDate, Failure> {
     }
 }
 
+/// A date, else (pydantic's lax fallback) a date-time at exactly midnight: text that is neither
+/// reports the date-time's own error (`2024-03-01Z` is a bad separator), as pydantic does.
 fn date_text(raw: &str) -> Result<NaiveDate, Failure> {
     match speedate::date(raw) {
         Ok(parts) => date_of(parts),
-        Err(date_error) => match speedate::datetime(raw) {
+        Err(_) => match speedate::datetime_strict(raw) {
             Ok(instant) => exact_date(instant),
-            Err(_) => Err(parsing("date_from_datetime_parsing", DATE_WORDS, date_error)),
+            Err(error) => Err(parsing("date_from_datetime_parsing", DATE_WORDS, error)),
         },
     }
 }
@@ -200,11 +202,19 @@ impl TextValue for NaiveTime {
             Value::String(text) => time_text(text),
             Value::Number(n) => {
                 let seconds = n.as_f64().unwrap_or(f64::NAN);
-                if !(0.0..86_400.0).contains(&seconds) {
+                // pydantic's words: its own for a negative number, speedate's beyond a day.
+                let error = if seconds.floor() < 0.0 {
+                    Some("time in seconds should be positive")
+                } else if seconds >= 86_400.0 || seconds.is_nan() {
+                    Some("numeric times may not exceed 86,399 seconds")
+                } else {
+                    None
+                };
+                if let Some(error) = error {
                     return Err(parsing(
                         "time_parsing",
                         "Input should be in a valid time format",
-                        "time in seconds should be less than 86400",
+                        error,
                     ));
                 }
                 let whole = seconds.floor();

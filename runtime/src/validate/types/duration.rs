@@ -4,16 +4,19 @@
 //! Rules enforced here:
 //! - ISO 8601 durations take years (365 days), months (30 days), weeks, days, hours, minutes and
 //!   seconds with a fraction, and a leading sign, as speedate does;
-//! - text that is neither form is `time_delta_parsing` with speedate's words; JSON `null`,
-//!   booleans, arrays and objects are `time_delta_type`;
+//! - text that is neither form is `time_delta_parsing` with speedate's words (the grammar is
+//!   `speedate_duration`'s); a JSON number is seconds, a boolean 0 or 1 second; `null`, arrays
+//!   and objects are `time_delta_type`;
 //! - the written form is pydantic's: days split into years of 365 days, then `T` hours, minutes
-//!   and seconds, each part left out when zero, `PT0S` for nothing, a leading `-` when negative.
+//!   and seconds, each part left out when zero, `PT0S` for nothing, a leading `-` when negative;
+//!   put into a `json!`, the seconds as a float, as FastAPI's `jsonable_encoder` writes it.
 
 use std::fmt::{self, Write as _};
 
 use serde::{Serialize, Serializer};
 use serde_json::{json, Value};
 
+use super::speedate_duration::{self, DurationParts};
 use super::{string_format, text_value, TextValue};
 use crate::validate::constraint::Constrainable;
 use crate::validate::error::Failure;
@@ -45,124 +48,32 @@ fn parsing(error: &str) -> Failure {
     )
 }
 
-const MICROS_PER_SECOND: f64 = 1e6;
+/// The `TimeDelta` of speedate's parts (which hold at most 999,999,999 days: within range).
+fn from_parts(parts: DurationParts) -> Duration {
+    let delta = chrono::TimeDelta::days(i64::from(parts.day))
+        + chrono::TimeDelta::seconds(i64::from(parts.second))
+        + chrono::TimeDelta::microseconds(i64::from(parts.micro));
+    Duration(if parts.positive { delta } else { -delta })
+}
 
+/// A JSON number of seconds, as pydantic splits it: whole days (saturating), seconds of the day,
+/// microseconds rounded.
 fn from_seconds(seconds: f64) -> Result<Duration, Failure> {
-    let micros = (seconds * MICROS_PER_SECOND).round();
-    if !micros.is_finite() || micros.abs() > 8.64e19 {
-        return Err(parsing("durations may not exceed 999,999,999 days"));
+    if !seconds.is_finite() {
+        return Err(parsing("invalid digit in duration"));
     }
-    Ok(Duration(chrono::TimeDelta::microseconds(micros as i64)))
-}
-
-/// A number with an optional fraction at the start of `text`, and its length.
-fn number(text: &str) -> Option<(f64, usize)> {
-    let len = text
-        .bytes()
-        .position(|b| !(b.is_ascii_digit() || b == b'.' || b == b','))
-        .unwrap_or(text.len());
-    let value = text[..len].replace(',', ".").parse().ok()?;
-    Some((value, len))
-}
-
-/// `P…` after its `P`: the seconds it stands for.
-fn iso(mut rest: &str) -> Result<f64, &'static str> {
-    if rest.is_empty() || rest.eq_ignore_ascii_case("T") {
-        return Err(super::speedate::TOO_SHORT);
-    }
-    let mut total = 0.0;
-    let mut in_time = false;
-    while !rest.is_empty() {
-        if let Some(after) = rest.strip_prefix(['T', 't']) {
-            if in_time || after.is_empty() {
-                return Err(super::speedate::TOO_SHORT);
-            }
-            in_time = true;
-            rest = after;
-            continue;
-        }
-        let (value, len) = number(rest).ok_or("invalid digit in duration")?;
-        let unit = rest[len..].chars().next().ok_or("unexpected end of input")?;
-        let seconds = match (in_time, unit.to_ascii_uppercase()) {
-            (false, 'Y') => 365.0 * 86_400.0,
-            (false, 'M') => 30.0 * 86_400.0,
-            (false, 'W') => 7.0 * 86_400.0,
-            (false, 'D') => 86_400.0,
-            (true, 'H') => 3_600.0,
-            (true, 'M') => 60.0,
-            (true, 'S') => 1.0,
-            _ => return Err("expected a duration unit"),
-        };
-        total += value * seconds;
-        rest = &rest[len + unit.len_utf8()..];
-    }
-    Ok(total)
-}
-
-/// `HH:MM:SS[.f]`: the seconds.
-fn clock(text: &str) -> Result<f64, &'static str> {
-    let mut parts = text.splitn(3, ':');
-    let hours = parts.next().unwrap_or_default();
-    if hours.is_empty() || !hours.bytes().all(|b| b.is_ascii_digit()) {
-        return Err("invalid character in hour");
-    }
-    let minutes = parts.next().ok_or(super::speedate::TOO_SHORT)?;
-    if minutes.len() != 2 || !minutes.bytes().all(|b| b.is_ascii_digit()) {
-        return Err("invalid character in minute");
-    }
-    let seconds = match parts.next() {
-        Some(s) => match number(s) {
-            Some((value, len)) if len == s.len() && value < 60.0 => value,
-            _ => return Err("invalid character in second"),
-        },
-        None => 0.0,
+    let magnitude = seconds.abs();
+    let parts = DurationParts {
+        positive: seconds >= 0.0,
+        day: (magnitude / 86_400.0) as u32,
+        second: (magnitude as u64 % 86_400) as u32,
+        micro: (magnitude.fract() * 1_000_000.0).round() as u32,
     };
-    let (hours, minutes): (f64, f64) = (hours.parse().unwrap_or(0.0), minutes.parse().unwrap_or(0.0));
-    if minutes >= 60.0 {
-        return Err("minute value is outside expected range of 0-59");
-    }
-    Ok(hours * 3_600.0 + minutes * 60.0 + seconds)
-}
-
-/// `[D day[s], ]HH:MM:SS[.f]`: the seconds.
-fn days_and_clock(text: &str) -> Result<f64, &'static str> {
-    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
-    if digits == 0 {
-        return Err("invalid digit in duration");
-    }
-    match text.as_bytes().get(digits) {
-        Some(b':') => clock(text),
-        Some(b' ') => {
-            let days: f64 = text[..digits].parse().unwrap_or(0.0);
-            let rest = &text[digits + 1..];
-            let rest = rest
-                .strip_prefix("days")
-                .or_else(|| rest.strip_prefix("day"))
-                .ok_or("\"day\" identifier in duration not correctly formatted")?;
-            let rest = rest.strip_prefix(',').unwrap_or(rest).trim_start();
-            let time = if rest.is_empty() { 0.0 } else { clock(rest)? };
-            Ok(days * 86_400.0 + time)
-        }
-        None => Err("\"day\" identifier in duration not correctly formatted"),
-        Some(_) => Err("invalid character in hour"),
-    }
+    parts.normalized().map(from_parts).map_err(parsing)
 }
 
 fn duration_text(raw: &str) -> Result<Duration, Failure> {
-    let (negative, unsigned) = match raw.as_bytes().first() {
-        Some(b'-') => (true, &raw[1..]),
-        Some(b'+') => (false, &raw[1..]),
-        _ => (false, raw),
-    };
-    if unsigned.is_empty() {
-        return Err(parsing(super::speedate::TOO_SHORT));
-    }
-    let seconds = match unsigned.strip_prefix(['P', 'p']) {
-        Some(rest) => iso(rest),
-        None => days_and_clock(unsigned),
-    }
-    .map_err(parsing)?;
-    from_seconds(if negative { -seconds } else { seconds })
+    speedate_duration::duration(raw).map(from_parts).map_err(parsing)
 }
 
 impl TextValue for Duration {
@@ -173,6 +84,8 @@ impl TextValue for Duration {
         match value {
             Value::String(text) => duration_text(text),
             Value::Number(n) => from_seconds(n.as_f64().unwrap_or(f64::NAN)),
+            // pydantic's lax mode reads a boolean as 0 or 1 second.
+            Value::Bool(b) => from_seconds(f64::from(u8::from(*b))),
             _ => Err(Failure::new(
                 "time_delta_type",
                 "Input should be a valid timedelta",
@@ -191,12 +104,15 @@ impl Constrainable for Duration {}
 impl fmt::Display for Duration {
     /// pydantic's ISO 8601 form: `P1DT2H`, `-PT5S`, `PT1H0.5S`, `PT0S`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let micros = self.0.num_microseconds().unwrap_or(i64::MAX);
-        let total = micros.unsigned_abs();
-        if micros < 0 {
+        // Whole seconds and the microseconds beyond them, of the magnitude (a `TimeDelta` keeps
+        // its nanoseconds non-negative, so a negative one is negated first).
+        let negative = self.0 < chrono::TimeDelta::zero();
+        let magnitude = if negative { -self.0 } else { self.0 };
+        if negative {
             f.write_char('-')?;
         }
-        let (whole, fraction) = (total / 1_000_000, total % 1_000_000);
+        let whole = magnitude.num_seconds().unsigned_abs();
+        let fraction = u64::from(magnitude.subsec_nanos().unsigned_abs() / 1000);
         let (days, seconds) = (whole / 86_400, whole % 86_400);
         let (years, days) = (days / 365, days % 365);
         let (hours, minutes, seconds) = (seconds / 3_600, seconds % 3_600 / 60, seconds % 60);
@@ -208,7 +124,11 @@ impl fmt::Display for Duration {
             write!(f, "{days}D")?;
         }
         if hours == 0 && minutes == 0 && seconds == 0 && fraction == 0 {
-            return if total == 0 { f.write_str("T0S") } else { Ok(()) };
+            return if whole == 0 && fraction == 0 {
+                f.write_str("T0S")
+            } else {
+                Ok(())
+            };
         }
         f.write_char('T')?;
         if hours > 0 {
@@ -229,8 +149,21 @@ impl fmt::Display for Duration {
     }
 }
 
+impl Duration {
+    /// The length in seconds, as Python's `timedelta.total_seconds()` gives it.
+    pub fn total_seconds(&self) -> f64 {
+        let seconds = self.0.num_seconds() as f64;
+        seconds + f64::from(self.0.subsec_nanos() / 1000) / 1e6
+    }
+}
+
 impl Serialize for Duration {
+    /// pydantic's ISO 8601 text in a response of a model; in a `json!`, the seconds as a float,
+    /// as FastAPI's `jsonable_encoder` writes a `timedelta` (`3600.0`).
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        if super::into_value::<S>() {
+            return serializer.serialize_f64(self.total_seconds());
+        }
         serializer.collect_str(self)
     }
 }

@@ -3,7 +3,8 @@
 //! case).
 //!
 //! Rules enforced here:
-//! - `Name <address>` is read as `address`, as pydantic does;
+//! - `Name <address>` is read as `address`, and white space around the address is dropped, as
+//!   pydantic does; a carriage return or line feed anywhere is refused;
 //! - a failure is pydantic's `value_error` `"value is not a valid email address: <reason>"` with
 //!   `ctx.reason`, in email-validator's words;
 //! - the local part is dot-separated atoms of RFC 5322 characters or any non-ASCII character;
@@ -61,62 +62,93 @@ fn invalid(reason: &str) -> Failure {
     )
 }
 
-/// How email-validator names a character in its messages.
+/// How email-validator names a character in its messages: a letter, digit, punctuation or
+/// symbol in quotes, as Python's `repr` writes it; a space by its name; any other character by
+/// its code point.
 fn char_name(c: char) -> String {
     match c {
         ' ' => "SPACE".to_owned(),
-        '\t' => "TAB".to_owned(),
-        c => format!("{c:?}")
-            .replace('\'', "\u{2019}")
-            .replacen('\u{2019}', "\u{2018}", 1),
+        '\u{a0}' => "NO-BREAK SPACE".to_owned(),
+        '\\' => "\"\\\"".to_owned(),
+        '\'' => "\"'\"".to_owned(),
+        c if c.is_alphanumeric() || c.is_ascii_punctuation() => format!("'{c}'"),
+        c => format!("U+{:04X}", u32::from(c)),
     }
+}
+
+/// The names of `bad` characters, each once, sorted as email-validator sorts them.
+fn names(bad: impl Iterator<Item = char>) -> String {
+    let mut names: Vec<String> = bad.map(char_name).collect();
+    names.sort();
+    names.dedup();
+    names.join(", ")
 }
 
 fn is_atext(c: char) -> bool {
     c.is_ascii_alphanumeric() || "!#$%&'*+-/=?^_`{|}~".contains(c) || !c.is_ascii()
 }
 
-fn dots(text: &str, after_at: bool) -> Result<(), String> {
+/// email-validator's dot-atom rule: no period (or, in a domain, hyphen) at either end, no two
+/// periods in a row, no period beside a hyphen; `start` and `end` are its words for the ends.
+fn dot_atom(text: &str, start: &str, end: &str, hostname: bool) -> Result<(), String> {
+    let ends = |thing: char, words: &str| -> Result<(), String> {
+        Err(words.replace("{}", if thing == '.' { "period" } else { "hyphen" }))
+    };
+    if text.ends_with('.') {
+        return ends('.', end);
+    }
+    if text.starts_with('.') {
+        return ends('.', start);
+    }
     if text.contains("..") {
         return Err("An email address cannot have two periods in a row.".into());
     }
-    match (after_at, text.starts_with('.'), text.ends_with('.')) {
-        (false, true, _) => Err("An email address cannot start with a period.".into()),
-        (false, _, true) => {
-            Err("An email address cannot have a period immediately before the @-sign.".into())
+    if hostname {
+        if text.ends_with('-') {
+            return ends('-', end);
         }
-        (true, true, _) => Err("An email address cannot have a period immediately after the @-sign.".into()),
-        (true, _, true) => Err("An email address cannot end with a period.".into()),
-        _ => Ok(()),
+        if text.starts_with('-') {
+            return ends('-', start);
+        }
+        if text.contains(".-") || text.contains("-.") {
+            return Err("An email address cannot have a period and a hyphen next to each other.".into());
+        }
     }
+    Ok(())
 }
 
 fn local_part(local: &str) -> Result<(), String> {
-    let bad: Vec<char> = local.chars().filter(|&c| c != '.' && !is_atext(c)).collect();
-    if !bad.is_empty() {
-        let mut names: Vec<String> = bad.into_iter().map(char_name).collect();
-        names.dedup();
+    let bad = local.chars().filter(|&c| c != '.' && !is_atext(c));
+    let names = names(bad);
+    if !names.is_empty() {
         return Err(format!(
-            "The email address contains invalid characters before the @-sign: {}.",
-            names.join(", ")
+            "The email address contains invalid characters before the @-sign: {names}."
         ));
     }
-    dots(local, false)
+    dot_atom(
+        local,
+        "An email address cannot start with a {}.",
+        "An email address cannot have a {} immediately before the @-sign.",
+        false,
+    )
 }
 
 fn domain_part(domain: &str) -> Result<String, String> {
-    dots(domain, true)?;
-    let bad: Vec<char> = domain
+    let bad = domain
         .chars()
-        .filter(|&c| !(c == '.' || c == '-' || c.is_alphanumeric()))
-        .collect();
-    if !bad.is_empty() {
-        let names: Vec<String> = bad.into_iter().map(char_name).collect();
+        .filter(|&c| !(c == '.' || c == '-' || c.is_ascii_alphanumeric() || !c.is_ascii()));
+    let names = names(bad);
+    if !names.is_empty() {
         return Err(format!(
-            "The part after the @-sign contains invalid characters: {}.",
-            names.join(", ")
+            "The part after the @-sign contains invalid characters: {names}."
         ));
     }
+    dot_atom(
+        domain,
+        "An email address cannot have a {} immediately after the @-sign.",
+        "An email address cannot end with a {}.",
+        true,
+    )?;
     if domain
         .split('.')
         .any(|label| label.starts_with('-') || label.ends_with('-'))
@@ -131,13 +163,42 @@ fn domain_part(domain: &str) -> Result<String, String> {
     Ok(domain.to_lowercase())
 }
 
+/// A character of an unquoted display name (pydantic's `[\w.!#$%&'*+\-/=?^_`{|}~]`).
+fn is_name_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || ".!#$%&'*+-/=?^`{|}~".contains(c)
+}
+
+/// True for a display name pydantic's pattern takes: words of name characters separated by
+/// white space, or anything in double quotes.
+fn is_display_name(name: &str) -> bool {
+    if let Some(quoted) = name.strip_prefix('"').and_then(|n| n.strip_suffix('"')) {
+        return !quoted.is_empty();
+    }
+    name.split_whitespace().all(|word| word.chars().all(is_name_char))
+}
+
+/// The address of `Name <address>` (white space around it allowed), as pydantic's
+/// `pretty_email_regex` finds it; `None` when the text is not of that form.
+fn pretty_address(text: &str) -> Option<&str> {
+    let inner = text.trim().strip_suffix('>')?;
+    inner.match_indices('<').find_map(|(open, _)| {
+        let (name, address) = (&inner[..open], &inner[open + 1..]);
+        (!address.is_empty() && is_display_name(name.trim())).then_some(address)
+    })
+}
+
 fn email_text(raw: &str) -> Result<EmailStr, Failure> {
-    // `Name <address>`: pydantic keeps the address.
-    let address = match (raw.find('<'), raw.strip_suffix('>')) {
-        (Some(open), Some(inner)) => &inner[open + 1..],
-        _ => raw,
-    };
-    let Some((local, domain)) = address.rsplit_once('@') else {
+    if raw.chars().count() > 2048 {
+        return Err(invalid("Length must not exceed 2048 characters"));
+    }
+    if raw.contains(['\r', '\n']) {
+        return Err(invalid(
+            "Carriage return and line feed characters are not allowed",
+        ));
+    }
+    // `Name <address>`: pydantic keeps the address; white space around it is dropped.
+    let address = pretty_address(raw).unwrap_or(raw).trim();
+    let Some((local, domain)) = address.split_once('@') else {
         return Err(invalid("An email address must have an @-sign."));
     };
     if local.is_empty() {

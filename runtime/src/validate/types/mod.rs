@@ -30,7 +30,11 @@ mod duration;
 mod email;
 mod ip;
 #[cfg(feature = "datetime")]
+mod plain_datetime;
+#[cfg(feature = "datetime")]
 mod speedate;
+#[cfg(feature = "datetime")]
+mod speedate_duration;
 mod strict;
 #[cfg(feature = "url")]
 mod url;
@@ -41,6 +45,8 @@ mod uuid;
 pub use duration::Duration;
 #[cfg(feature = "email")]
 pub use email::EmailStr;
+#[cfg(feature = "datetime")]
+pub use plain_datetime::Datetime;
 pub use strict::{Strict, StrictValue};
 #[cfg(feature = "url")]
 pub use url::HttpUrl;
@@ -110,4 +116,15 @@ pub(crate) use text_value;
 /// `{"type": "string", "format": format}`.
 fn string_format(format: &str) -> Value {
     serde_json::json!({ "type": "string", "format": format })
+}
+
+/// True when `S` builds a `serde_json::Value`: the value is going into a `json!` (or
+/// `serde_json::to_value`), where FastAPI's `jsonable_encoder` would write it, rather than being
+/// written by a response of a model, where pydantic would. FastAPI writes a few types differently
+/// in the two (a UTC datetime `+00:00` or `Z`, a timedelta as seconds or ISO 8601), and a serde
+/// impl cannot be told which it is in otherwise. The two names are the compiler's for types of one
+/// build, so they are equal exactly when the types are; the test is a comparison of two constant
+/// strings, made only where such a value is written.
+fn into_value<S: serde::Serializer>() -> bool {
+    std::any::type_name::<S>() == std::any::type_name::<serde_json::value::Serializer>()
 }

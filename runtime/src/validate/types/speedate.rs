@@ -138,9 +138,9 @@ fn offset(bytes: &[u8]) -> Result<(i32, usize), &'static str> {
     Ok((sign * (hours * 3600 + minutes * 60) as i32, len))
 }
 
-/// A whole text as a time of day.
-pub(super) fn time(text: &str) -> Result<TimeParts, &'static str> {
-    let bytes = text.as_bytes();
+/// A time of day at the start of `bytes` (`HH:MM[:SS[.fraction]]`, no offset) and its length:
+/// speedate's `PureTime`, which a duration's clock reads too.
+pub(super) fn pure_time(bytes: &[u8]) -> Result<(TimeParts, usize), &'static str> {
     if bytes.len() < 5 {
         return Err(TOO_SHORT);
     }
@@ -176,13 +176,20 @@ pub(super) fn time(text: &str) -> Result<TimeParts, &'static str> {
             at += digits;
         }
     }
-    let mut parts = TimeParts {
+    let parts = TimeParts {
         hour,
         minute,
         second,
         micro,
         offset: None,
     };
+    Ok((parts, at))
+}
+
+/// A whole text as a time of day.
+pub(super) fn time(text: &str) -> Result<TimeParts, &'static str> {
+    let bytes = text.as_bytes();
+    let (mut parts, mut at) = pure_time(bytes)?;
     if at < bytes.len() {
         let (seconds, len) = offset(&bytes[at..])?;
         parts.offset = Some(seconds);

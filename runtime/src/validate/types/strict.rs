@@ -88,6 +88,9 @@ impl<T: JsonSchema> JsonSchema for Strict<T> {
 }
 
 impl<T: Constrainable> Constrainable for Strict<T> {
+    const NUMBER_KIND: crate::validate::NumberKind = T::NUMBER_KIND;
+    const LIST: bool = T::LIST;
+
     fn compare(&self, bound: Bound) -> Option<std::cmp::Ordering> {
         self.0.compare(bound)
     }

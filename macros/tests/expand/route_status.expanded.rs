@@ -1,0 +1,168 @@
+// The expansion of the input file of the same name by ferrapi-macros, pretty-printed.
+// Regenerate with `UPDATE_SNAPSHOTS=1 cargo test -p ferrapi-macros` and read the diff.
+
+async fn create_thing(name: String) -> Json<Value> {
+    Json(json!({ "name" : name }))
+}
+#[allow(non_camel_case_types, missing_docs)]
+#[derive(Debug, Clone, Copy)]
+struct create_thing {}
+const _: () = {
+    use ::ferrapi::__private as __rt;
+    impl ::ferrapi::Route for create_thing {
+        #[allow(unused_variables, clippy::redundant_closure)]
+        fn def(&self) -> ::ferrapi::RouteDef {
+            let _ = <String as ::ferrapi::Arg>::SOURCE;
+            __rt::assert_into_response::<Json<Value>>();
+            let handler: __rt::Handler = |
+                __cx: &::ferrapi::arg::RequestCx<'_>,
+                __group: &[__rt::DependencyFn]|
+            {
+                #[allow(unused_mut)]
+                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
+                let __group = if __group.is_empty() {
+                    ::core::option::Option::None
+                } else {
+                    ::core::option::Option::Some(
+                        __rt::GroupInputs::extract(__group, __cx, &mut __errors),
+                    )
+                };
+                let mut __arg0: ::core::option::Option<
+                    <String as ::ferrapi::Arg>::Input,
+                > = ::core::option::Option::None;
+                if !<String as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg0 = <String as ::ferrapi::Arg>::extract(
+                        __cx,
+                        ::ferrapi::arg::Param::new(
+                            "name",
+                            ::core::option::Option::None,
+                            &[],
+                        ),
+                        &mut __errors,
+                    );
+                }
+                if <String as ::ferrapi::Arg>::SOURCE.is_body() {
+                    __arg0 = <String as ::ferrapi::Arg>::extract(
+                        __cx,
+                        ::ferrapi::arg::Param::new(
+                            "name",
+                            ::core::option::Option::None,
+                            &[],
+                        ),
+                        &mut __errors,
+                    );
+                }
+                if __group.is_some()
+                    || <String as ::ferrapi::Arg>::SOURCE.is_dependency()
+                {
+                    if __rt::bad_body(&__errors) {
+                        return __rt::Started::Now(__rt::invalid(__cx, __errors));
+                    }
+                    let __invalid = __rt::defer_invalid(__cx, __errors);
+                    return __rt::Started::Later(
+                        __rt::boxed(async move {
+                            let mut __deps = ::ferrapi::arg::Deps::new();
+                            if let ::core::option::Option::Some(__group) = __group {
+                                if let ::core::result::Result::Err(__response) = __group
+                                    .resolve(&mut __deps)
+                                    .await
+                                {
+                                    return __response;
+                                }
+                            }
+                            let __arg0 = match __arg0 {
+                                ::core::option::Option::Some(__input) => {
+                                    match <String as ::ferrapi::Arg>::__resolve(
+                                            __input,
+                                            &mut __deps,
+                                            <String as __rt::Share<
+                                                { <String as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                            >>::SHARE,
+                                            __rt::SEALED,
+                                        )
+                                        .await
+                                    {
+                                        ::core::result::Result::Ok(__value) => {
+                                            ::core::option::Option::Some(__value)
+                                        }
+                                        ::core::result::Result::Err(__response) => return __response,
+                                    }
+                                }
+                                ::core::option::Option::None => ::core::option::Option::None,
+                            };
+                            if let ::core::option::Option::Some(__invalid) = __invalid {
+                                return __invalid.answer();
+                            }
+                            #[allow(irrefutable_let_patterns)]
+                            let (::core::option::Option::Some(__arg0),) = (__arg0,) else {
+                                return __rt::internal_error();
+                            };
+                            __rt::success::<Json<Value>, 201>(create_thing(__arg0).await)
+                        }),
+                    );
+                }
+                if let ::core::result::Result::Err(__response) = __rt::reject_invalid(
+                    __cx,
+                    __errors,
+                ) {
+                    return __rt::Started::Now(__response);
+                }
+                #[allow(irrefutable_let_patterns)]
+                let (::core::option::Option::Some(__arg0),) = (
+                    <String as ::ferrapi::Arg>::__now(__arg0, __rt::SEALED),
+                ) else {
+                    return __rt::Started::Now(__rt::internal_error());
+                };
+                __rt::Started::Now(
+                    __rt::complete_now(
+                        "create_thing",
+                        async move { create_thing(__arg0).await },
+                        |__output| __rt::success::<Json<Value>, 201>(__output),
+                    ),
+                )
+            };
+            let check: fn(
+                &::ferrapi::arg::StateMap,
+            ) -> ::core::result::Result<(), ::std::string::String> = |
+                state: &::ferrapi::arg::StateMap|
+            {
+                <String as ::ferrapi::Arg>::check(state)?;
+                ::core::result::Result::Ok(())
+            };
+            let operation: fn(
+                &mut ::ferrapi::schema::SchemaRegistry,
+            ) -> ::ferrapi::schema::Operation = |
+                registry: &mut ::ferrapi::schema::SchemaRegistry,
+            | -> ::ferrapi::schema::Operation {
+                let mut op = ::ferrapi::schema::Operation::new(
+                    "create_thing",
+                    ::core::option::Option::None,
+                    ::core::option::Option::None,
+                    &[],
+                );
+                <String as ::ferrapi::Arg>::doc(
+                    ::ferrapi::arg::Param::new(
+                        "name",
+                        ::core::option::Option::None,
+                        &[],
+                    ),
+                    &mut op,
+                    registry,
+                );
+                op.success_status(201);
+                op
+            };
+            ::ferrapi::RouteDef::from(__rt::RouteParts {
+                name: "create_thing",
+                method: ::ferrapi::Method::POST,
+                path: "/things",
+                handler,
+                reads_body: <String as ::ferrapi::Arg>::SOURCE.is_body(),
+                streams_body: <String as ::ferrapi::Arg>::SOURCE.is_stream(),
+                include_in_schema: true,
+                operation,
+                check,
+            })
+        }
+    }
+};
