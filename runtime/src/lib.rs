@@ -121,6 +121,7 @@
 // below it (scripts/layers.toml gives their order, and scripts/check-cycles.py checks it, and
 // that no two modules import each other in a circle).
 mod app;
+mod body;
 mod budget;
 mod codegen;
 pub mod conditional;

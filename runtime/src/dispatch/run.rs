@@ -26,11 +26,11 @@ use hyper::http::request::Parts;
 
 use super::panic::{panic_message, CatchPanic};
 use super::{Compiled, Target};
-use crate::budget::Charge;
-use crate::extract::{
-    body_input, read_form, too_large, BodyInput, BodyReader, FormLimits, PathParams, RequestCx, StreamSlot,
-    FIRST_LOOK, SPOOL_THRESHOLD,
+use crate::body::{
+    body_input, read_form, BodyInput, BodyReader, FormLimits, Limit, StreamSlot, SPOOL_THRESHOLD,
 };
+use crate::budget::Charge;
+use crate::extract::{PathParams, RequestCx};
 use crate::response::{
     internal_answer, internal_error, Body, BoxError, ErrorAnswers, InternalAnswer, Response,
 };
@@ -173,13 +173,14 @@ where
         BodyMode::None => (BodyInput::Missing, None),
         BodyMode::Whole => {
             let charge = inner.budget.as_ref().map(Charge::new);
-            let mut reader = match BodyReader::new(body, inner.config.body_limit, charge) {
+            let limit = Limit::of_usize(inner.config.body_limit);
+            let mut reader = match BodyReader::new(body, limit, charge) {
                 Ok(reader) => reader,
                 Err(response) => return Run::ready(response),
             };
-            // If the body is not whole yet, the future polls it again with the real waker
-            // before waiting.
-            match reader.poll_read(&mut Context::from_waker(FIRST_LOOK)) {
+            // If the body is not whole yet, the future polls it again with its task's waker
+            // before waiting (the first look's contract, `body/deadline.rs`).
+            match reader.first_look() {
                 Poll::Ready(Ok(bytes)) => (body_input(&parts.headers, bytes), reader.take_charge()),
                 Poll::Ready(Err(response)) => return Run::ready(response),
                 Poll::Pending => {
@@ -194,7 +195,7 @@ where
             }
         }
         BodyMode::Stream => match unread(inner, body) {
-            Ok(input) => (input, None),
+            Ok(slot) => (BodyInput::Stream(slot), None),
             Err(response) => return Run::ready(response),
         },
         BodyMode::Form => return form_then_call(inner, index, target, parts, body, params),
@@ -204,23 +205,13 @@ where
 
 /// The unread body of a route that streams it, or the 413 of one declared over the upload limit.
 #[cold]
-fn unread<B>(inner: &Compiled, body: B) -> Result<BodyInput, Response>
+fn unread<B>(inner: &Compiled, body: B) -> Result<StreamSlot, Response>
 where
     B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
-    let (total, part) = (inner.config.upload_limit, inner.config.upload_part_limit);
-    declared_within_upload_limit(inner, &body)?;
-    Ok(BodyInput::Stream(StreamSlot::new(Body::new(body), total, part)))
-}
-
-/// The 413 of an upload whose declared length is over the upload limit.
-fn declared_within_upload_limit<B: hyper::body::Body>(inner: &Compiled, body: &B) -> Result<(), Response> {
-    let total = inner.config.upload_limit;
-    if body.size_hint().lower() > total {
-        return Err(too_large(usize::try_from(total).unwrap_or(usize::MAX)));
-    }
-    Ok(())
+    let config = &inner.config;
+    StreamSlot::unread(body, Limit::new(config.upload_limit), config.upload_part_limit)
 }
 
 /// Run a route that takes files: a future that reads the body as a form (the 413 of a declared
@@ -238,16 +229,16 @@ where
     B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
-    if let Err(response) = declared_within_upload_limit(inner, &body) {
-        return Run::ready(response);
-    }
     let config = &inner.config;
     let limits = FormLimits {
-        total: config.upload_limit,
+        total: Limit::new(config.upload_limit),
         part: config.upload_part_limit,
-        urlencoded: config.body_limit,
+        urlencoded: Limit::of_usize(config.body_limit),
         spool_threshold: SPOOL_THRESHOLD,
     };
+    if let Err(response) = limits.total.check_declared(&body.size_hint()) {
+        return Run::ready(response);
+    }
     let (name, answers) = (target.def.name, inner.state.answers());
     let inner = inner.clone();
     let future = async move {

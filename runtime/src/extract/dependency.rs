@@ -135,8 +135,9 @@ mod tests {
     use std::task::{Context, Poll, Waker};
 
     use super::*;
+    use crate::body::BodyInput;
     use crate::extract::arg::{resolve, Sharing};
-    use crate::extract::{BodyInput, PathParams, Source};
+    use crate::extract::{PathParams, Source};
 
     static RUNS: AtomicUsize = AtomicUsize::new(0);
 

@@ -1,6 +1,6 @@
 //! Files as route arguments: the `Arg` impls of [`UploadFile`] (required), `Option<UploadFile>`
 //! and `Vec<UploadFile>`, FastAPI's `file: UploadFile`, taken from the form the dispatcher read
-//! before the route ran (`spool`), next to `Form<T>` fields.
+//! before the route ran (`body/spool.rs`), next to `Form<T>` fields.
 //!
 //! Rules enforced here (FastAPI 0.165's, measured: tests/fastapi/observed_uploads.json):
 //! - an argument takes the *last* file part of its name (a `Vec` every part of it, in order);
@@ -23,10 +23,10 @@ use std::future::Future;
 use serde_json::{json, Value};
 
 use super::arg::{ready, Arg, Deps, Param, Source};
-use super::body::BodyInput;
-use super::form_parts::{FormParts, PartValue};
 use super::request::RequestCx;
-use super::upload_file::UploadFile;
+use crate::body::BodyInput;
+use crate::body::UploadFile;
+use crate::body::{FormParts, PartValue};
 use crate::openapi::Operation;
 use crate::response::Response;
 use crate::validate::{title_case, Failure, LocItem, SchemaRegistry, ValidationErrors};

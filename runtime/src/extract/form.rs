@@ -30,9 +30,9 @@ use hyper::header::CONTENT_TYPE;
 use serde_json::{Map, Value};
 
 use super::arg::{ready, Arg, Deps, Param, Source};
-use super::body::BodyInput;
 use super::header::ParamValue;
 use super::request::RequestCx;
+use crate::body::BodyInput;
 use crate::openapi::Operation;
 use crate::response::Response;
 use crate::validate::{

@@ -16,8 +16,8 @@ use std::future::Future;
 use serde_json::Value;
 
 use super::arg::{ready, Arg, Deps, Param, Source};
-use super::body::BodyInput;
 use super::request::RequestCx;
+use crate::body::BodyInput;
 use crate::openapi::Operation;
 use crate::response::{Json, Response};
 use crate::validate::json_tree::tree_peak;

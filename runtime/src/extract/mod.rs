@@ -17,12 +17,10 @@
 //! - `security`: security schemes, dependencies that read a credential and document themselves;
 //!   `single`, the fields the framework reads itself that a request must send once;
 //!   `oauth2_form`, the form of OAuth2's password flow ([`OAuth2PasswordRequestForm`]);
-//! - `body`, `json_body`, `form`: reading the body (bounded), the JSON body and form arguments;
-//! - `multipart`: uploads, streamed part by part ([`Multipart`]); `partial_file`, the guard that
-//!   removes a file `save_to` did not finish;
-//! - `upload_file`, `form_parts`, `spool`, `file_args`: files as arguments ([`UploadFile`]): the
-//!   file, the form read (files spooled to temporary files) by the dispatcher before the route's
-//!   arguments are converted, and the arguments taking its files;
+//! - `json_body`, `form`: the JSON body and form arguments, from the body as `body/` read it;
+//! - `multipart`: uploads, streamed part by part ([`Multipart`]);
+//! - `file_args`: files as arguments ([`UploadFile`]), taken from the form `body/` read (files
+//!   spooled to temporary files) before the route's arguments are converted;
 //! - `state`: application state, `State<T>`; `background`, work a route leaves to do after it
 //!   answered ([`BackgroundTasks`]);
 //! - `validation`: the app's answer to errors a route finds itself ([`Validation`]).
@@ -35,11 +33,9 @@
 
 mod arg;
 mod background;
-mod body;
 mod dependency;
 mod file_args;
 mod form;
-mod form_parts;
 mod header;
 mod injected;
 mod json_body;
@@ -47,31 +43,25 @@ mod memory;
 mod multipart;
 mod oauth2_form;
 mod overrides;
-mod partial_file;
 mod path;
 mod query;
 mod query_param;
 mod request;
 mod security;
 mod single;
-mod spool;
 mod state;
-mod upload_file;
 mod validation;
 
+pub use crate::body::{MultipartError, UploadFile};
 pub use arg::sealed::SEALED;
 pub use arg::{Arg, Deps, Param, Sharing, Source};
 pub use background::{BackgroundTasks, TaskOutcome};
-pub(crate) use body::BodyInput;
-pub(crate) use body::{
-    body_input, too_large, BodyDeadlineMissed, BodyReader, BodyTimedOut, StreamSlot, FIRST_LOOK,
-};
 pub use dependency::{DependencyFn, EffectFuture, GroupInputs};
 pub use form::{enum_form_doc, enum_form_field, Form, FormField, FormValue};
 pub use header::{Cookie, CookieValue, FromArgument, Header, ParamName, ParamValue};
 pub use json_body::body_model;
 pub use memory::{Memory, NoRoom, Reserved};
-pub use multipart::{AnyParts, Multipart, MultipartError, Part, PartDoc, UploadDoc};
+pub use multipart::{AnyParts, Multipart, Part, PartDoc, UploadDoc};
 pub use oauth2_form::OAuth2PasswordRequestForm;
 pub(crate) use overrides::Overrides;
 pub use path::path_param;
@@ -81,7 +71,5 @@ pub use security::{
     ApiKeyCookie, ApiKeyHeader, ApiKeyQuery, HttpBasic, HttpBearer, OAuth2PasswordBearer, TokenUrl,
 };
 pub(crate) use single::{repeated, single_field, sole_field};
-pub(crate) use spool::{read_form, FormLimits, SPOOL_THRESHOLD};
 pub use state::{State, StateMap};
-pub use upload_file::UploadFile;
 pub use validation::Validation;

@@ -1,12 +1,12 @@
 //! File uploads: [`Multipart`], a `multipart/form-data` body read part by part as it arrives
 //! (parsed by `multer`), each part a [`Part`] (a file, or a text field). (Files as route arguments, read before the
-//! route runs, are `UploadFile`s: see `upload_file`.)
+//! route runs, are `UploadFile`s: see `body/upload.rs`.)
 //!
 //! Rules enforced here:
 //! - an upload is never held whole: the route reads each part as a stream of chunks
 //!   ([`Part::chunk`]), or saves it to a file ([`Part::save_to`]) chunk by chunk; only
 //!   [`Part::bytes`] and [`Part::text`] collect a part, within the part limit;
-//! - a file `save_to` writes is whole or gone: a guard (`partial_file`) removes it on every way
+//! - a file `save_to` writes is whole or gone: a guard (`body/partial_file.rs`) removes it on every way
 //!   out but success, the route's future dropped by a client gone or a timeout included (the
 //!   removal after an error return alone left the file then);
 //! - bytes are bytes: nothing of a part is decoded unless the route asks for text;
@@ -28,17 +28,15 @@ use std::path::Path;
 
 use bytes::Bytes;
 use http_body_util::BodyExt;
-use hyper::header::CONTENT_TYPE;
-use hyper::StatusCode;
 use serde_json::{json, Value};
 use tokio::io::AsyncWriteExt;
 
 use super::arg::{ready, Arg, Deps, Param, Source};
-use super::body::{body_timed_out, is_body_timeout, BodyInput};
-use super::partial_file::PartialFile;
+use crate::body::{boundary_of, BodyInput, MultipartError, PartialFile};
+
 use super::request::RequestCx;
 use crate::openapi::{form_schema, Operation};
-use crate::response::{error_response, IntoResponse, Response};
+use crate::response::Response;
 use crate::validate::{title_case, LocItem, SchemaRegistry, ValidationErrors};
 
 /// One part of an upload, as it is declared in the document.
@@ -207,7 +205,7 @@ impl Part {
     /// The whole part as UTF-8 text (invalid UTF-8 is a 400).
     pub async fn text(&mut self) -> Result<String, MultipartError> {
         let bytes = self.bytes().await?;
-        String::from_utf8(bytes.to_vec()).map_err(|_| MultipartError(Failure::NotUtf8))
+        String::from_utf8(bytes.to_vec()).map_err(|_| MultipartError::not_utf8())
     }
 
     /// Write the part to a new file at `path` (replacing one there), chunk by chunk; returns its
@@ -215,7 +213,7 @@ impl Part {
     /// reached, a malformed body, a failed write) and when the route's future is dropped
     /// mid-way (the client went away, a timeout cancelled the request).
     pub async fn save_to(&mut self, path: impl AsRef<Path>) -> Result<u64, MultipartError> {
-        let io = |error: std::io::Error| MultipartError(Failure::Io(error));
+        let io = |error: std::io::Error| MultipartError::io(error);
         // Declared before the file, so dropped after it: the file is closed (or its last write
         // handed to the blocking pool) before it is removed.
         let (partial, file) = PartialFile::create(path.as_ref()).map_err(io)?;
@@ -227,95 +225,6 @@ impl Part {
         file.flush().await.map_err(io)?;
         partial.keep();
         Ok(self.size - start)
-    }
-}
-
-/// A failure while reading an upload: 413 when a limit was reached (the rest is not read), 400
-/// when the body is malformed, could not be read, or a text part is not UTF-8, 500 when a file
-/// could not be written (the route's `?` answers it).
-#[derive(Debug)]
-pub struct MultipartError(Failure);
-
-#[derive(Debug)]
-enum Failure {
-    Parse(multer::Error),
-    NotUtf8,
-    Io(std::io::Error),
-}
-
-impl MultipartError {
-    pub(super) fn parse(error: multer::Error) -> Self {
-        MultipartError(Failure::Parse(error))
-    }
-
-    pub(super) fn io(error: std::io::Error) -> Self {
-        MultipartError(Failure::Io(error))
-    }
-
-    pub(super) fn not_utf8() -> Self {
-        MultipartError(Failure::NotUtf8)
-    }
-
-    /// The status the failure is answered with.
-    pub fn status(&self) -> StatusCode {
-        if self.is_timeout() {
-            return StatusCode::REQUEST_TIMEOUT;
-        }
-        match &self.0 {
-            Failure::Parse(
-                multer::Error::StreamSizeExceeded { .. } | multer::Error::FieldSizeExceeded { .. },
-            ) => StatusCode::PAYLOAD_TOO_LARGE,
-            Failure::Parse(_) | Failure::NotUtf8 => StatusCode::BAD_REQUEST,
-            Failure::Io(_) => StatusCode::INTERNAL_SERVER_ERROR,
-        }
-    }
-
-    /// True when a size limit was reached.
-    pub fn is_too_large(&self) -> bool {
-        self.status() == StatusCode::PAYLOAD_TOO_LARGE
-    }
-
-    /// True when the body missed its deadline (`Config::body_timeout`): answered 408.
-    pub fn is_timeout(&self) -> bool {
-        match &self.0 {
-            Failure::Parse(multer::Error::StreamReadFailed(error)) => is_body_timeout(&**error),
-            _ => false,
-        }
-    }
-}
-
-impl std::fmt::Display for MultipartError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match &self.0 {
-            Failure::Parse(error) => error.fmt(f),
-            Failure::NotUtf8 => f.write_str("a text part is not UTF-8"),
-            Failure::Io(error) => write!(f, "an upload could not be saved: {error}"),
-        }
-    }
-}
-
-impl std::error::Error for MultipartError {}
-
-impl IntoResponse for MultipartError {
-    fn into_response(self) -> Response {
-        if self.is_timeout() {
-            return body_timed_out();
-        }
-        let detail = match &self.0 {
-            Failure::Parse(multer::Error::StreamSizeExceeded { limit }) => {
-                format!("Request body is larger than the limit of {limit} bytes")
-            }
-            Failure::Parse(multer::Error::FieldSizeExceeded { limit, .. }) => {
-                format!("An uploaded part is larger than the limit of {limit} bytes")
-            }
-            Failure::Io(error) => {
-                tracing::error!(error = %error, "an upload could not be saved");
-                return crate::response::internal_error();
-            }
-            _ => "There was an error parsing the body".to_owned(),
-        };
-        tracing::debug!(error = %self, "upload refused");
-        error_response(self.status(), &json!(detail))
     }
 }
 
@@ -337,12 +246,6 @@ fn boundary(cx: &RequestCx<'_>) -> Option<String> {
     boundary_of(cx.headers())
 }
 
-/// The boundary a `multipart/form-data` content type in `headers` declares.
-pub(super) fn boundary_of(headers: &hyper::HeaderMap) -> Option<String> {
-    let content_type = headers.get(CONTENT_TYPE)?.to_str().ok()?;
-    multer::parse_boundary(content_type).ok()
-}
-
 // Not recommended: kept out of the list of argument kinds a compile error suggests (that list is
 // the common kinds').
 #[diagnostic::do_not_recommend]
@@ -359,9 +262,9 @@ impl<D: UploadDoc> Arg for Multipart<D> {
             missing_parts::<D>(errors);
             return None;
         };
-        let limits = multer::SizeLimit::new()
-            .whole_stream(slot.total)
-            .per_field(slot.part);
+        // The body's limit is checked as its bytes arrive (`body/limit.rs`), a part's by the
+        // parser.
+        let limits = multer::SizeLimit::new().per_field(slot.part);
         let constraints = multer::Constraints::new().size_limit(limits);
         let stream = body.into_data_stream();
         Some(Multipart {

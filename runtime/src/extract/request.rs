@@ -14,9 +14,9 @@ use std::sync::Arc;
 use hyper::http::request::Parts;
 use hyper::HeaderMap;
 
-use super::body::BodyInput;
 use super::query;
 use super::state::StateMap;
+use crate::body::BodyInput;
 use crate::budget::{Charge, MemoryBudget};
 use crate::validate::{BadBody, ValidationErrors};
 

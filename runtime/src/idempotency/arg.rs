@@ -32,7 +32,8 @@ use serde_json::{json, Value};
 
 use super::keys::{Begin, KeptAnswer, KeyStore};
 use super::memory::MemoryKeys;
-use crate::extract::{repeated, single_field, Arg, BodyInput, Deps, Param, RequestCx, Source, StateMap};
+use crate::body::BodyInput;
+use crate::extract::{repeated, single_field, Arg, Deps, Param, RequestCx, Source, StateMap};
 use crate::openapi::Operation;
 use crate::response::{fnv1a, HttpError, IntoResponse, Response};
 use crate::validate::{Failure, LocItem, SchemaRegistry, ValidationErrors};

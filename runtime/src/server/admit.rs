@@ -29,8 +29,8 @@ use super::gate::{Gate, Pass};
 use super::h2::{current_stream, Activity};
 use super::served::{ServedBody, Stream};
 use super::strict::{Verdict, Verdicts};
+use crate::body::BodyDeadlineMissed;
 use crate::dispatch::{ResponseFuture, Service};
-use crate::extract::BodyDeadlineMissed;
 use crate::metrics::Refusal;
 use crate::response::{charged, error_response, MemoryRefused, Response};
 

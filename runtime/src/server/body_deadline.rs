@@ -3,8 +3,9 @@
 //!
 //! Rules enforced here:
 //! - a body that is whole (or ends) without making its reader wait costs one branch per frame:
-//!   the clock is made the first time a read would wait with a waker (the dispatcher's first look
-//!   at a body has none, and comes before hyper has handed over the bytes it already read);
+//!   the clock is made at the second time a read would wait, never the first (`body/deadline.rs`,
+//!   [`FirstWait`]: the first can be the dispatcher's look, which no task would hear a timer of,
+//!   and which comes before hyper has handed over the bytes it already read);
 //! - from that first wait, the body has `body_timeout`, lengthened by `1 / body_min_rate` seconds
 //!   for every byte received (Apache's `mod_reqtimeout` rule): a steady upload is never cut, a
 //!   trickle or a stall is. `Expect: 100-continue` is answered by hyper at the first read, so a
@@ -13,7 +14,7 @@
 //!   that sends most of a large body fast and then stalls would otherwise earn a long deadline
 //!   (1 MiB at 8 KiB/s: 138 s) and hold what it sent against the memory budget all that time;
 //! - a missed deadline ends the body with [`BodyTimedOut`]: the route's reader answers it 408
-//!   (`extract::body_timed_out`, with `Connection: close`), and the request's place under the
+//!   (`body::body_timed_out`, with `Connection: close`), and the request's place under the
 //!   concurrency limit is given back with that answer;
 //! - while the body waits for bytes, its request's place under the concurrency limit is given
 //!   back (`gate.rs`), and taken again when bytes arrive or the body is dropped, so the count is
@@ -30,7 +31,7 @@ use hyper::body::{Body, Frame, Incoming, SizeHint};
 use tokio::time::{Instant, Sleep};
 
 use super::gate::Gate;
-use crate::extract::{BodyTimedOut, FIRST_LOOK};
+use crate::body::{BodyTimedOut, FirstWait};
 use crate::response::BoxError;
 use std::sync::Arc;
 
@@ -76,7 +77,9 @@ pub(crate) struct TimedBody {
     inner: Incoming,
     rules: BodyRules,
     received: u64,
-    /// Made at the first wait: when it was, and the timer.
+    /// Whether the body has waited yet (its first wait starts no clock).
+    first_wait: FirstWait,
+    /// Made at the second wait: when it was, and the timer.
     clock: Option<Box<Clock>>,
     timed_out: bool,
     /// The concurrency limit, for a body that may wait (one with bytes to come).
@@ -101,6 +104,7 @@ impl TimedBody {
             inner,
             rules,
             received: 0,
+            first_wait: FirstWait::default(),
             clock: None,
             timed_out: false,
             gate,
@@ -119,7 +123,7 @@ impl TimedBody {
         }
     }
 
-    /// The body would wait: start the clock if this is the first wait, and end the body if the
+    /// The body would wait: start the clock if this is the second wait, and end the body if the
     /// deadline has passed.
     #[inline(never)]
     fn wait(&mut self, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
@@ -132,10 +136,9 @@ impl TimedBody {
                 self.left = true;
             }
         }
-        // The dispatcher's look (without a waker) at a body hyper has not handed over yet: a
-        // timer could wake no one, and the bytes are usually there at the next poll (on
-        // `POST /item`, arming it then cost ~1,300 instructions a request, callgrind).
-        if cx.waker().will_wake(FIRST_LOOK) {
+        // The first wait may be the dispatcher's look, where a timer could wake no one; its
+        // reader polls again before it waits (the contract of `body/deadline.rs`).
+        if self.first_wait.first(cx) {
             return Poll::Pending;
         }
         let rules = self.rules;

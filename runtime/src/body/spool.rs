@@ -23,16 +23,17 @@
 use std::sync::Mutex;
 
 use bytes::{Bytes, BytesMut};
-use http_body_util::{BodyExt, Limited};
+use http_body_util::BodyExt;
 use hyper::body::Body as _;
 use hyper::header::CONTENT_TYPE;
 use hyper::HeaderMap;
 use tokio::io::{AsyncSeekExt, AsyncWriteExt};
 
-use super::body::{too_large, unreadable};
-use super::form_parts::{FormParts, PartValue};
+use super::form::{FormParts, PartValue};
+use super::limit::{Limit, Limited};
 use super::multipart::{boundary_of, MultipartError};
-use super::upload_file::{Data, UploadFile};
+use super::reader::BodyReader;
+use super::upload::{Data, UploadFile};
 use crate::budget::Charge;
 use crate::response::{over_budget, Body, IntoResponse, Response};
 
@@ -44,11 +45,11 @@ pub(crate) const SPOOL_THRESHOLD: usize = 1 << 20;
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct FormLimits {
     /// All parts of a multipart body (`Config::upload_limit`).
-    pub(crate) total: u64,
+    pub(crate) total: Limit,
     /// One part (`Config::upload_part_limit`).
     pub(crate) part: u64,
     /// An urlencoded body (`Config::body_limit`).
-    pub(crate) urlencoded: usize,
+    pub(crate) urlencoded: Limit,
     /// The bytes of a file kept in memory.
     pub(crate) spool_threshold: usize,
 }
@@ -92,13 +93,8 @@ pub(crate) async fn read_form(
             // length, and again for what arrived beyond it.
             let declared = usize::try_from(body.size_hint().lower()).unwrap_or(usize::MAX);
             budget.grow(declared.saturating_mul(2))?;
-            let bytes = match Limited::new(body, limits.urlencoded).collect().await {
-                Ok(collected) => collected.to_bytes(),
-                Err(error) if error.is::<http_body_util::LengthLimitError>() => {
-                    return Err(too_large(limits.urlencoded))
-                }
-                Err(error) => return Err(unreadable(error)),
-            };
+            let mut reader = BodyReader::new(body, limits.urlencoded, None)?;
+            let bytes = std::future::poll_fn(|cx| reader.poll_read(cx)).await?;
             budget.grow(bytes.len().saturating_sub(declared).saturating_mul(2))?;
             let parts = form_urlencoded::parse(&bytes)
                 .map(|(name, value)| (name.into_owned(), PartValue::Text(value.into_owned())))
@@ -129,11 +125,11 @@ async fn read_multipart(
     limits: FormLimits,
     budget: Budget<'_>,
 ) -> Result<FormParts, Response> {
-    let size_limit = multer::SizeLimit::new()
-        .whole_stream(limits.total)
-        .per_field(limits.part);
+    // The body's limit is checked as its bytes arrive (`limit.rs`), a part's by the parser.
+    let size_limit = multer::SizeLimit::new().per_field(limits.part);
     let constraints = multer::Constraints::new().size_limit(size_limit);
-    let mut multipart = multer::Multipart::with_constraints(body.into_data_stream(), boundary, constraints);
+    let stream = Limited::new(body, limits.total).into_data_stream();
+    let mut multipart = multer::Multipart::with_constraints(stream, boundary, constraints);
     let mut parts = Vec::new();
     while let Some(mut field) = multipart.next_field().await.map_err(refused_part)? {
         let name = field.name().unwrap_or("").to_owned();
@@ -241,9 +237,9 @@ mod tests {
     use tokio::io::AsyncReadExt;
 
     const LIMITS: FormLimits = FormLimits {
-        total: 1 << 20,
+        total: Limit::new(1 << 20),
         part: 1 << 16,
-        urlencoded: 64,
+        urlencoded: Limit::new(64),
         spool_threshold: 8,
     };
 

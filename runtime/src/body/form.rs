@@ -8,7 +8,7 @@
 
 use std::sync::Mutex;
 
-use super::upload_file::UploadFile;
+use super::upload::UploadFile;
 
 /// One part of a form, as read.
 #[derive(Debug)]

@@ -20,13 +20,13 @@ use std::path::{Path, PathBuf};
 
 /// A file being written at a path, removed on drop unless [`kept`](PartialFile::keep).
 #[derive(Debug)]
-pub(super) struct PartialFile {
+pub(crate) struct PartialFile {
     path: Option<PathBuf>,
 }
 
 impl PartialFile {
     /// Create the file at `path` (replacing one there), and the guard that removes it.
-    pub(super) fn create(path: &Path) -> io::Result<(PartialFile, File)> {
+    pub(crate) fn create(path: &Path) -> io::Result<(PartialFile, File)> {
         let file = File::create(path)?;
         let guard = PartialFile {
             path: Some(path.to_owned()),
@@ -35,7 +35,7 @@ impl PartialFile {
     }
 
     /// The file is whole: keep it.
-    pub(super) fn keep(mut self) {
+    pub(crate) fn keep(mut self) {
         self.path = None;
     }
 }

@@ -1,5 +1,6 @@
 //! [`UploadFile`], a file a client sent in a `multipart/form-data` form, received whole before
-//! the route runs (see `spool`, which makes them, and `file_args`, the arguments taking them).
+//! the route runs (see `spool`, which makes them, and `extract/file_args.rs`, the arguments taking
+//! them).
 //!
 //! Rules enforced here: a file is read from memory or from its temporary file alike (an
 //! `AsyncRead + AsyncSeek`); `save_to` leaves no partial file behind (`partial_file`).
