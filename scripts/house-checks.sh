@@ -4,6 +4,7 @@
 #      folders, nor in the service, and runtime/src's layers import only the layers below them
 #      (scripts/check-cycles.py, the order in scripts/layers.toml); the checker's own tests
 #      (scripts/tests/) run first, so a checker that went blind fails before it can pass the tree;
+#      ARCHITECTURE.md's layer table, modules and paths match the code (scripts/check-architecture.py);
 #   2. the documentation builds without a warning (broken intra-doc links, bare URLs, missing
 #      docs): `cargo doc --workspace --no-deps` with RUSTDOCFLAGS="-D warnings"; the doctests run
 #      with the tests (`cargo test --workspace` includes them);
@@ -20,10 +21,12 @@ steps=("$@")
 for step in "${steps[@]}"; do
   case "$step" in
     cycles)
-      echo "== the checker's tests (scripts/tests/test_check_cycles.py)"
+      echo "== the checkers' tests (scripts/tests/)"
       python3 -B -m unittest discover --quiet -s scripts/tests
       echo "== module cycles and layers (scripts/check-cycles.py, scripts/layers.toml)"
       python3 scripts/check-cycles.py runtime/src runtime/template/src macros/src service/src
+      echo "== ARCHITECTURE.md against the code (scripts/check-architecture.py)"
+      python3 scripts/check-architecture.py
       ;;
     doc)
       echo "== cargo doc --workspace --no-deps (RUSTDOCFLAGS=-D warnings)"
