@@ -37,11 +37,13 @@ pub struct Context<'a> {
     files: HashSet<String>,
     /// `(definition, member)` pairs that close a cycle (boxed).
     boxed: HashSet<(String, String)>,
+    /// Models sent as `multipart/form-data` (they write themselves as parts).
+    multipart: HashSet<String>,
 }
 
 impl<'a> Context<'a> {
-    /// The context of `defs`.
-    pub fn new(defs: &'a [TypeDef]) -> Self {
+    /// The context of `defs`, of which `multipart` are sent as multipart bodies.
+    pub fn new(defs: &'a [TypeDef], multipart: HashSet<String>) -> Self {
         let rt_text = "rt";
         let rt = quote!(rt);
         let by_name: HashMap<&str, &TypeDef> = defs.iter().map(|def| (def.name.as_str(), def)).collect();
@@ -51,6 +53,7 @@ impl<'a> Context<'a> {
             defs: by_name,
             files: HashSet::new(),
             boxed: HashSet::new(),
+            multipart,
         };
         context.files = context.find_files(defs);
         context.boxed = context.find_cycles(defs);
@@ -299,9 +302,18 @@ impl<'a> Context<'a> {
                 pub extra: ::std::collections::BTreeMap<String, #ty>,
             }
         });
-        if with_files {
+        let parts = (with_files || self.multipart.contains(&def.name)).then(|| {
             let rt = &self.rt;
             let parts = fields.iter().map(|field| self.part(field));
+            quote! {
+                impl #rt::ToParts for #name {
+                    fn write_parts(&self, form: &mut #rt::Multipart) {
+                        #(#parts)*
+                    }
+                }
+            }
+        });
+        if with_files {
             return quote! {
                 #doc
                 #[derive(Debug)]
@@ -310,11 +322,7 @@ impl<'a> Context<'a> {
                     #extra
                 }
 
-                impl #rt::ToParts for #name {
-                    fn write_parts(&self, form: &mut #rt::Multipart) {
-                        #(#parts)*
-                    }
-                }
+                #parts
             };
         }
         let (derives, crate_attr) = self.serde();
@@ -326,6 +334,8 @@ impl<'a> Context<'a> {
                 #(#members)*
                 #extra
             }
+
+            #parts
         }
     }
 

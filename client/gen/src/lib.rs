@@ -105,7 +105,16 @@ pub fn generate_value(document: &Value, settings: &Settings) -> Result<Generated
     let document = Document::new(document)?;
     let mut schemas = Schemas::new(&document, settings.decimals)?;
     let operations = operations::operations(&document, &mut schemas)?;
-    let context = Context::new(&schemas.defs);
+    let multipart = operations
+        .iter()
+        .filter_map(|operation| operation.body.as_ref())
+        .filter(|body| body.kind == operations::BodyKind::Multipart)
+        .filter_map(|body| match &body.ty {
+            schema::Ty::Named(name) => Some(name.clone()),
+            _ => None,
+        })
+        .collect();
+    let context = Context::new(&schemas.defs, multipart);
     let rt = &context.rt;
     let runtime: proc_macro2::TokenStream = settings
         .runtime
@@ -184,6 +193,8 @@ pub fn generate_value(document: &Value, settings: &Settings) -> Result<Generated
 
         use #runtime as rt;
 
+        /// The client runtime this code is written for (and the value crates it re-exports).
+        pub use #runtime;
         pub use #rt::{Answer, Call, Error};
 
         #client_doc

@@ -42,6 +42,7 @@ const BUILDER_NAMES: &[&str] = &[
     "into_future",
     "with_request_id",
     "with_header",
+    "with_query",
     "with_timeout",
     "with_retry",
 ];

@@ -189,6 +189,9 @@ pub struct Schemas<'d> {
     pub features: BTreeSet<&'static str>,
     /// Map `anyOf: [number, string]` to a decimal.
     decimals: bool,
+    /// Inline schemas already declared, by their JSON: the same schema written twice (pydantic
+    /// repeats a union at each use) is one type.
+    inline: HashMap<String, String>,
 }
 
 const COMPONENTS: &str = "#/components/schemas";
@@ -203,6 +206,7 @@ impl<'d> Schemas<'d> {
             namer: Namer::default(),
             features: BTreeSet::new(),
             decimals,
+            inline: HashMap::new(),
         };
         let Some(components) = document.get(COMPONENTS).and_then(Value::as_object) else {
             return Ok(schemas);
@@ -222,6 +226,20 @@ impl<'d> Schemas<'d> {
     /// A name for an inline type, unique among the declared ones.
     pub fn claim(&mut self, context: &str) -> String {
         self.namer.claim(&type_name(context))
+    }
+
+    /// The type already declared for an inline schema of this JSON (its annotations aside), if any.
+    fn declared_inline(&self, schema: &Value) -> Option<Ty> {
+        self.inline
+            .get(&identity(schema))
+            .map(|name| Ty::Named(name.clone()))
+    }
+
+    /// A name for the inline `schema`, remembered for its JSON (its annotations aside).
+    fn claim_inline(&mut self, schema: &Value, context: &str) -> String {
+        let name = self.claim(context);
+        self.inline.insert(identity(schema), name.clone());
+        name
     }
 
     /// The definition named `name`.
@@ -490,11 +508,14 @@ impl<'d> Schemas<'d> {
                     context,
                 )?,
                 many if self.decimals && is_decimal(many) => Ty::Decimal,
-                _ => {
-                    let name = self.claim(context);
-                    self.declare(&name, None, schema, pointer)?;
-                    Ty::Named(name)
-                }
+                _ => match self.declared_inline(schema) {
+                    Some(ty) => ty,
+                    None => {
+                        let name = self.claim_inline(schema, context);
+                        self.declare(&name, None, schema, pointer)?;
+                        Ty::Named(name)
+                    }
+                },
             };
             return Ok(optional(inner, nullable));
         }
@@ -502,22 +523,24 @@ impl<'d> Schemas<'d> {
             if let [only] = all_of.as_slice() {
                 return self.ty(only, &child(&child(pointer, "allOf"), "0"), context);
             }
-            let name = self.claim(context);
+            if let Some(ty) = self.declared_inline(schema) {
+                return Ok(ty);
+            }
+            let name = self.claim_inline(schema, context);
             self.declare(&name, None, schema, pointer)?;
             return Ok(Ty::Named(name));
         }
         if let Some(values) = string_values(schema) {
-            let name = self.claim(context);
-            self.push(
-                &name,
-                None,
-                schema,
-                pointer,
-                Kind::Enum {
-                    values: enum_variants(&values),
-                },
-            );
-            return Ok(optional(Ty::Named(name), enum_has_null(schema)));
+            let named = match self.declared_inline(schema) {
+                Some(ty) => ty,
+                None => {
+                    let name = self.claim_inline(schema, context);
+                    let values = enum_variants(&values);
+                    self.push(&name, None, schema, pointer, Kind::Enum { values });
+                    Ty::Named(name)
+                }
+            };
+            return Ok(optional(named, enum_has_null(schema)));
         }
         if object.contains_key("enum") || object.contains_key("const") {
             // An enum of numbers, or of mixed values: the values' own type (the document lists
@@ -573,6 +596,7 @@ impl<'d> Schemas<'d> {
                 "ipv6" => Ty::Ipv6,
                 "ipvanyaddress" => Ty::IpAddr,
                 "binary" => Ty::File,
+                _ if is_file_content(object) => Ty::File,
                 _ => Ty::String,
             },
             "integer" => Ty::Int(match format {
@@ -633,11 +657,42 @@ impl<'d> Schemas<'d> {
     }
 
     fn inline_object(&mut self, schema: &Value, pointer: &str, context: &str) -> Result<Ty, GenError> {
-        let name = self.claim(context);
+        if let Some(ty) = self.declared_inline(schema) {
+            return Ok(ty);
+        }
+        let name = self.claim_inline(schema, context);
         self.push_with(&name, None, schema, pointer, |this| {
             this.object(&name, schema, pointer)
         })?;
         Ok(Ty::Named(name))
+    }
+}
+
+/// A string whose `contentMediaType` is not text (pydantic's `UploadFile` in OpenAPI 3.1:
+/// `contentMediaType: application/octet-stream`), and not encoded as text (`contentEncoding`).
+fn is_file_content(object: &Map<String, Value>) -> bool {
+    let Some(media) = object.get("contentMediaType").and_then(Value::as_str) else {
+        return false;
+    };
+    let media = media.to_ascii_lowercase();
+    !object.contains_key("contentEncoding")
+        && !media.starts_with("text/")
+        && media != "application/json"
+        && !media.ends_with("+json")
+}
+
+/// What makes two inline schemas one type: their JSON without the annotations on top (`title`,
+/// `description`, `default`, `examples`), which pydantic writes differently at each use.
+fn identity(schema: &Value) -> String {
+    match schema {
+        Value::Object(object) => {
+            let mut object = object.clone();
+            for annotation in ["title", "description", "default", "examples", "deprecated"] {
+                object.remove(annotation);
+            }
+            Value::Object(object).to_string()
+        }
+        other => other.to_string(),
     }
 }
 

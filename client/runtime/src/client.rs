@@ -103,6 +103,9 @@ impl Client {
         loop {
             let mut request = RequestBuilder::new(method.clone(), &inner.prefix);
             build(&mut request);
+            for (name, value) in &options.query {
+                request.query(name, value);
+            }
             request.extra_headers(&options.headers);
             request.extra_headers(&inner.headers);
             request.finish_cookies();
@@ -314,6 +317,7 @@ impl ClientBuilder {
 #[derive(Clone, Debug, Default)]
 pub struct CallOptions {
     headers: HeaderMap,
+    query: Vec<(String, String)>,
     timeout: Option<Duration>,
     retry: Option<RetryPolicy>,
     resumable: bool,
@@ -347,6 +351,12 @@ impl CallOptions {
                     .get_or_insert(format!("header `{name}`: not a valid header value"));
             }
         }
+    }
+
+    /// Add query parameter `name=value` to this call (an API key the document's security scheme
+    /// puts in the query, a parameter the document does not list).
+    pub fn query(&mut self, name: &str, value: &str) {
+        self.query.push((name.to_owned(), value.to_owned()));
     }
 
     /// This call's timeout per attempt.
@@ -389,6 +399,12 @@ pub trait Call: Sized {
     /// Send header `name: value` with this call.
     fn with_header(mut self, name: &str, value: &str) -> Self {
         self.options().header(name, value);
+        self
+    }
+
+    /// Add query parameter `name=value` to this call.
+    fn with_query(mut self, name: &str, value: &str) -> Self {
+        self.options().query(name, value);
         self
     }
 

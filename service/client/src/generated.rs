@@ -13,6 +13,9 @@
 
 use ::ferrapi_client as rt;
 
+/// The client runtime this code is written for (and the value crates it re-exports).
+pub use ::ferrapi_client;
+
 pub use rt::{Answer, Call, Error};
 
 /// A client of Resource API: a method per operation of its document.

@@ -36,6 +36,7 @@ macro_rules! both_stores {
 }
 
 mod clinic;
+mod example;
 mod group_a;
 mod group_b;
 mod idempotency;
