@@ -34,6 +34,22 @@ generated![
     fastapi_forms,
     /// `tests/fastapi/uploads_app.py`: files as arguments.
     fastapi_uploads,
+    /// `tests/fastapi/generics_probe.py`: generic models as pydantic names them.
+    fastapi_generics,
+    /// `tests/fastapi/unions_probe.py`: discriminated unions.
+    fastapi_unions,
+    /// `tests/fastapi/unions_untagged_probe.py`: unions without a discriminator.
+    fastapi_unions_untagged,
+    /// `tests/fastapi/split_probe.py`: models split into `Name-Input` / `Name-Output`.
+    fastapi_split,
+    /// `tests/fastapi/split_probe.py` with `separate_input_output_schemas=False`.
+    fastapi_not_split,
+    /// `tests/fastapi/examples_probe.py`: examples on fields and parameters.
+    fastapi_examples,
     /// `examples/types.rs`: ferrapi's value types example.
     types_example,
+    /// The framework tests' example app: every parameter kind, forms, uploads, security.
+    example_app,
+    /// `examples/groups.rs`: route groups.
+    groups_example,
 ];
