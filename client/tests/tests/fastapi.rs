@@ -27,11 +27,13 @@ use ferrapi_client_tests::{
 };
 use futures_util::StreamExt as _;
 
-/// The base URL of app `name` from `FASTAPI_<NAME>_URL`, or `None` (said once) without it.
+/// The base URL of app `name` from `FASTAPI_<NAME>_URL`, or `None` (said once) without it; with
+/// `FASTAPI_REQUIRED` set (the script sets it), a missing URL fails the test instead.
 fn base(name: &str) -> Option<String> {
     let variable = format!("FASTAPI_{}_URL", name.to_ascii_uppercase());
     match std::env::var(&variable) {
         Ok(url) if !url.is_empty() => Some(url),
+        _ if std::env::var_os("FASTAPI_REQUIRED").is_some() => panic!("{variable} is not set"),
         _ => {
             let _ = writeln!(
                 std::io::stderr(),
