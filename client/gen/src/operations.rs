@@ -713,6 +713,63 @@ mod tests {
         assert_eq!(fastapi_function("_item__id__get", "GET", "/item/{id}"), None);
     }
 
+    /// The client's method names in `code`, in order.
+    fn methods(code: &str) -> Vec<&str> {
+        code.lines()
+            .filter_map(|line| line.trim().strip_prefix("pub fn "))
+            .filter(|rest| rest.contains("self"))
+            .filter_map(|rest| rest.split(['(', '<']).next())
+            .filter(|name| *name != "client")
+            .collect()
+    }
+
+    #[test]
+    fn methods_are_named_robustly_from_any_operation_id() {
+        let answer = serde_json::json!({"200": {"description": "OK"}});
+        let document = serde_json::json!({
+            "openapi": "3.1.0",
+            "info": {"title": "Names", "version": "1"},
+            "paths": {
+                // FastAPI's default ids: the function's name.
+                "/users": {
+                    "get": {"operationId": "list_users_users_get", "responses": answer},
+                    "post": {"operationId": "create_user_users_post", "responses": answer}
+                },
+                "/users/{user_id}": {"get": {
+                    "operationId": "read_user_users__user_id__get",
+                    "parameters": [{"name": "user_id", "in": "path", "required": true, "schema": {"type": "integer"}}],
+                    "responses": answer
+                }},
+                // One function under two routers: both keep their whole ids.
+                "/a/items": {"get": {"operationId": "read_items_a_items_get", "responses": answer}},
+                "/b/items": {"get": {"operationId": "read_items_b_items_get", "responses": answer}},
+                // A name the client already has, a keyword, camel case, no id at all.
+                "/new": {"get": {"operationId": "new", "responses": answer}},
+                "/type": {"get": {"operationId": "type", "responses": answer}},
+                "/camel": {"get": {"operationId": "getCamelThing", "responses": answer}},
+                "/legacy/{id}": {"get": {
+                    "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "string"}}],
+                    "responses": answer
+                }}
+            }
+        });
+        let generated = crate::generate(&document.to_string(), &crate::Settings::default()).unwrap();
+        assert_eq!(
+            methods(&generated.code),
+            [
+                "list_users",
+                "create_user",
+                "read_user",
+                "read_items_a_items_get",
+                "read_items_b_items_get",
+                "new2",
+                "type_",
+                "get_camel_thing",
+                "get_legacy_id",
+            ]
+        );
+    }
+
     #[test]
     fn templates_split_into_literals_and_parameters() {
         assert_eq!(
