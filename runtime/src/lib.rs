@@ -40,8 +40,8 @@
 //! );
 //! ```
 //!
-//! This page is the framework's manual, written for someone who knows FastAPI: nineteen chapters,
-//! about 4,000 lines, a reference to come back to rather than a page to read through. Every
+//! This page is the framework's manual, written for someone who knows FastAPI: twenty chapters,
+//! about 4,300 lines, a reference to come back to rather than a page to read through. Every
 //! example on it is a test that runs (except the ones that listen on a socket): it builds an app
 //! and sends it requests in-process, with the [`TestClient`](testing::TestClient) of
 //! [Testing](#testing-in-process) or with [`Service::handle`].

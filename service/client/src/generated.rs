@@ -345,10 +345,7 @@ impl Client {
         }
     }
 
-    /// Book a visit of an existing patient with an existing doctor. A retry with the same
-    ///
-    /// `Idempotency-Key` gets the first answer instead of a second booking, whichever process it
-    /// reaches.
+    /// Book a visit of an existing patient with an existing doctor. A retry with the same `Idempotency-Key` gets the first answer instead of a second booking, whichever process it reaches.
     ///
     /// `POST /visits`: sent with an `Idempotency-Key` (a fresh one per call), so the retries after a lost answer are safe; answers [`operations::CreateVisitResponse`].
     pub fn create_visit<'a>(
@@ -438,9 +435,7 @@ impl Client {
         }
     }
 
-    /// Which page of a post the client wants, as text; sets `X-Message`. Without `page`, page
-    ///
-    /// \[`DEFAULT_PAGE`\] is meant.
+    /// Which page of a post the client wants, as text; sets `X-Message`. Without `page`, page \[`DEFAULT_PAGE`\] is meant.
     ///
     /// `GET /post/{id}`; answers [`operations::ReadPostResponse`].
     pub fn read_post<'a>(&'a self, id: &'a str) -> operations::ReadPost<'a> {
@@ -473,9 +468,7 @@ impl Client {
         }
     }
 
-    /// The database connection string in effect (the spec requires this route; it discloses any
-    ///
-    /// credential the string carries).
+    /// The database connection string in effect (the spec requires this route; it discloses any credential the string carries).
     ///
     /// `GET /api/env`; answers [`operations::ReadEnvResponse`].
     pub fn read_env(&self) -> operations::ReadEnv<'_> {
