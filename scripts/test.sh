@@ -89,6 +89,9 @@ scripts/house-checks.sh
 echo "== scripts/docs-checks.sh (openapi-spec-validator, generated Python and TypeScript clients, headless Chromium)"
 scripts/docs-checks.sh
 
+echo "== scripts/client-checks.sh (Rust clients generated from FastAPI's documents call FastAPI; a TypeScript client of the service)"
+scripts/client-checks.sh
+
 echo "== scripts/fastapi-compare.sh (group A next to FastAPI: status and JSON bodies)"
 scripts/fastapi-compare.sh
 

@@ -14,7 +14,9 @@
 //! - `inputs.rs`: a login form issuing a token, a protected route, a header, a cookie and an upload
 //!   (`--example inputs`);
 //! - `types.rs`: events and bookings with date-times, durations, UUIDs, decimals, e-mail
-//!   addresses, URLs, IP addresses, patterns, validators and unions (`--example types`).
+//!   addresses, URLs, IP addresses, patterns, validators and unions (`--example types`);
+//! - `client.rs`: the Resource API called through its generated client, `resource-api-client`
+//!   (`--example client`, with the service running).
 //!
 //! This library holds only what they share: [`serve`], the start-up every example does the same way.
 

@@ -40,8 +40,8 @@
 //! );
 //! ```
 //!
-//! This page is the framework's manual, written for someone who knows FastAPI: nineteen chapters,
-//! about 4,000 lines, a reference to come back to rather than a page to read through. Every
+//! This page is the framework's manual, written for someone who knows FastAPI: twenty chapters,
+//! about 4,300 lines, a reference to come back to rather than a page to read through. Every
 //! example on it is a test that runs (except the ones that listen on a socket): it builds an app
 //! and sends it requests in-process, with the [`TestClient`](testing::TestClient) of
 //! [Testing](#testing-in-process) or with [`Service::handle`].
@@ -98,6 +98,9 @@
 //!     `If-Match`/`If-None-Match` ([`conditional`]), `Idempotency-Key` ([`idempotency`]).
 //! 19. [Types](#types): dates, times, durations, UUIDs, decimals, e-mail addresses, URLs and IP
 //!     addresses ([`types`]); the cargo features that bring them.
+//! 20. [Clients](#clients): a typed Rust client generated from an app's document (or a FastAPI
+//!     app's), each status an enum variant, streams, safe retries, an app tested with its own
+//!     client; the table "OpenAPI construct → Rust type".
 //!
 //! The API in one screen: [`App`] builds an app (its routes alone or in [`Group`]s, made by
 //! [`group!`]) and [`Service`] answers requests; [`Server`]
@@ -127,6 +130,7 @@
 #![doc = include_str!("../manual/17-inputs.md")]
 #![doc = include_str!("../manual/18-safe-writes.md")]
 #![doc = include_str!("../manual/19-types.md")]
+#![doc = include_str!("../manual/20-clients.md")]
 // Early answers travel as `Err(Response)`; a response is large, but boxing it on every error
 // path would cost an allocation for nothing.
 #![allow(clippy::result_large_err)]

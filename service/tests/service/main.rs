@@ -22,6 +22,7 @@ mod support;
 
 mod bird_numbers;
 mod bird_text;
+mod client;
 mod clinic;
 mod clinic_restart;
 mod deep_paging;

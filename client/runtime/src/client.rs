@@ -1,0 +1,422 @@
+//! The client a generated API wraps: where the server is, how requests reach it, and the one
+//! loop every call goes through (build, send, time out, retry, decode).
+//!
+//! Rules enforced here: a call's request is built afresh for each attempt by the operation's own
+//! code (nothing is cloned on the way when there is no retry); each attempt, from sending to the
+//! end of a buffered body, is bounded by the call's timeout (a stream's body, handed over unread,
+//! is not); a retry happens only as [`RetryPolicy`](crate::RetryPolicy) allows, with the same
+//! `Idempotency-Key`; a request that cannot be built is an error before anything is sent. The
+//! client is cheap to clone: clones share their connections.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use hyper::header::{HeaderMap, HeaderName, HeaderValue, AUTHORIZATION};
+use hyper::http::uri::{Authority, PathAndQuery, Scheme};
+use hyper::{Method, Request, Uri};
+
+use crate::answer::{Answer, X_REQUEST_ID};
+use crate::body::RequestBody;
+use crate::decode::{Decode, Incoming};
+use crate::error::Error;
+use crate::request::RequestBuilder;
+use crate::retry::{Attempted, RetryPolicy};
+use crate::stream::Resume;
+use crate::transport::{Carrier, HyperTransport, Transport};
+
+/// How long a call's attempt may take, by default.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A connection to one API: its base URL, transport, default headers, timeout and retry policy.
+#[derive(Clone)]
+pub struct Client {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    scheme: Scheme,
+    authority: Authority,
+    /// The base URL's path, without its last `/` (`""` for none).
+    prefix: String,
+    carrier: Carrier,
+    headers: HeaderMap,
+    timeout: Option<Duration>,
+    retry: RetryPolicy,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client")
+            .field("base_url", &self.base_url())
+            .field("timeout", &self.inner.timeout)
+            .field("retry", &self.inner.retry)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Client {
+    /// A client of the API at `base_url` (`http://127.0.0.1:8000`, `https://api.example.com/v1`)
+    /// with the default settings: hyper-util's pooled client, a 30 s timeout, retries as
+    /// [`RetryPolicy::new`] says.
+    pub fn new(base_url: &str) -> Result<Client, Error> {
+        Client::builder(base_url).build()
+    }
+
+    /// A client of the API at `base_url`, configured.
+    pub fn builder(base_url: &str) -> ClientBuilder {
+        ClientBuilder {
+            base_url: base_url.to_owned(),
+            transport: None,
+            http2_only: false,
+            headers: HeaderMap::new(),
+            timeout: Some(DEFAULT_TIMEOUT),
+            retry: RetryPolicy::new(),
+            error: None,
+            #[cfg(feature = "rustls")]
+            root_certificates: None,
+        }
+    }
+
+    /// The base URL.
+    pub fn base_url(&self) -> String {
+        format!(
+            "{}://{}{}",
+            self.inner.scheme, self.inner.authority, self.inner.prefix
+        )
+    }
+
+    /// Send the request `build` makes (called again for each attempt) and decode its answer.
+    ///
+    /// This is what generated operations call; call it directly for a route the document does
+    /// not describe.
+    pub async fn call<R, F>(&self, method: Method, options: CallOptions, build: F) -> Result<Answer<R>, Error>
+    where
+        R: Decode,
+        F: Fn(&mut RequestBuilder) + Send + Sync,
+    {
+        options.check()?;
+        let inner = &*self.inner;
+        let policy = options.retry.as_ref().unwrap_or(&inner.retry);
+        let timeout = options.timeout.or(inner.timeout);
+        let mut retry = 0;
+        loop {
+            let mut request = RequestBuilder::new(method.clone(), &inner.prefix);
+            build(&mut request);
+            for (name, value) in &options.query {
+                request.query(name, value);
+            }
+            request.extra_headers(&options.headers);
+            request.extra_headers(&inner.headers);
+            request.finish_cookies();
+            if let Some(why) = request.error.take() {
+                return Err(Error::InvalidRequest(why));
+            }
+            let attempted = Attempted {
+                method: &method,
+                keyed: request.keyed,
+                replayable: request.replayable,
+            };
+            let resume = options.resumable.then(|| self.resume(&request)).transpose()?;
+            let sent = self.attempt::<R>(request, resume, timeout);
+            match sent.await {
+                Ok(answer) => {
+                    match attempted.after_answer(policy, retry, answer.status(), answer.headers()) {
+                        Some(wait) => tokio::time::sleep(wait).await,
+                        None => return Ok(answer),
+                    }
+                }
+                Err(error) => match attempted.after_error(policy, retry, &error) {
+                    Some(wait) => tokio::time::sleep(wait).await,
+                    None => return Err(error),
+                },
+            }
+            retry += 1;
+        }
+    }
+
+    /// One attempt: send, then decode, within `timeout`.
+    async fn attempt<R: Decode>(
+        &self,
+        request: RequestBuilder,
+        resume: Option<Resume>,
+        timeout: Option<Duration>,
+    ) -> Result<Answer<R>, Error> {
+        let request = self.request(request)?;
+        let exchange = async move {
+            let response = self.inner.carrier.send(request).await?;
+            let (head, body) = response.into_parts();
+            let mut incoming = Incoming::new(head.status, head.headers, body, resume);
+            let decoded = R::decode(&mut incoming).await?;
+            Ok(Answer::new(incoming.status(), incoming.headers, decoded))
+        };
+        match timeout {
+            Some(limit) => tokio::time::timeout(limit, exchange)
+                .await
+                .unwrap_or(Err(Error::Timeout(limit))),
+            None => exchange.await,
+        }
+    }
+
+    /// The request `built` describes, addressed to this client's server.
+    fn request(&self, built: RequestBuilder) -> Result<Request<RequestBody>, Error> {
+        let uri = self.uri(built.target)?;
+        let mut request = Request::new(built.body);
+        *request.method_mut() = built.method;
+        *request.uri_mut() = uri;
+        *request.headers_mut() = built.headers;
+        Ok(request)
+    }
+
+    fn uri(&self, target: String) -> Result<Uri, Error> {
+        let path = PathAndQuery::from_maybe_shared(Bytes::from(target))
+            .map_err(|error| Error::InvalidRequest(format!("the request's path: {error}")))?;
+        Uri::builder()
+            .scheme(self.inner.scheme.clone())
+            .authority(self.inner.authority.clone())
+            .path_and_query(path)
+            .build()
+            .map_err(|error| Error::InvalidRequest(format!("the request's URL: {error}")))
+    }
+
+    /// What a stream needs to send `request` again.
+    fn resume(&self, request: &RequestBuilder) -> Result<Resume, Error> {
+        Ok(Resume {
+            carrier: self.inner.carrier.clone(),
+            method: request.method.clone(),
+            uri: self.uri(request.target.clone())?,
+            headers: request.headers.clone(),
+            body: Bytes::copy_from_slice(request.body.as_bytes().unwrap_or_default()),
+        })
+    }
+}
+
+/// How a [`Client`] is made.
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct ClientBuilder {
+    base_url: String,
+    transport: Option<Carrier>,
+    http2_only: bool,
+    headers: HeaderMap,
+    timeout: Option<Duration>,
+    retry: RetryPolicy,
+    error: Option<String>,
+    #[cfg(feature = "rustls")]
+    root_certificates: Option<Vec<u8>>,
+}
+
+impl ClientBuilder {
+    /// Send requests by `transport` instead of hyper-util's pooled client (an app in-process,
+    /// see [`ServiceTransport`](crate::ServiceTransport)).
+    pub fn transport(mut self, transport: impl Transport) -> Self {
+        self.transport = Some(Carrier::Custom(Arc::new(transport)));
+        self
+    }
+
+    /// Speak HTTP/2 to the server without TLS (h2c, prior knowledge). Over TLS, HTTP/2 is
+    /// negotiated by itself.
+    pub fn http2_only(mut self, http2_only: bool) -> Self {
+        self.http2_only = http2_only;
+        self
+    }
+
+    /// Send header `name: value` with every request (an API key, a tenant).
+    pub fn header(mut self, name: &str, value: &str) -> Self {
+        match (HeaderName::try_from(name), HeaderValue::try_from(value)) {
+            (Ok(name), Ok(value)) => {
+                self.headers.append(name, value);
+            }
+            _ => self.fail(format!("default header `{name}`: not a valid header")),
+        }
+        self
+    }
+
+    /// Send `Authorization: Bearer <token>` with every request.
+    pub fn bearer_token(mut self, token: &str) -> Self {
+        match HeaderValue::try_from(format!("Bearer {token}")) {
+            Ok(mut value) => {
+                value.set_sensitive(true);
+                self.headers.insert(AUTHORIZATION, value);
+            }
+            Err(_) => self.fail("the bearer token is not a valid header value".to_owned()),
+        }
+        self
+    }
+
+    /// How long each attempt of a call may take, from sending to the end of a buffered body
+    /// (`None`: no limit). Default 30 s.
+    pub fn timeout(mut self, timeout: Option<Duration>) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// When calls are retried (default [`RetryPolicy::new`]).
+    pub fn retry(mut self, retry: RetryPolicy) -> Self {
+        self.retry = retry;
+        self
+    }
+
+    /// Trust only the TLS root certificates of `pem` (a private CA, a test's self-signed
+    /// certificate) instead of Mozilla's.
+    #[cfg(feature = "rustls")]
+    pub fn root_certificates(mut self, pem: &[u8]) -> Self {
+        self.root_certificates = Some(pem.to_vec());
+        self
+    }
+
+    fn fail(&mut self, why: String) {
+        self.error.get_or_insert(why);
+    }
+
+    /// The client.
+    pub fn build(self) -> Result<Client, Error> {
+        if let Some(why) = self.error {
+            return Err(Error::InvalidRequest(why));
+        }
+        let invalid = |why: &str| Error::InvalidRequest(format!("base URL `{}`: {why}", self.base_url));
+        let uri: Uri = self.base_url.parse().map_err(|_| invalid("not a URL"))?;
+        let scheme = uri.scheme().cloned().ok_or_else(|| invalid("no scheme"))?;
+        if scheme != Scheme::HTTP && scheme != Scheme::HTTPS {
+            return Err(invalid("the scheme must be http or https"));
+        }
+        #[cfg(not(feature = "rustls"))]
+        if scheme == Scheme::HTTPS && self.transport.is_none() {
+            return Err(invalid("https needs ferrapi-client's `rustls` feature"));
+        }
+        let authority = uri.authority().cloned().ok_or_else(|| invalid("no host"))?;
+        if uri.query().is_some() {
+            return Err(invalid("a base URL has no query"));
+        }
+        let prefix = uri.path().trim_end_matches('/').to_owned();
+        let carrier = match self.transport {
+            Some(carrier) => carrier,
+            None => Carrier::Hyper(Box::new(HyperTransport::with(
+                &crate::transport::HyperSettings {
+                    http2_only: self.http2_only,
+                    #[cfg(feature = "rustls")]
+                    root_certificates: self.root_certificates,
+                    ..Default::default()
+                },
+            )?)),
+        };
+        Ok(Client {
+            inner: Arc::new(Inner {
+                scheme,
+                authority,
+                prefix,
+                carrier,
+                headers: self.headers,
+                timeout: self.timeout,
+                retry: self.retry,
+            }),
+        })
+    }
+}
+
+/// What one call changes of the client's settings.
+#[derive(Clone, Debug, Default)]
+pub struct CallOptions {
+    headers: HeaderMap,
+    query: Vec<(String, String)>,
+    timeout: Option<Duration>,
+    retry: Option<RetryPolicy>,
+    resumable: bool,
+    error: Option<String>,
+}
+
+impl CallOptions {
+    /// Send `X-Request-Id: id` (the server logs it and returns it:
+    /// [`Answer::request_id`](crate::Answer::request_id)).
+    pub fn request_id(&mut self, id: &str) {
+        self.set_header(X_REQUEST_ID, id);
+    }
+
+    /// Send header `name: value` with this call.
+    pub fn header(&mut self, name: &str, value: &str) {
+        match HeaderName::try_from(name) {
+            Ok(name) => self.set_header(name, value),
+            Err(_) => {
+                self.error.get_or_insert(format!("`{name}` is not a header name"));
+            }
+        }
+    }
+
+    fn set_header(&mut self, name: HeaderName, value: &str) {
+        match HeaderValue::try_from(value) {
+            Ok(value) => {
+                self.headers.insert(name, value);
+            }
+            Err(_) => {
+                self.error
+                    .get_or_insert(format!("header `{name}`: not a valid header value"));
+            }
+        }
+    }
+
+    /// Add query parameter `name=value` to this call (an API key the document's security scheme
+    /// puts in the query, a parameter the document does not list).
+    pub fn query(&mut self, name: &str, value: &str) {
+        self.query.push((name.to_owned(), value.to_owned()));
+    }
+
+    /// This call's timeout per attempt.
+    pub fn timeout(&mut self, timeout: Duration) {
+        self.timeout = Some(timeout);
+    }
+
+    /// This call's retry policy.
+    pub fn retry(&mut self, retry: RetryPolicy) {
+        self.retry = Some(retry);
+    }
+
+    /// Keep what is needed to send the request again after the call (an event stream's
+    /// reconnection). Generated operations that answer with a stream set it.
+    pub fn resumable(&mut self) {
+        self.resumable = true;
+    }
+
+    /// The first invalid option, as the call's error.
+    pub fn check(&self) -> Result<(), Error> {
+        match &self.error {
+            Some(why) => Err(Error::InvalidRequest(why.clone())),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The per-call options of a generated operation's request (`with_request_id`, `with_timeout`,
+/// …), for every operation alike.
+pub trait Call: Sized {
+    /// The request's options.
+    fn options(&mut self) -> &mut CallOptions;
+
+    /// Send `X-Request-Id: id` with this call.
+    fn with_request_id(mut self, id: &str) -> Self {
+        self.options().request_id(id);
+        self
+    }
+
+    /// Send header `name: value` with this call.
+    fn with_header(mut self, name: &str, value: &str) -> Self {
+        self.options().header(name, value);
+        self
+    }
+
+    /// Add query parameter `name=value` to this call.
+    fn with_query(mut self, name: &str, value: &str) -> Self {
+        self.options().query(name, value);
+        self
+    }
+
+    /// Bound each attempt of this call by `timeout`.
+    fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.options().timeout(timeout);
+        self
+    }
+
+    /// Retry this call as `retry` says.
+    fn with_retry(mut self, retry: RetryPolicy) -> Self {
+        self.options().retry(retry);
+        self
+    }
+}
