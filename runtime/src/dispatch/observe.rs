@@ -73,12 +73,8 @@ pub(crate) struct RequestId(HeaderValue);
 impl RequestId {
     /// The incoming `X-Request-Id` if well-formed and sent once, else a new id.
     pub(crate) fn of(headers: &hyper::HeaderMap) -> Self {
-        // Looked up once more only when there is one: `get_all` on every request cost ~20
-        // instructions (callgrind, GET /item/42 without the header).
-        match headers.get(&X_REQUEST_ID) {
-            Some(value) if well_formed(value.as_bytes()) && sole_field(headers, &X_REQUEST_ID).is_some() => {
-                RequestId(value.clone())
-            }
+        match sent_id(headers) {
+            Some(value) if well_formed(value.as_bytes()) => RequestId(value.clone()),
             _ => RequestId(made_id()),
         }
     }
@@ -97,6 +93,31 @@ impl RequestId {
     pub(crate) fn into_header(self) -> HeaderValue {
         self.0
     }
+}
+
+/// The heads with at most this many fields are searched for `X-Request-Id` name by name.
+const SCANNED_FIELDS: usize = 16;
+
+/// The request's `X-Request-Id` when it sent exactly one. A small head is searched name by name:
+/// `HeaderMap::get` hashes the custom name first, ≈ 140 instructions per request against ≈ 15
+/// for wrk's one-field head (callgrind, `GET /item/42`); a field's name compares its length
+/// first, so only a 12-byte custom name compares bytes.
+fn sent_id(headers: &hyper::HeaderMap) -> Option<&HeaderValue> {
+    if headers.keys_len() > SCANNED_FIELDS {
+        return headers
+            .get(&X_REQUEST_ID)
+            .and_then(|_| sole_field(headers, &X_REQUEST_ID));
+    }
+    let mut found = None;
+    for (name, value) in headers {
+        if *name == X_REQUEST_ID {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(value);
+        }
+    }
+    found
 }
 
 /// A new id (see [`new_id`]) as a header value, written into this thread's id space: one
@@ -473,5 +494,28 @@ mod tests {
         assert_eq!(made.as_str().len(), 32);
         assert_eq!(made.into_header().as_bytes().len(), 32);
         assert_eq!(RequestId::of(&hyper::HeaderMap::new()).as_bytes().len(), 32);
+    }
+
+    #[test]
+    fn an_incoming_id_sent_twice_is_replaced_in_small_and_large_heads() {
+        for fields in [0, SCANNED_FIELDS + 1] {
+            let mut headers = hyper::HeaderMap::new();
+            for i in 0..fields {
+                let name = HeaderName::from_bytes(format!("x-field-{i}").as_bytes()).unwrap();
+                headers.insert(name, HeaderValue::from_static("v"));
+            }
+            headers.insert(&X_REQUEST_ID, HeaderValue::from_static("req-42"));
+            assert_eq!(
+                RequestId::of(&headers).as_bytes(),
+                b"req-42",
+                "{fields} other fields"
+            );
+            headers.append(&X_REQUEST_ID, HeaderValue::from_static("req-43"));
+            assert_eq!(
+                RequestId::of(&headers).as_bytes().len(),
+                32,
+                "{fields} other fields"
+            );
+        }
     }
 }

@@ -25,6 +25,7 @@ use hyper::header::{HeaderValue, CONNECTION, HOST, RETRY_AFTER};
 use hyper::{Request, StatusCode, Version};
 
 use super::body_deadline::{BodyRules, TimedBody};
+use super::conn_state::ConnState;
 use super::gate::{Gate, Pass};
 use super::h2::{current_stream, Activity};
 use super::served::{ServedBody, Stream};
@@ -46,25 +47,27 @@ pub(crate) struct ConnService {
 /// What a connection's service keeps of its protocol.
 #[derive(Clone)]
 enum Protocol {
-    /// HTTP/1: the strict scanner's verdicts on the heads.
-    Http1(Arc<Verdicts>),
+    /// HTTP/1: the strict scanner's verdicts on the heads, and the connection's state (a head
+    /// makes it busy, its answer's body idle again).
+    Http1(Arc<Verdicts>, Arc<ConnState>),
     /// HTTP/2: the connection's requests in progress.
     Http2(Arc<Activity>),
 }
 
 impl ConnService {
-    /// The service of one HTTP/1 connection, whose heads the scanner judges in `verdicts`.
+    /// The service of one HTTP/1 connection, whose heads the scanner judges in `verdicts` and
+    /// whose state is `state`.
     pub(crate) fn http1(
         service: Service,
         gate: Arc<Gate>,
         body_rules: BodyRules,
-        verdicts: Arc<Verdicts>,
+        (verdicts, state): (Arc<Verdicts>, Arc<ConnState>),
     ) -> Self {
         ConnService {
             service,
             gate,
             body_rules,
-            protocol: Protocol::Http1(verdicts),
+            protocol: Protocol::Http1(verdicts, state),
         }
     }
 
@@ -130,6 +133,7 @@ impl ConnService {
         ConnFuture::Now {
             response: Some(response),
             stream: self.stream(),
+            idle_after: self.idle_after(),
         }
     }
 
@@ -137,7 +141,7 @@ impl ConnService {
     #[inline(always)]
     fn judge(&self, request: &Request<Incoming>) -> Result<bool, ConnFuture<ResponseFuture<TimedBody>>> {
         match &self.protocol {
-            Protocol::Http1(verdicts) => match verdicts.next() {
+            Protocol::Http1(verdicts, _) => match verdicts.next() {
                 Verdict::Serve => Ok(false),
                 Verdict::Upgrade => Ok(true),
                 Verdict::Refuse(violation) => {
@@ -159,11 +163,20 @@ impl ConnService {
     #[inline]
     fn stream(&self) -> Option<Stream> {
         match &self.protocol {
-            Protocol::Http1(_) => None,
+            Protocol::Http1(..) => None,
             Protocol::Http2(activity) => Some(Stream {
                 _active: activity.start(),
                 clock: None,
             }),
+        }
+    }
+
+    /// HTTP/1: the connection a request's answer makes idle again.
+    #[inline]
+    fn idle_after(&self) -> Option<Arc<ConnState>> {
+        match &self.protocol {
+            Protocol::Http1(_, state) => Some(state.clone()),
+            Protocol::Http2(_) => None,
         }
     }
 }
@@ -175,6 +188,9 @@ impl hyper::service::Service<Request<Incoming>> for ConnService {
 
     #[inline]
     fn call(&self, request: Request<Incoming>) -> ConnFuture<ResponseFuture<TimedBody>> {
+        if let Protocol::Http1(_, state) = &self.protocol {
+            state.head_arrived();
+        }
         let upgrade = match self.judge(&request) {
             Ok(upgrade) => upgrade,
             Err(refused) => return refused,
@@ -189,6 +205,7 @@ impl hyper::service::Service<Request<Incoming>> for ConnService {
             future: self.service.start(request),
             pass: Some(pass),
             stream,
+            idle_after: self.idle_after(),
             upgrade,
         }
     }
@@ -214,13 +231,19 @@ fn host_differs_from_authority(request: &Request<Incoming>) -> bool {
     }
 }
 
-/// `response` with its body carrying `pass` and `stream` (whose clock is the stream task's).
+/// `response` with its body carrying `pass` and `stream` (whose clock is the stream task's), and
+/// making `idle_after` idle when dropped.
 #[inline(always)]
-fn served(response: Response, pass: Option<Pass>, mut stream: Option<Stream>) -> hyper::Response<ServedBody> {
+fn served(
+    response: Response,
+    pass: Option<Pass>,
+    mut stream: Option<Stream>,
+    idle_after: Option<Arc<ConnState>>,
+) -> hyper::Response<ServedBody> {
     if let Some(stream) = &mut stream {
         stream.clock = current_stream();
     }
-    response.map(|body| ServedBody::new(body, pass, stream))
+    response.map(|body| ServedBody::new(body, pass, stream, idle_after))
 }
 
 /// A request being answered (holding its place until its response is ready, then handing it to
@@ -230,12 +253,14 @@ pub(crate) enum ConnFuture<F> {
         future: F,
         pass: Option<Pass>,
         stream: Option<Stream>,
+        idle_after: Option<Arc<ConnState>>,
         /// The head asked for an upgrade: unless the answer is 101, close the connection.
         upgrade: bool,
     },
     Now {
         response: Option<Response>,
         stream: Option<Stream>,
+        idle_after: Option<Arc<ConnState>>,
     },
 }
 
@@ -249,16 +274,22 @@ impl<F: Future<Output = Response> + Unpin> Future for ConnFuture<F> {
                 future,
                 pass,
                 stream,
+                idle_after,
                 upgrade,
             } => {
                 let mut response = match Pin::new(future).poll(cx) {
                     Poll::Pending => return Poll::Pending,
                     Poll::Ready(response) => response,
                 };
-                if *upgrade && response.status() != StatusCode::SWITCHING_PROTOCOLS {
-                    response
-                        .headers_mut()
-                        .insert(CONNECTION, HeaderValue::from_static("close"));
+                if *upgrade {
+                    if response.status() == StatusCode::SWITCHING_PROTOCOLS {
+                        // The connection is the route's now: never idle, no head deadline.
+                        *idle_after = None;
+                    } else {
+                        response
+                            .headers_mut()
+                            .insert(CONNECTION, HeaderValue::from_static("close"));
+                    }
                 }
                 let pass = pass.take();
                 if let Some(budget) = pass.as_ref().and_then(Pass::budget) {
@@ -272,11 +303,15 @@ impl<F: Future<Output = Response> + Unpin> Future for ConnFuture<F> {
                 ) {
                     count_marked(&response, pass.as_ref());
                 }
-                Poll::Ready(Ok(served(response, pass, stream.take())))
+                Poll::Ready(Ok(served(response, pass, stream.take(), idle_after.take())))
             }
-            ConnFuture::Now { response, stream } => {
+            ConnFuture::Now {
+                response,
+                stream,
+                idle_after,
+            } => {
                 let response = response.take().unwrap_or_else(crate::response::internal_error);
-                Poll::Ready(Ok(served(response, None, stream.take())))
+                Poll::Ready(Ok(served(response, None, stream.take(), idle_after.take())))
             }
         }
     }

@@ -6,10 +6,11 @@
 //!   progress and no write waiting for its client: it is reading its first bytes (an HTTP/2
 //!   preface too), reading a request head, or waiting between requests (HTTP/2: no stream in
 //!   progress);
-//! - an HTTP/1 request is in progress from its parsed head until hyper starts reading the next
-//!   head (it asks for the header-read timer then: `conn_timer.rs`), so reading its body, running
-//!   the route and writing the answer all count (hyper reads the next head only once its buffers
-//!   are flushed); an HTTP/2 one as `h2.rs` counts it (from the stream's head until its response
+//! - an HTTP/1 request is in progress from its parsed head (`admit.rs` tells it) until its
+//!   response body is handed to the connection (`served.rs`), so reading its body, running the
+//!   route and writing the answer all count (hyper reads the next head only once its buffers are
+//!   flushed; a request body the route left unread, hyper drains or closes after the answer,
+//!   idle: the head clock, `conn_timer.rs`, bounds that too); an HTTP/2 one as `h2.rs` counts it (from the stream's head until its response
 //!   body is handed over or dropped). A write that waits for the client keeps either busy too
 //!   (`io.rs`): an answer hyper finished before the request's body was read may still be in its
 //!   buffers when the next head is awaited, and is never cut for room either;
@@ -42,6 +43,9 @@ const LEAVE: u32 = 1 << 31;
 #[derive(Debug, Default)]
 pub(crate) struct ConnState {
     word: AtomicU32,
+    /// HTTP/1: the heads that arrived, so that the head clock (`conn_timer.rs`) tells one wait
+    /// for a head from the next. Only the connection's task writes it.
+    heads: AtomicU32,
     waker: OnceLock<Waker>,
 }
 
@@ -75,6 +79,16 @@ impl ConnState {
         // A request to leave made between the load and the store is lost, i.e. declined, which
         // is what it would have been: the asker tries another connection.
         self.word.store((word & (WRITING | LEFT)) | 1, Ordering::Release);
+        let heads = self.heads.load(Ordering::Relaxed);
+        self.heads.store(heads.wrapping_add(1), Ordering::Relaxed);
+    }
+
+    /// HTTP/1: the heads that arrived so far when the connection is idle (no request in
+    /// progress, no write waiting), `None` when it is busy.
+    #[inline(always)]
+    pub(crate) fn idle_heads(&self) -> Option<u32> {
+        let word = self.word.load(Ordering::Acquire);
+        (word & (REQUESTS | WRITING) == 0).then(|| self.heads.load(Ordering::Relaxed))
     }
 
     /// HTTP/2: a stream's request started (in the connection's task).

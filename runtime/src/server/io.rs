@@ -5,7 +5,8 @@
 //! - the first bytes (read, not peeked, by `protocol::sniff`) reach hyper before anything else;
 //!   afterwards a read costs one comparison more than the socket's own;
 //! - on HTTP/1 every byte read passes through the strict scanner (`strict.rs`) before hyper sees
-//!   it;
+//!   it, and a read that waits while the connection waits for a head is bounded by the head
+//!   deadline (`conn_timer.rs`), which each flush keeps armed;
 //! - a write (or flush) that cannot proceed starts a clock; any write that proceeds stops it; when
 //!   it reaches `write_timeout` the write fails with [`WriteStalled`] (an `io::ErrorKind::TimedOut`
 //!   error), hyper drops the connection, and what the response held (its body, hyper's buffers)
@@ -26,6 +27,7 @@ use tokio::net::TcpStream;
 use tokio::time::{Instant, Sleep};
 
 use super::conn_state::ConnState;
+use super::conn_timer::HeadClock;
 use super::protocol::Sniffed;
 use super::strict::Scanner;
 
@@ -62,6 +64,8 @@ pub(crate) struct ConnIo {
     first: Sniffed,
     /// HTTP/1 only.
     scanner: Option<Scanner>,
+    /// HTTP/1 only.
+    head: Option<HeadClock>,
     write_timeout: Duration,
     /// Set while writes are stalled; the timer outlives a stall, to be re-armed for the next.
     stalled: bool,
@@ -71,11 +75,12 @@ pub(crate) struct ConnIo {
 
 impl ConnIo {
     /// `stream`, whose `first` bytes were read already, with writes cut after `write_timeout`, and
-    /// its reads scanned by `scanner` (HTTP/1); its stalls are told to `state`.
+    /// (HTTP/1) its reads scanned by `scanner` and bounded by `head`; its stalls are told to
+    /// `state`.
     pub(crate) fn new(
         stream: TcpStream,
         first: Sniffed,
-        scanner: Option<Scanner>,
+        (scanner, head): (Option<Scanner>, Option<HeadClock>),
         write_timeout: Duration,
         state: Arc<ConnState>,
     ) -> Self {
@@ -83,6 +88,7 @@ impl ConnIo {
             stream,
             first,
             scanner,
+            head,
             write_timeout,
             stalled: false,
             timer: None,
@@ -143,8 +149,13 @@ impl AsyncRead for ConnIo {
         let before = buf.filled().len();
         if this.first.pending() {
             this.first.copy_into(buf);
+        } else if let Poll::Ready(read) = Pin::new(&mut this.stream).poll_read(cx, buf) {
+            read?;
         } else {
-            std::task::ready!(Pin::new(&mut this.stream).poll_read(cx, buf))?;
+            return match this.head.as_mut().and_then(|head| head.read_waits(cx)) {
+                Some(ended) => Poll::Ready(ended),
+                None => Poll::Pending,
+            };
         }
         if let Some(scanner) = &mut this.scanner {
             scanner.scan(&mut buf.filled_mut()[before..]);
@@ -181,7 +192,13 @@ impl AsyncWrite for ConnIo {
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let this = self.get_mut();
         let polled = Pin::new(&mut this.stream).poll_flush(cx);
-        this.wrote(cx, polled)
+        let polled = this.wrote(cx, polled);
+        if polled.is_ready() {
+            if let Some(head) = &mut this.head {
+                head.flushed(cx);
+            }
+        }
+        polled
     }
 
     #[inline]

@@ -1,7 +1,7 @@
 //! The server: a [`Service`] served over HTTP/1.1 and HTTP/2 with hyper, one task per connection.
 //! Its files: `protocol` (HTTP/1 or HTTP/2, decided once per connection), `io` (the socket hyper
-//! reads and writes: the first bytes, the write deadline), `conn_timer` (the HTTP/1 header-read
-//! timer), `h2` (HTTP/2's idle and stream deadlines), `connections` (the connection limit, which
+//! reads and writes: the first bytes, the write deadline), `conn_timer` (the HTTP/1 head
+//! deadline), `h2` (HTTP/2's idle and stream deadlines), `connections` (the connection limit, which
 //! closes the oldest idle connection to make room), `conn_state` (whether a connection is idle),
 //! `descriptors` (the process's limit of open files),
 //! `strict` (the HTTP/1 framing rules hyper leaves unchecked), `admit` (each request at the door:
@@ -20,8 +20,8 @@
 //!   must arrive within the header-read timeout, then served by hyper's HTTP/1 or HTTP/2
 //!   connection directly;
 //! - every phase of a request has a deadline: its head (`header_read_timeout`, also the idle
-//!   keep-alive time of both protocols: hyper restarts the HTTP/1 clock whenever a connection
-//!   waits for a request, `h2.rs` closes an HTTP/2 connection without requests), its body
+//!   keep-alive time of both protocols: the HTTP/1 clock restarts whenever a connection waits for
+//!   a request, `conn_timer.rs`; `h2.rs` closes an HTTP/2 connection without requests), its body
 //!   (`body_timeout` and `body_min_rate`: 408 and close), its response (`write_timeout`: a client
 //!   that reads nothing is cut); HTTP/2 connections are also pinged (`http2_keep_alive`);
 //! - a request head larger than `max_head_bytes`, or with more than 100 header fields, is
@@ -72,7 +72,7 @@ use crate::metrics::Refusal;
 use admit::ConnService;
 use body_deadline::BodyRules;
 use conn_state::ConnState;
-use conn_timer::ConnTimer;
+use conn_timer::HeadClock;
 use connections::{ConnLimit, ConnPlace};
 use drain::{Drain, Open};
 use gate::Gate;
@@ -221,11 +221,10 @@ impl Server {
         let config = service.config();
         let max_connections = connections::limit_in_force(config.max_connections, descriptors);
         let refusals = Refusals::new(service.clone(), max_connections);
-        // Each connection gets its own timer (see `serve_connection`); this one is replaced.
+        // No timer for hyper: each connection's socket keeps its head deadline (`conn_timer.rs`).
         let mut http1 = http1::Builder::new();
         http1
-            .timer(ConnTimer::default())
-            .header_read_timeout(config.header_read_timeout)
+            .header_read_timeout(None)
             .max_header_size(config.max_head_bytes)
             .max_buf_size(config.max_head_bytes.max(HTTP1_BUFFER_BYTES))
             .keep_alive(true);
@@ -244,6 +243,7 @@ impl Server {
             http1,
             http2,
             first_bytes_timeout: config.header_read_timeout,
+            header_read_timeout: config.header_read_timeout,
             idle_timeout: config.header_read_timeout,
             write_timeout: config.write_timeout,
             body_rules: BodyRules::new(config.body_timeout, config.body_min_rate),
@@ -356,6 +356,8 @@ struct Protocols {
     http2: http2::Builder<StreamExecutor>,
     /// How long a new connection may take to send its first bytes.
     first_bytes_timeout: Duration,
+    /// How long an HTTP/1 connection may wait for a request head.
+    header_read_timeout: Duration,
     /// How long an HTTP/2 connection may have no request in progress.
     idle_timeout: Duration,
     write_timeout: Duration,
@@ -429,26 +431,25 @@ async fn serve_protocol(
             let verdicts = Arc::new(Verdicts::default());
             // Without the scanner no verdict is ever decided: every head is served.
             let scanner = protocols.strict_http1.then(|| Scanner::new(verdicts.clone()));
+            let head = HeadClock::new(protocols.header_read_timeout, state.clone());
             let io = TokioIo::new(ConnIo::new(
                 stream,
                 first,
-                scanner,
+                (scanner, Some(head)),
                 protocols.write_timeout,
                 state.clone(),
             ));
-            let service = ConnService::http1(service, gate, protocols.body_rules, verdicts);
-            let mut http1 = protocols.http1.clone();
-            http1.timer(ConnTimer::new(state.clone()));
+            let service = ConnService::http1(service, gate, protocols.body_rules, (verdicts, state.clone()));
             // `with_upgrades`: a WebSocket route's 101 hands the connection over to it. It costs
             // a connection that upgrades nothing one check when it ends (measured with callgrind).
-            let connection = http1.serve_connection(io, service).with_upgrades();
+            let connection = protocols.http1.serve_connection(io, service).with_upgrades();
             open.serve(connection, |c| c.graceful_shutdown()).await
         }
         Protocol::Http2 => {
             let io = TokioIo::new(ConnIo::new(
                 stream,
                 first,
-                None,
+                (None, None),
                 protocols.write_timeout,
                 state.clone(),
             ));

@@ -7,7 +7,9 @@
 //!   the connection, or when the connection or stream is cut;
 //! - on HTTP/2 each poll tells the stream's clock whose turn it is (`h2.rs`): a frame handed out
 //!   is the client's turn to take it, a body with nothing yet is the app's;
-//! - on HTTP/1 it is the body itself plus one branch per frame.
+//! - on HTTP/1 it is the body itself plus one branch per frame; dropped, it ends its request: the
+//!   connection is idle again, waiting for its next head (`conn_state.rs`), unless the answer
+//!   upgraded it (101), which leaves it busy for good.
 
 use std::pin::Pin;
 use std::sync::Arc;
@@ -16,6 +18,7 @@ use std::task::{Context, Poll};
 use bytes::Bytes;
 use hyper::body::{Frame, SizeHint};
 
+use super::conn_state::ConnState;
 use super::gate::Pass;
 use super::h2::{Active, StreamClock};
 use crate::response::{Body, BodyError};
@@ -25,6 +28,17 @@ pub(crate) struct ServedBody {
     inner: Body,
     _pass: Option<Pass>,
     stream: Option<Stream>,
+    /// HTTP/1 (not upgraded): the connection, idle again once this body is dropped.
+    idle_after: Option<Arc<ConnState>>,
+}
+
+impl Drop for ServedBody {
+    #[inline]
+    fn drop(&mut self) {
+        if let Some(state) = &self.idle_after {
+            state.awaiting_head();
+        }
+    }
 }
 
 /// What an HTTP/2 response holds.
@@ -34,9 +48,15 @@ pub(crate) struct Stream {
 }
 
 impl ServedBody {
-    /// `inner`, holding `pass` and, on HTTP/2, `stream`.
+    /// `inner`, holding `pass` and, on HTTP/2, `stream`; on HTTP/1 `idle_after` is the connection
+    /// its drop makes idle.
     #[inline]
-    pub(crate) fn new(inner: Body, pass: Option<Pass>, stream: Option<Stream>) -> Self {
+    pub(crate) fn new(
+        inner: Body,
+        pass: Option<Pass>,
+        stream: Option<Stream>,
+        idle_after: Option<Arc<ConnState>>,
+    ) -> Self {
         if let Some(clock) = stream.as_ref().and_then(|s| s.clock.as_ref()) {
             clock.waiting_for_client();
         }
@@ -44,6 +64,7 @@ impl ServedBody {
             inner,
             _pass: pass,
             stream,
+            idle_after,
         }
     }
 }
