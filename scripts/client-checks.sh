@@ -8,9 +8,12 @@
 #      Rust clients), and client/tests/tests/fastapi.rs calls each app through its client:
 #      every type round-trips, uploads, forms, streams, 404s and 422s come back typed;
 #   2. TypeScript: openapi-typescript generates types from the service's live /openapi.json,
-#      `tsc --strict` checks tests/client-checks/resource_api_check.ts against them, and node
-#      runs it against the service: each group A route, then a clinic round trip (ETag and
-#      If-Match, an Idempotency-Key).
+#      twice: with `--default-non-nullable false` for tests/client-checks/resource_api_check.ts
+#      (each group A route, then a clinic round trip: ETag and If-Match, an Idempotency-Key), and
+#      with its default options for default_options_check.ts (a body holding only its required
+#      fields must type-check, as it does against FastAPI's document: a `"default": null` made
+#      openapi-typescript type every optional field as required; issue 32); `tsc --strict` checks
+#      both against their types, and node runs both against the service.
 # (The service's own Rust client is checked by its test binary: service/tests/service/client.)
 #
 # Usage: scripts/client-checks.sh                 (scripts/test.sh calls it)
@@ -20,9 +23,12 @@
 # tests/client-checks/requirements.txt under ~/.cache (CLIENT_CHECKS_VENV to move it), and
 # tests/client-checks/node_modules (npm ci from the committed package-lock.json). Every server
 # runs on a free loopback port and is stopped by its PID when the script exits. Every check runs;
-# the script exits 1 if any failed, naming each failure.
+# the script exits 1 if any failed, naming each failure (the shared set-up: scripts/lib/checks.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+CHECKS_NAME=client-checks
+# shellcheck source=scripts/lib/checks.sh
+. scripts/lib/checks.sh
 
 CHECKS=tests/client-checks
 DOCUMENTS=client/tests/documents
@@ -31,37 +37,10 @@ TARGET="${CARGO_TARGET_DIR:-target}"
 UPDATE=""
 [ "${1:-}" = "--update" ] && UPDATE=1
 
-say() { echo "client-checks: $*"; }
-die() {
-  echo "client-checks: $*" >&2
-  exit 1
-}
-now() { date +%s.%N; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }
-
 # ---- 1. What the checks need.
 started="$(now)"
-if ! "$VENV/bin/python" -c '' 2>/dev/null; then
-  rm -rf "$VENV"
-  mkdir -p "$(dirname "$VENV")"
-  python3 -m venv "$VENV" || die "cannot create a virtualenv at $VENV (python3 -m venv)"
-fi
-pins="$(cat "$CHECKS/requirements.txt")"
-if [ "$(cat "$VENV/.pinned" 2>/dev/null)" != "$pins" ]; then
-  say "installing $(grep -v '^#' "$CHECKS/requirements.txt" | tr '\n' ' ')into $VENV"
-  if ! "$VENV/bin/pip" install --quiet --disable-pip-version-check -r "$CHECKS/requirements.txt" \
-    >"$VENV/pip.log" 2>&1; then
-    cat "$VENV/pip.log" >&2
-    die "could not install $CHECKS/requirements.txt"
-  fi
-  echo "$pins" >"$VENV/.pinned"
-fi
-command -v node >/dev/null || die "node is not installed (the machine's Node.js runs the TypeScript check)"
-if [ "$(cat "$CHECKS/node_modules/.lock-stamp" 2>/dev/null)" != "$(cksum <"$CHECKS/package-lock.json")" ]; then
-  say "installing openapi-typescript, openapi-fetch and typescript (npm ci in $CHECKS)"
-  (cd "$CHECKS" && npm ci --no-audit --no-fund --loglevel=error) || die "npm ci failed in $CHECKS"
-  cksum <"$CHECKS/package-lock.json" >"$CHECKS/node_modules/.lock-stamp"
-fi
+ensure_venv "$VENV" -r "$CHECKS/requirements.txt"
+ensure_node_modules "$CHECKS" "openapi-typescript, openapi-fetch and typescript"
 say "tools ready ($(since "$started"))"
 
 # ---- 2. The servers, on free loopback ports.
@@ -69,37 +48,13 @@ started="$(now)"
 cargo build --quiet -p resource-api || die "cargo build -p resource-api failed"
 binary="$TARGET/debug/resource-api"
 [ -x "$binary" ] || die "no service binary at $binary"
-work="$(mktemp -d "${TMPDIR:-/tmp}/client-checks.XXXXXX")"
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do
-    kill "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-  done
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-free_port() { "$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-fetch='import sys, urllib.request; open(sys.argv[2], "wb").write(urllib.request.urlopen(sys.argv[1], timeout=5).read())'
-# Wait until the server with PID $1 answers $2/openapi.json, saved to $3; its log is $4.
-await_document() {
-  for _ in $(seq 1 300); do
-    if "$VENV/bin/python" -c "$fetch" "$2/openapi.json" "$3" 2>/dev/null; then
-      return 0
-    fi
-    kill -0 "$1" 2>/dev/null || break
-    sleep 0.1
-  done
-  cat "$4" >&2
-  die "$2 did not answer /openapi.json within 30 s"
-}
+open_work client-checks
 declare -A app_urls app_pids
 for app in client reference group_a forms uploads; do
   port="$(free_port)"
   (cd tests/fastapi && exec "$VENV/bin/python" -m uvicorn "${app}_app:app" --host 127.0.0.1 --port "$port" \
     --log-level warning) >"$work/$app.log" 2>&1 &
-  pids+=($!)
+  track $!
   app_pids[$app]=$!
   app_urls[$app]="http://127.0.0.1:$port"
 done
@@ -110,27 +65,11 @@ port="$(free_port)"
 base="http://127.0.0.1:$port"
 DB_CONN_STRING="sqlite://$work/clinic.db" RUST_LOG=warn "$binary" --host 127.0.0.1 --port "$port" --group all \
   >"$work/service.log" 2>&1 &
-pids+=($!)
-await_document "${pids[-1]}" "$base" "$work/openapi.json" "$work/service.log"
+track $!
+await_document "$!" "$base" "$work/openapi.json" "$work/service.log"
 say "FastAPI $("$VENV/bin/python" -c 'import fastapi; print(fastapi.__version__)') apps and the service up ($(since "$started"))"
 
 # ---- 3. The checks.
-failed=()
-passed=0
-run() {
-  local name="$1"
-  shift
-  local t
-  t="$(now)"
-  if "$@"; then
-    passed=$((passed + 1))
-    say "ok   $name ($(since "$t"))"
-  else
-    failed+=("$name")
-    say "FAIL $name ($(since "$t"))"
-  fi
-}
-
 # The document FastAPI serves for app $1 is the recorded one (written instead with --update).
 same_document() {
   local recorded="$DOCUMENTS/fastapi_$1.json"
@@ -173,17 +112,24 @@ fastapi_clients() {
     FASTAPI_GROUP_A_URL="${app_urls[group_a]}" FASTAPI_FORMS_URL="${app_urls[forms]}" \
     FASTAPI_UPLOADS_URL="${app_urls[uploads]}" FASTAPI_REQUIRED=1 "$binary" --quiet
 }
-# --default-non-nullable false: openapi-typescript otherwise makes every property with a `default`
-# required, also in a component schema used as a request body (only inline bodies are exempt), so
-# FastAPI's and ferrapi's `description: str | None = None` would have to be sent.
+# Types generated twice from the service's live document, both checks compiled by one
+# `tsc --strict` (tsconfig.json), then run against the service:
+# - generated/resource-api.ts with --default-non-nullable false, for resource_api_check.ts:
+#   openapi-typescript otherwise makes every property with a `default` required, also in a
+#   component schema used as a request body (only inline bodies are exempt), so FastAPI's and
+#   ferrapi's `description: str | None = None` would have to be sent;
+# - generated/resource-api-defaults.ts with the default options, for default_options_check.ts,
+#   which is what a team that never read the line above gets.
 typescript() {
   (
     cd "$CHECKS" &&
       rm -rf generated out &&
       npx --no-install openapi-typescript "$work/openapi.json" -o generated/resource-api.ts --silent \
         --default-non-nullable false &&
+      npx --no-install openapi-typescript "$work/openapi.json" -o generated/resource-api-defaults.ts --silent &&
       npx --no-install tsc -p . &&
-      node out/resource_api_check.js "$base"
+      node out/resource_api_check.js "$base" &&
+      node out/default_options_check.js "$base"
   )
 }
 
@@ -191,13 +137,6 @@ for app in client reference group_a forms uploads; do
   run "FastAPI serves the recorded document of tests/fastapi/${app}_app.py" same_document "$app"
 done
 run "Rust clients generated from FastAPI's documents call the apps (client/tests/tests/fastapi.rs)" fastapi_clients
-run "TypeScript: openapi-typescript + openapi-fetch, tsc --strict, each group A route and a clinic round trip" typescript
+run "TypeScript: openapi-typescript + openapi-fetch, tsc --strict: each group A route, a clinic round trip, a body of only required fields" typescript
 
-if [ "${#failed[@]}" -gt 0 ]; then
-  for name in "${failed[@]}"; do
-    echo "client-checks: FAILED: $name" >&2
-  done
-  echo "client-checks: $passed passed, ${#failed[@]} failed"
-  exit 1
-fi
-echo "client-checks: $passed passed, 0 failed"
+finish

@@ -29,61 +29,32 @@
 #      openapi-python-client 0.29 names classes by title, so it refuses the second as a duplicate
 #      model and drops every operation using it (openapi-generators/openapi-python-client#1340,
 #      fix proposed in #1448). The document is FastAPI's; only the generator's input is changed.
-#   6. openapi-typescript (npm, default options) generates types from the service's live
-#      /openapi.json, and tests/docs-checks/typescript_client_check.ts (openapi-fetch) is
-#      type-checked with `tsc --strict`, then run against the service: a body holding only its
-#      required fields must type-check, as it does against FastAPI's document (a `"default": null`
-#      made openapi-typescript type every optional field as required; issue 32).
+# (The TypeScript clients of the service's document are checked by scripts/client-checks.sh.)
 # Usage: scripts/docs-checks.sh      (scripts/test.sh calls it; it needs PyPI, npm and Debian's
 #        packages the first time, and reuses what it installed afterwards)
 #
 # What it installs, each only when missing or when its pin changed: a virtualenv with the pins
 # of tests/docs-checks/requirements.txt under ~/.cache (DOCS_CHECKS_VENV to move it),
-# tests/docs-checks/node_modules (npm ci from the committed package-lock.json: playwright-core,
-# openapi-typescript, openapi-fetch, typescript), and chromium
-# (apt-get). The service (debug build) runs on a free loopback port with its birds in a
+# tests/docs-checks/node_modules (npm ci from the committed package-lock.json: playwright-core),
+# and chromium (apt-get). The service (debug build) runs on a free loopback port with its birds in a
 # temporary directory, the groups, inputs and types examples each on another, and all are stopped
 # by their PIDs when the script exits. Every check runs; the script exits 1 if any failed, naming
-# each failure.
+# each failure (the shared set-up: scripts/lib/checks.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+CHECKS_NAME=docs-checks
+# shellcheck source=scripts/lib/checks.sh
+. scripts/lib/checks.sh
 
 CHECKS=tests/docs-checks
 OUT="${DOCS_CHECKS_OUT:-target/docs-checks}"
 VENV="${DOCS_CHECKS_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/resource-api/docs-checks-venv}"
 TARGET="${CARGO_TARGET_DIR:-target}"
 
-say() { echo "docs-checks: $*"; }
-die() {
-  echo "docs-checks: $*" >&2
-  exit 1
-}
-now() { date +%s.%N; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }
-
 # ---- 1. What the checks need.
 started="$(now)"
-if ! "$VENV/bin/python" -c '' 2>/dev/null; then
-  rm -rf "$VENV"
-  mkdir -p "$(dirname "$VENV")"
-  python3 -m venv "$VENV" || die "cannot create a virtualenv at $VENV (python3 -m venv)"
-fi
-pins="$(cat "$CHECKS/requirements.txt")"
-if [ "$(cat "$VENV/.pinned" 2>/dev/null)" != "$pins" ]; then
-  say "installing $(grep -v '^#' "$CHECKS/requirements.txt" | tr '\n' ' ')into $VENV"
-  if ! "$VENV/bin/pip" install --quiet --disable-pip-version-check -r "$CHECKS/requirements.txt" \
-    >"$VENV/pip.log" 2>&1; then
-    cat "$VENV/pip.log" >&2
-    die "could not install $CHECKS/requirements.txt"
-  fi
-  echo "$pins" >"$VENV/.pinned"
-fi
-command -v node >/dev/null || die "node is not installed (the machine's Node.js runs playwright-core)"
-if [ "$(cat "$CHECKS/node_modules/.lock-stamp" 2>/dev/null)" != "$(cksum <"$CHECKS/package-lock.json")" ]; then
-  say "installing playwright-core (npm ci in $CHECKS)"
-  (cd "$CHECKS" && npm ci --no-audit --no-fund --loglevel=error) || die "npm ci failed in $CHECKS"
-  cksum <"$CHECKS/package-lock.json" >"$CHECKS/node_modules/.lock-stamp"
-fi
+ensure_venv "$VENV" -r "$CHECKS/requirements.txt"
+ensure_node_modules "$CHECKS" "playwright-core"
 if ! command -v chromium >/dev/null; then
   say "installing chromium (apt-get)"
   { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } \
@@ -92,90 +63,38 @@ if ! command -v chromium >/dev/null; then
 fi
 say "tools ready ($(since "$started"))"
 
-# ---- 2. The service, on a free loopback port.
+# ---- 2. The service and the examples, each on a free loopback port.
 started="$(now)"
 cargo build --quiet -p resource-api || die "cargo build -p resource-api failed"
-cargo build --quiet -p ferrapi-examples --example groups || die "cargo build --example groups failed"
-cargo build --quiet -p ferrapi-examples --example inputs || die "cargo build --example inputs failed"
-cargo build --quiet -p ferrapi-examples --example types || die "cargo build --example types failed"
+for example in groups inputs types; do
+  cargo build --quiet -p ferrapi-examples --example "$example" || die "cargo build --example $example failed"
+  [ -x "$TARGET/debug/examples/$example" ] || die "no $example example binary at $TARGET/debug/examples/$example"
+done
 binary="$TARGET/debug/resource-api"
-groups_binary="$TARGET/debug/examples/groups"
 [ -x "$binary" ] || die "no service binary at $binary"
-[ -x "$groups_binary" ] || die "no groups example binary at $groups_binary"
-inputs_binary="$TARGET/debug/examples/inputs"
-[ -x "$inputs_binary" ] || die "no inputs example binary at $inputs_binary"
-types_binary="$TARGET/debug/examples/types"
-[ -x "$types_binary" ] || die "no types example binary at $types_binary"
-work="$(mktemp -d "${TMPDIR:-/tmp}/docs-checks.XXXXXX")"
-service_pid=""
-groups_pid=""
-inputs_pid=""
-types_pid=""
-cleanup() {
-  for pid in "$service_pid" "$groups_pid" "$inputs_pid" "$types_pid"; do
-    if [ -n "$pid" ]; then
-      kill "$pid" 2>/dev/null || true
-      wait "$pid" 2>/dev/null || true
-    fi
-  done
-  rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-free_port() { "$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-fetch='import sys, urllib.request; open(sys.argv[2], "wb").write(urllib.request.urlopen(sys.argv[1], timeout=5).read())'
-# Wait until the server with PID $1 answers $2/openapi.json, saved to $3; its log is $4.
-await_document() {
-  for _ in $(seq 1 300); do
-    if "$VENV/bin/python" -c "$fetch" "$2/openapi.json" "$3" 2>/dev/null; then
-      return 0
-    fi
-    kill -0 "$1" 2>/dev/null || break
-    sleep 0.1
-  done
-  cat "$4" >&2
-  die "$2 did not answer /openapi.json within 30 s"
-}
+open_work docs-checks
 port="$(free_port)"
 base="http://127.0.0.1:$port"
 DB_CONN_STRING="sqlite://$work/birds.db" "$binary" --host 127.0.0.1 --port "$port" --group all \
   >"$work/service.log" 2>&1 &
-service_pid=$!
-await_document "$service_pid" "$base" "$work/openapi.json" "$work/service.log"
+track $!
+await_document "$!" "$base" "$work/openapi.json" "$work/service.log"
 say "service on $base, document $(wc -c <"$work/openapi.json") bytes ($(since "$started"))"
-groups_base="http://127.0.0.1:$(free_port)"
-PORT="${groups_base##*:}" "$groups_binary" >"$work/groups.log" 2>&1 &
-groups_pid=$!
-await_document "$groups_pid" "$groups_base" "$work/groups-openapi.json" "$work/groups.log"
-say "groups example on $groups_base"
-inputs_base="http://127.0.0.1:$(free_port)"
-PORT="${inputs_base##*:}" RUST_LOG=warn "$inputs_binary" >"$work/inputs.log" 2>&1 &
-inputs_pid=$!
-await_document "$inputs_pid" "$inputs_base" "$work/inputs-openapi.json" "$work/inputs.log"
-say "inputs example on $inputs_base"
-types_base="http://127.0.0.1:$(free_port)"
-PORT="${types_base##*:}" RUST_LOG=warn "$types_binary" >"$work/types.log" 2>&1 &
-types_pid=$!
-await_document "$types_pid" "$types_base" "$work/types-openapi.json" "$work/types.log"
-say "types example on $types_base"
+# example NAME: the example NAME on a free port; its base URL in ${NAME}_base, its live document
+# in $work/NAME-openapi.json.
+example() {
+  local url="http://127.0.0.1:$(free_port)"
+  PORT="${url##*:}" RUST_LOG=warn "$TARGET/debug/examples/$1" >"$work/$1.log" 2>&1 &
+  track $!
+  await_document "$!" "$url" "$work/$1-openapi.json" "$work/$1.log"
+  printf -v "${1}_base" '%s' "$url"
+  say "$1 example on $url"
+}
+example groups
+example inputs
+example types
 
 # ---- 3. The checks.
-failed=()
-passed=0
-run() {
-  local name="$1"
-  shift
-  local t
-  t="$(now)"
-  if "$@"; then
-    passed=$((passed + 1))
-    say "ok   $name ($(since "$t"))"
-  else
-    failed+=("$name")
-    say "FAIL $name ($(since "$t"))"
-  fi
-}
-
 validate() { "$VENV/bin/openapi-spec-validator" "$@"; }
 # client NAME BASE_URL CHECK [DOCUMENT]: generate package NAME from BASE_URL's live document, or
 # from the file DOCUMENT (any generator warning fails), then run CHECK (a script of $CHECKS)
@@ -215,21 +134,6 @@ inputs_browser() {
   mkdir -p "$OUT"
   (cd "$CHECKS" && node inputs_browser.mjs "$inputs_base" "$(cd "$OLDPWD" && cd "$OUT" && pwd)")
 }
-# typescript_client: types from the service's live document, the check compiled with
-# `tsc --strict` next to them (node_modules linked from $CHECKS), then run against the service.
-typescript_client() {
-  local dir="$work/typescript-client"
-  rm -rf "$dir"
-  mkdir -p "$dir"
-  cp "$CHECKS/typescript_client_check.ts" "$dir/"
-  ln -s "$(cd "$CHECKS" && pwd)/node_modules" "$dir/node_modules"
-  echo '{ "type": "module" }' >"$dir/package.json"
-  (cd "$dir" && node_modules/.bin/openapi-typescript "$work/openapi.json" -o schema.d.ts \
-    >"$dir/generate.log" 2>&1) || { cat "$dir/generate.log" >&2; return 1; }
-  (cd "$dir" && node_modules/.bin/tsc --strict --noEmitOnError --skipLibCheck --target es2022 \
-    --module nodenext --moduleResolution nodenext --outDir out typescript_client_check.ts) || return 1
-  node "$dir/out/typescript_client_check.js" "$base"
-}
 browser() {
   mkdir -p "$OUT"
   (cd "$CHECKS" && node browser.mjs "$base" "$(cd "$OLDPWD" && cd "$OUT" && pwd)")
@@ -244,7 +148,6 @@ run "openapi-python-client: a generated client calls the service" \
 run "openapi-python-client: a generated client calls the groups example" \
   client groups_example_client "$groups_base" groups_client_check.py
 run "chromium: /docs and /redoc render every operation offline" browser
-run "openapi-typescript + tsc --strict: a TypeScript client calls the service" typescript_client
 run "openapi-spec-validator: the inputs example's live /openapi.json" validate "$work/inputs-openapi.json"
 run "openapi-python-client: a generated client calls the inputs example" \
   client inputs_example_client "$inputs_base" inputs_client_check.py
@@ -254,11 +157,4 @@ run "openapi-spec-validator: the types example's live /openapi.json" validate "$
 run "openapi-python-client: a generated client round-trips each type of the types example" types_client
 run "chromium: /docs and /redoc render the types example's operations offline" types_browser
 
-if [ "${#failed[@]}" -gt 0 ]; then
-  for name in "${failed[@]}"; do
-    echo "docs-checks: FAILED: $name" >&2
-  done
-  echo "docs-checks: $passed passed, ${#failed[@]} failed"
-  exit 1
-fi
-echo "docs-checks: $passed passed, 0 failed"
+finish

@@ -15,6 +15,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
+CHECKS_NAME=reliability-checks
+# shellcheck source=scripts/lib/checks.sh
+. scripts/lib/checks.sh
 
 SCHEMATHESIS="schemathesis==4.32.5"
 VENV="${RELIABILITY_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/resource-api/reliability-venv}"
@@ -37,20 +40,7 @@ run_deny() {
 }
 
 run_schemathesis() {
-  if ! "$VENV/bin/python" -c '' 2>/dev/null; then
-    rm -rf "$VENV"
-    mkdir -p "$(dirname "$VENV")"
-    python3 -m venv "$VENV"
-  fi
-  if [ "$(cat "$VENV/.pinned" 2>/dev/null)" != "$SCHEMATHESIS" ]; then
-    echo "== installing $SCHEMATHESIS into $VENV"
-    if ! "$VENV/bin/pip" install --quiet --disable-pip-version-check "$SCHEMATHESIS" >"$VENV/pip.log" 2>&1; then
-      cat "$VENV/pip.log" >&2
-      echo "scripts/reliability-checks.sh: could not install $SCHEMATHESIS" >&2
-      exit 1
-    fi
-    echo "$SCHEMATHESIS" >"$VENV/.pinned"
-  fi
+  ensure_venv "$VENV" "$SCHEMATHESIS"
 
   cargo build --quiet -p resource-api
   local bin data log pid port

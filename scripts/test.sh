@@ -13,6 +13,9 @@
 # (HTTPX_PYTHON tells the test where).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+CHECKS_NAME=scripts/test.sh
+# shellcheck source=scripts/lib/checks.sh
+. scripts/lib/checks.sh
 
 MONGO_SERVER="secantusdb==0.7.0b3"
 METRICS_PARSER="prometheus-client==0.26.0"
@@ -22,42 +25,21 @@ VENV="${RESOURCE_API_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/resource-api/mongo-ve
 
 # 1. The server, the metrics parser and the SSE client, installed once per pin set (quietly;
 #    pip's output is shown only if it fails).
-if ! "$VENV/bin/python" -c '' 2>/dev/null; then
-  rm -rf "$VENV"
-  mkdir -p "$(dirname "$VENV")"
-  python3 -m venv "$VENV"
-fi
-if [ "$(cat "$VENV/.pinned" 2>/dev/null)" != "$PINS" ]; then
-  echo "== installing $PINS into $VENV"
-  # shellcheck disable=SC2086
-  if ! "$VENV/bin/pip" install --quiet --disable-pip-version-check $PINS >"$VENV/pip.log" 2>&1; then
-    cat "$VENV/pip.log" >&2
-    echo "scripts/test.sh: could not install $PINS" >&2
-    exit 1
-  fi
-  echo "$PINS" >"$VENV/.pinned"
-fi
+# shellcheck disable=SC2086 # the pins are separate words
+ensure_venv "$VENV" $PINS
 export PROMETHEUS_PARSER_PYTHON="$VENV/bin/python"
 export HTTPX_PYTHON="$VENV/bin/python"
 
-# 2. Start it on a free loopback port, data in a temporary directory.
-data="$(mktemp -d "${TMPDIR:-/tmp}/resource-api-mongo.XXXXXX")"
-server_pid=""
-cleanup() {
-  if [ -n "$server_pid" ]; then
-    kill "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-  fi
-  rm -rf "$data"
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-port="$("$VENV/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+# 2. Start it on a free loopback port, data in a temporary directory (removed at exit, the server
+#    stopped by its PID).
+open_work resource-api-mongo
+data="$work"
+port="$(free_port)"
 # From inside $data, so no secantusd.toml of the working directory is picked up.
 (cd "$data" && exec "$VENV/bin/secantusd-py" --host 127.0.0.1 --port "$port" --storage-path "$data/db" \
   --log-level WARNING >"$data/server.log" 2>&1) &
 server_pid=$!
+track "$server_pid"
 
 # 3. Wait (at most 30 s) until it accepts connections.
 ready=""
@@ -86,10 +68,10 @@ cargo test --workspace --locked --no-fail-fast
 echo "== scripts/house-checks.sh (module cycles, rustdoc -D warnings, cargo package)"
 scripts/house-checks.sh
 
-echo "== scripts/docs-checks.sh (openapi-spec-validator, generated Python and TypeScript clients, headless Chromium)"
+echo "== scripts/docs-checks.sh (openapi-spec-validator, generated Python clients, headless Chromium)"
 scripts/docs-checks.sh
 
-echo "== scripts/client-checks.sh (Rust clients generated from FastAPI's documents call FastAPI; a TypeScript client of the service)"
+echo "== scripts/client-checks.sh (Rust clients generated from FastAPI's documents call FastAPI; TypeScript clients of the service)"
 scripts/client-checks.sh
 
 echo "== scripts/fastapi-compare.sh (group A next to FastAPI: status and JSON bodies)"

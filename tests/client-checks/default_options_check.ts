@@ -1,6 +1,7 @@
 // A TypeScript client of the service, as a front-end team would write one: types generated from
-// the live /openapi.json by openapi-typescript (default options), calls made with openapi-fetch,
-// and the whole file type-checked with `tsc --strict` before it runs against the service.
+// the live /openapi.json by openapi-typescript with its default options
+// (generated/resource-api-defaults.ts), calls made with openapi-fetch, and the whole file
+// type-checked with `tsc --strict` before it runs against the service.
 //
 // What it proves: an optional field of a body (`description`, `tax` of `Item`) is optional in the
 // generated types, so a body holding only the required fields type-checks, as it does against
@@ -8,18 +9,16 @@
 // fields as required (issue 32). The `@ts-expect-error` lines fail the compilation if a required
 // field stops being required or a field of the answer loses its type.
 //
-// Usage (scripts/docs-checks.sh): openapi-typescript DOC -o schema.d.ts; tsc; node out/...js BASE
+// Usage: node out/default_options_check.js BASE_URL   (scripts/client-checks.sh compiles and runs it)
 
 import createClient from "openapi-fetch";
-import type { components, paths } from "./schema.js";
+import type { components, paths } from "./generated/resource-api-defaults.js";
 
 type Item = components["schemas"]["Item"];
-// Node's own, declared here rather than installing @types/node for two members.
-declare const process: { argv: string[]; exit(code: number): never };
 
 const base = process.argv[2];
 if (!base) {
-  console.error("usage: node typescript_client_check.js BASE_URL");
+  console.error("usage: node out/default_options_check.js BASE_URL");
   process.exit(2);
 }
 const client = createClient<paths>({ baseUrl: base });
