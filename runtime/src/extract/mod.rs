@@ -71,5 +71,6 @@ pub use security::{
     ApiKeyCookie, ApiKeyHeader, ApiKeyQuery, HttpBasic, HttpBearer, OAuth2PasswordBearer, TokenUrl,
 };
 pub(crate) use single::{repeated, single_field, sole_field};
+pub(crate) use state::Shared;
 pub use state::{State, StateMap};
 pub use validation::Validation;
