@@ -348,8 +348,8 @@ impl App {
         (std::mem::take(&mut self.lifecycle), self.tasks.clone())
     }
 
-    /// Compile the app into a service: [check](App::check) it, [document](App::document) it,
-    /// [compile](App::compile) it.
+    /// Compile the app into a service: check it (every state a route or a group's dependency
+    /// takes is the app's), document it (the OpenAPI document), compile it (what requests run on).
     pub fn build(self) -> Result<Service, BuildError> {
         let app = self.wrap_problems();
         let table = app.table()?;

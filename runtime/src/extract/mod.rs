@@ -52,7 +52,7 @@ mod single;
 mod state;
 mod validation;
 
-pub use crate::body::{MultipartError, UploadFile};
+pub use crate::body::UploadFile;
 pub use arg::sealed::SEALED;
 pub use arg::{Arg, Deps, Param, Sharing, Source};
 pub use background::{BackgroundTasks, TaskOutcome};

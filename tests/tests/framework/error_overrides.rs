@@ -12,7 +12,7 @@ use ferrapi::arg::Parts;
 use ferrapi::prelude::*;
 use ferrapi::testing::{TestClient, TestResponse};
 use ferrapi::validation::ValidationErrors;
-use ferrapi::{header, BoxError};
+use ferrapi::{http::header, layer::BoxError};
 use ferrapi_tests::app::{app, spawn};
 use ferrapi_tests::client::{get, send};
 use serde::Serialize;

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ferrapi::prelude::*;
-use ferrapi::{FileResponse, StaticDir};
+use ferrapi::{files::FileResponse, files::StaticDir};
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::client::{raw, request, send, Reply};
 
