@@ -34,10 +34,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use ferrapi::prelude::*;
-use ferrapi::{
-    streaming::Event, streaming::KeepAlive, streaming::LastEventId, streaming::Sse,
-    streaming::StreamingResponse,
-};
+use ferrapi::streaming::{Event, KeepAlive, LastEventId, Sse, StreamingResponse};
 use futures_util::stream;
 use futures_util::StreamExt;
 

@@ -4,8 +4,9 @@ use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use ferrapi::http::Method;
 use ferrapi::prelude::*;
-use ferrapi::{http::Method, Service};
+use ferrapi::Service;
 use serde::Serialize;
 
 /// The item body of the spec.

@@ -4,11 +4,11 @@
 //! be compared with FastAPI's recorded ones (tests/fastapi/observed.json).
 
 use ferrapi::arg::{PartDoc, UploadDoc};
+use ferrapi::files::{Multipart, MultipartError};
 use ferrapi::prelude::*;
 use ferrapi::security::{
     ApiKeyCookie, ApiKeyHeader, ApiKeyQuery, HttpBasic, HttpBearer, OAuth2PasswordBearer,
 };
-use ferrapi::{files::Multipart, files::MultipartError};
 use serde::Serialize;
 
 /// Reads `User-Agent`.

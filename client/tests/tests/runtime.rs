@@ -17,9 +17,7 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use ferrapi::http::header::{HeaderName, HeaderValue};
 use ferrapi::prelude::*;
-use ferrapi::{
-    streaming::Event as SseEvent, streaming::LastEventId, streaming::Sse, streaming::StreamingResponse,
-};
+use ferrapi::streaming::{Event as SseEvent, LastEventId, Sse, StreamingResponse};
 use ferrapi_client::{
     CallOptions, Client, Decode, Error, EventStream, Incoming, JsonLines, Method, Raw, RetryPolicy,
     ServiceTransport,

@@ -209,10 +209,10 @@ async fn forms_and_security_schemes_are_documented_as_fastapi_documents_them() {
 }
 
 mod grouped {
+    use ferrapi::files::{Multipart, MultipartError};
     use ferrapi::prelude::*;
     use ferrapi::security::HttpBearer;
     use ferrapi::testing::TestClient;
-    use ferrapi::{files::Multipart, files::MultipartError};
 
     /// A plain route of the group.
     #[get("/me")]

@@ -12,10 +12,7 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use ferrapi::prelude::*;
-use ferrapi::{
-    streaming::Event, streaming::KeepAlive, streaming::LastEventId, streaming::Sse,
-    streaming::StreamingResponse,
-};
+use ferrapi::streaming::{Event, KeepAlive, LastEventId, Sse, StreamingResponse};
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::client::{parse, read_to_close, request, send};
 use futures_util::{stream, StreamExt};
