@@ -51,7 +51,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ferrapi::arg::{Deps, Param, RequestCx, Source};
-use ferrapi::header::{HeaderValue, AUTHORIZATION, WWW_AUTHENTICATE};
+use ferrapi::http::header::{HeaderValue, AUTHORIZATION, WWW_AUTHENTICATE};
 use ferrapi::prelude::*;
 use ferrapi::schema::{Operation, SchemaRegistry};
 use ferrapi::validation::ValidationErrors;

@@ -47,7 +47,7 @@
 use std::process::ExitCode;
 use std::sync::Mutex;
 
-use ferrapi::header::{HeaderValue, AUTHORIZATION, CACHE_CONTROL, WWW_AUTHENTICATE};
+use ferrapi::http::header::{HeaderValue, AUTHORIZATION, CACHE_CONTROL, WWW_AUTHENTICATE};
 use ferrapi::prelude::*;
 use serde::Serialize;
 

@@ -53,7 +53,7 @@ const USERS: &[(&str, &str, &str)] = &[
     ("bob", "builder", "Bob the Builder"),
 ];
 
-ferrapi::token_url!(
+ferrapi::security::token_url!(
     /// Where a client posts a user name and password for a token: the `/token` route.
     pub TokenEndpoint = "/token"
 );
@@ -109,8 +109,8 @@ async fn current_user(token: OAuth2PasswordBearer<TokenEndpoint>) -> Result<Curr
         })),
         None => Err(HttpError::new(401, "Invalid authentication credentials")
             .with_header(
-                ferrapi::header::WWW_AUTHENTICATE,
-                ferrapi::header::HeaderValue::from_static("Bearer"),
+                ferrapi::http::header::WWW_AUTHENTICATE,
+                ferrapi::http::header::HeaderValue::from_static("Bearer"),
             )
             .into_response()),
     }

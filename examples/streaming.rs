@@ -34,7 +34,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use ferrapi::prelude::*;
-use ferrapi::{Event, KeepAlive, LastEventId, Sse, StreamingResponse};
+use ferrapi::streaming::{Event, KeepAlive, LastEventId, Sse, StreamingResponse};
 use futures_util::stream;
 use futures_util::StreamExt;
 
@@ -42,7 +42,7 @@ use futures_util::StreamExt;
 #[get("/numbers")]
 pub async fn numbers(#[default(10)] count: u32) -> StreamingResponse {
     let lines = stream::iter(1..=count).map(|n| Ok::<_, Infallible>(format!("{n}\n")));
-    StreamingResponse::new(lines).content_type(ferrapi::header::HeaderValue::from_static(
+    StreamingResponse::new(lines).content_type(ferrapi::http::header::HeaderValue::from_static(
         "text/plain; charset=utf-8",
     ))
 }
@@ -68,7 +68,7 @@ pub async fn source() -> Result<StreamingResponse, HttpError> {
         .map_err(|_| HttpError::not_found("no source"))?
         .len();
     Ok(StreamingResponse::from_reader(file)
-        .content_type(ferrapi::header::HeaderValue::from_static(
+        .content_type(ferrapi::http::header::HeaderValue::from_static(
             "text/plain; charset=utf-8",
         ))
         .content_length(length))

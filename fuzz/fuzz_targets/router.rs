@@ -4,7 +4,7 @@
 #![no_main]
 
 use ferrapi::__fuzz::{Lookup, Router};
-use ferrapi::Method;
+use ferrapi::http::Method;
 use ferrapi_template::Template;
 use libfuzzer_sys::fuzz_target;
 

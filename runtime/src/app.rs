@@ -18,19 +18,19 @@ use hyper::Method;
 
 mod errors;
 mod lifecycle;
-mod problem;
+mod problem_details;
 
 pub(crate) use lifecycle::{start, stop, Lifecycle};
 
 use crate::budget::MemoryBudget;
 use crate::config::Config;
-use crate::dispatch::{Compiled, Endpoint, Innermost, LayerFn, MatchedRoute, Service, Target};
-use crate::extract::StateMap;
+use crate::dispatch::{stack, Compiled, Endpoint, LayerFn, MatchedRoute, Service, Target};
+use crate::extract::{Shared, StateMap};
 use crate::group::{Group, Inherited, Mounted};
 use crate::metrics::{HttpMetrics, Metrics};
 use crate::openapi::{document, document_path, fastapi_layout, DocsRoutes, Info};
-use crate::response::{BoxError, InternalAnswer};
-use crate::routing::{Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable};
+use crate::response::{BoxError, ErrorAnswers, InternalAnswer};
+use crate::routing::{Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable, Router};
 use crate::validate::SchemaRegistry;
 
 /// Why an app could not be built.
@@ -50,7 +50,14 @@ pub struct App {
     routes: Vec<Mounted>,
     /// Malformed group prefixes, refused when the app is built.
     problems: Vec<String>,
+    /// The user's state (`App::state`), and nothing else.
     state: StateMap,
+    /// The app's error answers (`App::on_not_found`, ...).
+    answers: ErrorAnswers,
+    /// The tracker of its background tasks, which the server waits for when it stops.
+    tasks: tokio_util::task::TaskTracker,
+    /// Errors are answered as problem details (`App::problem_details`).
+    problem_details: bool,
     config: Config,
     info: Info,
     layers: Vec<LayerFn>,
@@ -63,6 +70,7 @@ impl std::fmt::Debug for App {
         f.debug_struct("App")
             .field("routes", &self.routes)
             .field("state", &self.state)
+            .field("answers", &self.answers)
             .field("config", &self.config)
             .field("info", &self.info)
             .field("layers", &self.layers.len())
@@ -84,6 +92,9 @@ impl App {
             routes: Vec::new(),
             problems: Vec::new(),
             state: StateMap::default(),
+            answers: ErrorAnswers::default(),
+            tasks: tokio_util::task::TaskTracker::new(),
+            problem_details: false,
             config: Config::default(),
             info: Info {
                 title: "API".to_owned(),
@@ -334,23 +345,31 @@ impl App {
     /// The app's startup and shutdown hooks, taken out (the server runs them), and the tracker
     /// of its background tasks (the server waits for them).
     pub(crate) fn take_lifecycle(&mut self) -> (Lifecycle, tokio_util::task::TaskTracker) {
-        (std::mem::take(&mut self.lifecycle), self.state.tasks().clone())
+        (std::mem::take(&mut self.lifecycle), self.tasks.clone())
     }
 
-    /// Compile the app into a service.
+    /// Compile the app into a service: check it (every state a route or a group's dependency
+    /// takes is the app's), document it (the OpenAPI document), compile it (what requests run on).
     pub fn build(self) -> Result<Service, BuildError> {
         let app = self.wrap_problems();
-        app.build_wrapped()
+        let table = app.table()?;
+        app.check()?;
+        let openapi_json = app.document(&table)?;
+        app.compile(table, openapi_json)
     }
 
-    fn build_wrapped(self) -> Result<Service, BuildError> {
-        let table = self.table()?;
+    /// Every route's state and its groups' dependencies' states, checked against the app's.
+    fn check(&self) -> Result<(), BuildError> {
         for route in &self.routes {
             let def = &route.def;
             let path = &route.path;
             (def.check)(&self.state)
                 .map_err(|msg| BuildError(format!("route `{}` ({} {path}): {msg}", def.name, def.method)))?;
-            for dependency in route.scope.iter().flat_map(|scope| &scope.dependencies) {
+            for dependency in route
+                .inherited
+                .iter()
+                .flat_map(|inherited| &inherited.dependencies)
+            {
                 (dependency.check)(&self.state).map_err(|msg| {
                     BuildError(format!(
                         "dependency `{}` of the group of route `{}` ({} {path}): {msg}",
@@ -361,25 +380,24 @@ impl App {
                 })?;
             }
         }
-        let route_table = table.rows();
-        let matched: Vec<MatchedRoute> = route_table
-            .iter()
-            .map(|row| MatchedRoute::new(row.path.clone(), row.name))
-            .collect();
-        let RouteTable {
-            router, templates, ..
-        } = table;
+        Ok(())
+    }
+
+    /// The OpenAPI document, serialized: the operations of the routes the router serves (a
+    /// shadowed route is left out) with what their groups add.
+    fn document(&self, table: &RouteTable) -> Result<Bytes, BuildError> {
         let mut registry = SchemaRegistry::new();
         registry.separate_input_output(self.info.separate_schemas);
         let mut operations = Vec::new();
-        for ((route, status), template) in self.routes.iter().zip(router.statuses()).zip(&templates) {
+        let served = table.router.statuses().iter().zip(&table.templates);
+        for (route, (status, template)) in self.routes.iter().zip(served) {
             let def = &route.def;
             if def.include_in_schema && *status == RouteStatus::Served {
                 let mut operation = (def.operation)(&mut registry);
-                if let Some(scope) = &route.scope {
-                    operation.in_groups(&scope.tags, &scope.responses);
+                if let Some(inherited) = &route.inherited {
+                    operation.in_groups(&inherited.tags, &inherited.responses);
                     operation.group_parameters(|operation| {
-                        for dependency in &scope.dependencies {
+                        for dependency in &inherited.dependencies {
                             (dependency.doc)(operation, &mut registry);
                         }
                     });
@@ -399,36 +417,48 @@ impl App {
             crate::problem::document_problems(&mut doc);
         }
         fastapi_layout(&mut doc);
-        let openapi_json =
-            Bytes::from(serde_json::to_vec(&doc).map_err(|e| BuildError(format!("OpenAPI document: {e}")))?);
+        serde_json::to_vec(&doc)
+            .map(Bytes::from)
+            .map_err(|e| BuildError(format!("OpenAPI document: {e}")))
+    }
+
+    /// The data the per-request path runs on ([`Compiled`]): the router, each route's target
+    /// with its groups' layer stacks, the docs pages and metrics (a route they hide is warned
+    /// of), the app's layer stack around it all.
+    fn compile(mut self, table: RouteTable, openapi_json: Bytes) -> Result<Service, BuildError> {
+        let route_table = table.rows();
+        let matched: Vec<MatchedRoute> = route_table
+            .iter()
+            .map(|row| MatchedRoute::new(row.path.clone(), row.name))
+            .collect();
+        let RouteTable { router, .. } = table;
         let docs =
             DocsRoutes::new(&self.config, &self.info.title, openapi_json.clone()).map_err(BuildError)?;
         for path in docs.paths() {
-            if let Lookup::Found { route, .. } = router.lookup(&Method::GET, path) {
-                let name = self.routes.get(route).map_or("?", |route| route.def.name);
-                tracing::warn!(
-                    "GET {path} is answered by the OpenAPI document or a docs page, not by route `{name}`; \
-                     move them with App::openapi_url/docs_url/redoc_url"
-                );
-            }
+            self.warn_hidden(
+                &router,
+                path,
+                "the OpenAPI document or a docs page",
+                "App::openapi_url/docs_url/redoc_url",
+            );
         }
-        let metrics = self.metrics.map(|metrics| {
-            if let Lookup::Found { route, .. } = router.lookup(&Method::GET, metrics.served_at()) {
-                let name = self.routes.get(route).map_or("?", |route| route.def.name);
-                tracing::warn!(
-                    "GET {} is answered by the metrics, not by route `{name}`; move them with Metrics::path",
-                    metrics.served_at()
-                );
-            }
+        let metrics = self.metrics.take().map(|metrics| {
+            self.warn_hidden(&router, metrics.served_at(), "the metrics", "Metrics::path");
             let templates: Vec<&str> = matched.iter().map(MatchedRoute::path).collect();
             let docs_paths: Vec<&str> = docs.paths().collect();
             HttpMetrics::new(metrics, &templates, &docs_paths)
         });
-        let targets = targets(self.routes, matched, self.state.answers().internal.as_ref());
+        let internal = self.answers.internal.clone();
+        let targets = targets(self.routes, matched, internal.as_ref());
+        let app_stack = (!self.layers.is_empty()).then(|| stack(&self.layers, internal.as_ref()));
         let compiled = Compiled {
             targets,
             router,
-            state: self.state,
+            shared: Shared {
+                state: self.state,
+                answers: self.answers,
+                tasks: self.tasks,
+            },
             observe: self.config.request_ids || metrics.is_some(),
             budget: self.config.memory_budget.map(MemoryBudget::new),
             config: self.config,
@@ -437,7 +467,17 @@ impl App {
             route_table,
             metrics,
         };
-        Ok(Service::new(compiled, &self.layers))
+        Ok(Service::new(compiled, app_stack))
+    }
+
+    /// Warn that `GET path`, which a route answers, is answered by `what` instead.
+    fn warn_hidden(&self, router: &Router, path: &str, what: &str, move_with: &str) {
+        if let Lookup::Found { route, .. } = router.lookup(&Method::GET, path) {
+            let name = self.routes.get(route).map_or("?", |route| route.def.name);
+            tracing::warn!(
+                "GET {path} is answered by {what}, not by route `{name}`; move them with {move_with}"
+            );
+        }
     }
 }
 
@@ -455,10 +495,7 @@ fn targets(
         if let Some((_, stack)) = stacks.iter().find(|(known, _)| Arc::ptr_eq(known, layers)) {
             return stack.clone();
         }
-        let stack = layers.iter().fold(
-            Endpoint::new(Innermost(internal.cloned()), internal.cloned()),
-            |endpoint, layer| layer(endpoint),
-        );
+        let stack = stack(layers, internal);
         stacks.push((layers.clone(), stack.clone()));
         stack
     };
@@ -466,15 +503,15 @@ fn targets(
         .into_iter()
         .zip(matched)
         .map(|(route, matched)| {
-            let scope: Option<&Inherited> = route.scope.as_deref();
+            let inherited: Option<&Inherited> = route.inherited.as_deref();
             Target {
                 def: route.def,
                 matched,
-                stacks: scope
-                    .map(|scope| scope.layers.iter().map(&mut stack_of).collect())
+                stacks: inherited
+                    .map(|inherited| inherited.layers.iter().map(&mut stack_of).collect())
                     .unwrap_or_default(),
-                dependencies: scope
-                    .map(|scope| scope.dependencies.clone().into())
+                dependencies: inherited
+                    .map(|inherited| inherited.dependencies.clone().into())
                     .unwrap_or_default(),
             }
         })

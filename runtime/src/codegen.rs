@@ -72,14 +72,14 @@ pub fn reject_invalid(cx: &RequestCx<'_>, errors: ValidationErrors) -> Result<()
 #[cold]
 #[inline(never)]
 pub fn invalid(cx: &RequestCx<'_>, errors: ValidationErrors) -> Response {
-    cx.state.answers().invalid(errors, cx.parts)
+    cx.answers().invalid(errors, cx.parts)
 }
 
 /// [`reject_invalid`] for a route with dependencies, which answers a validation error only after its
 /// dependencies ran: `Some` with what that answer needs when a check failed, else `None`.
 #[inline]
 pub fn defer_invalid(cx: &RequestCx<'_>, errors: ValidationErrors) -> Option<Invalid> {
-    errors.answer_with(|errors| Invalid::new(cx.state.answers(), errors, cx.parts))
+    errors.answer_with(|errors| Invalid::new(cx.answers(), errors, cx.parts))
 }
 
 /// Compile-time check that a path parameter's type can be parsed from a segment.

@@ -15,7 +15,7 @@ use std::time::Duration;
 pub struct Config {
     /// Largest accepted request body, in bytes (default 1 MiB).
     pub body_limit: usize,
-    /// Largest multipart upload (a route taking [`Multipart`](crate::Multipart)), in bytes,
+    /// Largest multipart upload (a route taking [`Multipart`](crate::files::Multipart)), in bytes,
     /// all parts together (default 100 MiB). It replaces `body_limit` for such routes: an upload
     /// is streamed, never held whole. A declared `Content-Length` over it is answered 413 before
     /// any byte is read, a stream that grows over it 413 when the excess arrives.

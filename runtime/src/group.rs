@@ -10,7 +10,7 @@
 //!   and layers (the outermost group's layers wrap the inner ones');
 //! - prefix, tags and responses cost nothing per request (they are applied when the app is
 //!   built); a route's groups' dependencies and layer stacks are data of its dispatch target
-//!   (`dispatch/layers.rs`, and the route's handler), one slice-length test each for a route
+//!   (`dispatch/proceed.rs`, and the route's handler), one slice-length test each for a route
 //!   whose groups have none;
 //! - a prefix is checked by `group!` at compile time (`ferrapi_template::check_prefix`), and again
 //!   when the app is built.
@@ -131,8 +131,8 @@ impl Group {
         self
     }
 
-    /// Append the group's routes, flattened, to `out` under `parent` (the enclosing groups'
-    /// scope); a malformed prefix is recorded in `problems`.
+    /// Append the group's routes, flattened, to `out` under `parent` (what the enclosing
+    /// groups state); a malformed prefix is recorded in `problems`.
     pub(crate) fn flatten(
         self,
         parent: Option<&Inherited>,
@@ -142,7 +142,7 @@ impl Group {
         if let Err(err) = ferrapi_template::check_prefix(self.prefix) {
             problems.push(format!("group `{}`: {}", self.prefix, err.problems().join("; ")));
         }
-        let scope = Arc::new(Inherited::nest(
+        let inherited = Arc::new(Inherited::nest(
             parent,
             self.prefix,
             self.tags,
@@ -153,14 +153,14 @@ impl Group {
         for item in self.items {
             match item {
                 Item::Route(def) => {
-                    let path = ferrapi_template::join(&scope.prefix, def.path);
+                    let path = ferrapi_template::join(&inherited.prefix, def.path);
                     out.push(Mounted {
                         def,
                         path,
-                        scope: Some(scope.clone()),
+                        inherited: Some(inherited.clone()),
                     });
                 }
-                Item::Group(group) => group.flatten(Some(&scope), out, problems),
+                Item::Group(group) => group.flatten(Some(&inherited), out, problems),
             }
         }
     }
@@ -190,7 +190,7 @@ impl Inherited {
         dependencies: Vec<DependencyFn>,
         layers: Vec<LayerFn>,
     ) -> Self {
-        let mut scope = match parent {
+        let mut inherited = match parent {
             Some(parent) => Inherited {
                 prefix: format!("{}{prefix}", parent.prefix),
                 tags: parent.tags.clone(),
@@ -206,22 +206,22 @@ impl Inherited {
                 layers: Vec::new(),
             },
         };
-        scope.tags.extend(tags);
-        scope.responses.extend(responses);
-        scope.dependencies.extend(dependencies);
+        inherited.tags.extend(tags);
+        inherited.responses.extend(responses);
+        inherited.dependencies.extend(dependencies);
         if !layers.is_empty() {
-            scope.layers.push(layers.into());
+            inherited.layers.push(layers.into());
         }
-        scope
+        inherited
     }
 }
 
-/// A route as the app serves it: its definition, its full path and its groups' scope (`None`
+/// A route as the app serves it: its definition, its full path and what its groups state (`None`
 /// outside any group).
 pub(crate) struct Mounted {
     pub(crate) def: RouteDef,
     pub(crate) path: String,
-    pub(crate) scope: Option<Arc<Inherited>>,
+    pub(crate) inherited: Option<Arc<Inherited>>,
 }
 
 impl Mounted {
@@ -230,7 +230,7 @@ impl Mounted {
         Mounted {
             path: def.path.to_owned(),
             def,
-            scope: None,
+            inherited: None,
         }
     }
 }

@@ -53,14 +53,27 @@
 //! [Differences from FastAPI](#differences-from-fastapi) if you are porting an app. Then the
 //! chapter of what you need next.
 //!
-//! **Words used throughout**: a *route* is one method and path and the function that answers
-//! it (the attribute makes its *handler*, which reads and validates every argument); an *argument*
-//! is what a route's function takes, read from the path, the query, the headers, the body or
-//! injected (state, dependencies); a *response* is what goes back to the client, and an *answer*
-//! is a response the framework writes for the app (a 404, a 422, a 503 refusal), which an app may
-//! replace ([error answers of your own](#error-answers-of-your-own)); a *group* is routes sharing
-//! a prefix, tags, responses, dependencies and layers; a *layer* is `tower` middleware. How the
-//! code is laid out: `ARCHITECTURE.md` at the repository's root.
+//! **Words used throughout** (one word per concept, in the code as on this page):
+//! - a *route* is one method and path and the function that answers it; the attribute makes its
+//!   *handler*, which reads and validates every argument. As values: [`route::Route`] is
+//!   what the attribute makes, [`route::RouteDef`] its definition (what
+//!   [`App::routes`] takes), [`RouteInfo`](route::RouteInfo) a row of the app's route table, and
+//!   [`MatchedRoute`](layer::MatchedRoute) the route a request matched, as its layers see it;
+//! - an *argument* is what a route's function takes, read from the path, the query, the headers,
+//!   the body, or *injected* (the app's state, a dependency, background tasks);
+//! - the *state* is the values the app was given with [`App::state`], by type, and nothing else;
+//! - a *response* is what goes back to the client; an *answer* is a response the framework writes
+//!   for the app when something is wrong (a 404, a 422, a 500, a 503 refusal), which the app may
+//!   replace with an answer of its own ([error answers of your own](#error-answers-of-your-own));
+//!   what a route returns is its response, never its answer;
+//! - a *group* is routes sharing a prefix, tags, responses, dependencies and layers; what a route
+//!   *inherits* is what its groups state, outermost first;
+//! - a *layer* is `tower` middleware; a *layer stack* is an app's or a group's layers around the
+//!   rest of the way to the route;
+//! - an *override* is a test's replacement of a dependency
+//!   ([`TestClient::override_dependency`](testing::TestClient::override_dependency)).
+//!
+//! How the code is laid out: `ARCHITECTURE.md` at the repository's root.
 //!
 //! # Contents
 //!
@@ -103,13 +116,16 @@
 //!     client; the table "OpenAPI construct → Rust type".
 //!
 //! The API in one screen: [`App`] builds an app (its routes alone or in [`Group`]s, made by
-//! [`group!`]) and [`Service`] answers requests; [`Server`]
-//! serves a service over HTTP/1.1 and HTTP/2; [`prelude`] has what a route author writes with;
-//! [`Arg`] is the trait of route arguments, which a dependency implements, and [`arg`] what it
-//! works with; [`convert`] and [`schema`] have the traits a custom parameter or field type
-//! implements, [`validation`] the errors it reports; [`layer`] has what `tower` middleware
-//! meets; [`testing`] calls an app in-process, as FastAPI's `TestClient` does; [`docs`] names the
-//! versions and policy of the documentation pages; [`logging::init`] sets up the log.
+//! [`group!`]) and [`Service`] answers requests; [`Server`] serves a service over HTTP/1.1 and
+//! HTTP/2 ([`serve`]: its error, the shutdown signal); [`prelude`] has what a route author writes
+//! with. The crate root holds what nearly every app names; the rest is in the module of its
+//! concept: [`arg`] (the [`Arg`] trait's contract, which a dependency implements), [`convert`]
+//! and [`schema`] (a custom parameter or field type), [`validation`] (the errors), [`route`]
+//! (routes as values), [`http`] (status codes, methods, headers, from `hyper`), [`html`],
+//! [`streaming`] (streamed bodies, server-sent events) and [`ws`] (WebSockets), [`files`] (sent
+//! and uploaded), [`security`] (credentials), [`layer`] (what `tower` middleware meets),
+//! [`testing`] (an app called in-process, as FastAPI's `TestClient` does), [`docs`] (the
+//! documentation pages), [`logging::init`] (the log). CHANGELOG.md lists the names that moved.
 //!
 #![doc = include_str!("../manual/01-routes.md")]
 #![doc = include_str!("../manual/02-arguments.md")]
@@ -148,7 +164,7 @@ pub mod conditional;
 mod config;
 mod dispatch;
 mod extract;
-mod files;
+pub mod files;
 mod group;
 pub mod idempotency;
 mod openapi;
@@ -163,31 +179,72 @@ pub mod logging;
 pub mod metrics;
 pub mod testing;
 
+// The crate root holds what nearly every app names (the app, the server, the argument and
+// response types a route is written with, the attributes); everything else is in the module of
+// its concept below. A name moved from here is listed in CHANGELOG.md.
 pub use app::{App, BuildError};
 pub use config::Config;
-pub use dispatch::{Service, ServiceFuture};
-pub use extract::{
-    Arg, BackgroundTasks, Cookie, Form, Header, Multipart, MultipartError, Part, State, UploadFile,
-    Validation,
-};
-pub use files::{FileResponse, ServeStatic, ServeStaticFuture, StaticDir};
+pub use dispatch::Service;
+pub use extract::{Arg, BackgroundTasks, Cookie, Form, Header, State, UploadFile};
 pub use group::Group;
-pub use response::{
-    escape_html, Body, BodyError, BoxError, Event, Html, HttpError, IntoResponse, Json, KeepAlive,
-    LastEventId, Response, Sse, StreamingResponse, HTML_CONTENT_SECURITY_POLICY,
-};
-pub use routing::{Route, RouteDef, RouteInfo};
-pub use server::{shutdown_signal, ServeError, Server};
+pub use response::{Body, Html, HttpError, IntoResponse, Json, Response};
+pub use server::Server;
 pub use validate::{Model, StrEnum};
+
+// Paths the route attributes' expansions name today (`::ferrapi::Route`, `::ferrapi::RouteDef`,
+// `::ferrapi::Method::GET`): hidden, and to go once every expansion names `__private` instead.
+#[doc(hidden)]
+pub use hyper::Method;
+#[doc(hidden)]
+pub use routing::{Route, RouteDef};
 
 /// Security schemes (FastAPI's `fastapi.security`): dependencies that read a credential, answer 401
 /// `Not authenticated` when it is missing, and document themselves, so the docs page can
 /// "Authorize". Whether a credential is valid is yours to decide, in a dependency that takes one.
 pub mod security {
+    /// Declare a [`TokenUrl`]: `token_url!(Login = "token");`.
+    #[doc(inline)]
+    pub use crate::__token_url as token_url;
     pub use crate::extract::{
         ApiKeyCookie, ApiKeyHeader, ApiKeyQuery, HttpBasic, HttpBearer, OAuth2PasswordBearer,
         OAuth2PasswordRequestForm, TokenUrl,
     };
+}
+
+/// Streaming responses: a body sent as it is made ([`StreamingResponse`](streaming::StreamingResponse))
+/// and server-sent events ([`Sse`](streaming::Sse), its [`Event`](streaming::Event)s, the
+/// [`KeepAlive`](streaming::KeepAlive) comments, and the [`LastEventId`](streaming::LastEventId)
+/// a reconnecting client sends). WebSockets are in [`ws`]. See the manual's [Streaming, events,
+/// files and WebSockets](crate#streaming-events-files-and-websockets).
+pub mod streaming {
+    pub use crate::response::{Event, KeepAlive, LastEventId, Sse, StreamingResponse};
+}
+
+/// The HTTP vocabulary, as `hyper` (and the `http` crate) names it: the [`StatusCode`](http::StatusCode)
+/// a route answers with, the [`http::Method`] and [`Uri`](http::Uri) of a request, its
+/// [`HeaderMap`](http::HeaderMap), and the [`header`](http::header) names and values.
+pub mod http {
+    pub use hyper::{header, HeaderMap, Method, StatusCode, Uri};
+}
+
+/// HTML answers beside [`Html`]: escaping a value written into a page
+/// ([`escape_html`](html::escape_html)) and the Content-Security-Policy an [`Html`] answer
+/// carries unless it sets its own ([`HTML_CONTENT_SECURITY_POLICY`](html::HTML_CONTENT_SECURITY_POLICY)).
+pub mod html {
+    pub use crate::response::{escape_html, HTML_CONTENT_SECURITY_POLICY};
+}
+
+/// Routes as values: what a route attribute makes ([`route::Route`], whose
+/// [`route::RouteDef`] [`App::routes`] takes, as `routes!` lists them), and a row of an
+/// app's route table ([`RouteInfo`](route::RouteInfo), [`App::route_table`]).
+pub mod route {
+    pub use crate::routing::{Route, RouteDef, RouteInfo};
+}
+
+/// Serving, beside [`Server`]: why serving stopped ([`ServeError`](serve::ServeError))
+/// and the signal that starts a graceful shutdown ([`shutdown_signal`](serve::shutdown_signal)).
+pub mod serve {
+    pub use crate::server::{shutdown_signal, ServeError};
 }
 
 /// Declares a `DELETE` route on an `async fn`: `#[delete("/items/{item_id}")]`.
@@ -227,7 +284,6 @@ pub use ferrapi_macros::Model;
 /// string value.
 #[doc = include_str!("../manual/macros/str_enum.md")]
 pub use ferrapi_macros::StrEnum;
-pub use hyper::{header, HeaderMap, Method, StatusCode, Uri};
 
 /// The argument contract: what an [`Arg`] implementation (a dependency, or an argument kind of
 /// your own) works with: the kind of argument it is ([`Source`](arg::Source)), the request
@@ -236,6 +292,10 @@ pub use hyper::{header, HeaderMap, Method, StatusCode, Uri};
 /// state ([`StateMap`](arg::StateMap)); and the traits and documentation helpers of header,
 /// cookie and multipart arguments. See the manual's [Dependencies](crate#dependencies).
 pub mod arg {
+    /// Declare a [`ParamName`]: `param_name!(RequestId = "X-Request_ID");` makes a unit type
+    /// `RequestId` for `Header<String, RequestId>`, which reads header `X-Request_ID` exactly.
+    #[doc(inline)]
+    pub use crate::__param_name as param_name;
     pub use crate::extract::{
         AnyParts, Arg, CookieValue, Deps, FormValue, FromArgument, Param, ParamName, ParamValue, PartDoc,
         RequestCx, Source, StateMap, TaskOutcome, UploadDoc,
@@ -257,9 +317,11 @@ pub mod convert {
 
 /// Validation errors as pydantic v2 reports them: the request's errors
 /// ([`ValidationErrors`](validation::ValidationErrors)), each one's kind
-/// ([`Failure`](validation::Failure)) and location ([`Loc`](validation::Loc)), and the items of a
-/// 422 body ([`ErrorItem`](validation::ErrorItem)).
+/// ([`Failure`](validation::Failure)) and location ([`Loc`](validation::Loc)), the items of a
+/// 422 body ([`ErrorItem`](validation::ErrorItem)), and the argument that answers the errors a
+/// route finds itself as the app answers its own ([`Validation`](validation::Validation)).
 pub mod validation {
+    pub use crate::extract::Validation;
     pub use crate::validate::{ErrorItem, Failure, Loc, LocItem, ValidationErrors};
 }
 
@@ -275,12 +337,8 @@ pub mod schema {
 /// The data types a real API carries, beside the ones the crates of their features bring as they
 /// are (`chrono`'s dates and times, `uuid::Uuid`, `rust_decimal::Decimal`, `url::Url`, std's IP
 /// addresses): a duration read as pydantic reads a `timedelta`, an e-mail address, an HTTP URL,
-/// a compiled pattern, and [`Strict`](types::Strict), pydantic's strict mode for a date or time. Each is behind a default-on cargo feature; see the manual's
-/// [Types](crate#types).
-///
-/// (This module also re-exports, hidden from the docs, the items of [`arg`], [`convert`],
-/// [`validation`] and [`schema`] under the path they had before issue 22 (CHANGELOG.md), for code
-/// written against it; use those modules instead.)
+/// /// a compiled pattern, and [`Strict`](types::Strict), pydantic's strict mode for a date or time.
+/// Each is behind a default-on cargo feature; see the manual's [Types](crate#types).
 pub mod types {
     #[cfg(feature = "email")]
     pub use crate::validate::EmailStr;
@@ -291,17 +349,6 @@ pub mod types {
     #[cfg(feature = "datetime")]
     pub use crate::validate::{Datetime, Duration};
     pub use crate::validate::{Nullable, Strict, StrictValue};
-
-    #[doc(hidden)]
-    pub use crate::arg::*;
-    #[doc(hidden)]
-    pub use crate::convert::*;
-    #[doc(hidden)]
-    pub use crate::schema::*;
-    #[doc(hidden)]
-    pub use crate::security::TokenUrl;
-    #[doc(hidden)]
-    pub use crate::validation::*;
 }
 
 /// The memory budget as a route sees it ([`App::memory_budget`]): a route about to load something
@@ -313,9 +360,12 @@ pub mod memory {
 }
 
 /// `tower` middleware around an app: what [`App::layer`] wraps ([`Endpoint`](layer::Endpoint)),
-/// and what a layer can read of the request ([`MatchedRoute`](layer::MatchedRoute)).
+/// what a layer can read of the request ([`MatchedRoute`](layer::MatchedRoute)), the future of a
+/// [`Service`] as a `tower::Service` ([`ServiceFuture`](layer::ServiceFuture)), and the errors
+/// of bodies and layers ([`BoxError`](layer::BoxError), [`BodyError`](layer::BodyError)).
 pub mod layer {
-    pub use crate::dispatch::{Endpoint, EndpointFuture, MatchedRoute};
+    pub use crate::dispatch::{Endpoint, EndpointFuture, MatchedRoute, ServiceFuture};
+    pub use crate::response::{BodyError, BoxError};
 }
 
 /// The documentation pages: which versions of Swagger UI and ReDoc are served, and the
@@ -334,6 +384,9 @@ pub mod docs {
 /// `options`, rarer, are imported by name (`use ferrapi::head;`), as are the security schemes
 /// ([`security`]).
 pub mod prelude {
+    pub use crate::arg::param_name;
+    pub use crate::html::escape_html;
+    pub use crate::http::StatusCode;
     pub use crate::schema::Tag;
     #[cfg(feature = "email")]
     pub use crate::types::EmailStr;
@@ -344,9 +397,8 @@ pub mod prelude {
         types::{Datetime, Duration},
     };
     pub use crate::{
-        delete, dependency, escape_html, get, group, param_name, patch, post, put, routes, App,
-        BackgroundTasks, Cookie, Form, Group, Header, Html, HttpError, IntoResponse, Json, Model, Response,
-        State, StatusCode, StrEnum, UploadFile,
+        delete, dependency, get, group, patch, post, put, routes, App, BackgroundTasks, Cookie, Form, Group,
+        Header, Html, HttpError, IntoResponse, Json, Model, Response, State, StrEnum, UploadFile,
     };
     #[cfg(feature = "url")]
     pub use crate::{types::HttpUrl, url::Url};
@@ -370,6 +422,7 @@ pub mod __private {
     pub use crate::openapi::{field_schema, with_examples};
     pub use crate::response::{internal_error, Invalid};
     pub use crate::routing::{complete_now, BoxFuture, Handler, RouteParts, Started};
+    pub use crate::routing::{Route, RouteDef};
     pub use crate::validate::{
         enum_failure, enum_from_json, enum_from_param, enum_schema, fast_enum, field, generic_schema,
         generic_title, param_field, tagged_schema, title_case, untagged_schema, validate_field,
@@ -378,6 +431,7 @@ pub mod __private {
     };
     #[cfg(feature = "pattern")]
     pub use crate::validate::{Pattern, PatternCell};
+    pub use hyper::Method;
     pub use serde;
     pub use serde_json::{self, json, Map, Value};
 }

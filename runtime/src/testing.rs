@@ -413,7 +413,7 @@ impl TestRequest {
         let response = if overrides.is_empty() {
             service.handle(request).await
         } else {
-            overrides.scope(async { service.handle(request).await }).await
+            overrides.run(async { service.handle(request).await }).await
         };
         let (parts, body) = response.into_parts();
         lock(&jar).store(&parts.headers);

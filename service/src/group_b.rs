@@ -27,7 +27,7 @@
 //! - a store failure answers with its status (503 while the database is unavailable) and a
 //!   client-safe `{"detail": …}`; its cause goes to the log.
 
-use ferrapi::header::{HeaderName, HeaderValue};
+use ferrapi::http::header::{HeaderName, HeaderValue};
 use ferrapi::memory::Memory;
 use ferrapi::prelude::*;
 
@@ -52,7 +52,7 @@ pub const DEFAULT_PAGE: &str = "1";
 /// The value of the `X-Message` header of `GET /post/:id`.
 pub const X_MESSAGE: &str = "Post served by the Resource API";
 
-const CONTENT_TYPE: HeaderName = ferrapi::header::CONTENT_TYPE;
+const CONTENT_TYPE: HeaderName = ferrapi::http::header::CONTENT_TYPE;
 const APPLICATION_JSON: HeaderValue = HeaderValue::from_static("application/json");
 
 // Checked when compiling (`from_static` in a constant), so building the header cannot fail.

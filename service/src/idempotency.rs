@@ -21,7 +21,7 @@
 //!   sweeps an expired record is overwritten by the next request with its key.
 
 use ferrapi::idempotency::{
-    decide, Begin, IdempotencyKeys, KeptAnswer, KeyFuture, KeyStore, KeyStoreError, Record,
+    decide, Begin, IdempotencyKeys, KeptResponse, KeyFuture, KeyStore, KeyStoreError, Record,
 };
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -171,7 +171,7 @@ fn from_document(document: &Document) -> Option<(&str, Record)> {
                 .collect::<Option<Vec<_>>>()?;
             Record::Done {
                 fingerprint,
-                answer: KeptAnswer {
+                answer: KeptResponse {
                     status: u16::try_from(document.get("status")?.as_u64()?).ok()?,
                     headers,
                     body: unhex(document.get("body")?.as_str()?)?.into(),
@@ -318,7 +318,7 @@ impl KeyStore for StoreKeys {
         &'a self,
         key: &'a str,
         fingerprint: &'a str,
-        answer: KeptAnswer,
+        answer: KeptResponse,
         expires: u64,
     ) -> KeyFuture<'a, ()> {
         let done = Record::Done {
@@ -346,7 +346,7 @@ mod tests {
         assert_ne!(key_id("a"), key_id("b"));
         let done = Record::Done {
             fingerprint: "14-00ff".into(),
-            answer: KeptAnswer {
+            answer: KeptResponse {
                 status: 201,
                 headers: vec![("location".into(), b"/visits/1".to_vec())],
                 body: b"{\"id\":\"1\"}".to_vec().into(),

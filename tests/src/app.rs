@@ -4,8 +4,9 @@ use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use ferrapi::http::Method;
 use ferrapi::prelude::*;
-use ferrapi::{Method, Service};
+use ferrapi::Service;
 use serde::Serialize;
 
 /// The item body of the spec.
@@ -250,14 +251,17 @@ pub async fn hello_html(name: String) -> Html<String> {
 #[post("/created")]
 pub async fn created() -> (
     StatusCode,
-    [(ferrapi::header::HeaderName, ferrapi::header::HeaderValue); 1],
+    [(
+        ferrapi::http::header::HeaderName,
+        ferrapi::http::header::HeaderValue,
+    ); 1],
     String,
 ) {
     (
         StatusCode::CREATED,
         [(
-            ferrapi::header::HeaderName::from_static("x-message"),
-            ferrapi::header::HeaderValue::from_static("made"),
+            ferrapi::http::header::HeaderName::from_static("x-message"),
+            ferrapi::http::header::HeaderValue::from_static("made"),
         )],
         "created".to_owned(),
     )

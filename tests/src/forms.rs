@@ -2,11 +2,11 @@
 //! answers can be compared with FastAPI's recorded ones (tests/fastapi/observed_forms.json):
 //! form fields as arguments, the OAuth2 password form, errors with headers and malformed credentials.
 
-use ferrapi::header::{HeaderName, HeaderValue, WWW_AUTHENTICATE};
+use ferrapi::http::header::{HeaderName, HeaderValue, WWW_AUTHENTICATE};
 use ferrapi::prelude::*;
 use ferrapi::security::OAuth2PasswordRequestForm;
+use ferrapi::validation::Validation;
 use ferrapi::validation::{Failure, LocItem, ValidationErrors};
-use ferrapi::Validation;
 
 // The security routes are `inputs`' (issue 13's), replayed here with malformed credentials.
 use crate::inputs::{sec_basic, sec_bearer, sec_key_header, sec_oauth2};

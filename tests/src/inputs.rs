@@ -4,11 +4,11 @@
 //! be compared with FastAPI's recorded ones (tests/fastapi/observed.json).
 
 use ferrapi::arg::{PartDoc, UploadDoc};
+use ferrapi::files::{Multipart, MultipartError};
 use ferrapi::prelude::*;
 use ferrapi::security::{
     ApiKeyCookie, ApiKeyHeader, ApiKeyQuery, HttpBasic, HttpBearer, OAuth2PasswordBearer,
 };
-use ferrapi::{Multipart, MultipartError};
 use serde::Serialize;
 
 /// Reads `User-Agent`.
@@ -117,7 +117,7 @@ param_name!(
     /// The API key cookie.
     pub KeyCookie = "session_key"
 );
-ferrapi::token_url!(
+ferrapi::security::token_url!(
     /// Where the OAuth2 password flow gets its token.
     pub TokenEndpoint = "token"
 );

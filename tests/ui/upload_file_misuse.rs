@@ -1,5 +1,5 @@
 use ferrapi::prelude::*;
-use ferrapi::Multipart;
+use ferrapi::files::Multipart;
 
 #[derive(Model)]
 struct Login {

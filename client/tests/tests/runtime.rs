@@ -15,9 +15,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use ferrapi::header::{HeaderName, HeaderValue};
+use ferrapi::http::header::{HeaderName, HeaderValue};
 use ferrapi::prelude::*;
-use ferrapi::{Event as SseEvent, LastEventId, Sse, StreamingResponse};
+use ferrapi::streaming::{Event as SseEvent, LastEventId, Sse, StreamingResponse};
 use ferrapi_client::{
     CallOptions, Client, Decode, Error, EventStream, Incoming, JsonLines, Method, Raw, RetryPolicy,
     ServiceTransport,

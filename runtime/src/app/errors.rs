@@ -26,7 +26,7 @@ impl App {
         F: Fn(&Parts) -> R + Send + Sync + 'static,
         R: IntoResponse,
     {
-        self.state.answers_mut().not_found = Some(Arc::new(move |head| answer(head).into_response()));
+        self.answers.not_found = Some(Arc::new(move |head| answer(head).into_response()));
         self
     }
 
@@ -38,8 +38,7 @@ impl App {
         F: Fn(&Parts) -> R + Send + Sync + 'static,
         R: IntoResponse,
     {
-        self.state.answers_mut().method_not_allowed =
-            Some(Arc::new(move |head| answer(head).into_response()));
+        self.answers.method_not_allowed = Some(Arc::new(move |head| answer(head).into_response()));
         self
     }
 
@@ -56,7 +55,7 @@ impl App {
         F: Fn(&ValidationErrors, &Parts) -> R + Send + Sync + 'static,
         R: IntoResponse + JsonSchema,
     {
-        self.state.answers_mut().validation = Some(ValidationAnswer {
+        self.answers.validation = Some(ValidationAnswer {
             status,
             answer: Arc::new(move |errors, head| answer(errors, head).into_response()),
             schema: R::schema,
@@ -76,13 +75,13 @@ impl App {
         F: Fn() -> R + Send + Sync + 'static,
         R: IntoResponse,
     {
-        self.state.answers_mut().internal = Some(Arc::new(move || answer().into_response()));
+        self.answers.internal = Some(Arc::new(move || answer().into_response()));
         self
     }
 
     /// How the document shows the validation error, when the app answers it its own way.
     pub(super) fn validation_error_body(&self) -> Result<Option<ErrorBody>, BuildError> {
-        let Some(validation) = &self.state.answers().validation else {
+        let Some(validation) = &self.answers.validation else {
             return Ok(None);
         };
         if !validation.status.is_client_error() {

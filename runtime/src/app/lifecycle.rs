@@ -88,7 +88,7 @@ impl App {
     /// Run `hook` before the server takes its first connection (open a pool, warm a cache, check
     /// a dependency service): hooks run in the order added, and the first that returns `Err`
     /// stops the start, [`App::serve`] returning
-    /// [`ServeError::Startup`](crate::ServeError::Startup) with `name` and the error on one line.
+    /// [`ServeError::Startup`](crate::serve::ServeError::Startup) with `name` and the error on one line.
     /// FastAPI's `lifespan` before its `yield`.
     ///
     /// What the hook returns in `Ok` becomes the app's state (FastAPI's `app.state.pool = ..` in

@@ -13,7 +13,7 @@ use bytes::Bytes;
 use super::Endpoint;
 use crate::budget::MemoryBudget;
 use crate::config::Config;
-use crate::extract::{DependencyFn, StateMap};
+use crate::extract::{DependencyFn, Shared};
 use crate::metrics::HttpMetrics;
 use crate::openapi::DocsRoutes;
 use crate::routing::{RouteDef, RouteInfo, Router};
@@ -24,7 +24,8 @@ pub(crate) struct Compiled {
     /// The routes, by declaration index (the router's answer).
     pub(crate) targets: Vec<Target>,
     pub(crate) router: Router,
-    pub(crate) state: StateMap,
+    /// The user's state, the app's error answers and its background tasks' tracker.
+    pub(crate) shared: Shared,
     pub(crate) config: Config,
     pub(crate) openapi_json: Bytes,
     pub(crate) docs: DocsRoutes,
@@ -44,7 +45,7 @@ pub(crate) struct Target {
     /// The [`MatchedRoute`] extension layers see, and the template observation reports.
     pub(crate) matched: MatchedRoute,
     /// The layer stack of each of the route's groups that has layers, outermost first; each
-    /// ends in the innermost service of `layers.rs`. Empty for most routes.
+    /// ends in the innermost service of `proceed.rs`. Empty for most routes.
     pub(crate) stacks: Box<[Endpoint]>,
     /// The dependencies of the route's groups, outermost group first, handed to the handler.
     /// Empty for most routes.

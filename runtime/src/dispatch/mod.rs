@@ -6,10 +6,10 @@
 //!    metrics; the request's id, clock and metrics start here (else one check, then nothing);
 //! 2. **route** (`routed.rs`): the one routing function: the metrics endpoint, the docs pages, or
 //!    the router (a route, 404 or 405);
-//! 3. **the app's layers** (`layers.rs`), when it has them: the request goes down the stack with
+//! 3. **the app's layers** (`proceed.rs`), when it has them: the request goes down the stack with
 //!    where it was routed (one private extension), and the stack's innermost service picks up
 //!    from there;
-//! 4. **the route's groups' layers** (`layers.rs`), when its groups have them: the same, one
+//! 4. **the route's groups' layers** (`proceed.rs`), when its groups have them: the same, one
 //!    stack per group, outermost first, ending in the same innermost service;
 //! 5. **run the route** (`run.rs`): read its body in the route's mode (none, whole, handed over
 //!    unread), build its `RequestCx` (in one place), and call its one generated handler with its
@@ -44,9 +44,9 @@ use hyper::{Method, Request};
 
 mod compiled;
 mod endpoint;
-mod layers;
 mod observe;
 mod panic;
+mod proceed;
 mod response_future;
 mod routed;
 mod run;
@@ -55,8 +55,8 @@ mod service;
 pub use compiled::MatchedRoute;
 pub(crate) use compiled::{Compiled, Target};
 pub use endpoint::{Endpoint, EndpointFuture};
-pub(crate) use layers::Innermost;
 pub(crate) use observe::{Observed, RequestId, X_REQUEST_ID};
+pub(crate) use proceed::stack;
 pub(crate) use response_future::ResponseFuture;
 pub use response_future::ServiceFuture;
 pub(crate) use service::LayerFn;
@@ -141,7 +141,7 @@ where
     // The layers' `call`, the extraction and the handler's first poll run in the request.
     let _entered = hook.enter();
     match stack {
-        Some(stack) => layers::through(stack, inner, parts, body, routed, 0),
-        None => layers::proceed(inner, parts, body, routed, 0),
+        Some(stack) => proceed::through(stack, inner, parts, body, routed, 0),
+        None => proceed::proceed(inner, parts, body, routed, 0),
     }
 }

@@ -68,7 +68,7 @@ pub(super) fn route<H: Hook>(inner: &Compiled, parts: &Parts, hook: &mut H) -> R
 /// caller's mistake would bring one).
 #[cold]
 pub(super) fn respond_unrouted(inner: &Compiled, parts: &Parts, routed: Routed) -> Response {
-    let answers = inner.state.answers();
+    let answers = &inner.shared.answers;
     match routed {
         Routed::Docs => inner
             .docs

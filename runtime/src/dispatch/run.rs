@@ -239,7 +239,7 @@ where
     if let Err(response) = limits.total.check_declared(&body.size_hint()) {
         return Run::ready(response);
     }
-    let (name, answers) = (target.def.name, inner.state.answers());
+    let (name, answers) = (target.def.name, &inner.shared.answers);
     let inner = inner.clone();
     let future = async move {
         let charge = inner.budget.as_ref().map(Charge::new);
@@ -274,7 +274,7 @@ fn request_cx<'a>(
         path: parts.uri.path(),
         params,
         body_input: input,
-        state: &inner.state,
+        shared: &inner.shared,
         charge,
         budget: inner.budget.as_ref(),
     }
@@ -294,7 +294,7 @@ fn call<B>(
 ) -> Run<B> {
     let cx = request_cx(inner, parts, params, input, charge.as_ref());
     let def = &target.def;
-    let answers = inner.state.answers();
+    let answers = &inner.shared.answers;
     match catch_unwind(AssertUnwindSafe(|| (def.handler)(&cx, &target.dependencies))) {
         Ok(Started::Later(future)) => Run::running(future, def.name, answers, charge),
         Ok(Started::Now(response)) => Run::Ready(Poll::Ready(response)),

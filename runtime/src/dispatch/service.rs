@@ -14,9 +14,7 @@ use std::task::{Context, Poll};
 use bytes::Bytes;
 use hyper::Request;
 
-use super::{
-    dispatch, Compiled, Endpoint, Innermost, RequestId, ResponseFuture, ServiceFuture, X_REQUEST_ID,
-};
+use super::{dispatch, Compiled, Endpoint, RequestId, ResponseFuture, ServiceFuture, X_REQUEST_ID};
 use crate::config::Config;
 use crate::response::{BoxError, Response};
 use crate::routing::RouteInfo;
@@ -43,17 +41,12 @@ impl std::fmt::Debug for Service {
 }
 
 impl Service {
-    /// Wrap the compiled app in its layers (the first added innermost).
-    pub(crate) fn new(compiled: Compiled, layers: &[LayerFn]) -> Self {
-        let inner = Arc::new(compiled);
-        let stack = (!layers.is_empty()).then(|| {
-            let internal = inner.state.answers().internal.clone();
-            layers.iter().fold(
-                Endpoint::new(Innermost(internal.clone()), internal),
-                |endpoint, layer| layer(endpoint),
-            )
-        });
-        Service { inner, stack }
+    /// The compiled app inside its layer stack (`None`: it has no layers).
+    pub(crate) fn new(compiled: Compiled, stack: Option<Endpoint>) -> Self {
+        Service {
+            inner: Arc::new(compiled),
+            stack,
+        }
     }
 
     /// The configuration.

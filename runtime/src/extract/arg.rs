@@ -45,7 +45,7 @@ pub enum Source {
     Cookie,
     /// The request body, read whole (JSON, a form).
     Body,
-    /// The request body, read by the route as it arrives ([`Multipart`](crate::Multipart)): the
+    /// The request body, read by the route as it arrives ([`Multipart`](crate::files::Multipart)): the
     /// dispatcher hands it over unread.
     Stream,
     /// The server (state, headers): not part of the API.

@@ -128,7 +128,7 @@ impl Arg for BackgroundTasks {
     type Input = Self;
 
     fn extract(cx: &RequestCx<'_>, _param: Param<Self>, _errors: &mut ValidationErrors) -> Option<Self> {
-        Some(BackgroundTasks::new(cx.state.tasks().clone()))
+        Some(BackgroundTasks::new(cx.shared.tasks.clone()))
     }
 
     fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {

@@ -137,7 +137,7 @@ mod tests {
     use super::*;
     use crate::body::BodyInput;
     use crate::extract::arg::{resolve, Sharing};
-    use crate::extract::{PathParams, Source};
+    use crate::extract::{PathParams, Shared, Source};
 
     static RUNS: AtomicUsize = AtomicUsize::new(0);
 
@@ -175,13 +175,13 @@ mod tests {
             .body(())
             .map(hyper::Request::into_parts)
             .unwrap_or_else(|_| unreachable!());
-        let (params, body, state) = (PathParams::default(), BodyInput::Missing, StateMap::default());
+        let (params, body, shared) = (PathParams::default(), BodyInput::Missing, Shared::default());
         let cx = RequestCx {
             parts: &parts,
             path: "/x",
             params: &params,
             body_input: &body,
-            state: &state,
+            shared: &shared,
             charge: None,
             budget: None,
         };

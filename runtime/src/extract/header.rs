@@ -35,7 +35,7 @@ use crate::response::Response;
 use crate::validate::{convert_param, Constraint, FromParam, LocItem, SchemaRegistry, ValidationErrors};
 
 /// The name a [`Header`] or [`Cookie`] argument reads, when it is not the argument's own
-/// (FastAPI's `alias`). Write one with [`param_name!`](crate::param_name).
+/// (FastAPI's `alias`). Write one with [`param_name!`](crate::arg::param_name).
 pub trait ParamName: Send + 'static {
     /// The exact name; empty for [`FromArgument`].
     const NAME: &'static str;
@@ -52,8 +52,10 @@ impl ParamName for FromArgument {
 /// Declare a [`ParamName`]: `param_name!(RequestId = "X-Request_ID");` makes a unit type
 /// `RequestId` for `Header<String, RequestId>`, which reads header `X-Request_ID` exactly (no
 /// underscore is turned into a hyphen).
+// Public as `ferrapi::arg::param_name` (and in the prelude); the exported name is hidden.
+#[doc(hidden)]
 #[macro_export]
-macro_rules! param_name {
+macro_rules! __param_name {
     ($(#[$meta:meta])* $vis:vis $ty:ident = $name:literal) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, Default)]
@@ -453,7 +455,7 @@ mod tests {
 
     #[test]
     fn header_names_are_hyphenated_unless_exact() {
-        crate::param_name!(Exact = "X-Request_ID");
+        crate::arg::param_name!(Exact = "X-Request_ID");
         assert_eq!(header_name::<FromArgument>("user_agent"), "user-agent");
         assert_eq!(header_name::<FromArgument>("accept"), "accept");
         assert_eq!(header_name::<Exact>("request_id"), "X-Request_ID");

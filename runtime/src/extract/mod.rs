@@ -52,7 +52,7 @@ mod single;
 mod state;
 mod validation;
 
-pub use crate::body::{MultipartError, UploadFile};
+pub use crate::body::UploadFile;
 pub use arg::sealed::SEALED;
 pub use arg::{Arg, Deps, Param, Sharing, Source};
 pub use background::{BackgroundTasks, TaskOutcome};
@@ -71,5 +71,6 @@ pub use security::{
     ApiKeyCookie, ApiKeyHeader, ApiKeyQuery, HttpBasic, HttpBearer, OAuth2PasswordBearer, TokenUrl,
 };
 pub(crate) use single::{repeated, single_field, sole_field};
+pub(crate) use state::Shared;
 pub use state::{State, StateMap};
 pub use validation::Validation;

@@ -67,7 +67,7 @@ impl Overrides {
     }
 
     /// Run `future` (a request) with these overrides.
-    pub(crate) async fn scope<F: Future>(self, future: F) -> F::Output {
+    pub(crate) async fn run<F: Future>(self, future: F) -> F::Output {
         CURRENT.scope(self, future).await
     }
 }

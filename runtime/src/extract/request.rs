@@ -15,9 +15,10 @@ use hyper::http::request::Parts;
 use hyper::HeaderMap;
 
 use super::query;
-use super::state::StateMap;
+use super::state::Shared;
 use crate::body::BodyInput;
 use crate::budget::{Charge, MemoryBudget};
+use crate::response::ErrorAnswers;
 use crate::validate::{BadBody, ValidationErrors};
 
 /// Most parameters a template may have (their ranges are kept inline, without allocating).
@@ -66,7 +67,8 @@ pub struct RequestCx<'a> {
     pub(crate) path: &'a str,
     pub(crate) params: &'a PathParams,
     pub(crate) body_input: &'a BodyInput,
-    pub(crate) state: &'a StateMap,
+    /// The user's state, the app's error answers and its task tracker.
+    pub(crate) shared: &'a Shared,
     /// The request's charge against the memory budget (a route that reads its body, in an app
     /// with a budget): what parsing the body takes is charged to it before the parse.
     pub(crate) charge: Option<&'a Charge>,
@@ -89,6 +91,12 @@ impl<'a> RequestCx<'a> {
                 false
             }
         }
+    }
+
+    /// The app's error answers (`App::on_not_found`, `App::on_validation_error`, ...).
+    #[inline]
+    pub(crate) fn answers(&self) -> &'a ErrorAnswers {
+        &self.shared.answers
     }
 
     /// The raw (still percent-encoded) value of the `index`-th path parameter.
@@ -134,6 +142,6 @@ impl<'a> RequestCx<'a> {
 
     /// The application state of type `T`, if the app registered one.
     pub fn state<T: Send + Sync + 'static>(&self) -> Option<Arc<T>> {
-        self.state.get::<T>()
+        self.shared.state.get::<T>()
     }
 }

@@ -238,7 +238,7 @@ impl HttpBasic {
 scheme_arg!(HttpBasic,);
 
 /// An API key in header [`N::NAME`](ParamName), FastAPI's `APIKeyHeader`: the key, unchecked.
-/// Name the header with [`param_name!`](crate::param_name).
+/// Name the header with [`param_name!`](crate::arg::param_name).
 pub struct ApiKeyHeader<N>(pub String, PhantomData<fn() -> N>);
 
 /// An API key in query parameter [`N::NAME`](ParamName), FastAPI's `APIKeyQuery`.
@@ -307,15 +307,17 @@ api_key!(ApiKeyCookie, "APIKeyCookie", "cookie", |cx, name| cookie(
 .map(Cow::into_owned));
 
 /// The token URL of an [`OAuth2PasswordBearer`]: where a client posts the user name and password
-/// (a form) to get a token. Declare one with [`token_url!`](crate::token_url).
+/// (a form) to get a token. Declare one with [`token_url!`](crate::security::token_url).
 pub trait TokenUrl: Send + 'static {
     /// The URL, relative to the app (`"token"`, `"/auth/token"`).
     const URL: &'static str;
 }
 
 /// Declare a [`TokenUrl`]: `token_url!(Login = "token");`.
+// Public as `ferrapi::security::token_url`; the exported name is hidden.
+#[doc(hidden)]
 #[macro_export]
-macro_rules! token_url {
+macro_rules! __token_url {
     ($(#[$meta:meta])* $vis:vis $ty:ident = $url:literal) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, Default)]

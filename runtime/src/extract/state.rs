@@ -5,9 +5,9 @@
 //! that asks for a state the app does not hold is refused when the app is built, not when a
 //! request arrives (a state a startup hook gives is held by its slot from the start, filled when
 //! the hook ran: a value of `App::state` is read as it was, at no extra
-//! cost); the app's error answers travel
-//! with its state (see [`StateMap::answers`]), and so does the tracker of its background tasks
-//! ([`StateMap::tasks`]).
+//! cost); a [`StateMap`] holds the user's values and nothing else: what else every request
+//! shares of the compiled app (its error answers, the tracker of its background tasks) is beside
+//! it in [`Shared`], reached through the same one address a request carries.
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
@@ -22,17 +22,25 @@ use crate::response::ErrorAnswers;
 #[derive(Default)]
 pub struct StateMap {
     values: HashMap<TypeId, Arc<dyn Any + Send + Sync>>,
-    answers: ErrorAnswers,
-    tasks: TaskTracker,
 }
 
 impl std::fmt::Debug for StateMap {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StateMap")
             .field("len", &self.values.len())
-            .field("answers", &self.answers)
             .finish()
     }
+}
+
+/// What every request shares of the compiled app besides its routes: the user's state, the
+/// app's error answers (`App::on_not_found`, ...) and the tracker of its background tasks, which
+/// a server shutting down waits for. One address in each request's context reaches all three: a
+/// request that fails validation finds the app's 422 through it, and carries nothing more for it.
+#[derive(Debug, Default)]
+pub(crate) struct Shared {
+    pub(crate) state: StateMap,
+    pub(crate) answers: ErrorAnswers,
+    pub(crate) tasks: TaskTracker,
 }
 
 impl StateMap {
@@ -61,24 +69,6 @@ impl StateMap {
     /// True when a value of this type is stored.
     pub fn contains(&self, type_id: TypeId) -> bool {
         self.values.contains_key(&type_id)
-    }
-
-    /// The tracker of the app's background tasks, which a server shutting down waits for.
-    pub(crate) fn tasks(&self) -> &TaskTracker {
-        &self.tasks
-    }
-
-    /// The app's answers to 404, 405, validation errors and 500 (`App::on_not_found`, ...). They
-    /// are kept here because every generated handler already holds the state's address: the
-    /// handler of a request that fails validation reaches the override through it, and no request
-    /// carries anything more for it.
-    pub(crate) fn answers(&self) -> &ErrorAnswers {
-        &self.answers
-    }
-
-    /// The app's error answers, to set them.
-    pub(crate) fn answers_mut(&mut self) -> &mut ErrorAnswers {
-        &mut self.answers
     }
 }
 

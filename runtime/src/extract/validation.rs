@@ -9,11 +9,9 @@
 
 use std::future::Future;
 
-use hyper::http::request::Parts;
-
 use super::arg::{ready, Arg, Deps, Param, Source};
 use super::request::RequestCx;
-use crate::response::{ErrorAnswers, IntoResponse, Response, ValidationAnswer};
+use crate::response::{KeptValidation, Response};
 use crate::validate::ValidationErrors;
 
 /// The app's answer to validation errors, as an argument: record errors in a
@@ -23,12 +21,12 @@ use crate::validate::ValidationErrors;
 ///
 /// [`App::on_validation_error`]: crate::App::on_validation_error
 #[derive(Clone, Default)]
-pub struct Validation(Option<Box<(Parts, ValidationAnswer)>>);
+pub struct Validation(KeptValidation);
 
 impl std::fmt::Debug for Validation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_tuple("Validation")
-            .field(&if self.0.is_some() {
+            .field(&if self.0.is_app_answer() {
                 "app's answer"
             } else {
                 "FastAPI's answer"
@@ -48,14 +46,7 @@ impl Validation {
 
     /// The app's answer to `errors` (which should not be empty).
     pub fn answer(&self, errors: ValidationErrors) -> Response {
-        match self.0.as_deref() {
-            None => errors.into_response(),
-            Some((head, validation)) => ErrorAnswers {
-                validation: Some(validation.clone()),
-                ..ErrorAnswers::default()
-            }
-            .invalid(errors, head),
-        }
+        self.0.answer(errors)
     }
 }
 
@@ -67,10 +58,7 @@ impl Arg for Validation {
     type Input = Self;
 
     fn extract(cx: &RequestCx<'_>, _param: Param<Self>, _errors: &mut ValidationErrors) -> Option<Self> {
-        let answer = cx.state.answers().validation.as_ref();
-        Some(Validation(
-            answer.map(|answer| Box::new((cx.parts.clone(), answer.clone()))),
-        ))
+        Some(Validation(KeptValidation::keep(cx.answers(), cx.parts)))
     }
 
     fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {

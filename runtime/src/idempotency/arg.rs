@@ -30,7 +30,7 @@ use hyper::header::{HeaderName, HeaderValue};
 use hyper::StatusCode;
 use serde_json::{json, Value};
 
-use super::keys::{Begin, KeptAnswer, KeyStore};
+use super::keys::{Begin, KeptResponse, KeyStore};
 use super::memory::MemoryKeys;
 use crate::body::BodyInput;
 use crate::extract::{repeated, single_field, Arg, Deps, Param, RequestCx, Source, StateMap};
@@ -155,7 +155,7 @@ impl IdempotencyKey {
         held.kept.store(true, Ordering::Release);
         let store = &held.keys.store;
         let kept = match response.body().whole() {
-            Some(body) if !response.status().is_server_error() => KeptAnswer {
+            Some(body) if !response.status().is_server_error() => KeptResponse {
                 status: response.status().as_u16(),
                 headers: response
                     .headers()
@@ -277,7 +277,7 @@ fn reused(key: &str) -> Response {
 }
 
 /// A kept answer, replayed with the marker header.
-fn replay(kept: KeptAnswer) -> Response {
+fn replay(kept: KeptResponse) -> Response {
     let mut response = hyper::Response::new(crate::response::Body::from(kept.body));
     *response.status_mut() = StatusCode::from_u16(kept.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let headers = response.headers_mut();

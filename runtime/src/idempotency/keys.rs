@@ -1,4 +1,4 @@
-//! What an idempotency key keeps ([`KeptAnswer`]), the contract of a store of keys
+//! What an idempotency key keeps ([`KeptResponse`]), the contract of a store of keys
 //! ([`KeyStore`]), and the one decision every store makes when a request arrives with a key
 //! ([`decide`]), so that the in-memory store and a database's give the same answers.
 //!
@@ -29,9 +29,9 @@ impl std::fmt::Display for KeyStoreError {
 
 impl std::error::Error for KeyStoreError {}
 
-/// The answer kept for a key: status, headers and body, replayed as they were.
+/// The response kept for a key: status, headers and body, replayed as they were.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KeptAnswer {
+pub struct KeptResponse {
     /// The status code.
     pub status: u16,
     /// The headers, names in lower case, values as bytes, in order.
@@ -56,7 +56,7 @@ pub enum Record {
         /// The request's fingerprint.
         fingerprint: String,
         /// The answer.
-        answer: KeptAnswer,
+        answer: KeptResponse,
         /// When it is forgotten.
         expires: u64,
     },
@@ -72,7 +72,7 @@ pub enum Begin {
     /// The key was used for another request: 422.
     Mismatch,
     /// The first attempt's answer, to replay.
-    Replay(KeptAnswer),
+    Replay(KeptResponse),
 }
 
 /// What to do with `existing` (the key's record, if any) for a request with `fingerprint` at
@@ -127,7 +127,7 @@ pub trait KeyStore: Send + Sync + 'static {
         &'a self,
         key: &'a str,
         fingerprint: &'a str,
-        answer: KeptAnswer,
+        answer: KeptResponse,
         expires: u64,
     ) -> KeyFuture<'a, ()>;
 
@@ -140,8 +140,8 @@ pub trait KeyStore: Send + Sync + 'static {
 mod tests {
     use super::*;
 
-    fn answer() -> KeptAnswer {
-        KeptAnswer {
+    fn answer() -> KeptResponse {
+        KeptResponse {
             status: 201,
             headers: vec![("location".into(), b"/x/1".to_vec())],
             body: Bytes::from_static(b"{}"),

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use super::keys::{decide, Begin, KeptAnswer, KeyFuture, KeyStore, KeyStoreError, Record};
+use super::keys::{decide, Begin, KeptResponse, KeyFuture, KeyStore, KeyStoreError, Record};
 
 /// Idempotency keys kept in this process's memory: right for one process; a service of several
 /// processes keeps them where all see them (a [`KeyStore`] over its database).
@@ -72,7 +72,7 @@ impl KeyStore for MemoryKeys {
         &'a self,
         key: &'a str,
         fingerprint: &'a str,
-        answer: KeptAnswer,
+        answer: KeptResponse,
         expires: u64,
     ) -> KeyFuture<'a, ()> {
         Box::pin(std::future::ready(self.with(|records, _| {
@@ -119,7 +119,7 @@ mod tests {
     #[test]
     fn expired_records_are_swept_every_256_keys_taken() {
         let keys = MemoryKeys::new();
-        let answer = KeptAnswer {
+        let answer = KeptResponse {
             status: 201,
             headers: Vec::new(),
             body: bytes::Bytes::new(),

@@ -15,5 +15,5 @@ mod keys;
 mod memory;
 
 pub use arg::{IdempotencyKey, IdempotencyKeys, Kept, Pending, REPLAYED};
-pub use keys::{decide, Begin, KeptAnswer, KeyFuture, KeyStore, KeyStoreError, Record};
+pub use keys::{decide, Begin, KeptResponse, KeyFuture, KeyStore, KeyStoreError, Record};
 pub use memory::MemoryKeys;

@@ -146,6 +146,44 @@ fn guarded(what: &str, answer: impl FnOnce() -> Response) -> Option<Response> {
     }
 }
 
+/// The app's answer to validation errors, kept to give later, when the request is no longer at
+/// hand: the request head and the override when the app has one, nothing for FastAPI's 422. The
+/// one way an answer to validation errors is given after the request ([`Invalid`], and the
+/// [`Validation`](crate::validation::Validation) argument).
+#[derive(Clone, Default)]
+pub(crate) struct KeptValidation(Option<Box<(Parts, ValidationAnswer)>>);
+
+impl KeptValidation {
+    /// What answering validation errors of the request of `head` later needs (a copy of the
+    /// head only when the app overrides the answer, which is given the head).
+    pub(crate) fn keep(answers: &ErrorAnswers, head: &Parts) -> Self {
+        KeptValidation(
+            answers
+                .validation
+                .as_ref()
+                .map(|validation| Box::new((head.clone(), validation.clone()))),
+        )
+    }
+
+    /// Whether the app overrides the answer.
+    pub(crate) fn is_app_answer(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// The answer to `errors` (not empty).
+    #[cold]
+    pub(crate) fn answer(&self, errors: ValidationErrors) -> Response {
+        match self.0.as_deref() {
+            None => errors.into_response(),
+            Some((head, validation)) => ErrorAnswers {
+                validation: Some(validation.clone()),
+                ..ErrorAnswers::default()
+            }
+            .invalid(errors, head),
+        }
+    }
+}
+
 /// A validation error found before a route's dependencies run, answered only after they did (a
 /// dependency's own answer comes first, as in FastAPI): the errors, and what the app's override
 /// needs to answer them later, when the route future no longer sees the request.
@@ -153,8 +191,7 @@ pub struct Invalid(Box<Deferred>);
 
 struct Deferred {
     errors: ValidationErrors,
-    /// The request head and the override, when the app has one.
-    answer: Option<(Parts, ValidationAnswer)>,
+    kept: KeptValidation,
 }
 
 impl std::fmt::Debug for Invalid {
@@ -168,24 +205,14 @@ impl Invalid {
     #[cold]
     #[inline(never)]
     pub(crate) fn new(answers: &ErrorAnswers, errors: ValidationErrors, head: &Parts) -> Self {
-        let answer = answers
-            .validation
-            .as_ref()
-            .map(|validation| (head.clone(), validation.clone()));
-        Invalid(Box::new(Deferred { errors, answer }))
+        let kept = KeptValidation::keep(answers, head);
+        Invalid(Box::new(Deferred { errors, kept }))
     }
 
     /// The answer.
     #[cold]
     pub fn answer(self) -> Response {
-        let Deferred { errors, answer } = *self.0;
-        match answer {
-            None => errors.into_response(),
-            Some((head, validation)) => ErrorAnswers {
-                validation: Some(validation),
-                ..ErrorAnswers::default()
-            }
-            .invalid(errors, &head),
-        }
+        let Deferred { errors, kept } = *self.0;
+        kept.answer(errors)
     }
 }

@@ -18,7 +18,7 @@ mod sse;
 mod stream;
 
 pub use answers::Invalid;
-pub(crate) use answers::{internal_answer, ErrorAnswers, InternalAnswer, ValidationAnswer};
+pub(crate) use answers::{internal_answer, ErrorAnswers, InternalAnswer, KeptValidation, ValidationAnswer};
 pub use body::{Body, BodyError, BoxError};
 pub(crate) use digest::fnv1a;
 pub(crate) use memory::{charged, fitted, over_budget, MemoryRefused};

@@ -210,7 +210,7 @@ impl Route for RouteDef {
 #[macro_export]
 macro_rules! routes {
     ($($($segment:ident)::+),* $(,)?) => {
-        ::std::vec![$($crate::Route::def(&$($segment)::+ {})),*]
+        ::std::vec![$($crate::route::Route::def(&$($segment)::+ {})),*]
     };
 }
 

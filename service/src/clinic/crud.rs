@@ -21,7 +21,7 @@
 
 use ferrapi::conditional::{ETag, Preconditions, Read, Tagged, Write};
 use ferrapi::convert::FromJson;
-use ferrapi::header::{HeaderName, HeaderValue, LOCATION};
+use ferrapi::http::header::{HeaderName, HeaderValue, LOCATION};
 use ferrapi::prelude::*;
 use ferrapi::validation::{LocItem, ValidationErrors};
 use serde::Serialize;

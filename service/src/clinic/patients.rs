@@ -13,7 +13,7 @@
 //!   step, so no visit is booked for the patient in between, by this process or another.
 
 use ferrapi::conditional::{Preconditions, Tagged, Write};
-use ferrapi::header::{HeaderName, HeaderValue};
+use ferrapi::http::header::{HeaderName, HeaderValue};
 use ferrapi::prelude::*;
 
 use super::crud::{create, delete, list, read, replace, to_document, Page};

@@ -17,7 +17,7 @@
 //! - cancelling a visit needs no check: removing a reference cannot leave one dangling.
 
 use ferrapi::conditional::{Preconditions, Tagged, Write};
-use ferrapi::header::{HeaderName, HeaderValue};
+use ferrapi::http::header::{HeaderName, HeaderValue};
 use ferrapi::idempotency::{IdempotencyKey, Kept};
 use ferrapi::prelude::*;
 

@@ -520,12 +520,12 @@ async fn delete_below_deletes_what_is_past(store: Store) {
 
 /// The service's idempotency keys sweep the records past their time as keys are taken.
 async fn expired_keys_are_swept(store: Store) {
-    use ferrapi::idempotency::{Begin, KeptAnswer, KeyStore};
+    use ferrapi::idempotency::{Begin, KeptResponse, KeyStore};
     use resource_api::idempotency::{StoreKeys, KEYS};
 
     StoreKeys::prepare(&store).await.unwrap();
     let keys = StoreKeys::new(store.clone()).sweep_every(4);
-    let answer = KeptAnswer {
+    let answer = KeptResponse {
         status: 201,
         headers: vec![("location".into(), b"/visits/1".to_vec())],
         body: b"{}".to_vec().into(),

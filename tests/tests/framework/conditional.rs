@@ -8,7 +8,7 @@ use std::net::SocketAddr;
 use std::sync::Mutex;
 
 use ferrapi::conditional::{ETag, IfMatchRequired, Preconditions, Tagged, Write};
-use ferrapi::header::{HeaderName, HeaderValue, CACHE_CONTROL};
+use ferrapi::http::header::{HeaderName, HeaderValue, CACHE_CONTROL};
 use ferrapi::prelude::*;
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::client::{send, Reply};

@@ -16,10 +16,11 @@ use std::net::SocketAddr;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
-use ferrapi::header::HeaderValue;
+use ferrapi::files::{Multipart, MultipartError};
+use ferrapi::http::header::HeaderValue;
 use ferrapi::metrics::Metrics;
 use ferrapi::prelude::*;
-use ferrapi::{Multipart, MultipartError, StreamingResponse};
+use ferrapi::streaming::StreamingResponse;
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::client::{read_to_close, request, Reply};
 use futures_util::future::join_all;

@@ -9,10 +9,11 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use ferrapi::arg::Parts;
+use ferrapi::http::header;
+use ferrapi::layer::BoxError;
 use ferrapi::prelude::*;
 use ferrapi::testing::{TestClient, TestResponse};
 use ferrapi::validation::ValidationErrors;
-use ferrapi::{header, BoxError};
 use ferrapi_tests::app::{app, spawn};
 use ferrapi_tests::client::{get, send};
 use serde::Serialize;

@@ -6,8 +6,8 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use ferrapi::files::{FileResponse, StaticDir};
 use ferrapi::prelude::*;
-use ferrapi::{FileResponse, StaticDir};
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::client::{raw, request, send, Reply};
 

@@ -14,11 +14,11 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use ferrapi::header::{HeaderValue, WWW_AUTHENTICATE};
+use ferrapi::http::header::{HeaderValue, WWW_AUTHENTICATE};
 use ferrapi::layer::MatchedRoute;
 use ferrapi::prelude::*;
+use ferrapi::route::RouteInfo;
 use ferrapi::testing::{TestClient, TestResponse};
-use ferrapi::RouteInfo;
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::client::{get, send_json, Reply};
 use ferrapi_tests::snapshot::assert_document_snapshot;

@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use ferrapi::header::{HeaderName, HeaderValue, LOCATION};
+use ferrapi::http::header::{HeaderName, HeaderValue, LOCATION};
 use ferrapi::idempotency::{IdempotencyKey, IdempotencyKeys, Kept};
 use ferrapi::prelude::*;
 use ferrapi_tests::app::spawn;

@@ -4,8 +4,8 @@
 //! `WWW-Authenticate` must be FastAPI's, except the deliberate differences listed here. The
 //! documents are FastAPI's too, but for the `format` this framework adds to integers and floats.
 
+use ferrapi::http::Method;
 use ferrapi::testing::TestClient;
-use ferrapi::Method;
 use serde_json::Value;
 
 /// The recorded cases whose path starts with one of `prefixes`.
@@ -52,7 +52,7 @@ async fn replay(
         let path = case["path"].as_str().unwrap_or("/");
         let mut request = client.request(method, path);
         for (name, value) in headers(case) {
-            let value = ferrapi::header::HeaderValue::from_bytes(&value).expect("header value");
+            let value = ferrapi::http::header::HeaderValue::from_bytes(&value).expect("header value");
             request = request.header(name.as_str(), value);
         }
         if let Some(body) = case["request_body"].as_str() {
@@ -209,10 +209,10 @@ async fn forms_and_security_schemes_are_documented_as_fastapi_documents_them() {
 }
 
 mod grouped {
+    use ferrapi::files::{Multipart, MultipartError};
     use ferrapi::prelude::*;
     use ferrapi::security::HttpBearer;
     use ferrapi::testing::TestClient;
-    use ferrapi::{Multipart, MultipartError};
 
     /// A plain route of the group.
     #[get("/me")]

@@ -9,9 +9,9 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use ferrapi::layer::BoxError;
 use ferrapi::layer::MatchedRoute;
 use ferrapi::prelude::*;
-use ferrapi::BoxError;
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::client::{get, raw, request, send, send_json};
 use hyper::header::HeaderValue;
@@ -52,7 +52,7 @@ fn routes() -> App {
 async fn cors_answers_preflights_and_marks_answers_also_404s() {
     let cors = CorsLayer::new()
         .allow_origin(HeaderValue::from_static("https://app.example"))
-        .allow_methods([ferrapi::Method::GET, ferrapi::Method::POST]);
+        .allow_methods([ferrapi::http::Method::GET, ferrapi::http::Method::POST]);
     let addr = spawn(routes().layer(cors)).await;
     let preflight = send(
         addr,

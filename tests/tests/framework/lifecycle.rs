@@ -9,7 +9,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use ferrapi::prelude::*;
-use ferrapi::{BackgroundTasks, ServeError};
+use ferrapi::serve::ServeError;
+use ferrapi::BackgroundTasks;
 use ferrapi_tests::client::get;
 
 /// What happened, in order.

@@ -98,10 +98,11 @@ fn argument_types() -> BTreeSet<String> {
     names
 }
 
-/// Every name a `pub use` of the crate root (its inline modules included) or of `ws` exports.
+/// Every name a `pub use` of the crate root (its inline modules included), of `ws` or of `files`
+/// exports.
 fn exported() -> BTreeSet<String> {
     let mut names = BTreeSet::new();
-    for file in ["src/lib.rs", "src/ws/mod.rs"] {
+    for file in ["src/lib.rs", "src/ws/mod.rs", "src/files/mod.rs"] {
         let text = fs::read_to_string(runtime().join(file)).expect("the runtime's exports");
         for (at, _) in text.match_indices("pub use ") {
             let statement = text[at..].split(';').next().unwrap_or("");

@@ -11,9 +11,9 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ferrapi::conditional::{ETag, Preconditions, Write};
+use ferrapi::files::FileResponse;
 use ferrapi::prelude::*;
 use ferrapi::ws::WebSocketUpgrade;
-use ferrapi::FileResponse;
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::client::{send, Reply};
 use ferrapi_tests::inputs::{sec_basic, sec_bearer, sec_key_header, sec_oauth2};

@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use ferrapi::prelude::*;
-use ferrapi::{Event, LastEventId, Sse};
+use ferrapi::streaming::{Event, LastEventId, Sse};
 use ferrapi_tests::app::spawn;
 use futures_util::{stream, StreamExt};
 

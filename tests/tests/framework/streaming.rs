@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use ferrapi::prelude::*;
-use ferrapi::{Event, KeepAlive, LastEventId, Sse, StreamingResponse};
+use ferrapi::streaming::{Event, KeepAlive, LastEventId, Sse, StreamingResponse};
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::client::{parse, read_to_close, request, send};
 use futures_util::{stream, StreamExt};
@@ -26,7 +26,7 @@ const CHUNK: usize = 64 * 1024;
 async fn chunks() -> StreamingResponse {
     let parts = ["alpha ", "beta ", "gamma"].map(Ok::<_, std::io::Error>);
     StreamingResponse::new(stream::iter(parts))
-        .content_type(ferrapi::header::HeaderValue::from_static("text/plain"))
+        .content_type(ferrapi::http::header::HeaderValue::from_static("text/plain"))
 }
 
 #[get("/sized")]

@@ -5,7 +5,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use ferrapi::header;
+use ferrapi::http::header;
 use ferrapi::layer::MatchedRoute;
 use ferrapi::prelude::*;
 use ferrapi::testing::TestClient;
@@ -166,7 +166,7 @@ async fn every_method_has_its_builder() {
     assert_eq!(client.options("/item/1").send().await.status(), 405);
     assert_eq!(
         client
-            .request(ferrapi::Method::GET, "/agent")
+            .request(ferrapi::http::Method::GET, "/agent")
             .send()
             .await
             .json::<Value>()["method"],

@@ -13,7 +13,7 @@
 //! layers' cost is measured on the same routes, beside axum with the same layers.
 
 use bytes::Bytes;
-use ferrapi::header::{HeaderValue, CONTENT_TYPE};
+use ferrapi::http::header::{HeaderValue, CONTENT_TYPE};
 use ferrapi::prelude::*;
 use hyper::server::conn::http1;
 use hyper_util::rt::TokioIo;
@@ -153,11 +153,11 @@ pub async fn create_item(item: Item) -> Json<ItemWithTax> {
 /// `mib` MiB of zeros, streamed in 64 KiB chunks (chunked: no length given), for the streaming
 /// scenario (`bench/streaming.py`).
 #[get("/stream/{mib}")]
-pub async fn stream_mib(mib: u32) -> ferrapi::StreamingResponse {
+pub async fn stream_mib(mib: u32) -> ferrapi::streaming::StreamingResponse {
     let chunk = Bytes::from_static(&peer_common::STREAM_CHUNK);
     let chunks =
         (0..peer_common::stream_chunks(mib)).map(move |_| Ok::<_, std::convert::Infallible>(chunk.clone()));
-    ferrapi::StreamingResponse::new(futures_util::stream::iter(chunks))
+    ferrapi::streaming::StreamingResponse::new(futures_util::stream::iter(chunks))
 }
 
 /// The service's OpenAPI document, as captured (served by a route: this app's own is off).

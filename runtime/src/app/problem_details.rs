@@ -1,18 +1,13 @@
 //! The app's switch to problem details (RFC 9457): see [`App::problem_details`].
 //!
-//! Rules enforced here: the switch is kept as a state value (the app holds it or not), so
+//! Rules enforced here: the switch is one flag of the app (not a value of the user's state), so
 //! building the app asks one question of it; turning it on twice is turning it on once. Its layer
 //! is put around every other layer when the app is built, so the answers made of the other
 //! layers' errors (a timeout's 408, a load-shed 503) are problems too; the server's own answers
 //! read the switch from the app's [`Config`](crate::Config).
 
-use std::any::TypeId;
-
 use super::App;
 use crate::problem::ProblemLayer;
-
-/// The app answers problem details.
-pub(super) struct ProblemSwitch;
 
 impl App {
     /// Answer every error in FastAPI's `{"detail": …}` shape as RFC 9457 problem details
@@ -21,15 +16,15 @@ impl App {
     /// and every [`HttpError`](crate::HttpError). The OpenAPI document shows the
     /// `ProblemDetails` schema on every error response. Off by default: FastAPI's bodies.
     pub fn problem_details(self) -> Self {
-        if self.state.contains(TypeId::of::<ProblemSwitch>()) {
-            return self;
+        Self {
+            problem_details: true,
+            ..self
         }
-        self.state(ProblemSwitch)
     }
 
     /// Whether [`App::problem_details`] was turned on.
     pub(super) fn answers_problems(&self) -> bool {
-        self.state.contains(TypeId::of::<ProblemSwitch>())
+        self.problem_details
     }
 
     /// With the switch on, the problem layer around every layer added (the last one added is the

@@ -1,5 +1,7 @@
-//! Going down layer stacks: the app's (`App::layer`) and each group's (`Group::layer`), with one
-//! innermost service for all of them, and what comes after the app's layers ([`proceed`]).
+//! Carrying a routed request on to its route ([`proceed`]): straight there for an app and a
+//! route without layers, else down each layer stack on the way, the app's (`App::layer`) and
+//! each group's (`Group::layer`), built by one fold ([`stack`]) over one innermost service for
+//! all of them.
 //!
 //! Rules enforced here:
 //! - an app without layers and a route whose groups have none never come here but for one test
@@ -32,7 +34,7 @@ use tower::ServiceExt;
 use super::response_future::ResponseFuture;
 use super::routed::{respond_unrouted, Routed};
 use super::run::{run, Run};
-use super::{Compiled, Endpoint, MatchedRoute, ServiceFuture};
+use super::{Compiled, Endpoint, LayerFn, MatchedRoute, ServiceFuture};
 use crate::response::{internal_answer, internal_error, Body, BoxError, InternalAnswer, Response};
 
 /// Where a request going down a stack will be picked up by [`Innermost`]: the app, where it was
@@ -110,15 +112,25 @@ where
             }
         }),
         route,
-        inner.state.answers(),
+        &inner.shared.answers,
         None,
+    )
+}
+
+/// A layer stack: `layers` folded over the [`Innermost`] service, the first one innermost (the
+/// last added sees the request first); `internal` is the app's 500, for a layer's error. The one
+/// place a stack is built, for the app's layers and for each group's.
+pub(crate) fn stack(layers: &[LayerFn], internal: Option<&InternalAnswer>) -> Endpoint {
+    layers.iter().fold(
+        Endpoint::new(Innermost(internal.cloned()), internal.cloned()),
+        |endpoint, layer| layer(endpoint),
     )
 }
 
 /// The innermost service of every layer stack: carries on where the request is ([`Resume`]).
 /// It holds the app's 500, for a request a layer passed on without its routing.
 #[derive(Clone, Default)]
-pub(crate) struct Innermost(pub(crate) Option<InternalAnswer>);
+pub(crate) struct Innermost(Option<InternalAnswer>);
 
 impl tower::Service<Request<Body>> for Innermost {
     type Response = Response;
