@@ -29,9 +29,10 @@ use std::hash::BuildHasher;
 use std::sync::Arc;
 use std::time::Instant;
 
-use bytes::{Bytes, BytesMut};
+use bytes::Bytes;
 use hyper::header::{HeaderName, HeaderValue};
-use hyper::{Method, Request, Uri};
+use hyper::http::request::Parts;
+use hyper::{Method, Uri};
 use smallvec::SmallVec;
 use tracing::field::Empty;
 use tracing::Span;
@@ -108,6 +109,10 @@ fn sent_id(headers: &hyper::HeaderMap) -> Option<&HeaderValue> {
             .get(&X_REQUEST_ID)
             .and_then(|_| sole_field(headers, &X_REQUEST_ID));
     }
+    // Most heads have none: the names alone are cheaper to walk than the fields.
+    if !headers.keys().any(|name| *name == X_REQUEST_ID) {
+        return None;
+    }
     let mut found = None;
     for (name, value) in headers {
         if *name == X_REQUEST_ID {
@@ -120,35 +125,60 @@ fn sent_id(headers: &hyper::HeaderMap) -> Option<&HeaderValue> {
     found
 }
 
-/// A new id (see [`new_id`]) as a header value, written into this thread's id space: one
-/// allocation per 128 ids instead of one per id (~100 instructions per request, measured; making
-/// the 128 ids at once saved nothing more).
+/// A new id (see [`new_id`]) as a header value: a slice of this thread's block of ids made ahead
+/// (one allocation per 128 ids instead of one per id, ~100 instructions per request; a slice of a
+/// frozen block costs ≈ 45 fewer than splitting each id off a growing buffer, measured).
 fn made_id() -> HeaderValue {
-    let id = new_id();
-    let bytes = ID_SPACE.with(|space| match space.try_borrow_mut() {
-        Ok(mut space) => {
-            if space.capacity() < id.len() {
-                *space = BytesMut::with_capacity(ID_SPACE_BYTES);
+    let bytes = ID_BLOCK.with(|block| match block.try_borrow_mut() {
+        Ok(mut block) => {
+            if block.next + ID_LEN > block.ids.len() {
+                *block = IdBlock::fresh();
             }
-            space.extend_from_slice(&id);
-            space.split().freeze()
+            let at = block.next;
+            block.next = at + ID_LEN;
+            block.ids.slice(at..at + ID_LEN)
         }
         // Only if making an id could make another, which it does not.
-        Err(_) => Bytes::copy_from_slice(&id),
+        Err(_) => Bytes::copy_from_slice(&new_id()),
     });
     // Hex digits are always a valid header value; the fallback is never taken.
     HeaderValue::from_maybe_shared(bytes).unwrap_or_else(|_| HeaderValue::from_static("invalid-id"))
 }
 
-/// The size of a thread's id space (128 ids). A space is freed when the thread has moved on to
-/// the next and the last request holding one of its ids has its response head written (hyper
-/// drops the header map then): at worst one space per request in flight, 4 MiB at the default
+/// The length of a made id.
+const ID_LEN: usize = 32;
+
+/// The size of a thread's block of ids (128 ids). A block is freed when the thread has moved on
+/// to the next and the last request holding one of its ids has its response head written (hyper
+/// drops the header map then): at worst one block per request in flight, 4 MiB at the default
 /// `max_concurrency` of 1,024.
 const ID_SPACE_BYTES: usize = 4096;
 
+/// Ids made ahead on one thread, handed out in order (see [`made_id`]).
+struct IdBlock {
+    ids: Bytes,
+    /// Where the next id starts.
+    next: usize,
+}
+
+impl IdBlock {
+    /// A block of new ids.
+    #[cold]
+    fn fresh() -> Self {
+        let mut ids = Vec::with_capacity(ID_SPACE_BYTES);
+        while ids.len() + ID_LEN <= ID_SPACE_BYTES {
+            ids.extend_from_slice(&new_id());
+        }
+        IdBlock {
+            ids: Bytes::from(ids),
+            next: 0,
+        }
+    }
+}
+
 thread_local! {
-    /// Where this thread writes the ids it makes (see [`made_id`]).
-    static ID_SPACE: RefCell<BytesMut> = RefCell::new(BytesMut::new());
+    /// This thread's block of ids (see [`made_id`]); empty until its first id.
+    static ID_BLOCK: RefCell<IdBlock> = const { RefCell::new(IdBlock { ids: Bytes::new(), next: 0 }) };
 }
 
 thread_local! {
@@ -177,7 +207,7 @@ fn wyrand_mix(s: u64) -> u64 {
 }
 
 /// 32 lowercase hex digits of fresh random bits.
-fn new_id() -> [u8; 32] {
+fn new_id() -> [u8; ID_LEN] {
     let [high, low] = random_pair();
     let mut out = [0u8; 32];
     out[..16].copy_from_slice(&hex16(high).to_be_bytes());
@@ -279,8 +309,8 @@ pub(crate) enum InRequest<'a> {
 }
 
 impl Observed {
-    /// Start observing `request` (`log`: the access line is on).
-    pub(crate) fn begin<B>(inner: &Arc<Compiled>, request: &Request<B>, log: bool) -> Self {
+    /// Start observing the request of head `request` (`log`: the access line is on).
+    pub(crate) fn begin(inner: &Arc<Compiled>, request: &Parts, log: bool) -> Self {
         let metrics = inner.metrics.as_ref();
         if let Some(metrics) = metrics {
             metrics.started();
@@ -288,9 +318,9 @@ impl Observed {
         Observed {
             inner: inner.clone(),
             started: (log || metrics.is_some()).then(Instant::now),
-            method: request.method().clone(),
-            path: log.then(|| PathCopy::of(request.uri())),
-            id: inner.config.request_ids.then(|| RequestId::of(request.headers())),
+            method: request.method.clone(),
+            path: log.then(|| PathCopy::of(&request.uri)),
+            id: inner.config.request_ids.then(|| RequestId::of(&request.headers)),
             span: Span::none(),
             scoped: logging::is_installed(),
             key: RouteKey::Unmatched,
