@@ -114,7 +114,19 @@ impl Service {
         B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
         B::Error: Into<BoxError>,
     {
-        dispatch(&self.inner, self.stack.as_ref(), request)
+        let (parts, body) = request.into_parts();
+        self.start_parts(parts, body)
+    }
+
+    /// [`Service::start`] of a request taken apart (the server hands over the head and the body
+    /// it wrapped, without a `Request` rebuilt around them).
+    #[inline]
+    pub(crate) fn start_parts<B>(&self, parts: hyper::http::request::Parts, body: B) -> ResponseFuture<B>
+    where
+        B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
+        B::Error: Into<BoxError>,
+    {
+        dispatch(&self.inner, self.stack.as_ref(), parts, body)
     }
 }
 

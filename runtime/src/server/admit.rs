@@ -200,9 +200,10 @@ impl hyper::service::Service<Request<Incoming>> for ConnService {
         };
         let stream = self.stream();
         let rules = self.body_rules;
-        let request = request.map(|body| TimedBody::new(body, rules, &self.gate));
+        let (parts, body) = request.into_parts();
+        let body = TimedBody::new(body, rules, &self.gate);
         ConnFuture::Serving {
-            future: self.service.start(request),
+            future: self.service.start_parts(parts, body),
             pass: Some(pass),
             stream,
             idle_after: self.idle_after(),
