@@ -39,7 +39,7 @@ use tracing::Span;
 
 use super::Compiled;
 use crate::extract::sole_field;
-use crate::logging::{self, AccessLine, ACCESS_TARGET, REQUEST_TARGET};
+use crate::logging::{self, clock, AccessLine, ACCESS_TARGET, REQUEST_TARGET};
 use crate::metrics::{RouteKey, UNMATCHED};
 use crate::response::Response;
 
@@ -285,8 +285,9 @@ impl Hook for Observed {
 /// What one request records, from its start to its answer.
 pub(crate) struct Observed {
     inner: Arc<Compiled>,
-    /// When its head was read (when the access line or the metrics need the latency).
-    started: Option<Instant>,
+    /// When its head was read (when the access line or the metrics need the latency): a reading
+    /// of `logging::clock`.
+    started: Option<u64>,
     method: Method,
     /// The request's path and query, for the access line (`None` when it is off).
     path: Option<PathCopy>,
@@ -315,7 +316,7 @@ impl Observed {
         }
         Observed {
             inner: inner.clone(),
-            started: (log || metrics.is_some()).then(Instant::now),
+            started: (log || metrics.is_some()).then(clock::now),
             method: request.method.clone(),
             path: log.then(|| PathCopy::of(&request.uri)),
             id: inner.config.request_ids.then(|| RequestId::of(&request.headers)),
@@ -376,17 +377,17 @@ impl Observed {
     /// The response is ready: record it, log it, and give it its id. Called once; the in-flight
     /// gauge is left when the observer is dropped.
     pub(crate) fn record(&mut self, response: &mut Response) {
-        // When it was answered, and its latency.
+        // When it was answered, and its latency in nanoseconds.
         let timing = self.started.map(|started| {
-            let now = Instant::now();
-            (now, now.saturating_duration_since(started))
+            let now = clock::now();
+            (now, now.saturating_sub(started))
         });
         let elapsed = timing.map(|(_, elapsed)| elapsed);
         let status = response.status();
         if !self.span.is_disabled() {
             self.span.record("status", status.as_u16());
             if let Some(elapsed) = elapsed {
-                self.span.record("latency_ms", elapsed.as_secs_f64() * 1000.0);
+                self.span.record("latency_ms", elapsed as f64 / 1e6);
             }
         }
         if let (Some(path), Some((now, elapsed))) = (&self.path, timing) {
@@ -401,11 +402,7 @@ impl Observed {
                 path: path.as_bytes(),
                 route,
                 status: status.as_u16(),
-                // Not `as_micros`: its 128-bit arithmetic costs more than the rest of the line.
-                micros: elapsed
-                    .as_secs()
-                    .saturating_mul(1_000_000)
-                    .saturating_add(u64::from(elapsed.subsec_micros())),
+                micros: elapsed / 1000,
                 request_id: self.id.as_ref().map(RequestId::as_bytes),
                 at: now,
             };
@@ -417,12 +414,12 @@ impl Observed {
                     path = String::from_utf8_lossy(line.path).as_ref(),
                     route = line.route,
                     status = line.status,
-                    latency_ms = elapsed.as_secs_f64() * 1000.0,
+                    latency_ms = elapsed as f64 / 1e6,
                 );
             }
         }
         if let (Some(metrics), Some(elapsed)) = (&self.inner.metrics, elapsed) {
-            metrics.answered(self.key, &self.method, status, elapsed.as_secs_f64());
+            metrics.answered(self.key, &self.method, status, elapsed as f64 / 1e9);
         }
         if let Some(id) = self.id.take() {
             response
