@@ -20,8 +20,8 @@
 //!   `\\`, so an escape cannot be forged either. A path of printable ASCII (nearly all) is checked and copied,
 //!   nothing more; the method is a token and the request id a well-formed one (`dispatch/observe.rs`),
 //!   so they need no escaping, and no other field of the client's is logged;
-//! - the timestamp is UTC with microseconds (`2026-11-26T08:01:22.123456Z`), of an `Instant`
-//!   turned into wall-clock time from a reading of both clocks the thread renews every second (so
+//! - the timestamp is UTC with microseconds (`2026-11-26T08:01:22.123456Z`), of a monotonic
+//!   reading (`clock.rs`) turned into wall-clock time from a reading of both clocks the thread renews every second (so
 //!   an access line's timestamp and latency share one clock read); the date part is computed once
 //!   per second per thread;
 //! - no allocation per line: an event's line is built in buffers reused by each thread, an access
@@ -29,10 +29,12 @@
 
 use std::cell::RefCell;
 use std::fmt::{self, Write as _};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use tracing::field::{Field, Visit};
 use tracing::Level;
+
+use super::clock::{self, NANOS_PER_SEC};
 
 /// The target of the framework's access line (one per request, at `INFO`).
 pub(crate) const ACCESS_TARGET: &str = "ferrapi::access";
@@ -379,77 +381,106 @@ const REANCHOR: Duration = Duration::from_secs(1);
 struct ThreadStamp(RefCell<Stamp>);
 
 struct Stamp {
-    /// A monotonic instant and the wall-clock time read with it (nanoseconds since the epoch).
-    anchor: Option<(Instant, u64)>,
-    /// The second last formatted, and its `YYYY-MM-DDTHH:MM:SS`.
+    /// A monotonic reading (`clock.rs`) and the wall-clock time read with it (nanoseconds since
+    /// the epoch); `NO_ANCHOR` before the first.
+    anchor: (u64, u64),
+    /// The second last formatted, and its timestamp with the fraction still zero: a line copies
+    /// it whole and writes its six digits (copying the date alone, then the rest, cost ≈ 40
+    /// instructions more per line: LLVM moved the date byte by byte).
     second: u64,
-    date: [u8; 19],
+    text: [u8; 27],
 }
+
+impl Stamp {
+    /// Move on to second `secs`. Out of line: inlined, LLVM merged the new date with the kept
+    /// one byte by byte, and every line paid for it.
+    #[cold]
+    #[inline(never)]
+    fn renew(&mut self, secs: u64) {
+        self.text[..19].copy_from_slice(&civil(secs));
+        self.second = secs;
+    }
+}
+
+/// An anchor no reading is at or after: the first timestamp reads both clocks.
+const NO_ANCHOR: (u64, u64) = (u64::MAX, 0);
 
 thread_local! {
     static STAMP: ThreadStamp = const {
-        ThreadStamp(RefCell::new(Stamp { anchor: None, second: u64::MAX, date: [b'0'; 19] }))
+        ThreadStamp(RefCell::new(Stamp { anchor: NO_ANCHOR, second: u64::MAX, text: *b"0000-00-00T00:00:00.000000Z" }))
     };
 }
 
-/// Append the UTC time of `at`, `2026-11-26T08:01:22.123456Z`. A request's access line is
-/// stamped with the instant that also ends its latency: one clock read serves both.
-pub(crate) fn timestamp_at(out: &mut Vec<u8>, at: Instant) {
-    out.extend_from_slice(&timestamp(at));
+/// Append the UTC time of `at` (a reading of `clock.rs`), `2026-11-26T08:01:22.123456Z`. A
+/// request's access line is stamped with the reading that also ends its latency: one clock read
+/// serves both.
+pub(crate) fn timestamp_at(out: &mut Vec<u8>, at: u64) {
+    let mut text = [0u8; 27];
+    timestamp(&mut text, at);
+    out.extend_from_slice(&text);
 }
 
-/// The UTC time of `at`, `2026-11-26T08:01:22.123456Z` (see [`timestamp_at`]).
-fn timestamp(at: Instant) -> [u8; 27] {
-    let mut text = *b"0000-00-00T00:00:00.000000Z";
+/// Write the UTC time of `at` into `text`, `2026-11-26T08:01:22.123456Z` (see [`timestamp_at`]).
+/// Written in place, the rare paths out of line: returned by value, or merged with a date
+/// computed inline, the text was moved byte by byte (≈ 40 instructions per line, callgrind).
+fn timestamp(text: &mut [u8; 27], at: u64) {
     STAMP.with(|stamp| match stamp.0.try_borrow_mut() {
         Ok(mut stamp) => {
             let stamp = &mut *stamp;
-            let nanos = match stamp.anchor {
-                Some((mono, real)) => match at.checked_duration_since(mono) {
-                    Some(since) if since < REANCHOR => real.saturating_add(u64::from(since.subsec_nanos())),
-                    _ => reanchor(&mut stamp.anchor, at),
-                },
-                None => reanchor(&mut stamp.anchor, at),
+            let (mono, real) = stamp.anchor;
+            let nanos = if at >= mono && at - mono < REANCHOR_NANOS {
+                real + (at - mono)
+            } else {
+                reanchor(&mut stamp.anchor, at)
             };
-            let secs = nanos / 1_000_000_000;
+            let secs = nanos / NANOS_PER_SEC;
             if stamp.second != secs {
-                stamp.date = civil(secs);
-                stamp.second = secs;
+                stamp.renew(secs);
             }
-            text[..19].copy_from_slice(&stamp.date);
-            put_micros(&mut text, (nanos % 1_000_000_000 / 1000) as u32);
+            *text = stamp.text;
+            put_micros(text, (nanos % NANOS_PER_SEC / 1000) as u32);
         }
         // Only if formatting a timestamp could log, which it does not.
-        Err(_) => {
-            let nanos = wall_clock(at, Instant::now(), SystemTime::now());
-            text[..19].copy_from_slice(&civil(nanos / 1_000_000_000));
-            put_micros(&mut text, (nanos % 1_000_000_000 / 1000) as u32);
-        }
+        Err(_) => unanchored(text, at),
     });
-    text
 }
+
+/// [`timestamp`] without the thread's state: both clocks read again.
+#[cold]
+#[inline(never)]
+fn unanchored(text: &mut [u8; 27], at: u64) {
+    let nanos = wall_clock(at, clock::now(), real_now());
+    *text = *b"0000-00-00T00:00:00.000000Z";
+    text[..19].copy_from_slice(&civil(nanos / NANOS_PER_SEC));
+    put_micros(text, (nanos % NANOS_PER_SEC / 1000) as u32);
+}
+
+/// [`REANCHOR`] in nanoseconds.
+const REANCHOR_NANOS: u64 = REANCHOR.as_nanos() as u64;
 
 /// Read both clocks again into `anchor`, and return the wall-clock time of `at` (nanoseconds
 /// since the epoch).
 #[cold]
-fn reanchor(anchor: &mut Option<(Instant, u64)>, at: Instant) -> u64 {
-    let mono = Instant::now();
-    let real = SystemTime::now();
-    *anchor = Some((
-        mono,
-        nanos_since_epoch(real.duration_since(UNIX_EPOCH).unwrap_or_default()),
-    ));
+fn reanchor(anchor: &mut (u64, u64), at: u64) -> u64 {
+    let mono = clock::now();
+    let real = real_now();
+    *anchor = (mono, real);
     wall_clock(at, mono, real)
 }
 
-/// The wall-clock time of `at` (nanoseconds since the epoch), given that `mono` was read with
-/// `real`.
-fn wall_clock(at: Instant, mono: Instant, real: SystemTime) -> u64 {
-    let real = real.duration_since(UNIX_EPOCH).unwrap_or_default();
-    nanos_since_epoch(match at.checked_duration_since(mono) {
-        Some(after) => real.saturating_add(after),
-        None => real.saturating_sub(mono.saturating_duration_since(at)),
-    })
+/// The system clock, in nanoseconds since the epoch.
+fn real_now() -> u64 {
+    nanos_since_epoch(SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default())
+}
+
+/// The wall-clock time of `at` (nanoseconds since the epoch), given that the monotonic reading
+/// `mono` was taken with the wall-clock time `real`.
+fn wall_clock(at: u64, mono: u64, real: u64) -> u64 {
+    if at >= mono {
+        real.saturating_add(at - mono)
+    } else {
+        real.saturating_sub(mono - at)
+    }
 }
 
 /// A duration in nanoseconds (u64 holds them until the year 2554).
@@ -506,11 +537,11 @@ fn civil(secs: u64) -> [u8; 19] {
 
 /// The start of a line logged now: the timestamp and the level (JSON: and the target).
 pub(crate) fn line_start(out: &mut Vec<u8>, style: Style, level: &Level, target: &str) {
-    line_start_at(out, style, level, target, Instant::now());
+    line_start_at(out, style, level, target, clock::now());
 }
 
 /// The start of a line stamped `at`: the timestamp and the level (JSON: and the target).
-fn line_start_at(out: &mut Vec<u8>, style: Style, level: &Level, target: &str, at: Instant) {
+fn line_start_at(out: &mut Vec<u8>, style: Style, level: &Level, target: &str, at: u64) {
     match style.format {
         LogFormat::Text => {
             timestamp_at(out, at);
@@ -660,8 +691,8 @@ pub(crate) struct AccessLine<'a> {
     /// Written as it is: only ids that need no escaping are accepted or made (see
     /// `dispatch/observe.rs`).
     pub(crate) request_id: Option<&'a [u8]>,
-    /// When it was answered (the line's timestamp).
-    pub(crate) at: Instant,
+    /// When it was answered (the line's timestamp): a reading of `clock.rs`.
+    pub(crate) at: u64,
 }
 
 /// Write the access line, newline included: `GET /item/42 200 0.123ms request_id=…` in text; in
@@ -671,7 +702,9 @@ pub(crate) fn access(out: &mut Vec<u8>, style: Style, line: &AccessLine<'_>) {
         LogFormat::Text if !style.ansi => {
             // The line's start in one piece: each append is a call and a capacity check.
             let mut start = *b"0000-00-00T00:00:00.000000Z  INFO ";
-            start[..27].copy_from_slice(&timestamp(line.at));
+            if let Some((stamp, _)) = start.split_first_chunk_mut::<27>() {
+                timestamp(stamp, line.at);
+            }
             out.extend_from_slice(&start);
             access_text(out, line);
         }
@@ -829,14 +862,48 @@ mod tests {
     }
 
     #[test]
-    fn a_monotonic_instant_becomes_the_wall_clock_time_read_with_it() {
-        let mono = Instant::now();
-        let real = UNIX_EPOCH + Duration::from_secs(1_795_680_082);
-        let later = mono + Duration::from_millis(1_500);
-        assert_eq!(wall_clock(later, mono, real), 1_795_680_083_500_000_000);
-        if let Some(earlier) = mono.checked_sub(Duration::from_micros(250)) {
-            assert_eq!(wall_clock(earlier, mono, real), 1_795_680_081_999_750_000);
-        }
+    fn a_monotonic_reading_becomes_the_wall_clock_time_read_with_it() {
+        let mono = 7_000_000_000;
+        let real = 1_795_680_082_000_000_000;
+        assert_eq!(
+            wall_clock(mono + 1_500_000_000, mono, real),
+            1_795_680_083_500_000_000
+        );
+        assert_eq!(wall_clock(mono - 250_000, mono, real), 1_795_680_081_999_750_000);
+    }
+
+    #[test]
+    fn a_second_s_text_is_kept_and_renewed_when_the_second_changes() {
+        // 2026-11-26T08:01:22.600000Z, read with the monotonic 5 s.
+        let (mono, real) = (5 * NANOS_PER_SEC, 1_795_680_082_600_000_000);
+        STAMP.with(|stamp| stamp.0.borrow_mut().anchor = (mono, real));
+        let at = |nanos: u64| text(|out| timestamp_at(out, mono + nanos));
+        assert_eq!(at(200_000_000), "2026-11-26T08:01:22.800000Z");
+        assert_eq!(at(200_123_000), "2026-11-26T08:01:22.800123Z");
+        assert_eq!(at(500_000_999), "2026-11-26T08:01:23.100000Z");
+        assert_eq!(at(399_999_000), "2026-11-26T08:01:22.999999Z");
+    }
+
+    #[test]
+    fn a_reading_before_the_anchor_or_long_after_it_reads_the_clocks_again() {
+        // A reading of another thread taken before this thread's anchor, then one taken 2 s
+        // after it: both within a millisecond of the system clock, not of the old anchor.
+        let now = clock::now();
+        let real = real_now();
+        STAMP.with(|stamp| stamp.0.borrow_mut().anchor = (now + 10_000_000, 0));
+        let stamp = text(|out| timestamp_at(out, now));
+        assert_eq!(
+            &stamp.as_bytes()[..4],
+            &civil(real / NANOS_PER_SEC)[..4],
+            "{stamp}"
+        );
+        STAMP.with(|stamp| stamp.0.borrow_mut().anchor = (now - 2 * NANOS_PER_SEC, 0));
+        let stamp = text(|out| timestamp_at(out, now));
+        assert_eq!(
+            &stamp.as_bytes()[..4],
+            &civil(real / NANOS_PER_SEC)[..4],
+            "{stamp}"
+        );
     }
 
     #[test]
@@ -844,7 +911,7 @@ mod tests {
         // Within the same second on both sides (retried across a second's edge).
         for _ in 0..3 {
             let before = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs();
-            let stamp = text(|out| timestamp_at(out, Instant::now()));
+            let stamp = text(|out| timestamp_at(out, clock::now()));
             let after = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_secs();
             if before == after {
                 assert_eq!(stamp.len(), 27);
@@ -864,7 +931,7 @@ mod tests {
             status: 200,
             micros: 1_234,
             request_id: id.map(str::as_bytes),
-            at: Instant::now(),
+            at: clock::now(),
         }
     }
 
@@ -924,7 +991,7 @@ mod tests {
                     status: 65_535,
                     micros: u64::MAX,
                     request_id: Some(id.as_bytes()),
-                    at: Instant::now(),
+                    at: clock::now(),
                 };
                 let written = text(|out| access(out, style, &line)).len();
                 assert!(

@@ -1,7 +1,7 @@
 //! Log set-up: `tracing` events as text or JSON lines on stderr, level from `RUST_LOG` (default
 //! `info`), written in batches by a thread of their own. Its files: `subscriber` (filtering, the
 //! open spans, one line per event), `format` (text and JSON lines), `sink` (the bounded buffer and
-//! its writer thread).
+//! its writer thread), `clock` (the monotonic readings of timestamps and latencies).
 //!
 //! Rules enforced here:
 //! - one subscriber per process: the first [`init`] installs it, later calls change nothing;
@@ -22,6 +22,7 @@ use std::time::Duration;
 
 use tracing_subscriber::filter::Targets;
 
+pub(crate) mod clock;
 mod format;
 mod sink;
 mod subscriber;
