@@ -3,9 +3,10 @@
 //! Rules enforced here: expansions reach the runtime only through the functions of this module
 //! (each returns the path of one runtime item, at the call site; [`at`] moves it to a span of the
 //! input when an error should point there), so moving an item in the runtime is a change to its
-//! one line here. An item of ferrapi's public API is named by its one public path
-//! (`::ferrapi::convert::FromJson`); an item only generated code needs is reached as `__rt::Item`,
-//! the hidden `::ferrapi::__private` opened by [`runtime_scope`]. The struct literal of a route's
+//! one line here. Every item is reached as `__rt::Item`, the hidden `::ferrapi::__private` opened
+//! by [`runtime_scope`], items of the public API too (`__private` re-exports them by the crate's
+//! own paths): where an item sits in the public API is no concern of the expansions, so the
+//! public API can be reshaped without any expansion changing. The struct literal of a route's
 //! definition is written by [`route_def`] alone.
 
 use proc_macro2::{Ident, Span, TokenStream, TokenTree};
@@ -43,7 +44,7 @@ pub fn at(span: Span, tokens: TokenStream) -> TokenStream {
 
 macro_rules! runtime_paths {
     ($($(#[$meta:meta])* $name:ident => $($segment:ident)::+;)*) => {$(
-        #[doc = concat!("`", stringify!($($segment)::+), "` of the runtime (hidden: `__private`).")]
+        #[doc = concat!("`__rt::", stringify!($($segment)::+), "`: `::ferrapi::__private::", stringify!($($segment)::+), "`.")]
         $(#[$meta])*
         pub fn $name() -> TokenStream {
             quote!(__rt $(::$segment)+)
@@ -51,27 +52,16 @@ macro_rules! runtime_paths {
     )*};
 }
 
-/// Items of ferrapi's public API, named by their public path.
-macro_rules! public_paths {
-    ($($(#[$meta:meta])* $name:ident => $($segment:ident)::+;)*) => {$(
-        #[doc = concat!("`::ferrapi::", stringify!($($segment)::+), "`.")]
-        $(#[$meta])*
-        pub fn $name() -> TokenStream {
-            quote!(::ferrapi $(::$segment)+)
-        }
-    )*};
-}
-
 // Route definition and dispatch.
-public_paths! {
+runtime_paths! {
     route => Route;
     route_def_type => RouteDef;
     group_type => Group;
     method => Method;
     into_response => IntoResponse;
     response => Response;
-    request_cx => arg::RequestCx;
-    state_map => arg::StateMap;
+    request_cx => RequestCx;
+    state_map => StateMap;
 }
 runtime_paths! {
     route_parts => RouteParts;
@@ -90,18 +80,18 @@ runtime_paths! {
 }
 
 // Arguments and their validation.
-public_paths! {
-    validation_errors => validation::ValidationErrors;
-    loc => validation::Loc;
-    failure => validation::Failure;
-    bound => convert::Bound;
-    constrainable => convert::Constrainable;
+runtime_paths! {
+    validation_errors => ValidationErrors;
+    loc => Loc;
+    failure => Failure;
+    bound => Bound;
+    constrainable => Constrainable;
 }
-public_paths! {
+runtime_paths! {
     arg => Arg;
-    source => arg::Source;
-    param => arg::Param;
-    deps => arg::Deps;
+    source => Source;
+    param => Param;
+    deps => Deps;
 }
 runtime_paths! {
     path_param => path_param;
@@ -143,14 +133,14 @@ runtime_paths! {
 }
 
 // Models and string enumerations.
-public_paths! {
+runtime_paths! {
     model => Model;
-    from_json => convert::FromJson;
-    fast_json => convert::FastJson;
+    from_json => FromJson;
+    fast_json => FastJson;
     str_enum => StrEnum;
     form => Form;
-    form_value => arg::FormValue;
-    from_param => convert::FromParam;
+    form_value => FormValue;
+    from_param => FromParam;
 }
 runtime_paths! {
     validate_model => validate_model;
@@ -171,11 +161,11 @@ runtime_paths! {
 }
 
 // JSON values, serde, and the OpenAPI document.
-public_paths! {
-    json_schema => schema::JsonSchema;
-    schema_registry => schema::SchemaRegistry;
-    schema_mode => schema::SchemaMode;
-    operation => schema::Operation;
+runtime_paths! {
+    json_schema => JsonSchema;
+    schema_registry => SchemaRegistry;
+    schema_mode => SchemaMode;
+    operation => Operation;
 }
 runtime_paths! {
     value => Value;

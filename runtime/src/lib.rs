@@ -414,13 +414,19 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::codegen::*;
+    // What generated code names of the public API, by the crate's own paths: a public item moved
+    // or renamed is one line here, and no expansion changes.
     pub use crate::extract::{
         body_model, enum_form_doc, enum_form_field, path_param, DependencyFn, EffectFuture, FormField,
         GroupInputs, Sharing, SEALED,
     };
+    pub use crate::extract::{Arg, Deps, Form, FormValue, Param, RequestCx, Source, StateMap};
+    pub use crate::group::Group;
     pub use crate::group::GroupParts;
+    pub use crate::openapi::Operation;
     pub use crate::openapi::{field_schema, with_examples};
     pub use crate::response::{internal_error, Invalid};
+    pub use crate::response::{IntoResponse, Response};
     pub use crate::routing::{complete_now, BoxFuture, Handler, RouteParts, Started};
     pub use crate::routing::{Route, RouteDef};
     pub use crate::validate::{
@@ -428,6 +434,10 @@ pub mod __private {
         generic_title, param_field, tagged_schema, title_case, untagged_schema, validate_field,
         validate_model, validate_tagged, validate_untagged, validate_whole, Constraint, FieldDecline,
         FieldFast, FieldProbe, Skip, TaggedVariant, UntaggedVariant,
+    };
+    pub use crate::validate::{
+        Bound, Constrainable, Failure, FastJson, FromJson, FromParam, JsonSchema, Loc, Model, SchemaMode,
+        SchemaRegistry, StrEnum, ValidationErrors,
     };
     #[cfg(feature = "pattern")]
     pub use crate::validate::{Pattern, PatternCell};

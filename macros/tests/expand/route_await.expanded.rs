@@ -9,18 +9,18 @@ async fn read_item(id: i64, store: State<Store>) -> Result<Json<Value>, HttpErro
 struct read_item {}
 const _: () = {
     use ::ferrapi::__private as __rt;
-    impl ::ferrapi::Route for read_item {
+    impl __rt::Route for read_item {
         #[allow(unused_variables, clippy::redundant_closure)]
-        fn def(&self) -> ::ferrapi::RouteDef {
+        fn def(&self) -> __rt::RouteDef {
             __rt::assert_path_param::<i64>();
-            let _ = <State<Store> as ::ferrapi::Arg>::SOURCE;
+            let _ = <State<Store> as __rt::Arg>::SOURCE;
             __rt::assert_into_response::<Result<Json<Value>, HttpError>>();
             let handler: __rt::Handler = |
-                __cx: &::ferrapi::arg::RequestCx<'_>,
+                __cx: &__rt::RequestCx<'_>,
                 __group: &[__rt::DependencyFn]|
             {
                 #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
+                let mut __errors = __rt::ValidationErrors::new();
                 let __arg0: ::core::option::Option<i64> = __rt::path_param::<
                     i64,
                 >(__cx, 0usize, "id", &[], &mut __errors);
@@ -32,36 +32,28 @@ const _: () = {
                     )
                 };
                 let mut __arg1: ::core::option::Option<
-                    <State<Store> as ::ferrapi::Arg>::Input,
+                    <State<Store> as __rt::Arg>::Input,
                 > = ::core::option::Option::None;
-                if !<State<Store> as ::ferrapi::Arg>::SOURCE.is_body() {
+                if !<State<Store> as __rt::Arg>::SOURCE.is_body() {
                     __arg1 = <State<
                         Store,
-                    > as ::ferrapi::Arg>::extract(
+                    > as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "store",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("store", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
-                if <State<Store> as ::ferrapi::Arg>::SOURCE.is_body() {
+                if <State<Store> as __rt::Arg>::SOURCE.is_body() {
                     __arg1 = <State<
                         Store,
-                    > as ::ferrapi::Arg>::extract(
+                    > as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "store",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("store", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
                 if __group.is_some()
-                    || <State<Store> as ::ferrapi::Arg>::SOURCE.is_dependency()
+                    || <State<Store> as __rt::Arg>::SOURCE.is_dependency()
                 {
                     if __rt::bad_body(&__errors) {
                         return __rt::Started::Now(__rt::invalid(__cx, __errors));
@@ -69,7 +61,7 @@ const _: () = {
                     let __invalid = __rt::defer_invalid(__cx, __errors);
                     return __rt::Started::Later(
                         __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::arg::Deps::new();
+                            let mut __deps = __rt::Deps::new();
                             if let ::core::option::Option::Some(__group) = __group {
                                 if let ::core::result::Result::Err(__response) = __group
                                     .resolve(&mut __deps)
@@ -82,13 +74,13 @@ const _: () = {
                                 ::core::option::Option::Some(__input) => {
                                     match <State<
                                         Store,
-                                    > as ::ferrapi::Arg>::__resolve(
+                                    > as __rt::Arg>::__resolve(
                                             __input,
                                             &mut __deps,
                                             <State<
                                                 Store,
                                             > as __rt::Share<
-                                                { <State<Store> as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                                { <State<Store> as __rt::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
                                             __rt::SEALED,
                                         )
@@ -115,7 +107,7 @@ const _: () = {
                             <Result<
                                 Json<Value>,
                                 HttpError,
-                            > as ::ferrapi::IntoResponse>::into_response(
+                            > as __rt::IntoResponse>::into_response(
                                 read_item(__arg0, __arg1).await,
                             )
                         }),
@@ -131,10 +123,8 @@ const _: () = {
                 let (
                     ::core::option::Option::Some(__arg0),
                     ::core::option::Option::Some(__arg1),
-                ) = (
-                    __arg0,
-                    <State<Store> as ::ferrapi::Arg>::__now(__arg1, __rt::SEALED),
-                ) else {
+                ) = (__arg0, <State<Store> as __rt::Arg>::__now(__arg1, __rt::SEALED))
+                else {
                     return __rt::Started::Now(__rt::internal_error());
                 };
                 __rt::Started::Later(
@@ -142,26 +132,24 @@ const _: () = {
                         <Result<
                             Json<Value>,
                             HttpError,
-                        > as ::ferrapi::IntoResponse>::into_response(
+                        > as __rt::IntoResponse>::into_response(
                             read_item(__arg0, __arg1).await,
                         )
                     }),
                 )
             };
             let check: fn(
-                &::ferrapi::arg::StateMap,
+                &__rt::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::arg::StateMap|
+                state: &__rt::StateMap|
             {
-                <State<Store> as ::ferrapi::Arg>::check(state)?;
+                <State<Store> as __rt::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
-            let operation: fn(
-                &mut ::ferrapi::schema::SchemaRegistry,
-            ) -> ::ferrapi::schema::Operation = |
-                registry: &mut ::ferrapi::schema::SchemaRegistry,
-            | -> ::ferrapi::schema::Operation {
-                let mut op = ::ferrapi::schema::Operation::new(
+            let operation: fn(&mut __rt::SchemaRegistry) -> __rt::Operation = |
+                registry: &mut __rt::SchemaRegistry,
+            | -> __rt::Operation {
+                let mut op = __rt::Operation::new(
                     "read_item",
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -170,24 +158,20 @@ const _: () = {
                 op.path_param::<i64>("id", &[], registry);
                 <State<
                     Store,
-                > as ::ferrapi::Arg>::doc(
-                    ::ferrapi::arg::Param::new(
-                        "store",
-                        ::core::option::Option::None,
-                        &[],
-                    ),
+                > as __rt::Arg>::doc(
+                    __rt::Param::new("store", ::core::option::Option::None, &[]),
                     &mut op,
                     registry,
                 );
                 op
             };
-            ::ferrapi::RouteDef::from(__rt::RouteParts {
+            __rt::RouteDef::from(__rt::RouteParts {
                 name: "read_item",
-                method: ::ferrapi::Method::GET,
+                method: __rt::Method::GET,
                 path: "/item/{id}",
                 handler,
-                reads_body: <State<Store> as ::ferrapi::Arg>::SOURCE.is_body(),
-                streams_body: <State<Store> as ::ferrapi::Arg>::SOURCE.is_stream(),
+                reads_body: <State<Store> as __rt::Arg>::SOURCE.is_body(),
+                streams_body: <State<Store> as __rt::Arg>::SOURCE.is_stream(),
                 include_in_schema: true,
                 operation,
                 check,

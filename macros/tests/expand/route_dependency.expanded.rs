@@ -9,25 +9,25 @@ async fn list_user_items(user_id: i64, user: CurrentUser, skip: i64) -> Json<Val
 struct list_user_items {}
 const _: () = {
     use ::ferrapi::__private as __rt;
-    impl ::ferrapi::Route for list_user_items {
+    impl __rt::Route for list_user_items {
         #[allow(unused_variables, clippy::redundant_closure)]
-        fn def(&self) -> ::ferrapi::RouteDef {
+        fn def(&self) -> __rt::RouteDef {
             __rt::assert_path_param::<i64>();
-            let _ = <CurrentUser as ::ferrapi::Arg>::SOURCE;
+            let _ = <CurrentUser as __rt::Arg>::SOURCE;
             __rt::assert_numeric::<i64>();
-            let _ = <i64 as ::ferrapi::Arg>::SOURCE;
+            let _ = <i64 as __rt::Arg>::SOURCE;
             __rt::assert_one_body::<
                 i64,
-                { <CurrentUser as ::ferrapi::Arg>::SOURCE.is_body() },
-                { <i64 as ::ferrapi::Arg>::SOURCE.is_body() },
+                { <CurrentUser as __rt::Arg>::SOURCE.is_body() },
+                { <i64 as __rt::Arg>::SOURCE.is_body() },
             >();
             __rt::assert_into_response::<Json<Value>>();
             let handler: __rt::Handler = |
-                __cx: &::ferrapi::arg::RequestCx<'_>,
+                __cx: &__rt::RequestCx<'_>,
                 __group: &[__rt::DependencyFn]|
             {
                 #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
+                let mut __errors = __rt::ValidationErrors::new();
                 let __arg0: ::core::option::Option<i64> = __rt::path_param::<
                     i64,
                 >(__cx, 0usize, "user_id", &[], &mut __errors);
@@ -39,60 +39,48 @@ const _: () = {
                     )
                 };
                 let mut __arg1: ::core::option::Option<
-                    <CurrentUser as ::ferrapi::Arg>::Input,
+                    <CurrentUser as __rt::Arg>::Input,
                 > = ::core::option::Option::None;
-                if !<CurrentUser as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg1 = <CurrentUser as ::ferrapi::Arg>::extract(
+                if !<CurrentUser as __rt::Arg>::SOURCE.is_body() {
+                    __arg1 = <CurrentUser as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "user",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("user", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
-                let mut __arg2: ::core::option::Option<<i64 as ::ferrapi::Arg>::Input> = ::core::option::Option::None;
-                if !<i64 as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg2 = <i64 as ::ferrapi::Arg>::extract(
+                let mut __arg2: ::core::option::Option<<i64 as __rt::Arg>::Input> = ::core::option::Option::None;
+                if !<i64 as __rt::Arg>::SOURCE.is_body() {
+                    __arg2 = <i64 as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
+                        __rt::Param::new(
                             "skip",
                             ::core::option::Option::None,
-                            &[
-                                __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128)),
-                            ],
+                            &[__rt::Constraint::Ge(__rt::Bound::Int(0i128))],
                         ),
                         &mut __errors,
                     );
                 }
-                if <CurrentUser as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg1 = <CurrentUser as ::ferrapi::Arg>::extract(
+                if <CurrentUser as __rt::Arg>::SOURCE.is_body() {
+                    __arg1 = <CurrentUser as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "user",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("user", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
-                if <i64 as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg2 = <i64 as ::ferrapi::Arg>::extract(
+                if <i64 as __rt::Arg>::SOURCE.is_body() {
+                    __arg2 = <i64 as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
+                        __rt::Param::new(
                             "skip",
                             ::core::option::Option::None,
-                            &[
-                                __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128)),
-                            ],
+                            &[__rt::Constraint::Ge(__rt::Bound::Int(0i128))],
                         ),
                         &mut __errors,
                     );
                 }
                 if __group.is_some()
-                    || <CurrentUser as ::ferrapi::Arg>::SOURCE.is_dependency()
-                    || <i64 as ::ferrapi::Arg>::SOURCE.is_dependency()
+                    || <CurrentUser as __rt::Arg>::SOURCE.is_dependency()
+                    || <i64 as __rt::Arg>::SOURCE.is_dependency()
                 {
                     if __rt::bad_body(&__errors) {
                         return __rt::Started::Now(__rt::invalid(__cx, __errors));
@@ -100,7 +88,7 @@ const _: () = {
                     let __invalid = __rt::defer_invalid(__cx, __errors);
                     return __rt::Started::Later(
                         __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::arg::Deps::new();
+                            let mut __deps = __rt::Deps::new();
                             if let ::core::option::Option::Some(__group) = __group {
                                 if let ::core::result::Result::Err(__response) = __group
                                     .resolve(&mut __deps)
@@ -111,11 +99,11 @@ const _: () = {
                             }
                             let __arg1 = match __arg1 {
                                 ::core::option::Option::Some(__input) => {
-                                    match <CurrentUser as ::ferrapi::Arg>::__resolve(
+                                    match <CurrentUser as __rt::Arg>::__resolve(
                                             __input,
                                             &mut __deps,
                                             <CurrentUser as __rt::Share<
-                                                { <CurrentUser as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                                { <CurrentUser as __rt::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
                                             __rt::SEALED,
                                         )
@@ -131,11 +119,11 @@ const _: () = {
                             };
                             let __arg2 = match __arg2 {
                                 ::core::option::Option::Some(__input) => {
-                                    match <i64 as ::ferrapi::Arg>::__resolve(
+                                    match <i64 as __rt::Arg>::__resolve(
                                             __input,
                                             &mut __deps,
                                             <i64 as __rt::Share<
-                                                { <i64 as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                                { <i64 as __rt::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
                                             __rt::SEALED,
                                         )
@@ -162,7 +150,7 @@ const _: () = {
                             };
                             <Json<
                                 Value,
-                            > as ::ferrapi::IntoResponse>::into_response(
+                            > as __rt::IntoResponse>::into_response(
                                 list_user_items(__arg0, __arg1, __arg2).await,
                             )
                         }),
@@ -181,8 +169,8 @@ const _: () = {
                     ::core::option::Option::Some(__arg2),
                 ) = (
                     __arg0,
-                    <CurrentUser as ::ferrapi::Arg>::__now(__arg1, __rt::SEALED),
-                    <i64 as ::ferrapi::Arg>::__now(__arg2, __rt::SEALED),
+                    <CurrentUser as __rt::Arg>::__now(__arg1, __rt::SEALED),
+                    <i64 as __rt::Arg>::__now(__arg2, __rt::SEALED),
                 ) else {
                     return __rt::Started::Now(__rt::internal_error());
                 };
@@ -192,60 +180,54 @@ const _: () = {
                         async move { list_user_items(__arg0, __arg1, __arg2).await },
                         |__output| <Json<
                             Value,
-                        > as ::ferrapi::IntoResponse>::into_response(__output),
+                        > as __rt::IntoResponse>::into_response(__output),
                     ),
                 )
             };
             let check: fn(
-                &::ferrapi::arg::StateMap,
+                &__rt::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::arg::StateMap|
+                state: &__rt::StateMap|
             {
-                <CurrentUser as ::ferrapi::Arg>::check(state)?;
-                <i64 as ::ferrapi::Arg>::check(state)?;
+                <CurrentUser as __rt::Arg>::check(state)?;
+                <i64 as __rt::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
-            let operation: fn(
-                &mut ::ferrapi::schema::SchemaRegistry,
-            ) -> ::ferrapi::schema::Operation = |
-                registry: &mut ::ferrapi::schema::SchemaRegistry,
-            | -> ::ferrapi::schema::Operation {
-                let mut op = ::ferrapi::schema::Operation::new(
+            let operation: fn(&mut __rt::SchemaRegistry) -> __rt::Operation = |
+                registry: &mut __rt::SchemaRegistry,
+            | -> __rt::Operation {
+                let mut op = __rt::Operation::new(
                     "list_user_items",
                     ::core::option::Option::None,
                     ::core::option::Option::None,
                     &[],
                 );
                 op.path_param::<i64>("user_id", &[], registry);
-                <CurrentUser as ::ferrapi::Arg>::doc(
-                    ::ferrapi::arg::Param::new(
-                        "user",
-                        ::core::option::Option::None,
-                        &[],
-                    ),
+                <CurrentUser as __rt::Arg>::doc(
+                    __rt::Param::new("user", ::core::option::Option::None, &[]),
                     &mut op,
                     registry,
                 );
-                <i64 as ::ferrapi::Arg>::doc(
-                    ::ferrapi::arg::Param::new(
+                <i64 as __rt::Arg>::doc(
+                    __rt::Param::new(
                         "skip",
                         ::core::option::Option::None,
-                        &[__rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128))],
+                        &[__rt::Constraint::Ge(__rt::Bound::Int(0i128))],
                     ),
                     &mut op,
                     registry,
                 );
                 op
             };
-            ::ferrapi::RouteDef::from(__rt::RouteParts {
+            __rt::RouteDef::from(__rt::RouteParts {
                 name: "list_user_items",
-                method: ::ferrapi::Method::GET,
+                method: __rt::Method::GET,
                 path: "/users/{user_id}/items",
                 handler,
-                reads_body: <CurrentUser as ::ferrapi::Arg>::SOURCE.is_body()
-                    || <i64 as ::ferrapi::Arg>::SOURCE.is_body(),
-                streams_body: <CurrentUser as ::ferrapi::Arg>::SOURCE.is_stream()
-                    || <i64 as ::ferrapi::Arg>::SOURCE.is_stream(),
+                reads_body: <CurrentUser as __rt::Arg>::SOURCE.is_body()
+                    || <i64 as __rt::Arg>::SOURCE.is_body(),
+                streams_body: <CurrentUser as __rt::Arg>::SOURCE.is_stream()
+                    || <i64 as __rt::Arg>::SOURCE.is_stream(),
                 include_in_schema: true,
                 operation,
                 check,

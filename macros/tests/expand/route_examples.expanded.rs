@@ -14,35 +14,35 @@ async fn update_item(
 struct update_item {}
 const _: () = {
     use ::ferrapi::__private as __rt;
-    impl ::ferrapi::Route for update_item {
+    impl __rt::Route for update_item {
         #[allow(unused_variables, clippy::redundant_closure)]
-        fn def(&self) -> ::ferrapi::RouteDef {
+        fn def(&self) -> __rt::RouteDef {
             __rt::assert_path_param::<i64>();
-            let _ = <Option<String> as ::ferrapi::Arg>::SOURCE;
-            let _ = <i64 as ::ferrapi::Arg>::SOURCE;
+            let _ = <Option<String> as __rt::Arg>::SOURCE;
+            let _ = <i64 as __rt::Arg>::SOURCE;
             __rt::assert_one_body::<
                 i64,
-                { <Option<String> as ::ferrapi::Arg>::SOURCE.is_body() },
-                { <i64 as ::ferrapi::Arg>::SOURCE.is_body() },
+                { <Option<String> as __rt::Arg>::SOURCE.is_body() },
+                { <i64 as __rt::Arg>::SOURCE.is_body() },
             >();
-            let _ = <Item as ::ferrapi::Arg>::SOURCE;
+            let _ = <Item as __rt::Arg>::SOURCE;
             __rt::assert_one_body::<
                 Item,
-                { <Option<String> as ::ferrapi::Arg>::SOURCE.is_body() },
-                { <Item as ::ferrapi::Arg>::SOURCE.is_body() },
+                { <Option<String> as __rt::Arg>::SOURCE.is_body() },
+                { <Item as __rt::Arg>::SOURCE.is_body() },
             >();
             __rt::assert_one_body::<
                 Item,
-                { <i64 as ::ferrapi::Arg>::SOURCE.is_body() },
-                { <Item as ::ferrapi::Arg>::SOURCE.is_body() },
+                { <i64 as __rt::Arg>::SOURCE.is_body() },
+                { <Item as __rt::Arg>::SOURCE.is_body() },
             >();
             __rt::assert_into_response::<Json<Value>>();
             let handler: __rt::Handler = |
-                __cx: &::ferrapi::arg::RequestCx<'_>,
+                __cx: &__rt::RequestCx<'_>,
                 __group: &[__rt::DependencyFn]|
             {
                 #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
+                let mut __errors = __rt::ValidationErrors::new();
                 let __arg0: ::core::option::Option<i64> = __rt::path_param::<
                     i64,
                 >(__cx, 0usize, "item_id", &[], &mut __errors);
@@ -54,86 +54,60 @@ const _: () = {
                     )
                 };
                 let mut __arg1: ::core::option::Option<
-                    <Option<String> as ::ferrapi::Arg>::Input,
+                    <Option<String> as __rt::Arg>::Input,
                 > = ::core::option::Option::None;
-                if !<Option<String> as ::ferrapi::Arg>::SOURCE.is_body() {
+                if !<Option<String> as __rt::Arg>::SOURCE.is_body() {
                     __arg1 = <Option<
                         String,
-                    > as ::ferrapi::Arg>::extract(
+                    > as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "q",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("q", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
-                let mut __arg2: ::core::option::Option<<i64 as ::ferrapi::Arg>::Input> = ::core::option::Option::None;
-                if !<i64 as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg2 = <i64 as ::ferrapi::Arg>::extract(
+                let mut __arg2: ::core::option::Option<<i64 as __rt::Arg>::Input> = ::core::option::Option::None;
+                if !<i64 as __rt::Arg>::SOURCE.is_body() {
+                    __arg2 = <i64 as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "limit",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("limit", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
-                let mut __arg3: ::core::option::Option<
-                    <Item as ::ferrapi::Arg>::Input,
-                > = ::core::option::Option::None;
-                if !<Item as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg3 = <Item as ::ferrapi::Arg>::extract(
+                let mut __arg3: ::core::option::Option<<Item as __rt::Arg>::Input> = ::core::option::Option::None;
+                if !<Item as __rt::Arg>::SOURCE.is_body() {
+                    __arg3 = <Item as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "item",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("item", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
-                if <Option<String> as ::ferrapi::Arg>::SOURCE.is_body() {
+                if <Option<String> as __rt::Arg>::SOURCE.is_body() {
                     __arg1 = <Option<
                         String,
-                    > as ::ferrapi::Arg>::extract(
+                    > as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "q",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("q", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
-                if <i64 as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg2 = <i64 as ::ferrapi::Arg>::extract(
+                if <i64 as __rt::Arg>::SOURCE.is_body() {
+                    __arg2 = <i64 as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "limit",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("limit", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
-                if <Item as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg3 = <Item as ::ferrapi::Arg>::extract(
+                if <Item as __rt::Arg>::SOURCE.is_body() {
+                    __arg3 = <Item as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "item",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("item", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
                 if __group.is_some()
-                    || <Option<String> as ::ferrapi::Arg>::SOURCE.is_dependency()
-                    || <i64 as ::ferrapi::Arg>::SOURCE.is_dependency()
-                    || <Item as ::ferrapi::Arg>::SOURCE.is_dependency()
+                    || <Option<String> as __rt::Arg>::SOURCE.is_dependency()
+                    || <i64 as __rt::Arg>::SOURCE.is_dependency()
+                    || <Item as __rt::Arg>::SOURCE.is_dependency()
                 {
                     if __rt::bad_body(&__errors) {
                         return __rt::Started::Now(__rt::invalid(__cx, __errors));
@@ -141,7 +115,7 @@ const _: () = {
                     let __invalid = __rt::defer_invalid(__cx, __errors);
                     return __rt::Started::Later(
                         __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::arg::Deps::new();
+                            let mut __deps = __rt::Deps::new();
                             if let ::core::option::Option::Some(__group) = __group {
                                 if let ::core::result::Result::Err(__response) = __group
                                     .resolve(&mut __deps)
@@ -154,15 +128,13 @@ const _: () = {
                                 ::core::option::Option::Some(__input) => {
                                     match <Option<
                                         String,
-                                    > as ::ferrapi::Arg>::__resolve(
+                                    > as __rt::Arg>::__resolve(
                                             __input,
                                             &mut __deps,
                                             <Option<
                                                 String,
                                             > as __rt::Share<
-                                                {
-                                                    <Option<String> as ::ferrapi::Arg>::SOURCE.is_dependency()
-                                                },
+                                                { <Option<String> as __rt::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
                                             __rt::SEALED,
                                         )
@@ -178,11 +150,11 @@ const _: () = {
                             };
                             let __arg2 = match __arg2 {
                                 ::core::option::Option::Some(__input) => {
-                                    match <i64 as ::ferrapi::Arg>::__resolve(
+                                    match <i64 as __rt::Arg>::__resolve(
                                             __input,
                                             &mut __deps,
                                             <i64 as __rt::Share<
-                                                { <i64 as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                                { <i64 as __rt::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
                                             __rt::SEALED,
                                         )
@@ -198,11 +170,11 @@ const _: () = {
                             };
                             let __arg3 = match __arg3 {
                                 ::core::option::Option::Some(__input) => {
-                                    match <Item as ::ferrapi::Arg>::__resolve(
+                                    match <Item as __rt::Arg>::__resolve(
                                             __input,
                                             &mut __deps,
                                             <Item as __rt::Share<
-                                                { <Item as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                                { <Item as __rt::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
                                             __rt::SEALED,
                                         )
@@ -230,7 +202,7 @@ const _: () = {
                             };
                             <Json<
                                 Value,
-                            > as ::ferrapi::IntoResponse>::into_response(
+                            > as __rt::IntoResponse>::into_response(
                                 update_item(__arg0, __arg1, __arg2, __arg3).await,
                             )
                         }),
@@ -250,9 +222,9 @@ const _: () = {
                     ::core::option::Option::Some(__arg3),
                 ) = (
                     __arg0,
-                    <Option<String> as ::ferrapi::Arg>::__now(__arg1, __rt::SEALED),
-                    <i64 as ::ferrapi::Arg>::__now(__arg2, __rt::SEALED),
-                    <Item as ::ferrapi::Arg>::__now(__arg3, __rt::SEALED),
+                    <Option<String> as __rt::Arg>::__now(__arg1, __rt::SEALED),
+                    <i64 as __rt::Arg>::__now(__arg2, __rt::SEALED),
+                    <Item as __rt::Arg>::__now(__arg3, __rt::SEALED),
                 ) else {
                     return __rt::Started::Now(__rt::internal_error());
                 };
@@ -262,26 +234,24 @@ const _: () = {
                         async move { update_item(__arg0, __arg1, __arg2, __arg3).await },
                         |__output| <Json<
                             Value,
-                        > as ::ferrapi::IntoResponse>::into_response(__output),
+                        > as __rt::IntoResponse>::into_response(__output),
                     ),
                 )
             };
             let check: fn(
-                &::ferrapi::arg::StateMap,
+                &__rt::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::arg::StateMap|
+                state: &__rt::StateMap|
             {
-                <Option<String> as ::ferrapi::Arg>::check(state)?;
-                <i64 as ::ferrapi::Arg>::check(state)?;
-                <Item as ::ferrapi::Arg>::check(state)?;
+                <Option<String> as __rt::Arg>::check(state)?;
+                <i64 as __rt::Arg>::check(state)?;
+                <Item as __rt::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
-            let operation: fn(
-                &mut ::ferrapi::schema::SchemaRegistry,
-            ) -> ::ferrapi::schema::Operation = |
-                registry: &mut ::ferrapi::schema::SchemaRegistry,
-            | -> ::ferrapi::schema::Operation {
-                let mut op = ::ferrapi::schema::Operation::new(
+            let operation: fn(&mut __rt::SchemaRegistry) -> __rt::Operation = |
+                registry: &mut __rt::SchemaRegistry,
+            | -> __rt::Operation {
+                let mut op = __rt::Operation::new(
                     "update_item",
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -301,12 +271,8 @@ const _: () = {
                             |op| {
                                 <Option<
                                     String,
-                                > as ::ferrapi::Arg>::doc(
-                                    ::ferrapi::arg::Param::new(
-                                        "q",
-                                        ::core::option::Option::None,
-                                        &[],
-                                    ),
+                                > as __rt::Arg>::doc(
+                                    __rt::Param::new("q", ::core::option::Option::None, &[]),
                                     op,
                                     registry,
                                 );
@@ -314,12 +280,8 @@ const _: () = {
                         );
                     },
                 );
-                <i64 as ::ferrapi::Arg>::doc(
-                    ::ferrapi::arg::Param::new(
-                        "limit",
-                        ::core::option::Option::None,
-                        &[],
-                    ),
+                <i64 as __rt::Arg>::doc(
+                    __rt::Param::new("limit", ::core::option::Option::None, &[]),
                     &mut op,
                     registry,
                 );
@@ -329,12 +291,8 @@ const _: () = {
                         } }
                     ),
                     |op| {
-                        <Item as ::ferrapi::Arg>::doc(
-                            ::ferrapi::arg::Param::new(
-                                "item",
-                                ::core::option::Option::None,
-                                &[],
-                            ),
+                        <Item as __rt::Arg>::doc(
+                            __rt::Param::new("item", ::core::option::Option::None, &[]),
                             op,
                             registry,
                         );
@@ -342,17 +300,17 @@ const _: () = {
                 );
                 op
             };
-            ::ferrapi::RouteDef::from(__rt::RouteParts {
+            __rt::RouteDef::from(__rt::RouteParts {
                 name: "update_item",
-                method: ::ferrapi::Method::POST,
+                method: __rt::Method::POST,
                 path: "/items/{item_id}",
                 handler,
-                reads_body: <Option<String> as ::ferrapi::Arg>::SOURCE.is_body()
-                    || <i64 as ::ferrapi::Arg>::SOURCE.is_body()
-                    || <Item as ::ferrapi::Arg>::SOURCE.is_body(),
-                streams_body: <Option<String> as ::ferrapi::Arg>::SOURCE.is_stream()
-                    || <i64 as ::ferrapi::Arg>::SOURCE.is_stream()
-                    || <Item as ::ferrapi::Arg>::SOURCE.is_stream(),
+                reads_body: <Option<String> as __rt::Arg>::SOURCE.is_body()
+                    || <i64 as __rt::Arg>::SOURCE.is_body()
+                    || <Item as __rt::Arg>::SOURCE.is_body(),
+                streams_body: <Option<String> as __rt::Arg>::SOURCE.is_stream()
+                    || <i64 as __rt::Arg>::SOURCE.is_stream()
+                    || <Item as __rt::Arg>::SOURCE.is_stream(),
                 include_in_schema: true,
                 operation,
                 check,

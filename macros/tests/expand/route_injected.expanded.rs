@@ -9,23 +9,23 @@ async fn count(counter: State<Counter>, headers: HeaderMap) -> Json<Value> {
 struct count {}
 const _: () = {
     use ::ferrapi::__private as __rt;
-    impl ::ferrapi::Route for count {
+    impl __rt::Route for count {
         #[allow(unused_variables, clippy::redundant_closure)]
-        fn def(&self) -> ::ferrapi::RouteDef {
-            let _ = <State<Counter> as ::ferrapi::Arg>::SOURCE;
-            let _ = <HeaderMap as ::ferrapi::Arg>::SOURCE;
+        fn def(&self) -> __rt::RouteDef {
+            let _ = <State<Counter> as __rt::Arg>::SOURCE;
+            let _ = <HeaderMap as __rt::Arg>::SOURCE;
             __rt::assert_one_body::<
                 HeaderMap,
-                { <State<Counter> as ::ferrapi::Arg>::SOURCE.is_body() },
-                { <HeaderMap as ::ferrapi::Arg>::SOURCE.is_body() },
+                { <State<Counter> as __rt::Arg>::SOURCE.is_body() },
+                { <HeaderMap as __rt::Arg>::SOURCE.is_body() },
             >();
             __rt::assert_into_response::<Json<Value>>();
             let handler: __rt::Handler = |
-                __cx: &::ferrapi::arg::RequestCx<'_>,
+                __cx: &__rt::RequestCx<'_>,
                 __group: &[__rt::DependencyFn]|
             {
                 #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
+                let mut __errors = __rt::ValidationErrors::new();
                 let __group = if __group.is_empty() {
                     ::core::option::Option::None
                 } else {
@@ -34,62 +34,46 @@ const _: () = {
                     )
                 };
                 let mut __arg0: ::core::option::Option<
-                    <State<Counter> as ::ferrapi::Arg>::Input,
+                    <State<Counter> as __rt::Arg>::Input,
                 > = ::core::option::Option::None;
-                if !<State<Counter> as ::ferrapi::Arg>::SOURCE.is_body() {
+                if !<State<Counter> as __rt::Arg>::SOURCE.is_body() {
                     __arg0 = <State<
                         Counter,
-                    > as ::ferrapi::Arg>::extract(
+                    > as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "counter",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("counter", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
                 let mut __arg1: ::core::option::Option<
-                    <HeaderMap as ::ferrapi::Arg>::Input,
+                    <HeaderMap as __rt::Arg>::Input,
                 > = ::core::option::Option::None;
-                if !<HeaderMap as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg1 = <HeaderMap as ::ferrapi::Arg>::extract(
+                if !<HeaderMap as __rt::Arg>::SOURCE.is_body() {
+                    __arg1 = <HeaderMap as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "headers",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("headers", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
-                if <State<Counter> as ::ferrapi::Arg>::SOURCE.is_body() {
+                if <State<Counter> as __rt::Arg>::SOURCE.is_body() {
                     __arg0 = <State<
                         Counter,
-                    > as ::ferrapi::Arg>::extract(
+                    > as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "counter",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("counter", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
-                if <HeaderMap as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg1 = <HeaderMap as ::ferrapi::Arg>::extract(
+                if <HeaderMap as __rt::Arg>::SOURCE.is_body() {
+                    __arg1 = <HeaderMap as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "headers",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("headers", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
                 if __group.is_some()
-                    || <State<Counter> as ::ferrapi::Arg>::SOURCE.is_dependency()
-                    || <HeaderMap as ::ferrapi::Arg>::SOURCE.is_dependency()
+                    || <State<Counter> as __rt::Arg>::SOURCE.is_dependency()
+                    || <HeaderMap as __rt::Arg>::SOURCE.is_dependency()
                 {
                     if __rt::bad_body(&__errors) {
                         return __rt::Started::Now(__rt::invalid(__cx, __errors));
@@ -97,7 +81,7 @@ const _: () = {
                     let __invalid = __rt::defer_invalid(__cx, __errors);
                     return __rt::Started::Later(
                         __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::arg::Deps::new();
+                            let mut __deps = __rt::Deps::new();
                             if let ::core::option::Option::Some(__group) = __group {
                                 if let ::core::result::Result::Err(__response) = __group
                                     .resolve(&mut __deps)
@@ -110,15 +94,13 @@ const _: () = {
                                 ::core::option::Option::Some(__input) => {
                                     match <State<
                                         Counter,
-                                    > as ::ferrapi::Arg>::__resolve(
+                                    > as __rt::Arg>::__resolve(
                                             __input,
                                             &mut __deps,
                                             <State<
                                                 Counter,
                                             > as __rt::Share<
-                                                {
-                                                    <State<Counter> as ::ferrapi::Arg>::SOURCE.is_dependency()
-                                                },
+                                                { <State<Counter> as __rt::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
                                             __rt::SEALED,
                                         )
@@ -134,11 +116,11 @@ const _: () = {
                             };
                             let __arg1 = match __arg1 {
                                 ::core::option::Option::Some(__input) => {
-                                    match <HeaderMap as ::ferrapi::Arg>::__resolve(
+                                    match <HeaderMap as __rt::Arg>::__resolve(
                                             __input,
                                             &mut __deps,
                                             <HeaderMap as __rt::Share<
-                                                { <HeaderMap as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                                { <HeaderMap as __rt::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
                                             __rt::SEALED,
                                         )
@@ -164,7 +146,7 @@ const _: () = {
                             };
                             <Json<
                                 Value,
-                            > as ::ferrapi::IntoResponse>::into_response(
+                            > as __rt::IntoResponse>::into_response(
                                 count(__arg0, __arg1).await,
                             )
                         }),
@@ -181,8 +163,8 @@ const _: () = {
                     ::core::option::Option::Some(__arg0),
                     ::core::option::Option::Some(__arg1),
                 ) = (
-                    <State<Counter> as ::ferrapi::Arg>::__now(__arg0, __rt::SEALED),
-                    <HeaderMap as ::ferrapi::Arg>::__now(__arg1, __rt::SEALED),
+                    <State<Counter> as __rt::Arg>::__now(__arg0, __rt::SEALED),
+                    <HeaderMap as __rt::Arg>::__now(__arg1, __rt::SEALED),
                 ) else {
                     return __rt::Started::Now(__rt::internal_error());
                 };
@@ -192,25 +174,23 @@ const _: () = {
                         async move { count(__arg0, __arg1).await },
                         |__output| <Json<
                             Value,
-                        > as ::ferrapi::IntoResponse>::into_response(__output),
+                        > as __rt::IntoResponse>::into_response(__output),
                     ),
                 )
             };
             let check: fn(
-                &::ferrapi::arg::StateMap,
+                &__rt::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::arg::StateMap|
+                state: &__rt::StateMap|
             {
-                <State<Counter> as ::ferrapi::Arg>::check(state)?;
-                <HeaderMap as ::ferrapi::Arg>::check(state)?;
+                <State<Counter> as __rt::Arg>::check(state)?;
+                <HeaderMap as __rt::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
-            let operation: fn(
-                &mut ::ferrapi::schema::SchemaRegistry,
-            ) -> ::ferrapi::schema::Operation = |
-                registry: &mut ::ferrapi::schema::SchemaRegistry,
-            | -> ::ferrapi::schema::Operation {
-                let mut op = ::ferrapi::schema::Operation::new(
+            let operation: fn(&mut __rt::SchemaRegistry) -> __rt::Operation = |
+                registry: &mut __rt::SchemaRegistry,
+            | -> __rt::Operation {
+                let mut op = __rt::Operation::new(
                     "count",
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -218,35 +198,27 @@ const _: () = {
                 );
                 <State<
                     Counter,
-                > as ::ferrapi::Arg>::doc(
-                    ::ferrapi::arg::Param::new(
-                        "counter",
-                        ::core::option::Option::None,
-                        &[],
-                    ),
+                > as __rt::Arg>::doc(
+                    __rt::Param::new("counter", ::core::option::Option::None, &[]),
                     &mut op,
                     registry,
                 );
-                <HeaderMap as ::ferrapi::Arg>::doc(
-                    ::ferrapi::arg::Param::new(
-                        "headers",
-                        ::core::option::Option::None,
-                        &[],
-                    ),
+                <HeaderMap as __rt::Arg>::doc(
+                    __rt::Param::new("headers", ::core::option::Option::None, &[]),
                     &mut op,
                     registry,
                 );
                 op
             };
-            ::ferrapi::RouteDef::from(__rt::RouteParts {
+            __rt::RouteDef::from(__rt::RouteParts {
                 name: "count",
-                method: ::ferrapi::Method::GET,
+                method: __rt::Method::GET,
                 path: "/count",
                 handler,
-                reads_body: <State<Counter> as ::ferrapi::Arg>::SOURCE.is_body()
-                    || <HeaderMap as ::ferrapi::Arg>::SOURCE.is_body(),
-                streams_body: <State<Counter> as ::ferrapi::Arg>::SOURCE.is_stream()
-                    || <HeaderMap as ::ferrapi::Arg>::SOURCE.is_stream(),
+                reads_body: <State<Counter> as __rt::Arg>::SOURCE.is_body()
+                    || <HeaderMap as __rt::Arg>::SOURCE.is_body(),
+                streams_body: <State<Counter> as __rt::Arg>::SOURCE.is_stream()
+                    || <HeaderMap as __rt::Arg>::SOURCE.is_stream(),
                 include_in_schema: false,
                 operation,
                 check,

@@ -10,18 +10,18 @@ async fn update_item(id: u32, item: Item) -> Json<Item> {
 struct update_item {}
 const _: () = {
     use ::ferrapi::__private as __rt;
-    impl ::ferrapi::Route for update_item {
+    impl __rt::Route for update_item {
         #[allow(unused_variables, clippy::redundant_closure)]
-        fn def(&self) -> ::ferrapi::RouteDef {
+        fn def(&self) -> __rt::RouteDef {
             __rt::assert_path_param::<u32>();
-            let _ = <Item as ::ferrapi::Arg>::SOURCE;
+            let _ = <Item as __rt::Arg>::SOURCE;
             __rt::assert_into_response::<Json<Item>>();
             let handler: __rt::Handler = |
-                __cx: &::ferrapi::arg::RequestCx<'_>,
+                __cx: &__rt::RequestCx<'_>,
                 __group: &[__rt::DependencyFn]|
             {
                 #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
+                let mut __errors = __rt::ValidationErrors::new();
                 let __arg0: ::core::option::Option<u32> = __rt::path_param::<
                     u32,
                 >(__cx, 0usize, "id", &[], &mut __errors);
@@ -32,40 +32,29 @@ const _: () = {
                         __rt::GroupInputs::extract(__group, __cx, &mut __errors),
                     )
                 };
-                let mut __arg1: ::core::option::Option<
-                    <Item as ::ferrapi::Arg>::Input,
-                > = ::core::option::Option::None;
-                if !<Item as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg1 = <Item as ::ferrapi::Arg>::extract(
+                let mut __arg1: ::core::option::Option<<Item as __rt::Arg>::Input> = ::core::option::Option::None;
+                if !<Item as __rt::Arg>::SOURCE.is_body() {
+                    __arg1 = <Item as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "item",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("item", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
-                if <Item as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg1 = <Item as ::ferrapi::Arg>::extract(
+                if <Item as __rt::Arg>::SOURCE.is_body() {
+                    __arg1 = <Item as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "item",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("item", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
-                if __group.is_some() || <Item as ::ferrapi::Arg>::SOURCE.is_dependency()
-                {
+                if __group.is_some() || <Item as __rt::Arg>::SOURCE.is_dependency() {
                     if __rt::bad_body(&__errors) {
                         return __rt::Started::Now(__rt::invalid(__cx, __errors));
                     }
                     let __invalid = __rt::defer_invalid(__cx, __errors);
                     return __rt::Started::Later(
                         __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::arg::Deps::new();
+                            let mut __deps = __rt::Deps::new();
                             if let ::core::option::Option::Some(__group) = __group {
                                 if let ::core::result::Result::Err(__response) = __group
                                     .resolve(&mut __deps)
@@ -76,11 +65,11 @@ const _: () = {
                             }
                             let __arg1 = match __arg1 {
                                 ::core::option::Option::Some(__input) => {
-                                    match <Item as ::ferrapi::Arg>::__resolve(
+                                    match <Item as __rt::Arg>::__resolve(
                                             __input,
                                             &mut __deps,
                                             <Item as __rt::Share<
-                                                { <Item as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                                { <Item as __rt::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
                                             __rt::SEALED,
                                         )
@@ -106,7 +95,7 @@ const _: () = {
                             };
                             <Json<
                                 Item,
-                            > as ::ferrapi::IntoResponse>::into_response(
+                            > as __rt::IntoResponse>::into_response(
                                 update_item(__arg0, __arg1).await,
                             )
                         }),
@@ -122,7 +111,7 @@ const _: () = {
                 let (
                     ::core::option::Option::Some(__arg0),
                     ::core::option::Option::Some(__arg1),
-                ) = (__arg0, <Item as ::ferrapi::Arg>::__now(__arg1, __rt::SEALED)) else {
+                ) = (__arg0, <Item as __rt::Arg>::__now(__arg1, __rt::SEALED)) else {
                     return __rt::Started::Now(__rt::internal_error());
                 };
                 __rt::Started::Now(
@@ -131,36 +120,30 @@ const _: () = {
                         async move { update_item(__arg0, __arg1).await },
                         |__output| <Json<
                             Item,
-                        > as ::ferrapi::IntoResponse>::into_response(__output),
+                        > as __rt::IntoResponse>::into_response(__output),
                     ),
                 )
             };
             let check: fn(
-                &::ferrapi::arg::StateMap,
+                &__rt::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::arg::StateMap|
+                state: &__rt::StateMap|
             {
-                <Item as ::ferrapi::Arg>::check(state)?;
+                <Item as __rt::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
-            let operation: fn(
-                &mut ::ferrapi::schema::SchemaRegistry,
-            ) -> ::ferrapi::schema::Operation = |
-                registry: &mut ::ferrapi::schema::SchemaRegistry,
-            | -> ::ferrapi::schema::Operation {
-                let mut op = ::ferrapi::schema::Operation::new(
+            let operation: fn(&mut __rt::SchemaRegistry) -> __rt::Operation = |
+                registry: &mut __rt::SchemaRegistry,
+            | -> __rt::Operation {
+                let mut op = __rt::Operation::new(
                     "update_item",
                     ::core::option::Option::None,
                     ::core::option::Option::None,
                     &[],
                 );
                 op.path_param::<u32>("id", &[], registry);
-                <Item as ::ferrapi::Arg>::doc(
-                    ::ferrapi::arg::Param::new(
-                        "item",
-                        ::core::option::Option::None,
-                        &[],
-                    ),
+                <Item as __rt::Arg>::doc(
+                    __rt::Param::new("item", ::core::option::Option::None, &[]),
                     &mut op,
                     registry,
                 );
@@ -170,7 +153,7 @@ const _: () = {
                     let probe = __rt::SchemaProbe::<Item>(::core::marker::PhantomData);
                     let schema = registry
                         .in_mode(
-                            ::ferrapi::schema::SchemaMode::Output,
+                            __rt::SchemaMode::Output,
                             |registry| (&probe).probe_schema(registry),
                         );
                     if let ::core::option::Option::Some(schema) = schema {
@@ -179,13 +162,13 @@ const _: () = {
                 }
                 op
             };
-            ::ferrapi::RouteDef::from(__rt::RouteParts {
+            __rt::RouteDef::from(__rt::RouteParts {
                 name: "update_item",
-                method: ::ferrapi::Method::PUT,
+                method: __rt::Method::PUT,
                 path: "/item/{id}",
                 handler,
-                reads_body: <Item as ::ferrapi::Arg>::SOURCE.is_body(),
-                streams_body: <Item as ::ferrapi::Arg>::SOURCE.is_stream(),
+                reads_body: <Item as __rt::Arg>::SOURCE.is_body(),
+                streams_body: <Item as __rt::Arg>::SOURCE.is_stream(),
                 include_in_schema: true,
                 operation,
                 check,

@@ -11,16 +11,16 @@ async fn health() -> &'static str {
 struct health {}
 const _: () = {
     use ::ferrapi::__private as __rt;
-    impl ::ferrapi::Route for health {
+    impl __rt::Route for health {
         #[allow(unused_variables, clippy::redundant_closure)]
-        fn def(&self) -> ::ferrapi::RouteDef {
+        fn def(&self) -> __rt::RouteDef {
             __rt::assert_into_response::<&'static str>();
             let handler: __rt::Handler = |
-                __cx: &::ferrapi::arg::RequestCx<'_>,
+                __cx: &__rt::RequestCx<'_>,
                 __group: &[__rt::DependencyFn]|
             {
                 #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
+                let mut __errors = __rt::ValidationErrors::new();
                 let __group = if __group.is_empty() {
                     ::core::option::Option::None
                 } else {
@@ -35,7 +35,7 @@ const _: () = {
                     let __invalid = __rt::defer_invalid(__cx, __errors);
                     return __rt::Started::Later(
                         __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::arg::Deps::new();
+                            let mut __deps = __rt::Deps::new();
                             if let ::core::option::Option::Some(__group) = __group {
                                 if let ::core::result::Result::Err(__response) = __group
                                     .resolve(&mut __deps)
@@ -51,7 +51,7 @@ const _: () = {
                             let () = () else {
                                 return __rt::internal_error();
                             };
-                            <&'static str as ::ferrapi::IntoResponse>::into_response(
+                            <&'static str as __rt::IntoResponse>::into_response(
                                 health().await,
                             )
                         }),
@@ -71,23 +71,21 @@ const _: () = {
                     __rt::complete_now(
                         "health",
                         async move { health().await },
-                        |__output| <&'static str as ::ferrapi::IntoResponse>::into_response(
+                        |__output| <&'static str as __rt::IntoResponse>::into_response(
                             __output,
                         ),
                     ),
                 )
             };
             let check: fn(
-                &::ferrapi::arg::StateMap,
+                &__rt::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::arg::StateMap|
+                state: &__rt::StateMap|
             { ::core::result::Result::Ok(()) };
-            let operation: fn(
-                &mut ::ferrapi::schema::SchemaRegistry,
-            ) -> ::ferrapi::schema::Operation = |
-                registry: &mut ::ferrapi::schema::SchemaRegistry,
-            | -> ::ferrapi::schema::Operation {
-                let mut op = ::ferrapi::schema::Operation::new(
+            let operation: fn(&mut __rt::SchemaRegistry) -> __rt::Operation = |
+                registry: &mut __rt::SchemaRegistry,
+            | -> __rt::Operation {
+                let mut op = __rt::Operation::new(
                     "health",
                     ::core::option::Option::Some("Liveness probe."),
                     ::core::option::Option::None,
@@ -96,9 +94,9 @@ const _: () = {
                 op.response("text/plain", __rt::json!({ "type" : "string" }));
                 op
             };
-            ::ferrapi::RouteDef::from(__rt::RouteParts {
+            __rt::RouteDef::from(__rt::RouteParts {
                 name: "health",
-                method: ::ferrapi::Method::GET,
+                method: __rt::Method::GET,
                 path: "/health",
                 handler,
                 reads_body: false,

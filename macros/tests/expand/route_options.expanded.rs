@@ -11,17 +11,17 @@ async fn create_thing(thing: Thing) -> (StatusCode, Json<Thing>) {
 struct create_thing {}
 const _: () = {
     use ::ferrapi::__private as __rt;
-    impl ::ferrapi::Route for create_thing {
+    impl __rt::Route for create_thing {
         #[allow(unused_variables, clippy::redundant_closure)]
-        fn def(&self) -> ::ferrapi::RouteDef {
-            let _ = <Thing as ::ferrapi::Arg>::SOURCE;
+        fn def(&self) -> __rt::RouteDef {
+            let _ = <Thing as __rt::Arg>::SOURCE;
             __rt::assert_into_response::<(StatusCode, Json<Thing>)>();
             let handler: __rt::Handler = |
-                __cx: &::ferrapi::arg::RequestCx<'_>,
+                __cx: &__rt::RequestCx<'_>,
                 __group: &[__rt::DependencyFn]|
             {
                 #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
+                let mut __errors = __rt::ValidationErrors::new();
                 let __group = if __group.is_empty() {
                     ::core::option::Option::None
                 } else {
@@ -29,40 +29,29 @@ const _: () = {
                         __rt::GroupInputs::extract(__group, __cx, &mut __errors),
                     )
                 };
-                let mut __arg0: ::core::option::Option<
-                    <Thing as ::ferrapi::Arg>::Input,
-                > = ::core::option::Option::None;
-                if !<Thing as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg0 = <Thing as ::ferrapi::Arg>::extract(
+                let mut __arg0: ::core::option::Option<<Thing as __rt::Arg>::Input> = ::core::option::Option::None;
+                if !<Thing as __rt::Arg>::SOURCE.is_body() {
+                    __arg0 = <Thing as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "thing",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("thing", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
-                if <Thing as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg0 = <Thing as ::ferrapi::Arg>::extract(
+                if <Thing as __rt::Arg>::SOURCE.is_body() {
+                    __arg0 = <Thing as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "thing",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("thing", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
-                if __group.is_some() || <Thing as ::ferrapi::Arg>::SOURCE.is_dependency()
-                {
+                if __group.is_some() || <Thing as __rt::Arg>::SOURCE.is_dependency() {
                     if __rt::bad_body(&__errors) {
                         return __rt::Started::Now(__rt::invalid(__cx, __errors));
                     }
                     let __invalid = __rt::defer_invalid(__cx, __errors);
                     return __rt::Started::Later(
                         __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::arg::Deps::new();
+                            let mut __deps = __rt::Deps::new();
                             if let ::core::option::Option::Some(__group) = __group {
                                 if let ::core::result::Result::Err(__response) = __group
                                     .resolve(&mut __deps)
@@ -73,11 +62,11 @@ const _: () = {
                             }
                             let __arg0 = match __arg0 {
                                 ::core::option::Option::Some(__input) => {
-                                    match <Thing as ::ferrapi::Arg>::__resolve(
+                                    match <Thing as __rt::Arg>::__resolve(
                                             __input,
                                             &mut __deps,
                                             <Thing as __rt::Share<
-                                                { <Thing as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                                { <Thing as __rt::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
                                             __rt::SEALED,
                                         )
@@ -101,7 +90,7 @@ const _: () = {
                             <(
                                 StatusCode,
                                 Json<Thing>,
-                            ) as ::ferrapi::IntoResponse>::into_response(
+                            ) as __rt::IntoResponse>::into_response(
                                 create_thing(__arg0).await,
                             )
                         }),
@@ -115,7 +104,7 @@ const _: () = {
                 }
                 #[allow(irrefutable_let_patterns)]
                 let (::core::option::Option::Some(__arg0),) = (
-                    <Thing as ::ferrapi::Arg>::__now(__arg0, __rt::SEALED),
+                    <Thing as __rt::Arg>::__now(__arg0, __rt::SEALED),
                 ) else {
                     return __rt::Started::Now(__rt::internal_error());
                 };
@@ -126,35 +115,29 @@ const _: () = {
                         |__output| <(
                             StatusCode,
                             Json<Thing>,
-                        ) as ::ferrapi::IntoResponse>::into_response(__output),
+                        ) as __rt::IntoResponse>::into_response(__output),
                     ),
                 )
             };
             let check: fn(
-                &::ferrapi::arg::StateMap,
+                &__rt::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::arg::StateMap|
+                state: &__rt::StateMap|
             {
-                <Thing as ::ferrapi::Arg>::check(state)?;
+                <Thing as __rt::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
-            let operation: fn(
-                &mut ::ferrapi::schema::SchemaRegistry,
-            ) -> ::ferrapi::schema::Operation = |
-                registry: &mut ::ferrapi::schema::SchemaRegistry,
-            | -> ::ferrapi::schema::Operation {
-                let mut op = ::ferrapi::schema::Operation::new(
+            let operation: fn(&mut __rt::SchemaRegistry) -> __rt::Operation = |
+                registry: &mut __rt::SchemaRegistry,
+            | -> __rt::Operation {
+                let mut op = __rt::Operation::new(
                     "create_thing",
                     ::core::option::Option::Some("Create a thing."),
                     ::core::option::Option::None,
                     &["things", "writes"],
                 );
-                <Thing as ::ferrapi::Arg>::doc(
-                    ::ferrapi::arg::Param::new(
-                        "thing",
-                        ::core::option::Option::None,
-                        &[],
-                    ),
+                <Thing as __rt::Arg>::doc(
+                    __rt::Param::new("thing", ::core::option::Option::None, &[]),
                     &mut op,
                     registry,
                 );
@@ -164,7 +147,7 @@ const _: () = {
                     let probe = __rt::SchemaProbe::<Thing>(::core::marker::PhantomData);
                     let schema = registry
                         .in_mode(
-                            ::ferrapi::schema::SchemaMode::Output,
+                            __rt::SchemaMode::Output,
                             |registry| (&probe).probe_schema(registry),
                         );
                     if let ::core::option::Option::Some(schema) = schema {
@@ -176,13 +159,13 @@ const _: () = {
                 op.extra_response(422, "Invalid");
                 op
             };
-            ::ferrapi::RouteDef::from(__rt::RouteParts {
+            __rt::RouteDef::from(__rt::RouteParts {
                 name: "create_thing",
-                method: ::ferrapi::Method::POST,
+                method: __rt::Method::POST,
                 path: "/things",
                 handler,
-                reads_body: <Thing as ::ferrapi::Arg>::SOURCE.is_body(),
-                streams_body: <Thing as ::ferrapi::Arg>::SOURCE.is_stream(),
+                reads_body: <Thing as __rt::Arg>::SOURCE.is_body(),
+                streams_body: <Thing as __rt::Arg>::SOURCE.is_stream(),
                 include_in_schema: true,
                 operation,
                 check,

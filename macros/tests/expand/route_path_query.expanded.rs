@@ -26,47 +26,47 @@ pub async fn list_items(
 pub struct list_items {}
 const _: () = {
     use ::ferrapi::__private as __rt;
-    impl ::ferrapi::Route for list_items {
+    impl __rt::Route for list_items {
         #[allow(unused_variables, clippy::redundant_closure)]
-        fn def(&self) -> ::ferrapi::RouteDef {
+        fn def(&self) -> __rt::RouteDef {
             __rt::assert_numeric::<i64>();
             __rt::assert_path_param::<i64>();
             __rt::assert_text::<String>();
             __rt::assert_path_param::<String>();
-            let _ = <Option<String> as ::ferrapi::Arg>::SOURCE;
+            let _ = <Option<String> as __rt::Arg>::SOURCE;
             __rt::assert_numeric::<i64>();
-            let _ = <i64 as ::ferrapi::Arg>::SOURCE;
+            let _ = <i64 as __rt::Arg>::SOURCE;
             __rt::assert_one_body::<
                 i64,
-                { <Option<String> as ::ferrapi::Arg>::SOURCE.is_body() },
-                { <i64 as ::ferrapi::Arg>::SOURCE.is_body() },
+                { <Option<String> as __rt::Arg>::SOURCE.is_body() },
+                { <i64 as __rt::Arg>::SOURCE.is_body() },
             >();
             __rt::assert_numeric::<Option<f64>>();
-            let _ = <Option<f64> as ::ferrapi::Arg>::SOURCE;
+            let _ = <Option<f64> as __rt::Arg>::SOURCE;
             __rt::assert_one_body::<
                 Option<f64>,
-                { <Option<String> as ::ferrapi::Arg>::SOURCE.is_body() },
-                { <Option<f64> as ::ferrapi::Arg>::SOURCE.is_body() },
+                { <Option<String> as __rt::Arg>::SOURCE.is_body() },
+                { <Option<f64> as __rt::Arg>::SOURCE.is_body() },
             >();
             __rt::assert_one_body::<
                 Option<f64>,
-                { <i64 as ::ferrapi::Arg>::SOURCE.is_body() },
-                { <Option<f64> as ::ferrapi::Arg>::SOURCE.is_body() },
+                { <i64 as __rt::Arg>::SOURCE.is_body() },
+                { <Option<f64> as __rt::Arg>::SOURCE.is_body() },
             >();
             __rt::assert_into_response::<Json<Value>>();
             let handler: __rt::Handler = |
-                __cx: &::ferrapi::arg::RequestCx<'_>,
+                __cx: &__rt::RequestCx<'_>,
                 __group: &[__rt::DependencyFn]|
             {
                 #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
+                let mut __errors = __rt::ValidationErrors::new();
                 let __arg0: ::core::option::Option<i64> = __rt::path_param::<
                     i64,
                 >(
                     __cx,
                     0usize,
                     "user_id",
-                    &[__rt::Constraint::Ge(::ferrapi::convert::Bound::Int(1i128))],
+                    &[__rt::Constraint::Ge(__rt::Bound::Int(1i128))],
                     &mut __errors,
                 );
                 let __arg1: ::core::option::Option<String> = __rt::path_param::<
@@ -86,26 +86,22 @@ const _: () = {
                     )
                 };
                 let mut __arg2: ::core::option::Option<
-                    <Option<String> as ::ferrapi::Arg>::Input,
+                    <Option<String> as __rt::Arg>::Input,
                 > = ::core::option::Option::None;
-                if !<Option<String> as ::ferrapi::Arg>::SOURCE.is_body() {
+                if !<Option<String> as __rt::Arg>::SOURCE.is_body() {
                     __arg2 = <Option<
                         String,
-                    > as ::ferrapi::Arg>::extract(
+                    > as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "q",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("q", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
-                let mut __arg3: ::core::option::Option<<i64 as ::ferrapi::Arg>::Input> = ::core::option::Option::None;
-                if !<i64 as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg3 = <i64 as ::ferrapi::Arg>::extract(
+                let mut __arg3: ::core::option::Option<<i64 as __rt::Arg>::Input> = ::core::option::Option::None;
+                if !<i64 as __rt::Arg>::SOURCE.is_body() {
+                    __arg3 = <i64 as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
+                        __rt::Param::new(
                             "limit",
                             ::core::option::Option::Some(
                                 (|| {
@@ -114,52 +110,42 @@ const _: () = {
                                 }) as fn() -> i64,
                             ),
                             &[
-                                __rt::Constraint::Le(
-                                    ::ferrapi::convert::Bound::Int(100i128),
-                                ),
-                                __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128)),
+                                __rt::Constraint::Le(__rt::Bound::Int(100i128)),
+                                __rt::Constraint::Ge(__rt::Bound::Int(0i128)),
                             ],
                         ),
                         &mut __errors,
                     );
                 }
                 let mut __arg4: ::core::option::Option<
-                    <Option<f64> as ::ferrapi::Arg>::Input,
+                    <Option<f64> as __rt::Arg>::Input,
                 > = ::core::option::Option::None;
-                if !<Option<f64> as ::ferrapi::Arg>::SOURCE.is_body() {
+                if !<Option<f64> as __rt::Arg>::SOURCE.is_body() {
                     __arg4 = <Option<
                         f64,
-                    > as ::ferrapi::Arg>::extract(
+                    > as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
+                        __rt::Param::new(
                             "min_price",
                             ::core::option::Option::None,
-                            &[
-                                __rt::Constraint::Gt(
-                                    ::ferrapi::convert::Bound::Float(-1.5f64),
-                                ),
-                            ],
+                            &[__rt::Constraint::Gt(__rt::Bound::Float(-1.5f64))],
                         ),
                         &mut __errors,
                     );
                 }
-                if <Option<String> as ::ferrapi::Arg>::SOURCE.is_body() {
+                if <Option<String> as __rt::Arg>::SOURCE.is_body() {
                     __arg2 = <Option<
                         String,
-                    > as ::ferrapi::Arg>::extract(
+                    > as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "q",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("q", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
-                if <i64 as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg3 = <i64 as ::ferrapi::Arg>::extract(
+                if <i64 as __rt::Arg>::SOURCE.is_body() {
+                    __arg3 = <i64 as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
+                        __rt::Param::new(
                             "limit",
                             ::core::option::Option::Some(
                                 (|| {
@@ -168,36 +154,30 @@ const _: () = {
                                 }) as fn() -> i64,
                             ),
                             &[
-                                __rt::Constraint::Le(
-                                    ::ferrapi::convert::Bound::Int(100i128),
-                                ),
-                                __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128)),
+                                __rt::Constraint::Le(__rt::Bound::Int(100i128)),
+                                __rt::Constraint::Ge(__rt::Bound::Int(0i128)),
                             ],
                         ),
                         &mut __errors,
                     );
                 }
-                if <Option<f64> as ::ferrapi::Arg>::SOURCE.is_body() {
+                if <Option<f64> as __rt::Arg>::SOURCE.is_body() {
                     __arg4 = <Option<
                         f64,
-                    > as ::ferrapi::Arg>::extract(
+                    > as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
+                        __rt::Param::new(
                             "min_price",
                             ::core::option::Option::None,
-                            &[
-                                __rt::Constraint::Gt(
-                                    ::ferrapi::convert::Bound::Float(-1.5f64),
-                                ),
-                            ],
+                            &[__rt::Constraint::Gt(__rt::Bound::Float(-1.5f64))],
                         ),
                         &mut __errors,
                     );
                 }
                 if __group.is_some()
-                    || <Option<String> as ::ferrapi::Arg>::SOURCE.is_dependency()
-                    || <i64 as ::ferrapi::Arg>::SOURCE.is_dependency()
-                    || <Option<f64> as ::ferrapi::Arg>::SOURCE.is_dependency()
+                    || <Option<String> as __rt::Arg>::SOURCE.is_dependency()
+                    || <i64 as __rt::Arg>::SOURCE.is_dependency()
+                    || <Option<f64> as __rt::Arg>::SOURCE.is_dependency()
                 {
                     if __rt::bad_body(&__errors) {
                         return __rt::Started::Now(__rt::invalid(__cx, __errors));
@@ -205,7 +185,7 @@ const _: () = {
                     let __invalid = __rt::defer_invalid(__cx, __errors);
                     return __rt::Started::Later(
                         __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::arg::Deps::new();
+                            let mut __deps = __rt::Deps::new();
                             if let ::core::option::Option::Some(__group) = __group {
                                 if let ::core::result::Result::Err(__response) = __group
                                     .resolve(&mut __deps)
@@ -218,15 +198,13 @@ const _: () = {
                                 ::core::option::Option::Some(__input) => {
                                     match <Option<
                                         String,
-                                    > as ::ferrapi::Arg>::__resolve(
+                                    > as __rt::Arg>::__resolve(
                                             __input,
                                             &mut __deps,
                                             <Option<
                                                 String,
                                             > as __rt::Share<
-                                                {
-                                                    <Option<String> as ::ferrapi::Arg>::SOURCE.is_dependency()
-                                                },
+                                                { <Option<String> as __rt::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
                                             __rt::SEALED,
                                         )
@@ -242,11 +220,11 @@ const _: () = {
                             };
                             let __arg3 = match __arg3 {
                                 ::core::option::Option::Some(__input) => {
-                                    match <i64 as ::ferrapi::Arg>::__resolve(
+                                    match <i64 as __rt::Arg>::__resolve(
                                             __input,
                                             &mut __deps,
                                             <i64 as __rt::Share<
-                                                { <i64 as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                                { <i64 as __rt::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
                                             __rt::SEALED,
                                         )
@@ -264,13 +242,13 @@ const _: () = {
                                 ::core::option::Option::Some(__input) => {
                                     match <Option<
                                         f64,
-                                    > as ::ferrapi::Arg>::__resolve(
+                                    > as __rt::Arg>::__resolve(
                                             __input,
                                             &mut __deps,
                                             <Option<
                                                 f64,
                                             > as __rt::Share<
-                                                { <Option<f64> as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                                { <Option<f64> as __rt::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
                                             __rt::SEALED,
                                         )
@@ -299,7 +277,7 @@ const _: () = {
                             };
                             <Json<
                                 Value,
-                            > as ::ferrapi::IntoResponse>::into_response(
+                            > as __rt::IntoResponse>::into_response(
                                 list_items(__arg0, __arg1, __arg2, __arg3, __arg4).await,
                             )
                         }),
@@ -321,9 +299,9 @@ const _: () = {
                 ) = (
                     __arg0,
                     __arg1,
-                    <Option<String> as ::ferrapi::Arg>::__now(__arg2, __rt::SEALED),
-                    <i64 as ::ferrapi::Arg>::__now(__arg3, __rt::SEALED),
-                    <Option<f64> as ::ferrapi::Arg>::__now(__arg4, __rt::SEALED),
+                    <Option<String> as __rt::Arg>::__now(__arg2, __rt::SEALED),
+                    <i64 as __rt::Arg>::__now(__arg3, __rt::SEALED),
+                    <Option<f64> as __rt::Arg>::__now(__arg4, __rt::SEALED),
                 ) else {
                     return __rt::Started::Now(__rt::internal_error());
                 };
@@ -335,26 +313,24 @@ const _: () = {
                         },
                         |__output| <Json<
                             Value,
-                        > as ::ferrapi::IntoResponse>::into_response(__output),
+                        > as __rt::IntoResponse>::into_response(__output),
                     ),
                 )
             };
             let check: fn(
-                &::ferrapi::arg::StateMap,
+                &__rt::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::arg::StateMap|
+                state: &__rt::StateMap|
             {
-                <Option<String> as ::ferrapi::Arg>::check(state)?;
-                <i64 as ::ferrapi::Arg>::check(state)?;
-                <Option<f64> as ::ferrapi::Arg>::check(state)?;
+                <Option<String> as __rt::Arg>::check(state)?;
+                <i64 as __rt::Arg>::check(state)?;
+                <Option<f64> as __rt::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
-            let operation: fn(
-                &mut ::ferrapi::schema::SchemaRegistry,
-            ) -> ::ferrapi::schema::Operation = |
-                registry: &mut ::ferrapi::schema::SchemaRegistry,
-            | -> ::ferrapi::schema::Operation {
-                let mut op = ::ferrapi::schema::Operation::new(
+            let operation: fn(&mut __rt::SchemaRegistry) -> __rt::Operation = |
+                registry: &mut __rt::SchemaRegistry,
+            | -> __rt::Operation {
+                let mut op = __rt::Operation::new(
                     "list_items",
                     ::core::option::Option::Some("List a user's items."),
                     ::core::option::Option::Some("Filtered by name and paged."),
@@ -364,7 +340,7 @@ const _: () = {
                         i64,
                     >(
                     "user_id",
-                    &[__rt::Constraint::Ge(::ferrapi::convert::Bound::Int(1i128))],
+                    &[__rt::Constraint::Ge(__rt::Bound::Int(1i128))],
                     registry,
                 );
                 op.path_param::<
@@ -372,13 +348,13 @@ const _: () = {
                     >("kind", &[__rt::Constraint::MinLength(3usize)], registry);
                 <Option<
                     String,
-                > as ::ferrapi::Arg>::doc(
-                    ::ferrapi::arg::Param::new("q", ::core::option::Option::None, &[]),
+                > as __rt::Arg>::doc(
+                    __rt::Param::new("q", ::core::option::Option::None, &[]),
                     &mut op,
                     registry,
                 );
-                <i64 as ::ferrapi::Arg>::doc(
-                    ::ferrapi::arg::Param::new(
+                <i64 as __rt::Arg>::doc(
+                    __rt::Param::new(
                         "limit",
                         ::core::option::Option::Some(
                             (|| {
@@ -387,10 +363,8 @@ const _: () = {
                             }) as fn() -> i64,
                         ),
                         &[
-                            __rt::Constraint::Le(
-                                ::ferrapi::convert::Bound::Int(100i128),
-                            ),
-                            __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128)),
+                            __rt::Constraint::Le(__rt::Bound::Int(100i128)),
+                            __rt::Constraint::Ge(__rt::Bound::Int(0i128)),
                         ],
                     ),
                     &mut op,
@@ -398,32 +372,28 @@ const _: () = {
                 );
                 <Option<
                     f64,
-                > as ::ferrapi::Arg>::doc(
-                    ::ferrapi::arg::Param::new(
+                > as __rt::Arg>::doc(
+                    __rt::Param::new(
                         "min_price",
                         ::core::option::Option::None,
-                        &[
-                            __rt::Constraint::Gt(
-                                ::ferrapi::convert::Bound::Float(-1.5f64),
-                            ),
-                        ],
+                        &[__rt::Constraint::Gt(__rt::Bound::Float(-1.5f64))],
                     ),
                     &mut op,
                     registry,
                 );
                 op
             };
-            ::ferrapi::RouteDef::from(__rt::RouteParts {
+            __rt::RouteDef::from(__rt::RouteParts {
                 name: "list_items",
-                method: ::ferrapi::Method::GET,
+                method: __rt::Method::GET,
                 path: "/user/{user_id}/items/{kind}",
                 handler,
-                reads_body: <Option<String> as ::ferrapi::Arg>::SOURCE.is_body()
-                    || <i64 as ::ferrapi::Arg>::SOURCE.is_body()
-                    || <Option<f64> as ::ferrapi::Arg>::SOURCE.is_body(),
-                streams_body: <Option<String> as ::ferrapi::Arg>::SOURCE.is_stream()
-                    || <i64 as ::ferrapi::Arg>::SOURCE.is_stream()
-                    || <Option<f64> as ::ferrapi::Arg>::SOURCE.is_stream(),
+                reads_body: <Option<String> as __rt::Arg>::SOURCE.is_body()
+                    || <i64 as __rt::Arg>::SOURCE.is_body()
+                    || <Option<f64> as __rt::Arg>::SOURCE.is_body(),
+                streams_body: <Option<String> as __rt::Arg>::SOURCE.is_stream()
+                    || <i64 as __rt::Arg>::SOURCE.is_stream()
+                    || <Option<f64> as __rt::Arg>::SOURCE.is_stream(),
                 include_in_schema: true,
                 operation,
                 check,

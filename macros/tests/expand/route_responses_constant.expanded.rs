@@ -10,17 +10,17 @@ async fn list_doctors(store: State<Store>) -> Result<Json<Vec<Doctor>>, HttpErro
 struct list_doctors {}
 const _: () = {
     use ::ferrapi::__private as __rt;
-    impl ::ferrapi::Route for list_doctors {
+    impl __rt::Route for list_doctors {
         #[allow(unused_variables, clippy::redundant_closure)]
-        fn def(&self) -> ::ferrapi::RouteDef {
-            let _ = <State<Store> as ::ferrapi::Arg>::SOURCE;
+        fn def(&self) -> __rt::RouteDef {
+            let _ = <State<Store> as __rt::Arg>::SOURCE;
             __rt::assert_into_response::<Result<Json<Vec<Doctor>>, HttpError>>();
             let handler: __rt::Handler = |
-                __cx: &::ferrapi::arg::RequestCx<'_>,
+                __cx: &__rt::RequestCx<'_>,
                 __group: &[__rt::DependencyFn]|
             {
                 #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
+                let mut __errors = __rt::ValidationErrors::new();
                 let __group = if __group.is_empty() {
                     ::core::option::Option::None
                 } else {
@@ -29,36 +29,28 @@ const _: () = {
                     )
                 };
                 let mut __arg0: ::core::option::Option<
-                    <State<Store> as ::ferrapi::Arg>::Input,
+                    <State<Store> as __rt::Arg>::Input,
                 > = ::core::option::Option::None;
-                if !<State<Store> as ::ferrapi::Arg>::SOURCE.is_body() {
+                if !<State<Store> as __rt::Arg>::SOURCE.is_body() {
                     __arg0 = <State<
                         Store,
-                    > as ::ferrapi::Arg>::extract(
+                    > as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "store",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("store", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
-                if <State<Store> as ::ferrapi::Arg>::SOURCE.is_body() {
+                if <State<Store> as __rt::Arg>::SOURCE.is_body() {
                     __arg0 = <State<
                         Store,
-                    > as ::ferrapi::Arg>::extract(
+                    > as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "store",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("store", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
                 if __group.is_some()
-                    || <State<Store> as ::ferrapi::Arg>::SOURCE.is_dependency()
+                    || <State<Store> as __rt::Arg>::SOURCE.is_dependency()
                 {
                     if __rt::bad_body(&__errors) {
                         return __rt::Started::Now(__rt::invalid(__cx, __errors));
@@ -66,7 +58,7 @@ const _: () = {
                     let __invalid = __rt::defer_invalid(__cx, __errors);
                     return __rt::Started::Later(
                         __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::arg::Deps::new();
+                            let mut __deps = __rt::Deps::new();
                             if let ::core::option::Option::Some(__group) = __group {
                                 if let ::core::result::Result::Err(__response) = __group
                                     .resolve(&mut __deps)
@@ -79,13 +71,13 @@ const _: () = {
                                 ::core::option::Option::Some(__input) => {
                                     match <State<
                                         Store,
-                                    > as ::ferrapi::Arg>::__resolve(
+                                    > as __rt::Arg>::__resolve(
                                             __input,
                                             &mut __deps,
                                             <State<
                                                 Store,
                                             > as __rt::Share<
-                                                { <State<Store> as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                                { <State<Store> as __rt::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
                                             __rt::SEALED,
                                         )
@@ -109,7 +101,7 @@ const _: () = {
                             <Result<
                                 Json<Vec<Doctor>>,
                                 HttpError,
-                            > as ::ferrapi::IntoResponse>::into_response(
+                            > as __rt::IntoResponse>::into_response(
                                 list_doctors(__arg0).await,
                             )
                         }),
@@ -123,7 +115,7 @@ const _: () = {
                 }
                 #[allow(irrefutable_let_patterns)]
                 let (::core::option::Option::Some(__arg0),) = (
-                    <State<Store> as ::ferrapi::Arg>::__now(__arg0, __rt::SEALED),
+                    <State<Store> as __rt::Arg>::__now(__arg0, __rt::SEALED),
                 ) else {
                     return __rt::Started::Now(__rt::internal_error());
                 };
@@ -132,26 +124,24 @@ const _: () = {
                         <Result<
                             Json<Vec<Doctor>>,
                             HttpError,
-                        > as ::ferrapi::IntoResponse>::into_response(
+                        > as __rt::IntoResponse>::into_response(
                             list_doctors(__arg0).await,
                         )
                     }),
                 )
             };
             let check: fn(
-                &::ferrapi::arg::StateMap,
+                &__rt::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::arg::StateMap|
+                state: &__rt::StateMap|
             {
-                <State<Store> as ::ferrapi::Arg>::check(state)?;
+                <State<Store> as __rt::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
-            let operation: fn(
-                &mut ::ferrapi::schema::SchemaRegistry,
-            ) -> ::ferrapi::schema::Operation = |
-                registry: &mut ::ferrapi::schema::SchemaRegistry,
-            | -> ::ferrapi::schema::Operation {
-                let mut op = ::ferrapi::schema::Operation::new(
+            let operation: fn(&mut __rt::SchemaRegistry) -> __rt::Operation = |
+                registry: &mut __rt::SchemaRegistry,
+            | -> __rt::Operation {
+                let mut op = __rt::Operation::new(
                     "list_doctors",
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -159,12 +149,8 @@ const _: () = {
                 );
                 <State<
                     Store,
-                > as ::ferrapi::Arg>::doc(
-                    ::ferrapi::arg::Param::new(
-                        "store",
-                        ::core::option::Option::None,
-                        &[],
-                    ),
+                > as __rt::Arg>::doc(
+                    __rt::Param::new("store", ::core::option::Option::None, &[]),
                     &mut op,
                     registry,
                 );
@@ -176,7 +162,7 @@ const _: () = {
                     >(::core::marker::PhantomData);
                     let schema = registry
                         .in_mode(
-                            ::ferrapi::schema::SchemaMode::Output,
+                            __rt::SchemaMode::Output,
                             |registry| (&probe).probe_schema(registry),
                         );
                     if let ::core::option::Option::Some(schema) = schema {
@@ -200,13 +186,13 @@ const _: () = {
                 );
                 op
             };
-            ::ferrapi::RouteDef::from(__rt::RouteParts {
+            __rt::RouteDef::from(__rt::RouteParts {
                 name: "list_doctors",
-                method: ::ferrapi::Method::GET,
+                method: __rt::Method::GET,
                 path: "/doctors",
                 handler,
-                reads_body: <State<Store> as ::ferrapi::Arg>::SOURCE.is_body(),
-                streams_body: <State<Store> as ::ferrapi::Arg>::SOURCE.is_stream(),
+                reads_body: <State<Store> as __rt::Arg>::SOURCE.is_body(),
+                streams_body: <State<Store> as __rt::Arg>::SOURCE.is_stream(),
                 include_in_schema: true,
                 operation,
                 check,

@@ -12,17 +12,17 @@ async fn delete_thing(thing_id: u64) -> Result<(StatusCode, String), HttpError> 
 struct delete_thing {}
 const _: () = {
     use ::ferrapi::__private as __rt;
-    impl ::ferrapi::Route for delete_thing {
+    impl __rt::Route for delete_thing {
         #[allow(unused_variables, clippy::redundant_closure)]
-        fn def(&self) -> ::ferrapi::RouteDef {
+        fn def(&self) -> __rt::RouteDef {
             __rt::assert_path_param::<u64>();
             __rt::assert_into_response::<Result<(StatusCode, String), HttpError>>();
             let handler: __rt::Handler = |
-                __cx: &::ferrapi::arg::RequestCx<'_>,
+                __cx: &__rt::RequestCx<'_>,
                 __group: &[__rt::DependencyFn]|
             {
                 #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
+                let mut __errors = __rt::ValidationErrors::new();
                 let __arg0: ::core::option::Option<u64> = __rt::path_param::<
                     u64,
                 >(__cx, 0usize, "thing_id", &[], &mut __errors);
@@ -40,7 +40,7 @@ const _: () = {
                     let __invalid = __rt::defer_invalid(__cx, __errors);
                     return __rt::Started::Later(
                         __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::arg::Deps::new();
+                            let mut __deps = __rt::Deps::new();
                             if let ::core::option::Option::Some(__group) = __group {
                                 if let ::core::result::Result::Err(__response) = __group
                                     .resolve(&mut __deps)
@@ -59,7 +59,7 @@ const _: () = {
                             <Result<
                                 (StatusCode, String),
                                 HttpError,
-                            > as ::ferrapi::IntoResponse>::into_response(
+                            > as __rt::IntoResponse>::into_response(
                                 delete_thing(__arg0).await,
                             )
                         }),
@@ -82,21 +82,19 @@ const _: () = {
                         |__output| <Result<
                             (StatusCode, String),
                             HttpError,
-                        > as ::ferrapi::IntoResponse>::into_response(__output),
+                        > as __rt::IntoResponse>::into_response(__output),
                     ),
                 )
             };
             let check: fn(
-                &::ferrapi::arg::StateMap,
+                &__rt::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::arg::StateMap|
+                state: &__rt::StateMap|
             { ::core::result::Result::Ok(()) };
-            let operation: fn(
-                &mut ::ferrapi::schema::SchemaRegistry,
-            ) -> ::ferrapi::schema::Operation = |
-                registry: &mut ::ferrapi::schema::SchemaRegistry,
-            | -> ::ferrapi::schema::Operation {
-                let mut op = ::ferrapi::schema::Operation::new(
+            let operation: fn(&mut __rt::SchemaRegistry) -> __rt::Operation = |
+                registry: &mut __rt::SchemaRegistry,
+            | -> __rt::Operation {
+                let mut op = __rt::Operation::new(
                     "delete_thing",
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -108,9 +106,9 @@ const _: () = {
                 op.extra_response(404, "No such thing");
                 op
             };
-            ::ferrapi::RouteDef::from(__rt::RouteParts {
+            __rt::RouteDef::from(__rt::RouteParts {
                 name: "delete_thing",
-                method: ::ferrapi::Method::DELETE,
+                method: __rt::Method::DELETE,
                 path: "/thing/{thing_id}",
                 handler,
                 reads_body: false,

@@ -9,17 +9,17 @@ async fn create_thing(name: String) -> Json<Value> {
 struct create_thing {}
 const _: () = {
     use ::ferrapi::__private as __rt;
-    impl ::ferrapi::Route for create_thing {
+    impl __rt::Route for create_thing {
         #[allow(unused_variables, clippy::redundant_closure)]
-        fn def(&self) -> ::ferrapi::RouteDef {
-            let _ = <String as ::ferrapi::Arg>::SOURCE;
+        fn def(&self) -> __rt::RouteDef {
+            let _ = <String as __rt::Arg>::SOURCE;
             __rt::assert_into_response::<Json<Value>>();
             let handler: __rt::Handler = |
-                __cx: &::ferrapi::arg::RequestCx<'_>,
+                __cx: &__rt::RequestCx<'_>,
                 __group: &[__rt::DependencyFn]|
             {
                 #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
+                let mut __errors = __rt::ValidationErrors::new();
                 let __group = if __group.is_empty() {
                     ::core::option::Option::None
                 } else {
@@ -27,41 +27,29 @@ const _: () = {
                         __rt::GroupInputs::extract(__group, __cx, &mut __errors),
                     )
                 };
-                let mut __arg0: ::core::option::Option<
-                    <String as ::ferrapi::Arg>::Input,
-                > = ::core::option::Option::None;
-                if !<String as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg0 = <String as ::ferrapi::Arg>::extract(
+                let mut __arg0: ::core::option::Option<<String as __rt::Arg>::Input> = ::core::option::Option::None;
+                if !<String as __rt::Arg>::SOURCE.is_body() {
+                    __arg0 = <String as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "name",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("name", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
-                if <String as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg0 = <String as ::ferrapi::Arg>::extract(
+                if <String as __rt::Arg>::SOURCE.is_body() {
+                    __arg0 = <String as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "name",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("name", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
-                if __group.is_some()
-                    || <String as ::ferrapi::Arg>::SOURCE.is_dependency()
-                {
+                if __group.is_some() || <String as __rt::Arg>::SOURCE.is_dependency() {
                     if __rt::bad_body(&__errors) {
                         return __rt::Started::Now(__rt::invalid(__cx, __errors));
                     }
                     let __invalid = __rt::defer_invalid(__cx, __errors);
                     return __rt::Started::Later(
                         __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::arg::Deps::new();
+                            let mut __deps = __rt::Deps::new();
                             if let ::core::option::Option::Some(__group) = __group {
                                 if let ::core::result::Result::Err(__response) = __group
                                     .resolve(&mut __deps)
@@ -72,11 +60,11 @@ const _: () = {
                             }
                             let __arg0 = match __arg0 {
                                 ::core::option::Option::Some(__input) => {
-                                    match <String as ::ferrapi::Arg>::__resolve(
+                                    match <String as __rt::Arg>::__resolve(
                                             __input,
                                             &mut __deps,
                                             <String as __rt::Share<
-                                                { <String as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                                { <String as __rt::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
                                             __rt::SEALED,
                                         )
@@ -109,7 +97,7 @@ const _: () = {
                 }
                 #[allow(irrefutable_let_patterns)]
                 let (::core::option::Option::Some(__arg0),) = (
-                    <String as ::ferrapi::Arg>::__now(__arg0, __rt::SEALED),
+                    <String as __rt::Arg>::__now(__arg0, __rt::SEALED),
                 ) else {
                     return __rt::Started::Now(__rt::internal_error());
                 };
@@ -122,43 +110,37 @@ const _: () = {
                 )
             };
             let check: fn(
-                &::ferrapi::arg::StateMap,
+                &__rt::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::arg::StateMap|
+                state: &__rt::StateMap|
             {
-                <String as ::ferrapi::Arg>::check(state)?;
+                <String as __rt::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
-            let operation: fn(
-                &mut ::ferrapi::schema::SchemaRegistry,
-            ) -> ::ferrapi::schema::Operation = |
-                registry: &mut ::ferrapi::schema::SchemaRegistry,
-            | -> ::ferrapi::schema::Operation {
-                let mut op = ::ferrapi::schema::Operation::new(
+            let operation: fn(&mut __rt::SchemaRegistry) -> __rt::Operation = |
+                registry: &mut __rt::SchemaRegistry,
+            | -> __rt::Operation {
+                let mut op = __rt::Operation::new(
                     "create_thing",
                     ::core::option::Option::None,
                     ::core::option::Option::None,
                     &[],
                 );
-                <String as ::ferrapi::Arg>::doc(
-                    ::ferrapi::arg::Param::new(
-                        "name",
-                        ::core::option::Option::None,
-                        &[],
-                    ),
+                <String as __rt::Arg>::doc(
+                    __rt::Param::new("name", ::core::option::Option::None, &[]),
                     &mut op,
                     registry,
                 );
                 op.success_status(201);
                 op
             };
-            ::ferrapi::RouteDef::from(__rt::RouteParts {
+            __rt::RouteDef::from(__rt::RouteParts {
                 name: "create_thing",
-                method: ::ferrapi::Method::POST,
+                method: __rt::Method::POST,
                 path: "/things",
                 handler,
-                reads_body: <String as ::ferrapi::Arg>::SOURCE.is_body(),
-                streams_body: <String as ::ferrapi::Arg>::SOURCE.is_stream(),
+                reads_body: <String as __rt::Arg>::SOURCE.is_body(),
+                streams_body: <String as __rt::Arg>::SOURCE.is_stream(),
                 include_in_schema: true,
                 operation,
                 check,

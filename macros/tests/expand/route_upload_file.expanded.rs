@@ -17,31 +17,31 @@ async fn upload(
 struct upload {}
 const _: () = {
     use ::ferrapi::__private as __rt;
-    impl ::ferrapi::Route for upload {
+    impl __rt::Route for upload {
         #[allow(unused_variables, clippy::redundant_closure)]
-        fn def(&self) -> ::ferrapi::RouteDef {
-            let _ = <UploadFile as ::ferrapi::Arg>::SOURCE;
+        fn def(&self) -> __rt::RouteDef {
+            let _ = <UploadFile as __rt::Arg>::SOURCE;
             __rt::assert_form_part::<
                 UploadFile,
-                { <UploadFile as ::ferrapi::Arg>::SOURCE.is_body() },
+                { <UploadFile as __rt::Arg>::SOURCE.is_body() },
             >();
-            let _ = <Option<UploadFile> as ::ferrapi::Arg>::SOURCE;
+            let _ = <Option<UploadFile> as __rt::Arg>::SOURCE;
             __rt::assert_form_part::<
                 Option<UploadFile>,
-                { <Option<UploadFile> as ::ferrapi::Arg>::SOURCE.is_body() },
+                { <Option<UploadFile> as __rt::Arg>::SOURCE.is_body() },
             >();
-            let _ = <Form<String> as ::ferrapi::Arg>::SOURCE;
+            let _ = <Form<String> as __rt::Arg>::SOURCE;
             __rt::assert_form_part::<
                 Form<String>,
-                { <Form<String> as ::ferrapi::Arg>::SOURCE.is_body() },
+                { <Form<String> as __rt::Arg>::SOURCE.is_body() },
             >();
             __rt::assert_into_response::<Json<Value>>();
             let handler: __rt::Handler = |
-                __cx: &::ferrapi::arg::RequestCx<'_>,
+                __cx: &__rt::RequestCx<'_>,
                 __group: &[__rt::DependencyFn]|
             {
                 #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
+                let mut __errors = __rt::ValidationErrors::new();
                 let __group = if __group.is_empty() {
                     ::core::option::Option::None
                 } else {
@@ -50,92 +50,67 @@ const _: () = {
                     )
                 };
                 let mut __arg0: ::core::option::Option<
-                    <UploadFile as ::ferrapi::Arg>::Input,
+                    <UploadFile as __rt::Arg>::Input,
                 > = ::core::option::Option::None;
-                if !<UploadFile as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg0 = <UploadFile as ::ferrapi::Arg>::extract(
+                if !<UploadFile as __rt::Arg>::SOURCE.is_body() {
+                    __arg0 = <UploadFile as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "file",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("file", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
                 let mut __arg1: ::core::option::Option<
-                    <Option<UploadFile> as ::ferrapi::Arg>::Input,
+                    <Option<UploadFile> as __rt::Arg>::Input,
                 > = ::core::option::Option::None;
-                if !<Option<UploadFile> as ::ferrapi::Arg>::SOURCE.is_body() {
+                if !<Option<UploadFile> as __rt::Arg>::SOURCE.is_body() {
                     __arg1 = <Option<
                         UploadFile,
-                    > as ::ferrapi::Arg>::extract(
+                    > as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "extra",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("extra", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
                 let mut __arg2: ::core::option::Option<
-                    <Form<String> as ::ferrapi::Arg>::Input,
+                    <Form<String> as __rt::Arg>::Input,
                 > = ::core::option::Option::None;
-                if !<Form<String> as ::ferrapi::Arg>::SOURCE.is_body() {
+                if !<Form<String> as __rt::Arg>::SOURCE.is_body() {
                     __arg2 = <Form<
                         String,
-                    > as ::ferrapi::Arg>::extract(
+                    > as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "note",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("note", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
-                if <UploadFile as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg0 = <UploadFile as ::ferrapi::Arg>::extract(
+                if <UploadFile as __rt::Arg>::SOURCE.is_body() {
+                    __arg0 = <UploadFile as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "file",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("file", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
-                if <Option<UploadFile> as ::ferrapi::Arg>::SOURCE.is_body() {
+                if <Option<UploadFile> as __rt::Arg>::SOURCE.is_body() {
                     __arg1 = <Option<
                         UploadFile,
-                    > as ::ferrapi::Arg>::extract(
+                    > as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "extra",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("extra", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
-                if <Form<String> as ::ferrapi::Arg>::SOURCE.is_body() {
+                if <Form<String> as __rt::Arg>::SOURCE.is_body() {
                     __arg2 = <Form<
                         String,
-                    > as ::ferrapi::Arg>::extract(
+                    > as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
-                            "note",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
+                        __rt::Param::new("note", ::core::option::Option::None, &[]),
                         &mut __errors,
                     );
                 }
-                if __group.is_some()
-                    || <UploadFile as ::ferrapi::Arg>::SOURCE.is_dependency()
-                    || <Option<UploadFile> as ::ferrapi::Arg>::SOURCE.is_dependency()
-                    || <Form<String> as ::ferrapi::Arg>::SOURCE.is_dependency()
+                if __group.is_some() || <UploadFile as __rt::Arg>::SOURCE.is_dependency()
+                    || <Option<UploadFile> as __rt::Arg>::SOURCE.is_dependency()
+                    || <Form<String> as __rt::Arg>::SOURCE.is_dependency()
                 {
                     if __rt::bad_body(&__errors) {
                         return __rt::Started::Now(__rt::invalid(__cx, __errors));
@@ -143,7 +118,7 @@ const _: () = {
                     let __invalid = __rt::defer_invalid(__cx, __errors);
                     return __rt::Started::Later(
                         __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::arg::Deps::new();
+                            let mut __deps = __rt::Deps::new();
                             if let ::core::option::Option::Some(__group) = __group {
                                 if let ::core::result::Result::Err(__response) = __group
                                     .resolve(&mut __deps)
@@ -154,11 +129,11 @@ const _: () = {
                             }
                             let __arg0 = match __arg0 {
                                 ::core::option::Option::Some(__input) => {
-                                    match <UploadFile as ::ferrapi::Arg>::__resolve(
+                                    match <UploadFile as __rt::Arg>::__resolve(
                                             __input,
                                             &mut __deps,
                                             <UploadFile as __rt::Share<
-                                                { <UploadFile as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                                { <UploadFile as __rt::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
                                             __rt::SEALED,
                                         )
@@ -176,15 +151,14 @@ const _: () = {
                                 ::core::option::Option::Some(__input) => {
                                     match <Option<
                                         UploadFile,
-                                    > as ::ferrapi::Arg>::__resolve(
+                                    > as __rt::Arg>::__resolve(
                                             __input,
                                             &mut __deps,
                                             <Option<
                                                 UploadFile,
                                             > as __rt::Share<
                                                 {
-                                                    <Option<UploadFile> as ::ferrapi::Arg>::SOURCE
-                                                        .is_dependency()
+                                                    <Option<UploadFile> as __rt::Arg>::SOURCE.is_dependency()
                                                 },
                                             >>::SHARE,
                                             __rt::SEALED,
@@ -203,13 +177,13 @@ const _: () = {
                                 ::core::option::Option::Some(__input) => {
                                     match <Form<
                                         String,
-                                    > as ::ferrapi::Arg>::__resolve(
+                                    > as __rt::Arg>::__resolve(
                                             __input,
                                             &mut __deps,
                                             <Form<
                                                 String,
                                             > as __rt::Share<
-                                                { <Form<String> as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                                { <Form<String> as __rt::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
                                             __rt::SEALED,
                                         )
@@ -236,7 +210,7 @@ const _: () = {
                             };
                             <Json<
                                 Value,
-                            > as ::ferrapi::IntoResponse>::into_response(
+                            > as __rt::IntoResponse>::into_response(
                                 upload(__arg0, __arg1, __arg2).await,
                             )
                         }),
@@ -254,9 +228,9 @@ const _: () = {
                     ::core::option::Option::Some(__arg1),
                     ::core::option::Option::Some(__arg2),
                 ) = (
-                    <UploadFile as ::ferrapi::Arg>::__now(__arg0, __rt::SEALED),
-                    <Option<UploadFile> as ::ferrapi::Arg>::__now(__arg1, __rt::SEALED),
-                    <Form<String> as ::ferrapi::Arg>::__now(__arg2, __rt::SEALED),
+                    <UploadFile as __rt::Arg>::__now(__arg0, __rt::SEALED),
+                    <Option<UploadFile> as __rt::Arg>::__now(__arg1, __rt::SEALED),
+                    <Form<String> as __rt::Arg>::__now(__arg2, __rt::SEALED),
                 ) else {
                     return __rt::Started::Now(__rt::internal_error());
                 };
@@ -266,26 +240,24 @@ const _: () = {
                         async move { upload(__arg0, __arg1, __arg2).await },
                         |__output| <Json<
                             Value,
-                        > as ::ferrapi::IntoResponse>::into_response(__output),
+                        > as __rt::IntoResponse>::into_response(__output),
                     ),
                 )
             };
             let check: fn(
-                &::ferrapi::arg::StateMap,
+                &__rt::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::arg::StateMap|
+                state: &__rt::StateMap|
             {
-                <UploadFile as ::ferrapi::Arg>::check(state)?;
-                <Option<UploadFile> as ::ferrapi::Arg>::check(state)?;
-                <Form<String> as ::ferrapi::Arg>::check(state)?;
+                <UploadFile as __rt::Arg>::check(state)?;
+                <Option<UploadFile> as __rt::Arg>::check(state)?;
+                <Form<String> as __rt::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
-            let operation: fn(
-                &mut ::ferrapi::schema::SchemaRegistry,
-            ) -> ::ferrapi::schema::Operation = |
-                registry: &mut ::ferrapi::schema::SchemaRegistry,
-            | -> ::ferrapi::schema::Operation {
-                let mut op = ::ferrapi::schema::Operation::new(
+            let operation: fn(&mut __rt::SchemaRegistry) -> __rt::Operation = |
+                registry: &mut __rt::SchemaRegistry,
+            | -> __rt::Operation {
+                let mut op = __rt::Operation::new(
                     "upload",
                     ::core::option::Option::Some(
                         "A route that takes files: its body is read as a form first (`__reads_form`), and every body argument is asserted to be a part of that form.",
@@ -293,50 +265,38 @@ const _: () = {
                     ::core::option::Option::None,
                     &[],
                 );
-                <UploadFile as ::ferrapi::Arg>::doc(
-                    ::ferrapi::arg::Param::new(
-                        "file",
-                        ::core::option::Option::None,
-                        &[],
-                    ),
+                <UploadFile as __rt::Arg>::doc(
+                    __rt::Param::new("file", ::core::option::Option::None, &[]),
                     &mut op,
                     registry,
                 );
                 <Option<
                     UploadFile,
-                > as ::ferrapi::Arg>::doc(
-                    ::ferrapi::arg::Param::new(
-                        "extra",
-                        ::core::option::Option::None,
-                        &[],
-                    ),
+                > as __rt::Arg>::doc(
+                    __rt::Param::new("extra", ::core::option::Option::None, &[]),
                     &mut op,
                     registry,
                 );
                 <Form<
                     String,
-                > as ::ferrapi::Arg>::doc(
-                    ::ferrapi::arg::Param::new(
-                        "note",
-                        ::core::option::Option::None,
-                        &[],
-                    ),
+                > as __rt::Arg>::doc(
+                    __rt::Param::new("note", ::core::option::Option::None, &[]),
                     &mut op,
                     registry,
                 );
                 op
             };
-            ::ferrapi::RouteDef::from(__rt::RouteParts {
+            __rt::RouteDef::from(__rt::RouteParts {
                     name: "upload",
-                    method: ::ferrapi::Method::POST,
+                    method: __rt::Method::POST,
                     path: "/upload",
                     handler,
-                    reads_body: <UploadFile as ::ferrapi::Arg>::SOURCE.is_body()
-                        || <Option<UploadFile> as ::ferrapi::Arg>::SOURCE.is_body()
-                        || <Form<String> as ::ferrapi::Arg>::SOURCE.is_body(),
-                    streams_body: <UploadFile as ::ferrapi::Arg>::SOURCE.is_stream()
-                        || <Option<UploadFile> as ::ferrapi::Arg>::SOURCE.is_stream()
-                        || <Form<String> as ::ferrapi::Arg>::SOURCE.is_stream(),
+                    reads_body: <UploadFile as __rt::Arg>::SOURCE.is_body()
+                        || <Option<UploadFile> as __rt::Arg>::SOURCE.is_body()
+                        || <Form<String> as __rt::Arg>::SOURCE.is_body(),
+                    streams_body: <UploadFile as __rt::Arg>::SOURCE.is_stream()
+                        || <Option<UploadFile> as __rt::Arg>::SOURCE.is_stream()
+                        || <Form<String> as __rt::Arg>::SOURCE.is_stream(),
                     include_in_schema: true,
                     operation,
                     check,

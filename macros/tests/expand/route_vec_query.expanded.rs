@@ -9,18 +9,18 @@ async fn search(tag: Vec<String>) -> Json<Vec<String>> {
 struct search {}
 const _: () = {
     use ::ferrapi::__private as __rt;
-    impl ::ferrapi::Route for search {
+    impl __rt::Route for search {
         #[allow(unused_variables, clippy::redundant_closure)]
-        fn def(&self) -> ::ferrapi::RouteDef {
+        fn def(&self) -> __rt::RouteDef {
             __rt::assert_text::<Vec<String>>();
-            let _ = <Vec<String> as ::ferrapi::Arg>::SOURCE;
+            let _ = <Vec<String> as __rt::Arg>::SOURCE;
             __rt::assert_into_response::<Json<Vec<String>>>();
             let handler: __rt::Handler = |
-                __cx: &::ferrapi::arg::RequestCx<'_>,
+                __cx: &__rt::RequestCx<'_>,
                 __group: &[__rt::DependencyFn]|
             {
                 #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
+                let mut __errors = __rt::ValidationErrors::new();
                 let __group = if __group.is_empty() {
                     ::core::option::Option::None
                 } else {
@@ -29,14 +29,14 @@ const _: () = {
                     )
                 };
                 let mut __arg0: ::core::option::Option<
-                    <Vec<String> as ::ferrapi::Arg>::Input,
+                    <Vec<String> as __rt::Arg>::Input,
                 > = ::core::option::Option::None;
-                if !<Vec<String> as ::ferrapi::Arg>::SOURCE.is_body() {
+                if !<Vec<String> as __rt::Arg>::SOURCE.is_body() {
                     __arg0 = <Vec<
                         String,
-                    > as ::ferrapi::Arg>::extract(
+                    > as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
+                        __rt::Param::new(
                             "tag",
                             ::core::option::Option::None,
                             &[__rt::Constraint::MaxLength(5usize)],
@@ -44,12 +44,12 @@ const _: () = {
                         &mut __errors,
                     );
                 }
-                if <Vec<String> as ::ferrapi::Arg>::SOURCE.is_body() {
+                if <Vec<String> as __rt::Arg>::SOURCE.is_body() {
                     __arg0 = <Vec<
                         String,
-                    > as ::ferrapi::Arg>::extract(
+                    > as __rt::Arg>::extract(
                         __cx,
-                        ::ferrapi::arg::Param::new(
+                        __rt::Param::new(
                             "tag",
                             ::core::option::Option::None,
                             &[__rt::Constraint::MaxLength(5usize)],
@@ -58,7 +58,7 @@ const _: () = {
                     );
                 }
                 if __group.is_some()
-                    || <Vec<String> as ::ferrapi::Arg>::SOURCE.is_dependency()
+                    || <Vec<String> as __rt::Arg>::SOURCE.is_dependency()
                 {
                     if __rt::bad_body(&__errors) {
                         return __rt::Started::Now(__rt::invalid(__cx, __errors));
@@ -66,7 +66,7 @@ const _: () = {
                     let __invalid = __rt::defer_invalid(__cx, __errors);
                     return __rt::Started::Later(
                         __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::arg::Deps::new();
+                            let mut __deps = __rt::Deps::new();
                             if let ::core::option::Option::Some(__group) = __group {
                                 if let ::core::result::Result::Err(__response) = __group
                                     .resolve(&mut __deps)
@@ -79,13 +79,13 @@ const _: () = {
                                 ::core::option::Option::Some(__input) => {
                                     match <Vec<
                                         String,
-                                    > as ::ferrapi::Arg>::__resolve(
+                                    > as __rt::Arg>::__resolve(
                                             __input,
                                             &mut __deps,
                                             <Vec<
                                                 String,
                                             > as __rt::Share<
-                                                { <Vec<String> as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                                                { <Vec<String> as __rt::Arg>::SOURCE.is_dependency() },
                                             >>::SHARE,
                                             __rt::SEALED,
                                         )
@@ -108,9 +108,7 @@ const _: () = {
                             };
                             <Json<
                                 Vec<String>,
-                            > as ::ferrapi::IntoResponse>::into_response(
-                                search(__arg0).await,
-                            )
+                            > as __rt::IntoResponse>::into_response(search(__arg0).await)
                         }),
                     );
                 }
@@ -122,7 +120,7 @@ const _: () = {
                 }
                 #[allow(irrefutable_let_patterns)]
                 let (::core::option::Option::Some(__arg0),) = (
-                    <Vec<String> as ::ferrapi::Arg>::__now(__arg0, __rt::SEALED),
+                    <Vec<String> as __rt::Arg>::__now(__arg0, __rt::SEALED),
                 ) else {
                     return __rt::Started::Now(__rt::internal_error());
                 };
@@ -132,24 +130,22 @@ const _: () = {
                         async move { search(__arg0).await },
                         |__output| <Json<
                             Vec<String>,
-                        > as ::ferrapi::IntoResponse>::into_response(__output),
+                        > as __rt::IntoResponse>::into_response(__output),
                     ),
                 )
             };
             let check: fn(
-                &::ferrapi::arg::StateMap,
+                &__rt::StateMap,
             ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::arg::StateMap|
+                state: &__rt::StateMap|
             {
-                <Vec<String> as ::ferrapi::Arg>::check(state)?;
+                <Vec<String> as __rt::Arg>::check(state)?;
                 ::core::result::Result::Ok(())
             };
-            let operation: fn(
-                &mut ::ferrapi::schema::SchemaRegistry,
-            ) -> ::ferrapi::schema::Operation = |
-                registry: &mut ::ferrapi::schema::SchemaRegistry,
-            | -> ::ferrapi::schema::Operation {
-                let mut op = ::ferrapi::schema::Operation::new(
+            let operation: fn(&mut __rt::SchemaRegistry) -> __rt::Operation = |
+                registry: &mut __rt::SchemaRegistry,
+            | -> __rt::Operation {
+                let mut op = __rt::Operation::new(
                     "search",
                     ::core::option::Option::None,
                     ::core::option::Option::None,
@@ -157,8 +153,8 @@ const _: () = {
                 );
                 <Vec<
                     String,
-                > as ::ferrapi::Arg>::doc(
-                    ::ferrapi::arg::Param::new(
+                > as __rt::Arg>::doc(
+                    __rt::Param::new(
                         "tag",
                         ::core::option::Option::None,
                         &[__rt::Constraint::MaxLength(5usize)],
@@ -174,7 +170,7 @@ const _: () = {
                     >(::core::marker::PhantomData);
                     let schema = registry
                         .in_mode(
-                            ::ferrapi::schema::SchemaMode::Output,
+                            __rt::SchemaMode::Output,
                             |registry| (&probe).probe_schema(registry),
                         );
                     if let ::core::option::Option::Some(schema) = schema {
@@ -183,13 +179,13 @@ const _: () = {
                 }
                 op
             };
-            ::ferrapi::RouteDef::from(__rt::RouteParts {
+            __rt::RouteDef::from(__rt::RouteParts {
                 name: "search",
-                method: ::ferrapi::Method::GET,
+                method: __rt::Method::GET,
                 path: "/search",
                 handler,
-                reads_body: <Vec<String> as ::ferrapi::Arg>::SOURCE.is_body(),
-                streams_body: <Vec<String> as ::ferrapi::Arg>::SOURCE.is_stream(),
+                reads_body: <Vec<String> as __rt::Arg>::SOURCE.is_body(),
+                streams_body: <Vec<String> as __rt::Arg>::SOURCE.is_stream(),
                 include_in_schema: true,
                 operation,
                 check,
