@@ -65,18 +65,14 @@ runtime_paths! {
 }
 runtime_paths! {
     route_parts => RouteParts;
-    handler => Handler;
-    started => Started;
+    body_mode => BodyMode;
+    start => start;
+    call => Call;
+    ready => ready;
+    shape => Shape;
+    path_param => path_param;
     sealed => SEALED;
-    group_inputs => GroupInputs;
-    dependency_fn => DependencyFn;
     group_parts => GroupParts;
-    boxed => boxed;
-    complete_now => complete_now;
-    internal_error => internal_error;
-    reject_invalid => reject_invalid;
-    invalid => invalid;
-    defer_invalid => defer_invalid;
 }
 
 // Arguments and their validation.
@@ -94,7 +90,6 @@ runtime_paths! {
     deps => Deps;
 }
 runtime_paths! {
-    path_param => path_param;
     body_model => body_model;
     constraint => Constraint;
     validate_field => validate_field;
@@ -105,7 +100,6 @@ runtime_paths! {
     param_field => param_field;
     pattern => Pattern;
     pattern_cell => PatternCell;
-    bad_body => bad_body;
     share => Share;
     group_dependency => GroupDependency;
 }
@@ -188,24 +182,29 @@ pub struct RouteDefFields<'a> {
     pub method: &'a Ident,
     /// The path template as written.
     pub path: &'a syn::LitStr,
-    /// An expression: true when an argument reads the body.
-    pub reads_body: TokenStream,
-    /// An expression: true when an argument reads the body as it arrives (an upload).
-    pub streams_body: TokenStream,
+    /// The handler: a closure that coerces to `Handler`.
+    pub handler: TokenStream,
+    /// An expression: the route's `BodyMode`.
+    pub body: TokenStream,
     /// Whether the route is in the OpenAPI document.
     pub include_in_schema: bool,
+    /// The OpenAPI builder: a closure that coerces to `fn(&mut SchemaRegistry) -> Operation`.
+    pub operation: TokenStream,
+    /// The build-time check: a closure that coerces to `fn(&StateMap) -> Result<(), String>`.
+    pub check: TokenStream,
 }
 
-/// The struct literal of a route's definition. `handler`, `operation` and `check` are
-/// locals of those names in the generated `def` body.
+/// The struct literal of a route's definition.
 pub fn route_def(fields: RouteDefFields<'_>) -> TokenStream {
     let RouteDefFields {
         name,
         method,
         path,
-        reads_body,
-        streams_body,
+        handler,
+        body,
         include_in_schema,
+        operation,
+        check,
     } = fields;
     let (route_def, parts, method_type) = (route_def_type(), route_parts(), self::method());
     quote! {
@@ -213,12 +212,11 @@ pub fn route_def(fields: RouteDefFields<'_>) -> TokenStream {
             name: #name,
             method: #method_type::#method,
             path: #path,
-            handler,
-            reads_body: #reads_body,
-            streams_body: #streams_body,
+            handler: #handler,
+            body: #body,
             include_in_schema: #include_in_schema,
-            operation,
-            check,
+            operation: #operation,
+            check: #check,
         })
     }
 }

@@ -4,15 +4,14 @@
 //!
 //! Rules enforced here: every assertion trait carries `#[diagnostic::on_unimplemented]` words a
 //! route author understands (what is wrong, and what to write instead); nothing here runs per
-//! request except [`boxed`], [`bad_body`], [`reject_invalid`] and [`defer_invalid`] (and, for a request
-//! that fails validation, [`invalid`]; for a route with `status = N`, [`success`]).
+//! request except, for a route with `status = N`, [`success`] (the handler's generic half is
+//! `routing::handler`).
 
 use serde_json::Value;
 
-use crate::extract::{Arg, DependencyFn, RequestCx, Sharing};
-use crate::response::{IntoResponse, Invalid, Response};
-use crate::routing::BoxFuture;
-use crate::validate::{FromJson, FromParam, JsonSchema, SchemaRegistry, ValidationErrors};
+use crate::extract::{Arg, DependencyFn, Sharing};
+use crate::response::{IntoResponse, Response};
+use crate::validate::{FromJson, FromParam, JsonSchema, SchemaRegistry};
 
 /// Finds a response body's schema when its type has one; `Json<T>` of a type that is only
 /// `Serialize` is documented without a schema instead of failing to compile. (Autoref
@@ -42,44 +41,6 @@ impl<T: ?Sized> ProbeUnknown for &SchemaProbe<T> {
     fn probe_schema(&self, _registry: &mut SchemaRegistry) -> Option<Value> {
         None
     }
-}
-
-/// Box a handler future.
-pub fn boxed<F>(future: F) -> BoxFuture
-where
-    F: std::future::Future<Output = Response> + Send + 'static,
-{
-    Box::pin(future)
-}
-
-/// True when the request's body cannot be validated at all (not UTF-8, not JSON): a route with
-/// dependencies answers it before running them, as FastAPI does.
-pub fn bad_body(errors: &ValidationErrors) -> bool {
-    errors.bad_body.is_some()
-}
-
-/// `Err` with the app's answer when a check failed, else `Ok`: what the generated handler asks
-/// once every argument is extracted. A valid request pays what `ValidationErrors::finish` costs
-/// (a test of the errors, no call).
-#[inline]
-pub fn reject_invalid(cx: &RequestCx<'_>, errors: ValidationErrors) -> Result<(), Response> {
-    errors
-        .answer_with(|errors| invalid(cx, errors))
-        .map_or(Ok(()), Err)
-}
-
-/// The app's answer to `errors` (not empty): FastAPI's, or the app's override of it.
-#[cold]
-#[inline(never)]
-pub fn invalid(cx: &RequestCx<'_>, errors: ValidationErrors) -> Response {
-    cx.answers().invalid(errors, cx.parts)
-}
-
-/// [`reject_invalid`] for a route with dependencies, which answers a validation error only after its
-/// dependencies ran: `Some` with what that answer needs when a check failed, else `None`.
-#[inline]
-pub fn defer_invalid(cx: &RequestCx<'_>, errors: ValidationErrors) -> Option<Invalid> {
-    errors.answer_with(|errors| Invalid::new(cx.answers(), errors, cx.parts))
 }
 
 /// Compile-time check that a path parameter's type can be parsed from a segment.

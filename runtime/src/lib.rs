@@ -411,33 +411,29 @@ pub mod prelude {
 }
 
 /// Items the generated code names. Not a public API: it changes without notice.
+///
+/// Generated code names nothing else of ferrapi, items of the public API included (re-exported
+/// here by the crate's own paths): moving a public item is one line here, and no expansion
+/// changes.
 #[doc(hidden)]
 pub mod __private {
     pub use crate::codegen::*;
-    // What generated code names of the public API, by the crate's own paths: a public item moved
-    // or renamed is one line here, and no expansion changes.
     pub use crate::extract::{
-        body_model, enum_form_doc, enum_form_field, path_param, DependencyFn, EffectFuture, FormField,
-        GroupInputs, Sharing, SEALED,
+        body_model, enum_form_doc, enum_form_field, path_param, Arg, DependencyFn, Deps, EffectFuture, Form,
+        FormField, FormValue, GroupInputs, Param, RequestCx, Sharing, Source, StateMap, SEALED,
     };
-    pub use crate::extract::{Arg, Deps, Form, FormValue, Param, RequestCx, Source, StateMap};
-    pub use crate::group::Group;
-    pub use crate::group::GroupParts;
-    pub use crate::openapi::Operation;
-    pub use crate::openapi::{field_schema, with_examples};
-    pub use crate::response::{internal_error, Invalid};
-    pub use crate::response::{IntoResponse, Response};
-    pub use crate::routing::{complete_now, BoxFuture, Handler, RouteParts, Started};
-    pub use crate::routing::{Route, RouteDef};
+    pub use crate::group::{Group, GroupParts};
+    pub use crate::openapi::{field_schema, with_examples, Operation};
+    pub use crate::response::{IntoResponse, Invalid, Response};
+    pub use crate::routing::{
+        ready, start, AllSome, BodyMode, Call, Handler, Route, RouteDef, RouteParts, Shape, Started,
+    };
     pub use crate::validate::{
         enum_failure, enum_from_json, enum_from_param, enum_schema, fast_enum, field, generic_schema,
         generic_title, param_field, tagged_schema, title_case, untagged_schema, validate_field,
-        validate_model, validate_tagged, validate_untagged, validate_whole, Constraint, FieldDecline,
-        FieldFast, FieldProbe, Skip, TaggedVariant, UntaggedVariant,
-    };
-    pub use crate::validate::{
-        Bound, Constrainable, Failure, FastJson, FromJson, FromParam, JsonSchema, Loc, Model, SchemaMode,
-        SchemaRegistry, StrEnum, ValidationErrors,
+        validate_model, validate_tagged, validate_untagged, validate_whole, Bound, Constrainable, Constraint,
+        Failure, FastJson, FieldDecline, FieldFast, FieldProbe, FromJson, FromParam, JsonSchema, Loc, Model,
+        SchemaMode, SchemaRegistry, Skip, StrEnum, TaggedVariant, UntaggedVariant, ValidationErrors,
     };
     #[cfg(feature = "pattern")]
     pub use crate::validate::{Pattern, PatternCell};

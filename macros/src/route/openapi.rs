@@ -77,34 +77,27 @@ fn response(ty: &Type) -> Option<TokenStream> {
 /// argument (a query parameter, the body, a dependency's parameters and responses, or nothing).
 fn parameters(model: &RouteModel) -> TokenStream {
     let mut params = TokenStream::new();
-    for classified in model
-        .params
-        .iter()
-        .filter(|c| matches!(c.kind, Kind::Path { .. }))
-    {
+    let path = model.params.iter().enumerate();
+    for (index, classified) in path.filter(|(_, c)| matches!(c.kind, Kind::Path { .. })) {
         let ty = &classified.param.ty;
-        let pname = &classified.name;
-        let constraints = tokens::constraints(&classified.param.attrs.constraints);
-        let doc = quote!(op.path_param::<#ty>(#pname, #constraints, registry););
+        // The parameter's declaration, a constant of the `def` body (see `emit`).
+        let param = super::emit::arg_const(index);
+        let doc = quote!(op.path_param::<#ty>(#param.name(), #param.constraints(), registry););
         params.extend(classified.param.attrs.document_with_examples(&quote!(op), doc));
     }
-    let (arg, param) = (paths::arg(), paths::param());
-    for classified in model.params.iter().filter(|c| matches!(c.kind, Kind::Other)) {
+    let arg = paths::arg();
+    let others = model.params.iter().enumerate();
+    for (index, classified) in others.filter(|(_, c)| matches!(c.kind, Kind::Other)) {
         let ty = &classified.param.ty;
-        let pname = &classified.name;
-        let constraints = tokens::constraints(&classified.param.attrs.constraints);
-        let default = tokens::default_fn(ty, classified.param.attrs.default.as_ref());
+        // The argument's declaration, a constant of the `def` body (see `emit`).
+        let arg_const = super::emit::arg_const(index);
         // The trait's path is written at the argument's type, as the assertions are: a type that
         // is no argument is then one error there, not another at the attribute.
         let span = ty.span();
         let arg = paths::at(span, arg.clone());
         let doc = match classified.param.attrs.has_examples() {
-            true => quote_spanned!(span=>
-                <#ty as #arg>::doc(#param::new(#pname, #default, #constraints), op, registry);
-            ),
-            false => quote_spanned!(span=>
-                <#ty as #arg>::doc(#param::new(#pname, #default, #constraints), &mut op, registry);
-            ),
+            true => quote_spanned!(span=> <#ty as #arg>::doc(#arg_const, op, registry);),
+            false => quote_spanned!(span=> <#ty as #arg>::doc(#arg_const, &mut op, registry);),
         };
         params.extend(classified.param.attrs.document_with_examples(&quote!(op), doc));
     }

@@ -13,224 +13,104 @@ const _: () = {
         #[allow(unused_variables, clippy::redundant_closure)]
         fn def(&self) -> __rt::RouteDef {
             __rt::assert_path_param::<i64>();
-            let _ = <CurrentUser as __rt::Arg>::SOURCE;
+            const __ARG0: __rt::Param<i64> = __rt::Param::new(
+                "user_id",
+                ::core::option::Option::None,
+                &[],
+            );
+            const __ARG1: __rt::Param<CurrentUser> = __rt::Param::new(
+                "user",
+                ::core::option::Option::None,
+                &[],
+            );
+            const __SHAPE1: __rt::Shape = __rt::Shape::NONE
+                .with(<CurrentUser as __rt::Arg>::SOURCE);
             __rt::assert_numeric::<i64>();
-            let _ = <i64 as __rt::Arg>::SOURCE;
+            const __ARG2: __rt::Param<i64> = __rt::Param::new(
+                "skip",
+                ::core::option::Option::None,
+                &[__rt::Constraint::Ge(__rt::Bound::Int(0i128))],
+            );
             __rt::assert_one_body::<
                 i64,
-                { <CurrentUser as __rt::Arg>::SOURCE.is_body() },
+                { __SHAPE1.body.reads() },
                 { <i64 as __rt::Arg>::SOURCE.is_body() },
             >();
+            const __SHAPE2: __rt::Shape = __SHAPE1.with(<i64 as __rt::Arg>::SOURCE);
             __rt::assert_into_response::<Json<Value>>();
-            let handler: __rt::Handler = |
-                __cx: &__rt::RequestCx<'_>,
-                __group: &[__rt::DependencyFn]|
-            {
-                #[allow(unused_mut)]
-                let mut __errors = __rt::ValidationErrors::new();
-                let __arg0: ::core::option::Option<i64> = __rt::path_param::<
-                    i64,
-                >(__cx, 0usize, "user_id", &[], &mut __errors);
-                let __group = if __group.is_empty() {
-                    ::core::option::Option::None
-                } else {
-                    ::core::option::Option::Some(
-                        __rt::GroupInputs::extract(__group, __cx, &mut __errors),
-                    )
-                };
-                let mut __arg1: ::core::option::Option<
-                    <CurrentUser as __rt::Arg>::Input,
-                > = ::core::option::Option::None;
-                if !<CurrentUser as __rt::Arg>::SOURCE.is_body() {
-                    __arg1 = <CurrentUser as __rt::Arg>::extract(
-                        __cx,
-                        __rt::Param::new("user", ::core::option::Option::None, &[]),
-                        &mut __errors,
-                    );
-                }
-                let mut __arg2: ::core::option::Option<<i64 as __rt::Arg>::Input> = ::core::option::Option::None;
-                if !<i64 as __rt::Arg>::SOURCE.is_body() {
-                    __arg2 = <i64 as __rt::Arg>::extract(
-                        __cx,
-                        __rt::Param::new(
-                            "skip",
-                            ::core::option::Option::None,
-                            &[__rt::Constraint::Ge(__rt::Bound::Int(0i128))],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if <CurrentUser as __rt::Arg>::SOURCE.is_body() {
-                    __arg1 = <CurrentUser as __rt::Arg>::extract(
-                        __cx,
-                        __rt::Param::new("user", ::core::option::Option::None, &[]),
-                        &mut __errors,
-                    );
-                }
-                if <i64 as __rt::Arg>::SOURCE.is_body() {
-                    __arg2 = <i64 as __rt::Arg>::extract(
-                        __cx,
-                        __rt::Param::new(
-                            "skip",
-                            ::core::option::Option::None,
-                            &[__rt::Constraint::Ge(__rt::Bound::Int(0i128))],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if __group.is_some()
-                    || <CurrentUser as __rt::Arg>::SOURCE.is_dependency()
-                    || <i64 as __rt::Arg>::SOURCE.is_dependency()
-                {
-                    if __rt::bad_body(&__errors) {
-                        return __rt::Started::Now(__rt::invalid(__cx, __errors));
-                    }
-                    let __invalid = __rt::defer_invalid(__cx, __errors);
-                    return __rt::Started::Later(
-                        __rt::boxed(async move {
-                            let mut __deps = __rt::Deps::new();
-                            if let ::core::option::Option::Some(__group) = __group {
-                                if let ::core::result::Result::Err(__response) = __group
-                                    .resolve(&mut __deps)
-                                    .await
-                                {
-                                    return __response;
-                                }
-                            }
-                            let __arg1 = match __arg1 {
-                                ::core::option::Option::Some(__input) => {
-                                    match <CurrentUser as __rt::Arg>::__resolve(
-                                            __input,
-                                            &mut __deps,
-                                            <CurrentUser as __rt::Share<
-                                                { <CurrentUser as __rt::Arg>::SOURCE.is_dependency() },
-                                            >>::SHARE,
-                                            __rt::SEALED,
-                                        )
-                                        .await
-                                    {
-                                        ::core::result::Result::Ok(__value) => {
-                                            ::core::option::Option::Some(__value)
-                                        }
-                                        ::core::result::Result::Err(__response) => return __response,
-                                    }
-                                }
-                                ::core::option::Option::None => ::core::option::Option::None,
-                            };
-                            let __arg2 = match __arg2 {
-                                ::core::option::Option::Some(__input) => {
-                                    match <i64 as __rt::Arg>::__resolve(
-                                            __input,
-                                            &mut __deps,
-                                            <i64 as __rt::Share<
-                                                { <i64 as __rt::Arg>::SOURCE.is_dependency() },
-                                            >>::SHARE,
-                                            __rt::SEALED,
-                                        )
-                                        .await
-                                    {
-                                        ::core::result::Result::Ok(__value) => {
-                                            ::core::option::Option::Some(__value)
-                                        }
-                                        ::core::result::Result::Err(__response) => return __response,
-                                    }
-                                }
-                                ::core::option::Option::None => ::core::option::Option::None,
-                            };
-                            if let ::core::option::Option::Some(__invalid) = __invalid {
-                                return __invalid.answer();
-                            }
-                            #[allow(irrefutable_let_patterns)]
-                            let (
-                                ::core::option::Option::Some(__arg0),
-                                ::core::option::Option::Some(__arg1),
-                                ::core::option::Option::Some(__arg2),
-                            ) = (__arg0, __arg1, __arg2) else {
-                                return __rt::internal_error();
-                            };
-                            <Json<
-                                Value,
-                            > as __rt::IntoResponse>::into_response(
-                                list_user_items(__arg0, __arg1, __arg2).await,
-                            )
-                        }),
-                    );
-                }
-                if let ::core::result::Result::Err(__response) = __rt::reject_invalid(
-                    __cx,
-                    __errors,
-                ) {
-                    return __rt::Started::Now(__response);
-                }
-                #[allow(irrefutable_let_patterns)]
-                let (
-                    ::core::option::Option::Some(__arg0),
-                    ::core::option::Option::Some(__arg1),
-                    ::core::option::Option::Some(__arg2),
-                ) = (
-                    __arg0,
-                    <CurrentUser as __rt::Arg>::__now(__arg1, __rt::SEALED),
-                    <i64 as __rt::Arg>::__now(__arg2, __rt::SEALED),
-                ) else {
-                    return __rt::Started::Now(__rt::internal_error());
-                };
-                __rt::Started::Now(
-                    __rt::complete_now(
-                        "list_user_items",
-                        async move { list_user_items(__arg0, __arg1, __arg2).await },
-                        |__output| <Json<
-                            Value,
-                        > as __rt::IntoResponse>::into_response(__output),
-                    ),
-                )
-            };
-            let check: fn(
-                &__rt::StateMap,
-            ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &__rt::StateMap|
-            {
-                <CurrentUser as __rt::Arg>::check(state)?;
-                <i64 as __rt::Arg>::check(state)?;
-                ::core::result::Result::Ok(())
-            };
-            let operation: fn(&mut __rt::SchemaRegistry) -> __rt::Operation = |
-                registry: &mut __rt::SchemaRegistry,
-            | -> __rt::Operation {
-                let mut op = __rt::Operation::new(
-                    "list_user_items",
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    &[],
-                );
-                op.path_param::<i64>("user_id", &[], registry);
-                <CurrentUser as __rt::Arg>::doc(
-                    __rt::Param::new("user", ::core::option::Option::None, &[]),
-                    &mut op,
-                    registry,
-                );
-                <i64 as __rt::Arg>::doc(
-                    __rt::Param::new(
-                        "skip",
-                        ::core::option::Option::None,
-                        &[__rt::Constraint::Ge(__rt::Bound::Int(0i128))],
-                    ),
-                    &mut op,
-                    registry,
-                );
-                op
-            };
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "list_user_items",
                 method: __rt::Method::GET,
                 path: "/users/{user_id}/items",
-                handler,
-                reads_body: <CurrentUser as __rt::Arg>::SOURCE.is_body()
-                    || <i64 as __rt::Arg>::SOURCE.is_body(),
-                streams_body: <CurrentUser as __rt::Arg>::SOURCE.is_stream()
-                    || <i64 as __rt::Arg>::SOURCE.is_stream(),
+                handler: |__cx, __group| __rt::start(
+                    __cx,
+                    __group,
+                    __SHAPE2.dependency,
+                    |__cx, __errors| {
+                        let __arg0 = __rt::path_param::<
+                            i64,
+                        >(__cx, 0usize, __ARG0, __errors);
+                        let __arg1 = <CurrentUser as __rt::Arg>::extract(
+                            __cx,
+                            __ARG1,
+                            __errors,
+                        );
+                        let __arg2 = <i64 as __rt::Arg>::extract(__cx, __ARG2, __errors);
+                        (__arg0, (__arg1, (__arg2, ())))
+                    },
+                    |(__arg0, (__arg1, (__arg2, ()))), mut __steps, __invalid| async move {
+                        let __arg1 = <CurrentUser as __rt::Arg>::__step(
+                                __arg1,
+                                &mut __steps,
+                                <CurrentUser as __rt::Share<
+                                    { <CurrentUser as __rt::Arg>::SOURCE.is_dependency() },
+                                >>::SHARE,
+                            )
+                            .await?;
+                        let __arg2 = <i64 as __rt::Arg>::__step(
+                                __arg2,
+                                &mut __steps,
+                                <i64 as __rt::Share<
+                                    { <i64 as __rt::Arg>::SOURCE.is_dependency() },
+                                >>::SHARE,
+                            )
+                            .await?;
+                        let (__arg0, (__arg1, (__arg2, ()))) = __rt::ready(
+                            __invalid,
+                            (__arg0, (__arg1, (__arg2, ()))),
+                        )?;
+                        ::core::result::Result::<
+                            __rt::Response,
+                            __rt::Response,
+                        >::Ok(
+                            <Json<
+                                Value,
+                            > as __rt::IntoResponse>::into_response(
+                                list_user_items(__arg0, __arg1, __arg2).await,
+                            ),
+                        )
+                    },
+                    __rt::Call::InPlace("list_user_items"),
+                ),
+                body: __SHAPE2.body,
                 include_in_schema: true,
-                operation,
-                check,
+                operation: |registry: &mut __rt::SchemaRegistry| -> __rt::Operation {
+                    let mut op = __rt::Operation::new(
+                        "list_user_items",
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        &[],
+                    );
+                    op.path_param::<i64>(__ARG0.name(), __ARG0.constraints(), registry);
+                    <CurrentUser as __rt::Arg>::doc(__ARG1, &mut op, registry);
+                    <i64 as __rt::Arg>::doc(__ARG2, &mut op, registry);
+                    op
+                },
+                check: |state| {
+                    <CurrentUser as __rt::Arg>::check(state)?;
+                    <i64 as __rt::Arg>::check(state)?;
+                    ::core::result::Result::Ok(())
+                },
             })
         }
     }

@@ -10,9 +10,9 @@
 //!   JSON body (see the `json_body` module), `State<T>`, `HeaderMap`, `Method`, `Uri` and
 //!   `LastEventId` are injected, `#[dependency]` (or a hand-written impl) makes a dependency;
 //! - every kind but a dependency is ready after the synchronous step: its second step is a
-//!   `std::future::Ready`, and a route without a dependency never builds a [`Deps`] nor awaits:
-//!   [`now`] takes the value by one poll without a waker, which the optimiser folds away for the
-//!   built-in kinds;
+//!   `std::future::Ready`, and a route without a dependency never waits for it: its handler runs
+//!   the second steps and the call in place, by one poll without a waker (`complete_now`), which
+//!   the optimiser folds away for the built-in kinds;
 //! - a dependency a test overrides (`overrides`) is resolved by the override instead;
 //! - a dependency is resolved at most once per request: [`Deps`] keeps the first value of each
 //!   dependency type and every later use gets a clone of it (FastAPI's `use_cache=True`, its
@@ -22,10 +22,8 @@
 //!   parameter with its schema, the body, a dependency's parameters and responses, or nothing for
 //!   injected values.
 
-use std::any::{type_name, Any, TypeId};
+use std::any::{Any, TypeId};
 use std::future::{Future, Ready};
-use std::pin::pin;
-use std::task::{Context, Poll, Waker};
 
 use super::request::RequestCx;
 use super::state::StateMap;
@@ -150,9 +148,9 @@ impl<T> Param<T> {
 ///
 /// An argument is obtained in two steps:
 ///
-/// 1. [`extract`](Arg::extract), synchronous, runs for every argument of the route, in the order
-///    path, query (dependencies among them, where they are declared), body, collecting every
-///    validation error (they are answered together as one 422). It borrows the request and
+/// 1. [`extract`](Arg::extract), synchronous, runs for every argument of the route, in
+///    declaration order, collecting every validation error (they are answered together as one
+///    422, in FastAPI's order: path, query, header, cookie, body). It borrows the request and
 ///    returns what the second step needs, owned: the value itself for a parameter, the body or an
 ///    injected value; a dependency's inputs (its query parameters, state, headers, the inputs of
 ///    the dependencies it takes) for a dependency.
@@ -221,12 +219,22 @@ pub trait Arg: Sized {
         resolve::<Self>(input, deps, sharing)
     }
 
-    /// The value of an argument that is ready at once, for a route without dependencies (see
-    /// `now`). Not part of the API, and sealed as [`Arg::__resolve`] is.
+    /// The generated handler's second step for this argument, `None` when its first step
+    /// failed (nothing to resolve): [`Arg::__resolve`] through the request's `steps`. A method
+    /// of this trait for the reason [`Arg::__resolve`] is one. Not part of the API, and sealed:
+    /// its second parameter's type cannot be named outside ferrapi.
     #[doc(hidden)]
-    #[inline(always)]
-    fn __now(input: Option<Self::Input>, _sealed: sealed::Sealed) -> Option<Self> {
-        now::<Self>(input)
+    fn __step(
+        input: Option<Self::Input>,
+        steps: &mut sealed::Steps,
+        sharing: Option<Sharing<Self>>,
+    ) -> impl Future<Output = Result<Option<Self>, Response>> + Send {
+        async move {
+            match input {
+                Some(input) => resolve::<Self>(input, &mut steps.deps, sharing).await.map(Some),
+                None => Ok(None),
+            }
+        }
     }
 }
 
@@ -241,6 +249,14 @@ pub(crate) mod sealed {
 
     /// The one value of the seal, for the generated code.
     pub const SEALED: Sealed = Sealed(());
+
+    /// The request's dependencies as the generated handler's second step sees them (a seal too:
+    /// the handler's closure is given it and never names it).
+    #[allow(unreachable_pub)] // Unnameable outside the crate on purpose.
+    #[derive(Debug, Default)]
+    pub struct Steps {
+        pub(crate) deps: super::Deps,
+    }
 }
 
 /// `std::future::ready(Ok(value))`: the second step of every kind but a dependency.
@@ -355,28 +371,4 @@ pub(crate) async fn resolve<T: Arg>(
         Some(sharing) => deps.resolve_shared(input, sharing).await,
         None => T::resolve(input, deps).await,
     }
-}
-
-/// The value of an argument whose second step is ready at once, for a route without
-/// dependencies (the route macros pick this path only then, by a constant). `None` if it is not
-/// ready after all (an `Arg` implementation that awaits without being a dependency), which the
-/// handler answers with a logged 500.
-#[inline(always)]
-pub(crate) fn now<T: Arg>(input: Option<T::Input>) -> Option<T> {
-    let input = input?;
-    let mut deps = Deps { values: Vec::new() };
-    let future = pin!(T::resolve(input, &mut deps));
-    match future.poll(&mut Context::from_waker(Waker::noop())) {
-        Poll::Ready(Ok(value)) => Some(value),
-        Poll::Ready(Err(_)) | Poll::Pending => not_ready::<T>(),
-    }
-}
-
-#[cold]
-fn not_ready<T>() -> Option<T> {
-    tracing::error!(
-        argument = type_name::<T>(),
-        "an argument that is not a dependency did not resolve at once; declare `SOURCE = Source::Dependency`"
-    );
-    None
 }

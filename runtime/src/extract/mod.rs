@@ -1,7 +1,8 @@
 //! Extraction: how each handler argument is obtained from one routed request.
 //!
-//! The generated handler of a route calls into this layer once per argument, in the order path,
-//! query, body, collecting every validation error before answering. Its files:
+//! The generated handler of a route calls into this layer once per argument, in declaration
+//! order, collecting every validation error before answering (the runtime's half of the handler,
+//! `routing::handler`, puts them in FastAPI's order). Its files:
 //!
 //! - `request`: [`RequestCx`], what a handler sees of a request (all borrowed from the dispatcher),
 //!   and where the router found the path parameters' values ([`PathParams`]);
@@ -53,6 +54,7 @@ mod state;
 mod validation;
 
 pub use crate::body::UploadFile;
+pub(crate) use arg::sealed::Steps;
 pub use arg::sealed::SEALED;
 pub use arg::{Arg, Deps, Param, Sharing, Source};
 pub use background::{BackgroundTasks, TaskOutcome};
