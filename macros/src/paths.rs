@@ -69,6 +69,7 @@ runtime_paths! {
     start => start;
     call => Call;
     ready => ready;
+    done => done;
     shape => Shape;
     path_param => path_param;
     sealed => SEALED;

@@ -426,7 +426,7 @@ pub mod __private {
     pub use crate::openapi::{field_schema, with_examples, Operation};
     pub use crate::response::{IntoResponse, Invalid, Response};
     pub use crate::routing::{
-        ready, start, AllSome, BodyMode, Call, Handler, Route, RouteDef, RouteParts, Shape, Started,
+        done, ready, start, AllSome, BodyMode, Call, Handler, Route, RouteDef, RouteParts, Shape, Started,
     };
     pub use crate::validate::{
         enum_failure, enum_from_json, enum_from_param, enum_schema, fast_enum, field, generic_schema,

@@ -19,7 +19,7 @@ impl Arg for Token {
         Ok(Token(input))
     }
 
-    fn __slot(input: Option<String>) -> Option<Self> {
+    fn __step(input: Option<String>) -> Option<Self> {
         input.map(Token)
     }
 }

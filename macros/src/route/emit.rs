@@ -275,7 +275,7 @@ fn handler(
     let func = &model.func;
     let fn_name = &func.sig.ident;
     let slots = arguments.iter().map(|a| &a.slot);
-    let (start, call, ready, response) = (paths::start(), paths::call(), paths::ready(), paths::response());
+    let (start, call, ready, done) = (paths::start(), paths::call(), paths::ready(), paths::done());
     let run = match suspend::may_suspend(&func.block) {
         true => quote!(#call::Boxed),
         false => {
@@ -295,7 +295,7 @@ fn handler(
             |#list, #steps_binding, __invalid| async move {
                 #(#steps)*
                 let #list = #ready(__invalid, #list)?;
-                ::core::result::Result::<#response, #response>::Ok(#into_response(#fn_name(#(#slots),*).await))
+                #done(#into_response(#fn_name(#(#slots),*).await))
             },
             #run,
         )

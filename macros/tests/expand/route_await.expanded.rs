@@ -60,10 +60,7 @@ const _: () = {
                             __invalid,
                             (__arg0, (__arg1, ())),
                         )?;
-                        ::core::result::Result::<
-                            __rt::Response,
-                            __rt::Response,
-                        >::Ok(
+                        __rt::done(
                             <Result<
                                 Json<Value>,
                                 HttpError,

@@ -26,10 +26,7 @@ const _: () = {
                     |__cx, __errors| { () },
                     |(), _, __invalid| async move {
                         let () = __rt::ready(__invalid, ())?;
-                        ::core::result::Result::<
-                            __rt::Response,
-                            __rt::Response,
-                        >::Ok(
+                        __rt::done(
                             <&'static str as __rt::IntoResponse>::into_response(
                                 health().await,
                             ),

@@ -149,10 +149,7 @@ const _: () = {
                             __invalid,
                             (__arg0, (__arg1, (__arg2, (__arg3, (__arg4, ()))))),
                         )?;
-                        ::core::result::Result::<
-                            __rt::Response,
-                            __rt::Response,
-                        >::Ok(
+                        __rt::done(
                             <Json<
                                 Value,
                             > as __rt::IntoResponse>::into_response(

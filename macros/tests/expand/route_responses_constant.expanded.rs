@@ -49,10 +49,7 @@ const _: () = {
                             )
                             .await?;
                         let (__arg0, ()) = __rt::ready(__invalid, (__arg0, ()))?;
-                        ::core::result::Result::<
-                            __rt::Response,
-                            __rt::Response,
-                        >::Ok(
+                        __rt::done(
                             <Result<
                                 Json<Vec<Doctor>>,
                                 HttpError,

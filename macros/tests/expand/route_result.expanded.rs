@@ -38,10 +38,7 @@ const _: () = {
                     },
                     |(__arg0, ()), _, __invalid| async move {
                         let (__arg0, ()) = __rt::ready(__invalid, (__arg0, ()))?;
-                        ::core::result::Result::<
-                            __rt::Response,
-                            __rt::Response,
-                        >::Ok(
+                        __rt::done(
                             <Result<
                                 (StatusCode, String),
                                 HttpError,

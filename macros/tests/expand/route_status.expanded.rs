@@ -46,10 +46,7 @@ const _: () = {
                             )
                             .await?;
                         let (__arg0, ()) = __rt::ready(__invalid, (__arg0, ()))?;
-                        ::core::result::Result::<
-                            __rt::Response,
-                            __rt::Response,
-                        >::Ok(
+                        __rt::done(
                             __rt::success::<Json<Value>, 201>(create_thing(__arg0).await),
                         )
                     },

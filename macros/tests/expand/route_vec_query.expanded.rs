@@ -49,10 +49,7 @@ const _: () = {
                             )
                             .await?;
                         let (__arg0, ()) = __rt::ready(__invalid, (__arg0, ()))?;
-                        ::core::result::Result::<
-                            __rt::Response,
-                            __rt::Response,
-                        >::Ok(
+                        __rt::done(
                             <Json<
                                 Vec<String>,
                             > as __rt::IntoResponse>::into_response(search(__arg0).await),

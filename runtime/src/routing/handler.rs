@@ -130,6 +130,12 @@ pub fn ready<V: AllSome>(invalid: Option<Invalid>, values: V) -> Result<V::Value
     values.all().ok_or_else(internal_error)
 }
 
+/// The function's answer, as the route's block ends: `Ok`.
+#[inline(always)]
+pub fn done(response: Response) -> Result<Response, Response> {
+    Ok(response)
+}
+
 /// A list `(Option<A>, (Option<B>, (.., ())))` of argument values: all of them, or `None`.
 pub trait AllSome {
     /// The values, as the same list without the `Option`s.
