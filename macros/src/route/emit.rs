@@ -1,12 +1,14 @@
 //! Code generation: the route's unit type, its `Route` impl and its handler, which is one call of
 //! the runtime's generic `start` (dropshot's "thin macro, generic runtime"): the expansion writes
-//! only what depends on the route, each argument's extraction once, in declaration order, and the
-//! call of the function; collecting the errors, their order, the dependencies and the answer are
-//! the runtime's (`routing::handler`).
+//! only what depends on the argument types, each argument's extraction once, in declaration
+//! order, and one block that resolves each argument and calls the function; collecting the
+//! errors, their order, the groups' dependencies, the 422 and how the block runs are the
+//! runtime's (`routing::handler`).
 //!
 //! Rules enforced here: each argument's declaration (`Param`) is one constant, used by the
 //! handler and the OpenAPI builder alike; the one-body check grows linearly (a constant per
-//! argument says whether an earlier one is the body); and every type requirement is asserted at
+//! argument folds the sources so far into a `Shape`); nothing generic in the runtime is bounded
+//! by an argument type, so every use of one is written here; and every type requirement is asserted at
 //! the argument's own span so a mistake is reported where it was made, once: assertions,
 //! handler, check and OpenAPI builder are one function body (closures included), and the
 //! compiler reports an unsatisfied bound once per span and message. Internal names in the
@@ -108,12 +110,6 @@ pub(super) fn arguments(params: &[Classified]) -> Vec<Argument<'_>> {
     arguments.collect()
 }
 
-/// The name of the constant holding the `N`-th argument's declaration (`__ARGN`): a `Param` for a
-/// path parameter, a `Declared` (the `Param` and the cache's functions) for any other.
-pub(super) fn arg_const(index: usize) -> syn::Ident {
-    format_ident!("__ARG{}", index)
-}
-
 /// The type requirements of the arguments, each at the argument's type: path parameters are
 /// parsed from text; any other type has an `Arg` impl, and at most one reads the JSON body.
 /// With each argument, the constant of its declaration (its `Param`). Also returns what the
@@ -135,7 +131,7 @@ fn argument_assertions(
             let assert = paths::at(span, paths::assert_path_param());
             out.extend(quote_spanned!(span=> #assert::<#ty>();));
         }
-        let (arg_const, param_type, param) = (arg_const(index), paths::param(), argument.param());
+        let (arg_const, param_type, param) = (tokens::arg_const(index), paths::param(), argument.param());
         out.extend(quote!(const #arg_const: #param_type<#ty> = #param;));
         if argument.path_index.is_some() {
             continue;
@@ -219,7 +215,12 @@ pub(super) fn extract_call(argument: &Argument<'_>, cx: &TokenStream, errors: &T
 /// value, or another argument's input (both `None` when missing or invalid). The type is written
 /// at the argument's type: a type that is no argument is then the one error of the assertions.
 fn extract(argument: &Argument<'_>, index: usize) -> TokenStream {
-    let (ty, slot, arg_const, span) = (argument.ty, &argument.slot, arg_const(index), argument.ty.span());
+    let (ty, slot, arg_const, span) = (
+        argument.ty,
+        &argument.slot,
+        tokens::arg_const(index),
+        argument.ty.span(),
+    );
     if let Some(path_index) = argument.path_index {
         let path_param = paths::at(span, paths::path_param());
         return quote_spanned!(span=> let #slot = #path_param::<#ty>(__cx, #path_index, #arg_const, __errors););

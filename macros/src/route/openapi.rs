@@ -81,7 +81,7 @@ fn parameters(model: &RouteModel) -> TokenStream {
     for (index, classified) in path.filter(|(_, c)| matches!(c.kind, Kind::Path { .. })) {
         let ty = &classified.param.ty;
         // The parameter's declaration, a constant of the `def` body (see `emit`).
-        let param = super::emit::arg_const(index);
+        let param = tokens::arg_const(index);
         let doc = quote!(op.path_param::<#ty>(#param.name(), #param.constraints(), registry););
         params.extend(classified.param.attrs.document_with_examples(&quote!(op), doc));
     }
@@ -90,7 +90,7 @@ fn parameters(model: &RouteModel) -> TokenStream {
     for (index, classified) in others.filter(|(_, c)| matches!(c.kind, Kind::Other)) {
         let ty = &classified.param.ty;
         // The argument's declaration, a constant of the `def` body (see `emit`).
-        let arg_const = super::emit::arg_const(index);
+        let arg_const = tokens::arg_const(index);
         // The trait's path is written at the argument's type, as the assertions are: a type that
         // is no argument is then one error there, not another at the attribute.
         let span = ty.span();
