@@ -359,7 +359,7 @@ pub fn emit(model: &RouteModel) -> TokenStream {
     let (route, route_def) = (paths::route(), paths::route_def_type());
     let route_impl = paths::runtime_scope(quote! {
         impl #route for #fn_name {
-            #[allow(unused_variables, clippy::redundant_closure)]
+            #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
             fn def(&self) -> #route_def {
                 #body
             }

@@ -10,7 +10,7 @@ struct count {}
 const _: () = {
     use ::ferrapi::__private as __rt;
     impl __rt::Route for count {
-        #[allow(unused_variables, clippy::redundant_closure)]
+        #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
             const __ARG0: __rt::Param<State<Counter>> = __rt::Param::new(
                 "counter",

@@ -11,7 +11,7 @@ struct update_item {}
 const _: () = {
     use ::ferrapi::__private as __rt;
     impl __rt::Route for update_item {
-        #[allow(unused_variables, clippy::redundant_closure)]
+        #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
             __rt::assert_path_param::<u32>();
             const __ARG0: __rt::Param<u32> = __rt::Param::new(

@@ -12,7 +12,7 @@ struct health {}
 const _: () = {
     use ::ferrapi::__private as __rt;
     impl __rt::Route for health {
-        #[allow(unused_variables, clippy::redundant_closure)]
+        #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
             __rt::assert_into_response::<&'static str>();
             __rt::RouteDef::from(__rt::RouteParts {

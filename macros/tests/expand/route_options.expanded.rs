@@ -12,7 +12,7 @@ struct create_thing {}
 const _: () = {
     use ::ferrapi::__private as __rt;
     impl __rt::Route for create_thing {
-        #[allow(unused_variables, clippy::redundant_closure)]
+        #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
             const __ARG0: __rt::Param<Thing> = __rt::Param::new(
                 "thing",

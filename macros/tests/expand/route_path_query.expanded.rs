@@ -27,7 +27,7 @@ pub struct list_items {}
 const _: () = {
     use ::ferrapi::__private as __rt;
     impl __rt::Route for list_items {
-        #[allow(unused_variables, clippy::redundant_closure)]
+        #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
             __rt::assert_numeric::<i64>();
             __rt::assert_path_param::<i64>();

@@ -11,7 +11,7 @@ struct list_doctors {}
 const _: () = {
     use ::ferrapi::__private as __rt;
     impl __rt::Route for list_doctors {
-        #[allow(unused_variables, clippy::redundant_closure)]
+        #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
             const __ARG0: __rt::Param<State<Store>> = __rt::Param::new(
                 "store",

@@ -13,7 +13,7 @@ struct delete_thing {}
 const _: () = {
     use ::ferrapi::__private as __rt;
     impl __rt::Route for delete_thing {
-        #[allow(unused_variables, clippy::redundant_closure)]
+        #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
             __rt::assert_path_param::<u64>();
             const __ARG0: __rt::Param<u64> = __rt::Param::new(

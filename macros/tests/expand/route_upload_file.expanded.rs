@@ -18,7 +18,7 @@ struct upload {}
 const _: () = {
     use ::ferrapi::__private as __rt;
     impl __rt::Route for upload {
-        #[allow(unused_variables, clippy::redundant_closure)]
+        #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
             const __ARG0: __rt::Param<UploadFile> = __rt::Param::new(
                 "file",

@@ -10,7 +10,7 @@ struct search {}
 const _: () = {
     use ::ferrapi::__private as __rt;
     impl __rt::Route for search {
-        #[allow(unused_variables, clippy::redundant_closure)]
+        #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
             __rt::assert_text::<Vec<String>>();
             const __ARG0: __rt::Param<Vec<String>> = __rt::Param::new(
