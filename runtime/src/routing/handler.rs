@@ -15,7 +15,7 @@
 //!   order); a body that cannot be validated at all is answered before any dependency runs;
 //! - a route with neither runs exactly as if dependencies did not exist: validation errors are
 //!   answered at once, else the route's block runs, in place when the function's body cannot
-//!   suspend ([`complete_now`]: no box, no waker; every argument is ready at once), else boxed;
+//!   suspend (`complete_now`: no box, no waker; every argument is ready at once), else boxed;
 //! - nothing here is generic over an argument's type: every requirement of an argument type is
 //!   checked in the route's own code, at the argument, so a mistake is one error there.
 
@@ -30,7 +30,7 @@ use crate::validate::ValidationErrors;
 #[derive(Debug, Clone, Copy)]
 pub enum Call {
     /// Its body has no `.await` (the route macro checked its tokens): run the route's block to
-    /// completion in place ([`complete_now`]), named for the log should it suspend after all.
+    /// completion in place (`complete_now`), named for the log should it suspend after all.
     InPlace(&'static str),
     /// Its body may suspend: a boxed future.
     Boxed,

@@ -25,7 +25,7 @@ pub(crate) type BoxFuture = Pin<Box<dyn Future<Output = Response> + Send + 'stat
 #[allow(clippy::large_enum_variant)]
 pub enum Started {
     /// It answered at once: a 422, say, or the answer of a function that cannot suspend (see
-    /// [`complete_now`]).
+    /// `complete_now`).
     Now(Response),
     /// The answer comes from this future: the boxed call of the route function (and of its
     /// dependencies, its groups' first).
