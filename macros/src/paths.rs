@@ -69,8 +69,9 @@ runtime_paths! {
     start => start;
     call => Call;
     ready => ready;
-    done => done;
     shape => Shape;
+    source_probe => SourceProbe;
+    no_source => NoSource;
     path_param => path_param;
     sealed => SEALED;
     group_parts => GroupParts;

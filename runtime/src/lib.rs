@@ -159,7 +159,6 @@
 mod app;
 mod body;
 mod budget;
-mod codegen;
 pub mod conditional;
 mod config;
 mod dispatch;
@@ -170,6 +169,7 @@ pub mod idempotency;
 mod openapi;
 pub mod problem;
 mod response;
+mod route_checks;
 mod routing;
 mod server;
 mod validate;
@@ -417,7 +417,6 @@ pub mod prelude {
 /// changes.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::codegen::*;
     pub use crate::extract::{
         body_model, enum_form_doc, enum_form_field, path_param, Arg, DependencyFn, Deps, EffectFuture, Form,
         FormField, FormValue, GroupInputs, Param, RequestCx, Sharing, Source, StateMap, SEALED,
@@ -425,8 +424,9 @@ pub mod __private {
     pub use crate::group::{Group, GroupParts};
     pub use crate::openapi::{field_schema, with_examples, Operation};
     pub use crate::response::{IntoResponse, Invalid, Response};
+    pub use crate::route_checks::*;
     pub use crate::routing::{
-        done, ready, start, AllSome, BodyMode, Call, Handler, Route, RouteDef, RouteParts, Shape, Started,
+        ready, start, AllSome, BodyMode, Call, Handler, Route, RouteDef, RouteParts, Shape, Started,
     };
     pub use crate::validate::{
         enum_failure, enum_from_json, enum_from_param, enum_schema, fast_enum, field, generic_schema,

@@ -1,8 +1,8 @@
 //! Code generation: the route's unit type, its `Route` impl and its handler, which is one call of
 //! the runtime's generic `start` (dropshot's "thin macro, generic runtime"): the expansion writes
 //! only what depends on the argument types, each argument's extraction once, in declaration
-//! order, and one block that resolves each argument and calls the function; collecting the
-//! errors, their order, the groups' dependencies, the 422 and how the block runs are the
+//! order, a block that resolves each argument and one that calls the function; collecting the
+//! errors, their order, the groups' dependencies, the 422 and how the blocks run are the
 //! runtime's (`routing::handler`).
 //!
 //! Rules enforced here: each argument's declaration (`Param`) is one constant, used by the
@@ -121,6 +121,11 @@ fn argument_assertions(
     takes_files: bool,
 ) -> (TokenStream, TokenStream, TokenStream) {
     let mut out = TokenStream::new();
+    if arguments.iter().any(|a| a.path_index.is_none()) {
+        // `SourceProbe`'s fallback, for the shape's constants below.
+        let no_source = paths::no_source();
+        out.extend(quote!(use #no_source as _;));
+    }
     let shape = paths::shape();
     let mut earlier: Option<syn::Ident> = None;
     for (index, argument) in arguments.iter().enumerate() {
@@ -136,6 +141,11 @@ fn argument_assertions(
         if argument.path_index.is_some() {
             continue;
         }
+        // The argument's first use in the def body names `Arg` directly: a type that is none is
+        // reported in `Arg`'s words, which then stand for the uses after it (the extraction's
+        // `Input` would say why no blanket impl applies, a second error at the same type).
+        let source = argument.source();
+        out.extend(quote_spanned!(span=> let _ = #source;));
         let is_body = argument.is_body();
         if takes_files {
             // One form: every body argument is a field or a file of it.
@@ -150,12 +160,13 @@ fn argument_assertions(
             let assert = paths::at(span, paths::assert_one_body());
             out.extend(quote_spanned!(span=> #assert::<#ty, { #earlier.body.reads() }, { #is_body }>();));
         }
-        let (source, shape_const) = (argument.source(), format_ident!("__SHAPE{}", index));
+        let shape_const = format_ident!("__SHAPE{}", index);
         let so_far = match &earlier {
             None => quote!(#shape::NONE),
             Some(earlier) => quote!(#earlier),
         };
-        out.extend(quote!(const #shape_const: #shape = #so_far.with(#source);));
+        let probe = paths::source_probe();
+        out.extend(quote!(const #shape_const: #shape = #so_far.with(#probe::<#ty>::SOURCE);));
         earlier = Some(shape_const);
     }
     let body_mode = paths::body_mode();
@@ -254,8 +265,8 @@ fn list(arguments: &[Argument<'_>]) -> TokenStream {
 }
 
 /// The handler: the runtime's `start` given what only the route knows: whether it has a
-/// dependency, its arguments read in declaration order, and its one block, which resolves each
-/// argument, takes their values (or the request's answer) with `ready` and calls the function,
+/// dependency, its arguments read in declaration order, a block which resolves each argument and
+/// takes their values (or the request's answer) with `ready`, and one that calls the function,
 /// in place when its body has no `.await` (a body without one completes on its first poll: no
 /// box). The call is converted in a call spanned like the assertion, so a route's mistakes read
 /// the same whichever way it runs.
@@ -276,7 +287,7 @@ fn handler(
     let func = &model.func;
     let fn_name = &func.sig.ident;
     let slots = arguments.iter().map(|a| &a.slot);
-    let (start, call, ready, done) = (paths::start(), paths::call(), paths::ready(), paths::done());
+    let (start, call, ready) = (paths::start(), paths::call(), paths::ready());
     let run = match suspend::may_suspend(&func.block) {
         true => quote!(#call::Boxed),
         false => {
@@ -295,9 +306,10 @@ fn handler(
             },
             |#list, #steps_binding, __invalid| async move {
                 #(#steps)*
-                let #list = #ready(__invalid, #list)?;
-                #done(#into_response(#fn_name(#(#slots),*).await))
+                #ready(__invalid, #list)
             },
+            |#list| async move { #fn_name(#(#slots),*).await },
+            |__out| #into_response(__out),
             #run,
         )
     }

@@ -12,6 +12,7 @@ const _: () = {
     impl __rt::Route for read_item {
         #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
+            use __rt::NoSource as _;
             __rt::assert_path_param::<i64>();
             const __ARG0: __rt::Param<i64> = __rt::Param::new(
                 "id",
@@ -23,8 +24,9 @@ const _: () = {
                 ::core::option::Option::None,
                 &[],
             );
+            let _ = <State<Store> as __rt::Arg>::SOURCE;
             const __SHAPE1: __rt::Shape = __rt::Shape::NONE
-                .with(<State<Store> as __rt::Arg>::SOURCE);
+                .with(__rt::SourceProbe::<State<Store>>::SOURCE);
             __rt::assert_into_response::<Result<Json<Value>, HttpError>>();
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "read_item",
@@ -56,19 +58,15 @@ const _: () = {
                                 >>::SHARE,
                             )
                             .await?;
-                        let (__arg0, (__arg1, ())) = __rt::ready(
-                            __invalid,
-                            (__arg0, (__arg1, ())),
-                        )?;
-                        __rt::done(
-                            <Result<
-                                Json<Value>,
-                                HttpError,
-                            > as __rt::IntoResponse>::into_response(
-                                read_item(__arg0, __arg1).await,
-                            ),
-                        )
+                        __rt::ready(__invalid, (__arg0, (__arg1, ())))
                     },
+                    |(__arg0, (__arg1, ()))| async move {
+                        read_item(__arg0, __arg1).await
+                    },
+                    |__out| <Result<
+                        Json<Value>,
+                        HttpError,
+                    > as __rt::IntoResponse>::into_response(__out),
                     __rt::Call::Boxed,
                 ),
                 body: __SHAPE1.body,

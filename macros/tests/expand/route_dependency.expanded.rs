@@ -12,6 +12,7 @@ const _: () = {
     impl __rt::Route for list_user_items {
         #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
+            use __rt::NoSource as _;
             __rt::assert_path_param::<i64>();
             const __ARG0: __rt::Param<i64> = __rt::Param::new(
                 "user_id",
@@ -23,20 +24,23 @@ const _: () = {
                 ::core::option::Option::None,
                 &[],
             );
+            let _ = <CurrentUser as __rt::Arg>::SOURCE;
             const __SHAPE1: __rt::Shape = __rt::Shape::NONE
-                .with(<CurrentUser as __rt::Arg>::SOURCE);
+                .with(__rt::SourceProbe::<CurrentUser>::SOURCE);
             __rt::assert_numeric::<i64>();
             const __ARG2: __rt::Param<i64> = __rt::Param::new(
                 "skip",
                 ::core::option::Option::None,
                 &[__rt::Constraint::Ge(__rt::Bound::Int(0i128))],
             );
+            let _ = <i64 as __rt::Arg>::SOURCE;
             __rt::assert_one_body::<
                 i64,
                 { __SHAPE1.body.reads() },
                 { <i64 as __rt::Arg>::SOURCE.is_body() },
             >();
-            const __SHAPE2: __rt::Shape = __SHAPE1.with(<i64 as __rt::Arg>::SOURCE);
+            const __SHAPE2: __rt::Shape = __SHAPE1
+                .with(__rt::SourceProbe::<i64>::SOURCE);
             __rt::assert_into_response::<Json<Value>>();
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "list_user_items",
@@ -75,18 +79,12 @@ const _: () = {
                                 >>::SHARE,
                             )
                             .await?;
-                        let (__arg0, (__arg1, (__arg2, ()))) = __rt::ready(
-                            __invalid,
-                            (__arg0, (__arg1, (__arg2, ()))),
-                        )?;
-                        __rt::done(
-                            <Json<
-                                Value,
-                            > as __rt::IntoResponse>::into_response(
-                                list_user_items(__arg0, __arg1, __arg2).await,
-                            ),
-                        )
+                        __rt::ready(__invalid, (__arg0, (__arg1, (__arg2, ()))))
                     },
+                    |(__arg0, (__arg1, (__arg2, ())))| async move {
+                        list_user_items(__arg0, __arg1, __arg2).await
+                    },
+                    |__out| <Json<Value> as __rt::IntoResponse>::into_response(__out),
                     __rt::Call::InPlace("list_user_items"),
                 ),
                 body: __SHAPE2.body,

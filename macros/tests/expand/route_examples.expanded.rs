@@ -17,6 +17,7 @@ const _: () = {
     impl __rt::Route for update_item {
         #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
+            use __rt::NoSource as _;
             __rt::assert_path_param::<i64>();
             const __ARG0: __rt::Param<i64> = __rt::Param::new(
                 "item_id",
@@ -28,30 +29,35 @@ const _: () = {
                 ::core::option::Option::None,
                 &[],
             );
+            let _ = <Option<String> as __rt::Arg>::SOURCE;
             const __SHAPE1: __rt::Shape = __rt::Shape::NONE
-                .with(<Option<String> as __rt::Arg>::SOURCE);
+                .with(__rt::SourceProbe::<Option<String>>::SOURCE);
             const __ARG2: __rt::Param<i64> = __rt::Param::new(
                 "limit",
                 ::core::option::Option::None,
                 &[],
             );
+            let _ = <i64 as __rt::Arg>::SOURCE;
             __rt::assert_one_body::<
                 i64,
                 { __SHAPE1.body.reads() },
                 { <i64 as __rt::Arg>::SOURCE.is_body() },
             >();
-            const __SHAPE2: __rt::Shape = __SHAPE1.with(<i64 as __rt::Arg>::SOURCE);
+            const __SHAPE2: __rt::Shape = __SHAPE1
+                .with(__rt::SourceProbe::<i64>::SOURCE);
             const __ARG3: __rt::Param<Item> = __rt::Param::new(
                 "item",
                 ::core::option::Option::None,
                 &[],
             );
+            let _ = <Item as __rt::Arg>::SOURCE;
             __rt::assert_one_body::<
                 Item,
                 { __SHAPE2.body.reads() },
                 { <Item as __rt::Arg>::SOURCE.is_body() },
             >();
-            const __SHAPE3: __rt::Shape = __SHAPE2.with(<Item as __rt::Arg>::SOURCE);
+            const __SHAPE3: __rt::Shape = __SHAPE2
+                .with(__rt::SourceProbe::<Item>::SOURCE);
             __rt::assert_into_response::<Json<Value>>();
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "update_item",
@@ -105,18 +111,15 @@ const _: () = {
                                 >>::SHARE,
                             )
                             .await?;
-                        let (__arg0, (__arg1, (__arg2, (__arg3, ())))) = __rt::ready(
+                        __rt::ready(
                             __invalid,
                             (__arg0, (__arg1, (__arg2, (__arg3, ())))),
-                        )?;
-                        __rt::done(
-                            <Json<
-                                Value,
-                            > as __rt::IntoResponse>::into_response(
-                                update_item(__arg0, __arg1, __arg2, __arg3).await,
-                            ),
                         )
                     },
+                    |(__arg0, (__arg1, (__arg2, (__arg3, ()))))| async move {
+                        update_item(__arg0, __arg1, __arg2, __arg3).await
+                    },
+                    |__out| <Json<Value> as __rt::IntoResponse>::into_response(__out),
                     __rt::Call::InPlace("update_item"),
                 ),
                 body: __SHAPE3.body,

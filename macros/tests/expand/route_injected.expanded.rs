@@ -12,25 +12,28 @@ const _: () = {
     impl __rt::Route for count {
         #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
+            use __rt::NoSource as _;
             const __ARG0: __rt::Param<State<Counter>> = __rt::Param::new(
                 "counter",
                 ::core::option::Option::None,
                 &[],
             );
+            let _ = <State<Counter> as __rt::Arg>::SOURCE;
             const __SHAPE0: __rt::Shape = __rt::Shape::NONE
-                .with(<State<Counter> as __rt::Arg>::SOURCE);
+                .with(__rt::SourceProbe::<State<Counter>>::SOURCE);
             const __ARG1: __rt::Param<HeaderMap> = __rt::Param::new(
                 "headers",
                 ::core::option::Option::None,
                 &[],
             );
+            let _ = <HeaderMap as __rt::Arg>::SOURCE;
             __rt::assert_one_body::<
                 HeaderMap,
                 { __SHAPE0.body.reads() },
                 { <HeaderMap as __rt::Arg>::SOURCE.is_body() },
             >();
             const __SHAPE1: __rt::Shape = __SHAPE0
-                .with(<HeaderMap as __rt::Arg>::SOURCE);
+                .with(__rt::SourceProbe::<HeaderMap>::SOURCE);
             __rt::assert_into_response::<Json<Value>>();
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "count",
@@ -72,18 +75,10 @@ const _: () = {
                                 >>::SHARE,
                             )
                             .await?;
-                        let (__arg0, (__arg1, ())) = __rt::ready(
-                            __invalid,
-                            (__arg0, (__arg1, ())),
-                        )?;
-                        __rt::done(
-                            <Json<
-                                Value,
-                            > as __rt::IntoResponse>::into_response(
-                                count(__arg0, __arg1).await,
-                            ),
-                        )
+                        __rt::ready(__invalid, (__arg0, (__arg1, ())))
                     },
+                    |(__arg0, (__arg1, ()))| async move { count(__arg0, __arg1).await },
+                    |__out| <Json<Value> as __rt::IntoResponse>::into_response(__out),
                     __rt::Call::InPlace("count"),
                 ),
                 body: __SHAPE1.body,

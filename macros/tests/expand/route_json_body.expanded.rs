@@ -13,6 +13,7 @@ const _: () = {
     impl __rt::Route for update_item {
         #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
+            use __rt::NoSource as _;
             __rt::assert_path_param::<u32>();
             const __ARG0: __rt::Param<u32> = __rt::Param::new(
                 "id",
@@ -24,8 +25,9 @@ const _: () = {
                 ::core::option::Option::None,
                 &[],
             );
+            let _ = <Item as __rt::Arg>::SOURCE;
             const __SHAPE1: __rt::Shape = __rt::Shape::NONE
-                .with(<Item as __rt::Arg>::SOURCE);
+                .with(__rt::SourceProbe::<Item>::SOURCE);
             __rt::assert_into_response::<Json<Item>>();
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "update_item",
@@ -55,18 +57,12 @@ const _: () = {
                                 >>::SHARE,
                             )
                             .await?;
-                        let (__arg0, (__arg1, ())) = __rt::ready(
-                            __invalid,
-                            (__arg0, (__arg1, ())),
-                        )?;
-                        __rt::done(
-                            <Json<
-                                Item,
-                            > as __rt::IntoResponse>::into_response(
-                                update_item(__arg0, __arg1).await,
-                            ),
-                        )
+                        __rt::ready(__invalid, (__arg0, (__arg1, ())))
                     },
+                    |(__arg0, (__arg1, ()))| async move {
+                        update_item(__arg0, __arg1).await
+                    },
+                    |__out| <Json<Item> as __rt::IntoResponse>::into_response(__out),
                     __rt::Call::InPlace("update_item"),
                 ),
                 body: __SHAPE1.body,

@@ -24,14 +24,9 @@ const _: () = {
                     __group,
                     false,
                     |__cx, __errors| { () },
-                    |(), _, __invalid| async move {
-                        let () = __rt::ready(__invalid, ())?;
-                        __rt::done(
-                            <&'static str as __rt::IntoResponse>::into_response(
-                                health().await,
-                            ),
-                        )
-                    },
+                    |(), _, __invalid| async move { __rt::ready(__invalid, ()) },
+                    |()| async move { health().await },
+                    |__out| <&'static str as __rt::IntoResponse>::into_response(__out),
                     __rt::Call::InPlace("health"),
                 ),
                 body: __rt::BodyMode::None,

@@ -14,13 +14,15 @@ const _: () = {
     impl __rt::Route for create_thing {
         #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
+            use __rt::NoSource as _;
             const __ARG0: __rt::Param<Thing> = __rt::Param::new(
                 "thing",
                 ::core::option::Option::None,
                 &[],
             );
+            let _ = <Thing as __rt::Arg>::SOURCE;
             const __SHAPE0: __rt::Shape = __rt::Shape::NONE
-                .with(<Thing as __rt::Arg>::SOURCE);
+                .with(__rt::SourceProbe::<Thing>::SOURCE);
             __rt::assert_into_response::<(StatusCode, Json<Thing>)>();
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "create_thing",
@@ -47,16 +49,13 @@ const _: () = {
                                 >>::SHARE,
                             )
                             .await?;
-                        let (__arg0, ()) = __rt::ready(__invalid, (__arg0, ()))?;
-                        __rt::done(
-                            <(
-                                StatusCode,
-                                Json<Thing>,
-                            ) as __rt::IntoResponse>::into_response(
-                                create_thing(__arg0).await,
-                            ),
-                        )
+                        __rt::ready(__invalid, (__arg0, ()))
                     },
+                    |(__arg0, ())| async move { create_thing(__arg0).await },
+                    |__out| <(
+                        StatusCode,
+                        Json<Thing>,
+                    ) as __rt::IntoResponse>::into_response(__out),
                     __rt::Call::InPlace("create_thing"),
                 ),
                 body: __SHAPE0.body,

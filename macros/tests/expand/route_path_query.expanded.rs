@@ -29,6 +29,7 @@ const _: () = {
     impl __rt::Route for list_items {
         #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
+            use __rt::NoSource as _;
             __rt::assert_numeric::<i64>();
             __rt::assert_path_param::<i64>();
             const __ARG0: __rt::Param<i64> = __rt::Param::new(
@@ -48,8 +49,9 @@ const _: () = {
                 ::core::option::Option::None,
                 &[],
             );
+            let _ = <Option<String> as __rt::Arg>::SOURCE;
             const __SHAPE2: __rt::Shape = __rt::Shape::NONE
-                .with(<Option<String> as __rt::Arg>::SOURCE);
+                .with(__rt::SourceProbe::<Option<String>>::SOURCE);
             __rt::assert_numeric::<i64>();
             const __ARG3: __rt::Param<i64> = __rt::Param::new(
                 "limit",
@@ -64,25 +66,28 @@ const _: () = {
                     __rt::Constraint::Ge(__rt::Bound::Int(0i128)),
                 ],
             );
+            let _ = <i64 as __rt::Arg>::SOURCE;
             __rt::assert_one_body::<
                 i64,
                 { __SHAPE2.body.reads() },
                 { <i64 as __rt::Arg>::SOURCE.is_body() },
             >();
-            const __SHAPE3: __rt::Shape = __SHAPE2.with(<i64 as __rt::Arg>::SOURCE);
+            const __SHAPE3: __rt::Shape = __SHAPE2
+                .with(__rt::SourceProbe::<i64>::SOURCE);
             __rt::assert_numeric::<Option<f64>>();
             const __ARG4: __rt::Param<Option<f64>> = __rt::Param::new(
                 "min_price",
                 ::core::option::Option::None,
                 &[__rt::Constraint::Gt(__rt::Bound::Float(-1.5f64))],
             );
+            let _ = <Option<f64> as __rt::Arg>::SOURCE;
             __rt::assert_one_body::<
                 Option<f64>,
                 { __SHAPE3.body.reads() },
                 { <Option<f64> as __rt::Arg>::SOURCE.is_body() },
             >();
             const __SHAPE4: __rt::Shape = __SHAPE3
-                .with(<Option<f64> as __rt::Arg>::SOURCE);
+                .with(__rt::SourceProbe::<Option<f64>>::SOURCE);
             __rt::assert_into_response::<Json<Value>>();
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "list_items",
@@ -145,18 +150,15 @@ const _: () = {
                                 >>::SHARE,
                             )
                             .await?;
-                        let (__arg0, (__arg1, (__arg2, (__arg3, (__arg4, ()))))) = __rt::ready(
+                        __rt::ready(
                             __invalid,
                             (__arg0, (__arg1, (__arg2, (__arg3, (__arg4, ()))))),
-                        )?;
-                        __rt::done(
-                            <Json<
-                                Value,
-                            > as __rt::IntoResponse>::into_response(
-                                list_items(__arg0, __arg1, __arg2, __arg3, __arg4).await,
-                            ),
                         )
                     },
+                    |(__arg0, (__arg1, (__arg2, (__arg3, (__arg4, ())))))| async move {
+                        list_items(__arg0, __arg1, __arg2, __arg3, __arg4).await
+                    },
+                    |__out| <Json<Value> as __rt::IntoResponse>::into_response(__out),
                     __rt::Call::InPlace("list_items"),
                 ),
                 body: __SHAPE4.body,

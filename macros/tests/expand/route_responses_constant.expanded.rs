@@ -13,13 +13,15 @@ const _: () = {
     impl __rt::Route for list_doctors {
         #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
+            use __rt::NoSource as _;
             const __ARG0: __rt::Param<State<Store>> = __rt::Param::new(
                 "store",
                 ::core::option::Option::None,
                 &[],
             );
+            let _ = <State<Store> as __rt::Arg>::SOURCE;
             const __SHAPE0: __rt::Shape = __rt::Shape::NONE
-                .with(<State<Store> as __rt::Arg>::SOURCE);
+                .with(__rt::SourceProbe::<State<Store>>::SOURCE);
             __rt::assert_into_response::<Result<Json<Vec<Doctor>>, HttpError>>();
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "list_doctors",
@@ -48,16 +50,13 @@ const _: () = {
                                 >>::SHARE,
                             )
                             .await?;
-                        let (__arg0, ()) = __rt::ready(__invalid, (__arg0, ()))?;
-                        __rt::done(
-                            <Result<
-                                Json<Vec<Doctor>>,
-                                HttpError,
-                            > as __rt::IntoResponse>::into_response(
-                                list_doctors(__arg0).await,
-                            ),
-                        )
+                        __rt::ready(__invalid, (__arg0, ()))
                     },
+                    |(__arg0, ())| async move { list_doctors(__arg0).await },
+                    |__out| <Result<
+                        Json<Vec<Doctor>>,
+                        HttpError,
+                    > as __rt::IntoResponse>::into_response(__out),
                     __rt::Call::Boxed,
                 ),
                 body: __SHAPE0.body,

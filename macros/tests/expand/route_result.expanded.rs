@@ -37,16 +37,13 @@ const _: () = {
                         (__arg0, ())
                     },
                     |(__arg0, ()), _, __invalid| async move {
-                        let (__arg0, ()) = __rt::ready(__invalid, (__arg0, ()))?;
-                        __rt::done(
-                            <Result<
-                                (StatusCode, String),
-                                HttpError,
-                            > as __rt::IntoResponse>::into_response(
-                                delete_thing(__arg0).await,
-                            ),
-                        )
+                        __rt::ready(__invalid, (__arg0, ()))
                     },
+                    |(__arg0, ())| async move { delete_thing(__arg0).await },
+                    |__out| <Result<
+                        (StatusCode, String),
+                        HttpError,
+                    > as __rt::IntoResponse>::into_response(__out),
                     __rt::Call::InPlace("delete_thing"),
                 ),
                 body: __rt::BodyMode::None,

@@ -12,13 +12,15 @@ const _: () = {
     impl __rt::Route for create_thing {
         #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
+            use __rt::NoSource as _;
             const __ARG0: __rt::Param<String> = __rt::Param::new(
                 "name",
                 ::core::option::Option::None,
                 &[],
             );
+            let _ = <String as __rt::Arg>::SOURCE;
             const __SHAPE0: __rt::Shape = __rt::Shape::NONE
-                .with(<String as __rt::Arg>::SOURCE);
+                .with(__rt::SourceProbe::<String>::SOURCE);
             __rt::assert_into_response::<Json<Value>>();
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "create_thing",
@@ -45,11 +47,10 @@ const _: () = {
                                 >>::SHARE,
                             )
                             .await?;
-                        let (__arg0, ()) = __rt::ready(__invalid, (__arg0, ()))?;
-                        __rt::done(
-                            __rt::success::<Json<Value>, 201>(create_thing(__arg0).await),
-                        )
+                        __rt::ready(__invalid, (__arg0, ()))
                     },
+                    |(__arg0, ())| async move { create_thing(__arg0).await },
+                    |__out| __rt::success::<Json<Value>, 201>(__out),
                     __rt::Call::InPlace("create_thing"),
                 ),
                 body: __SHAPE0.body,

@@ -20,39 +20,43 @@ const _: () = {
     impl __rt::Route for upload {
         #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
+            use __rt::NoSource as _;
             const __ARG0: __rt::Param<UploadFile> = __rt::Param::new(
                 "file",
                 ::core::option::Option::None,
                 &[],
             );
+            let _ = <UploadFile as __rt::Arg>::SOURCE;
             __rt::assert_form_part::<
                 UploadFile,
                 { <UploadFile as __rt::Arg>::SOURCE.is_body() },
             >();
             const __SHAPE0: __rt::Shape = __rt::Shape::NONE
-                .with(<UploadFile as __rt::Arg>::SOURCE);
+                .with(__rt::SourceProbe::<UploadFile>::SOURCE);
             const __ARG1: __rt::Param<Option<UploadFile>> = __rt::Param::new(
                 "extra",
                 ::core::option::Option::None,
                 &[],
             );
+            let _ = <Option<UploadFile> as __rt::Arg>::SOURCE;
             __rt::assert_form_part::<
                 Option<UploadFile>,
                 { <Option<UploadFile> as __rt::Arg>::SOURCE.is_body() },
             >();
             const __SHAPE1: __rt::Shape = __SHAPE0
-                .with(<Option<UploadFile> as __rt::Arg>::SOURCE);
+                .with(__rt::SourceProbe::<Option<UploadFile>>::SOURCE);
             const __ARG2: __rt::Param<Form<String>> = __rt::Param::new(
                 "note",
                 ::core::option::Option::None,
                 &[],
             );
+            let _ = <Form<String> as __rt::Arg>::SOURCE;
             __rt::assert_form_part::<
                 Form<String>,
                 { <Form<String> as __rt::Arg>::SOURCE.is_body() },
             >();
             const __SHAPE2: __rt::Shape = __SHAPE1
-                .with(<Form<String> as __rt::Arg>::SOURCE);
+                .with(__rt::SourceProbe::<Form<String>>::SOURCE);
             __rt::assert_into_response::<Json<Value>>();
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "upload",
@@ -111,18 +115,12 @@ const _: () = {
                                 >>::SHARE,
                             )
                             .await?;
-                        let (__arg0, (__arg1, (__arg2, ()))) = __rt::ready(
-                            __invalid,
-                            (__arg0, (__arg1, (__arg2, ()))),
-                        )?;
-                        __rt::done(
-                            <Json<
-                                Value,
-                            > as __rt::IntoResponse>::into_response(
-                                upload(__arg0, __arg1, __arg2).await,
-                            ),
-                        )
+                        __rt::ready(__invalid, (__arg0, (__arg1, (__arg2, ()))))
                     },
+                    |(__arg0, (__arg1, (__arg2, ())))| async move {
+                        upload(__arg0, __arg1, __arg2).await
+                    },
+                    |__out| <Json<Value> as __rt::IntoResponse>::into_response(__out),
                     __rt::Call::InPlace("upload"),
                 ),
                 body: __rt::BodyMode::Form,

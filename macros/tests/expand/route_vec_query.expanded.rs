@@ -12,14 +12,16 @@ const _: () = {
     impl __rt::Route for search {
         #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
+            use __rt::NoSource as _;
             __rt::assert_text::<Vec<String>>();
             const __ARG0: __rt::Param<Vec<String>> = __rt::Param::new(
                 "tag",
                 ::core::option::Option::None,
                 &[__rt::Constraint::MaxLength(5usize)],
             );
+            let _ = <Vec<String> as __rt::Arg>::SOURCE;
             const __SHAPE0: __rt::Shape = __rt::Shape::NONE
-                .with(<Vec<String> as __rt::Arg>::SOURCE);
+                .with(__rt::SourceProbe::<Vec<String>>::SOURCE);
             __rt::assert_into_response::<Json<Vec<String>>>();
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "search",
@@ -48,13 +50,12 @@ const _: () = {
                                 >>::SHARE,
                             )
                             .await?;
-                        let (__arg0, ()) = __rt::ready(__invalid, (__arg0, ()))?;
-                        __rt::done(
-                            <Json<
-                                Vec<String>,
-                            > as __rt::IntoResponse>::into_response(search(__arg0).await),
-                        )
+                        __rt::ready(__invalid, (__arg0, ()))
                     },
+                    |(__arg0, ())| async move { search(__arg0).await },
+                    |__out| <Json<
+                        Vec<String>,
+                    > as __rt::IntoResponse>::into_response(__out),
                     __rt::Call::InPlace("search"),
                 ),
                 body: __SHAPE0.body,

@@ -298,7 +298,7 @@ impl Deps {
 
     /// [`Deps::resolve`] with what the cache needs of `D` passed in as functions, so that
     /// generated code, which cannot name the bounds (most arguments, models among them, are not
-    /// `Clone`), can call it (see `codegen::Share`).
+    /// `Clone`), can call it (see `route_checks::Share`).
     async fn resolve_shared<D: Arg>(&mut self, input: D::Input, sharing: Sharing<D>) -> Result<D, Response> {
         let id = (sharing.type_id)();
         let cached = self.values.iter().find(|(key, _)| *key == id);
@@ -361,7 +361,7 @@ impl<T: Clone + Send + 'static> Sharing<T> {
 }
 
 /// The second step of a route's argument `T`, through the cache when `sharing` is given (`T` is a
-/// dependency, see `codegen::Share`).
+/// dependency, see `route_checks::Share`).
 pub(crate) async fn resolve<T: Arg>(
     input: T::Input,
     deps: &mut Deps,

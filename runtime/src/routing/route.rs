@@ -52,16 +52,25 @@ where
     F: Future + Send + 'static,
     R: FnOnce(F::Output) -> Response,
 {
+    match poll_now(future) {
+        Some(output) => respond(output),
+        None => suspended(route),
+    }
+}
+
+/// `future`'s output if it is ready on its first poll (no waker), else `None`.
+#[inline(always)]
+pub(crate) fn poll_now<F: Future>(future: F) -> Option<F::Output> {
     let mut future = std::pin::pin!(future);
     match future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
-        Poll::Ready(output) => respond(output),
-        Poll::Pending => suspended(route),
+        Poll::Ready(output) => Some(output),
+        Poll::Pending => None,
     }
 }
 
 /// The answer when [`complete_now`]'s future suspended; out of line, it never happens.
 #[cold]
-fn suspended(route: &'static str) -> Response {
+pub(crate) fn suspended(route: &'static str) -> Response {
     tracing::error!(route, "handler suspended although its body has no `.await`");
     internal_error()
 }

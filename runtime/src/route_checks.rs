@@ -9,9 +9,30 @@
 
 use serde_json::Value;
 
-use crate::extract::{Arg, DependencyFn, Sharing};
+use crate::extract::{Arg, DependencyFn, Sharing, Source};
 use crate::response::{IntoResponse, Response};
 use crate::validate::{FromJson, FromParam, JsonSchema, SchemaRegistry};
+
+/// An argument's source as the route's one-body check folds it: `SourceProbe::<T>::SOURCE` is
+/// `T`'s when `T: Arg` (the inherent constant), else, through [`NoSource`], no source at all. A
+/// type that is no argument is reported once, at the argument, by the route's own use of `Arg`;
+/// with the fallback it does not also stop the check of the arguments after it (a second JSON
+/// body is still reported).
+pub struct SourceProbe<T: ?Sized>(std::marker::PhantomData<T>);
+
+impl<T: Arg> SourceProbe<T> {
+    /// `T`'s source.
+    pub const SOURCE: Source = T::SOURCE;
+}
+
+/// The fallback of [`SourceProbe`] for a type that is no argument: an injected value, which
+/// neither is a body nor makes the route wait for a dependency.
+pub trait NoSource {
+    /// No source.
+    const SOURCE: Source = Source::Injected;
+}
+
+impl<T: ?Sized> NoSource for SourceProbe<T> {}
 
 /// Finds a response body's schema when its type has one; `Json<T>` of a type that is only
 /// `Serialize` is documented without a schema instead of failing to compile. (Autoref
