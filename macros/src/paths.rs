@@ -68,11 +68,11 @@ runtime_paths! {
     body_mode => BodyMode;
     start => start;
     call => Call;
-    ready => ready;
     shape => Shape;
     source_probe => SourceProbe;
     no_source => NoSource;
     path_param => path_param;
+    path_param_doc => path_param_doc;
     sealed => SEALED;
     group_parts => GroupParts;
 }

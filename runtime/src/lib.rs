@@ -191,13 +191,6 @@ pub use response::{Body, Html, HttpError, IntoResponse, Json, Response};
 pub use server::Server;
 pub use validate::{Model, StrEnum};
 
-// Paths the route attributes' expansions name today (`::ferrapi::Route`, `::ferrapi::RouteDef`,
-// `::ferrapi::Method::GET`): hidden, and to go once every expansion names `__private` instead.
-#[doc(hidden)]
-pub use hyper::Method;
-#[doc(hidden)]
-pub use routing::{Route, RouteDef};
-
 /// Security schemes (FastAPI's `fastapi.security`): dependencies that read a credential, answer 401
 /// `Not authenticated` when it is missing, and document themselves, so the docs page can
 /// "Authorize". Whether a credential is valid is yours to decide, in a dependency that takes one.
@@ -419,15 +412,13 @@ pub mod prelude {
 pub mod __private {
     pub use crate::extract::{
         body_model, enum_form_doc, enum_form_field, path_param, Arg, DependencyFn, Deps, EffectFuture, Form,
-        FormField, FormValue, GroupInputs, Param, RequestCx, Sharing, Source, StateMap, SEALED,
+        FormField, FormValue, GroupInputs, Param, RequestCx, Share, Sharing, Slots, Source, StateMap, SEALED,
     };
     pub use crate::group::{Group, GroupParts};
     pub use crate::openapi::{field_schema, with_examples, Operation};
     pub use crate::response::{IntoResponse, Invalid, Response};
     pub use crate::route_checks::*;
-    pub use crate::routing::{
-        ready, start, AllSome, BodyMode, Call, Handler, Route, RouteDef, RouteParts, Shape, Started,
-    };
+    pub use crate::routing::{start, BodyMode, Call, Handler, Route, RouteDef, RouteParts, Shape, Started};
     pub use crate::validate::{
         enum_failure, enum_from_json, enum_from_param, enum_schema, fast_enum, field, generic_schema,
         generic_title, param_field, tagged_schema, title_case, untagged_schema, validate_field,

@@ -9,7 +9,8 @@
 
 use serde_json::Value;
 
-use crate::extract::{Arg, DependencyFn, Sharing, Source};
+use crate::extract::{Arg, DependencyFn, Param, Source};
+use crate::openapi::Operation;
 use crate::response::{IntoResponse, Response};
 use crate::validate::{FromJson, FromParam, JsonSchema, SchemaRegistry};
 
@@ -156,6 +157,15 @@ pub const fn assert_arg<T: Arg>() {}
 /// Assert `T: IntoResponse`.
 pub const fn assert_into_response<T: IntoResponse>() {}
 
+/// Document path parameter `param` in the route's operation (its type is the parameter's).
+pub fn path_param_doc<T: FromParam + serde::Serialize>(
+    param: Param<T>,
+    op: &mut Operation,
+    registry: &mut SchemaRegistry,
+) {
+    op.path_param::<T>(param.name(), param.constraints(), registry);
+}
+
 /// The answer of a route with `status = STATUS` whose return type does not choose a status:
 /// `output`'s response, its `200 OK` turned into `STATUS` (an error, or another status a
 /// response type chose itself, a `206` of a file, is left as it is). FastAPI's `status_code=`,
@@ -212,29 +222,6 @@ impl FormPart<true> for Vec<crate::UploadFile> {}
 
 /// Assert that argument `T` of a route that takes files is not a body other than the form's.
 pub const fn assert_form_part<T: FormPart<BODY>, const BODY: bool>() {}
-
-/// Compile-time check that a dependency can be cached for the request: the cache keeps its value
-/// and hands each use a clone. `SHARE` is what the cache needs of a dependency (`DEPENDENCY`),
-/// `None` for any other argument, so the generated code passes it to `extract::resolve` without
-/// naming the bounds, which most arguments (models) do not meet.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is a dependency, so it must be `Clone + Send + 'static`",
-    label = "a dependency that cannot be cached for the request",
-    note = "a dependency used twice in one request runs once, and each use gets a clone of its value, kept in the request's future: derive `Clone` (put what is expensive to copy in an `Arc`), and hold no `Rc`, `RefCell` or borrowed data"
-)]
-pub trait Share<const DEPENDENCY: bool>: Sized {
-    /// The cache's functions, for a dependency.
-    const SHARE: Option<Sharing<Self>>;
-}
-impl<T> Share<false> for T {
-    const SHARE: Option<Sharing<Self>> = None;
-}
-// Not recommended: the error then names `Share` with the note above rather than `Clone` or
-// `Send` alone.
-#[diagnostic::do_not_recommend]
-impl<T: Clone + Send + 'static> Share<true> for T {
-    const SHARE: Option<Sharing<Self>> = Some(Sharing::NEW);
-}
 
 /// Compile-time check that an input of a dependency is not the JSON body (`BODY`).
 #[diagnostic::on_unimplemented(

@@ -1,7 +1,7 @@
 //! Code generation: the route's unit type, its `Route` impl and its handler, which is one call of
 //! the runtime's generic `start` (dropshot's "thin macro, generic runtime"): the expansion writes
 //! only what depends on the argument types, each argument's extraction once, in declaration
-//! order, a block that resolves each argument and one that calls the function; collecting the
+//! order, into a slot that resolves itself, and a block that calls the function; collecting the
 //! errors, their order, the groups' dependencies, the 422 and how the blocks run are the
 //! runtime's (`routing::handler`).
 //!
@@ -62,7 +62,11 @@ impl Argument<'_> {
     pub(super) fn param(&self) -> TokenStream {
         let (name, default, constraints, param) =
             (&self.name, &self.default, &self.constraints, paths::param());
-        quote!(#param::new(#name, #default, #constraints))
+        match (&self.attrs.default, self.attrs.constraints.is_empty()) {
+            (None, true) => quote!(#param::named(#name)),
+            (None, false) => quote!(#param::constrained(#name, #constraints)),
+            (Some(_), _) => quote!(#param::new(#name, #default, #constraints)),
+        }
     }
 
     /// `<T as Arg>::__resolve(input, deps, SHARE)`: the argument's second step, through the
@@ -144,9 +148,9 @@ fn argument_assertions(
         // The argument's first use in the def body names `Arg` directly: a type that is none is
         // reported in `Arg`'s words, which then stand for the uses after it (the extraction's
         // `Input` would say why no blanket impl applies, a second error at the same type).
+        let is_body = argument.is_body();
         let source = argument.source();
         out.extend(quote_spanned!(span=> let _ = #source;));
-        let is_body = argument.is_body();
         if takes_files {
             // One form: every body argument is a field or a file of it.
             let assert = paths::at(span, paths::assert_form_part());
@@ -223,8 +227,10 @@ pub(super) fn extract_call(argument: &Argument<'_>, cx: &TokenStream, errors: &T
 }
 
 /// The handler's statement reading one argument, with its declaration: a path parameter's
-/// value, or another argument's input (both `None` when missing or invalid). The type is written
-/// at the argument's type: a type that is no argument is then the one error of the assertions.
+/// value, or another argument's input in its slot, which knows whether it is a dependency (the
+/// `Share` constant, written at the argument's type, where a dependency that cannot be cached is
+/// reported); both `None` inside when missing or invalid. Every token is at the argument's type:
+/// a type that is no argument is then the one error of the assertions.
 fn extract(argument: &Argument<'_>, index: usize) -> TokenStream {
     let (ty, slot, arg_const, span) = (
         argument.ty,
@@ -236,23 +242,9 @@ fn extract(argument: &Argument<'_>, index: usize) -> TokenStream {
         let path_param = paths::at(span, paths::path_param());
         return quote_spanned!(span=> let #slot = #path_param::<#ty>(__cx, #path_index, #arg_const, __errors););
     }
-    let arg = paths::at(span, paths::arg());
-    quote_spanned!(span=> let #slot = <#ty as #arg>::extract(__cx, #arg_const, __errors);)
-}
-
-/// The route block's statement resolving an argument that is not a path parameter: its second
-/// step, through the request's cache when it is a dependency (the `Share` constant, written at the
-/// argument's type, where a dependency that cannot be cached is reported); a dependency that fails
-/// answers the request.
-fn step(argument: &Argument<'_>) -> TokenStream {
-    let (ty, slot, span) = (argument.ty, &argument.slot, argument.ty.span());
     let (arg, share) = (paths::at(span, paths::arg()), paths::at(span, paths::share()));
     quote_spanned! {span=>
-        let #slot = <#ty as #arg>::__step(
-            #slot,
-            &mut __steps,
-            <#ty as #share<{ <#ty as #arg>::SOURCE.is_dependency() }>>::SHARE,
-        ).await?;
+        let #slot = <#ty as #share<{ <#ty as #arg>::SOURCE.is_dependency() }>>::slot(__cx, #arg_const, __errors);
     }
 }
 
@@ -265,10 +257,9 @@ fn list(arguments: &[Argument<'_>]) -> TokenStream {
 }
 
 /// The handler: the runtime's `start` given what only the route knows: whether it has a
-/// dependency, its arguments read in declaration order, a block which resolves each argument and
-/// takes their values (or the request's answer) with `ready`, and one that calls the function,
-/// in place when its body has no `.await` (a body without one completes on its first poll: no
-/// box). The call is converted in a call spanned like the assertion, so a route's mistakes read
+/// dependency, its arguments read into their slots in declaration order (the runtime resolves
+/// them), and a block that calls the function, in place when its body has no `.await` (a body
+/// without one completes on its first poll: no box). The call is converted in a call spanned like the assertion, so a route's mistakes read
 /// the same whichever way it runs.
 fn handler(
     model: &RouteModel,
@@ -277,17 +268,11 @@ fn handler(
     dependency: &TokenStream,
 ) -> TokenStream {
     let extract = arguments.iter().enumerate().map(|(index, a)| extract(a, index));
-    let others: Vec<&Argument<'_>> = arguments.iter().filter(|a| a.path_index.is_none()).collect();
-    let steps = others.iter().map(|a| step(a));
-    let steps_binding = match others.is_empty() {
-        true => quote!(_),
-        false => quote!(mut __steps),
-    };
     let list = list(arguments);
     let func = &model.func;
     let fn_name = &func.sig.ident;
     let slots = arguments.iter().map(|a| &a.slot);
-    let (start, call, ready) = (paths::start(), paths::call(), paths::ready());
+    let (start, call) = (paths::start(), paths::call());
     let run = match suspend::may_suspend(&func.block) {
         true => quote!(#call::Boxed),
         false => {
@@ -303,10 +288,6 @@ fn handler(
             |__cx, __errors| {
                 #(#extract)*
                 #list
-            },
-            |#list, #steps_binding, __invalid| async move {
-                #(#steps)*
-                #ready(__invalid, #list)
             },
             |#list| async move { #fn_name(#(#slots),*).await },
             |__out| #into_response(__out),

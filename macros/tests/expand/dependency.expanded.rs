@@ -41,23 +41,18 @@ const _: () = {
             >();
             let __arg0 = <String as __rt::Arg>::extract(
                 __cx,
-                __rt::Param::new(
+                __rt::Param::constrained(
                     "token",
-                    ::core::option::Option::None,
                     &[__rt::Constraint::MinLength(1usize)],
                 ),
                 __errors,
             );
             let __arg1 = <State<
                 Users,
-            > as __rt::Arg>::extract(
-                __cx,
-                __rt::Param::new("users", ::core::option::Option::None, &[]),
-                __errors,
-            );
+            > as __rt::Arg>::extract(__cx, __rt::Param::named("users"), __errors);
             let __arg2 = <Settings as __rt::Arg>::extract(
                 __cx,
-                __rt::Param::new("settings", ::core::option::Option::None, &[]),
+                __rt::Param::named("settings"),
                 __errors,
             );
             ::core::option::Option::Some((__arg0?, __arg1?, __arg2?))
@@ -115,9 +110,8 @@ const _: () = {
             __registry: &mut __rt::SchemaRegistry,
         ) {
             <String as __rt::Arg>::doc(
-                __rt::Param::new(
+                __rt::Param::constrained(
                     "token",
-                    ::core::option::Option::None,
                     &[__rt::Constraint::MinLength(1usize)],
                 ),
                 __op,
@@ -125,13 +119,9 @@ const _: () = {
             );
             <State<
                 Users,
-            > as __rt::Arg>::doc(
-                __rt::Param::new("users", ::core::option::Option::None, &[]),
-                __op,
-                __registry,
-            );
+            > as __rt::Arg>::doc(__rt::Param::named("users"), __op, __registry);
             <Settings as __rt::Arg>::doc(
-                __rt::Param::new("settings", ::core::option::Option::None, &[]),
+                __rt::Param::named("settings"),
                 __op,
                 __registry,
             );

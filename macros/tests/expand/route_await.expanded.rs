@@ -14,16 +14,8 @@ const _: () = {
         fn def(&self) -> __rt::RouteDef {
             use __rt::NoSource as _;
             __rt::assert_path_param::<i64>();
-            const __ARG0: __rt::Param<i64> = __rt::Param::new(
-                "id",
-                ::core::option::Option::None,
-                &[],
-            );
-            const __ARG1: __rt::Param<State<Store>> = __rt::Param::new(
-                "store",
-                ::core::option::Option::None,
-                &[],
-            );
+            const __ARG0: __rt::Param<i64> = __rt::Param::named("id");
+            const __ARG1: __rt::Param<State<Store>> = __rt::Param::named("store");
             let _ = <State<Store> as __rt::Arg>::SOURCE;
             const __SHAPE1: __rt::Shape = __rt::Shape::NONE
                 .with(__rt::SourceProbe::<State<Store>>::SOURCE);
@@ -42,23 +34,10 @@ const _: () = {
                         >(__cx, 0usize, __ARG0, __errors);
                         let __arg1 = <State<
                             Store,
-                        > as __rt::Arg>::extract(__cx, __ARG1, __errors);
+                        > as __rt::Share<
+                            { <State<Store> as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG1, __errors);
                         (__arg0, (__arg1, ()))
-                    },
-                    |(__arg0, (__arg1, ())), mut __steps, __invalid| async move {
-                        let __arg1 = <State<
-                            Store,
-                        > as __rt::Arg>::__step(
-                                __arg1,
-                                &mut __steps,
-                                <State<
-                                    Store,
-                                > as __rt::Share<
-                                    { <State<Store> as __rt::Arg>::SOURCE.is_dependency() },
-                                >>::SHARE,
-                            )
-                            .await?;
-                        __rt::ready(__invalid, (__arg0, (__arg1, ())))
                     },
                     |(__arg0, (__arg1, ()))| async move {
                         read_item(__arg0, __arg1).await
@@ -78,7 +57,7 @@ const _: () = {
                         ::core::option::Option::None,
                         &[],
                     );
-                    op.path_param::<i64>(__ARG0.name(), __ARG0.constraints(), registry);
+                    __rt::path_param_doc::<i64>(__ARG0, &mut op, registry);
                     <State<Store> as __rt::Arg>::doc(__ARG1, &mut op, registry);
                     op
                 },

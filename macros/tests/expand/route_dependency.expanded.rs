@@ -14,23 +14,14 @@ const _: () = {
         fn def(&self) -> __rt::RouteDef {
             use __rt::NoSource as _;
             __rt::assert_path_param::<i64>();
-            const __ARG0: __rt::Param<i64> = __rt::Param::new(
-                "user_id",
-                ::core::option::Option::None,
-                &[],
-            );
-            const __ARG1: __rt::Param<CurrentUser> = __rt::Param::new(
-                "user",
-                ::core::option::Option::None,
-                &[],
-            );
+            const __ARG0: __rt::Param<i64> = __rt::Param::named("user_id");
+            const __ARG1: __rt::Param<CurrentUser> = __rt::Param::named("user");
             let _ = <CurrentUser as __rt::Arg>::SOURCE;
             const __SHAPE1: __rt::Shape = __rt::Shape::NONE
                 .with(__rt::SourceProbe::<CurrentUser>::SOURCE);
             __rt::assert_numeric::<i64>();
-            const __ARG2: __rt::Param<i64> = __rt::Param::new(
+            const __ARG2: __rt::Param<i64> = __rt::Param::constrained(
                 "skip",
-                ::core::option::Option::None,
                 &[__rt::Constraint::Ge(__rt::Bound::Int(0i128))],
             );
             let _ = <i64 as __rt::Arg>::SOURCE;
@@ -54,32 +45,13 @@ const _: () = {
                         let __arg0 = __rt::path_param::<
                             i64,
                         >(__cx, 0usize, __ARG0, __errors);
-                        let __arg1 = <CurrentUser as __rt::Arg>::extract(
-                            __cx,
-                            __ARG1,
-                            __errors,
-                        );
-                        let __arg2 = <i64 as __rt::Arg>::extract(__cx, __ARG2, __errors);
+                        let __arg1 = <CurrentUser as __rt::Share<
+                            { <CurrentUser as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG1, __errors);
+                        let __arg2 = <i64 as __rt::Share<
+                            { <i64 as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG2, __errors);
                         (__arg0, (__arg1, (__arg2, ())))
-                    },
-                    |(__arg0, (__arg1, (__arg2, ()))), mut __steps, __invalid| async move {
-                        let __arg1 = <CurrentUser as __rt::Arg>::__step(
-                                __arg1,
-                                &mut __steps,
-                                <CurrentUser as __rt::Share<
-                                    { <CurrentUser as __rt::Arg>::SOURCE.is_dependency() },
-                                >>::SHARE,
-                            )
-                            .await?;
-                        let __arg2 = <i64 as __rt::Arg>::__step(
-                                __arg2,
-                                &mut __steps,
-                                <i64 as __rt::Share<
-                                    { <i64 as __rt::Arg>::SOURCE.is_dependency() },
-                                >>::SHARE,
-                            )
-                            .await?;
-                        __rt::ready(__invalid, (__arg0, (__arg1, (__arg2, ()))))
                     },
                     |(__arg0, (__arg1, (__arg2, ())))| async move {
                         list_user_items(__arg0, __arg1, __arg2).await
@@ -96,7 +68,7 @@ const _: () = {
                         ::core::option::Option::None,
                         &[],
                     );
-                    op.path_param::<i64>(__ARG0.name(), __ARG0.constraints(), registry);
+                    __rt::path_param_doc::<i64>(__ARG0, &mut op, registry);
                     <CurrentUser as __rt::Arg>::doc(__ARG1, &mut op, registry);
                     <i64 as __rt::Arg>::doc(__ARG2, &mut op, registry);
                     op

@@ -19,24 +19,12 @@ const _: () = {
         fn def(&self) -> __rt::RouteDef {
             use __rt::NoSource as _;
             __rt::assert_path_param::<i64>();
-            const __ARG0: __rt::Param<i64> = __rt::Param::new(
-                "item_id",
-                ::core::option::Option::None,
-                &[],
-            );
-            const __ARG1: __rt::Param<Option<String>> = __rt::Param::new(
-                "q",
-                ::core::option::Option::None,
-                &[],
-            );
+            const __ARG0: __rt::Param<i64> = __rt::Param::named("item_id");
+            const __ARG1: __rt::Param<Option<String>> = __rt::Param::named("q");
             let _ = <Option<String> as __rt::Arg>::SOURCE;
             const __SHAPE1: __rt::Shape = __rt::Shape::NONE
                 .with(__rt::SourceProbe::<Option<String>>::SOURCE);
-            const __ARG2: __rt::Param<i64> = __rt::Param::new(
-                "limit",
-                ::core::option::Option::None,
-                &[],
-            );
+            const __ARG2: __rt::Param<i64> = __rt::Param::named("limit");
             let _ = <i64 as __rt::Arg>::SOURCE;
             __rt::assert_one_body::<
                 i64,
@@ -45,11 +33,7 @@ const _: () = {
             >();
             const __SHAPE2: __rt::Shape = __SHAPE1
                 .with(__rt::SourceProbe::<i64>::SOURCE);
-            const __ARG3: __rt::Param<Item> = __rt::Param::new(
-                "item",
-                ::core::option::Option::None,
-                &[],
-            );
+            const __ARG3: __rt::Param<Item> = __rt::Param::named("item");
             let _ = <Item as __rt::Arg>::SOURCE;
             __rt::assert_one_body::<
                 Item,
@@ -73,48 +57,16 @@ const _: () = {
                         >(__cx, 0usize, __ARG0, __errors);
                         let __arg1 = <Option<
                             String,
-                        > as __rt::Arg>::extract(__cx, __ARG1, __errors);
-                        let __arg2 = <i64 as __rt::Arg>::extract(__cx, __ARG2, __errors);
-                        let __arg3 = <Item as __rt::Arg>::extract(
-                            __cx,
-                            __ARG3,
-                            __errors,
-                        );
+                        > as __rt::Share<
+                            { <Option<String> as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG1, __errors);
+                        let __arg2 = <i64 as __rt::Share<
+                            { <i64 as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG2, __errors);
+                        let __arg3 = <Item as __rt::Share<
+                            { <Item as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG3, __errors);
                         (__arg0, (__arg1, (__arg2, (__arg3, ()))))
-                    },
-                    |(__arg0, (__arg1, (__arg2, (__arg3, ())))), mut __steps, __invalid| async move {
-                        let __arg1 = <Option<
-                            String,
-                        > as __rt::Arg>::__step(
-                                __arg1,
-                                &mut __steps,
-                                <Option<
-                                    String,
-                                > as __rt::Share<
-                                    { <Option<String> as __rt::Arg>::SOURCE.is_dependency() },
-                                >>::SHARE,
-                            )
-                            .await?;
-                        let __arg2 = <i64 as __rt::Arg>::__step(
-                                __arg2,
-                                &mut __steps,
-                                <i64 as __rt::Share<
-                                    { <i64 as __rt::Arg>::SOURCE.is_dependency() },
-                                >>::SHARE,
-                            )
-                            .await?;
-                        let __arg3 = <Item as __rt::Arg>::__step(
-                                __arg3,
-                                &mut __steps,
-                                <Item as __rt::Share<
-                                    { <Item as __rt::Arg>::SOURCE.is_dependency() },
-                                >>::SHARE,
-                            )
-                            .await?;
-                        __rt::ready(
-                            __invalid,
-                            (__arg0, (__arg1, (__arg2, (__arg3, ())))),
-                        )
                     },
                     |(__arg0, (__arg1, (__arg2, (__arg3, ()))))| async move {
                         update_item(__arg0, __arg1, __arg2, __arg3).await
@@ -134,9 +86,7 @@ const _: () = {
                     op.with_examples(
                         __rt::json!([42]),
                         |op| {
-                            op.path_param::<
-                                    i64,
-                                >(__ARG0.name(), __ARG0.constraints(), registry);
+                            __rt::path_param_doc::<i64>(__ARG0, op, registry);
                         },
                     );
                     op.with_openapi_examples(

@@ -13,19 +13,11 @@ const _: () = {
         #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
             use __rt::NoSource as _;
-            const __ARG0: __rt::Param<State<Counter>> = __rt::Param::new(
-                "counter",
-                ::core::option::Option::None,
-                &[],
-            );
+            const __ARG0: __rt::Param<State<Counter>> = __rt::Param::named("counter");
             let _ = <State<Counter> as __rt::Arg>::SOURCE;
             const __SHAPE0: __rt::Shape = __rt::Shape::NONE
                 .with(__rt::SourceProbe::<State<Counter>>::SOURCE);
-            const __ARG1: __rt::Param<HeaderMap> = __rt::Param::new(
-                "headers",
-                ::core::option::Option::None,
-                &[],
-            );
+            const __ARG1: __rt::Param<HeaderMap> = __rt::Param::named("headers");
             let _ = <HeaderMap as __rt::Arg>::SOURCE;
             __rt::assert_one_body::<
                 HeaderMap,
@@ -46,36 +38,13 @@ const _: () = {
                     |__cx, __errors| {
                         let __arg0 = <State<
                             Counter,
-                        > as __rt::Arg>::extract(__cx, __ARG0, __errors);
-                        let __arg1 = <HeaderMap as __rt::Arg>::extract(
-                            __cx,
-                            __ARG1,
-                            __errors,
-                        );
+                        > as __rt::Share<
+                            { <State<Counter> as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG0, __errors);
+                        let __arg1 = <HeaderMap as __rt::Share<
+                            { <HeaderMap as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG1, __errors);
                         (__arg0, (__arg1, ()))
-                    },
-                    |(__arg0, (__arg1, ())), mut __steps, __invalid| async move {
-                        let __arg0 = <State<
-                            Counter,
-                        > as __rt::Arg>::__step(
-                                __arg0,
-                                &mut __steps,
-                                <State<
-                                    Counter,
-                                > as __rt::Share<
-                                    { <State<Counter> as __rt::Arg>::SOURCE.is_dependency() },
-                                >>::SHARE,
-                            )
-                            .await?;
-                        let __arg1 = <HeaderMap as __rt::Arg>::__step(
-                                __arg1,
-                                &mut __steps,
-                                <HeaderMap as __rt::Share<
-                                    { <HeaderMap as __rt::Arg>::SOURCE.is_dependency() },
-                                >>::SHARE,
-                            )
-                            .await?;
-                        __rt::ready(__invalid, (__arg0, (__arg1, ())))
                     },
                     |(__arg0, (__arg1, ()))| async move { count(__arg0, __arg1).await },
                     |__out| <Json<Value> as __rt::IntoResponse>::into_response(__out),

@@ -15,16 +15,8 @@ const _: () = {
         fn def(&self) -> __rt::RouteDef {
             use __rt::NoSource as _;
             __rt::assert_path_param::<u32>();
-            const __ARG0: __rt::Param<u32> = __rt::Param::new(
-                "id",
-                ::core::option::Option::None,
-                &[],
-            );
-            const __ARG1: __rt::Param<Item> = __rt::Param::new(
-                "item",
-                ::core::option::Option::None,
-                &[],
-            );
+            const __ARG0: __rt::Param<u32> = __rt::Param::named("id");
+            const __ARG1: __rt::Param<Item> = __rt::Param::named("item");
             let _ = <Item as __rt::Arg>::SOURCE;
             const __SHAPE1: __rt::Shape = __rt::Shape::NONE
                 .with(__rt::SourceProbe::<Item>::SOURCE);
@@ -41,23 +33,10 @@ const _: () = {
                         let __arg0 = __rt::path_param::<
                             u32,
                         >(__cx, 0usize, __ARG0, __errors);
-                        let __arg1 = <Item as __rt::Arg>::extract(
-                            __cx,
-                            __ARG1,
-                            __errors,
-                        );
+                        let __arg1 = <Item as __rt::Share<
+                            { <Item as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG1, __errors);
                         (__arg0, (__arg1, ()))
-                    },
-                    |(__arg0, (__arg1, ())), mut __steps, __invalid| async move {
-                        let __arg1 = <Item as __rt::Arg>::__step(
-                                __arg1,
-                                &mut __steps,
-                                <Item as __rt::Share<
-                                    { <Item as __rt::Arg>::SOURCE.is_dependency() },
-                                >>::SHARE,
-                            )
-                            .await?;
-                        __rt::ready(__invalid, (__arg0, (__arg1, ())))
                     },
                     |(__arg0, (__arg1, ()))| async move {
                         update_item(__arg0, __arg1).await
@@ -74,7 +53,7 @@ const _: () = {
                         ::core::option::Option::None,
                         &[],
                     );
-                    op.path_param::<u32>(__ARG0.name(), __ARG0.constraints(), registry);
+                    __rt::path_param_doc::<u32>(__ARG0, &mut op, registry);
                     <Item as __rt::Arg>::doc(__ARG1, &mut op, registry);
                     {
                         use __rt::ProbeKnown as _;

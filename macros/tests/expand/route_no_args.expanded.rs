@@ -24,7 +24,6 @@ const _: () = {
                     __group,
                     false,
                     |__cx, __errors| { () },
-                    |(), _, __invalid| async move { __rt::ready(__invalid, ()) },
                     |()| async move { health().await },
                     |__out| <&'static str as __rt::IntoResponse>::into_response(__out),
                     __rt::Call::InPlace("health"),

@@ -15,11 +15,7 @@ const _: () = {
         #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
             use __rt::NoSource as _;
-            const __ARG0: __rt::Param<Thing> = __rt::Param::new(
-                "thing",
-                ::core::option::Option::None,
-                &[],
-            );
+            const __ARG0: __rt::Param<Thing> = __rt::Param::named("thing");
             let _ = <Thing as __rt::Arg>::SOURCE;
             const __SHAPE0: __rt::Shape = __rt::Shape::NONE
                 .with(__rt::SourceProbe::<Thing>::SOURCE);
@@ -33,23 +29,10 @@ const _: () = {
                     __group,
                     __SHAPE0.dependency,
                     |__cx, __errors| {
-                        let __arg0 = <Thing as __rt::Arg>::extract(
-                            __cx,
-                            __ARG0,
-                            __errors,
-                        );
+                        let __arg0 = <Thing as __rt::Share<
+                            { <Thing as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG0, __errors);
                         (__arg0, ())
-                    },
-                    |(__arg0, ()), mut __steps, __invalid| async move {
-                        let __arg0 = <Thing as __rt::Arg>::__step(
-                                __arg0,
-                                &mut __steps,
-                                <Thing as __rt::Share<
-                                    { <Thing as __rt::Arg>::SOURCE.is_dependency() },
-                                >>::SHARE,
-                            )
-                            .await?;
-                        __rt::ready(__invalid, (__arg0, ()))
                     },
                     |(__arg0, ())| async move { create_thing(__arg0).await },
                     |__out| <(

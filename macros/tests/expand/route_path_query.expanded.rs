@@ -32,23 +32,17 @@ const _: () = {
             use __rt::NoSource as _;
             __rt::assert_numeric::<i64>();
             __rt::assert_path_param::<i64>();
-            const __ARG0: __rt::Param<i64> = __rt::Param::new(
+            const __ARG0: __rt::Param<i64> = __rt::Param::constrained(
                 "user_id",
-                ::core::option::Option::None,
                 &[__rt::Constraint::Ge(__rt::Bound::Int(1i128))],
             );
             __rt::assert_text::<String>();
             __rt::assert_path_param::<String>();
-            const __ARG1: __rt::Param<String> = __rt::Param::new(
+            const __ARG1: __rt::Param<String> = __rt::Param::constrained(
                 "kind",
-                ::core::option::Option::None,
                 &[__rt::Constraint::MinLength(3usize)],
             );
-            const __ARG2: __rt::Param<Option<String>> = __rt::Param::new(
-                "q",
-                ::core::option::Option::None,
-                &[],
-            );
+            const __ARG2: __rt::Param<Option<String>> = __rt::Param::named("q");
             let _ = <Option<String> as __rt::Arg>::SOURCE;
             const __SHAPE2: __rt::Shape = __rt::Shape::NONE
                 .with(__rt::SourceProbe::<Option<String>>::SOURCE);
@@ -75,9 +69,8 @@ const _: () = {
             const __SHAPE3: __rt::Shape = __SHAPE2
                 .with(__rt::SourceProbe::<i64>::SOURCE);
             __rt::assert_numeric::<Option<f64>>();
-            const __ARG4: __rt::Param<Option<f64>> = __rt::Param::new(
+            const __ARG4: __rt::Param<Option<f64>> = __rt::Param::constrained(
                 "min_price",
-                ::core::option::Option::None,
                 &[__rt::Constraint::Gt(__rt::Bound::Float(-1.5f64))],
             );
             let _ = <Option<f64> as __rt::Arg>::SOURCE;
@@ -106,54 +99,18 @@ const _: () = {
                         >(__cx, 1usize, __ARG1, __errors);
                         let __arg2 = <Option<
                             String,
-                        > as __rt::Arg>::extract(__cx, __ARG2, __errors);
-                        let __arg3 = <i64 as __rt::Arg>::extract(__cx, __ARG3, __errors);
+                        > as __rt::Share<
+                            { <Option<String> as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG2, __errors);
+                        let __arg3 = <i64 as __rt::Share<
+                            { <i64 as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG3, __errors);
                         let __arg4 = <Option<
                             f64,
-                        > as __rt::Arg>::extract(__cx, __ARG4, __errors);
+                        > as __rt::Share<
+                            { <Option<f64> as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG4, __errors);
                         (__arg0, (__arg1, (__arg2, (__arg3, (__arg4, ())))))
-                    },
-                    |
-                        (__arg0, (__arg1, (__arg2, (__arg3, (__arg4, ()))))),
-                        mut __steps,
-                        __invalid|
-                    async move {
-                        let __arg2 = <Option<
-                            String,
-                        > as __rt::Arg>::__step(
-                                __arg2,
-                                &mut __steps,
-                                <Option<
-                                    String,
-                                > as __rt::Share<
-                                    { <Option<String> as __rt::Arg>::SOURCE.is_dependency() },
-                                >>::SHARE,
-                            )
-                            .await?;
-                        let __arg3 = <i64 as __rt::Arg>::__step(
-                                __arg3,
-                                &mut __steps,
-                                <i64 as __rt::Share<
-                                    { <i64 as __rt::Arg>::SOURCE.is_dependency() },
-                                >>::SHARE,
-                            )
-                            .await?;
-                        let __arg4 = <Option<
-                            f64,
-                        > as __rt::Arg>::__step(
-                                __arg4,
-                                &mut __steps,
-                                <Option<
-                                    f64,
-                                > as __rt::Share<
-                                    { <Option<f64> as __rt::Arg>::SOURCE.is_dependency() },
-                                >>::SHARE,
-                            )
-                            .await?;
-                        __rt::ready(
-                            __invalid,
-                            (__arg0, (__arg1, (__arg2, (__arg3, (__arg4, ()))))),
-                        )
                     },
                     |(__arg0, (__arg1, (__arg2, (__arg3, (__arg4, ())))))| async move {
                         list_items(__arg0, __arg1, __arg2, __arg3, __arg4).await
@@ -170,10 +127,8 @@ const _: () = {
                         ::core::option::Option::Some("Filtered by name and paged."),
                         &[],
                     );
-                    op.path_param::<i64>(__ARG0.name(), __ARG0.constraints(), registry);
-                    op.path_param::<
-                            String,
-                        >(__ARG1.name(), __ARG1.constraints(), registry);
+                    __rt::path_param_doc::<i64>(__ARG0, &mut op, registry);
+                    __rt::path_param_doc::<String>(__ARG1, &mut op, registry);
                     <Option<String> as __rt::Arg>::doc(__ARG2, &mut op, registry);
                     <i64 as __rt::Arg>::doc(__ARG3, &mut op, registry);
                     <Option<f64> as __rt::Arg>::doc(__ARG4, &mut op, registry);

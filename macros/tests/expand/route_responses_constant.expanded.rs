@@ -14,11 +14,7 @@ const _: () = {
         #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
             use __rt::NoSource as _;
-            const __ARG0: __rt::Param<State<Store>> = __rt::Param::new(
-                "store",
-                ::core::option::Option::None,
-                &[],
-            );
+            const __ARG0: __rt::Param<State<Store>> = __rt::Param::named("store");
             let _ = <State<Store> as __rt::Arg>::SOURCE;
             const __SHAPE0: __rt::Shape = __rt::Shape::NONE
                 .with(__rt::SourceProbe::<State<Store>>::SOURCE);
@@ -34,23 +30,10 @@ const _: () = {
                     |__cx, __errors| {
                         let __arg0 = <State<
                             Store,
-                        > as __rt::Arg>::extract(__cx, __ARG0, __errors);
+                        > as __rt::Share<
+                            { <State<Store> as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG0, __errors);
                         (__arg0, ())
-                    },
-                    |(__arg0, ()), mut __steps, __invalid| async move {
-                        let __arg0 = <State<
-                            Store,
-                        > as __rt::Arg>::__step(
-                                __arg0,
-                                &mut __steps,
-                                <State<
-                                    Store,
-                                > as __rt::Share<
-                                    { <State<Store> as __rt::Arg>::SOURCE.is_dependency() },
-                                >>::SHARE,
-                            )
-                            .await?;
-                        __rt::ready(__invalid, (__arg0, ()))
                     },
                     |(__arg0, ())| async move { list_doctors(__arg0).await },
                     |__out| <Result<

@@ -16,11 +16,7 @@ const _: () = {
         #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
             __rt::assert_path_param::<u64>();
-            const __ARG0: __rt::Param<u64> = __rt::Param::new(
-                "thing_id",
-                ::core::option::Option::None,
-                &[],
-            );
+            const __ARG0: __rt::Param<u64> = __rt::Param::named("thing_id");
             __rt::assert_into_response::<Result<(StatusCode, String), HttpError>>();
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "delete_thing",
@@ -35,9 +31,6 @@ const _: () = {
                             u64,
                         >(__cx, 0usize, __ARG0, __errors);
                         (__arg0, ())
-                    },
-                    |(__arg0, ()), _, __invalid| async move {
-                        __rt::ready(__invalid, (__arg0, ()))
                     },
                     |(__arg0, ())| async move { delete_thing(__arg0).await },
                     |__out| <Result<
@@ -55,7 +48,7 @@ const _: () = {
                         ::core::option::Option::None,
                         &[],
                     );
-                    op.path_param::<u64>(__ARG0.name(), __ARG0.constraints(), registry);
+                    __rt::path_param_doc::<u64>(__ARG0, &mut op, registry);
                     op.response("text/plain", __rt::json!({ "type" : "string" }));
                     op.success_status(204);
                     op.extra_response(404, "No such thing");

@@ -13,11 +13,7 @@ const _: () = {
         #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
             use __rt::NoSource as _;
-            const __ARG0: __rt::Param<String> = __rt::Param::new(
-                "name",
-                ::core::option::Option::None,
-                &[],
-            );
+            const __ARG0: __rt::Param<String> = __rt::Param::named("name");
             let _ = <String as __rt::Arg>::SOURCE;
             const __SHAPE0: __rt::Shape = __rt::Shape::NONE
                 .with(__rt::SourceProbe::<String>::SOURCE);
@@ -31,23 +27,10 @@ const _: () = {
                     __group,
                     __SHAPE0.dependency,
                     |__cx, __errors| {
-                        let __arg0 = <String as __rt::Arg>::extract(
-                            __cx,
-                            __ARG0,
-                            __errors,
-                        );
+                        let __arg0 = <String as __rt::Share<
+                            { <String as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG0, __errors);
                         (__arg0, ())
-                    },
-                    |(__arg0, ()), mut __steps, __invalid| async move {
-                        let __arg0 = <String as __rt::Arg>::__step(
-                                __arg0,
-                                &mut __steps,
-                                <String as __rt::Share<
-                                    { <String as __rt::Arg>::SOURCE.is_dependency() },
-                                >>::SHARE,
-                            )
-                            .await?;
-                        __rt::ready(__invalid, (__arg0, ()))
                     },
                     |(__arg0, ())| async move { create_thing(__arg0).await },
                     |__out| __rt::success::<Json<Value>, 201>(__out),

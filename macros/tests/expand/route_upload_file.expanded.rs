@@ -21,11 +21,7 @@ const _: () = {
         #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
             use __rt::NoSource as _;
-            const __ARG0: __rt::Param<UploadFile> = __rt::Param::new(
-                "file",
-                ::core::option::Option::None,
-                &[],
-            );
+            const __ARG0: __rt::Param<UploadFile> = __rt::Param::named("file");
             let _ = <UploadFile as __rt::Arg>::SOURCE;
             __rt::assert_form_part::<
                 UploadFile,
@@ -33,11 +29,7 @@ const _: () = {
             >();
             const __SHAPE0: __rt::Shape = __rt::Shape::NONE
                 .with(__rt::SourceProbe::<UploadFile>::SOURCE);
-            const __ARG1: __rt::Param<Option<UploadFile>> = __rt::Param::new(
-                "extra",
-                ::core::option::Option::None,
-                &[],
-            );
+            const __ARG1: __rt::Param<Option<UploadFile>> = __rt::Param::named("extra");
             let _ = <Option<UploadFile> as __rt::Arg>::SOURCE;
             __rt::assert_form_part::<
                 Option<UploadFile>,
@@ -45,11 +37,7 @@ const _: () = {
             >();
             const __SHAPE1: __rt::Shape = __SHAPE0
                 .with(__rt::SourceProbe::<Option<UploadFile>>::SOURCE);
-            const __ARG2: __rt::Param<Form<String>> = __rt::Param::new(
-                "note",
-                ::core::option::Option::None,
-                &[],
-            );
+            const __ARG2: __rt::Param<Form<String>> = __rt::Param::named("note");
             let _ = <Form<String> as __rt::Arg>::SOURCE;
             __rt::assert_form_part::<
                 Form<String>,
@@ -67,55 +55,20 @@ const _: () = {
                     __group,
                     __SHAPE2.dependency,
                     |__cx, __errors| {
-                        let __arg0 = <UploadFile as __rt::Arg>::extract(
-                            __cx,
-                            __ARG0,
-                            __errors,
-                        );
+                        let __arg0 = <UploadFile as __rt::Share<
+                            { <UploadFile as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG0, __errors);
                         let __arg1 = <Option<
                             UploadFile,
-                        > as __rt::Arg>::extract(__cx, __ARG1, __errors);
+                        > as __rt::Share<
+                            { <Option<UploadFile> as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG1, __errors);
                         let __arg2 = <Form<
                             String,
-                        > as __rt::Arg>::extract(__cx, __ARG2, __errors);
+                        > as __rt::Share<
+                            { <Form<String> as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG2, __errors);
                         (__arg0, (__arg1, (__arg2, ())))
-                    },
-                    |(__arg0, (__arg1, (__arg2, ()))), mut __steps, __invalid| async move {
-                        let __arg0 = <UploadFile as __rt::Arg>::__step(
-                                __arg0,
-                                &mut __steps,
-                                <UploadFile as __rt::Share<
-                                    { <UploadFile as __rt::Arg>::SOURCE.is_dependency() },
-                                >>::SHARE,
-                            )
-                            .await?;
-                        let __arg1 = <Option<
-                            UploadFile,
-                        > as __rt::Arg>::__step(
-                                __arg1,
-                                &mut __steps,
-                                <Option<
-                                    UploadFile,
-                                > as __rt::Share<
-                                    {
-                                        <Option<UploadFile> as __rt::Arg>::SOURCE.is_dependency()
-                                    },
-                                >>::SHARE,
-                            )
-                            .await?;
-                        let __arg2 = <Form<
-                            String,
-                        > as __rt::Arg>::__step(
-                                __arg2,
-                                &mut __steps,
-                                <Form<
-                                    String,
-                                > as __rt::Share<
-                                    { <Form<String> as __rt::Arg>::SOURCE.is_dependency() },
-                                >>::SHARE,
-                            )
-                            .await?;
-                        __rt::ready(__invalid, (__arg0, (__arg1, (__arg2, ()))))
                     },
                     |(__arg0, (__arg1, (__arg2, ())))| async move {
                         upload(__arg0, __arg1, __arg2).await

@@ -14,9 +14,8 @@ const _: () = {
         fn def(&self) -> __rt::RouteDef {
             use __rt::NoSource as _;
             __rt::assert_text::<Vec<String>>();
-            const __ARG0: __rt::Param<Vec<String>> = __rt::Param::new(
+            const __ARG0: __rt::Param<Vec<String>> = __rt::Param::constrained(
                 "tag",
-                ::core::option::Option::None,
                 &[__rt::Constraint::MaxLength(5usize)],
             );
             let _ = <Vec<String> as __rt::Arg>::SOURCE;
@@ -34,23 +33,10 @@ const _: () = {
                     |__cx, __errors| {
                         let __arg0 = <Vec<
                             String,
-                        > as __rt::Arg>::extract(__cx, __ARG0, __errors);
+                        > as __rt::Share<
+                            { <Vec<String> as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG0, __errors);
                         (__arg0, ())
-                    },
-                    |(__arg0, ()), mut __steps, __invalid| async move {
-                        let __arg0 = <Vec<
-                            String,
-                        > as __rt::Arg>::__step(
-                                __arg0,
-                                &mut __steps,
-                                <Vec<
-                                    String,
-                                > as __rt::Share<
-                                    { <Vec<String> as __rt::Arg>::SOURCE.is_dependency() },
-                                >>::SHARE,
-                            )
-                            .await?;
-                        __rt::ready(__invalid, (__arg0, ()))
                     },
                     |(__arg0, ())| async move { search(__arg0).await },
                     |__out| <Json<

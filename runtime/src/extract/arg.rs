@@ -114,6 +114,20 @@ impl<T> Param<T> {
         }
     }
 
+    /// [`Param::new`] without a default or constraints (a shorter expansion).
+    #[doc(hidden)]
+    #[inline(always)]
+    pub const fn named(name: &'static str) -> Self {
+        Self::new(name, None, &[])
+    }
+
+    /// [`Param::new`] without a default.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub const fn constrained(name: &'static str, constraints: &'static [Constraint]) -> Self {
+        Self::new(name, None, constraints)
+    }
+
     /// The argument's name: the parameter's name in the API.
     pub fn name(&self) -> &'static str {
         self.name
@@ -218,24 +232,6 @@ pub trait Arg: Sized {
     ) -> impl Future<Output = Result<Self, Response>> + Send {
         resolve::<Self>(input, deps, sharing)
     }
-
-    /// The generated handler's second step for this argument, `None` when its first step
-    /// failed (nothing to resolve): [`Arg::__resolve`] through the request's `steps`. A method
-    /// of this trait for the reason [`Arg::__resolve`] is one. Not part of the API, and sealed:
-    /// its second parameter's type cannot be named outside ferrapi.
-    #[doc(hidden)]
-    fn __step(
-        input: Option<Self::Input>,
-        steps: &mut sealed::Steps,
-        sharing: Option<Sharing<Self>>,
-    ) -> impl Future<Output = Result<Option<Self>, Response>> + Send {
-        async move {
-            match input {
-                Some(input) => resolve::<Self>(input, &mut steps.deps, sharing).await.map(Some),
-                None => Ok(None),
-            }
-        }
-    }
 }
 
 /// The seal of [`Arg`]'s hidden methods: a type public in a module no path outside this crate
@@ -249,14 +245,6 @@ pub(crate) mod sealed {
 
     /// The one value of the seal, for the generated code.
     pub const SEALED: Sealed = Sealed(());
-
-    /// The request's dependencies as the generated handler's second step sees them (a seal too:
-    /// the handler's closure is given it and never names it).
-    #[allow(unreachable_pub)] // Unnameable outside the crate on purpose.
-    #[derive(Debug, Default)]
-    pub struct Steps {
-        pub(crate) deps: super::Deps,
-    }
 }
 
 /// `std::future::ready(Ok(value))`: the second step of every kind but a dependency.
@@ -298,7 +286,7 @@ impl Deps {
 
     /// [`Deps::resolve`] with what the cache needs of `D` passed in as functions, so that
     /// generated code, which cannot name the bounds (most arguments, models among them, are not
-    /// `Clone`), can call it (see `route_checks::Share`).
+    /// `Clone`), can call it (see `slot::Share`).
     async fn resolve_shared<D: Arg>(&mut self, input: D::Input, sharing: Sharing<D>) -> Result<D, Response> {
         let id = (sharing.type_id)();
         let cached = self.values.iter().find(|(key, _)| *key == id);
@@ -311,6 +299,38 @@ impl Deps {
         };
         self.values.push((id, (sharing.boxed)((sharing.clone)(&value))));
         Ok(value)
+    }
+
+    /// [`Deps::resolve_shared`] that keeps the value in the cache only: the route's handler takes
+    /// it with [`Deps::cloned`] once every argument is resolved, so no generic code holds a
+    /// dependency's value across an `.await` (a dependency is `Send` by the route's own check,
+    /// at the argument, not by a bound here).
+    pub(super) async fn resolve_cached<D: Arg>(
+        &mut self,
+        input: D::Input,
+        sharing: Sharing<D>,
+    ) -> Result<(), Response> {
+        let id = (sharing.type_id)();
+        if self.cloned_ref(sharing).is_some() {
+            return Ok(());
+        }
+        let value = match super::overrides::replacement(id) {
+            None => D::resolve(input, self).await?,
+            Some(replaced) => overridden(replaced.await?, sharing)?,
+        };
+        self.values.push((id, (sharing.boxed)(value)));
+        Ok(())
+    }
+
+    /// A clone of dependency `D`'s cached value.
+    pub(super) fn cloned<D>(&self, sharing: Sharing<D>) -> Option<D> {
+        self.cloned_ref(sharing).map(sharing.clone)
+    }
+
+    fn cloned_ref<D>(&self, sharing: Sharing<D>) -> Option<&D> {
+        let id = (sharing.type_id)();
+        let cached = self.values.iter().find(|(key, _)| *key == id);
+        cached.and_then(|(_, value)| (sharing.get)(&**value))
     }
 
     /// The value of dependency `D`, if it was resolved for this request.
@@ -361,7 +381,7 @@ impl<T: Clone + Send + 'static> Sharing<T> {
 }
 
 /// The second step of a route's argument `T`, through the cache when `sharing` is given (`T` is a
-/// dependency, see `route_checks::Share`).
+/// dependency, see `slot::Share`).
 pub(crate) async fn resolve<T: Arg>(
     input: T::Input,
     deps: &mut Deps,

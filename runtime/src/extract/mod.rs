@@ -9,7 +9,8 @@
 //! - `path`: extracting a path parameter (percent-decoding, conversion);
 //! - `query`: finding one query parameter without decoding the others;
 //! - `arg`: the [`Arg`] trait (public: a user type implementing it is a dependency), with the
-//!   per-request cache of its second step ([`Deps`]);
+//!   per-request cache of its second step ([`Deps`]); `slot`, an argument between the generated
+//!   handler's two steps, and the route's arguments as one list;
 //! - `query_param`, `injected`: the query parameter kinds, and the values the server injects
 //!   (`State<T>`, `HeaderMap`, ...);
 //! - `dependency`: dependencies a route group runs for their effect ([`DependencyFn`]);
@@ -50,11 +51,11 @@ mod query_param;
 mod request;
 mod security;
 mod single;
+mod slot;
 mod state;
 mod validation;
 
 pub use crate::body::UploadFile;
-pub(crate) use arg::sealed::Steps;
 pub use arg::sealed::SEALED;
 pub use arg::{Arg, Deps, Param, Sharing, Source};
 pub use background::{BackgroundTasks, TaskOutcome};
@@ -73,6 +74,7 @@ pub use security::{
     ApiKeyCookie, ApiKeyHeader, ApiKeyQuery, HttpBasic, HttpBearer, OAuth2PasswordBearer, TokenUrl,
 };
 pub(crate) use single::{repeated, single_field, sole_field};
+pub use slot::{Share, Slots};
 pub(crate) use state::Shared;
 pub use state::{State, StateMap};
 pub use validation::Validation;

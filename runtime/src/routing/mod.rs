@@ -22,7 +22,7 @@ mod route;
 mod router;
 mod table;
 
-pub use handler::{ready, start, AllSome, Call};
+pub use handler::{start, Call};
 pub(crate) use route::BoxFuture;
 pub use route::{BodyMode, Handler, Route, RouteDef, RouteParts, Shape, Started};
 pub(crate) use router::RouteStatus;
