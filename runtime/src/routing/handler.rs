@@ -88,7 +88,8 @@ where
 /// [`start`] for a route with dependencies: the groups' then the arguments', in a boxed future
 /// (which does not see the request: what a 422 needs is taken now, answered after the
 /// dependencies ran).
-#[inline]
+// Out of line: a route without dependencies does not carry it in its handler's body.
+#[inline(never)]
 fn with_dependencies<S, C, CF, T>(
     cx: &RequestCx<'_>,
     errors: ValidationErrors,
