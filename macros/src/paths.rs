@@ -3,9 +3,10 @@
 //! Rules enforced here: expansions reach the runtime only through the functions of this module
 //! (each returns the path of one runtime item, at the call site; [`at`] moves it to a span of the
 //! input when an error should point there), so moving an item in the runtime is a change to its
-//! one line here. An item of ferrapi's public API is named by its one public path
-//! (`::ferrapi::convert::FromJson`); an item only generated code needs is reached as `__rt::Item`,
-//! the hidden `::ferrapi::__private` opened by [`runtime_scope`]. The struct literal of a route's
+//! one line here. Every item is reached as `__rt::Item`, the hidden `::ferrapi::__private` opened
+//! by [`runtime_scope`], items of the public API too (`__private` re-exports them by the crate's
+//! own paths): where an item sits in the public API is no concern of the expansions, so the
+//! public API can be reshaped without any expansion changing. The struct literal of a route's
 //! definition is written by [`route_def`] alone.
 
 use proc_macro2::{Ident, Span, TokenStream, TokenTree};
@@ -43,7 +44,7 @@ pub fn at(span: Span, tokens: TokenStream) -> TokenStream {
 
 macro_rules! runtime_paths {
     ($($(#[$meta:meta])* $name:ident => $($segment:ident)::+;)*) => {$(
-        #[doc = concat!("`", stringify!($($segment)::+), "` of the runtime (hidden: `__private`).")]
+        #[doc = concat!("`__rt::", stringify!($($segment)::+), "`: `::ferrapi::__private::", stringify!($($segment)::+), "`.")]
         $(#[$meta])*
         pub fn $name() -> TokenStream {
             quote!(__rt $(::$segment)+)
@@ -51,60 +52,46 @@ macro_rules! runtime_paths {
     )*};
 }
 
-/// Items of ferrapi's public API, named by their public path.
-macro_rules! public_paths {
-    ($($(#[$meta:meta])* $name:ident => $($segment:ident)::+;)*) => {$(
-        #[doc = concat!("`::ferrapi::", stringify!($($segment)::+), "`.")]
-        $(#[$meta])*
-        pub fn $name() -> TokenStream {
-            quote!(::ferrapi $(::$segment)+)
-        }
-    )*};
-}
-
 // Route definition and dispatch.
-public_paths! {
+runtime_paths! {
     route => Route;
     route_def_type => RouteDef;
     group_type => Group;
     method => Method;
     into_response => IntoResponse;
     response => Response;
-    request_cx => arg::RequestCx;
-    state_map => arg::StateMap;
+    request_cx => RequestCx;
+    state_map => StateMap;
 }
 runtime_paths! {
     route_parts => RouteParts;
-    handler => Handler;
-    started => Started;
+    body_mode => BodyMode;
+    start => start;
+    call => Call;
+    shape => Shape;
+    source_probe => SourceProbe;
+    no_source => NoSource;
+    path_param => path_param;
+    path_param_doc => path_param_doc;
     sealed => SEALED;
-    group_inputs => GroupInputs;
-    dependency_fn => DependencyFn;
     group_parts => GroupParts;
-    boxed => boxed;
-    complete_now => complete_now;
-    internal_error => internal_error;
-    reject_invalid => reject_invalid;
-    invalid => invalid;
-    defer_invalid => defer_invalid;
 }
 
 // Arguments and their validation.
-public_paths! {
-    validation_errors => validation::ValidationErrors;
-    loc => validation::Loc;
-    failure => validation::Failure;
-    bound => convert::Bound;
-    constrainable => convert::Constrainable;
-}
-public_paths! {
-    arg => Arg;
-    source => arg::Source;
-    param => arg::Param;
-    deps => arg::Deps;
+runtime_paths! {
+    validation_errors => ValidationErrors;
+    loc => Loc;
+    failure => Failure;
+    bound => Bound;
+    constrainable => Constrainable;
 }
 runtime_paths! {
-    path_param => path_param;
+    arg => Arg;
+    source => Source;
+    param => Param;
+    deps => Deps;
+}
+runtime_paths! {
     body_model => body_model;
     constraint => Constraint;
     validate_field => validate_field;
@@ -115,7 +102,6 @@ runtime_paths! {
     param_field => param_field;
     pattern => Pattern;
     pattern_cell => PatternCell;
-    bad_body => bad_body;
     share => Share;
     group_dependency => GroupDependency;
 }
@@ -143,14 +129,14 @@ runtime_paths! {
 }
 
 // Models and string enumerations.
-public_paths! {
+runtime_paths! {
     model => Model;
-    from_json => convert::FromJson;
-    fast_json => convert::FastJson;
+    from_json => FromJson;
+    fast_json => FastJson;
     str_enum => StrEnum;
     form => Form;
-    form_value => arg::FormValue;
-    from_param => convert::FromParam;
+    form_value => FormValue;
+    from_param => FromParam;
 }
 runtime_paths! {
     validate_model => validate_model;
@@ -171,11 +157,11 @@ runtime_paths! {
 }
 
 // JSON values, serde, and the OpenAPI document.
-public_paths! {
-    json_schema => schema::JsonSchema;
-    schema_registry => schema::SchemaRegistry;
-    schema_mode => schema::SchemaMode;
-    operation => schema::Operation;
+runtime_paths! {
+    json_schema => JsonSchema;
+    schema_registry => SchemaRegistry;
+    schema_mode => SchemaMode;
+    operation => Operation;
 }
 runtime_paths! {
     value => Value;
@@ -198,24 +184,29 @@ pub struct RouteDefFields<'a> {
     pub method: &'a Ident,
     /// The path template as written.
     pub path: &'a syn::LitStr,
-    /// An expression: true when an argument reads the body.
-    pub reads_body: TokenStream,
-    /// An expression: true when an argument reads the body as it arrives (an upload).
-    pub streams_body: TokenStream,
+    /// The handler: a closure that coerces to `Handler`.
+    pub handler: TokenStream,
+    /// An expression: the route's `BodyMode`.
+    pub body: TokenStream,
     /// Whether the route is in the OpenAPI document.
     pub include_in_schema: bool,
+    /// The OpenAPI builder: a closure that coerces to `fn(&mut SchemaRegistry) -> Operation`.
+    pub operation: TokenStream,
+    /// The build-time check: a closure that coerces to `fn(&StateMap) -> Result<(), String>`.
+    pub check: TokenStream,
 }
 
-/// The struct literal of a route's definition. `handler`, `operation` and `check` are
-/// locals of those names in the generated `def` body.
+/// The struct literal of a route's definition.
 pub fn route_def(fields: RouteDefFields<'_>) -> TokenStream {
     let RouteDefFields {
         name,
         method,
         path,
-        reads_body,
-        streams_body,
+        handler,
+        body,
         include_in_schema,
+        operation,
+        check,
     } = fields;
     let (route_def, parts, method_type) = (route_def_type(), route_parts(), self::method());
     quote! {
@@ -223,12 +214,11 @@ pub fn route_def(fields: RouteDefFields<'_>) -> TokenStream {
             name: #name,
             method: #method_type::#method,
             path: #path,
-            handler,
-            reads_body: #reads_body,
-            streams_body: #streams_body,
+            handler: #handler,
+            body: #body,
             include_in_schema: #include_in_schema,
-            operation,
-            check,
+            operation: #operation,
+            check: #check,
         })
     }
 }

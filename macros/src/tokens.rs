@@ -179,3 +179,9 @@ pub fn from_json_impl(name: &syn::Ident, generics: &syn::Generics, validate: Tok
         }
     }
 }
+
+/// The name of the constant holding a route's `N`-th argument's declaration, its `Param`
+/// (`__ARGN`): written with the route's assertions, read by its handler and its OpenAPI builder.
+pub fn arg_const(index: usize) -> proc_macro2::Ident {
+    quote::format_ident!("__ARG{}", index)
+}

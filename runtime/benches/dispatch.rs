@@ -22,8 +22,8 @@
 //! it too; the timed region is the dispatch of one request to its response.
 //!
 //! Neither route's body has an `.await`, and the POST body is whole (a `Full`), so both are
-//! answered inside `Service::handle` itself: the route macro runs such a body in place (see
-//! `__private::complete_now`) and the dispatcher reads a body that is already there without
+//! answered inside `Service::handle` itself: the generated handler runs such a body in place (see
+//! `routing::complete_now`) and the dispatcher reads a body that is already there without
 //! waiting. A route that awaits, or a body still on its way, takes the boxed path instead: one
 //! allocation for the future and a poll through the dispatcher, about 250 instructions more per
 //! request (callgrind), which this bench does not show.

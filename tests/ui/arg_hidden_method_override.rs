@@ -19,8 +19,8 @@ impl Arg for Token {
         Ok(Token(input))
     }
 
-    fn __now(input: Option<String>) -> Option<Self> {
-        input.map(Token)
+    async fn __resolve(input: String, _deps: &mut Deps) -> Result<Self, Response> {
+        Ok(Token(input))
     }
 }
 

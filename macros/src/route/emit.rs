@@ -1,16 +1,18 @@
-//! Code generation: the route's unit type, its `Route` impl and its one handler, which extracts,
-//! validates, calls the function and converts its result.
+//! Code generation: the route's unit type, its `Route` impl and its handler, which is one call of
+//! the runtime's generic `start` (dropshot's "thin macro, generic runtime"): the expansion writes
+//! only what depends on the argument types, each argument's extraction once, in declaration
+//! order, into a slot that resolves itself, and a block that calls the function; collecting the
+//! errors, their order, the groups' dependencies, the 422 and how the blocks run are the
+//! runtime's (`routing::handler`).
 //!
-//! Rules enforced here: the handler collects every validation error (path, then the inputs of
-//! the groups' dependencies, then query and the rest, then body) before answering; a route with a
-//! dependency among its arguments (a constant of the argument types, folded by the optimiser) or
-//! in its groups (the slice the runtime hands over is not empty: one length test) resolves its
-//! dependencies in a boxed future first, its groups' before its own, and a route without either
-//! runs exactly as if dependencies did not exist; and every type requirement is asserted at the
-//! argument's own span so a mistake is reported where it was made, once: assertions, handler,
-//! check and OpenAPI builder are one function body (closures included), and the compiler reports
-//! an unsatisfied bound once per span and body. Internal names in the handler start with `__`,
-//! so a user's names never shadow them.
+//! Rules enforced here: each argument's declaration (`Param`) is one constant, used by the
+//! handler and the OpenAPI builder alike; the one-body check grows linearly (a constant per
+//! argument folds the sources so far into a `Shape`); nothing generic in the runtime is bounded
+//! by an argument type, so every use of one is written here; and every type requirement is asserted at
+//! the argument's own span so a mistake is reported where it was made, once: assertions,
+//! handler, check and OpenAPI builder are one function body (closures included), and the
+//! compiler reports an unsatisfied bound once per span and message. Internal names in the
+//! handler start with `__`, so a user's names never shadow them.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -47,22 +49,10 @@ impl Argument<'_> {
         quote_spanned!(self.ty.span()=> #source.is_body())
     }
 
-    /// `<T as Arg>::SOURCE.is_stream()`, at the argument's type (see [`Argument::source`]).
-    pub(super) fn is_stream(&self) -> TokenStream {
-        let source = self.source();
-        quote_spanned!(self.ty.span()=> #source.is_stream())
-    }
-
-    /// `<T as Arg>::SOURCE.is_dependency()`, at the argument's type (see [`Argument::source`]).
-    pub(super) fn is_dependency(&self) -> TokenStream {
-        let source = self.source();
-        quote_spanned!(self.ty.span()=> #source.is_dependency())
-    }
-
     /// `<T as Arg>::SOURCE`, every token at the argument's type: a type that is no argument is
     /// then one error there, not a second one at the attribute (the compiler reports an
     /// unsatisfied bound once per span).
-    fn source(&self) -> TokenStream {
+    pub(super) fn source(&self) -> TokenStream {
         let (ty, span) = (self.ty, self.ty.span());
         let arg = paths::at(span, paths::arg());
         quote_spanned!(span=> <#ty as #arg>::SOURCE)
@@ -72,7 +62,11 @@ impl Argument<'_> {
     pub(super) fn param(&self) -> TokenStream {
         let (name, default, constraints, param) =
             (&self.name, &self.default, &self.constraints, paths::param());
-        quote!(#param::new(#name, #default, #constraints))
+        match (&self.attrs.default, self.attrs.constraints.is_empty()) {
+            (None, true) => quote!(#param::named(#name)),
+            (None, false) => quote!(#param::constrained(#name, #constraints)),
+            (Some(_), _) => quote!(#param::new(#name, #default, #constraints)),
+        }
     }
 
     /// `<T as Arg>::__resolve(input, deps, SHARE)`: the argument's second step, through the
@@ -122,48 +116,73 @@ pub(super) fn arguments(params: &[Classified]) -> Vec<Argument<'_>> {
 
 /// The type requirements of the arguments, each at the argument's type: path parameters are
 /// parsed from text; any other type has an `Arg` impl, and at most one reads the JSON body.
-fn argument_assertions(arguments: &[Argument<'_>], takes_files: bool) -> TokenStream {
+/// With each argument, the constant of its declaration (its `Param`). Also returns what the
+/// arguments make of the route, as expressions: its body mode (a form when it takes files) and
+/// whether it has a dependency. Both come from the constants `__SHAPEN`, which fold the
+/// arguments' sources one at a time; the one-body check reads them too, so it grows linearly.
+fn argument_assertions(
+    arguments: &[Argument<'_>],
+    takes_files: bool,
+) -> (TokenStream, TokenStream, TokenStream) {
     let mut out = TokenStream::new();
-    let mut earlier_others: Vec<&Argument<'_>> = Vec::new();
-    for argument in arguments {
+    if arguments.iter().any(|a| a.path_index.is_none()) {
+        // `SourceProbe`'s fallback, for the shape's constants below.
+        let no_source = paths::no_source();
+        out.extend(quote!(use #no_source as _;));
+    }
+    let shape = paths::shape();
+    let mut earlier: Option<syn::Ident> = None;
+    for (index, argument) in arguments.iter().enumerate() {
         let ty = argument.ty;
         let span = ty.span();
         out.extend(argument.constraint_assertions.clone());
         if argument.path_index.is_some() {
             let assert = paths::at(span, paths::assert_path_param());
             out.extend(quote_spanned!(span=> #assert::<#ty>();));
+        }
+        let (arg_const, param_type, param) = (tokens::arg_const(index), paths::param(), argument.param());
+        out.extend(quote!(const #arg_const: #param_type<#ty> = #param;));
+        if argument.path_index.is_some() {
             continue;
         }
-        // A qualified path, not `assert_arg::<T>()`: its error carries no "required by" note, so
-        // it is word for word the one the `assert_one_body` constants below would give for the
-        // same type, and the compiler shows it once.
-        let arg = paths::at(span, paths::arg());
-        out.extend(quote_spanned!(span=> let _ = <#ty as #arg>::SOURCE;));
+        // The argument's first use in the def body names `Arg` directly: a type that is none is
+        // reported in `Arg`'s words, which then stand for the uses after it (the extraction's
+        // `Input` would say why no blanket impl applies, a second error at the same type).
+        let is_body = argument.is_body();
+        let source = argument.source();
+        out.extend(quote_spanned!(span=> let _ = #source;));
         if takes_files {
             // One form: every body argument is a field or a file of it.
             let assert = paths::at(span, paths::assert_form_part());
-            out.extend(quote_spanned! {span=>
-                #assert::<#ty, { <#ty as #arg>::SOURCE.is_body() }>();
-            });
-            continue;
+            out.extend(quote_spanned!(span=> #assert::<#ty, { #is_body }>();));
+        } else if let Some(earlier) = &earlier {
+            // At most one JSON body: asserted at each argument after the first, against the
+            // earlier ones' shape, so a second `Model` argument is reported where it is written,
+            // even when another argument has a mistake of its own. The qualified paths carry no
+            // "required by" note: a type that is no argument is the same error wherever it is
+            // named, which the compiler shows once.
+            let assert = paths::at(span, paths::assert_one_body());
+            out.extend(quote_spanned!(span=> #assert::<#ty, { #earlier.body.reads() }, { #is_body }>();));
         }
-        // At most one JSON body: asserted for each pair of arguments at the later one, so a
-        // second `Model` argument is reported where it is written (once: the pairs give the same
-        // error), even when another argument has a mistake of its own.
-        let assert = paths::at(span, paths::assert_one_body());
-        for earlier in &earlier_others {
-            let earlier = earlier.is_body();
-            out.extend(quote_spanned! {span=>
-                #assert::<
-                    #ty,
-                    { #earlier },
-                    { <#ty as #arg>::SOURCE.is_body() },
-                >();
-            });
-        }
-        earlier_others.push(argument);
+        let shape_const = format_ident!("__SHAPE{}", index);
+        let so_far = match &earlier {
+            None => quote!(#shape::NONE),
+            Some(earlier) => quote!(#earlier),
+        };
+        let probe = paths::source_probe();
+        out.extend(quote!(const #shape_const: #shape = #so_far.with(#probe::<#ty>::SOURCE);));
+        earlier = Some(shape_const);
     }
-    out
+    let body_mode = paths::body_mode();
+    let (body, dependency) = match earlier {
+        None => (quote!(#body_mode::None), quote!(false)),
+        Some(last) => (quote!(#last.body), quote!(#last.dependency)),
+    };
+    let body = match takes_files {
+        true => quote!(#body_mode::Form),
+        false => body,
+    };
+    (out, body, dependency)
 }
 
 /// The conversion of the function's result to a response, and its assertion. Named with the
@@ -175,7 +194,9 @@ fn argument_assertions(arguments: &[Argument<'_>], takes_files: bool) -> TokenSt
 fn output_conversion(output: &syn::ReturnType, status: Option<&syn::LitInt>) -> (TokenStream, TokenStream) {
     let into_response = paths::into_response();
     match (output, status) {
-        (syn::ReturnType::Default, None) => (TokenStream::new(), quote!(#into_response::into_response)),
+        (syn::ReturnType::Default, None) => {
+            (TokenStream::new(), quote!(<() as #into_response>::into_response))
+        }
         (syn::ReturnType::Default, Some(status)) => {
             let success = paths::success();
             (TokenStream::new(), quote!(#success::<(), #status>))
@@ -196,22 +217,6 @@ fn output_conversion(output: &syn::ReturnType, status: Option<&syn::LitInt>) -> 
     }
 }
 
-/// The handler's statements reading a path parameter.
-fn extract_path(argument: &Argument<'_>, index: usize) -> TokenStream {
-    let Argument {
-        ty,
-        name,
-        slot,
-        constraints,
-        ..
-    } = argument;
-    let path_param = paths::path_param();
-    quote! {
-        let #slot: ::core::option::Option<#ty> =
-            #path_param::<#ty>(__cx, #index, #name, #constraints, &mut __errors);
-    }
-}
-
 /// `<T as Arg>::extract(..)` for an argument that is not a path parameter.
 pub(super) fn extract_call(argument: &Argument<'_>, cx: &TokenStream, errors: &TokenStream) -> TokenStream {
     let (ty, param, span) = (argument.ty, argument.param(), argument.ty.span());
@@ -221,226 +226,79 @@ pub(super) fn extract_call(argument: &Argument<'_>, cx: &TokenStream, errors: &T
     }
 }
 
-/// The handler's statements reading an argument that is not the body (query, injected, the
-/// inputs of a dependency).
-fn extract_other(argument: &Argument<'_>) -> TokenStream {
-    let (ty, slot, arg, is_body) = (argument.ty, &argument.slot, paths::arg(), argument.is_body());
-    let extract = extract_call(argument, &quote!(__cx), &quote!(&mut __errors));
-    // The input's type is written at the argument's type: a type that is no argument is then
-    // the one error of the assertions, not another at the attribute.
-    let span = ty.span();
-    let input = {
-        let arg = paths::at(span, arg.clone());
-        quote_spanned!(span=> <#ty as #arg>::Input)
-    };
-    quote! {
-        let mut #slot: ::core::option::Option<#input> = ::core::option::Option::None;
-        if !#is_body {
-            #slot = #extract;
-        }
+/// The handler's statement reading one argument, with its declaration: a path parameter's
+/// value, or another argument's input in its slot, which knows whether it is a dependency (the
+/// `Share` constant, written at the argument's type, where a dependency that cannot be cached is
+/// reported); both `None` inside when missing or invalid. Every token is at the argument's type:
+/// a type that is no argument is then the one error of the assertions.
+fn extract(argument: &Argument<'_>, index: usize) -> TokenStream {
+    let (ty, slot, arg_const, span) = (
+        argument.ty,
+        &argument.slot,
+        tokens::arg_const(index),
+        argument.ty.span(),
+    );
+    if let Some(path_index) = argument.path_index {
+        let path_param = paths::at(span, paths::path_param());
+        return quote_spanned!(span=> let #slot = #path_param::<#ty>(__cx, #path_index, #arg_const, __errors););
+    }
+    let (arg, share) = (paths::at(span, paths::arg()), paths::at(span, paths::share()));
+    quote_spanned! {span=>
+        let #slot = <#ty as #share<{ <#ty as #arg>::SOURCE.is_dependency() }>>::slot(__cx, #arg_const, __errors);
     }
 }
 
-/// The handler's statements reading an argument that is the body: after every other argument,
-/// so their errors are collected before the body is read.
-fn extract_body(argument: &Argument<'_>) -> TokenStream {
-    let (slot, is_body) = (&argument.slot, argument.is_body());
-    let extract = extract_call(argument, &quote!(__cx), &quote!(&mut __errors));
-    quote! {
-        if #is_body {
-            #slot = #extract;
-        }
-    }
+/// `(a, (b, (.., ())))`: the arguments' slots or values as the runtime's list.
+fn list(arguments: &[Argument<'_>]) -> TokenStream {
+    arguments.iter().rev().fold(quote!(()), |tail, argument| {
+        let slot = &argument.slot;
+        quote!((#slot, #tail))
+    })
 }
 
-/// The call of the route function with the extracted arguments, converted to a response.
-///
-/// A body that cannot suspend completes on its first poll: run it inside the handler and answer
-/// at once, which spares boxing the future and polling it through the dispatcher later. Both
-/// ways await the call inside an `async` block of this body and convert its result in a call
-/// spanned like the assertion, so a route's mistakes read the same whichever way it runs.
-fn call(model: &RouteModel, arguments: &[Argument<'_>], into_response: &TokenStream) -> TokenStream {
-    let func = &model.func;
-    let fn_name = &func.sig.ident;
-    let name_str = fn_name.to_string();
-    let slots = arguments.iter().map(|a| &a.slot);
-    if suspend::may_suspend(&func.block) {
-        let (boxed, started) = (paths::boxed(), paths::started());
-        return quote!(#started::Later(#boxed(async move {
-            #into_response(#fn_name(#(#slots),*).await)
-        })));
-    }
-    let output = quote!(__output);
-    let convert = match &func.sig.output {
-        syn::ReturnType::Default => quote!(|#output| #into_response(#output)),
-        syn::ReturnType::Type(_, ty) => quote_spanned!(ty.span()=> |#output| #into_response(#output)),
-    };
-    let (complete_now, started) = (paths::complete_now(), paths::started());
-    quote!(#started::Now(#complete_now(
-        #name_str,
-        async move { #fn_name(#(#slots),*).await },
-        #convert,
-    )))
-}
-
-/// True when the route's groups have dependencies (a test of the slice the runtime hands over)
-/// or any argument is a dependency (a constant expression, which the optimiser folds): a route
-/// with neither runs exactly the code it would without the dependency path beside it.
-fn has_dependency(arguments: &[Argument<'_>]) -> TokenStream {
-    let dependencies = arguments
-        .iter()
-        .filter(|a| a.path_index.is_none())
-        .map(Argument::is_dependency);
-    quote!(__group.is_some() #(|| #dependencies)*)
-}
-
-/// The handler's way for a route with a dependency: a boxed future that resolves every argument
-/// in declaration order (the first dependency that fails answers the request, even when another
-/// argument is invalid, as in FastAPI; one whose own inputs were invalid is skipped), then answers
-/// every validation error at once (the app's answer: 422 unless overridden), or calls the function.
-/// The groups' dependencies (`__group`, their inputs, when the route's groups have any) are
-/// resolved first, in the same cache.
-fn dependency_path(
+/// The handler: the runtime's `start` given what only the route knows: whether it has a
+/// dependency, its arguments read into their slots in declaration order (the runtime resolves
+/// them), and a block that calls the function, in place when its body has no `.await` (a body
+/// without one completes on its first poll: no box). The call is converted in a call spanned like the assertion, so a route's mistakes read
+/// the same whichever way it runs.
+fn handler(
     model: &RouteModel,
     arguments: &[Argument<'_>],
     into_response: &TokenStream,
+    dependency: &TokenStream,
 ) -> TokenStream {
-    let (boxed, deps, internal_error, started) = (
-        paths::boxed(),
-        paths::deps(),
-        paths::internal_error(),
-        paths::started(),
-    );
-    let (invalid, defer_invalid, bad_body) = (paths::invalid(), paths::defer_invalid(), paths::bad_body());
-    let resolve = arguments
-        .iter()
-        .filter(|a| a.path_index.is_none())
-        .map(|argument| {
-            let slot = &argument.slot;
-            let resolve = argument.resolve(&quote!(__input), &quote!(&mut __deps));
-            // At the argument's type, the `.await` too: a type that is no argument is then one
-            // error there, not another at the attribute.
-            quote_spanned! {argument.ty.span()=>
-                let #slot = match #slot {
-                    ::core::option::Option::Some(__input) => match #resolve.await {
-                        ::core::result::Result::Ok(__value) => ::core::option::Option::Some(__value),
-                        ::core::result::Result::Err(__response) => return __response,
-                    },
-                    ::core::option::Option::None => ::core::option::Option::None,
-                };
-            }
-        });
-    let fn_name = &model.func.sig.ident;
-    let slots: Vec<_> = arguments.iter().map(|a| &a.slot).collect();
-    quote! {
-        // FastAPI reads the body before any dependency runs: a body that cannot be validated
-        // at all is answered first.
-        if #bad_body(&__errors) {
-            return #started::Now(#invalid(__cx, __errors));
-        }
-        // The future does not see the request: what a 422 needs is taken now, answered after
-        // the dependencies ran.
-        let __invalid = #defer_invalid(__cx, __errors);
-        return #started::Later(#boxed(async move {
-            let mut __deps = #deps::new();
-            if let ::core::option::Option::Some(__group) = __group {
-                if let ::core::result::Result::Err(__response) = __group.resolve(&mut __deps).await {
-                    return __response;
-                }
-            }
-            #(#resolve)*
-            if let ::core::option::Option::Some(__invalid) = __invalid {
-                return __invalid.answer();
-            }
-            #[allow(irrefutable_let_patterns)]
-            let (#(::core::option::Option::Some(#slots),)*) = (#(#slots,)*) else {
-                return #internal_error();
-            };
-            #into_response(#fn_name(#(#slots),*).await)
-        }));
-    }
-}
-
-/// The statements extracting every argument: path parameters, then `between` (the groups'
-/// dependencies), then the others in declaration order, then the body.
-fn extraction(arguments: &[Argument<'_>], between: TokenStream) -> TokenStream {
-    let mut extract = TokenStream::new();
-    for argument in arguments {
-        if let Some(index) = argument.path_index {
-            extract.extend(extract_path(argument, index));
-        }
-    }
-    extract.extend(between);
-    let others = arguments.iter().filter(|a| a.path_index.is_none());
-    extract.extend(others.clone().map(extract_other));
-    extract.extend(others.map(extract_body));
-    extract
-}
-
-/// The `handler` closure: extract every argument (errors collected), and the inputs of the
-/// groups' dependencies when there are any; with a dependency, go on in a boxed future (see
-/// [`dependency_path`]); without, answer every error at once (the app's answer: 422 unless
-/// overridden), or call the function.
-fn handler(model: &RouteModel, arguments: &[Argument<'_>], into_response: &TokenStream) -> TokenStream {
-    let (group_inputs, dependency_fn) = (paths::group_inputs(), paths::dependency_fn());
-    let extract = extraction(
-        arguments,
-        quote! {
-            let __group = if __group.is_empty() {
-                ::core::option::Option::None
-            } else {
-                ::core::option::Option::Some(#group_inputs::extract(__group, __cx, &mut __errors))
-            };
-        },
-    );
-    let has_dependency = has_dependency(arguments);
-    let dependency_path = dependency_path(model, arguments, into_response);
+    let extract = arguments.iter().enumerate().map(|(index, a)| extract(a, index));
+    let list = list(arguments);
+    let func = &model.func;
+    let fn_name = &func.sig.ident;
     let slots = arguments.iter().map(|a| &a.slot);
-    let values = arguments.iter().map(|a| {
-        let (ty, slot) = (a.ty, &a.slot);
-        match a.path_index {
-            Some(_) => quote!(#slot),
-            None => {
-                let (arg, sealed) = (
-                    paths::at(ty.span(), paths::arg()),
-                    paths::at(ty.span(), paths::sealed()),
-                );
-                quote_spanned!(ty.span()=> <#ty as #arg>::__now(#slot, #sealed))
-            }
+    let (start, call) = (paths::start(), paths::call());
+    let run = match suspend::may_suspend(&func.block) {
+        true => quote!(#call::Boxed),
+        false => {
+            let name = fn_name.to_string();
+            quote!(#call::InPlace(#name))
         }
-    });
-    let call = call(model, arguments, into_response);
-    let (handler, request_cx, validation_errors, internal_error, reject_invalid, started) = (
-        paths::handler(),
-        paths::request_cx(),
-        paths::validation_errors(),
-        paths::internal_error(),
-        paths::reject_invalid(),
-        paths::started(),
-    );
+    };
     quote! {
-        let handler: #handler = |__cx: &#request_cx<'_>, __group: &[#dependency_fn]| {
-            #[allow(unused_mut)]
-            let mut __errors = #validation_errors::new();
-            #extract
-            if #has_dependency {
-                #dependency_path
-            }
-            if let ::core::result::Result::Err(__response) = #reject_invalid(__cx, __errors) {
-                return #started::Now(__response);
-            }
-            #[allow(irrefutable_let_patterns)]
-            let (#(::core::option::Option::Some(#slots),)*) = (#(#values,)*) else {
-                return #started::Now(#internal_error());
-            };
-            #call
-        };
+        |__cx, __group| #start(
+            __cx,
+            __group,
+            #dependency,
+            |__cx, __errors| {
+                #(#extract)*
+                #list
+            },
+            |#list| async move { #fn_name(#(#slots),*).await },
+            |__out| #into_response(__out),
+            #run,
+        )
     }
 }
 
 /// The `check` closure: each injected argument's check against the app's state at build time.
 fn check(arguments: &[Argument<'_>]) -> TokenStream {
-    let (arg, state_map) = (paths::arg(), paths::state_map());
+    let arg = paths::arg();
     let checks = arguments
         .iter()
         .filter(|a| a.path_index.is_none())
@@ -450,47 +308,11 @@ fn check(arguments: &[Argument<'_>]) -> TokenStream {
             quote_spanned!(ty.span()=> <#ty as #arg>::check(state)?;)
         });
     quote! {
-        let check: fn(&#state_map) -> ::core::result::Result<(), ::std::string::String> =
-            |state: &#state_map| {
-                #(#checks)*
-                ::core::result::Result::Ok(())
-            };
+        |state| {
+            #(#checks)*
+            ::core::result::Result::Ok(())
+        }
     }
-}
-
-/// `a || b || ..` of `test` over the arguments that are not path parameters (`false` if none).
-fn any_argument<'a>(arguments: &[Argument<'a>], test: fn(&Argument<'a>) -> TokenStream) -> TokenStream {
-    let tests: Vec<TokenStream> = arguments
-        .iter()
-        .filter(|a| a.path_index.is_none())
-        .map(test)
-        .collect();
-    if tests.is_empty() {
-        quote!(false)
-    } else {
-        quote!(#(#tests)||*)
-    }
-}
-
-/// The route's definition: `true` in `reads_body` when any argument is the body, and in
-/// `streams_body` when that body is read as it arrives; read as a form first when the route
-/// takes files.
-fn route_def(model: &RouteModel, arguments: &[Argument<'_>]) -> TokenStream {
-    let reads_body = any_argument(arguments, Argument::is_body);
-    let streams_body = any_argument(arguments, Argument::is_stream);
-    let def = paths::route_def(RouteDefFields {
-        name: &model.func.sig.ident.to_string(),
-        method: &syn::Ident::new(model.method, Span::call_site()),
-        path: &model.attr.path,
-        reads_body,
-        streams_body,
-        include_in_schema: model.attr.include_in_schema,
-    });
-    if model.takes_files {
-        // Only here: every other route's expansion stays what it was.
-        return quote!(#def.__reads_form());
-    }
-    def
 }
 
 /// The body of `Route::def`. Every type requirement is asserted, and every use of the argument
@@ -499,22 +321,22 @@ fn route_def(model: &RouteModel, arguments: &[Argument<'_>]) -> TokenStream {
 /// function.
 fn def_body(model: &RouteModel) -> TokenStream {
     let arguments = arguments(&model.params);
-    let assertions = argument_assertions(&arguments, model.takes_files);
+    let (assertions, body, dependency) = argument_assertions(&arguments, model.takes_files);
     let (output_assertion, into_response) =
         output_conversion(&model.func.sig.output, model.success_status.as_ref());
-    let handler = handler(model, &arguments, &into_response);
-    let check = check(&arguments);
-    let operation = openapi::operation(model);
-    let route_def = route_def(model, &arguments);
-    let (schema_registry, operation_type) = (paths::schema_registry(), paths::operation());
+    let route_def = paths::route_def(RouteDefFields {
+        name: &model.func.sig.ident.to_string(),
+        method: &syn::Ident::new(model.method, Span::call_site()),
+        path: &model.attr.path,
+        handler: handler(model, &arguments, &into_response, &dependency),
+        body,
+        include_in_schema: model.attr.include_in_schema,
+        operation: openapi::operation(model),
+        check: check(&arguments),
+    });
     quote! {
         #assertions
         #output_assertion
-
-        #handler
-        #check
-        let operation: fn(&mut #schema_registry) -> #operation_type = #operation;
-
         #route_def
     }
 }
@@ -530,7 +352,7 @@ pub fn emit(model: &RouteModel) -> TokenStream {
     let (route, route_def) = (paths::route(), paths::route_def_type());
     let route_impl = paths::runtime_scope(quote! {
         impl #route for #fn_name {
-            #[allow(unused_variables, clippy::redundant_closure)]
+            #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
             fn def(&self) -> #route_def {
                 #body
             }

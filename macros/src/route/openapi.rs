@@ -7,7 +7,7 @@
 //! route writes), every other one in input mode.
 
 use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
+use quote::{quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 use syn::Type;
 
@@ -73,38 +73,38 @@ fn response(ty: &Type) -> Option<TokenStream> {
     }
 }
 
-/// `op.path_param::<T>(..)` for each path parameter, then `<T as Arg>::doc(..)` for each other
+/// `path_param_doc(..)` for each path parameter, then `<T as Arg>::doc(..)` for each other
 /// argument (a query parameter, the body, a dependency's parameters and responses, or nothing).
 fn parameters(model: &RouteModel) -> TokenStream {
     let mut params = TokenStream::new();
-    for classified in model
-        .params
-        .iter()
-        .filter(|c| matches!(c.kind, Kind::Path { .. }))
-    {
+    let path = model.params.iter().enumerate();
+    for (index, classified) in path.filter(|(_, c)| matches!(c.kind, Kind::Path { .. })) {
+        // The parameter's declaration, a constant of the `def` body (see `emit`), whose type
+        // says the parameter's; named at the parameter's type, as the assertion is, so an
+        // unparsable type is one error there.
+        let span = classified.param.ty.span();
+        let param = paths::at(span, tokens::arg_const(index).into_token_stream());
+        let doc_path = paths::at(span, paths::path_param_doc());
         let ty = &classified.param.ty;
-        let pname = &classified.name;
-        let constraints = tokens::constraints(&classified.param.attrs.constraints);
-        let doc = quote!(op.path_param::<#ty>(#pname, #constraints, registry););
+        let doc = match classified.param.attrs.has_examples() {
+            true => quote_spanned!(span=> #doc_path::<#ty>(#param, op, registry);),
+            false => quote_spanned!(span=> #doc_path::<#ty>(#param, &mut op, registry);),
+        };
         params.extend(classified.param.attrs.document_with_examples(&quote!(op), doc));
     }
-    let (arg, param) = (paths::arg(), paths::param());
-    for classified in model.params.iter().filter(|c| matches!(c.kind, Kind::Other)) {
+    let arg = paths::arg();
+    let others = model.params.iter().enumerate();
+    for (index, classified) in others.filter(|(_, c)| matches!(c.kind, Kind::Other)) {
         let ty = &classified.param.ty;
-        let pname = &classified.name;
-        let constraints = tokens::constraints(&classified.param.attrs.constraints);
-        let default = tokens::default_fn(ty, classified.param.attrs.default.as_ref());
+        // The argument's declaration, a constant of the `def` body (see `emit`).
+        let arg_const = tokens::arg_const(index);
         // The trait's path is written at the argument's type, as the assertions are: a type that
         // is no argument is then one error there, not another at the attribute.
         let span = ty.span();
         let arg = paths::at(span, arg.clone());
         let doc = match classified.param.attrs.has_examples() {
-            true => quote_spanned!(span=>
-                <#ty as #arg>::doc(#param::new(#pname, #default, #constraints), op, registry);
-            ),
-            false => quote_spanned!(span=>
-                <#ty as #arg>::doc(#param::new(#pname, #default, #constraints), &mut op, registry);
-            ),
+            true => quote_spanned!(span=> <#ty as #arg>::doc(#arg_const, op, registry);),
+            false => quote_spanned!(span=> <#ty as #arg>::doc(#arg_const, &mut op, registry);),
         };
         params.extend(classified.param.attrs.document_with_examples(&quote!(op), doc));
     }

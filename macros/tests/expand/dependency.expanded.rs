@@ -13,55 +13,46 @@ async fn current_user(
 }
 const _: () = {
     use ::ferrapi::__private as __rt;
-    impl ::ferrapi::Arg for CurrentUser {
-        const SOURCE: ::ferrapi::arg::Source = ::ferrapi::arg::Source::Dependency;
+    impl __rt::Arg for CurrentUser {
+        const SOURCE: __rt::Source = __rt::Source::Dependency;
         type Input = (
-            <String as ::ferrapi::Arg>::Input,
-            <State<Users> as ::ferrapi::Arg>::Input,
-            <Settings as ::ferrapi::Arg>::Input,
+            <String as __rt::Arg>::Input,
+            <State<Users> as __rt::Arg>::Input,
+            <Settings as __rt::Arg>::Input,
         );
         #[allow(unused_variables)]
         fn extract(
-            __cx: &::ferrapi::arg::RequestCx<'_>,
-            _param: ::ferrapi::arg::Param<Self>,
-            __errors: &mut ::ferrapi::validation::ValidationErrors,
+            __cx: &__rt::RequestCx<'_>,
+            _param: __rt::Param<Self>,
+            __errors: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Self::Input> {
             __rt::assert_text::<String>();
             __rt::assert_not_body::<
                 String,
-                { <String as ::ferrapi::Arg>::SOURCE.is_body() },
+                { <String as __rt::Arg>::SOURCE.is_body() },
             >();
             __rt::assert_not_body::<
                 State<Users>,
-                { <State<Users> as ::ferrapi::Arg>::SOURCE.is_body() },
+                { <State<Users> as __rt::Arg>::SOURCE.is_body() },
             >();
             __rt::assert_not_body::<
                 Settings,
-                { <Settings as ::ferrapi::Arg>::SOURCE.is_body() },
+                { <Settings as __rt::Arg>::SOURCE.is_body() },
             >();
-            let __arg0 = <String as ::ferrapi::Arg>::extract(
+            let __arg0 = <String as __rt::Arg>::extract(
                 __cx,
-                ::ferrapi::arg::Param::new(
+                __rt::Param::constrained(
                     "token",
-                    ::core::option::Option::None,
                     &[__rt::Constraint::MinLength(1usize)],
                 ),
                 __errors,
             );
             let __arg1 = <State<
                 Users,
-            > as ::ferrapi::Arg>::extract(
+            > as __rt::Arg>::extract(__cx, __rt::Param::named("users"), __errors);
+            let __arg2 = <Settings as __rt::Arg>::extract(
                 __cx,
-                ::ferrapi::arg::Param::new("users", ::core::option::Option::None, &[]),
-                __errors,
-            );
-            let __arg2 = <Settings as ::ferrapi::Arg>::extract(
-                __cx,
-                ::ferrapi::arg::Param::new(
-                    "settings",
-                    ::core::option::Option::None,
-                    &[],
-                ),
+                __rt::Param::named("settings"),
                 __errors,
             );
             ::core::option::Option::Some((__arg0?, __arg1?, __arg2?))
@@ -69,59 +60,58 @@ const _: () = {
         #[allow(unused_variables)]
         fn resolve(
             __input: Self::Input,
-            __deps: &mut ::ferrapi::arg::Deps,
+            __deps: &mut __rt::Deps,
         ) -> impl ::core::future::Future<
-            Output = ::core::result::Result<Self, ::ferrapi::Response>,
+            Output = ::core::result::Result<Self, __rt::Response>,
         > + ::core::marker::Send {
             async move {
                 let (__arg0, __arg1, __arg2) = __input;
-                let __arg0 = <String as ::ferrapi::Arg>::__resolve(
+                let __arg0 = <String as __rt::Arg>::__resolve(
                         __arg0,
                         __deps,
                         <String as __rt::Share<
-                            { <String as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                            { <String as __rt::Arg>::SOURCE.is_dependency() },
                         >>::SHARE,
                         __rt::SEALED,
                     )
                     .await?;
                 let __arg1 = <State<
                     Users,
-                > as ::ferrapi::Arg>::__resolve(
+                > as __rt::Arg>::__resolve(
                         __arg1,
                         __deps,
                         <State<
                             Users,
                         > as __rt::Share<
-                            { <State<Users> as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                            { <State<Users> as __rt::Arg>::SOURCE.is_dependency() },
                         >>::SHARE,
                         __rt::SEALED,
                     )
                     .await?;
-                let __arg2 = <Settings as ::ferrapi::Arg>::__resolve(
+                let __arg2 = <Settings as __rt::Arg>::__resolve(
                         __arg2,
                         __deps,
                         <Settings as __rt::Share<
-                            { <Settings as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                            { <Settings as __rt::Arg>::SOURCE.is_dependency() },
                         >>::SHARE,
                         __rt::SEALED,
                     )
                     .await?;
                 ::core::result::Result::map_err(
                     current_user(__arg0, __arg1, __arg2).await,
-                    <HttpError as ::ferrapi::IntoResponse>::into_response,
+                    <HttpError as __rt::IntoResponse>::into_response,
                 )
             }
         }
         #[allow(unused_variables)]
         fn doc(
-            _param: ::ferrapi::arg::Param<Self>,
-            __op: &mut ::ferrapi::schema::Operation,
-            __registry: &mut ::ferrapi::schema::SchemaRegistry,
+            _param: __rt::Param<Self>,
+            __op: &mut __rt::Operation,
+            __registry: &mut __rt::SchemaRegistry,
         ) {
-            <String as ::ferrapi::Arg>::doc(
-                ::ferrapi::arg::Param::new(
+            <String as __rt::Arg>::doc(
+                __rt::Param::constrained(
                     "token",
-                    ::core::option::Option::None,
                     &[__rt::Constraint::MinLength(1usize)],
                 ),
                 __op,
@@ -129,28 +119,20 @@ const _: () = {
             );
             <State<
                 Users,
-            > as ::ferrapi::Arg>::doc(
-                ::ferrapi::arg::Param::new("users", ::core::option::Option::None, &[]),
-                __op,
-                __registry,
-            );
-            <Settings as ::ferrapi::Arg>::doc(
-                ::ferrapi::arg::Param::new(
-                    "settings",
-                    ::core::option::Option::None,
-                    &[],
-                ),
+            > as __rt::Arg>::doc(__rt::Param::named("users"), __op, __registry);
+            <Settings as __rt::Arg>::doc(
+                __rt::Param::named("settings"),
                 __op,
                 __registry,
             );
             __op.dependency_response(401, "Not authenticated");
         }
         fn check(
-            __state: &::ferrapi::arg::StateMap,
+            __state: &__rt::StateMap,
         ) -> ::core::result::Result<(), ::std::string::String> {
-            <String as ::ferrapi::Arg>::check(__state)?;
-            <State<Users> as ::ferrapi::Arg>::check(__state)?;
-            <Settings as ::ferrapi::Arg>::check(__state)?;
+            <String as __rt::Arg>::check(__state)?;
+            <State<Users> as __rt::Arg>::check(__state)?;
+            <Settings as __rt::Arg>::check(__state)?;
             ::core::result::Result::Ok(())
         }
     }
@@ -160,27 +142,21 @@ fn pagination(skip: i64, limit: i64) -> Pagination {
 }
 const _: () = {
     use ::ferrapi::__private as __rt;
-    impl ::ferrapi::Arg for Pagination {
-        const SOURCE: ::ferrapi::arg::Source = ::ferrapi::arg::Source::Dependency;
-        type Input = (<i64 as ::ferrapi::Arg>::Input, <i64 as ::ferrapi::Arg>::Input);
+    impl __rt::Arg for Pagination {
+        const SOURCE: __rt::Source = __rt::Source::Dependency;
+        type Input = (<i64 as __rt::Arg>::Input, <i64 as __rt::Arg>::Input);
         #[allow(unused_variables)]
         fn extract(
-            __cx: &::ferrapi::arg::RequestCx<'_>,
-            _param: ::ferrapi::arg::Param<Self>,
-            __errors: &mut ::ferrapi::validation::ValidationErrors,
+            __cx: &__rt::RequestCx<'_>,
+            _param: __rt::Param<Self>,
+            __errors: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Self::Input> {
             __rt::assert_numeric::<i64>();
-            __rt::assert_not_body::<
-                i64,
-                { <i64 as ::ferrapi::Arg>::SOURCE.is_body() },
-            >();
-            __rt::assert_not_body::<
-                i64,
-                { <i64 as ::ferrapi::Arg>::SOURCE.is_body() },
-            >();
-            let __arg0 = <i64 as ::ferrapi::Arg>::extract(
+            __rt::assert_not_body::<i64, { <i64 as __rt::Arg>::SOURCE.is_body() }>();
+            __rt::assert_not_body::<i64, { <i64 as __rt::Arg>::SOURCE.is_body() }>();
+            let __arg0 = <i64 as __rt::Arg>::extract(
                 __cx,
-                ::ferrapi::arg::Param::new(
+                __rt::Param::new(
                     "skip",
                     ::core::option::Option::Some(
                         (|| {
@@ -188,13 +164,13 @@ const _: () = {
                             value
                         }) as fn() -> i64,
                     ),
-                    &[__rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128))],
+                    &[__rt::Constraint::Ge(__rt::Bound::Int(0i128))],
                 ),
                 __errors,
             );
-            let __arg1 = <i64 as ::ferrapi::Arg>::extract(
+            let __arg1 = <i64 as __rt::Arg>::extract(
                 __cx,
-                ::ferrapi::arg::Param::new(
+                __rt::Param::new(
                     "limit",
                     ::core::option::Option::Some(
                         (|| {
@@ -211,26 +187,26 @@ const _: () = {
         #[allow(unused_variables)]
         fn resolve(
             __input: Self::Input,
-            __deps: &mut ::ferrapi::arg::Deps,
+            __deps: &mut __rt::Deps,
         ) -> impl ::core::future::Future<
-            Output = ::core::result::Result<Self, ::ferrapi::Response>,
+            Output = ::core::result::Result<Self, __rt::Response>,
         > + ::core::marker::Send {
             async move {
                 let (__arg0, __arg1) = __input;
-                let __arg0 = <i64 as ::ferrapi::Arg>::__resolve(
+                let __arg0 = <i64 as __rt::Arg>::__resolve(
                         __arg0,
                         __deps,
                         <i64 as __rt::Share<
-                            { <i64 as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                            { <i64 as __rt::Arg>::SOURCE.is_dependency() },
                         >>::SHARE,
                         __rt::SEALED,
                     )
                     .await?;
-                let __arg1 = <i64 as ::ferrapi::Arg>::__resolve(
+                let __arg1 = <i64 as __rt::Arg>::__resolve(
                         __arg1,
                         __deps,
                         <i64 as __rt::Share<
-                            { <i64 as ::ferrapi::Arg>::SOURCE.is_dependency() },
+                            { <i64 as __rt::Arg>::SOURCE.is_dependency() },
                         >>::SHARE,
                         __rt::SEALED,
                     )
@@ -240,12 +216,12 @@ const _: () = {
         }
         #[allow(unused_variables)]
         fn doc(
-            _param: ::ferrapi::arg::Param<Self>,
-            __op: &mut ::ferrapi::schema::Operation,
-            __registry: &mut ::ferrapi::schema::SchemaRegistry,
+            _param: __rt::Param<Self>,
+            __op: &mut __rt::Operation,
+            __registry: &mut __rt::SchemaRegistry,
         ) {
-            <i64 as ::ferrapi::Arg>::doc(
-                ::ferrapi::arg::Param::new(
+            <i64 as __rt::Arg>::doc(
+                __rt::Param::new(
                     "skip",
                     ::core::option::Option::Some(
                         (|| {
@@ -253,13 +229,13 @@ const _: () = {
                             value
                         }) as fn() -> i64,
                     ),
-                    &[__rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128))],
+                    &[__rt::Constraint::Ge(__rt::Bound::Int(0i128))],
                 ),
                 __op,
                 __registry,
             );
-            <i64 as ::ferrapi::Arg>::doc(
-                ::ferrapi::arg::Param::new(
+            <i64 as __rt::Arg>::doc(
+                __rt::Param::new(
                     "limit",
                     ::core::option::Option::Some(
                         (|| {
@@ -274,10 +250,10 @@ const _: () = {
             );
         }
         fn check(
-            __state: &::ferrapi::arg::StateMap,
+            __state: &__rt::StateMap,
         ) -> ::core::result::Result<(), ::std::string::String> {
-            <i64 as ::ferrapi::Arg>::check(__state)?;
-            <i64 as ::ferrapi::Arg>::check(__state)?;
+            <i64 as __rt::Arg>::check(__state)?;
+            <i64 as __rt::Arg>::check(__state)?;
             ::core::result::Result::Ok(())
         }
     }

@@ -22,10 +22,10 @@ const _: () = {
     const __PARTS: (
         fn(
             &__rt::Map<::std::string::String, __rt::Value>,
-            &mut ::ferrapi::validation::Loc,
-            &mut ::ferrapi::validation::ValidationErrors,
+            &mut __rt::Loc,
+            &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Item>,
-        fn(&mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value,
+        fn(&mut __rt::SchemaRegistry) -> __rt::Value,
     ) = {
         __rt::assert_from_json::<String>();
         __rt::assert_text::<String>();
@@ -39,8 +39,8 @@ const _: () = {
             #[allow(unused_variables)]
             |
                 object: &__rt::Map<::std::string::String, __rt::Value>,
-                loc: &mut ::ferrapi::validation::Loc,
-                errors: &mut ::ferrapi::validation::ValidationErrors,
+                loc: &mut __rt::Loc,
+                errors: &mut __rt::ValidationErrors,
             | -> ::core::option::Option<Item> {
                 let __f0 = __rt::field::<
                     String,
@@ -61,7 +61,7 @@ const _: () = {
                     object,
                     "price",
                     ::core::option::Option::None,
-                    &[__rt::Constraint::Ge(::ferrapi::convert::Bound::Float(0f64))],
+                    &[__rt::Constraint::Ge(__rt::Bound::Float(0f64))],
                     loc,
                     errors,
                 );
@@ -77,8 +77,8 @@ const _: () = {
                         }) as fn() -> u32,
                     ),
                     &[
-                        __rt::Constraint::Le(::ferrapi::convert::Bound::Int(1000i128)),
-                        __rt::Constraint::Gt(::ferrapi::convert::Bound::Int(0i128)),
+                        __rt::Constraint::Le(__rt::Bound::Int(1000i128)),
+                        __rt::Constraint::Gt(__rt::Bound::Int(0i128)),
                     ],
                     loc,
                     errors,
@@ -90,8 +90,8 @@ const _: () = {
                     "offset",
                     ::core::option::Option::None,
                     &[
-                        __rt::Constraint::Lt(::ferrapi::convert::Bound::Int(10i128)),
-                        __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(-10i128)),
+                        __rt::Constraint::Lt(__rt::Bound::Int(10i128)),
+                        __rt::Constraint::Ge(__rt::Bound::Int(-10i128)),
                     ],
                     loc,
                     errors,
@@ -103,7 +103,7 @@ const _: () = {
                     offset: __f3?,
                 })
             },
-            |registry: &mut ::ferrapi::schema::SchemaRegistry| -> __rt::Value {
+            |registry: &mut __rt::SchemaRegistry| -> __rt::Value {
                 registry
                     .named(
                         "Item",
@@ -128,9 +128,7 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <String as ::ferrapi::convert::FromJson>::REQUIRED
-                                && !false
-                            {
+                            if <String as __rt::FromJson>::REQUIRED && !false {
                                 required.push(__rt::Value::from("name"));
                             }
                             properties
@@ -141,15 +139,12 @@ const _: () = {
                                     >(
                                         "price",
                                         ::core::option::Option::None,
-                                        &[
-                                            __rt::Constraint::Ge(::ferrapi::convert::Bound::Float(0f64)),
-                                        ],
+                                        &[__rt::Constraint::Ge(__rt::Bound::Float(0f64))],
                                         ::core::option::Option::None,
                                         registry,
                                     ),
                                 );
-                            if <f64 as ::ferrapi::convert::FromJson>::REQUIRED && !false
-                            {
+                            if <f64 as __rt::FromJson>::REQUIRED && !false {
                                 required.push(__rt::Value::from("price"));
                             }
                             properties
@@ -169,16 +164,14 @@ const _: () = {
                                                 __rt::serde_json::to_value(&default()).ok()
                                             }),
                                         &[
-                                            __rt::Constraint::Le(
-                                                ::ferrapi::convert::Bound::Int(1000i128),
-                                            ),
-                                            __rt::Constraint::Gt(::ferrapi::convert::Bound::Int(0i128)),
+                                            __rt::Constraint::Le(__rt::Bound::Int(1000i128)),
+                                            __rt::Constraint::Gt(__rt::Bound::Int(0i128)),
                                         ],
                                         ::core::option::Option::None,
                                         registry,
                                     ),
                                 );
-                            if <u32 as ::ferrapi::convert::FromJson>::REQUIRED && !true {
+                            if <u32 as __rt::FromJson>::REQUIRED && !true {
                                 required.push(__rt::Value::from("quantity"));
                             }
                             properties
@@ -190,20 +183,14 @@ const _: () = {
                                         "offset",
                                         ::core::option::Option::None,
                                         &[
-                                            __rt::Constraint::Lt(
-                                                ::ferrapi::convert::Bound::Int(10i128),
-                                            ),
-                                            __rt::Constraint::Ge(
-                                                ::ferrapi::convert::Bound::Int(-10i128),
-                                            ),
+                                            __rt::Constraint::Lt(__rt::Bound::Int(10i128)),
+                                            __rt::Constraint::Ge(__rt::Bound::Int(-10i128)),
                                         ],
                                         ::core::option::Option::None,
                                         registry,
                                     ),
                                 );
-                            if <Option<i32> as ::ferrapi::convert::FromJson>::REQUIRED
-                                && !false
-                            {
+                            if <Option<i32> as __rt::FromJson>::REQUIRED && !false {
                                 required.push(__rt::Value::from("offset"));
                             }
                             let mut schema = __rt::Map::new();
@@ -228,26 +215,26 @@ const _: () = {
             },
         )
     };
-    impl ::ferrapi::Model for Item {
+    impl __rt::Model for Item {
         const NAME: &'static str = "Item";
         fn validate_object(
             object: &__rt::Map<::std::string::String, __rt::Value>,
-            loc: &mut ::ferrapi::validation::Loc,
-            errors: &mut ::ferrapi::validation::ValidationErrors,
+            loc: &mut __rt::Loc,
+            errors: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             (__PARTS.0)(object, loc, errors)
         }
     }
-    impl ::ferrapi::convert::FromJson for Item {
+    impl __rt::FromJson for Item {
         fn from_json(
             value: &__rt::Value,
-            loc: &mut ::ferrapi::validation::Loc,
-            errors: &mut ::ferrapi::validation::ValidationErrors,
+            loc: &mut __rt::Loc,
+            errors: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::validate_model::<Self>(value, loc, errors)
         }
     }
-    impl ::ferrapi::convert::FastJson for Item {
+    impl __rt::FastJson for Item {
         fn fast<'de, D: __rt::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
@@ -389,9 +376,7 @@ const _: () = {
                     };
                     if (&__probe1)
                         .violates(
-                            &[
-                                __rt::Constraint::Ge(::ferrapi::convert::Bound::Float(0f64)),
-                            ],
+                            &[__rt::Constraint::Ge(__rt::Bound::Float(0f64))],
                             &__f1,
                         )
                     {
@@ -425,10 +410,8 @@ const _: () = {
                     if (&__probe2)
                         .violates(
                             &[
-                                __rt::Constraint::Le(
-                                    ::ferrapi::convert::Bound::Int(1000i128),
-                                ),
-                                __rt::Constraint::Gt(::ferrapi::convert::Bound::Int(0i128)),
+                                __rt::Constraint::Le(__rt::Bound::Int(1000i128)),
+                                __rt::Constraint::Gt(__rt::Bound::Int(0i128)),
                             ],
                             &__f2,
                         )
@@ -458,12 +441,8 @@ const _: () = {
                     if (&__probe3)
                         .violates(
                             &[
-                                __rt::Constraint::Lt(
-                                    ::ferrapi::convert::Bound::Int(10i128),
-                                ),
-                                __rt::Constraint::Ge(
-                                    ::ferrapi::convert::Bound::Int(-10i128),
-                                ),
+                                __rt::Constraint::Lt(__rt::Bound::Int(10i128)),
+                                __rt::Constraint::Ge(__rt::Bound::Int(-10i128)),
                             ],
                             &__f3,
                         )
@@ -483,36 +462,36 @@ const _: () = {
             deserializer.deserialize_map(__Visitor)
         }
     }
-    impl ::ferrapi::schema::JsonSchema for Item {
-        fn schema(registry: &mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value {
+    impl __rt::JsonSchema for Item {
+        fn schema(registry: &mut __rt::SchemaRegistry) -> __rt::Value {
             (__PARTS.1)(registry)
         }
     }
-    impl ::ferrapi::convert::Constrainable for Item {}
-    impl ::ferrapi::Arg for Item {
-        const SOURCE: ::ferrapi::arg::Source = ::ferrapi::arg::Source::Body;
+    impl __rt::Constrainable for Item {}
+    impl __rt::Arg for Item {
+        const SOURCE: __rt::Source = __rt::Source::Body;
         type Input = Self;
         fn extract(
-            cx: &::ferrapi::arg::RequestCx<'_>,
-            _param: ::ferrapi::arg::Param<Self>,
-            errors: &mut ::ferrapi::validation::ValidationErrors,
+            cx: &__rt::RequestCx<'_>,
+            _param: __rt::Param<Self>,
+            errors: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::body_model::<Self>(cx, errors)
         }
         fn resolve(
             input: Self,
-            _deps: &mut ::ferrapi::arg::Deps,
+            _deps: &mut __rt::Deps,
         ) -> impl ::core::future::Future<
-            Output = ::core::result::Result<Self, ::ferrapi::Response>,
+            Output = ::core::result::Result<Self, __rt::Response>,
         > + ::core::marker::Send {
             ::core::future::ready(::core::result::Result::Ok(input))
         }
         fn doc(
-            _param: ::ferrapi::arg::Param<Self>,
-            op: &mut ::ferrapi::schema::Operation,
-            registry: &mut ::ferrapi::schema::SchemaRegistry,
+            _param: __rt::Param<Self>,
+            op: &mut __rt::Operation,
+            registry: &mut __rt::SchemaRegistry,
         ) {
-            op.request_body(<Self as ::ferrapi::schema::JsonSchema>::schema(registry));
+            op.request_body(<Self as __rt::JsonSchema>::schema(registry));
         }
     }
 };

@@ -16,10 +16,10 @@ const _: () = {
     const __PARTS: (
         fn(
             &__rt::Map<::std::string::String, __rt::Value>,
-            &mut ::ferrapi::validation::Loc,
-            &mut ::ferrapi::validation::ValidationErrors,
+            &mut __rt::Loc,
+            &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Page>,
-        fn(&mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value,
+        fn(&mut __rt::SchemaRegistry) -> __rt::Value,
     ) = {
         __rt::assert_from_json::<u32>();
         __rt::assert_from_json::<String>();
@@ -28,8 +28,8 @@ const _: () = {
             #[allow(unused_variables)]
             |
                 object: &__rt::Map<::std::string::String, __rt::Value>,
-                loc: &mut ::ferrapi::validation::Loc,
-                errors: &mut ::ferrapi::validation::ValidationErrors,
+                loc: &mut __rt::Loc,
+                errors: &mut __rt::ValidationErrors,
             | -> ::core::option::Option<Page> {
                 let __f0 = __rt::field::<
                     u32,
@@ -82,7 +82,7 @@ const _: () = {
                     tags: __f2?,
                 })
             },
-            |registry: &mut ::ferrapi::schema::SchemaRegistry| -> __rt::Value {
+            |registry: &mut __rt::SchemaRegistry| -> __rt::Value {
                 registry
                     .named(
                         "Page",
@@ -112,7 +112,7 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <u32 as ::ferrapi::convert::FromJson>::REQUIRED && !true {
+                            if <u32 as __rt::FromJson>::REQUIRED && !true {
                                 required.push(__rt::Value::from("page"));
                             }
                             properties
@@ -136,9 +136,7 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <String as ::ferrapi::convert::FromJson>::REQUIRED
-                                && !true
-                            {
+                            if <String as __rt::FromJson>::REQUIRED && !true {
                                 required.push(__rt::Value::from("order"));
                             }
                             properties
@@ -162,9 +160,7 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <Vec<String> as ::ferrapi::convert::FromJson>::REQUIRED
-                                && !true
-                            {
+                            if <Vec<String> as __rt::FromJson>::REQUIRED && !true {
                                 required.push(__rt::Value::from("tags"));
                             }
                             let mut schema = __rt::Map::new();
@@ -189,26 +185,26 @@ const _: () = {
             },
         )
     };
-    impl ::ferrapi::Model for Page {
+    impl __rt::Model for Page {
         const NAME: &'static str = "Page";
         fn validate_object(
             object: &__rt::Map<::std::string::String, __rt::Value>,
-            loc: &mut ::ferrapi::validation::Loc,
-            errors: &mut ::ferrapi::validation::ValidationErrors,
+            loc: &mut __rt::Loc,
+            errors: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             (__PARTS.0)(object, loc, errors)
         }
     }
-    impl ::ferrapi::convert::FromJson for Page {
+    impl __rt::FromJson for Page {
         fn from_json(
             value: &__rt::Value,
-            loc: &mut ::ferrapi::validation::Loc,
-            errors: &mut ::ferrapi::validation::ValidationErrors,
+            loc: &mut __rt::Loc,
+            errors: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::validate_model::<Self>(value, loc, errors)
         }
     }
-    impl ::ferrapi::convert::FastJson for Page {
+    impl __rt::FastJson for Page {
         fn fast<'de, D: __rt::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
@@ -370,36 +366,36 @@ const _: () = {
             deserializer.deserialize_map(__Visitor)
         }
     }
-    impl ::ferrapi::schema::JsonSchema for Page {
-        fn schema(registry: &mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value {
+    impl __rt::JsonSchema for Page {
+        fn schema(registry: &mut __rt::SchemaRegistry) -> __rt::Value {
             (__PARTS.1)(registry)
         }
     }
-    impl ::ferrapi::convert::Constrainable for Page {}
-    impl ::ferrapi::Arg for Page {
-        const SOURCE: ::ferrapi::arg::Source = ::ferrapi::arg::Source::Body;
+    impl __rt::Constrainable for Page {}
+    impl __rt::Arg for Page {
+        const SOURCE: __rt::Source = __rt::Source::Body;
         type Input = Self;
         fn extract(
-            cx: &::ferrapi::arg::RequestCx<'_>,
-            _param: ::ferrapi::arg::Param<Self>,
-            errors: &mut ::ferrapi::validation::ValidationErrors,
+            cx: &__rt::RequestCx<'_>,
+            _param: __rt::Param<Self>,
+            errors: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::body_model::<Self>(cx, errors)
         }
         fn resolve(
             input: Self,
-            _deps: &mut ::ferrapi::arg::Deps,
+            _deps: &mut __rt::Deps,
         ) -> impl ::core::future::Future<
-            Output = ::core::result::Result<Self, ::ferrapi::Response>,
+            Output = ::core::result::Result<Self, __rt::Response>,
         > + ::core::marker::Send {
             ::core::future::ready(::core::result::Result::Ok(input))
         }
         fn doc(
-            _param: ::ferrapi::arg::Param<Self>,
-            op: &mut ::ferrapi::schema::Operation,
-            registry: &mut ::ferrapi::schema::SchemaRegistry,
+            _param: __rt::Param<Self>,
+            op: &mut __rt::Operation,
+            registry: &mut __rt::SchemaRegistry,
         ) {
-            op.request_body(<Self as ::ferrapi::schema::JsonSchema>::schema(registry));
+            op.request_body(<Self as __rt::JsonSchema>::schema(registry));
         }
     }
 };

@@ -19,10 +19,10 @@ const _: () = {
     const __PARTS: (
         fn(
             &__rt::Map<::std::string::String, __rt::Value>,
-            &mut ::ferrapi::validation::Loc,
-            &mut ::ferrapi::validation::ValidationErrors,
+            &mut __rt::Loc,
+            &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<User>,
-        fn(&mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value,
+        fn(&mut __rt::SchemaRegistry) -> __rt::Value,
     ) = {
         __rt::assert_from_json::<String>();
         __rt::assert_from_json::<u8>();
@@ -31,8 +31,8 @@ const _: () = {
             #[allow(unused_variables)]
             |
                 object: &__rt::Map<::std::string::String, __rt::Value>,
-                loc: &mut ::ferrapi::validation::Loc,
-                errors: &mut ::ferrapi::validation::ValidationErrors,
+                loc: &mut __rt::Loc,
+                errors: &mut __rt::ValidationErrors,
             | -> ::core::option::Option<User> {
                 let __f0 = __rt::field::<
                     String,
@@ -49,7 +49,7 @@ const _: () = {
                     email: __f2?,
                 })
             },
-            |registry: &mut ::ferrapi::schema::SchemaRegistry| -> __rt::Value {
+            |registry: &mut __rt::SchemaRegistry| -> __rt::Value {
                 registry
                     .named(
                         "User",
@@ -71,9 +71,7 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <String as ::ferrapi::convert::FromJson>::REQUIRED
-                                && !false
-                            {
+                            if <String as __rt::FromJson>::REQUIRED && !false {
                                 required.push(__rt::Value::from("name"));
                             }
                             properties
@@ -91,7 +89,7 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <u8 as ::ferrapi::convert::FromJson>::REQUIRED && !false {
+                            if <u8 as __rt::FromJson>::REQUIRED && !false {
                                 required.push(__rt::Value::from("age"));
                             }
                             properties
@@ -107,9 +105,7 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <Option<String> as ::ferrapi::convert::FromJson>::REQUIRED
-                                && !false
-                            {
+                            if <Option<String> as __rt::FromJson>::REQUIRED && !false {
                                 required.push(__rt::Value::from("email"));
                             }
                             let mut schema = __rt::Map::new();
@@ -141,26 +137,26 @@ const _: () = {
             },
         )
     };
-    impl ::ferrapi::Model for User {
+    impl __rt::Model for User {
         const NAME: &'static str = "User";
         fn validate_object(
             object: &__rt::Map<::std::string::String, __rt::Value>,
-            loc: &mut ::ferrapi::validation::Loc,
-            errors: &mut ::ferrapi::validation::ValidationErrors,
+            loc: &mut __rt::Loc,
+            errors: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             (__PARTS.0)(object, loc, errors)
         }
     }
-    impl ::ferrapi::convert::FromJson for User {
+    impl __rt::FromJson for User {
         fn from_json(
             value: &__rt::Value,
-            loc: &mut ::ferrapi::validation::Loc,
-            errors: &mut ::ferrapi::validation::ValidationErrors,
+            loc: &mut __rt::Loc,
+            errors: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::validate_model::<Self>(value, loc, errors)
         }
     }
-    impl ::ferrapi::convert::FastJson for User {
+    impl __rt::FastJson for User {
         fn fast<'de, D: __rt::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
@@ -307,36 +303,36 @@ const _: () = {
             deserializer.deserialize_map(__Visitor)
         }
     }
-    impl ::ferrapi::schema::JsonSchema for User {
-        fn schema(registry: &mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value {
+    impl __rt::JsonSchema for User {
+        fn schema(registry: &mut __rt::SchemaRegistry) -> __rt::Value {
             (__PARTS.1)(registry)
         }
     }
-    impl ::ferrapi::convert::Constrainable for User {}
-    impl ::ferrapi::Arg for User {
-        const SOURCE: ::ferrapi::arg::Source = ::ferrapi::arg::Source::Body;
+    impl __rt::Constrainable for User {}
+    impl __rt::Arg for User {
+        const SOURCE: __rt::Source = __rt::Source::Body;
         type Input = Self;
         fn extract(
-            cx: &::ferrapi::arg::RequestCx<'_>,
-            _param: ::ferrapi::arg::Param<Self>,
-            errors: &mut ::ferrapi::validation::ValidationErrors,
+            cx: &__rt::RequestCx<'_>,
+            _param: __rt::Param<Self>,
+            errors: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::body_model::<Self>(cx, errors)
         }
         fn resolve(
             input: Self,
-            _deps: &mut ::ferrapi::arg::Deps,
+            _deps: &mut __rt::Deps,
         ) -> impl ::core::future::Future<
-            Output = ::core::result::Result<Self, ::ferrapi::Response>,
+            Output = ::core::result::Result<Self, __rt::Response>,
         > + ::core::marker::Send {
             ::core::future::ready(::core::result::Result::Ok(input))
         }
         fn doc(
-            _param: ::ferrapi::arg::Param<Self>,
-            op: &mut ::ferrapi::schema::Operation,
-            registry: &mut ::ferrapi::schema::SchemaRegistry,
+            _param: __rt::Param<Self>,
+            op: &mut __rt::Operation,
+            registry: &mut __rt::SchemaRegistry,
         ) {
-            op.request_body(<Self as ::ferrapi::schema::JsonSchema>::schema(registry));
+            op.request_body(<Self as __rt::JsonSchema>::schema(registry));
         }
     }
 };

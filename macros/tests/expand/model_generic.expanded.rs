@@ -11,17 +11,17 @@ const _: () = {
     use ::ferrapi::__private as __rt;
     impl<T> Page<T>
     where
-        T: ::ferrapi::convert::FromJson,
+        T: __rt::FromJson,
     {
         #[doc(hidden)]
         #[allow(clippy::type_complexity)]
         const __PARTS: (
             fn(
                 &__rt::Map<::std::string::String, __rt::Value>,
-                &mut ::ferrapi::validation::Loc,
-                &mut ::ferrapi::validation::ValidationErrors,
+                &mut __rt::Loc,
+                &mut __rt::ValidationErrors,
             ) -> ::core::option::Option<Page<T>>,
-            fn(&mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value,
+            fn(&mut __rt::SchemaRegistry) -> __rt::Value,
         ) = {
             __rt::assert_from_json::<Vec<T>>();
             __rt::assert_from_json::<u64>();
@@ -29,8 +29,8 @@ const _: () = {
                 #[allow(unused_variables)]
                 |
                     object: &__rt::Map<::std::string::String, __rt::Value>,
-                    loc: &mut ::ferrapi::validation::Loc,
-                    errors: &mut ::ferrapi::validation::ValidationErrors,
+                    loc: &mut __rt::Loc,
+                    errors: &mut __rt::ValidationErrors,
                 | -> ::core::option::Option<Page<T>> {
                     let __f0 = __rt::field::<
                         Vec<T>,
@@ -40,10 +40,10 @@ const _: () = {
                     >(object, "total", ::core::option::Option::None, &[], loc, errors);
                     ::core::option::Option::Some(Page { items: __f0?, total: __f1? })
                 },
-                |registry: &mut ::ferrapi::schema::SchemaRegistry| -> __rt::Value {
+                |registry: &mut __rt::SchemaRegistry| -> __rt::Value {
                     __rt::generic_schema(
                         "Page",
-                        &[<T as ::ferrapi::schema::JsonSchema>::python_name()],
+                        &[<T as __rt::JsonSchema>::python_name()],
                         registry,
                         |registry, title| {
                             #[allow(unused_mut)]
@@ -63,9 +63,7 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <Vec<T> as ::ferrapi::convert::FromJson>::REQUIRED
-                                && !false
-                            {
+                            if <Vec<T> as __rt::FromJson>::REQUIRED && !false {
                                 required.push(__rt::Value::from("items"));
                             }
                             properties
@@ -81,8 +79,7 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <u64 as ::ferrapi::convert::FromJson>::REQUIRED && !false
-                            {
+                            if <u64 as __rt::FromJson>::REQUIRED && !false {
                                 required.push(__rt::Value::from("total"));
                             }
                             let mut schema = __rt::Map::new();
@@ -113,34 +110,34 @@ const _: () = {
             )
         };
     }
-    impl<T> ::ferrapi::Model for Page<T>
+    impl<T> __rt::Model for Page<T>
     where
-        T: ::ferrapi::convert::FromJson,
+        T: __rt::FromJson,
     {
         const NAME: &'static str = "Page";
         fn validate_object(
             object: &__rt::Map<::std::string::String, __rt::Value>,
-            loc: &mut ::ferrapi::validation::Loc,
-            errors: &mut ::ferrapi::validation::ValidationErrors,
+            loc: &mut __rt::Loc,
+            errors: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             (Self::__PARTS.0)(object, loc, errors)
         }
     }
-    impl<T> ::ferrapi::convert::FromJson for Page<T>
+    impl<T> __rt::FromJson for Page<T>
     where
-        T: ::ferrapi::convert::FromJson,
+        T: __rt::FromJson,
     {
         fn from_json(
             value: &__rt::Value,
-            loc: &mut ::ferrapi::validation::Loc,
-            errors: &mut ::ferrapi::validation::ValidationErrors,
+            loc: &mut __rt::Loc,
+            errors: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::validate_model::<Self>(value, loc, errors)
         }
     }
-    impl<T> ::ferrapi::convert::FastJson for Page<T>
+    impl<T> __rt::FastJson for Page<T>
     where
-        T: ::ferrapi::convert::FromJson,
+        T: __rt::FromJson,
     {
         fn fast<'de, D: __rt::serde::Deserializer<'de>>(
             deserializer: D,
@@ -149,10 +146,10 @@ const _: () = {
                 ::core::marker::PhantomData<fn() -> Page<T>>,
             )
             where
-                T: ::ferrapi::convert::FromJson;
+                T: __rt::FromJson;
             impl<'de, T> __rt::serde::de::Visitor<'de> for __Visitor<T>
             where
-                T: ::ferrapi::convert::FromJson,
+                T: __rt::FromJson,
             {
                 type Value = Page<T>;
                 fn expecting(
@@ -265,52 +262,49 @@ const _: () = {
             deserializer.deserialize_map(__Visitor(::core::marker::PhantomData))
         }
     }
-    impl<T> ::ferrapi::schema::JsonSchema for Page<T>
+    impl<T> __rt::JsonSchema for Page<T>
     where
-        T: ::ferrapi::convert::FromJson,
+        T: __rt::FromJson,
     {
-        fn schema(registry: &mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value {
+        fn schema(registry: &mut __rt::SchemaRegistry) -> __rt::Value {
             (Self::__PARTS.1)(registry)
         }
         fn python_name() -> ::std::string::String {
-            __rt::generic_title(
-                "Page",
-                &[<T as ::ferrapi::schema::JsonSchema>::python_name()],
-            )
+            __rt::generic_title("Page", &[<T as __rt::JsonSchema>::python_name()])
         }
     }
-    impl<T> ::ferrapi::convert::Constrainable for Page<T>
+    impl<T> __rt::Constrainable for Page<T>
     where
-        T: ::ferrapi::convert::FromJson,
+        T: __rt::FromJson,
     {}
-    impl<T> ::ferrapi::Arg for Page<T>
+    impl<T> __rt::Arg for Page<T>
     where
-        T: ::ferrapi::convert::FromJson,
+        T: __rt::FromJson,
         T: ::core::marker::Send + 'static,
     {
-        const SOURCE: ::ferrapi::arg::Source = ::ferrapi::arg::Source::Body;
+        const SOURCE: __rt::Source = __rt::Source::Body;
         type Input = Self;
         fn extract(
-            cx: &::ferrapi::arg::RequestCx<'_>,
-            _param: ::ferrapi::arg::Param<Self>,
-            errors: &mut ::ferrapi::validation::ValidationErrors,
+            cx: &__rt::RequestCx<'_>,
+            _param: __rt::Param<Self>,
+            errors: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::body_model::<Self>(cx, errors)
         }
         fn resolve(
             input: Self,
-            _deps: &mut ::ferrapi::arg::Deps,
+            _deps: &mut __rt::Deps,
         ) -> impl ::core::future::Future<
-            Output = ::core::result::Result<Self, ::ferrapi::Response>,
+            Output = ::core::result::Result<Self, __rt::Response>,
         > + ::core::marker::Send {
             ::core::future::ready(::core::result::Result::Ok(input))
         }
         fn doc(
-            _param: ::ferrapi::arg::Param<Self>,
-            op: &mut ::ferrapi::schema::Operation,
-            registry: &mut ::ferrapi::schema::SchemaRegistry,
+            _param: __rt::Param<Self>,
+            op: &mut __rt::Operation,
+            registry: &mut __rt::SchemaRegistry,
         ) {
-            op.request_body(<Self as ::ferrapi::schema::JsonSchema>::schema(registry));
+            op.request_body(<Self as __rt::JsonSchema>::schema(registry));
         }
     }
 };
@@ -328,18 +322,18 @@ const _: () = {
     impl<A, B: Clone> Pair<A, B>
     where
         A: Clone,
-        A: ::ferrapi::convert::FromJson,
-        B: ::ferrapi::convert::FromJson,
+        A: __rt::FromJson,
+        B: __rt::FromJson,
     {
         #[doc(hidden)]
         #[allow(clippy::type_complexity)]
         const __PARTS: (
             fn(
                 &__rt::Map<::std::string::String, __rt::Value>,
-                &mut ::ferrapi::validation::Loc,
-                &mut ::ferrapi::validation::ValidationErrors,
+                &mut __rt::Loc,
+                &mut __rt::ValidationErrors,
             ) -> ::core::option::Option<Pair<A, B>>,
-            fn(&mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value,
+            fn(&mut __rt::SchemaRegistry) -> __rt::Value,
         ) = {
             __rt::assert_from_json::<A>();
             __rt::assert_from_json::<Option<B>>();
@@ -347,8 +341,8 @@ const _: () = {
                 #[allow(unused_variables)]
                 |
                     object: &__rt::Map<::std::string::String, __rt::Value>,
-                    loc: &mut ::ferrapi::validation::Loc,
-                    errors: &mut ::ferrapi::validation::ValidationErrors,
+                    loc: &mut __rt::Loc,
+                    errors: &mut __rt::ValidationErrors,
                 | -> ::core::option::Option<Pair<A, B>> {
                     let __f0 = __rt::param_field::<
                         A,
@@ -361,12 +355,12 @@ const _: () = {
                         second: __f1?,
                     })
                 },
-                |registry: &mut ::ferrapi::schema::SchemaRegistry| -> __rt::Value {
+                |registry: &mut __rt::SchemaRegistry| -> __rt::Value {
                     __rt::generic_schema(
                         "Pair",
                         &[
-                            <A as ::ferrapi::schema::JsonSchema>::python_name(),
-                            <B as ::ferrapi::schema::JsonSchema>::python_name(),
+                            <A as __rt::JsonSchema>::python_name(),
+                            <B as __rt::JsonSchema>::python_name(),
                         ],
                         registry,
                         |registry, title| {
@@ -406,9 +400,7 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <Option<B> as ::ferrapi::convert::FromJson>::REQUIRED
-                                && !false
-                            {
+                            if <Option<B> as __rt::FromJson>::REQUIRED && !false {
                                 required.push(__rt::Value::from("second"));
                             }
                             let mut schema = __rt::Map::new();
@@ -434,40 +426,40 @@ const _: () = {
             )
         };
     }
-    impl<A, B: Clone> ::ferrapi::Model for Pair<A, B>
+    impl<A, B: Clone> __rt::Model for Pair<A, B>
     where
         A: Clone,
-        A: ::ferrapi::convert::FromJson,
-        B: ::ferrapi::convert::FromJson,
+        A: __rt::FromJson,
+        B: __rt::FromJson,
     {
         const NAME: &'static str = "Pair";
         fn validate_object(
             object: &__rt::Map<::std::string::String, __rt::Value>,
-            loc: &mut ::ferrapi::validation::Loc,
-            errors: &mut ::ferrapi::validation::ValidationErrors,
+            loc: &mut __rt::Loc,
+            errors: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             (Self::__PARTS.0)(object, loc, errors)
         }
     }
-    impl<A, B: Clone> ::ferrapi::convert::FromJson for Pair<A, B>
+    impl<A, B: Clone> __rt::FromJson for Pair<A, B>
     where
         A: Clone,
-        A: ::ferrapi::convert::FromJson,
-        B: ::ferrapi::convert::FromJson,
+        A: __rt::FromJson,
+        B: __rt::FromJson,
     {
         fn from_json(
             value: &__rt::Value,
-            loc: &mut ::ferrapi::validation::Loc,
-            errors: &mut ::ferrapi::validation::ValidationErrors,
+            loc: &mut __rt::Loc,
+            errors: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::validate_model::<Self>(value, loc, errors)
         }
     }
-    impl<A, B: Clone> ::ferrapi::convert::FastJson for Pair<A, B>
+    impl<A, B: Clone> __rt::FastJson for Pair<A, B>
     where
         A: Clone,
-        A: ::ferrapi::convert::FromJson,
-        B: ::ferrapi::convert::FromJson,
+        A: __rt::FromJson,
+        B: __rt::FromJson,
     {
         fn fast<'de, D: __rt::serde::Deserializer<'de>>(
             deserializer: D,
@@ -477,13 +469,13 @@ const _: () = {
             )
             where
                 A: Clone,
-                A: ::ferrapi::convert::FromJson,
-                B: ::ferrapi::convert::FromJson;
+                A: __rt::FromJson,
+                B: __rt::FromJson;
             impl<'de, A, B: Clone> __rt::serde::de::Visitor<'de> for __Visitor<A, B>
             where
                 A: Clone,
-                A: ::ferrapi::convert::FromJson,
-                B: ::ferrapi::convert::FromJson,
+                A: __rt::FromJson,
+                B: __rt::FromJson,
             {
                 type Value = Pair<A, B>;
                 fn expecting(
@@ -595,62 +587,62 @@ const _: () = {
             deserializer.deserialize_map(__Visitor(::core::marker::PhantomData))
         }
     }
-    impl<A, B: Clone> ::ferrapi::schema::JsonSchema for Pair<A, B>
+    impl<A, B: Clone> __rt::JsonSchema for Pair<A, B>
     where
         A: Clone,
-        A: ::ferrapi::convert::FromJson,
-        B: ::ferrapi::convert::FromJson,
+        A: __rt::FromJson,
+        B: __rt::FromJson,
     {
-        fn schema(registry: &mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value {
+        fn schema(registry: &mut __rt::SchemaRegistry) -> __rt::Value {
             (Self::__PARTS.1)(registry)
         }
         fn python_name() -> ::std::string::String {
             __rt::generic_title(
                 "Pair",
                 &[
-                    <A as ::ferrapi::schema::JsonSchema>::python_name(),
-                    <B as ::ferrapi::schema::JsonSchema>::python_name(),
+                    <A as __rt::JsonSchema>::python_name(),
+                    <B as __rt::JsonSchema>::python_name(),
                 ],
             )
         }
     }
-    impl<A, B: Clone> ::ferrapi::convert::Constrainable for Pair<A, B>
+    impl<A, B: Clone> __rt::Constrainable for Pair<A, B>
     where
         A: Clone,
-        A: ::ferrapi::convert::FromJson,
-        B: ::ferrapi::convert::FromJson,
+        A: __rt::FromJson,
+        B: __rt::FromJson,
     {}
-    impl<A, B: Clone> ::ferrapi::Arg for Pair<A, B>
+    impl<A, B: Clone> __rt::Arg for Pair<A, B>
     where
         A: Clone,
-        A: ::ferrapi::convert::FromJson,
-        B: ::ferrapi::convert::FromJson,
+        A: __rt::FromJson,
+        B: __rt::FromJson,
         A: ::core::marker::Send + 'static,
         B: ::core::marker::Send + 'static,
     {
-        const SOURCE: ::ferrapi::arg::Source = ::ferrapi::arg::Source::Body;
+        const SOURCE: __rt::Source = __rt::Source::Body;
         type Input = Self;
         fn extract(
-            cx: &::ferrapi::arg::RequestCx<'_>,
-            _param: ::ferrapi::arg::Param<Self>,
-            errors: &mut ::ferrapi::validation::ValidationErrors,
+            cx: &__rt::RequestCx<'_>,
+            _param: __rt::Param<Self>,
+            errors: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::body_model::<Self>(cx, errors)
         }
         fn resolve(
             input: Self,
-            _deps: &mut ::ferrapi::arg::Deps,
+            _deps: &mut __rt::Deps,
         ) -> impl ::core::future::Future<
-            Output = ::core::result::Result<Self, ::ferrapi::Response>,
+            Output = ::core::result::Result<Self, __rt::Response>,
         > + ::core::marker::Send {
             ::core::future::ready(::core::result::Result::Ok(input))
         }
         fn doc(
-            _param: ::ferrapi::arg::Param<Self>,
-            op: &mut ::ferrapi::schema::Operation,
-            registry: &mut ::ferrapi::schema::SchemaRegistry,
+            _param: __rt::Param<Self>,
+            op: &mut __rt::Operation,
+            registry: &mut __rt::SchemaRegistry,
         ) {
-            op.request_body(<Self as ::ferrapi::schema::JsonSchema>::schema(registry));
+            op.request_body(<Self as __rt::JsonSchema>::schema(registry));
         }
     }
 };

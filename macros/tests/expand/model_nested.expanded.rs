@@ -14,10 +14,10 @@ const _: () = {
     const __PARTS: (
         fn(
             &__rt::Map<::std::string::String, __rt::Value>,
-            &mut ::ferrapi::validation::Loc,
-            &mut ::ferrapi::validation::ValidationErrors,
+            &mut __rt::Loc,
+            &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Invoice>,
-        fn(&mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value,
+        fn(&mut __rt::SchemaRegistry) -> __rt::Value,
     ) = {
         __rt::assert_from_json::<Customer>();
         __rt::assert_from_json::<Vec<Line>>();
@@ -27,8 +27,8 @@ const _: () = {
             #[allow(unused_variables)]
             |
                 object: &__rt::Map<::std::string::String, __rt::Value>,
-                loc: &mut ::ferrapi::validation::Loc,
-                errors: &mut ::ferrapi::validation::ValidationErrors,
+                loc: &mut __rt::Loc,
+                errors: &mut __rt::ValidationErrors,
             | -> ::core::option::Option<Invoice> {
                 let __f0 = __rt::field::<
                     Customer,
@@ -49,7 +49,7 @@ const _: () = {
                     extra: __f3?,
                 })
             },
-            |registry: &mut ::ferrapi::schema::SchemaRegistry| -> __rt::Value {
+            |registry: &mut __rt::SchemaRegistry| -> __rt::Value {
                 registry
                     .named(
                         "Invoice",
@@ -71,9 +71,7 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <Customer as ::ferrapi::convert::FromJson>::REQUIRED
-                                && !false
-                            {
+                            if <Customer as __rt::FromJson>::REQUIRED && !false {
                                 required.push(__rt::Value::from("customer"));
                             }
                             properties
@@ -89,9 +87,7 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <Vec<Line> as ::ferrapi::convert::FromJson>::REQUIRED
-                                && !false
-                            {
+                            if <Vec<Line> as __rt::FromJson>::REQUIRED && !false {
                                 required.push(__rt::Value::from("lines"));
                             }
                             properties
@@ -107,9 +103,7 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <Option<Status> as ::ferrapi::convert::FromJson>::REQUIRED
-                                && !false
-                            {
+                            if <Option<Status> as __rt::FromJson>::REQUIRED && !false {
                                 required.push(__rt::Value::from("status"));
                             }
                             properties
@@ -125,8 +119,7 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <serde_json::Value as ::ferrapi::convert::FromJson>::REQUIRED
-                                && !false
+                            if <serde_json::Value as __rt::FromJson>::REQUIRED && !false
                             {
                                 required.push(__rt::Value::from("extra"));
                             }
@@ -153,26 +146,26 @@ const _: () = {
             },
         )
     };
-    impl ::ferrapi::Model for Invoice {
+    impl __rt::Model for Invoice {
         const NAME: &'static str = "Invoice";
         fn validate_object(
             object: &__rt::Map<::std::string::String, __rt::Value>,
-            loc: &mut ::ferrapi::validation::Loc,
-            errors: &mut ::ferrapi::validation::ValidationErrors,
+            loc: &mut __rt::Loc,
+            errors: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             (__PARTS.0)(object, loc, errors)
         }
     }
-    impl ::ferrapi::convert::FromJson for Invoice {
+    impl __rt::FromJson for Invoice {
         fn from_json(
             value: &__rt::Value,
-            loc: &mut ::ferrapi::validation::Loc,
-            errors: &mut ::ferrapi::validation::ValidationErrors,
+            loc: &mut __rt::Loc,
+            errors: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::validate_model::<Self>(value, loc, errors)
         }
     }
-    impl ::ferrapi::convert::FastJson for Invoice {
+    impl __rt::FastJson for Invoice {
         fn fast<'de, D: __rt::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
@@ -346,36 +339,36 @@ const _: () = {
             deserializer.deserialize_map(__Visitor)
         }
     }
-    impl ::ferrapi::schema::JsonSchema for Invoice {
-        fn schema(registry: &mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value {
+    impl __rt::JsonSchema for Invoice {
+        fn schema(registry: &mut __rt::SchemaRegistry) -> __rt::Value {
             (__PARTS.1)(registry)
         }
     }
-    impl ::ferrapi::convert::Constrainable for Invoice {}
-    impl ::ferrapi::Arg for Invoice {
-        const SOURCE: ::ferrapi::arg::Source = ::ferrapi::arg::Source::Body;
+    impl __rt::Constrainable for Invoice {}
+    impl __rt::Arg for Invoice {
+        const SOURCE: __rt::Source = __rt::Source::Body;
         type Input = Self;
         fn extract(
-            cx: &::ferrapi::arg::RequestCx<'_>,
-            _param: ::ferrapi::arg::Param<Self>,
-            errors: &mut ::ferrapi::validation::ValidationErrors,
+            cx: &__rt::RequestCx<'_>,
+            _param: __rt::Param<Self>,
+            errors: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::body_model::<Self>(cx, errors)
         }
         fn resolve(
             input: Self,
-            _deps: &mut ::ferrapi::arg::Deps,
+            _deps: &mut __rt::Deps,
         ) -> impl ::core::future::Future<
-            Output = ::core::result::Result<Self, ::ferrapi::Response>,
+            Output = ::core::result::Result<Self, __rt::Response>,
         > + ::core::marker::Send {
             ::core::future::ready(::core::result::Result::Ok(input))
         }
         fn doc(
-            _param: ::ferrapi::arg::Param<Self>,
-            op: &mut ::ferrapi::schema::Operation,
-            registry: &mut ::ferrapi::schema::SchemaRegistry,
+            _param: __rt::Param<Self>,
+            op: &mut __rt::Operation,
+            registry: &mut __rt::SchemaRegistry,
         ) {
-            op.request_body(<Self as ::ferrapi::schema::JsonSchema>::schema(registry));
+            op.request_body(<Self as __rt::JsonSchema>::schema(registry));
         }
     }
 };

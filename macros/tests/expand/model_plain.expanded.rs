@@ -14,10 +14,10 @@ const _: () = {
     const __PARTS: (
         fn(
             &__rt::Map<::std::string::String, __rt::Value>,
-            &mut ::ferrapi::validation::Loc,
-            &mut ::ferrapi::validation::ValidationErrors,
+            &mut __rt::Loc,
+            &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Point>,
-        fn(&mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value,
+        fn(&mut __rt::SchemaRegistry) -> __rt::Value,
     ) = {
         __rt::assert_from_json::<i64>();
         __rt::assert_from_json::<f64>();
@@ -27,8 +27,8 @@ const _: () = {
             #[allow(unused_variables)]
             |
                 object: &__rt::Map<::std::string::String, __rt::Value>,
-                loc: &mut ::ferrapi::validation::Loc,
-                errors: &mut ::ferrapi::validation::ValidationErrors,
+                loc: &mut __rt::Loc,
+                errors: &mut __rt::ValidationErrors,
             | -> ::core::option::Option<Point> {
                 let __f0 = __rt::field::<
                     i64,
@@ -49,7 +49,7 @@ const _: () = {
                     visible: __f3?,
                 })
             },
-            |registry: &mut ::ferrapi::schema::SchemaRegistry| -> __rt::Value {
+            |registry: &mut __rt::SchemaRegistry| -> __rt::Value {
                 registry
                     .named(
                         "Point",
@@ -71,8 +71,7 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <i64 as ::ferrapi::convert::FromJson>::REQUIRED && !false
-                            {
+                            if <i64 as __rt::FromJson>::REQUIRED && !false {
                                 required.push(__rt::Value::from("x"));
                             }
                             properties
@@ -88,8 +87,7 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <f64 as ::ferrapi::convert::FromJson>::REQUIRED && !false
-                            {
+                            if <f64 as __rt::FromJson>::REQUIRED && !false {
                                 required.push(__rt::Value::from("y"));
                             }
                             properties
@@ -105,9 +103,7 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <String as ::ferrapi::convert::FromJson>::REQUIRED
-                                && !false
-                            {
+                            if <String as __rt::FromJson>::REQUIRED && !false {
                                 required.push(__rt::Value::from("label"));
                             }
                             properties
@@ -123,8 +119,7 @@ const _: () = {
                                         registry,
                                     ),
                                 );
-                            if <bool as ::ferrapi::convert::FromJson>::REQUIRED && !false
-                            {
+                            if <bool as __rt::FromJson>::REQUIRED && !false {
                                 required.push(__rt::Value::from("visible"));
                             }
                             let mut schema = __rt::Map::new();
@@ -150,26 +145,26 @@ const _: () = {
             },
         )
     };
-    impl ::ferrapi::Model for Point {
+    impl __rt::Model for Point {
         const NAME: &'static str = "Point";
         fn validate_object(
             object: &__rt::Map<::std::string::String, __rt::Value>,
-            loc: &mut ::ferrapi::validation::Loc,
-            errors: &mut ::ferrapi::validation::ValidationErrors,
+            loc: &mut __rt::Loc,
+            errors: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             (__PARTS.0)(object, loc, errors)
         }
     }
-    impl ::ferrapi::convert::FromJson for Point {
+    impl __rt::FromJson for Point {
         fn from_json(
             value: &__rt::Value,
-            loc: &mut ::ferrapi::validation::Loc,
-            errors: &mut ::ferrapi::validation::ValidationErrors,
+            loc: &mut __rt::Loc,
+            errors: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::validate_model::<Self>(value, loc, errors)
         }
     }
-    impl ::ferrapi::convert::FastJson for Point {
+    impl __rt::FastJson for Point {
         fn fast<'de, D: __rt::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
@@ -343,36 +338,36 @@ const _: () = {
             deserializer.deserialize_map(__Visitor)
         }
     }
-    impl ::ferrapi::schema::JsonSchema for Point {
-        fn schema(registry: &mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value {
+    impl __rt::JsonSchema for Point {
+        fn schema(registry: &mut __rt::SchemaRegistry) -> __rt::Value {
             (__PARTS.1)(registry)
         }
     }
-    impl ::ferrapi::convert::Constrainable for Point {}
-    impl ::ferrapi::Arg for Point {
-        const SOURCE: ::ferrapi::arg::Source = ::ferrapi::arg::Source::Body;
+    impl __rt::Constrainable for Point {}
+    impl __rt::Arg for Point {
+        const SOURCE: __rt::Source = __rt::Source::Body;
         type Input = Self;
         fn extract(
-            cx: &::ferrapi::arg::RequestCx<'_>,
-            _param: ::ferrapi::arg::Param<Self>,
-            errors: &mut ::ferrapi::validation::ValidationErrors,
+            cx: &__rt::RequestCx<'_>,
+            _param: __rt::Param<Self>,
+            errors: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::body_model::<Self>(cx, errors)
         }
         fn resolve(
             input: Self,
-            _deps: &mut ::ferrapi::arg::Deps,
+            _deps: &mut __rt::Deps,
         ) -> impl ::core::future::Future<
-            Output = ::core::result::Result<Self, ::ferrapi::Response>,
+            Output = ::core::result::Result<Self, __rt::Response>,
         > + ::core::marker::Send {
             ::core::future::ready(::core::result::Result::Ok(input))
         }
         fn doc(
-            _param: ::ferrapi::arg::Param<Self>,
-            op: &mut ::ferrapi::schema::Operation,
-            registry: &mut ::ferrapi::schema::SchemaRegistry,
+            _param: __rt::Param<Self>,
+            op: &mut __rt::Operation,
+            registry: &mut __rt::SchemaRegistry,
         ) {
-            op.request_body(<Self as ::ferrapi::schema::JsonSchema>::schema(registry));
+            op.request_body(<Self as __rt::JsonSchema>::schema(registry));
         }
     }
 };

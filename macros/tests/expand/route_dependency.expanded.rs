@@ -9,246 +9,75 @@ async fn list_user_items(user_id: i64, user: CurrentUser, skip: i64) -> Json<Val
 struct list_user_items {}
 const _: () = {
     use ::ferrapi::__private as __rt;
-    impl ::ferrapi::Route for list_user_items {
-        #[allow(unused_variables, clippy::redundant_closure)]
-        fn def(&self) -> ::ferrapi::RouteDef {
+    impl __rt::Route for list_user_items {
+        #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
+        fn def(&self) -> __rt::RouteDef {
+            use __rt::NoSource as _;
             __rt::assert_path_param::<i64>();
-            let _ = <CurrentUser as ::ferrapi::Arg>::SOURCE;
+            const __ARG0: __rt::Param<i64> = __rt::Param::named("user_id");
+            const __ARG1: __rt::Param<CurrentUser> = __rt::Param::named("user");
+            let _ = <CurrentUser as __rt::Arg>::SOURCE;
+            const __SHAPE1: __rt::Shape = __rt::Shape::NONE
+                .with(__rt::SourceProbe::<CurrentUser>::SOURCE);
             __rt::assert_numeric::<i64>();
-            let _ = <i64 as ::ferrapi::Arg>::SOURCE;
+            const __ARG2: __rt::Param<i64> = __rt::Param::constrained(
+                "skip",
+                &[__rt::Constraint::Ge(__rt::Bound::Int(0i128))],
+            );
+            let _ = <i64 as __rt::Arg>::SOURCE;
             __rt::assert_one_body::<
                 i64,
-                { <CurrentUser as ::ferrapi::Arg>::SOURCE.is_body() },
-                { <i64 as ::ferrapi::Arg>::SOURCE.is_body() },
+                { __SHAPE1.body.reads() },
+                { <i64 as __rt::Arg>::SOURCE.is_body() },
             >();
+            const __SHAPE2: __rt::Shape = __SHAPE1
+                .with(__rt::SourceProbe::<i64>::SOURCE);
             __rt::assert_into_response::<Json<Value>>();
-            let handler: __rt::Handler = |
-                __cx: &::ferrapi::arg::RequestCx<'_>,
-                __group: &[__rt::DependencyFn]|
-            {
-                #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
-                let __arg0: ::core::option::Option<i64> = __rt::path_param::<
-                    i64,
-                >(__cx, 0usize, "user_id", &[], &mut __errors);
-                let __group = if __group.is_empty() {
-                    ::core::option::Option::None
-                } else {
-                    ::core::option::Option::Some(
-                        __rt::GroupInputs::extract(__group, __cx, &mut __errors),
-                    )
-                };
-                let mut __arg1: ::core::option::Option<
-                    <CurrentUser as ::ferrapi::Arg>::Input,
-                > = ::core::option::Option::None;
-                if !<CurrentUser as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg1 = <CurrentUser as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::arg::Param::new(
-                            "user",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                let mut __arg2: ::core::option::Option<<i64 as ::ferrapi::Arg>::Input> = ::core::option::Option::None;
-                if !<i64 as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg2 = <i64 as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::arg::Param::new(
-                            "skip",
-                            ::core::option::Option::None,
-                            &[
-                                __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128)),
-                            ],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if <CurrentUser as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg1 = <CurrentUser as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::arg::Param::new(
-                            "user",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if <i64 as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg2 = <i64 as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::arg::Param::new(
-                            "skip",
-                            ::core::option::Option::None,
-                            &[
-                                __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128)),
-                            ],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if __group.is_some()
-                    || <CurrentUser as ::ferrapi::Arg>::SOURCE.is_dependency()
-                    || <i64 as ::ferrapi::Arg>::SOURCE.is_dependency()
-                {
-                    if __rt::bad_body(&__errors) {
-                        return __rt::Started::Now(__rt::invalid(__cx, __errors));
-                    }
-                    let __invalid = __rt::defer_invalid(__cx, __errors);
-                    return __rt::Started::Later(
-                        __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::arg::Deps::new();
-                            if let ::core::option::Option::Some(__group) = __group {
-                                if let ::core::result::Result::Err(__response) = __group
-                                    .resolve(&mut __deps)
-                                    .await
-                                {
-                                    return __response;
-                                }
-                            }
-                            let __arg1 = match __arg1 {
-                                ::core::option::Option::Some(__input) => {
-                                    match <CurrentUser as ::ferrapi::Arg>::__resolve(
-                                            __input,
-                                            &mut __deps,
-                                            <CurrentUser as __rt::Share<
-                                                { <CurrentUser as ::ferrapi::Arg>::SOURCE.is_dependency() },
-                                            >>::SHARE,
-                                            __rt::SEALED,
-                                        )
-                                        .await
-                                    {
-                                        ::core::result::Result::Ok(__value) => {
-                                            ::core::option::Option::Some(__value)
-                                        }
-                                        ::core::result::Result::Err(__response) => return __response,
-                                    }
-                                }
-                                ::core::option::Option::None => ::core::option::Option::None,
-                            };
-                            let __arg2 = match __arg2 {
-                                ::core::option::Option::Some(__input) => {
-                                    match <i64 as ::ferrapi::Arg>::__resolve(
-                                            __input,
-                                            &mut __deps,
-                                            <i64 as __rt::Share<
-                                                { <i64 as ::ferrapi::Arg>::SOURCE.is_dependency() },
-                                            >>::SHARE,
-                                            __rt::SEALED,
-                                        )
-                                        .await
-                                    {
-                                        ::core::result::Result::Ok(__value) => {
-                                            ::core::option::Option::Some(__value)
-                                        }
-                                        ::core::result::Result::Err(__response) => return __response,
-                                    }
-                                }
-                                ::core::option::Option::None => ::core::option::Option::None,
-                            };
-                            if let ::core::option::Option::Some(__invalid) = __invalid {
-                                return __invalid.answer();
-                            }
-                            #[allow(irrefutable_let_patterns)]
-                            let (
-                                ::core::option::Option::Some(__arg0),
-                                ::core::option::Option::Some(__arg1),
-                                ::core::option::Option::Some(__arg2),
-                            ) = (__arg0, __arg1, __arg2) else {
-                                return __rt::internal_error();
-                            };
-                            <Json<
-                                Value,
-                            > as ::ferrapi::IntoResponse>::into_response(
-                                list_user_items(__arg0, __arg1, __arg2).await,
-                            )
-                        }),
-                    );
-                }
-                if let ::core::result::Result::Err(__response) = __rt::reject_invalid(
+            __rt::RouteDef::from(__rt::RouteParts {
+                name: "list_user_items",
+                method: __rt::Method::GET,
+                path: "/users/{user_id}/items",
+                handler: |__cx, __group| __rt::start(
                     __cx,
-                    __errors,
-                ) {
-                    return __rt::Started::Now(__response);
-                }
-                #[allow(irrefutable_let_patterns)]
-                let (
-                    ::core::option::Option::Some(__arg0),
-                    ::core::option::Option::Some(__arg1),
-                    ::core::option::Option::Some(__arg2),
-                ) = (
-                    __arg0,
-                    <CurrentUser as ::ferrapi::Arg>::__now(__arg1, __rt::SEALED),
-                    <i64 as ::ferrapi::Arg>::__now(__arg2, __rt::SEALED),
-                ) else {
-                    return __rt::Started::Now(__rt::internal_error());
-                };
-                __rt::Started::Now(
-                    __rt::complete_now(
+                    __group,
+                    __SHAPE2.dependency,
+                    |__cx, __errors| {
+                        let __arg0 = __rt::path_param::<
+                            i64,
+                        >(__cx, 0usize, __ARG0, __errors);
+                        let __arg1 = <CurrentUser as __rt::Share<
+                            { <CurrentUser as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG1, __errors);
+                        let __arg2 = <i64 as __rt::Share<
+                            { <i64 as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG2, __errors);
+                        (__arg0, (__arg1, (__arg2, ())))
+                    },
+                    |(__arg0, (__arg1, (__arg2, ())))| async move {
+                        list_user_items(__arg0, __arg1, __arg2).await
+                    },
+                    |__out| <Json<Value> as __rt::IntoResponse>::into_response(__out),
+                    __rt::Call::InPlace("list_user_items"),
+                ),
+                body: __SHAPE2.body,
+                include_in_schema: true,
+                operation: |registry: &mut __rt::SchemaRegistry| -> __rt::Operation {
+                    let mut op = __rt::Operation::new(
                         "list_user_items",
-                        async move { list_user_items(__arg0, __arg1, __arg2).await },
-                        |__output| <Json<
-                            Value,
-                        > as ::ferrapi::IntoResponse>::into_response(__output),
-                    ),
-                )
-            };
-            let check: fn(
-                &::ferrapi::arg::StateMap,
-            ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::arg::StateMap|
-            {
-                <CurrentUser as ::ferrapi::Arg>::check(state)?;
-                <i64 as ::ferrapi::Arg>::check(state)?;
-                ::core::result::Result::Ok(())
-            };
-            let operation: fn(
-                &mut ::ferrapi::schema::SchemaRegistry,
-            ) -> ::ferrapi::schema::Operation = |
-                registry: &mut ::ferrapi::schema::SchemaRegistry,
-            | -> ::ferrapi::schema::Operation {
-                let mut op = ::ferrapi::schema::Operation::new(
-                    "list_user_items",
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    &[],
-                );
-                op.path_param::<i64>("user_id", &[], registry);
-                <CurrentUser as ::ferrapi::Arg>::doc(
-                    ::ferrapi::arg::Param::new(
-                        "user",
+                        ::core::option::Option::None,
                         ::core::option::Option::None,
                         &[],
-                    ),
-                    &mut op,
-                    registry,
-                );
-                <i64 as ::ferrapi::Arg>::doc(
-                    ::ferrapi::arg::Param::new(
-                        "skip",
-                        ::core::option::Option::None,
-                        &[__rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128))],
-                    ),
-                    &mut op,
-                    registry,
-                );
-                op
-            };
-            ::ferrapi::RouteDef::from(__rt::RouteParts {
-                name: "list_user_items",
-                method: ::ferrapi::Method::GET,
-                path: "/users/{user_id}/items",
-                handler,
-                reads_body: <CurrentUser as ::ferrapi::Arg>::SOURCE.is_body()
-                    || <i64 as ::ferrapi::Arg>::SOURCE.is_body(),
-                streams_body: <CurrentUser as ::ferrapi::Arg>::SOURCE.is_stream()
-                    || <i64 as ::ferrapi::Arg>::SOURCE.is_stream(),
-                include_in_schema: true,
-                operation,
-                check,
+                    );
+                    __rt::path_param_doc::<i64>(__ARG0, &mut op, registry);
+                    <CurrentUser as __rt::Arg>::doc(__ARG1, &mut op, registry);
+                    <i64 as __rt::Arg>::doc(__ARG2, &mut op, registry);
+                    op
+                },
+                check: |state| {
+                    <CurrentUser as __rt::Arg>::check(state)?;
+                    <i64 as __rt::Arg>::check(state)?;
+                    ::core::result::Result::Ok(())
+                },
             })
         }
     }

@@ -9,247 +9,65 @@ async fn count(counter: State<Counter>, headers: HeaderMap) -> Json<Value> {
 struct count {}
 const _: () = {
     use ::ferrapi::__private as __rt;
-    impl ::ferrapi::Route for count {
-        #[allow(unused_variables, clippy::redundant_closure)]
-        fn def(&self) -> ::ferrapi::RouteDef {
-            let _ = <State<Counter> as ::ferrapi::Arg>::SOURCE;
-            let _ = <HeaderMap as ::ferrapi::Arg>::SOURCE;
+    impl __rt::Route for count {
+        #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
+        fn def(&self) -> __rt::RouteDef {
+            use __rt::NoSource as _;
+            const __ARG0: __rt::Param<State<Counter>> = __rt::Param::named("counter");
+            let _ = <State<Counter> as __rt::Arg>::SOURCE;
+            const __SHAPE0: __rt::Shape = __rt::Shape::NONE
+                .with(__rt::SourceProbe::<State<Counter>>::SOURCE);
+            const __ARG1: __rt::Param<HeaderMap> = __rt::Param::named("headers");
+            let _ = <HeaderMap as __rt::Arg>::SOURCE;
             __rt::assert_one_body::<
                 HeaderMap,
-                { <State<Counter> as ::ferrapi::Arg>::SOURCE.is_body() },
-                { <HeaderMap as ::ferrapi::Arg>::SOURCE.is_body() },
+                { __SHAPE0.body.reads() },
+                { <HeaderMap as __rt::Arg>::SOURCE.is_body() },
             >();
+            const __SHAPE1: __rt::Shape = __SHAPE0
+                .with(__rt::SourceProbe::<HeaderMap>::SOURCE);
             __rt::assert_into_response::<Json<Value>>();
-            let handler: __rt::Handler = |
-                __cx: &::ferrapi::arg::RequestCx<'_>,
-                __group: &[__rt::DependencyFn]|
-            {
-                #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
-                let __group = if __group.is_empty() {
-                    ::core::option::Option::None
-                } else {
-                    ::core::option::Option::Some(
-                        __rt::GroupInputs::extract(__group, __cx, &mut __errors),
-                    )
-                };
-                let mut __arg0: ::core::option::Option<
-                    <State<Counter> as ::ferrapi::Arg>::Input,
-                > = ::core::option::Option::None;
-                if !<State<Counter> as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg0 = <State<
-                        Counter,
-                    > as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::arg::Param::new(
-                            "counter",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                let mut __arg1: ::core::option::Option<
-                    <HeaderMap as ::ferrapi::Arg>::Input,
-                > = ::core::option::Option::None;
-                if !<HeaderMap as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg1 = <HeaderMap as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::arg::Param::new(
-                            "headers",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if <State<Counter> as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg0 = <State<
-                        Counter,
-                    > as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::arg::Param::new(
-                            "counter",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if <HeaderMap as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg1 = <HeaderMap as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::arg::Param::new(
-                            "headers",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if __group.is_some()
-                    || <State<Counter> as ::ferrapi::Arg>::SOURCE.is_dependency()
-                    || <HeaderMap as ::ferrapi::Arg>::SOURCE.is_dependency()
-                {
-                    if __rt::bad_body(&__errors) {
-                        return __rt::Started::Now(__rt::invalid(__cx, __errors));
-                    }
-                    let __invalid = __rt::defer_invalid(__cx, __errors);
-                    return __rt::Started::Later(
-                        __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::arg::Deps::new();
-                            if let ::core::option::Option::Some(__group) = __group {
-                                if let ::core::result::Result::Err(__response) = __group
-                                    .resolve(&mut __deps)
-                                    .await
-                                {
-                                    return __response;
-                                }
-                            }
-                            let __arg0 = match __arg0 {
-                                ::core::option::Option::Some(__input) => {
-                                    match <State<
-                                        Counter,
-                                    > as ::ferrapi::Arg>::__resolve(
-                                            __input,
-                                            &mut __deps,
-                                            <State<
-                                                Counter,
-                                            > as __rt::Share<
-                                                {
-                                                    <State<Counter> as ::ferrapi::Arg>::SOURCE.is_dependency()
-                                                },
-                                            >>::SHARE,
-                                            __rt::SEALED,
-                                        )
-                                        .await
-                                    {
-                                        ::core::result::Result::Ok(__value) => {
-                                            ::core::option::Option::Some(__value)
-                                        }
-                                        ::core::result::Result::Err(__response) => return __response,
-                                    }
-                                }
-                                ::core::option::Option::None => ::core::option::Option::None,
-                            };
-                            let __arg1 = match __arg1 {
-                                ::core::option::Option::Some(__input) => {
-                                    match <HeaderMap as ::ferrapi::Arg>::__resolve(
-                                            __input,
-                                            &mut __deps,
-                                            <HeaderMap as __rt::Share<
-                                                { <HeaderMap as ::ferrapi::Arg>::SOURCE.is_dependency() },
-                                            >>::SHARE,
-                                            __rt::SEALED,
-                                        )
-                                        .await
-                                    {
-                                        ::core::result::Result::Ok(__value) => {
-                                            ::core::option::Option::Some(__value)
-                                        }
-                                        ::core::result::Result::Err(__response) => return __response,
-                                    }
-                                }
-                                ::core::option::Option::None => ::core::option::Option::None,
-                            };
-                            if let ::core::option::Option::Some(__invalid) = __invalid {
-                                return __invalid.answer();
-                            }
-                            #[allow(irrefutable_let_patterns)]
-                            let (
-                                ::core::option::Option::Some(__arg0),
-                                ::core::option::Option::Some(__arg1),
-                            ) = (__arg0, __arg1) else {
-                                return __rt::internal_error();
-                            };
-                            <Json<
-                                Value,
-                            > as ::ferrapi::IntoResponse>::into_response(
-                                count(__arg0, __arg1).await,
-                            )
-                        }),
-                    );
-                }
-                if let ::core::result::Result::Err(__response) = __rt::reject_invalid(
-                    __cx,
-                    __errors,
-                ) {
-                    return __rt::Started::Now(__response);
-                }
-                #[allow(irrefutable_let_patterns)]
-                let (
-                    ::core::option::Option::Some(__arg0),
-                    ::core::option::Option::Some(__arg1),
-                ) = (
-                    <State<Counter> as ::ferrapi::Arg>::__now(__arg0, __rt::SEALED),
-                    <HeaderMap as ::ferrapi::Arg>::__now(__arg1, __rt::SEALED),
-                ) else {
-                    return __rt::Started::Now(__rt::internal_error());
-                };
-                __rt::Started::Now(
-                    __rt::complete_now(
-                        "count",
-                        async move { count(__arg0, __arg1).await },
-                        |__output| <Json<
-                            Value,
-                        > as ::ferrapi::IntoResponse>::into_response(__output),
-                    ),
-                )
-            };
-            let check: fn(
-                &::ferrapi::arg::StateMap,
-            ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::arg::StateMap|
-            {
-                <State<Counter> as ::ferrapi::Arg>::check(state)?;
-                <HeaderMap as ::ferrapi::Arg>::check(state)?;
-                ::core::result::Result::Ok(())
-            };
-            let operation: fn(
-                &mut ::ferrapi::schema::SchemaRegistry,
-            ) -> ::ferrapi::schema::Operation = |
-                registry: &mut ::ferrapi::schema::SchemaRegistry,
-            | -> ::ferrapi::schema::Operation {
-                let mut op = ::ferrapi::schema::Operation::new(
-                    "count",
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    &[],
-                );
-                <State<
-                    Counter,
-                > as ::ferrapi::Arg>::doc(
-                    ::ferrapi::arg::Param::new(
-                        "counter",
-                        ::core::option::Option::None,
-                        &[],
-                    ),
-                    &mut op,
-                    registry,
-                );
-                <HeaderMap as ::ferrapi::Arg>::doc(
-                    ::ferrapi::arg::Param::new(
-                        "headers",
-                        ::core::option::Option::None,
-                        &[],
-                    ),
-                    &mut op,
-                    registry,
-                );
-                op
-            };
-            ::ferrapi::RouteDef::from(__rt::RouteParts {
+            __rt::RouteDef::from(__rt::RouteParts {
                 name: "count",
-                method: ::ferrapi::Method::GET,
+                method: __rt::Method::GET,
                 path: "/count",
-                handler,
-                reads_body: <State<Counter> as ::ferrapi::Arg>::SOURCE.is_body()
-                    || <HeaderMap as ::ferrapi::Arg>::SOURCE.is_body(),
-                streams_body: <State<Counter> as ::ferrapi::Arg>::SOURCE.is_stream()
-                    || <HeaderMap as ::ferrapi::Arg>::SOURCE.is_stream(),
+                handler: |__cx, __group| __rt::start(
+                    __cx,
+                    __group,
+                    __SHAPE1.dependency,
+                    |__cx, __errors| {
+                        let __arg0 = <State<
+                            Counter,
+                        > as __rt::Share<
+                            { <State<Counter> as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG0, __errors);
+                        let __arg1 = <HeaderMap as __rt::Share<
+                            { <HeaderMap as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG1, __errors);
+                        (__arg0, (__arg1, ()))
+                    },
+                    |(__arg0, (__arg1, ()))| async move { count(__arg0, __arg1).await },
+                    |__out| <Json<Value> as __rt::IntoResponse>::into_response(__out),
+                    __rt::Call::InPlace("count"),
+                ),
+                body: __SHAPE1.body,
                 include_in_schema: false,
-                operation,
-                check,
+                operation: |registry: &mut __rt::SchemaRegistry| -> __rt::Operation {
+                    let mut op = __rt::Operation::new(
+                        "count",
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        &[],
+                    );
+                    <State<Counter> as __rt::Arg>::doc(__ARG0, &mut op, registry);
+                    <HeaderMap as __rt::Arg>::doc(__ARG1, &mut op, registry);
+                    op
+                },
+                check: |state| {
+                    <State<Counter> as __rt::Arg>::check(state)?;
+                    <HeaderMap as __rt::Arg>::check(state)?;
+                    ::core::result::Result::Ok(())
+                },
             })
         }
     }

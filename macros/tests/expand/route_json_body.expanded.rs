@@ -10,185 +10,72 @@ async fn update_item(id: u32, item: Item) -> Json<Item> {
 struct update_item {}
 const _: () = {
     use ::ferrapi::__private as __rt;
-    impl ::ferrapi::Route for update_item {
-        #[allow(unused_variables, clippy::redundant_closure)]
-        fn def(&self) -> ::ferrapi::RouteDef {
+    impl __rt::Route for update_item {
+        #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
+        fn def(&self) -> __rt::RouteDef {
+            use __rt::NoSource as _;
             __rt::assert_path_param::<u32>();
-            let _ = <Item as ::ferrapi::Arg>::SOURCE;
+            const __ARG0: __rt::Param<u32> = __rt::Param::named("id");
+            const __ARG1: __rt::Param<Item> = __rt::Param::named("item");
+            let _ = <Item as __rt::Arg>::SOURCE;
+            const __SHAPE1: __rt::Shape = __rt::Shape::NONE
+                .with(__rt::SourceProbe::<Item>::SOURCE);
             __rt::assert_into_response::<Json<Item>>();
-            let handler: __rt::Handler = |
-                __cx: &::ferrapi::arg::RequestCx<'_>,
-                __group: &[__rt::DependencyFn]|
-            {
-                #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
-                let __arg0: ::core::option::Option<u32> = __rt::path_param::<
-                    u32,
-                >(__cx, 0usize, "id", &[], &mut __errors);
-                let __group = if __group.is_empty() {
-                    ::core::option::Option::None
-                } else {
-                    ::core::option::Option::Some(
-                        __rt::GroupInputs::extract(__group, __cx, &mut __errors),
-                    )
-                };
-                let mut __arg1: ::core::option::Option<
-                    <Item as ::ferrapi::Arg>::Input,
-                > = ::core::option::Option::None;
-                if !<Item as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg1 = <Item as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::arg::Param::new(
-                            "item",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if <Item as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg1 = <Item as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::arg::Param::new(
-                            "item",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if __group.is_some() || <Item as ::ferrapi::Arg>::SOURCE.is_dependency()
-                {
-                    if __rt::bad_body(&__errors) {
-                        return __rt::Started::Now(__rt::invalid(__cx, __errors));
-                    }
-                    let __invalid = __rt::defer_invalid(__cx, __errors);
-                    return __rt::Started::Later(
-                        __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::arg::Deps::new();
-                            if let ::core::option::Option::Some(__group) = __group {
-                                if let ::core::result::Result::Err(__response) = __group
-                                    .resolve(&mut __deps)
-                                    .await
-                                {
-                                    return __response;
-                                }
-                            }
-                            let __arg1 = match __arg1 {
-                                ::core::option::Option::Some(__input) => {
-                                    match <Item as ::ferrapi::Arg>::__resolve(
-                                            __input,
-                                            &mut __deps,
-                                            <Item as __rt::Share<
-                                                { <Item as ::ferrapi::Arg>::SOURCE.is_dependency() },
-                                            >>::SHARE,
-                                            __rt::SEALED,
-                                        )
-                                        .await
-                                    {
-                                        ::core::result::Result::Ok(__value) => {
-                                            ::core::option::Option::Some(__value)
-                                        }
-                                        ::core::result::Result::Err(__response) => return __response,
-                                    }
-                                }
-                                ::core::option::Option::None => ::core::option::Option::None,
-                            };
-                            if let ::core::option::Option::Some(__invalid) = __invalid {
-                                return __invalid.answer();
-                            }
-                            #[allow(irrefutable_let_patterns)]
-                            let (
-                                ::core::option::Option::Some(__arg0),
-                                ::core::option::Option::Some(__arg1),
-                            ) = (__arg0, __arg1) else {
-                                return __rt::internal_error();
-                            };
-                            <Json<
-                                Item,
-                            > as ::ferrapi::IntoResponse>::into_response(
-                                update_item(__arg0, __arg1).await,
-                            )
-                        }),
-                    );
-                }
-                if let ::core::result::Result::Err(__response) = __rt::reject_invalid(
+            __rt::RouteDef::from(__rt::RouteParts {
+                name: "update_item",
+                method: __rt::Method::PUT,
+                path: "/item/{id}",
+                handler: |__cx, __group| __rt::start(
                     __cx,
-                    __errors,
-                ) {
-                    return __rt::Started::Now(__response);
-                }
-                #[allow(irrefutable_let_patterns)]
-                let (
-                    ::core::option::Option::Some(__arg0),
-                    ::core::option::Option::Some(__arg1),
-                ) = (__arg0, <Item as ::ferrapi::Arg>::__now(__arg1, __rt::SEALED)) else {
-                    return __rt::Started::Now(__rt::internal_error());
-                };
-                __rt::Started::Now(
-                    __rt::complete_now(
+                    __group,
+                    __SHAPE1.dependency,
+                    |__cx, __errors| {
+                        let __arg0 = __rt::path_param::<
+                            u32,
+                        >(__cx, 0usize, __ARG0, __errors);
+                        let __arg1 = <Item as __rt::Share<
+                            { <Item as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG1, __errors);
+                        (__arg0, (__arg1, ()))
+                    },
+                    |(__arg0, (__arg1, ()))| async move {
+                        update_item(__arg0, __arg1).await
+                    },
+                    |__out| <Json<Item> as __rt::IntoResponse>::into_response(__out),
+                    __rt::Call::InPlace("update_item"),
+                ),
+                body: __SHAPE1.body,
+                include_in_schema: true,
+                operation: |registry: &mut __rt::SchemaRegistry| -> __rt::Operation {
+                    let mut op = __rt::Operation::new(
                         "update_item",
-                        async move { update_item(__arg0, __arg1).await },
-                        |__output| <Json<
-                            Item,
-                        > as ::ferrapi::IntoResponse>::into_response(__output),
-                    ),
-                )
-            };
-            let check: fn(
-                &::ferrapi::arg::StateMap,
-            ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::arg::StateMap|
-            {
-                <Item as ::ferrapi::Arg>::check(state)?;
-                ::core::result::Result::Ok(())
-            };
-            let operation: fn(
-                &mut ::ferrapi::schema::SchemaRegistry,
-            ) -> ::ferrapi::schema::Operation = |
-                registry: &mut ::ferrapi::schema::SchemaRegistry,
-            | -> ::ferrapi::schema::Operation {
-                let mut op = ::ferrapi::schema::Operation::new(
-                    "update_item",
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    &[],
-                );
-                op.path_param::<u32>("id", &[], registry);
-                <Item as ::ferrapi::Arg>::doc(
-                    ::ferrapi::arg::Param::new(
-                        "item",
+                        ::core::option::Option::None,
                         ::core::option::Option::None,
                         &[],
-                    ),
-                    &mut op,
-                    registry,
-                );
-                {
-                    use __rt::ProbeKnown as _;
-                    use __rt::ProbeUnknown as _;
-                    let probe = __rt::SchemaProbe::<Item>(::core::marker::PhantomData);
-                    let schema = registry
-                        .in_mode(
-                            ::ferrapi::schema::SchemaMode::Output,
-                            |registry| (&probe).probe_schema(registry),
-                        );
-                    if let ::core::option::Option::Some(schema) = schema {
-                        op.response("application/json", schema);
+                    );
+                    __rt::path_param_doc::<u32>(__ARG0, &mut op, registry);
+                    <Item as __rt::Arg>::doc(__ARG1, &mut op, registry);
+                    {
+                        use __rt::ProbeKnown as _;
+                        use __rt::ProbeUnknown as _;
+                        let probe = __rt::SchemaProbe::<
+                            Item,
+                        >(::core::marker::PhantomData);
+                        let schema = registry
+                            .in_mode(
+                                __rt::SchemaMode::Output,
+                                |registry| (&probe).probe_schema(registry),
+                            );
+                        if let ::core::option::Option::Some(schema) = schema {
+                            op.response("application/json", schema);
+                        }
                     }
-                }
-                op
-            };
-            ::ferrapi::RouteDef::from(__rt::RouteParts {
-                name: "update_item",
-                method: ::ferrapi::Method::PUT,
-                path: "/item/{id}",
-                handler,
-                reads_body: <Item as ::ferrapi::Arg>::SOURCE.is_body(),
-                streams_body: <Item as ::ferrapi::Arg>::SOURCE.is_stream(),
-                include_in_schema: true,
-                operation,
-                check,
+                    op
+                },
+                check: |state| {
+                    <Item as __rt::Arg>::check(state)?;
+                    ::core::result::Result::Ok(())
+                },
             })
         }
     }

@@ -11,101 +11,36 @@ async fn health() -> &'static str {
 struct health {}
 const _: () = {
     use ::ferrapi::__private as __rt;
-    impl ::ferrapi::Route for health {
-        #[allow(unused_variables, clippy::redundant_closure)]
-        fn def(&self) -> ::ferrapi::RouteDef {
+    impl __rt::Route for health {
+        #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
+        fn def(&self) -> __rt::RouteDef {
             __rt::assert_into_response::<&'static str>();
-            let handler: __rt::Handler = |
-                __cx: &::ferrapi::arg::RequestCx<'_>,
-                __group: &[__rt::DependencyFn]|
-            {
-                #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
-                let __group = if __group.is_empty() {
-                    ::core::option::Option::None
-                } else {
-                    ::core::option::Option::Some(
-                        __rt::GroupInputs::extract(__group, __cx, &mut __errors),
-                    )
-                };
-                if __group.is_some() {
-                    if __rt::bad_body(&__errors) {
-                        return __rt::Started::Now(__rt::invalid(__cx, __errors));
-                    }
-                    let __invalid = __rt::defer_invalid(__cx, __errors);
-                    return __rt::Started::Later(
-                        __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::arg::Deps::new();
-                            if let ::core::option::Option::Some(__group) = __group {
-                                if let ::core::result::Result::Err(__response) = __group
-                                    .resolve(&mut __deps)
-                                    .await
-                                {
-                                    return __response;
-                                }
-                            }
-                            if let ::core::option::Option::Some(__invalid) = __invalid {
-                                return __invalid.answer();
-                            }
-                            #[allow(irrefutable_let_patterns)]
-                            let () = () else {
-                                return __rt::internal_error();
-                            };
-                            <&'static str as ::ferrapi::IntoResponse>::into_response(
-                                health().await,
-                            )
-                        }),
-                    );
-                }
-                if let ::core::result::Result::Err(__response) = __rt::reject_invalid(
-                    __cx,
-                    __errors,
-                ) {
-                    return __rt::Started::Now(__response);
-                }
-                #[allow(irrefutable_let_patterns)]
-                let () = () else {
-                    return __rt::Started::Now(__rt::internal_error());
-                };
-                __rt::Started::Now(
-                    __rt::complete_now(
-                        "health",
-                        async move { health().await },
-                        |__output| <&'static str as ::ferrapi::IntoResponse>::into_response(
-                            __output,
-                        ),
-                    ),
-                )
-            };
-            let check: fn(
-                &::ferrapi::arg::StateMap,
-            ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::arg::StateMap|
-            { ::core::result::Result::Ok(()) };
-            let operation: fn(
-                &mut ::ferrapi::schema::SchemaRegistry,
-            ) -> ::ferrapi::schema::Operation = |
-                registry: &mut ::ferrapi::schema::SchemaRegistry,
-            | -> ::ferrapi::schema::Operation {
-                let mut op = ::ferrapi::schema::Operation::new(
-                    "health",
-                    ::core::option::Option::Some("Liveness probe."),
-                    ::core::option::Option::None,
-                    &[],
-                );
-                op.response("text/plain", __rt::json!({ "type" : "string" }));
-                op
-            };
-            ::ferrapi::RouteDef::from(__rt::RouteParts {
+            __rt::RouteDef::from(__rt::RouteParts {
                 name: "health",
-                method: ::ferrapi::Method::GET,
+                method: __rt::Method::GET,
                 path: "/health",
-                handler,
-                reads_body: false,
-                streams_body: false,
+                handler: |__cx, __group| __rt::start(
+                    __cx,
+                    __group,
+                    false,
+                    |__cx, __errors| { () },
+                    |()| async move { health().await },
+                    |__out| <&'static str as __rt::IntoResponse>::into_response(__out),
+                    __rt::Call::InPlace("health"),
+                ),
+                body: __rt::BodyMode::None,
                 include_in_schema: true,
-                operation,
-                check,
+                operation: |registry: &mut __rt::SchemaRegistry| -> __rt::Operation {
+                    let mut op = __rt::Operation::new(
+                        "health",
+                        ::core::option::Option::Some("Liveness probe."),
+                        ::core::option::Option::None,
+                        &[],
+                    );
+                    op.response("text/plain", __rt::json!({ "type" : "string" }));
+                    op
+                },
+                check: |state| { ::core::result::Result::Ok(()) },
             })
         }
     }

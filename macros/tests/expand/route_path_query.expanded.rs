@@ -26,407 +26,120 @@ pub async fn list_items(
 pub struct list_items {}
 const _: () = {
     use ::ferrapi::__private as __rt;
-    impl ::ferrapi::Route for list_items {
-        #[allow(unused_variables, clippy::redundant_closure)]
-        fn def(&self) -> ::ferrapi::RouteDef {
+    impl __rt::Route for list_items {
+        #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
+        fn def(&self) -> __rt::RouteDef {
+            use __rt::NoSource as _;
             __rt::assert_numeric::<i64>();
             __rt::assert_path_param::<i64>();
+            const __ARG0: __rt::Param<i64> = __rt::Param::constrained(
+                "user_id",
+                &[__rt::Constraint::Ge(__rt::Bound::Int(1i128))],
+            );
             __rt::assert_text::<String>();
             __rt::assert_path_param::<String>();
-            let _ = <Option<String> as ::ferrapi::Arg>::SOURCE;
+            const __ARG1: __rt::Param<String> = __rt::Param::constrained(
+                "kind",
+                &[__rt::Constraint::MinLength(3usize)],
+            );
+            const __ARG2: __rt::Param<Option<String>> = __rt::Param::named("q");
+            let _ = <Option<String> as __rt::Arg>::SOURCE;
+            const __SHAPE2: __rt::Shape = __rt::Shape::NONE
+                .with(__rt::SourceProbe::<Option<String>>::SOURCE);
             __rt::assert_numeric::<i64>();
-            let _ = <i64 as ::ferrapi::Arg>::SOURCE;
+            const __ARG3: __rt::Param<i64> = __rt::Param::new(
+                "limit",
+                ::core::option::Option::Some(
+                    (|| {
+                        let value: i64 = 10;
+                        value
+                    }) as fn() -> i64,
+                ),
+                &[
+                    __rt::Constraint::Le(__rt::Bound::Int(100i128)),
+                    __rt::Constraint::Ge(__rt::Bound::Int(0i128)),
+                ],
+            );
+            let _ = <i64 as __rt::Arg>::SOURCE;
             __rt::assert_one_body::<
                 i64,
-                { <Option<String> as ::ferrapi::Arg>::SOURCE.is_body() },
-                { <i64 as ::ferrapi::Arg>::SOURCE.is_body() },
+                { __SHAPE2.body.reads() },
+                { <i64 as __rt::Arg>::SOURCE.is_body() },
             >();
+            const __SHAPE3: __rt::Shape = __SHAPE2
+                .with(__rt::SourceProbe::<i64>::SOURCE);
             __rt::assert_numeric::<Option<f64>>();
-            let _ = <Option<f64> as ::ferrapi::Arg>::SOURCE;
+            const __ARG4: __rt::Param<Option<f64>> = __rt::Param::constrained(
+                "min_price",
+                &[__rt::Constraint::Gt(__rt::Bound::Float(-1.5f64))],
+            );
+            let _ = <Option<f64> as __rt::Arg>::SOURCE;
             __rt::assert_one_body::<
                 Option<f64>,
-                { <Option<String> as ::ferrapi::Arg>::SOURCE.is_body() },
-                { <Option<f64> as ::ferrapi::Arg>::SOURCE.is_body() },
+                { __SHAPE3.body.reads() },
+                { <Option<f64> as __rt::Arg>::SOURCE.is_body() },
             >();
-            __rt::assert_one_body::<
-                Option<f64>,
-                { <i64 as ::ferrapi::Arg>::SOURCE.is_body() },
-                { <Option<f64> as ::ferrapi::Arg>::SOURCE.is_body() },
-            >();
+            const __SHAPE4: __rt::Shape = __SHAPE3
+                .with(__rt::SourceProbe::<Option<f64>>::SOURCE);
             __rt::assert_into_response::<Json<Value>>();
-            let handler: __rt::Handler = |
-                __cx: &::ferrapi::arg::RequestCx<'_>,
-                __group: &[__rt::DependencyFn]|
-            {
-                #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
-                let __arg0: ::core::option::Option<i64> = __rt::path_param::<
-                    i64,
-                >(
-                    __cx,
-                    0usize,
-                    "user_id",
-                    &[__rt::Constraint::Ge(::ferrapi::convert::Bound::Int(1i128))],
-                    &mut __errors,
-                );
-                let __arg1: ::core::option::Option<String> = __rt::path_param::<
-                    String,
-                >(
-                    __cx,
-                    1usize,
-                    "kind",
-                    &[__rt::Constraint::MinLength(3usize)],
-                    &mut __errors,
-                );
-                let __group = if __group.is_empty() {
-                    ::core::option::Option::None
-                } else {
-                    ::core::option::Option::Some(
-                        __rt::GroupInputs::extract(__group, __cx, &mut __errors),
-                    )
-                };
-                let mut __arg2: ::core::option::Option<
-                    <Option<String> as ::ferrapi::Arg>::Input,
-                > = ::core::option::Option::None;
-                if !<Option<String> as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg2 = <Option<
-                        String,
-                    > as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::arg::Param::new(
-                            "q",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                let mut __arg3: ::core::option::Option<<i64 as ::ferrapi::Arg>::Input> = ::core::option::Option::None;
-                if !<i64 as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg3 = <i64 as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::arg::Param::new(
-                            "limit",
-                            ::core::option::Option::Some(
-                                (|| {
-                                    let value: i64 = 10;
-                                    value
-                                }) as fn() -> i64,
-                            ),
-                            &[
-                                __rt::Constraint::Le(
-                                    ::ferrapi::convert::Bound::Int(100i128),
-                                ),
-                                __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128)),
-                            ],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                let mut __arg4: ::core::option::Option<
-                    <Option<f64> as ::ferrapi::Arg>::Input,
-                > = ::core::option::Option::None;
-                if !<Option<f64> as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg4 = <Option<
-                        f64,
-                    > as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::arg::Param::new(
-                            "min_price",
-                            ::core::option::Option::None,
-                            &[
-                                __rt::Constraint::Gt(
-                                    ::ferrapi::convert::Bound::Float(-1.5f64),
-                                ),
-                            ],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if <Option<String> as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg2 = <Option<
-                        String,
-                    > as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::arg::Param::new(
-                            "q",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if <i64 as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg3 = <i64 as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::arg::Param::new(
-                            "limit",
-                            ::core::option::Option::Some(
-                                (|| {
-                                    let value: i64 = 10;
-                                    value
-                                }) as fn() -> i64,
-                            ),
-                            &[
-                                __rt::Constraint::Le(
-                                    ::ferrapi::convert::Bound::Int(100i128),
-                                ),
-                                __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128)),
-                            ],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if <Option<f64> as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg4 = <Option<
-                        f64,
-                    > as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::arg::Param::new(
-                            "min_price",
-                            ::core::option::Option::None,
-                            &[
-                                __rt::Constraint::Gt(
-                                    ::ferrapi::convert::Bound::Float(-1.5f64),
-                                ),
-                            ],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if __group.is_some()
-                    || <Option<String> as ::ferrapi::Arg>::SOURCE.is_dependency()
-                    || <i64 as ::ferrapi::Arg>::SOURCE.is_dependency()
-                    || <Option<f64> as ::ferrapi::Arg>::SOURCE.is_dependency()
-                {
-                    if __rt::bad_body(&__errors) {
-                        return __rt::Started::Now(__rt::invalid(__cx, __errors));
-                    }
-                    let __invalid = __rt::defer_invalid(__cx, __errors);
-                    return __rt::Started::Later(
-                        __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::arg::Deps::new();
-                            if let ::core::option::Option::Some(__group) = __group {
-                                if let ::core::result::Result::Err(__response) = __group
-                                    .resolve(&mut __deps)
-                                    .await
-                                {
-                                    return __response;
-                                }
-                            }
-                            let __arg2 = match __arg2 {
-                                ::core::option::Option::Some(__input) => {
-                                    match <Option<
-                                        String,
-                                    > as ::ferrapi::Arg>::__resolve(
-                                            __input,
-                                            &mut __deps,
-                                            <Option<
-                                                String,
-                                            > as __rt::Share<
-                                                {
-                                                    <Option<String> as ::ferrapi::Arg>::SOURCE.is_dependency()
-                                                },
-                                            >>::SHARE,
-                                            __rt::SEALED,
-                                        )
-                                        .await
-                                    {
-                                        ::core::result::Result::Ok(__value) => {
-                                            ::core::option::Option::Some(__value)
-                                        }
-                                        ::core::result::Result::Err(__response) => return __response,
-                                    }
-                                }
-                                ::core::option::Option::None => ::core::option::Option::None,
-                            };
-                            let __arg3 = match __arg3 {
-                                ::core::option::Option::Some(__input) => {
-                                    match <i64 as ::ferrapi::Arg>::__resolve(
-                                            __input,
-                                            &mut __deps,
-                                            <i64 as __rt::Share<
-                                                { <i64 as ::ferrapi::Arg>::SOURCE.is_dependency() },
-                                            >>::SHARE,
-                                            __rt::SEALED,
-                                        )
-                                        .await
-                                    {
-                                        ::core::result::Result::Ok(__value) => {
-                                            ::core::option::Option::Some(__value)
-                                        }
-                                        ::core::result::Result::Err(__response) => return __response,
-                                    }
-                                }
-                                ::core::option::Option::None => ::core::option::Option::None,
-                            };
-                            let __arg4 = match __arg4 {
-                                ::core::option::Option::Some(__input) => {
-                                    match <Option<
-                                        f64,
-                                    > as ::ferrapi::Arg>::__resolve(
-                                            __input,
-                                            &mut __deps,
-                                            <Option<
-                                                f64,
-                                            > as __rt::Share<
-                                                { <Option<f64> as ::ferrapi::Arg>::SOURCE.is_dependency() },
-                                            >>::SHARE,
-                                            __rt::SEALED,
-                                        )
-                                        .await
-                                    {
-                                        ::core::result::Result::Ok(__value) => {
-                                            ::core::option::Option::Some(__value)
-                                        }
-                                        ::core::result::Result::Err(__response) => return __response,
-                                    }
-                                }
-                                ::core::option::Option::None => ::core::option::Option::None,
-                            };
-                            if let ::core::option::Option::Some(__invalid) = __invalid {
-                                return __invalid.answer();
-                            }
-                            #[allow(irrefutable_let_patterns)]
-                            let (
-                                ::core::option::Option::Some(__arg0),
-                                ::core::option::Option::Some(__arg1),
-                                ::core::option::Option::Some(__arg2),
-                                ::core::option::Option::Some(__arg3),
-                                ::core::option::Option::Some(__arg4),
-                            ) = (__arg0, __arg1, __arg2, __arg3, __arg4) else {
-                                return __rt::internal_error();
-                            };
-                            <Json<
-                                Value,
-                            > as ::ferrapi::IntoResponse>::into_response(
-                                list_items(__arg0, __arg1, __arg2, __arg3, __arg4).await,
-                            )
-                        }),
-                    );
-                }
-                if let ::core::result::Result::Err(__response) = __rt::reject_invalid(
-                    __cx,
-                    __errors,
-                ) {
-                    return __rt::Started::Now(__response);
-                }
-                #[allow(irrefutable_let_patterns)]
-                let (
-                    ::core::option::Option::Some(__arg0),
-                    ::core::option::Option::Some(__arg1),
-                    ::core::option::Option::Some(__arg2),
-                    ::core::option::Option::Some(__arg3),
-                    ::core::option::Option::Some(__arg4),
-                ) = (
-                    __arg0,
-                    __arg1,
-                    <Option<String> as ::ferrapi::Arg>::__now(__arg2, __rt::SEALED),
-                    <i64 as ::ferrapi::Arg>::__now(__arg3, __rt::SEALED),
-                    <Option<f64> as ::ferrapi::Arg>::__now(__arg4, __rt::SEALED),
-                ) else {
-                    return __rt::Started::Now(__rt::internal_error());
-                };
-                __rt::Started::Now(
-                    __rt::complete_now(
-                        "list_items",
-                        async move {
-                            list_items(__arg0, __arg1, __arg2, __arg3, __arg4).await
-                        },
-                        |__output| <Json<
-                            Value,
-                        > as ::ferrapi::IntoResponse>::into_response(__output),
-                    ),
-                )
-            };
-            let check: fn(
-                &::ferrapi::arg::StateMap,
-            ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::arg::StateMap|
-            {
-                <Option<String> as ::ferrapi::Arg>::check(state)?;
-                <i64 as ::ferrapi::Arg>::check(state)?;
-                <Option<f64> as ::ferrapi::Arg>::check(state)?;
-                ::core::result::Result::Ok(())
-            };
-            let operation: fn(
-                &mut ::ferrapi::schema::SchemaRegistry,
-            ) -> ::ferrapi::schema::Operation = |
-                registry: &mut ::ferrapi::schema::SchemaRegistry,
-            | -> ::ferrapi::schema::Operation {
-                let mut op = ::ferrapi::schema::Operation::new(
-                    "list_items",
-                    ::core::option::Option::Some("List a user's items."),
-                    ::core::option::Option::Some("Filtered by name and paged."),
-                    &[],
-                );
-                op.path_param::<
-                        i64,
-                    >(
-                    "user_id",
-                    &[__rt::Constraint::Ge(::ferrapi::convert::Bound::Int(1i128))],
-                    registry,
-                );
-                op.path_param::<
-                        String,
-                    >("kind", &[__rt::Constraint::MinLength(3usize)], registry);
-                <Option<
-                    String,
-                > as ::ferrapi::Arg>::doc(
-                    ::ferrapi::arg::Param::new("q", ::core::option::Option::None, &[]),
-                    &mut op,
-                    registry,
-                );
-                <i64 as ::ferrapi::Arg>::doc(
-                    ::ferrapi::arg::Param::new(
-                        "limit",
-                        ::core::option::Option::Some(
-                            (|| {
-                                let value: i64 = 10;
-                                value
-                            }) as fn() -> i64,
-                        ),
-                        &[
-                            __rt::Constraint::Le(
-                                ::ferrapi::convert::Bound::Int(100i128),
-                            ),
-                            __rt::Constraint::Ge(::ferrapi::convert::Bound::Int(0i128)),
-                        ],
-                    ),
-                    &mut op,
-                    registry,
-                );
-                <Option<
-                    f64,
-                > as ::ferrapi::Arg>::doc(
-                    ::ferrapi::arg::Param::new(
-                        "min_price",
-                        ::core::option::Option::None,
-                        &[
-                            __rt::Constraint::Gt(
-                                ::ferrapi::convert::Bound::Float(-1.5f64),
-                            ),
-                        ],
-                    ),
-                    &mut op,
-                    registry,
-                );
-                op
-            };
-            ::ferrapi::RouteDef::from(__rt::RouteParts {
+            __rt::RouteDef::from(__rt::RouteParts {
                 name: "list_items",
-                method: ::ferrapi::Method::GET,
+                method: __rt::Method::GET,
                 path: "/user/{user_id}/items/{kind}",
-                handler,
-                reads_body: <Option<String> as ::ferrapi::Arg>::SOURCE.is_body()
-                    || <i64 as ::ferrapi::Arg>::SOURCE.is_body()
-                    || <Option<f64> as ::ferrapi::Arg>::SOURCE.is_body(),
-                streams_body: <Option<String> as ::ferrapi::Arg>::SOURCE.is_stream()
-                    || <i64 as ::ferrapi::Arg>::SOURCE.is_stream()
-                    || <Option<f64> as ::ferrapi::Arg>::SOURCE.is_stream(),
+                handler: |__cx, __group| __rt::start(
+                    __cx,
+                    __group,
+                    __SHAPE4.dependency,
+                    |__cx, __errors| {
+                        let __arg0 = __rt::path_param::<
+                            i64,
+                        >(__cx, 0usize, __ARG0, __errors);
+                        let __arg1 = __rt::path_param::<
+                            String,
+                        >(__cx, 1usize, __ARG1, __errors);
+                        let __arg2 = <Option<
+                            String,
+                        > as __rt::Share<
+                            { <Option<String> as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG2, __errors);
+                        let __arg3 = <i64 as __rt::Share<
+                            { <i64 as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG3, __errors);
+                        let __arg4 = <Option<
+                            f64,
+                        > as __rt::Share<
+                            { <Option<f64> as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG4, __errors);
+                        (__arg0, (__arg1, (__arg2, (__arg3, (__arg4, ())))))
+                    },
+                    |(__arg0, (__arg1, (__arg2, (__arg3, (__arg4, ())))))| async move {
+                        list_items(__arg0, __arg1, __arg2, __arg3, __arg4).await
+                    },
+                    |__out| <Json<Value> as __rt::IntoResponse>::into_response(__out),
+                    __rt::Call::InPlace("list_items"),
+                ),
+                body: __SHAPE4.body,
                 include_in_schema: true,
-                operation,
-                check,
+                operation: |registry: &mut __rt::SchemaRegistry| -> __rt::Operation {
+                    let mut op = __rt::Operation::new(
+                        "list_items",
+                        ::core::option::Option::Some("List a user's items."),
+                        ::core::option::Option::Some("Filtered by name and paged."),
+                        &[],
+                    );
+                    __rt::path_param_doc::<i64>(__ARG0, &mut op, registry);
+                    __rt::path_param_doc::<String>(__ARG1, &mut op, registry);
+                    <Option<String> as __rt::Arg>::doc(__ARG2, &mut op, registry);
+                    <i64 as __rt::Arg>::doc(__ARG3, &mut op, registry);
+                    <Option<f64> as __rt::Arg>::doc(__ARG4, &mut op, registry);
+                    op
+                },
+                check: |state| {
+                    <Option<String> as __rt::Arg>::check(state)?;
+                    <i64 as __rt::Arg>::check(state)?;
+                    <Option<f64> as __rt::Arg>::check(state)?;
+                    ::core::result::Result::Ok(())
+                },
             })
         }
     }

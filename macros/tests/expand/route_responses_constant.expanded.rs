@@ -10,206 +10,84 @@ async fn list_doctors(store: State<Store>) -> Result<Json<Vec<Doctor>>, HttpErro
 struct list_doctors {}
 const _: () = {
     use ::ferrapi::__private as __rt;
-    impl ::ferrapi::Route for list_doctors {
-        #[allow(unused_variables, clippy::redundant_closure)]
-        fn def(&self) -> ::ferrapi::RouteDef {
-            let _ = <State<Store> as ::ferrapi::Arg>::SOURCE;
+    impl __rt::Route for list_doctors {
+        #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
+        fn def(&self) -> __rt::RouteDef {
+            use __rt::NoSource as _;
+            const __ARG0: __rt::Param<State<Store>> = __rt::Param::named("store");
+            let _ = <State<Store> as __rt::Arg>::SOURCE;
+            const __SHAPE0: __rt::Shape = __rt::Shape::NONE
+                .with(__rt::SourceProbe::<State<Store>>::SOURCE);
             __rt::assert_into_response::<Result<Json<Vec<Doctor>>, HttpError>>();
-            let handler: __rt::Handler = |
-                __cx: &::ferrapi::arg::RequestCx<'_>,
-                __group: &[__rt::DependencyFn]|
-            {
-                #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
-                let __group = if __group.is_empty() {
-                    ::core::option::Option::None
-                } else {
-                    ::core::option::Option::Some(
-                        __rt::GroupInputs::extract(__group, __cx, &mut __errors),
-                    )
-                };
-                let mut __arg0: ::core::option::Option<
-                    <State<Store> as ::ferrapi::Arg>::Input,
-                > = ::core::option::Option::None;
-                if !<State<Store> as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg0 = <State<
-                        Store,
-                    > as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::arg::Param::new(
-                            "store",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if <State<Store> as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg0 = <State<
-                        Store,
-                    > as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::arg::Param::new(
-                            "store",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if __group.is_some()
-                    || <State<Store> as ::ferrapi::Arg>::SOURCE.is_dependency()
-                {
-                    if __rt::bad_body(&__errors) {
-                        return __rt::Started::Now(__rt::invalid(__cx, __errors));
-                    }
-                    let __invalid = __rt::defer_invalid(__cx, __errors);
-                    return __rt::Started::Later(
-                        __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::arg::Deps::new();
-                            if let ::core::option::Option::Some(__group) = __group {
-                                if let ::core::result::Result::Err(__response) = __group
-                                    .resolve(&mut __deps)
-                                    .await
-                                {
-                                    return __response;
-                                }
-                            }
-                            let __arg0 = match __arg0 {
-                                ::core::option::Option::Some(__input) => {
-                                    match <State<
-                                        Store,
-                                    > as ::ferrapi::Arg>::__resolve(
-                                            __input,
-                                            &mut __deps,
-                                            <State<
-                                                Store,
-                                            > as __rt::Share<
-                                                { <State<Store> as ::ferrapi::Arg>::SOURCE.is_dependency() },
-                                            >>::SHARE,
-                                            __rt::SEALED,
-                                        )
-                                        .await
-                                    {
-                                        ::core::result::Result::Ok(__value) => {
-                                            ::core::option::Option::Some(__value)
-                                        }
-                                        ::core::result::Result::Err(__response) => return __response,
-                                    }
-                                }
-                                ::core::option::Option::None => ::core::option::Option::None,
-                            };
-                            if let ::core::option::Option::Some(__invalid) = __invalid {
-                                return __invalid.answer();
-                            }
-                            #[allow(irrefutable_let_patterns)]
-                            let (::core::option::Option::Some(__arg0),) = (__arg0,) else {
-                                return __rt::internal_error();
-                            };
-                            <Result<
-                                Json<Vec<Doctor>>,
-                                HttpError,
-                            > as ::ferrapi::IntoResponse>::into_response(
-                                list_doctors(__arg0).await,
-                            )
-                        }),
-                    );
-                }
-                if let ::core::result::Result::Err(__response) = __rt::reject_invalid(
-                    __cx,
-                    __errors,
-                ) {
-                    return __rt::Started::Now(__response);
-                }
-                #[allow(irrefutable_let_patterns)]
-                let (::core::option::Option::Some(__arg0),) = (
-                    <State<Store> as ::ferrapi::Arg>::__now(__arg0, __rt::SEALED),
-                ) else {
-                    return __rt::Started::Now(__rt::internal_error());
-                };
-                __rt::Started::Later(
-                    __rt::boxed(async move {
-                        <Result<
-                            Json<Vec<Doctor>>,
-                            HttpError,
-                        > as ::ferrapi::IntoResponse>::into_response(
-                            list_doctors(__arg0).await,
-                        )
-                    }),
-                )
-            };
-            let check: fn(
-                &::ferrapi::arg::StateMap,
-            ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::arg::StateMap|
-            {
-                <State<Store> as ::ferrapi::Arg>::check(state)?;
-                ::core::result::Result::Ok(())
-            };
-            let operation: fn(
-                &mut ::ferrapi::schema::SchemaRegistry,
-            ) -> ::ferrapi::schema::Operation = |
-                registry: &mut ::ferrapi::schema::SchemaRegistry,
-            | -> ::ferrapi::schema::Operation {
-                let mut op = ::ferrapi::schema::Operation::new(
-                    "list_doctors",
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    &["doctors"],
-                );
-                <State<
-                    Store,
-                > as ::ferrapi::Arg>::doc(
-                    ::ferrapi::arg::Param::new(
-                        "store",
-                        ::core::option::Option::None,
-                        &[],
-                    ),
-                    &mut op,
-                    registry,
-                );
-                {
-                    use __rt::ProbeKnown as _;
-                    use __rt::ProbeUnknown as _;
-                    let probe = __rt::SchemaProbe::<
-                        Vec<Doctor>,
-                    >(::core::marker::PhantomData);
-                    let schema = registry
-                        .in_mode(
-                            ::ferrapi::schema::SchemaMode::Output,
-                            |registry| (&probe).probe_schema(registry),
-                        );
-                    if let ::core::option::Option::Some(schema) = schema {
-                        op.response("application/json", schema);
-                    }
-                }
-                op.extra_response(404, "No doctor");
-                op.extra_response(
-                    503,
-                    {
-                        let description: &'static str = UNAVAILABLE;
-                        description
-                    },
-                );
-                op.extra_response(
-                    504,
-                    {
-                        let description: &'static str = crate::messages::TIMEOUT;
-                        description
-                    },
-                );
-                op
-            };
-            ::ferrapi::RouteDef::from(__rt::RouteParts {
+            __rt::RouteDef::from(__rt::RouteParts {
                 name: "list_doctors",
-                method: ::ferrapi::Method::GET,
+                method: __rt::Method::GET,
                 path: "/doctors",
-                handler,
-                reads_body: <State<Store> as ::ferrapi::Arg>::SOURCE.is_body(),
-                streams_body: <State<Store> as ::ferrapi::Arg>::SOURCE.is_stream(),
+                handler: |__cx, __group| __rt::start(
+                    __cx,
+                    __group,
+                    __SHAPE0.dependency,
+                    |__cx, __errors| {
+                        let __arg0 = <State<
+                            Store,
+                        > as __rt::Share<
+                            { <State<Store> as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG0, __errors);
+                        (__arg0, ())
+                    },
+                    |(__arg0, ())| async move { list_doctors(__arg0).await },
+                    |__out| <Result<
+                        Json<Vec<Doctor>>,
+                        HttpError,
+                    > as __rt::IntoResponse>::into_response(__out),
+                    __rt::Call::Boxed,
+                ),
+                body: __SHAPE0.body,
                 include_in_schema: true,
-                operation,
-                check,
+                operation: |registry: &mut __rt::SchemaRegistry| -> __rt::Operation {
+                    let mut op = __rt::Operation::new(
+                        "list_doctors",
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        &["doctors"],
+                    );
+                    <State<Store> as __rt::Arg>::doc(__ARG0, &mut op, registry);
+                    {
+                        use __rt::ProbeKnown as _;
+                        use __rt::ProbeUnknown as _;
+                        let probe = __rt::SchemaProbe::<
+                            Vec<Doctor>,
+                        >(::core::marker::PhantomData);
+                        let schema = registry
+                            .in_mode(
+                                __rt::SchemaMode::Output,
+                                |registry| (&probe).probe_schema(registry),
+                            );
+                        if let ::core::option::Option::Some(schema) = schema {
+                            op.response("application/json", schema);
+                        }
+                    }
+                    op.extra_response(404, "No doctor");
+                    op.extra_response(
+                        503,
+                        {
+                            let description: &'static str = UNAVAILABLE;
+                            description
+                        },
+                    );
+                    op.extra_response(
+                        504,
+                        {
+                            let description: &'static str = crate::messages::TIMEOUT;
+                            description
+                        },
+                    );
+                    op
+                },
+                check: |state| {
+                    <State<Store> as __rt::Arg>::check(state)?;
+                    ::core::result::Result::Ok(())
+                },
             })
         }
     }

@@ -12,112 +12,49 @@ async fn delete_thing(thing_id: u64) -> Result<(StatusCode, String), HttpError> 
 struct delete_thing {}
 const _: () = {
     use ::ferrapi::__private as __rt;
-    impl ::ferrapi::Route for delete_thing {
-        #[allow(unused_variables, clippy::redundant_closure)]
-        fn def(&self) -> ::ferrapi::RouteDef {
+    impl __rt::Route for delete_thing {
+        #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
+        fn def(&self) -> __rt::RouteDef {
             __rt::assert_path_param::<u64>();
+            const __ARG0: __rt::Param<u64> = __rt::Param::named("thing_id");
             __rt::assert_into_response::<Result<(StatusCode, String), HttpError>>();
-            let handler: __rt::Handler = |
-                __cx: &::ferrapi::arg::RequestCx<'_>,
-                __group: &[__rt::DependencyFn]|
-            {
-                #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
-                let __arg0: ::core::option::Option<u64> = __rt::path_param::<
-                    u64,
-                >(__cx, 0usize, "thing_id", &[], &mut __errors);
-                let __group = if __group.is_empty() {
-                    ::core::option::Option::None
-                } else {
-                    ::core::option::Option::Some(
-                        __rt::GroupInputs::extract(__group, __cx, &mut __errors),
-                    )
-                };
-                if __group.is_some() {
-                    if __rt::bad_body(&__errors) {
-                        return __rt::Started::Now(__rt::invalid(__cx, __errors));
-                    }
-                    let __invalid = __rt::defer_invalid(__cx, __errors);
-                    return __rt::Started::Later(
-                        __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::arg::Deps::new();
-                            if let ::core::option::Option::Some(__group) = __group {
-                                if let ::core::result::Result::Err(__response) = __group
-                                    .resolve(&mut __deps)
-                                    .await
-                                {
-                                    return __response;
-                                }
-                            }
-                            if let ::core::option::Option::Some(__invalid) = __invalid {
-                                return __invalid.answer();
-                            }
-                            #[allow(irrefutable_let_patterns)]
-                            let (::core::option::Option::Some(__arg0),) = (__arg0,) else {
-                                return __rt::internal_error();
-                            };
-                            <Result<
-                                (StatusCode, String),
-                                HttpError,
-                            > as ::ferrapi::IntoResponse>::into_response(
-                                delete_thing(__arg0).await,
-                            )
-                        }),
-                    );
-                }
-                if let ::core::result::Result::Err(__response) = __rt::reject_invalid(
-                    __cx,
-                    __errors,
-                ) {
-                    return __rt::Started::Now(__response);
-                }
-                #[allow(irrefutable_let_patterns)]
-                let (::core::option::Option::Some(__arg0),) = (__arg0,) else {
-                    return __rt::Started::Now(__rt::internal_error());
-                };
-                __rt::Started::Now(
-                    __rt::complete_now(
-                        "delete_thing",
-                        async move { delete_thing(__arg0).await },
-                        |__output| <Result<
-                            (StatusCode, String),
-                            HttpError,
-                        > as ::ferrapi::IntoResponse>::into_response(__output),
-                    ),
-                )
-            };
-            let check: fn(
-                &::ferrapi::arg::StateMap,
-            ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::arg::StateMap|
-            { ::core::result::Result::Ok(()) };
-            let operation: fn(
-                &mut ::ferrapi::schema::SchemaRegistry,
-            ) -> ::ferrapi::schema::Operation = |
-                registry: &mut ::ferrapi::schema::SchemaRegistry,
-            | -> ::ferrapi::schema::Operation {
-                let mut op = ::ferrapi::schema::Operation::new(
-                    "delete_thing",
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    &[],
-                );
-                op.path_param::<u64>("thing_id", &[], registry);
-                op.response("text/plain", __rt::json!({ "type" : "string" }));
-                op.success_status(204);
-                op.extra_response(404, "No such thing");
-                op
-            };
-            ::ferrapi::RouteDef::from(__rt::RouteParts {
+            __rt::RouteDef::from(__rt::RouteParts {
                 name: "delete_thing",
-                method: ::ferrapi::Method::DELETE,
+                method: __rt::Method::DELETE,
                 path: "/thing/{thing_id}",
-                handler,
-                reads_body: false,
-                streams_body: false,
+                handler: |__cx, __group| __rt::start(
+                    __cx,
+                    __group,
+                    false,
+                    |__cx, __errors| {
+                        let __arg0 = __rt::path_param::<
+                            u64,
+                        >(__cx, 0usize, __ARG0, __errors);
+                        (__arg0, ())
+                    },
+                    |(__arg0, ())| async move { delete_thing(__arg0).await },
+                    |__out| <Result<
+                        (StatusCode, String),
+                        HttpError,
+                    > as __rt::IntoResponse>::into_response(__out),
+                    __rt::Call::InPlace("delete_thing"),
+                ),
+                body: __rt::BodyMode::None,
                 include_in_schema: true,
-                operation,
-                check,
+                operation: |registry: &mut __rt::SchemaRegistry| -> __rt::Operation {
+                    let mut op = __rt::Operation::new(
+                        "delete_thing",
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        &[],
+                    );
+                    __rt::path_param_doc::<u64>(__ARG0, &mut op, registry);
+                    op.response("text/plain", __rt::json!({ "type" : "string" }));
+                    op.success_status(204);
+                    op.extra_response(404, "No such thing");
+                    op
+                },
+                check: |state| { ::core::result::Result::Ok(()) },
             })
         }
     }

@@ -9,159 +9,50 @@ async fn create_thing(name: String) -> Json<Value> {
 struct create_thing {}
 const _: () = {
     use ::ferrapi::__private as __rt;
-    impl ::ferrapi::Route for create_thing {
-        #[allow(unused_variables, clippy::redundant_closure)]
-        fn def(&self) -> ::ferrapi::RouteDef {
-            let _ = <String as ::ferrapi::Arg>::SOURCE;
+    impl __rt::Route for create_thing {
+        #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
+        fn def(&self) -> __rt::RouteDef {
+            use __rt::NoSource as _;
+            const __ARG0: __rt::Param<String> = __rt::Param::named("name");
+            let _ = <String as __rt::Arg>::SOURCE;
+            const __SHAPE0: __rt::Shape = __rt::Shape::NONE
+                .with(__rt::SourceProbe::<String>::SOURCE);
             __rt::assert_into_response::<Json<Value>>();
-            let handler: __rt::Handler = |
-                __cx: &::ferrapi::arg::RequestCx<'_>,
-                __group: &[__rt::DependencyFn]|
-            {
-                #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
-                let __group = if __group.is_empty() {
-                    ::core::option::Option::None
-                } else {
-                    ::core::option::Option::Some(
-                        __rt::GroupInputs::extract(__group, __cx, &mut __errors),
-                    )
-                };
-                let mut __arg0: ::core::option::Option<
-                    <String as ::ferrapi::Arg>::Input,
-                > = ::core::option::Option::None;
-                if !<String as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg0 = <String as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::arg::Param::new(
-                            "name",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if <String as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg0 = <String as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::arg::Param::new(
-                            "name",
-                            ::core::option::Option::None,
-                            &[],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if __group.is_some()
-                    || <String as ::ferrapi::Arg>::SOURCE.is_dependency()
-                {
-                    if __rt::bad_body(&__errors) {
-                        return __rt::Started::Now(__rt::invalid(__cx, __errors));
-                    }
-                    let __invalid = __rt::defer_invalid(__cx, __errors);
-                    return __rt::Started::Later(
-                        __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::arg::Deps::new();
-                            if let ::core::option::Option::Some(__group) = __group {
-                                if let ::core::result::Result::Err(__response) = __group
-                                    .resolve(&mut __deps)
-                                    .await
-                                {
-                                    return __response;
-                                }
-                            }
-                            let __arg0 = match __arg0 {
-                                ::core::option::Option::Some(__input) => {
-                                    match <String as ::ferrapi::Arg>::__resolve(
-                                            __input,
-                                            &mut __deps,
-                                            <String as __rt::Share<
-                                                { <String as ::ferrapi::Arg>::SOURCE.is_dependency() },
-                                            >>::SHARE,
-                                            __rt::SEALED,
-                                        )
-                                        .await
-                                    {
-                                        ::core::result::Result::Ok(__value) => {
-                                            ::core::option::Option::Some(__value)
-                                        }
-                                        ::core::result::Result::Err(__response) => return __response,
-                                    }
-                                }
-                                ::core::option::Option::None => ::core::option::Option::None,
-                            };
-                            if let ::core::option::Option::Some(__invalid) = __invalid {
-                                return __invalid.answer();
-                            }
-                            #[allow(irrefutable_let_patterns)]
-                            let (::core::option::Option::Some(__arg0),) = (__arg0,) else {
-                                return __rt::internal_error();
-                            };
-                            __rt::success::<Json<Value>, 201>(create_thing(__arg0).await)
-                        }),
-                    );
-                }
-                if let ::core::result::Result::Err(__response) = __rt::reject_invalid(
+            __rt::RouteDef::from(__rt::RouteParts {
+                name: "create_thing",
+                method: __rt::Method::POST,
+                path: "/things",
+                handler: |__cx, __group| __rt::start(
                     __cx,
-                    __errors,
-                ) {
-                    return __rt::Started::Now(__response);
-                }
-                #[allow(irrefutable_let_patterns)]
-                let (::core::option::Option::Some(__arg0),) = (
-                    <String as ::ferrapi::Arg>::__now(__arg0, __rt::SEALED),
-                ) else {
-                    return __rt::Started::Now(__rt::internal_error());
-                };
-                __rt::Started::Now(
-                    __rt::complete_now(
+                    __group,
+                    __SHAPE0.dependency,
+                    |__cx, __errors| {
+                        let __arg0 = <String as __rt::Share<
+                            { <String as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG0, __errors);
+                        (__arg0, ())
+                    },
+                    |(__arg0, ())| async move { create_thing(__arg0).await },
+                    |__out| __rt::success::<Json<Value>, 201>(__out),
+                    __rt::Call::InPlace("create_thing"),
+                ),
+                body: __SHAPE0.body,
+                include_in_schema: true,
+                operation: |registry: &mut __rt::SchemaRegistry| -> __rt::Operation {
+                    let mut op = __rt::Operation::new(
                         "create_thing",
-                        async move { create_thing(__arg0).await },
-                        |__output| __rt::success::<Json<Value>, 201>(__output),
-                    ),
-                )
-            };
-            let check: fn(
-                &::ferrapi::arg::StateMap,
-            ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::arg::StateMap|
-            {
-                <String as ::ferrapi::Arg>::check(state)?;
-                ::core::result::Result::Ok(())
-            };
-            let operation: fn(
-                &mut ::ferrapi::schema::SchemaRegistry,
-            ) -> ::ferrapi::schema::Operation = |
-                registry: &mut ::ferrapi::schema::SchemaRegistry,
-            | -> ::ferrapi::schema::Operation {
-                let mut op = ::ferrapi::schema::Operation::new(
-                    "create_thing",
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    &[],
-                );
-                <String as ::ferrapi::Arg>::doc(
-                    ::ferrapi::arg::Param::new(
-                        "name",
+                        ::core::option::Option::None,
                         ::core::option::Option::None,
                         &[],
-                    ),
-                    &mut op,
-                    registry,
-                );
-                op.success_status(201);
-                op
-            };
-            ::ferrapi::RouteDef::from(__rt::RouteParts {
-                name: "create_thing",
-                method: ::ferrapi::Method::POST,
-                path: "/things",
-                handler,
-                reads_body: <String as ::ferrapi::Arg>::SOURCE.is_body(),
-                streams_body: <String as ::ferrapi::Arg>::SOURCE.is_stream(),
-                include_in_schema: true,
-                operation,
-                check,
+                    );
+                    <String as __rt::Arg>::doc(__ARG0, &mut op, registry);
+                    op.success_status(201);
+                    op
+                },
+                check: |state| {
+                    <String as __rt::Arg>::check(state)?;
+                    ::core::result::Result::Ok(())
+                },
             })
         }
     }

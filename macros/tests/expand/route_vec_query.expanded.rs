@@ -9,190 +9,72 @@ async fn search(tag: Vec<String>) -> Json<Vec<String>> {
 struct search {}
 const _: () = {
     use ::ferrapi::__private as __rt;
-    impl ::ferrapi::Route for search {
-        #[allow(unused_variables, clippy::redundant_closure)]
-        fn def(&self) -> ::ferrapi::RouteDef {
+    impl __rt::Route for search {
+        #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
+        fn def(&self) -> __rt::RouteDef {
+            use __rt::NoSource as _;
             __rt::assert_text::<Vec<String>>();
-            let _ = <Vec<String> as ::ferrapi::Arg>::SOURCE;
+            const __ARG0: __rt::Param<Vec<String>> = __rt::Param::constrained(
+                "tag",
+                &[__rt::Constraint::MaxLength(5usize)],
+            );
+            let _ = <Vec<String> as __rt::Arg>::SOURCE;
+            const __SHAPE0: __rt::Shape = __rt::Shape::NONE
+                .with(__rt::SourceProbe::<Vec<String>>::SOURCE);
             __rt::assert_into_response::<Json<Vec<String>>>();
-            let handler: __rt::Handler = |
-                __cx: &::ferrapi::arg::RequestCx<'_>,
-                __group: &[__rt::DependencyFn]|
-            {
-                #[allow(unused_mut)]
-                let mut __errors = ::ferrapi::validation::ValidationErrors::new();
-                let __group = if __group.is_empty() {
-                    ::core::option::Option::None
-                } else {
-                    ::core::option::Option::Some(
-                        __rt::GroupInputs::extract(__group, __cx, &mut __errors),
-                    )
-                };
-                let mut __arg0: ::core::option::Option<
-                    <Vec<String> as ::ferrapi::Arg>::Input,
-                > = ::core::option::Option::None;
-                if !<Vec<String> as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg0 = <Vec<
-                        String,
-                    > as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::arg::Param::new(
-                            "tag",
-                            ::core::option::Option::None,
-                            &[__rt::Constraint::MaxLength(5usize)],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if <Vec<String> as ::ferrapi::Arg>::SOURCE.is_body() {
-                    __arg0 = <Vec<
-                        String,
-                    > as ::ferrapi::Arg>::extract(
-                        __cx,
-                        ::ferrapi::arg::Param::new(
-                            "tag",
-                            ::core::option::Option::None,
-                            &[__rt::Constraint::MaxLength(5usize)],
-                        ),
-                        &mut __errors,
-                    );
-                }
-                if __group.is_some()
-                    || <Vec<String> as ::ferrapi::Arg>::SOURCE.is_dependency()
-                {
-                    if __rt::bad_body(&__errors) {
-                        return __rt::Started::Now(__rt::invalid(__cx, __errors));
-                    }
-                    let __invalid = __rt::defer_invalid(__cx, __errors);
-                    return __rt::Started::Later(
-                        __rt::boxed(async move {
-                            let mut __deps = ::ferrapi::arg::Deps::new();
-                            if let ::core::option::Option::Some(__group) = __group {
-                                if let ::core::result::Result::Err(__response) = __group
-                                    .resolve(&mut __deps)
-                                    .await
-                                {
-                                    return __response;
-                                }
-                            }
-                            let __arg0 = match __arg0 {
-                                ::core::option::Option::Some(__input) => {
-                                    match <Vec<
-                                        String,
-                                    > as ::ferrapi::Arg>::__resolve(
-                                            __input,
-                                            &mut __deps,
-                                            <Vec<
-                                                String,
-                                            > as __rt::Share<
-                                                { <Vec<String> as ::ferrapi::Arg>::SOURCE.is_dependency() },
-                                            >>::SHARE,
-                                            __rt::SEALED,
-                                        )
-                                        .await
-                                    {
-                                        ::core::result::Result::Ok(__value) => {
-                                            ::core::option::Option::Some(__value)
-                                        }
-                                        ::core::result::Result::Err(__response) => return __response,
-                                    }
-                                }
-                                ::core::option::Option::None => ::core::option::Option::None,
-                            };
-                            if let ::core::option::Option::Some(__invalid) = __invalid {
-                                return __invalid.answer();
-                            }
-                            #[allow(irrefutable_let_patterns)]
-                            let (::core::option::Option::Some(__arg0),) = (__arg0,) else {
-                                return __rt::internal_error();
-                            };
-                            <Json<
-                                Vec<String>,
-                            > as ::ferrapi::IntoResponse>::into_response(
-                                search(__arg0).await,
-                            )
-                        }),
-                    );
-                }
-                if let ::core::result::Result::Err(__response) = __rt::reject_invalid(
-                    __cx,
-                    __errors,
-                ) {
-                    return __rt::Started::Now(__response);
-                }
-                #[allow(irrefutable_let_patterns)]
-                let (::core::option::Option::Some(__arg0),) = (
-                    <Vec<String> as ::ferrapi::Arg>::__now(__arg0, __rt::SEALED),
-                ) else {
-                    return __rt::Started::Now(__rt::internal_error());
-                };
-                __rt::Started::Now(
-                    __rt::complete_now(
-                        "search",
-                        async move { search(__arg0).await },
-                        |__output| <Json<
-                            Vec<String>,
-                        > as ::ferrapi::IntoResponse>::into_response(__output),
-                    ),
-                )
-            };
-            let check: fn(
-                &::ferrapi::arg::StateMap,
-            ) -> ::core::result::Result<(), ::std::string::String> = |
-                state: &::ferrapi::arg::StateMap|
-            {
-                <Vec<String> as ::ferrapi::Arg>::check(state)?;
-                ::core::result::Result::Ok(())
-            };
-            let operation: fn(
-                &mut ::ferrapi::schema::SchemaRegistry,
-            ) -> ::ferrapi::schema::Operation = |
-                registry: &mut ::ferrapi::schema::SchemaRegistry,
-            | -> ::ferrapi::schema::Operation {
-                let mut op = ::ferrapi::schema::Operation::new(
-                    "search",
-                    ::core::option::Option::None,
-                    ::core::option::Option::None,
-                    &[],
-                );
-                <Vec<
-                    String,
-                > as ::ferrapi::Arg>::doc(
-                    ::ferrapi::arg::Param::new(
-                        "tag",
-                        ::core::option::Option::None,
-                        &[__rt::Constraint::MaxLength(5usize)],
-                    ),
-                    &mut op,
-                    registry,
-                );
-                {
-                    use __rt::ProbeKnown as _;
-                    use __rt::ProbeUnknown as _;
-                    let probe = __rt::SchemaProbe::<
-                        Vec<String>,
-                    >(::core::marker::PhantomData);
-                    let schema = registry
-                        .in_mode(
-                            ::ferrapi::schema::SchemaMode::Output,
-                            |registry| (&probe).probe_schema(registry),
-                        );
-                    if let ::core::option::Option::Some(schema) = schema {
-                        op.response("application/json", schema);
-                    }
-                }
-                op
-            };
-            ::ferrapi::RouteDef::from(__rt::RouteParts {
+            __rt::RouteDef::from(__rt::RouteParts {
                 name: "search",
-                method: ::ferrapi::Method::GET,
+                method: __rt::Method::GET,
                 path: "/search",
-                handler,
-                reads_body: <Vec<String> as ::ferrapi::Arg>::SOURCE.is_body(),
-                streams_body: <Vec<String> as ::ferrapi::Arg>::SOURCE.is_stream(),
+                handler: |__cx, __group| __rt::start(
+                    __cx,
+                    __group,
+                    __SHAPE0.dependency,
+                    |__cx, __errors| {
+                        let __arg0 = <Vec<
+                            String,
+                        > as __rt::Share<
+                            { <Vec<String> as __rt::Arg>::SOURCE.is_dependency() },
+                        >>::slot(__cx, __ARG0, __errors);
+                        (__arg0, ())
+                    },
+                    |(__arg0, ())| async move { search(__arg0).await },
+                    |__out| <Json<
+                        Vec<String>,
+                    > as __rt::IntoResponse>::into_response(__out),
+                    __rt::Call::InPlace("search"),
+                ),
+                body: __SHAPE0.body,
                 include_in_schema: true,
-                operation,
-                check,
+                operation: |registry: &mut __rt::SchemaRegistry| -> __rt::Operation {
+                    let mut op = __rt::Operation::new(
+                        "search",
+                        ::core::option::Option::None,
+                        ::core::option::Option::None,
+                        &[],
+                    );
+                    <Vec<String> as __rt::Arg>::doc(__ARG0, &mut op, registry);
+                    {
+                        use __rt::ProbeKnown as _;
+                        use __rt::ProbeUnknown as _;
+                        let probe = __rt::SchemaProbe::<
+                            Vec<String>,
+                        >(::core::marker::PhantomData);
+                        let schema = registry
+                            .in_mode(
+                                __rt::SchemaMode::Output,
+                                |registry| (&probe).probe_schema(registry),
+                            );
+                        if let ::core::option::Option::Some(schema) = schema {
+                            op.response("application/json", schema);
+                        }
+                    }
+                    op
+                },
+                check: |state| {
+                    <Vec<String> as __rt::Arg>::check(state)?;
+                    ::core::result::Result::Ok(())
+                },
             })
         }
     }

@@ -12,7 +12,7 @@ enum Side {
 }
 const _: () = {
     use ::ferrapi::__private as __rt;
-    impl ::ferrapi::StrEnum for Side {
+    impl __rt::StrEnum for Side {
         const VALUES: &'static [&'static str] = &["buy", "sell", "short_sell"];
         const EXPECTED: &'static str = "'buy', 'sell' or 'short_sell'";
         fn from_value(value: &str) -> ::core::option::Option<Self> {
@@ -31,31 +31,29 @@ const _: () = {
             }
         }
     }
-    impl ::ferrapi::convert::FromParam for Side {
-        fn from_param(
-            raw: &str,
-        ) -> ::core::result::Result<Self, ::ferrapi::validation::Failure> {
+    impl __rt::FromParam for Side {
+        fn from_param(raw: &str) -> ::core::result::Result<Self, __rt::Failure> {
             __rt::enum_from_param::<Self>(raw)
         }
     }
-    impl ::ferrapi::convert::FromJson for Side {
+    impl __rt::FromJson for Side {
         fn from_json(
             value: &__rt::Value,
-            loc: &mut ::ferrapi::validation::Loc,
-            errors: &mut ::ferrapi::validation::ValidationErrors,
+            loc: &mut __rt::Loc,
+            errors: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::enum_from_json::<Self>(value, loc, errors)
         }
     }
-    impl ::ferrapi::convert::FastJson for Side {
+    impl __rt::FastJson for Side {
         fn fast<'de, D: __rt::serde::Deserializer<'de>>(
             deserializer: D,
         ) -> ::core::result::Result<Self, D::Error> {
             __rt::fast_enum::<Self, D>(deserializer)
         }
     }
-    impl ::ferrapi::schema::JsonSchema for Side {
-        fn schema(registry: &mut ::ferrapi::schema::SchemaRegistry) -> __rt::Value {
+    impl __rt::JsonSchema for Side {
+        fn schema(registry: &mut __rt::SchemaRegistry) -> __rt::Value {
             registry
                 .named(
                     "Side",
@@ -73,32 +71,32 @@ const _: () = {
                 )
         }
     }
-    impl ::ferrapi::convert::Constrainable for Side {}
+    impl __rt::Constrainable for Side {}
     impl __rt::serde::Serialize for Side {
         fn serialize<S: __rt::serde::Serializer>(
             &self,
             serializer: S,
         ) -> ::core::result::Result<S::Ok, S::Error> {
-            serializer.serialize_str(::ferrapi::StrEnum::as_str(self))
+            serializer.serialize_str(__rt::StrEnum::as_str(self))
         }
     }
     impl ::core::fmt::Display for Side {
         fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-            f.write_str(::ferrapi::StrEnum::as_str(self))
+            f.write_str(__rt::StrEnum::as_str(self))
         }
     }
-    impl ::ferrapi::arg::FormValue for Side {
+    impl __rt::FormValue for Side {
         fn from_form(
-            cx: &::ferrapi::arg::RequestCx<'_>,
-            param: ::ferrapi::arg::Param<::ferrapi::Form<Self>>,
-            errors: &mut ::ferrapi::validation::ValidationErrors,
+            cx: &__rt::RequestCx<'_>,
+            param: __rt::Param<__rt::Form<Self>>,
+            errors: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::enum_form_field::<Self>(cx, param, errors)
         }
         fn doc(
-            param: ::ferrapi::arg::Param<::ferrapi::Form<Self>>,
-            op: &mut ::ferrapi::schema::Operation,
-            registry: &mut ::ferrapi::schema::SchemaRegistry,
+            param: __rt::Param<__rt::Form<Self>>,
+            op: &mut __rt::Operation,
+            registry: &mut __rt::SchemaRegistry,
         ) {
             __rt::enum_form_doc::<Self>(param, op, registry)
         }

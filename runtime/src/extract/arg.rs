@@ -10,9 +10,9 @@
 //!   JSON body (see the `json_body` module), `State<T>`, `HeaderMap`, `Method`, `Uri` and
 //!   `LastEventId` are injected, `#[dependency]` (or a hand-written impl) makes a dependency;
 //! - every kind but a dependency is ready after the synchronous step: its second step is a
-//!   `std::future::Ready`, and a route without a dependency never builds a [`Deps`] nor awaits:
-//!   [`now`] takes the value by one poll without a waker, which the optimiser folds away for the
-//!   built-in kinds;
+//!   `std::future::Ready`, and a route without a dependency never waits for it: its handler runs
+//!   the second steps and the call in place, by one poll without a waker (`complete_now`), which
+//!   the optimiser folds away for the built-in kinds;
 //! - a dependency a test overrides (`overrides`) is resolved by the override instead;
 //! - a dependency is resolved at most once per request: [`Deps`] keeps the first value of each
 //!   dependency type and every later use gets a clone of it (FastAPI's `use_cache=True`, its
@@ -22,10 +22,8 @@
 //!   parameter with its schema, the body, a dependency's parameters and responses, or nothing for
 //!   injected values.
 
-use std::any::{type_name, Any, TypeId};
+use std::any::{Any, TypeId};
 use std::future::{Future, Ready};
-use std::pin::pin;
-use std::task::{Context, Poll, Waker};
 
 use super::request::RequestCx;
 use super::state::StateMap;
@@ -116,6 +114,20 @@ impl<T> Param<T> {
         }
     }
 
+    /// [`Param::new`] without a default or constraints (a shorter expansion).
+    #[doc(hidden)]
+    #[inline(always)]
+    pub const fn named(name: &'static str) -> Self {
+        Self::new(name, None, &[])
+    }
+
+    /// [`Param::new`] without a default.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub const fn constrained(name: &'static str, constraints: &'static [Constraint]) -> Self {
+        Self::new(name, None, constraints)
+    }
+
     /// The argument's name: the parameter's name in the API.
     pub fn name(&self) -> &'static str {
         self.name
@@ -150,9 +162,9 @@ impl<T> Param<T> {
 ///
 /// An argument is obtained in two steps:
 ///
-/// 1. [`extract`](Arg::extract), synchronous, runs for every argument of the route, in the order
-///    path, query (dependencies among them, where they are declared), body, collecting every
-///    validation error (they are answered together as one 422). It borrows the request and
+/// 1. [`extract`](Arg::extract), synchronous, runs for every argument of the route, in
+///    declaration order, collecting every validation error (they are answered together as one
+///    422, in FastAPI's order: path, query, header, cookie, body). It borrows the request and
 ///    returns what the second step needs, owned: the value itself for a parameter, the body or an
 ///    injected value; a dependency's inputs (its query parameters, state, headers, the inputs of
 ///    the dependencies it takes) for a dependency.
@@ -220,14 +232,6 @@ pub trait Arg: Sized {
     ) -> impl Future<Output = Result<Self, Response>> + Send {
         resolve::<Self>(input, deps, sharing)
     }
-
-    /// The value of an argument that is ready at once, for a route without dependencies (see
-    /// `now`). Not part of the API, and sealed as [`Arg::__resolve`] is.
-    #[doc(hidden)]
-    #[inline(always)]
-    fn __now(input: Option<Self::Input>, _sealed: sealed::Sealed) -> Option<Self> {
-        now::<Self>(input)
-    }
 }
 
 /// The seal of [`Arg`]'s hidden methods: a type public in a module no path outside this crate
@@ -282,7 +286,7 @@ impl Deps {
 
     /// [`Deps::resolve`] with what the cache needs of `D` passed in as functions, so that
     /// generated code, which cannot name the bounds (most arguments, models among them, are not
-    /// `Clone`), can call it (see `codegen::Share`).
+    /// `Clone`), can call it (see `slot::Share`).
     async fn resolve_shared<D: Arg>(&mut self, input: D::Input, sharing: Sharing<D>) -> Result<D, Response> {
         let id = (sharing.type_id)();
         let cached = self.values.iter().find(|(key, _)| *key == id);
@@ -295,6 +299,38 @@ impl Deps {
         };
         self.values.push((id, (sharing.boxed)((sharing.clone)(&value))));
         Ok(value)
+    }
+
+    /// [`Deps::resolve_shared`] that keeps the value in the cache only: the route's handler takes
+    /// it with [`Deps::cloned`] once every argument is resolved, so no generic code holds a
+    /// dependency's value across an `.await` (a dependency is `Send` by the route's own check,
+    /// at the argument, not by a bound here).
+    pub(super) async fn resolve_cached<D: Arg>(
+        &mut self,
+        input: D::Input,
+        sharing: Sharing<D>,
+    ) -> Result<(), Response> {
+        let id = (sharing.type_id)();
+        if self.cloned_ref(sharing).is_some() {
+            return Ok(());
+        }
+        let value = match super::overrides::replacement(id) {
+            None => D::resolve(input, self).await?,
+            Some(replaced) => overridden(replaced.await?, sharing)?,
+        };
+        self.values.push((id, (sharing.boxed)(value)));
+        Ok(())
+    }
+
+    /// A clone of dependency `D`'s cached value.
+    pub(super) fn cloned<D>(&self, sharing: Sharing<D>) -> Option<D> {
+        self.cloned_ref(sharing).map(sharing.clone)
+    }
+
+    fn cloned_ref<D>(&self, sharing: Sharing<D>) -> Option<&D> {
+        let id = (sharing.type_id)();
+        let cached = self.values.iter().find(|(key, _)| *key == id);
+        cached.and_then(|(_, value)| (sharing.get)(&**value))
     }
 
     /// The value of dependency `D`, if it was resolved for this request.
@@ -345,7 +381,7 @@ impl<T: Clone + Send + 'static> Sharing<T> {
 }
 
 /// The second step of a route's argument `T`, through the cache when `sharing` is given (`T` is a
-/// dependency, see `codegen::Share`).
+/// dependency, see `slot::Share`).
 pub(crate) async fn resolve<T: Arg>(
     input: T::Input,
     deps: &mut Deps,
@@ -355,28 +391,4 @@ pub(crate) async fn resolve<T: Arg>(
         Some(sharing) => deps.resolve_shared(input, sharing).await,
         None => T::resolve(input, deps).await,
     }
-}
-
-/// The value of an argument whose second step is ready at once, for a route without
-/// dependencies (the route macros pick this path only then, by a constant). `None` if it is not
-/// ready after all (an `Arg` implementation that awaits without being a dependency), which the
-/// handler answers with a logged 500.
-#[inline(always)]
-pub(crate) fn now<T: Arg>(input: Option<T::Input>) -> Option<T> {
-    let input = input?;
-    let mut deps = Deps { values: Vec::new() };
-    let future = pin!(T::resolve(input, &mut deps));
-    match future.poll(&mut Context::from_waker(Waker::noop())) {
-        Poll::Ready(Ok(value)) => Some(value),
-        Poll::Ready(Err(_)) | Poll::Pending => not_ready::<T>(),
-    }
-}
-
-#[cold]
-fn not_ready<T>() -> Option<T> {
-    tracing::error!(
-        argument = type_name::<T>(),
-        "an argument that is not a dependency did not resolve at once; declare `SOURCE = Source::Dependency`"
-    );
-    None
 }

@@ -1,14 +1,16 @@
 //! Extraction: how each handler argument is obtained from one routed request.
 //!
-//! The generated handler of a route calls into this layer once per argument, in the order path,
-//! query, body, collecting every validation error before answering. Its files:
+//! The generated handler of a route calls into this layer once per argument, in declaration
+//! order, collecting every validation error before answering (the runtime's half of the handler,
+//! `routing::handler`, puts them in FastAPI's order). Its files:
 //!
 //! - `request`: [`RequestCx`], what a handler sees of a request (all borrowed from the dispatcher),
 //!   and where the router found the path parameters' values ([`PathParams`]);
 //! - `path`: extracting a path parameter (percent-decoding, conversion);
 //! - `query`: finding one query parameter without decoding the others;
 //! - `arg`: the [`Arg`] trait (public: a user type implementing it is a dependency), with the
-//!   per-request cache of its second step ([`Deps`]);
+//!   per-request cache of its second step ([`Deps`]); `slot`, an argument between the generated
+//!   handler's two steps, and the route's arguments as one list;
 //! - `query_param`, `injected`: the query parameter kinds, and the values the server injects
 //!   (`State<T>`, `HeaderMap`, ...);
 //! - `dependency`: dependencies a route group runs for their effect ([`DependencyFn`]);
@@ -49,6 +51,7 @@ mod query_param;
 mod request;
 mod security;
 mod single;
+mod slot;
 mod state;
 mod validation;
 
@@ -71,6 +74,7 @@ pub use security::{
     ApiKeyCookie, ApiKeyHeader, ApiKeyQuery, HttpBasic, HttpBearer, OAuth2PasswordBearer, TokenUrl,
 };
 pub(crate) use single::{repeated, single_field, sole_field};
+pub use slot::{Share, Slots};
 pub(crate) use state::Shared;
 pub use state::{State, StateMap};
 pub use validation::Validation;

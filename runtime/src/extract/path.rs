@@ -10,8 +10,9 @@
 use percent_encoding::percent_decode_str;
 use serde_json::Value;
 
+use super::arg::Param;
 use super::request::RequestCx;
-use crate::validate::{convert_param, path_loc, Constraint, Failure, FromParam, ValidationErrors};
+use crate::validate::{convert_param, path_loc, Failure, FromParam, ValidationErrors};
 
 /// Percent-decode a path or query value; invalid UTF-8 is an error with the raw text as input.
 // Inlined into `path_param`, which is instantiated in the route author's crate.
@@ -30,14 +31,15 @@ fn decode(raw: &str) -> Result<std::borrow::Cow<'_, str>, Failure> {
     })
 }
 
-/// Extract the `index`-th path parameter, named `name`.
+/// Extract the `index`-th path parameter of the route's template, declared as `param`.
+#[inline]
 pub fn path_param<T: FromParam>(
     cx: &RequestCx,
     index: usize,
-    name: &'static str,
-    constraints: &'static [Constraint],
+    param: Param<T>,
     errors: &mut ValidationErrors,
 ) -> Option<T> {
+    let (name, constraints) = (param.name(), param.constraints());
     let Some(raw) = cx.path_raw(index) else {
         errors.missing(path_loc(name));
         return None;

@@ -161,7 +161,7 @@ pub(crate) fn error_response(status: StatusCode, detail: &Value) -> Response {
 }
 
 /// 500 `{"detail":"Internal Server Error"}`.
-pub fn internal_error() -> Response {
+pub(crate) fn internal_error() -> Response {
     json_bytes_response(
         StatusCode::INTERNAL_SERVER_ERROR,
         &b"{\"detail\":\"Internal Server Error\"}"[..],

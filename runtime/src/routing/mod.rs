@@ -3,6 +3,9 @@
 //! This layer is built once, when the app is built, and consulted once per request (a lookup that
 //! returns a route index and the byte ranges of its path parameters). Its files:
 //!
+//! - `handler`: the generic half of every generated handler (extract, validate, resolve the
+//!   dependencies, call, in FastAPI's order), which the route macros call with what only the
+//!   route knows;
 //! - `route`: what a route is to the runtime ([`RouteDef`]: method, template, generated handlers,
 //!   OpenAPI fragment builder), the contract between the route macros and the runtime;
 //! - `router`: declaration-order matching on top of matchit, the shadow report, 404/405;
@@ -14,12 +17,14 @@
 //! takes is reported as shadowed when the app is built; the path-template grammar is
 //! `ferrapi-template`'s, the same the route macros check at compile time.
 
+mod handler;
 mod route;
 mod router;
 mod table;
 
-pub(crate) use route::BodyMode;
-pub use route::{complete_now, BoxFuture, Handler, Route, RouteDef, RouteParts, Started};
+pub use handler::{start, Call};
+pub(crate) use route::BoxFuture;
+pub use route::{BodyMode, Handler, Route, RouteDef, RouteParts, Shape, Started};
 pub(crate) use router::RouteStatus;
 pub use router::{Lookup, Router};
 pub use table::RouteInfo;

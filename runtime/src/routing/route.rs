@@ -12,20 +12,20 @@ use std::task::{Context, Poll, Waker};
 
 use hyper::Method;
 
-use crate::extract::{DependencyFn, RequestCx, StateMap};
+use crate::extract::{DependencyFn, RequestCx, Source, StateMap};
 use crate::openapi::Operation;
 use crate::response::{internal_error, Response};
 use crate::validate::SchemaRegistry;
 
 /// The boxed future a handler returns.
-pub type BoxFuture = Pin<Box<dyn Future<Output = Response> + Send + 'static>>;
+pub(crate) type BoxFuture = Pin<Box<dyn Future<Output = Response> + Send + 'static>>;
 
 /// What a generated handler did with a request.
 // Not boxed: `Now` is the common answer, and it is moved once into the response future.
 #[allow(clippy::large_enum_variant)]
 pub enum Started {
     /// It answered at once: a 422, say, or the answer of a function that cannot suspend (see
-    /// [`complete_now`]).
+    /// `complete_now`).
     Now(Response),
     /// The answer comes from this future: the boxed call of the route function (and of its
     /// dependencies, its groups' first).
@@ -47,21 +47,30 @@ pub type Handler = for<'a, 'b> fn(&'b RequestCx<'a>, &'b [DependencyFn]) -> Star
 ///
 /// The bound on the future is the boxed path's, so whether a route compiles does not depend on
 /// its body having an `.await`.
-pub fn complete_now<F, R>(route: &'static str, future: F, respond: R) -> Response
+pub(crate) fn complete_now<F, R>(route: &'static str, future: F, respond: R) -> Response
 where
     F: Future + Send + 'static,
     R: FnOnce(F::Output) -> Response,
 {
+    match poll_now(future) {
+        Some(output) => respond(output),
+        None => suspended(route),
+    }
+}
+
+/// `future`'s output if it is ready on its first poll (no waker), else `None`.
+#[inline(always)]
+pub(crate) fn poll_now<F: Future>(future: F) -> Option<F::Output> {
     let mut future = std::pin::pin!(future);
     match future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
-        Poll::Ready(output) => respond(output),
-        Poll::Pending => suspended(route),
+        Poll::Ready(output) => Some(output),
+        Poll::Pending => None,
     }
 }
 
 /// The answer when [`complete_now`]'s future suspended; out of line, it never happens.
 #[cold]
-fn suspended(route: &'static str) -> Response {
+pub(crate) fn suspended(route: &'static str) -> Response {
     tracing::error!(route, "handler suspended although its body has no `.await`");
     internal_error()
 }
@@ -82,10 +91,11 @@ pub struct RouteDef {
 }
 
 /// How a route takes its request body: read by the dispatcher before the handler runs, handed
-/// over unread, or not at all. One byte, read once per request.
+/// over unread, or not at all. One byte, read once per request; the route macros write it as the
+/// route's data (its arguments' sources folded with [`BodyMode::with`], or [`BodyMode::Form`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
-pub(crate) enum BodyMode {
+pub enum BodyMode {
     /// The route takes no body: the handler runs on the request head.
     None = 0,
     /// The body is read whole (bounded by the body limit), then the handler runs (JSON, a form).
@@ -95,6 +105,49 @@ pub(crate) enum BodyMode {
     /// The body is read as a form, files spooled to temporary files, then the handler runs (a
     /// route that takes `UploadFile` arguments).
     Form = 3,
+}
+
+impl BodyMode {
+    /// The mode of a route that also takes an argument from `source`: streamed when it is read as
+    /// it arrives, read whole when it is the body.
+    pub const fn with(self, source: Source) -> BodyMode {
+        match self {
+            BodyMode::None | BodyMode::Whole if source.is_stream() => BodyMode::Stream,
+            BodyMode::None if source.is_body() => BodyMode::Whole,
+            mode => mode,
+        }
+    }
+
+    /// True when the route takes a body.
+    pub const fn reads(self) -> bool {
+        !matches!(self, BodyMode::None)
+    }
+}
+
+/// What a route's arguments (path parameters aside) make of it, folded one argument at a time by
+/// the route macros, in constants: how it takes its body, and whether it has a dependency.
+#[derive(Debug, Clone, Copy)]
+pub struct Shape {
+    /// The body mode of the arguments so far.
+    pub body: BodyMode,
+    /// True when one of them is a dependency.
+    pub dependency: bool,
+}
+
+impl Shape {
+    /// No argument yet.
+    pub const NONE: Shape = Shape {
+        body: BodyMode::None,
+        dependency: false,
+    };
+
+    /// The shape with one more argument, taken from `source`.
+    pub const fn with(self, source: Source) -> Shape {
+        Shape {
+            body: self.body.with(source),
+            dependency: self.dependency || source.is_dependency(),
+        }
+    }
 }
 
 impl RouteDef {
@@ -127,11 +180,8 @@ pub struct RouteParts {
     pub path: &'static str,
     /// The generated handler.
     pub handler: Handler,
-    /// True when the route has a body argument (JSON, form, upload), so the body must be read.
-    pub reads_body: bool,
-    /// True when that argument reads the body as it arrives (an upload): the body is handed to
-    /// it unread.
-    pub streams_body: bool,
+    /// How the route takes its body.
+    pub body: BodyMode,
     /// False to leave the route out of the OpenAPI document.
     pub include_in_schema: bool,
     /// Builds the OpenAPI operation (the app finishes it, adding what the route's groups add).
@@ -147,8 +197,7 @@ impl From<RouteParts> for RouteDef {
             method,
             path,
             handler,
-            reads_body,
-            streams_body,
+            body,
             include_in_schema,
             operation,
             check,
@@ -158,28 +207,11 @@ impl From<RouteParts> for RouteDef {
             method,
             path,
             handler,
-            body: if streams_body {
-                BodyMode::Stream
-            } else if reads_body {
-                BodyMode::Whole
-            } else {
-                BodyMode::None
-            },
+            body,
             include_in_schema,
             operation,
             check,
         }
-    }
-}
-
-impl RouteDef {
-    /// The definition of a route that takes files (`UploadFile` arguments): its body is read as a
-    /// form before its arguments are converted. Written by the route macros for those routes
-    /// only, so every other route's expansion is what it was.
-    #[doc(hidden)]
-    pub fn __reads_form(mut self) -> Self {
-        self.body = BodyMode::Form;
-        self
     }
 }
 

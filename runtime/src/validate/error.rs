@@ -161,6 +161,17 @@ impl ValidationErrors {
         self.push(Failure::new("missing", "Field required").at(loc, Value::Null));
     }
 
+    /// Put the errors in FastAPI's order when the handler extracted its arguments in
+    /// declaration order: path parameters first, the body's last, the rest between them, each
+    /// source in the order found (stable). Run only on a request that failed.
+    pub(crate) fn sort_by_source(&mut self) {
+        self.items.sort_by_key(|item| match item.loc.first() {
+            Some(LocItem::Static("path")) => 0u8,
+            Some(LocItem::Static("body")) => 2,
+            _ => 1,
+        });
+    }
+
     /// The JSON body `{"detail": [...]}`.
     pub fn to_json_bytes(&self) -> Vec<u8> {
         struct Detail<'a>(&'a [ErrorItem]);

@@ -4,15 +4,36 @@
 //!
 //! Rules enforced here: every assertion trait carries `#[diagnostic::on_unimplemented]` words a
 //! route author understands (what is wrong, and what to write instead); nothing here runs per
-//! request except [`boxed`], [`bad_body`], [`reject_invalid`] and [`defer_invalid`] (and, for a request
-//! that fails validation, [`invalid`]; for a route with `status = N`, [`success`]).
+//! request except, for a route with `status = N`, [`success`] (the handler's generic half is
+//! `routing::handler`).
 
 use serde_json::Value;
 
-use crate::extract::{Arg, DependencyFn, RequestCx, Sharing};
-use crate::response::{IntoResponse, Invalid, Response};
-use crate::routing::BoxFuture;
-use crate::validate::{FromJson, FromParam, JsonSchema, SchemaRegistry, ValidationErrors};
+use crate::extract::{Arg, DependencyFn, Param, Source};
+use crate::openapi::Operation;
+use crate::response::{IntoResponse, Response};
+use crate::validate::{FromJson, FromParam, JsonSchema, SchemaRegistry};
+
+/// An argument's source as the route's one-body check folds it: `SourceProbe::<T>::SOURCE` is
+/// `T`'s when `T: Arg` (the inherent constant), else, through [`NoSource`], no source at all. A
+/// type that is no argument is reported once, at the argument, by the route's own use of `Arg`;
+/// with the fallback it does not also stop the check of the arguments after it (a second JSON
+/// body is still reported).
+pub struct SourceProbe<T: ?Sized>(std::marker::PhantomData<T>);
+
+impl<T: Arg> SourceProbe<T> {
+    /// `T`'s source.
+    pub const SOURCE: Source = T::SOURCE;
+}
+
+/// The fallback of [`SourceProbe`] for a type that is no argument: an injected value, which
+/// neither is a body nor makes the route wait for a dependency.
+pub trait NoSource {
+    /// No source.
+    const SOURCE: Source = Source::Injected;
+}
+
+impl<T: ?Sized> NoSource for SourceProbe<T> {}
 
 /// Finds a response body's schema when its type has one; `Json<T>` of a type that is only
 /// `Serialize` is documented without a schema instead of failing to compile. (Autoref
@@ -42,44 +63,6 @@ impl<T: ?Sized> ProbeUnknown for &SchemaProbe<T> {
     fn probe_schema(&self, _registry: &mut SchemaRegistry) -> Option<Value> {
         None
     }
-}
-
-/// Box a handler future.
-pub fn boxed<F>(future: F) -> BoxFuture
-where
-    F: std::future::Future<Output = Response> + Send + 'static,
-{
-    Box::pin(future)
-}
-
-/// True when the request's body cannot be validated at all (not UTF-8, not JSON): a route with
-/// dependencies answers it before running them, as FastAPI does.
-pub fn bad_body(errors: &ValidationErrors) -> bool {
-    errors.bad_body.is_some()
-}
-
-/// `Err` with the app's answer when a check failed, else `Ok`: what the generated handler asks
-/// once every argument is extracted. A valid request pays what `ValidationErrors::finish` costs
-/// (a test of the errors, no call).
-#[inline]
-pub fn reject_invalid(cx: &RequestCx<'_>, errors: ValidationErrors) -> Result<(), Response> {
-    errors
-        .answer_with(|errors| invalid(cx, errors))
-        .map_or(Ok(()), Err)
-}
-
-/// The app's answer to `errors` (not empty): FastAPI's, or the app's override of it.
-#[cold]
-#[inline(never)]
-pub fn invalid(cx: &RequestCx<'_>, errors: ValidationErrors) -> Response {
-    cx.answers().invalid(errors, cx.parts)
-}
-
-/// [`reject_invalid`] for a route with dependencies, which answers a validation error only after its
-/// dependencies ran: `Some` with what that answer needs when a check failed, else `None`.
-#[inline]
-pub fn defer_invalid(cx: &RequestCx<'_>, errors: ValidationErrors) -> Option<Invalid> {
-    errors.answer_with(|errors| Invalid::new(cx.answers(), errors, cx.parts))
 }
 
 /// Compile-time check that a path parameter's type can be parsed from a segment.
@@ -174,6 +157,15 @@ pub const fn assert_arg<T: Arg>() {}
 /// Assert `T: IntoResponse`.
 pub const fn assert_into_response<T: IntoResponse>() {}
 
+/// Document path parameter `param` in the route's operation (its type is the parameter's).
+pub fn path_param_doc<T: FromParam + serde::Serialize>(
+    param: Param<T>,
+    op: &mut Operation,
+    registry: &mut SchemaRegistry,
+) {
+    op.path_param::<T>(param.name(), param.constraints(), registry);
+}
+
 /// The answer of a route with `status = STATUS` whose return type does not choose a status:
 /// `output`'s response, its `200 OK` turned into `STATUS` (an error, or another status a
 /// response type chose itself, a `206` of a file, is left as it is). FastAPI's `status_code=`,
@@ -230,29 +222,6 @@ impl FormPart<true> for Vec<crate::UploadFile> {}
 
 /// Assert that argument `T` of a route that takes files is not a body other than the form's.
 pub const fn assert_form_part<T: FormPart<BODY>, const BODY: bool>() {}
-
-/// Compile-time check that a dependency can be cached for the request: the cache keeps its value
-/// and hands each use a clone. `SHARE` is what the cache needs of a dependency (`DEPENDENCY`),
-/// `None` for any other argument, so the generated code passes it to `extract::resolve` without
-/// naming the bounds, which most arguments (models) do not meet.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is a dependency, so it must be `Clone + Send + 'static`",
-    label = "a dependency that cannot be cached for the request",
-    note = "a dependency used twice in one request runs once, and each use gets a clone of its value, kept in the request's future: derive `Clone` (put what is expensive to copy in an `Arc`), and hold no `Rc`, `RefCell` or borrowed data"
-)]
-pub trait Share<const DEPENDENCY: bool>: Sized {
-    /// The cache's functions, for a dependency.
-    const SHARE: Option<Sharing<Self>>;
-}
-impl<T> Share<false> for T {
-    const SHARE: Option<Sharing<Self>> = None;
-}
-// Not recommended: the error then names `Share` with the note above rather than `Clone` or
-// `Send` alone.
-#[diagnostic::do_not_recommend]
-impl<T: Clone + Send + 'static> Share<true> for T {
-    const SHARE: Option<Sharing<Self>> = Some(Sharing::NEW);
-}
 
 /// Compile-time check that an input of a dependency is not the JSON body (`BODY`).
 #[diagnostic::on_unimplemented(
