@@ -39,7 +39,7 @@ pub trait Share<const DEPENDENCY: bool>: Sized {
     /// The cache's functions, for a dependency.
     const SHARE: Option<Sharing<Self>>;
 
-    /// The argument's first step, [`Arg::extract`], its input kept in a [`Slot`] with the cache's
+    /// The argument's first step, [`Arg::extract`], its input kept in a `Slot` with the cache's
     /// functions (the generated handler's one call per argument).
     #[inline(always)]
     fn slot(cx: &RequestCx<'_>, param: Param<Self>, errors: &mut ValidationErrors) -> Slot<Self, DEPENDENCY>
@@ -182,7 +182,7 @@ fn not_ready<T>() -> Option<T> {
     None
 }
 
-/// A route's arguments as the list `(a, (b, (.., ())))` of their [`Step`]s.
+/// A route's arguments as the list `(a, (b, (.., ())))` of their `Step`s.
 pub trait Slots: Send + 'static {
     /// The values, as the same list.
     type Values;
