@@ -10,9 +10,9 @@
 //!   JSON body (see the `json_body` module), `State<T>`, `HeaderMap`, `Method`, `Uri` and
 //!   `LastEventId` are injected, `#[dependency]` (or a hand-written impl) makes a dependency;
 //! - every kind but a dependency is ready after the synchronous step: its second step is a
-//!   `std::future::Ready`, and a route without a dependency never waits for it: its handler runs
-//!   the second steps and the call in place, by one poll without a waker (`complete_now`), which
-//!   the optimiser folds away for the built-in kinds;
+//!   `std::future::Ready`, and a route without a dependency never waits for it: its handler takes
+//!   each value by one poll without a waker (`slot::Slots::now`), which the optimiser folds away
+//!   for the built-in kinds;
 //! - a dependency a test overrides (`overrides`) is resolved by the override instead;
 //! - a dependency is resolved at most once per request: [`Deps`] keeps the first value of each
 //!   dependency type and every later use gets a clone of it (FastAPI's `use_cache=True`, its

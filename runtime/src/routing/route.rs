@@ -60,7 +60,7 @@ where
 
 /// `future`'s output if it is ready on its first poll (no waker), else `None`.
 #[inline(always)]
-pub(crate) fn poll_now<F: Future>(future: F) -> Option<F::Output> {
+fn poll_now<F: Future>(future: F) -> Option<F::Output> {
     let mut future = std::pin::pin!(future);
     match future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
         Poll::Ready(output) => Some(output),
@@ -70,7 +70,7 @@ pub(crate) fn poll_now<F: Future>(future: F) -> Option<F::Output> {
 
 /// The answer when [`complete_now`]'s future suspended; out of line, it never happens.
 #[cold]
-pub(crate) fn suspended(route: &'static str) -> Response {
+fn suspended(route: &'static str) -> Response {
     tracing::error!(route, "handler suspended although its body has no `.await`");
     internal_error()
 }

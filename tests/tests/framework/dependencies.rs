@@ -247,3 +247,26 @@ async fn the_apps_validation_error_waits_for_dependencies_as_fastapis_does() {
     let reply = get_as(&client, "alice-token", "/users/me/items?limit=1").await;
     assert_eq!(reply.status(), 200);
 }
+
+/// A route taking one dependency twice: both arguments get its value, resolved once.
+#[get("/twice")]
+async fn twice(first: CurrentUser, second: CurrentUser) -> Json<Value> {
+    Json(json!({ "same": format!("{first:?}") == format!("{second:?}") }))
+}
+
+#[tokio::test]
+async fn a_dependency_a_route_takes_twice_is_resolved_once_and_given_to_both() {
+    let client = TestClient::new(app(Store::sample()).routes(routes![twice]));
+    let reply = get_as(&client, "alice-token", "/twice").await;
+    assert_eq!(
+        (reply.status().as_u16(), reply.json::<Value>()),
+        (200, json!({ "same": true }))
+    );
+    // `/admin/lookups` counts its own lookup too: one for `/twice`, one for itself.
+    let lookups = get_as(&client, "alice-token", "/admin/lookups")
+        .await
+        .json::<Value>()["lookups"]
+        .clone();
+    assert_eq!(lookups, json!(2));
+    assert_eq!(get_as(&client, "nobody", "/twice").await.status(), 401);
+}
