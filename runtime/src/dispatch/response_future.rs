@@ -43,23 +43,6 @@ impl<B> ResponseFuture<B> {
     }
 }
 
-impl<B> ResponseFuture<B> {
-    /// The answer, when it was ready at once.
-    #[inline(always)]
-    pub(super) fn ready_mut(&mut self) -> Option<&mut Response> {
-        match &mut self.run {
-            Run::Ready(Poll::Ready(response)) => Some(response),
-            _ => None,
-        }
-    }
-
-    /// Record the answer with `observed` when it is ready.
-    #[inline(always)]
-    pub(super) fn observe(&mut self, observed: Box<Observed>) {
-        self.observed = Some(observed);
-    }
-}
-
 impl<B> Future for ResponseFuture<B>
 where
     B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,

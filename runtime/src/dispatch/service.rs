@@ -14,7 +14,7 @@ use std::task::{Context, Poll};
 use bytes::Bytes;
 use hyper::Request;
 
-use super::{dispatch, Compiled, Endpoint, RequestId, ResponseFuture, ServiceFuture, X_REQUEST_ID};
+use super::{dispatch, Compiled, Endpoint, RequestId, ResponseFuture, ServiceFuture, X_REQUEST_ID_NAME};
 use crate::config::Config;
 use crate::response::{BoxError, Response};
 use crate::routing::RouteInfo;
@@ -92,9 +92,7 @@ impl Service {
                 request_id = id.as_str(),
                 "concurrency limit reached; answering 503"
             );
-            response
-                .headers_mut()
-                .insert(X_REQUEST_ID.clone(), id.into_header());
+            response.headers_mut().insert(X_REQUEST_ID_NAME, id.into_header());
         }
     }
 

@@ -21,10 +21,12 @@ pub(crate) const NANOS_PER_SEC: u64 = 1_000_000_000;
 #[inline]
 pub(crate) fn now() -> u64 {
     let t = rustix::time::clock_gettime(rustix::time::ClockId::Monotonic);
-    // A monotonic clock's reading is never negative.
-    let secs = u64::try_from(t.tv_sec).unwrap_or(0);
-    let nanos = u64::try_from(t.tv_nsec).unwrap_or(0);
-    secs.saturating_mul(NANOS_PER_SEC).saturating_add(nanos)
+    // A monotonic reading counts from boot: never negative, and 64-bit nanoseconds last 584
+    // years, so plain arithmetic is exact (the checked conversions and saturating operations it
+    // replaces cost ≈ 12 instructions a reading, two per observed request, callgrind).
+    (t.tv_sec as u64)
+        .wrapping_mul(NANOS_PER_SEC)
+        .wrapping_add(t.tv_nsec as u64)
 }
 
 /// Now, in nanoseconds on the monotonic clock.
