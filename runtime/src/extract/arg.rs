@@ -288,11 +288,10 @@ impl Deps {
     /// generated code, which cannot name the bounds (most arguments, models among them, are not
     /// `Clone`), can call it (see `slot::Share`).
     async fn resolve_shared<D: Arg>(&mut self, input: D::Input, sharing: Sharing<D>) -> Result<D, Response> {
-        let id = (sharing.type_id)();
-        let cached = self.values.iter().find(|(key, _)| *key == id);
-        if let Some(value) = cached.and_then(|(_, value)| (sharing.get)(&**value)) {
+        if let Some(value) = self.cloned_ref(sharing) {
             return Ok((sharing.clone)(value));
         }
+        let id = (sharing.type_id)();
         let value = match super::overrides::replacement(id) {
             None => D::resolve(input, self).await?,
             Some(replaced) => overridden(replaced.await?, sharing)?,
@@ -310,10 +309,10 @@ impl Deps {
         input: D::Input,
         sharing: Sharing<D>,
     ) -> Result<(), Response> {
-        let id = (sharing.type_id)();
         if self.cloned_ref(sharing).is_some() {
             return Ok(());
         }
+        let id = (sharing.type_id)();
         let value = match super::overrides::replacement(id) {
             None => D::resolve(input, self).await?,
             Some(replaced) => overridden(replaced.await?, sharing)?,
@@ -327,6 +326,7 @@ impl Deps {
         self.cloned_ref(sharing).map(sharing.clone)
     }
 
+    /// Dependency `D`'s cached value, if it was resolved for this request.
     fn cloned_ref<D>(&self, sharing: Sharing<D>) -> Option<&D> {
         let id = (sharing.type_id)();
         let cached = self.values.iter().find(|(key, _)| *key == id);
