@@ -247,6 +247,14 @@ impl App {
         self
     }
 
+    /// Set the most the bodies being received on one HTTP/2 connection may hold of the memory
+    /// budget (`None`: no share per connection, for a trusted proxy multiplexing many clients;
+    /// see [`Config::connection_body_share`]).
+    pub fn connection_body_share(mut self, bytes: Option<usize>) -> Self {
+        self.config.connection_body_share = bytes;
+        self
+    }
+
     /// Set the time in-flight requests get after a shutdown signal.
     pub fn shutdown_timeout(mut self, timeout: Duration) -> Self {
         self.config.shutdown_timeout = timeout;

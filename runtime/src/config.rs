@@ -60,6 +60,15 @@ pub struct Config {
     /// `Retry-After: 1` while others hold the budget, 413 when the request alone needs more than
     /// all of it. Each refusal is counted and logged like the server's other refusals.
     pub memory_budget: Option<usize>,
+    /// The most the request bodies being received on one HTTP/2 connection may hold of the
+    /// memory budget together (default 8 MiB, an eighth of the default budget; never less than
+    /// `body_limit`, so one whole body always fits): bodies past it wait, or are answered 503,
+    /// while those of other connections go on. A body counts once it has had to wait for its
+    /// bytes; bodies that arrive whole never do. An HTTP/1 connection receives one body at a
+    /// time, within `body_limit`. `None`: no share per connection, for a trusted proxy that
+    /// multiplexes many clients on one HTTP/2 connection (the budget as a whole, and the reset
+    /// of bodies that do not progress, still hold).
+    pub connection_body_share: Option<usize>,
     /// Connections open at once (default 10,000; `None`: unlimited), so the process never runs
     /// out of file descriptors. A connection accepted at the limit takes the place of the oldest
     /// idle one (still sending its first bytes or a request head, or between requests), which is
@@ -113,6 +122,7 @@ impl Default for Config {
             write_timeout: Duration::from_secs(10),
             max_concurrency: Some(1024),
             memory_budget: Some(64 * 1024 * 1024),
+            connection_body_share: Some(8 * 1024 * 1024),
             max_connections: Some(10_000),
             strict_http1: true,
             http2_max_streams: 100,

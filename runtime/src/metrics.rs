@@ -193,11 +193,14 @@ pub(crate) enum Refusal {
     Malformed,
     /// 503 or 413: a request or response the memory budget had no room for.
     MemoryBudget,
+    /// 503 and closed (HTTP/2: the stream reset): a body that made no progress while its memory
+    /// was needed, reset to give it back.
+    MemoryReset,
 }
 
 impl Refusal {
     /// Every reason, in label order.
-    pub(crate) const ALL: [Refusal; 7] = [
+    pub(crate) const ALL: [Refusal; 8] = [
         Refusal::Overload,
         Refusal::BodyTimeout,
         Refusal::WriteTimeout,
@@ -205,6 +208,7 @@ impl Refusal {
         Refusal::Evicted,
         Refusal::Malformed,
         Refusal::MemoryBudget,
+        Refusal::MemoryReset,
     ];
 
     /// The label value.
@@ -217,6 +221,7 @@ impl Refusal {
             Refusal::Evicted => "evicted",
             Refusal::Malformed => "malformed",
             Refusal::MemoryBudget => "memory_budget",
+            Refusal::MemoryReset => "memory_reset",
         }
     }
 }

@@ -156,7 +156,7 @@ pub async fn read_bird(store: State<Store>, memory: Memory, name: String) -> Res
     // Room for the largest bird is asked before one is loaded: under answers nobody reads, a read
     // the memory budget has no room for is refused without loading its bird (each such read had
     // loaded it, only for its answer to be refused).
-    let room = match memory.reserve(BIRD_READ_ROOM) {
+    let room = match memory.reserve(BIRD_READ_ROOM).await {
         Ok(room) => Some(room),
         // A budget set below one bird's room: read it anyway (its answer is charged as usual).
         Err(refused) if refused.is_too_large() => None,

@@ -5,18 +5,29 @@
 //! - the body is read by polling, never beyond its limit (`limit.rs`: a declared length over it
 //!   is refused before reading, bytes over it as they arrive); a body of one frame (most bodies)
 //!   is not copied;
-//! - with a memory budget, what it keeps is charged before it is kept, and only what has arrived
-//!   (a buffer grows by doubling what arrived, never past the declared length): a client that
-//!   declares a length and stalls holds nothing of the budget (it could otherwise hold all of it,
-//!   64 connections x 1 MiB, for the whole body deadline, without sending a byte);
+//! - with a memory budget, what it keeps is charged before it is kept, and only what has arrived:
+//!   a client that declares a length and stalls holds nothing of the budget. Its buffer is
+//!   allocated exactly (no allocator's doubling on top): twice what arrived when it must grow,
+//!   never past the declared length, so a nearly whole 1 MiB body holds and is charged 1 MiB
+//!   (before, `BytesMut::reserve`'s own doubling made it 2 MiB);
+//! - a charge that does not fit first resets bodies that do not progress (`budget/receiving.rs`),
+//!   then the reader waits for the freed bytes a bounded time (`budget/wait.rs`), keeping the
+//!   frame it could not charge, before its 503; the dispatcher's look, which cannot wait, leaves
+//!   that to the next poll;
+//! - a body that waits for bytes from a task is registered as still being received, with the
+//!   connection's share (HTTP/2) it counts against; it progresses each time it brings another
+//!   `Config::body_min_rate`'s worth of bytes; reset (it did not progress for a second while
+//!   others needed the memory), it is answered 503 with `Retry-After` and `Connection: close`
+//!   (HTTP/2: the stream is reset after the answer) and what it held is dropped;
 //! - a body that cannot be read is answered: 408 when it missed its deadline (`deadline.rs`), 413
 //!   when a layer limited its length (`RequestBodyLimitLayer`), else 400;
 //! - the dispatcher's first look ([`BodyReader::first_look`]) polls without a task to wake, and
 //!   the dispatcher polls again with its task's waker before it waits: the contract of
 //!   `deadline.rs` (a timed body starts no clock for that look).
 
-use bytes::{Buf, BufMut, Bytes, BytesMut};
+use bytes::{Buf, Bytes};
 use std::pin::Pin;
+use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 
 use http_body_util::LengthLimitError;
@@ -25,8 +36,8 @@ use serde_json::json;
 
 use super::deadline::{body_timed_out, is_body_timeout};
 use super::limit::Limit;
-use crate::budget::Charge;
-use crate::response::{error_response, over_budget, BodyError, BoxError, Response};
+use crate::budget::{Charge, OverBudget, Registration, RoomWait, Share};
+use crate::response::{body_reset, error_response, over_budget, BodyError, BoxError, Response};
 
 /// Reads a whole body within its limit, charged against the memory budget (see the module
 /// rules), by polling.
@@ -39,10 +50,28 @@ pub(crate) struct BodyReader<B> {
     /// The first data frame, kept as it came: a body of one frame (most bodies) is not copied.
     first: Bytes,
     /// The body so far, once a second frame arrived.
-    buffer: BytesMut,
+    buffer: Vec<u8>,
     /// The declared length: the most `buffer` grows to (it grows by doubling what arrived).
     capacity: usize,
     limit: Limit,
+    /// What a body that waited, or that the budget had no room for, keeps (most never do).
+    slow: Option<Box<Slow>>,
+    /// The share of its connection's bodies being received, when it counts against one.
+    share: Option<Arc<Share>>,
+    /// Bytes that make progress (`Config::body_min_rate`, at least 1).
+    step: usize,
+}
+
+/// What a body that had to wait keeps.
+#[derive(Default)]
+struct Slow {
+    /// Its place among the bodies still being received, once it waited from a task.
+    registration: Option<Registration>,
+    /// Bytes received since it last progressed.
+    since_progress: usize,
+    /// A frame the budget had no room for yet, and the wait for that room.
+    unkept: Option<Bytes>,
+    room: Option<RoomWait>,
 }
 
 impl<B> BodyReader<B>
@@ -51,24 +80,37 @@ where
     B::Error: Into<BoxError>,
 {
     /// Start reading `body`; a declared `Content-Length` over `limit` is refused at once, and
-    /// one the memory budget (`charge`) has no room for now (503) or could never hold (413).
-    pub(crate) fn new(body: B, limit: Limit, charge: Option<Charge>) -> Result<Self, Response> {
+    /// one the memory budget (`charge`) could never hold (413). A body that waits counts against
+    /// its connection's `share`, when it has one, and progresses by `step` bytes.
+    pub(crate) fn new(
+        body: B,
+        limit: Limit,
+        charge: Option<Charge>,
+        (share, step): (Option<Arc<Share>>, u32),
+    ) -> Result<Self, Response> {
         // hyper turns `Content-Length` into the body's exact size hint (and refuses a malformed
         // one), so the header need not be looked up and parsed again.
         let hint = body.size_hint();
         limit.check_declared(&hint)?;
         let capacity = hint.exact().map_or(limit.as_usize(), |len| len as usize);
         if let Some(charge) = &charge {
-            charge.fits(hint.lower() as usize).map_err(over_budget)?;
+            // Room the budget has not now is waited for as the bytes come; only a body no
+            // budget could hold is refused before it is read.
+            if let Err(OverBudget::TooLarge) = charge.fits(hint.lower() as usize) {
+                return Err(over_budget(OverBudget::TooLarge));
+            }
         }
         Ok(BodyReader {
             body,
             charge,
             charged: 0,
             first: Bytes::new(),
-            buffer: BytesMut::new(),
+            buffer: Vec::new(),
             capacity,
             limit,
+            slow: None,
+            share,
+            step: (step as usize).max(1),
         })
     }
 
@@ -79,10 +121,14 @@ where
 
     /// Charge what the body holds once it holds `held` bytes.
     #[inline]
-    fn charge_up_to(&mut self, held: usize) -> Result<(), Response> {
+    fn charge_up_to(&mut self, held: usize) -> Result<(), OverBudget> {
         if held > self.charged {
             if let Some(charge) = &self.charge {
-                charge.grow(held - self.charged).map_err(over_budget)?;
+                let more = held - self.charged;
+                match self.slow.as_ref().and_then(|slow| slow.registration.as_ref()) {
+                    None => charge.grow(more)?,
+                    Some(registration) => charge.grow_received(registration, more)?,
+                }
             }
             self.charged = held;
         }
@@ -95,59 +141,137 @@ where
     /// the contract a body with a deadline relies on (`deadline.rs`).
     #[inline]
     pub(crate) fn first_look(&mut self) -> Poll<Result<Bytes, Response>> {
-        self.poll_read(&mut Context::from_waker(Waker::noop()))
+        self.poll_body(&mut Context::from_waker(Waker::noop()), true)
     }
 
     /// Poll until the body is complete, too large, or broken.
+    #[inline]
     pub(crate) fn poll_read(&mut self, cx: &mut Context<'_>) -> Poll<Result<Bytes, Response>> {
+        self.poll_body(cx, false)
+    }
+
+    fn poll_body(&mut self, cx: &mut Context<'_>, looking: bool) -> Poll<Result<Bytes, Response>> {
+        if let Some(slow) = &mut self.slow {
+            if slow.registration.as_ref().is_some_and(Registration::is_reset) {
+                return Poll::Ready(Err(body_reset()));
+            }
+            if let Some(data) = slow.unkept.take() {
+                if let Err(stop) = self.keep(data, cx, looking) {
+                    return stop;
+                }
+            }
+        }
         loop {
             match Pin::new(&mut self.body).poll_frame(cx) {
-                Poll::Pending => return Poll::Pending,
+                Poll::Pending => {
+                    if !looking {
+                        self.waits(cx);
+                    }
+                    return Poll::Pending;
+                }
                 Poll::Ready(None) => {
+                    // No longer being received: its charge stays with the request.
+                    self.slow = None;
                     let body = if self.buffer.is_empty() {
                         std::mem::take(&mut self.first)
                     } else {
-                        std::mem::take(&mut self.buffer).freeze()
+                        Bytes::from(std::mem::take(&mut self.buffer))
                     };
                     return Poll::Ready(Ok(body));
                 }
                 Poll::Ready(Some(Err(err))) => return Poll::Ready(Err(unreadable(err.into()))),
                 Poll::Ready(Some(Ok(frame))) => {
                     if let Ok(mut data) = frame.into_data() {
-                        let read = self.first.len() + self.buffer.len();
-                        let needed = read + data.remaining();
-                        if let Err(refused) = self.limit.check(needed as u64) {
-                            return Poll::Ready(Err(refused));
+                        let data = data.copy_to_bytes(data.remaining());
+                        if let Err(stop) = self.keep(data, cx, looking) {
+                            return stop;
                         }
-                        if read == 0 {
-                            if let Err(refused) = self.charge_up_to(needed) {
-                                return Poll::Ready(Err(refused));
-                            }
-                            // `Bytes` hands itself over without a copy.
-                            self.first = data.copy_to_bytes(data.remaining());
-                            continue;
-                        }
-                        if needed > self.buffer.capacity() {
-                            // Twice what arrived, never past the declared length: what the body
-                            // holds follows what was sent.
-                            let room = needed.max(2 * read).min(self.capacity.max(needed));
-                            if let Err(refused) = self.charge_up_to(room) {
-                                return Poll::Ready(Err(refused));
-                            }
-                            self.buffer.reserve(room - self.buffer.len());
-                            // The allocator's own rounding, if any.
-                            if let Err(refused) = self.charge_up_to(self.buffer.capacity()) {
-                                return Poll::Ready(Err(refused));
-                            }
-                        }
-                        if self.buffer.is_empty() {
-                            self.buffer.put(std::mem::take(&mut self.first));
-                        }
-                        self.buffer.put(data);
                     }
                 }
             }
         }
+    }
+
+    /// The body waits for bytes in a task: register it as still being received (once), with the
+    /// waker a reset wakes.
+    #[cold]
+    fn waits(&mut self, cx: &Context<'_>) {
+        let Some(charge) = &self.charge else {
+            return;
+        };
+        let slow = self.slow.get_or_insert_with(Box::default);
+        let registration = slow
+            .registration
+            .get_or_insert_with(|| charge.register(self.charged, self.share.clone()));
+        registration.set_waker(cx.waker());
+    }
+
+    /// Keep `data`, the body's next bytes, once its limit and the budget allow: `Err` holds what
+    /// the caller returns instead of going on (the 413 or 503, or `Pending` while it waits for
+    /// room, the frame kept for the next poll).
+    fn keep(
+        &mut self,
+        data: Bytes,
+        cx: &mut Context<'_>,
+        looking: bool,
+    ) -> Result<(), Poll<Result<Bytes, Response>>> {
+        let read = self.first.len() + self.buffer.len();
+        let needed = read + data.len();
+        if let Err(refused) = self.limit.check(needed as u64) {
+            return Err(Poll::Ready(Err(refused)));
+        }
+        let room = if read == 0 {
+            needed
+        } else if needed > self.buffer.capacity() {
+            // Twice what arrived, never past the declared length: what the body holds follows
+            // what was sent.
+            needed.max(2 * read).min(self.capacity.max(needed))
+        } else {
+            self.charged
+        };
+        while let Err(refused) = self.charge_up_to(room) {
+            if refused == OverBudget::TooLarge {
+                return Err(Poll::Ready(Err(over_budget(refused))));
+            }
+            let slow = self.slow.get_or_insert_with(Box::default);
+            if looking {
+                // No task to wake: the next poll, from one, waits.
+                slow.unkept = Some(data);
+                return Err(Poll::Pending);
+            }
+            match slow.room.get_or_insert_with(RoomWait::new).poll_retry(cx) {
+                Poll::Ready(true) => continue,
+                Poll::Ready(false) => return Err(Poll::Ready(Err(over_budget(refused)))),
+                Poll::Pending => {
+                    slow.unkept = Some(data);
+                    return Err(Poll::Pending);
+                }
+            }
+        }
+        if let Some(slow) = &mut self.slow {
+            slow.room = None;
+            if let Some(registration) = &slow.registration {
+                slow.since_progress += data.len();
+                if slow.since_progress >= self.step {
+                    slow.since_progress = 0;
+                    registration.progressed();
+                }
+            }
+        }
+        if read == 0 {
+            // `Bytes` hands itself over without a copy.
+            self.first = data;
+            return Ok(());
+        }
+        if needed > self.buffer.capacity() {
+            // Exactly `room`: `Vec::reserve` would double on its own.
+            self.buffer.reserve_exact(room - self.buffer.len());
+        }
+        if self.buffer.is_empty() {
+            self.buffer.extend_from_slice(&std::mem::take(&mut self.first));
+        }
+        self.buffer.extend_from_slice(&data);
+        Ok(())
     }
 }
 
@@ -212,7 +336,8 @@ mod tests {
             stall,
             stalled: false,
         };
-        let mut reader = BodyReader::new(body, Limit::of_usize(limit), None).map_err(|r| r.status())?;
+        let mut reader =
+            BodyReader::new(body, Limit::of_usize(limit), None, (None, 0)).map_err(|r| r.status())?;
         std::future::poll_fn(|cx| reader.poll_read(cx))
             .await
             .map_err(|r| r.status())
@@ -249,10 +374,12 @@ mod tests {
             stall,
             stalled: false,
         };
-        let mut whole = BodyReader::new(frames(false), Limit::new(10), None).map_err(|r| r.status());
+        let mut whole =
+            BodyReader::new(frames(false), Limit::new(10), None, (None, 0)).map_err(|r| r.status());
         let looked = whole.as_mut().map(|reader| reader.first_look());
         assert!(matches!(looked, Ok(Poll::Ready(Ok(ref bytes))) if bytes == "{}"));
-        let mut waiting = BodyReader::new(frames(true), Limit::new(10), None).map_err(|r| r.status());
+        let mut waiting =
+            BodyReader::new(frames(true), Limit::new(10), None, (None, 0)).map_err(|r| r.status());
         let Ok(reader) = waiting.as_mut() else {
             panic!("refused")
         };

@@ -64,11 +64,16 @@ pub use response_future::ServiceFuture;
 pub(crate) use service::LayerFn;
 pub use service::Service;
 
+use crate::budget::Share;
 use crate::logging::ACCESS_TARGET;
 use crate::response::BoxError;
 use observe::Hook;
 use routed::route;
 use run::Run;
+
+/// A request body, and the share of its connection's bodies being received it counts against,
+/// when it has one (HTTP/2, `budget/receiving.rs`).
+pub(crate) type Received<'a, B> = (B, Option<&'a Arc<Share>>);
 
 /// Whether the access line is on: decided once by ferrapi's log, else asked of `tracing` (a
 /// callsite's cached interest, which still consults the subscriber's filter per request).
@@ -80,15 +85,16 @@ fn access_log_on() -> bool {
     }
 }
 
-/// Start answering the request of head `parts` and body `body` with the app `inner`, whose layer
-/// stack (if it has layers) is `stack`. Taken apart rather than as a `Request`: the server wraps
-/// the body it hands over, and a `Request` rebuilt around it cost a copy of the head.
+/// Start answering the request of head `parts` and body `body` (counted against its connection's
+/// share of bodies being received, when it has one) with the app `inner`, whose layer stack (if
+/// it has layers) is `stack`. Taken apart rather than as a `Request`: the server wraps the body
+/// it hands over, and a `Request` rebuilt around it cost a copy of the head.
 #[inline]
 pub(crate) fn dispatch<B>(
     inner: &Arc<Compiled>,
     stack: Option<&Endpoint>,
     parts: Parts,
-    body: B,
+    body: Received<'_, B>,
 ) -> ResponseFuture<B>
 where
     B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
@@ -109,7 +115,7 @@ fn dispatch_observed<B>(
     inner: &Arc<Compiled>,
     stack: Option<&Endpoint>,
     parts: Parts,
-    body: B,
+    body: Received<'_, B>,
     log: bool,
     is_head: bool,
 ) -> ResponseFuture<B>
@@ -141,7 +147,7 @@ fn begin<B, H: Hook>(
     inner: &Arc<Compiled>,
     stack: Option<&Endpoint>,
     parts: Parts,
-    body: B,
+    body: Received<'_, B>,
     hook: &mut H,
 ) -> Run<B>
 where

@@ -34,7 +34,8 @@ use tower::ServiceExt;
 use super::response_future::ResponseFuture;
 use super::routed::{respond_unrouted, Routed};
 use super::run::{run, Run};
-use super::{Compiled, Endpoint, LayerFn, MatchedRoute, ServiceFuture};
+use super::{Compiled, Endpoint, LayerFn, MatchedRoute, Received, ServiceFuture};
+use crate::budget::Share;
 use crate::response::{internal_answer, internal_error, Body, BoxError, InternalAnswer, Response};
 
 /// Where a request going down a stack will be picked up by [`Innermost`]: the app, where it was
@@ -44,11 +45,19 @@ struct Resume {
     inner: Arc<Compiled>,
     routed: Routed,
     depth: usize,
+    /// The share of its connection's bodies being received the body counts against.
+    share: Option<Arc<Share>>,
 }
 
 /// After the app's layers (or without them): the next of the route's group stacks, from the
 /// `depth`-th, or the route itself; or the answer of a place that is not a route.
-pub(super) fn proceed<B>(inner: &Arc<Compiled>, parts: Parts, body: B, routed: Routed, depth: usize) -> Run<B>
+pub(super) fn proceed<B>(
+    inner: &Arc<Compiled>,
+    parts: Parts,
+    body: Received<'_, B>,
+    routed: Routed,
+    depth: usize,
+) -> Run<B>
 where
     B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
@@ -80,7 +89,7 @@ pub(super) fn through<B>(
     stack: &Endpoint,
     inner: &Arc<Compiled>,
     mut parts: Parts,
-    body: B,
+    (body, share): Received<'_, B>,
     routed: Routed,
     depth: usize,
 ) -> Run<B>
@@ -102,6 +111,7 @@ where
         inner: inner.clone(),
         routed,
         depth,
+        share: share.cloned(),
     });
     let future = stack.clone().oneshot(Request::from_parts(parts, Body::new(body)));
     Run::running(
@@ -143,9 +153,14 @@ impl tower::Service<Request<Body>> for Innermost {
 
     fn call(&mut self, mut request: Request<Body>) -> ServiceFuture<Body> {
         let run = match request.extensions_mut().remove::<Resume>() {
-            Some(Resume { inner, routed, depth }) => {
+            Some(Resume {
+                inner,
+                routed,
+                depth,
+                share,
+            }) => {
                 let (parts, body) = request.into_parts();
-                proceed(&inner, parts, body, routed, depth)
+                proceed(&inner, parts, (body, share.as_ref()), routed, depth)
             }
             None => Run::ready(lost_routing(self.0.as_ref())),
         };

@@ -25,7 +25,7 @@ use bytes::Bytes;
 use hyper::http::request::Parts;
 
 use super::panic::{panic_message, CatchPanic};
-use super::{Compiled, Target};
+use super::{Compiled, Received, Target};
 use crate::body::{
     body_input, read_form, BodyInput, BodyReader, FormLimits, Limit, StreamSlot, SPOOL_THRESHOLD,
 };
@@ -162,7 +162,7 @@ pub(super) fn run<B>(
     index: usize,
     target: &Target,
     parts: Parts,
-    body: B,
+    (body, share): Received<'_, B>,
     params: PathParams,
 ) -> Run<B>
 where
@@ -174,7 +174,8 @@ where
         BodyMode::Whole => {
             let charge = inner.budget.as_ref().map(Charge::new);
             let limit = Limit::of_usize(inner.config.body_limit);
-            let mut reader = match BodyReader::new(body, limit, charge) {
+            let step = inner.config.body_min_rate.unwrap_or(0);
+            let mut reader = match BodyReader::new(body, limit, charge, (share.cloned(), step)) {
                 Ok(reader) => reader,
                 Err(response) => return Run::ready(response),
             };

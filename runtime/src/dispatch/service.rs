@@ -15,6 +15,7 @@ use bytes::Bytes;
 use hyper::Request;
 
 use super::{dispatch, Compiled, Endpoint, RequestId, ResponseFuture, ServiceFuture, X_REQUEST_ID_NAME};
+use crate::budget::Share;
 use crate::config::Config;
 use crate::response::{BoxError, Response};
 use crate::routing::RouteInfo;
@@ -113,18 +114,24 @@ impl Service {
         B::Error: Into<BoxError>,
     {
         let (parts, body) = request.into_parts();
-        self.start_parts(parts, body)
+        self.start_parts(parts, body, None)
     }
 
     /// [`Service::start`] of a request taken apart (the server hands over the head and the body
-    /// it wrapped, without a `Request` rebuilt around them).
+    /// it wrapped, without a `Request` rebuilt around them), whose body counts against its
+    /// connection's `share` of the bodies being received, when it has one (HTTP/2).
     #[inline]
-    pub(crate) fn start_parts<B>(&self, parts: hyper::http::request::Parts, body: B) -> ResponseFuture<B>
+    pub(crate) fn start_parts<B>(
+        &self,
+        parts: hyper::http::request::Parts,
+        body: B,
+        share: Option<&Arc<Share>>,
+    ) -> ResponseFuture<B>
     where
         B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
         B::Error: Into<BoxError>,
     {
-        dispatch(&self.inner, self.stack.as_ref(), parts, body)
+        dispatch(&self.inner, self.stack.as_ref(), parts, (body, share))
     }
 }
 

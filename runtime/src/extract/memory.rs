@@ -4,11 +4,13 @@
 //! after (when only its answer could be refused, and every refused read had loaded it anyway).
 //!
 //! Rules enforced here:
-//! - [`Memory::reserve`] charges the budget at once and holds the charge until the returned
+//! - [`Memory::reserve`] charges the budget and holds the charge until the returned
 //!   [`Reserved`] is dropped (at the latest when the route's future ends, before its answer is
-//!   charged in turn); a reservation that does not fit is [`NoRoom`], answered as the budget
-//!   answers (503 with `Retry-After: 1`, or 413 when it is more than the whole budget) and
-//!   counted with the budget's refusals;
+//!   charged in turn); when the budget has no room now, bodies that do not progress are reset to
+//!   make some (`budget/receiving.rs`) and the reservation waits for their bytes, at most
+//!   200 ms; a reservation that still does not fit is [`NoRoom`], answered as the budget answers
+//!   (503 with `Retry-After: 1`, or 413 when it is more than the whole budget) and counted with
+//!   the budget's refusals. [`Memory::try_reserve`] does not wait;
 //! - in an app without a budget every reservation succeeds and holds nothing;
 //! - it is injected: it documents nothing, and a route that does not take it pays nothing.
 
@@ -17,7 +19,7 @@ use std::sync::Arc;
 
 use super::arg::{ready, Arg, Deps, Param, Source};
 use super::request::RequestCx;
-use crate::budget::{Charge, MemoryBudget, OverBudget};
+use crate::budget::{Charge, MemoryBudget, OverBudget, RoomWait};
 use crate::response::{over_budget, IntoResponse, Response};
 use crate::validate::ValidationErrors;
 
@@ -31,7 +33,7 @@ use crate::validate::ValidationErrors;
 /// /// A report of up to 1 MiB, loaded only when the server has room for it.
 /// #[get("/report")]
 /// async fn report(memory: Memory) -> Response {
-///     let _room = match memory.reserve(1 << 20) {
+///     let _room = match memory.reserve(1 << 20).await {
 ///         Ok(room) => room,
 ///         Err(refused) => return refused.into_response(),
 ///     };
@@ -85,8 +87,35 @@ impl IntoResponse for NoRoom {
 }
 
 impl Memory {
-    /// Hold `bytes` of the budget until the returned [`Reserved`] is dropped, or [`NoRoom`].
-    pub fn reserve(&self, bytes: usize) -> Result<Reserved, NoRoom> {
+    /// Hold `bytes` of the budget until the returned [`Reserved`] is dropped. When the budget
+    /// has no room now, room is made by resetting bodies that do not progress, and this waits
+    /// for it (at most 200 ms) before [`NoRoom`].
+    pub async fn reserve(&self, bytes: usize) -> Result<Reserved, NoRoom> {
+        let Some(budget) = &self.budget else {
+            return Ok(Reserved { _charge: None });
+        };
+        let mut wait: Option<RoomWait> = None;
+        loop {
+            match Charge::of(budget, bytes) {
+                Ok(charge) => {
+                    return Ok(Reserved {
+                        _charge: Some(charge),
+                    })
+                }
+                Err(OverBudget::Busy) => {
+                    let wait = wait.get_or_insert_with(RoomWait::new);
+                    if !std::future::poll_fn(|cx| wait.poll_retry(cx)).await {
+                        return Err(NoRoom(OverBudget::Busy));
+                    }
+                }
+                Err(refused) => return Err(NoRoom(refused)),
+            }
+        }
+    }
+
+    /// Hold `bytes` of the budget until the returned [`Reserved`] is dropped, or [`NoRoom`] at
+    /// once (no wait: see [`reserve`](Self::reserve)).
+    pub fn try_reserve(&self, bytes: usize) -> Result<Reserved, NoRoom> {
         match &self.budget {
             None => Ok(Reserved { _charge: None }),
             Some(budget) => Charge::of(budget, bytes)
@@ -123,17 +152,46 @@ mod tests {
         let memory = Memory {
             budget: Some(budget.clone()),
         };
-        let room = memory.reserve(600).unwrap();
+        let room = memory.try_reserve(600).unwrap();
         assert_eq!(budget.used(), 600);
-        let refused = memory.reserve(600).unwrap_err();
+        let refused = memory.try_reserve(600).unwrap_err();
         assert!(!refused.is_too_large());
         assert_eq!(refused.into_response().status(), 503);
-        assert!(memory.reserve(1001).unwrap_err().is_too_large());
+        assert!(memory.try_reserve(1001).unwrap_err().is_too_large());
         drop(room);
         assert_eq!(budget.used(), 0);
         assert!(
-            Memory::default().reserve(usize::MAX).is_ok(),
+            Memory::default().try_reserve(usize::MAX).is_ok(),
             "no budget: always room"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_reservation_waits_a_bounded_time_for_room_given_back() {
+        let budget = MemoryBudget::new(1000);
+        let memory = Memory {
+            budget: Some(budget.clone()),
+        };
+        let held = memory.try_reserve(900).unwrap();
+        let start = tokio::time::Instant::now();
+        let refused = memory.reserve(200).await.unwrap_err();
+        assert!(!refused.is_too_large());
+        assert_eq!(
+            start.elapsed(),
+            crate::budget::WAIT_FOR_ROOM,
+            "waited, then refused"
+        );
+        // Room given back while a reservation waits: it gets it.
+        let waiting = tokio::spawn({
+            let memory = memory.clone();
+            async move { memory.reserve(200).await.map(|_| ()) }
+        });
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        drop(held);
+        assert_eq!(waiting.await.ok(), Some(Ok(())));
+        assert!(
+            memory.reserve(1001).await.unwrap_err().is_too_large(),
+            "never waits"
         );
     }
 }

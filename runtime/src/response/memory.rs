@@ -11,10 +11,14 @@
 //!   has written them (or dropped them, when it is cut), not when the body is handed over, since
 //!   a client that reads nothing leaves them in the connection's write queue;
 //! - a smaller response is not charged: what it can hold is bounded by the connections
-//!   (`max_connections`) and costs a charge more than it weighs.
+//!   (`max_connections`) and costs a charge more than it weighs;
+//! - a body reset to give the budget back (it brought nothing while others needed the memory,
+//!   `budget/receiving.rs`) is answered 503 with `Retry-After: 1` and `Connection: close` (the
+//!   rest of its body may still come, and would otherwise be read as the next request), marked
+//!   [`MemoryReset`] so the server counts it as `memory_reset`.
 
 use bytes::Bytes;
-use hyper::header::{HeaderValue, RETRY_AFTER};
+use hyper::header::{HeaderValue, CONNECTION, RETRY_AFTER};
 use hyper::StatusCode;
 use serde_json::json;
 
@@ -38,6 +42,25 @@ pub(crate) fn fitted(mut bytes: Vec<u8>) -> Vec<u8> {
 /// Marks an answer to a refused charge (a response extension), so the server counts it.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct MemoryRefused;
+
+/// Marks the answer to a body reset to give the memory budget back (a response extension), so
+/// the server counts it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct MemoryReset;
+
+/// The answer to a body reset to give the memory budget back (see the module rules).
+#[cold]
+pub(crate) fn body_reset() -> Response {
+    let mut response = error_response(
+        StatusCode::SERVICE_UNAVAILABLE,
+        &json!("The request body stopped arriving while the server needed its memory; retry shortly"),
+    );
+    let headers = response.headers_mut();
+    headers.insert(RETRY_AFTER, HeaderValue::from_static("1"));
+    headers.insert(CONNECTION, HeaderValue::from_static("close"));
+    response.extensions_mut().insert(MemoryReset);
+    response
+}
 
 /// The answer to a charge that did not fit (see the module rules).
 #[cold]

@@ -31,9 +31,10 @@ use super::h2::{current_stream, Activity};
 use super::served::{ServedBody, Stream};
 use super::strict::{Verdict, Verdicts};
 use crate::body::BodyDeadlineMissed;
+use crate::budget::Share;
 use crate::dispatch::{ResponseFuture, Service};
 use crate::metrics::Refusal;
-use crate::response::{charged, error_response, MemoryRefused, Response};
+use crate::response::{charged, error_response, MemoryRefused, MemoryReset, Response};
 
 /// The app as one connection's requests meet it (see the module rules).
 #[derive(Clone)]
@@ -50,8 +51,9 @@ enum Protocol {
     /// HTTP/1: the strict scanner's verdicts on the heads, and the connection's state (a head
     /// makes it busy, its answer's body idle again).
     Http1(Arc<Verdicts>, Arc<ConnState>),
-    /// HTTP/2: the connection's requests in progress.
-    Http2(Arc<Activity>),
+    /// HTTP/2: the connection's requests in progress, and the share of the memory budget its
+    /// bodies being received may hold (when the app has a budget and the share is on).
+    Http2(Arc<Activity>, Option<Arc<Share>>),
 }
 
 impl ConnService {
@@ -71,18 +73,24 @@ impl ConnService {
         }
     }
 
-    /// The service of one HTTP/2 connection, whose requests `activity` counts.
+    /// The service of one HTTP/2 connection, whose requests `activity` counts: its bodies
+    /// being received hold at most its share of the memory budget (`Config::connection_body_share`).
     pub(crate) fn http2(
         service: Service,
         gate: Arc<Gate>,
         body_rules: BodyRules,
         activity: Arc<Activity>,
     ) -> Self {
+        let config = service.config();
+        let share = match (service.budget(), config.connection_body_share) {
+            (Some(_), Some(share)) => Some(Share::new(share.max(config.body_limit))),
+            _ => None,
+        };
         ConnService {
             service,
             gate,
             body_rules,
-            protocol: Protocol::Http2(activity),
+            protocol: Protocol::Http2(activity, share),
         }
     }
 
@@ -148,12 +156,12 @@ impl ConnService {
                     Err(self.malformed(request, violation.status(), violation.detail()))
                 }
             },
-            Protocol::Http2(_) if host_differs_from_authority(request) => Err(self.malformed(
+            Protocol::Http2(..) if host_differs_from_authority(request) => Err(self.malformed(
                 request,
                 StatusCode::BAD_REQUEST,
                 "The Host header names another authority than the request's :authority",
             )),
-            Protocol::Http2(_) => Ok(false),
+            Protocol::Http2(..) => Ok(false),
         }
     }
 
@@ -164,7 +172,7 @@ impl ConnService {
     fn stream(&self) -> Option<Stream> {
         match &self.protocol {
             Protocol::Http1(..) => None,
-            Protocol::Http2(activity) => Some(Stream {
+            Protocol::Http2(activity, _) => Some(Stream {
                 _active: activity.start(),
                 clock: None,
             }),
@@ -176,7 +184,25 @@ impl ConnService {
     fn idle_after(&self) -> Option<Arc<ConnState>> {
         match &self.protocol {
             Protocol::Http1(_, state) => Some(state.clone()),
-            Protocol::Http2(_) => None,
+            Protocol::Http2(..) => None,
+        }
+    }
+
+    /// HTTP/1: the connection's state, which its request's body tells when it waits.
+    #[inline]
+    fn conn_state(&self) -> Option<&Arc<ConnState>> {
+        match &self.protocol {
+            Protocol::Http1(_, state) => Some(state),
+            Protocol::Http2(..) => None,
+        }
+    }
+
+    /// HTTP/2: the share of the connection's bodies being received.
+    #[inline]
+    fn share(&self) -> Option<&Arc<Share>> {
+        match &self.protocol {
+            Protocol::Http2(_, share) => share.as_ref(),
+            Protocol::Http1(..) => None,
         }
     }
 }
@@ -201,9 +227,9 @@ impl hyper::service::Service<Request<Incoming>> for ConnService {
         let stream = self.stream();
         let rules = self.body_rules;
         let (parts, body) = request.into_parts();
-        let body = TimedBody::new(body, rules, &self.gate);
+        let body = TimedBody::new(body, rules, &self.gate, self.conn_state());
         ConnFuture::Serving {
-            future: self.service.start_parts(parts, body),
+            future: self.service.start_parts(parts, body, self.share()),
             pass: Some(pass),
             stream,
             idle_after: self.idle_after(),
@@ -318,8 +344,9 @@ impl<F: Future<Output = Response> + Unpin> Future for ConnFuture<F> {
     }
 }
 
-/// Count a 408 that answered a missed body deadline, and a 413 or 503 that answered a charge
-/// the memory budget refused (a route's own 408, 413 or 503 is not counted).
+/// Count a 408 that answered a missed body deadline, a 413 or 503 that answered a charge the
+/// memory budget refused, and a 503 that answered a body reset to give the budget back (a
+/// route's own 408, 413 or 503 is not counted).
 #[cold]
 fn count_marked(response: &Response, pass: Option<&Pass>) {
     let Some(pass) = pass else {
@@ -329,5 +356,7 @@ fn count_marked(response: &Response, pass: Option<&Pass>) {
         pass.refusals().count(Refusal::BodyTimeout);
     } else if response.extensions().get::<MemoryRefused>().is_some() {
         pass.refusals().count(Refusal::MemoryBudget);
+    } else if response.extensions().get::<MemoryReset>().is_some() {
+        pass.refusals().count(Refusal::MemoryReset);
     }
 }

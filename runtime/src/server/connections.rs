@@ -7,49 +7,78 @@
 //!   process's descriptor limit when that is smaller (stores, files and uploads need descriptors
 //!   too; `descriptors.rs` raises the soft limit to the hard one first); the start-up log says
 //!   when it was lowered;
-//! - a connection accepted at the limit gets the place of the *oldest idle* connection (in accept
-//!   order; idle as `conn_state.rs` defines it: reading its first bytes or a head, or between
-//!   requests), which is asked to close; a connection in the middle of a request is never asked.
-//!   Only when every connection is busy does the new one wait for a place (its client's bytes
-//!   wait in the socket); the oldest idle one is looked for again every [`RETRY`]. Before:
-//!   accepting simply waited, and 800 connections trickling heads at a limit of 768 kept fresh
-//!   clients in the listen backlog for up to the 10 s header timeout;
-//! - a connection's place is given back, and it leaves the accept order, when its task ends,
-//!   whatever way it ends;
-//! - the cost is per connection (a map insertion and removal under a lock held for no await),
-//!   never per request; the search for an idle connection runs only at the limit.
+//! - a connection accepted at the limit gets the place of the *least recently used* connection
+//!   that may leave (`conn_state.rs`: idle for [`RECENTLY_USED`] or more — reading its first
+//!   bytes or a head, or between requests —, or trickling a body), which is asked to close; a
+//!   connection used within [`RECENTLY_USED`], or in the middle of a request that progresses,
+//!   is never asked. Before, the oldest in accept order was asked: always the long-lived pooled
+//!   client, whose next request was then written to a closing connection. Only when no
+//!   connection may leave does the new one wait for a place (its client's bytes wait in the
+//!   socket); the search is made again every [`RETRY`];
+//! - the least recently used is found without a scan: the open connections are kept in a heap by
+//!   their order of leaving (`ConnState::leave_order`: when they were last used, a trickling
+//!   body's a little later), as it was when they were put there (a lower bound: a connection's
+//!   use only grows). The one on top is checked: used since, it goes back with its new order;
+//!   busy, it goes back behind every other; used too recently, so are all the others, and the
+//!   search stops. At most [`LOOKS`] a search; a closed connection's entry is dropped when it
+//!   comes up, and the heap is rebuilt when such entries outnumber the open connections;
+//! - a connection's place is given back, and it leaves the map, when its task ends, whatever way
+//!   it ends;
+//! - the cost is per connection (a map and a heap insertion under a lock held for no await),
+//!   never per request (a connection's use is a stamp its own state keeps); the search runs
+//!   only at the limit.
 
-use std::collections::BTreeMap;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::time::Instant;
 
-use super::conn_state::ConnState;
+use super::conn_state::{stamp, Asked, ConnState, RECENTLY_USED};
 
 /// How long a connection accepted at the limit waits for the connection asked to leave (or, with
-/// every connection busy, for one to end) before the oldest idle one is looked for again.
+/// none that may leave, for one to end) before the least recently used one is looked for again.
 const RETRY: Duration = Duration::from_millis(50);
 
-/// The places of open connections, and the open connections in accept order.
+/// The most connections one search looks at.
+const LOOKS: usize = 64;
+
+/// The places of open connections, and the open connections by when they were last used.
 #[derive(Clone)]
 pub(crate) struct ConnLimit {
     places: Arc<Semaphore>,
-    open: Arc<Mutex<ByAge>>,
+    open: Arc<Mutex<Open>>,
 }
 
-/// The open connections, oldest first.
+/// The open connections (see the module rules).
 #[derive(Default)]
-struct ByAge {
+struct Open {
     next: u64,
-    states: BTreeMap<u64, Arc<ConnState>>,
+    states: HashMap<u64, Arc<ConnState>>,
+    /// (last used, as known when pushed; the connection's number), least recently used on top.
+    by_use: BinaryHeap<Reverse<(u64, u64)>>,
+}
+
+impl Open {
+    /// Rebuild the heap from the open connections when closed ones' entries outnumber them.
+    fn tidy(&mut self) {
+        if self.by_use.len() > 2 * self.states.len() + LOOKS {
+            self.by_use = self
+                .states
+                .iter()
+                .map(|(seq, state)| Reverse((state.leave_order().unwrap_or(0), *seq)))
+                .collect();
+        }
+    }
 }
 
 /// One open connection's place (given back, and the connection forgotten, when dropped).
 pub(crate) struct ConnPlace {
     _permit: OwnedSemaphorePermit,
     seq: u64,
-    open: Arc<Mutex<ByAge>>,
+    open: Arc<Mutex<Open>>,
 }
 
 impl Drop for ConnPlace {
@@ -59,7 +88,7 @@ impl Drop for ConnPlace {
 }
 
 /// The map, whatever a panic elsewhere left it (it holds no invariant a panic can break).
-fn lock(open: &Mutex<ByAge>) -> MutexGuard<'_, ByAge> {
+fn lock(open: &Mutex<Open>) -> MutexGuard<'_, Open> {
     open.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
@@ -78,11 +107,11 @@ impl ConnLimit {
         Some(self.place(permit, state))
     }
 
-    /// A place for the connection of `state`, made by asking the oldest idle connection to leave
-    /// (see the module rules); `None` only if the limit was closed.
+    /// A place for the connection of `state`, made by asking the least recently used connection
+    /// that may leave to leave (see the module rules); `None` only if the limit was closed.
     pub(crate) async fn make_room(&self, state: &Arc<ConnState>) -> Option<ConnPlace> {
         loop {
-            self.ask_oldest_idle();
+            self.ask_least_recently_used(stamp(Instant::now()));
             if let Ok(permit) = tokio::time::timeout(RETRY, self.places.clone().acquire_owned()).await {
                 return Some(self.place(permit.ok()?, state));
             }
@@ -94,6 +123,8 @@ impl ConnLimit {
         let seq = open.next;
         open.next += 1;
         open.states.insert(seq, state.clone());
+        open.by_use.push(Reverse((state.leave_order().unwrap_or(0), seq)));
+        open.tidy();
         ConnPlace {
             _permit: permit,
             seq,
@@ -101,9 +132,41 @@ impl ConnLimit {
         }
     }
 
-    /// Ask the oldest idle connection to leave; false when none is idle.
-    fn ask_oldest_idle(&self) -> bool {
-        lock(&self.open).states.values().any(|state| state.ask_to_leave())
+    /// Ask the least recently used connection that may leave to leave, at `now` ([`stamp`]);
+    /// false when none may.
+    fn ask_least_recently_used(&self, now: u64) -> bool {
+        let mut open = lock(&self.open);
+        for _ in 0..LOOKS {
+            let Some(Reverse((known, seq))) = open.by_use.pop() else {
+                return false;
+            };
+            let Some(state) = open.states.get(&seq).cloned() else {
+                // Closed since.
+                continue;
+            };
+            // Behind every other: a busy one, or one asked (if it declines, a head having
+            // arrived meanwhile, it stays a candidate; if it leaves, its entry goes when it
+            // comes up).
+            let behind = Reverse((now + 1, seq));
+            let Some(order) = state.leave_order() else {
+                open.by_use.push(behind);
+                continue;
+            };
+            if order > known {
+                open.by_use.push(Reverse((order, seq)));
+                continue;
+            }
+            if order + RECENTLY_USED.as_millis() as u64 > now {
+                // Every other comes at least as late.
+                open.by_use.push(Reverse((order, seq)));
+                return false;
+            }
+            open.by_use.push(behind);
+            if state.ask_to_leave(now) == Asked::Asked {
+                return true;
+            }
+        }
+        false
     }
 }
 
@@ -151,28 +214,86 @@ mod tests {
         );
     }
 
+    /// `state`, last used `ms_ago` milliseconds before `now`.
+    fn used(state: &ConnState, now: u64, ms_ago: u64) {
+        state.set_last_used(now - ms_ago);
+    }
+
     #[tokio::test]
-    async fn room_is_made_by_asking_the_oldest_idle_connection() {
-        let limit = ConnLimit::new(3);
-        let states: Vec<Arc<ConnState>> = (0..3).map(|_| ConnState::new()).collect();
+    async fn room_is_made_by_asking_the_least_recently_used_idle_connection() {
+        let limit = ConnLimit::new(4);
+        let states: Vec<Arc<ConnState>> = (0..4).map(|_| ConnState::new()).collect();
         let mut places: Vec<Option<ConnPlace>> = states.iter().map(|s| limit.try_take(s)).collect();
-        // The oldest is busy (a request in progress): the next oldest is asked, once.
-        states[0].head_arrived();
-        assert!(limit.ask_oldest_idle());
-        assert!(!states[0].should_leave());
-        assert!(states[1].should_leave(), "the oldest idle one");
-        assert!(!states[2].should_leave());
+        let now = stamp(Instant::now()) + 10_000;
+        // Accept order is not use order: the first is the most recently used, the second is
+        // busy, the third the least recently used.
+        used(&states[0], now, 200);
+        used(&states[1], now, 5_000);
+        used(&states[2], now, 3_000);
+        used(&states[3], now, 1_000);
+        states[1].head_arrived();
+        assert!(limit.ask_least_recently_used(now));
+        assert!(!states[1].should_leave(), "busy: never asked");
+        assert!(states[2].should_leave(), "the least recently used idle one");
+        assert!(!states[0].should_leave() && !states[3].should_leave());
         // It leaves: its place goes to the newcomer.
-        places[1] = None;
+        places[2] = None;
         let newcomer = ConnState::new();
         let place = tokio::time::timeout(Duration::from_secs(1), limit.make_room(&newcomer))
             .await
             .unwrap_or_else(|_| panic!("no room made"));
         assert!(place.is_some());
-        // Every connection busy: nobody is asked.
-        states[2].head_arrived();
-        newcomer.head_arrived();
-        assert!(!limit.ask_oldest_idle());
+        drop(place);
+        // Next: the one used a second ago, then the one used 200 ms ago.
+        assert!(limit.ask_least_recently_used(now));
+        assert!(states[3].should_leave());
+        places[3] = None;
+        assert!(limit.ask_least_recently_used(now));
+        assert!(states[0].should_leave());
         drop(places);
+    }
+
+    #[tokio::test]
+    async fn a_connection_used_within_the_last_100_ms_is_never_asked() {
+        let limit = ConnLimit::new(2);
+        let states: Vec<Arc<ConnState>> = (0..2).map(|_| ConnState::new()).collect();
+        let places: Vec<Option<ConnPlace>> = states.iter().map(|s| limit.try_take(s)).collect();
+        let now = stamp(Instant::now()) + 10_000;
+        used(&states[0], now, 99);
+        used(&states[1], now, 10);
+        assert!(!limit.ask_least_recently_used(now));
+        assert!(!states[0].should_leave() && !states[1].should_leave());
+        // Busy ones neither; a trickling body's connection is asked once it trickled for a second.
+        states[0].head_arrived();
+        states[0].body_waits();
+        used(&states[0], now, 999);
+        assert!(!limit.ask_least_recently_used(now));
+        used(&states[0], now, 1_000);
+        assert!(limit.ask_least_recently_used(now));
+        assert!(states[0].body_should_leave());
+        drop(places);
+    }
+
+    #[test]
+    fn a_search_looks_at_a_bounded_number_of_connections() {
+        let limit = ConnLimit::new(1000);
+        let states: Vec<Arc<ConnState>> = (0..1000).map(|_| ConnState::new()).collect();
+        let places: Vec<Option<ConnPlace>> = states.iter().map(|s| limit.try_take(s)).collect();
+        for state in &states[..999] {
+            state.head_arrived();
+        }
+        let now = stamp(Instant::now()) + 10_000;
+        // The only idle one is beyond the first search's looks, not beyond the later ones'.
+        let searches = (0..1000 / LOOKS + 2)
+            .take_while(|_| !limit.ask_least_recently_used(now))
+            .count();
+        assert!(searches > 0 && searches <= 1000 / LOOKS + 1, "{searches}");
+        assert!(states[999].should_leave());
+        // Closed connections' entries do not pile up.
+        drop(places);
+        let state = ConnState::new();
+        let place = limit.try_take(&state);
+        assert!(lock(&limit.open).by_use.len() <= 1 + LOOKS + 2);
+        drop(place);
     }
 }

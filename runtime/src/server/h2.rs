@@ -8,9 +8,12 @@
 //!   HTTP/1 connection gets) it is sent a `GOAWAY` and given `write_timeout` more to finish what
 //!   it was sending, then dropped. A connection that sends its preface and then nothing, or part
 //!   of a `HEADERS` frame, is idle;
-//! - an idle connection asked to leave to make room for a new one (`connections.rs`) is dropped
-//!   at once, before it is polled again (as a client sees an idle keep-alive connection closed);
-//!   one with a request in progress declines;
+//! - an idle connection asked to leave to make room for a new one (`connections.rs`) is sent a
+//!   `GOAWAY` (hyper's graceful shutdown: a `GOAWAY` naming no last stream yet, and a `PING`;
+//!   once the client answers, a `GOAWAY` naming the last stream, and the connection ends), so
+//!   its client knows not to open streams on it; it is dropped after [`EVICTION_GRACE`], or when
+//!   the streams that arrived meanwhile are done (within `write_timeout`). Before, it was closed
+//!   without a word. One with a request in progress declines;
 //! - keep-alive pings (`Config::http2_keep_alive`) are hyper's own;
 //! - each stream's task (hyper spawns one per request, through [`StreamExecutor`]) is watched:
 //!   while its response waits for the client (the head or a frame handed to hyper, the body not
@@ -204,8 +207,10 @@ pub(crate) struct Active(Arc<Activity>);
 impl Drop for Active {
     fn drop(&mut self) {
         let activity = &*self.0;
-        let ms = u64::try_from(activity.born.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let now = Instant::now();
+        let ms = u64::try_from(now.saturating_duration_since(activity.born).as_millis()).unwrap_or(u64::MAX);
         activity.idle_since.store(ms, Ordering::Release);
+        activity.state.used_at(now);
         activity.state.request_ended();
     }
 }
@@ -224,8 +229,15 @@ pin_project_lite::pin_project! {
         // Set once the connection was sent its `GOAWAY` for being idle: the timer then ends the
         // grace time.
         closing: bool,
+        // Set while the connection has its `GOAWAY` for room: the timer ends `EVICTION_GRACE`.
+        evicted: bool,
     }
 }
+
+/// How long an idle connection asked to leave has, after its `GOAWAY`, to see its client answer
+/// and end, before it is dropped (a client on loopback answers within a millisecond; one that
+/// never answers must not hold the place a newcomer waits for).
+pub(crate) const EVICTION_GRACE: Duration = Duration::from_millis(100);
 
 impl<C> IdleClose<C> {
     /// `conn`, whose requests `activity` counts, asked to finish by `shutdown`.
@@ -244,6 +256,7 @@ impl<C> IdleClose<C> {
             grace,
             timer: Box::pin(tokio::time::sleep(idle_timeout)),
             closing: false,
+            evicted: false,
         }
     }
 
@@ -263,18 +276,26 @@ where
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         loop {
             let mut this = self.as_mut().project();
-            // Checked before the connection is polled, so no stream starts in between.
-            if this.activity.state.should_leave() {
-                // Closed without a `GOAWAY`: writing one means polling the connection, which
-                // could start a request just received, and cut it.
-                tracing::debug!("an idle HTTP/2 connection closed to make room for a new one");
-                return Poll::Ready(Ok(()));
+            // Checked before the connection is polled: a stream that starts after the `GOAWAY`
+            // is served, not cut.
+            if !*this.evicted && this.activity.state.should_leave() {
+                tracing::debug!("an idle HTTP/2 connection asked to make room for a new one; GOAWAY");
+                *this.evicted = true;
+                *this.closing = true;
+                this.timer.as_mut().reset(Instant::now() + EVICTION_GRACE);
+                (this.shutdown)(this.conn.as_mut());
             }
             if let Poll::Ready(done) = this.conn.as_mut().poll(cx) {
                 return Poll::Ready(done);
             }
             if this.timer.as_mut().poll(cx).is_pending() {
                 return Poll::Pending;
+            }
+            if *this.evicted && this.activity.state.requests() > 0 {
+                // Streams that arrived before the client heard: they get the write timeout.
+                *this.evicted = false;
+                this.timer.as_mut().reset(Instant::now() + *this.grace);
+                continue;
             }
             if *this.closing {
                 tracing::debug!(

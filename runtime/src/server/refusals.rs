@@ -6,7 +6,7 @@
 //!   flood of log lines, nor contend on a lock);
 //! - a reporter task wakes once a second and writes one `WARN` line for each reason counted since
 //!   its last line, so a refusal is in the log within a second and the log's volume is bounded
-//!   (seven lines a second at most), however hard the server is attacked;
+//!   (eight lines a second at most), however hard the server is attacked;
 //! - the line says what was refused and which limit to raise.
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -112,6 +112,11 @@ fn describe(reason: Refusal, n: u64, config: &Config, max_connections: Option<us
         ),
         Refusal::MemoryBudget => format!(
             "{n} requests answered 503 or 413 in the last second: the bodies being read, parsed and written held the memory budget ({} bytes, memory_budget)",
+            config.memory_budget.unwrap_or(usize::MAX)
+        ),
+        Refusal::MemoryReset => format!(
+            "{n} request bodies reset in the last second (503, closed): they brought nothing for {:?} while the memory budget ({} bytes, memory_budget) was needed by others",
+            crate::budget::STALE_AFTER,
             config.memory_budget.unwrap_or(usize::MAX)
         ),
         Refusal::Malformed => format!(

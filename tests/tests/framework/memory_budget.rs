@@ -38,7 +38,7 @@ async fn order(order: Order) -> Json<Value> {
 /// Asks the budget for `kib` KiB before "loading" them, answers little.
 #[get("/reserve/{kib}")]
 async fn reserve(kib: usize, memory: ferrapi::memory::Memory) -> Response {
-    match memory.reserve(kib * 1024) {
+    match memory.reserve(kib * 1024).await {
         Ok(_room) => "loaded".into_response(),
         Err(refused) => refused.into_response(),
     }

@@ -4,29 +4,46 @@
 //!
 //! A limit on the *count* of requests is not a limit on their memory: 32 requests with 1 MiB
 //! JSON bodies nested 120 deep held 2.6 GiB before this budget (each JSON value is a heap node).
-//! So every such byte is charged here before it is taken, and given back when it is freed.
+//! So every such byte is charged here before it is taken, and given back when it is freed. Its
+//! files: `receiving` (the bodies still being received, which give the budget back when they do
+//! not progress) and `wait` (how long a request waits for room).
 //!
 //! Rules enforced here:
-//! - a charge is taken *before* the memory it counts: a body's declared length before its first
-//!   byte is read, each frame of a body without one before it is kept, a JSON body's parse (what
-//!   its tree can cost, `validate/json_tree.rs`) before it is parsed, a response's bytes before
-//!   they are handed to the connection;
+//! - a charge is taken *before* the memory it counts: each frame of a body before it is kept, a
+//!   JSON body's parse (what its tree can cost, `validate/json_tree.rs`) before it is parsed, a
+//!   response's bytes before they are handed to the connection;
 //! - a charge that does not fit is refused ([`OverBudget`]): the caller answers 413 when the
 //!   request alone needs more than the whole budget, else 503 with `Retry-After` (the memory is
 //!   in use by others, and will be given back);
+//! - a refused charge first takes the budget back from whoever does not progress: bodies still
+//!   being received that brought nothing for a second are reset, largest first, until the charge
+//!   and some headroom ([`MemoryBudget::headroom`]) fit once they are freed (`receiving.rs`);
+//!   a caller that can wait (a body being read, [`Memory::reserve`](crate::memory::Memory))
+//!   then waits for the freed bytes, a bounded time (`wait.rs`), before its 503;
 //! - a charge is given back when what it counts is freed, whatever way that happens (it is a
 //!   guard: dropping it gives its bytes back);
 //! - counting is one atomic addition (and a subtraction when it does not fit): no lock, no
-//!   allocation, and an app without a budget carries no charge at all.
+//!   allocation, and an app without a budget carries no charge at all; the registry of bodies
+//!   is touched only by bodies that wait and by refused charges.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
+
+mod receiving;
+mod wait;
+
+pub(crate) use receiving::{Full, Receiving, Registration, Share, STALE_AFTER};
+pub(crate) use wait::RoomWait;
+#[cfg(test)]
+pub(crate) use wait::WAIT_FOR_ROOM;
 
 /// The process's budget of bytes held for clients (one per served app).
 #[derive(Debug)]
 pub(crate) struct MemoryBudget {
     limit: usize,
     used: AtomicUsize,
+    /// The bodies still being received that hold some of it.
+    receiving: Receiving,
 }
 
 /// Why a charge was refused.
@@ -44,6 +61,7 @@ impl MemoryBudget {
         Arc::new(MemoryBudget {
             limit,
             used: AtomicUsize::new(0),
+            receiving: Receiving::new(limit),
         })
     }
 
@@ -62,9 +80,49 @@ impl MemoryBudget {
         let before = self.used.fetch_add(bytes, Ordering::Relaxed);
         if before.saturating_add(bytes) > self.limit {
             self.give_back(bytes);
+            self.pressed(bytes);
             return Err(OverBudget::Busy);
         }
         Ok(())
+    }
+
+    /// What a charge that frees room asks beyond its own bytes: one sixteenth of the budget, so
+    /// the charges that follow it (a body's parse after the body) fit too.
+    pub(crate) fn headroom(&self) -> usize {
+        self.limit / 16
+    }
+
+    /// A charge of `bytes` did not fit: reset stale bodies until it and the headroom will.
+    #[cold]
+    #[inline(never)]
+    fn pressed(&self, bytes: usize) {
+        let free = self.limit.saturating_sub(self.used.load(Ordering::Relaxed));
+        let coming = free.saturating_add(self.receiving.resetting());
+        let to_free = bytes.saturating_add(self.headroom()).saturating_sub(coming);
+        if to_free > 0 {
+            self.receiving.reset_stale(to_free, None);
+        }
+    }
+
+    /// A registered body could not grow by `bytes` because `full`: reset stale bodies (of its
+    /// connection, when its share is full) so that it will.
+    #[cold]
+    #[inline(never)]
+    fn receiving_full(&self, full: Full, bytes: usize, share: Option<&Arc<Share>>) {
+        match (full, share) {
+            (Full::Share, Some(share)) => {
+                self.receiving.reset_stale(bytes, Some(share));
+            }
+            _ => {
+                let (room, coming) = self.receiving.room();
+                let to_free = bytes
+                    .saturating_add(self.headroom())
+                    .saturating_sub(room.saturating_add(coming));
+                if to_free > 0 {
+                    self.receiving.reset_stale(to_free, None);
+                }
+            }
+        }
     }
 
     #[inline]
@@ -130,6 +188,27 @@ impl Charge {
     #[cfg(test)]
     pub(crate) fn held(&self) -> usize {
         self.held.load(Ordering::Relaxed)
+    }
+
+    /// Register the body this charge holds `held` bytes of as still being received (of a
+    /// connection with `share`, when it has one): see `receiving.rs`.
+    pub(crate) fn register(&self, held: usize, share: Option<Arc<Share>>) -> Registration {
+        Receiving::register(&self.budget, held, share)
+    }
+
+    /// Hold `bytes` more for the registered body of `registration`, if its connection's share,
+    /// the part of the budget for bodies being received and the budget have room; refused, stale
+    /// bodies are reset to make room for a retry.
+    pub(crate) fn grow_received(&self, registration: &Registration, bytes: usize) -> Result<(), OverBudget> {
+        if let Err(full) = registration.grow(bytes) {
+            let budget = registration.budget();
+            if bytes > budget.limit {
+                return Err(OverBudget::TooLarge);
+            }
+            budget.receiving_full(full, bytes, registration.share());
+            return Err(OverBudget::Busy);
+        }
+        self.grow(bytes).inspect_err(|_| registration.shrink(bytes))
     }
 }
 
