@@ -10,10 +10,11 @@
 //!   allocated exactly (no allocator's doubling on top): twice what arrived when it must grow,
 //!   never past the declared length, so a nearly whole 1 MiB body holds and is charged 1 MiB
 //!   (before, `BytesMut::reserve`'s own doubling made it 2 MiB);
-//! - a charge that does not fit first resets bodies that do not progress (`budget/receiving.rs`),
-//!   then the reader waits for the freed bytes a bounded time (`budget/wait.rs`), keeping the
-//!   frame it could not charge, before its 503; the dispatcher's look, which cannot wait, leaves
-//!   that to the next poll;
+//! - a charge that does not fit first resets bodies that do not progress (`budget/receiving.rs`)
+//!   and takes what they free; when none can be reset yet, a body of up to [`WAITS_UP_TO`] waits
+//!   for room a bounded time (`budget/wait.rs`), keeping the frame it could not charge, before
+//!   its 503 (the dispatcher's look, which cannot wait, leaves that to the next poll); a larger
+//!   one is answered 503 at once;
 //! - a body that waits for bytes from a task is registered as still being received, with the
 //!   connection's share (HTTP/2) it counts against; it progresses each time it brings another
 //!   `Config::body_min_rate`'s worth of bytes; reset (it did not progress for a second while
@@ -39,6 +40,10 @@ use super::limit::Limit;
 use crate::budget::{Charge, OverBudget, Registration, RoomWait, Share};
 use crate::response::{body_reset, error_response, over_budget, BodyError, BoxError, Response};
 
+/// The largest body that waits for room in the budget (a bounded time) rather than being
+/// answered 503 at once: the small requests the budget's fair share is for.
+const WAITS_UP_TO: usize = 64 * 1024;
+
 /// Reads a whole body within its limit, charged against the memory budget (see the module
 /// rules), by polling.
 pub(crate) struct BodyReader<B> {
@@ -51,8 +56,11 @@ pub(crate) struct BodyReader<B> {
     first: Bytes,
     /// The body so far, once a second frame arrived.
     buffer: Vec<u8>,
-    /// The declared length: the most `buffer` grows to (it grows by doubling what arrived).
+    /// The declared length (else the limit): the most `buffer` grows to (it grows by doubling
+    /// what arrived).
     capacity: usize,
+    /// Whether `capacity` is a declared length.
+    declared: bool,
     limit: Limit,
     /// What a body that waited, or that the budget had no room for, keeps (most never do).
     slow: Option<Box<Slow>>,
@@ -67,6 +75,10 @@ pub(crate) struct BodyReader<B> {
 struct Slow {
     /// Its place among the bodies still being received, once it waited from a task.
     registration: Option<Registration>,
+    /// Admitted among them (it reserved its length).
+    admitted: bool,
+    /// It waits to be admitted.
+    admitting: bool,
     /// Bytes received since it last progressed.
     since_progress: usize,
     /// A frame the budget had no room for yet, and the wait for that room.
@@ -107,6 +119,7 @@ where
             first: Bytes::new(),
             buffer: Vec::new(),
             capacity,
+            declared: hint.exact().is_some(),
             limit,
             slow: None,
             share,
@@ -125,9 +138,14 @@ where
         if held > self.charged {
             if let Some(charge) = &self.charge {
                 let more = held - self.charged;
-                match self.slow.as_ref().and_then(|slow| slow.registration.as_ref()) {
-                    None => charge.grow(more)?,
+                let admitted = self
+                    .slow
+                    .as_ref()
+                    .filter(|slow| slow.admitted)
+                    .and_then(|slow| slow.registration.as_ref());
+                match admitted {
                     Some(registration) => charge.grow_received(registration, more)?,
+                    None => charge.grow(more)?,
                 }
             }
             self.charged = held;
@@ -155,9 +173,16 @@ where
             if slow.registration.as_ref().is_some_and(Registration::is_reset) {
                 return Poll::Ready(Err(body_reset()));
             }
-            if let Some(data) = slow.unkept.take() {
-                if let Err(stop) = self.keep(data, cx, looking) {
+            if slow.admitting {
+                if let Err(stop) = self.admit(cx) {
                     return stop;
+                }
+            }
+            if let Some(slow) = &mut self.slow {
+                if let Some(data) = slow.unkept.take() {
+                    if let Err(stop) = self.keep(data, cx, looking) {
+                        return stop;
+                    }
                 }
             }
         }
@@ -165,7 +190,9 @@ where
             match Pin::new(&mut self.body).poll_frame(cx) {
                 Poll::Pending => {
                     if !looking {
-                        self.waits(cx);
+                        if let Err(stop) = self.admit(cx) {
+                            return stop;
+                        }
                     }
                     return Poll::Pending;
                 }
@@ -193,17 +220,42 @@ where
     }
 
     /// The body waits for bytes in a task: register it as still being received (once), with the
-    /// waker a reset wakes.
+    /// waker a reset wakes, and have it admitted (`budget/receiving.rs`); until it is, wait (a
+    /// bounded time) before the 503, reading nothing more meanwhile. `Err` holds what the caller
+    /// returns instead of going on.
     #[cold]
-    fn waits(&mut self, cx: &Context<'_>) {
+    fn admit(&mut self, cx: &mut Context<'_>) -> Result<(), Poll<Result<Bytes, Response>>> {
         let Some(charge) = &self.charge else {
-            return;
+            return Ok(());
         };
         let slow = self.slow.get_or_insert_with(Box::default);
         let registration = slow
             .registration
             .get_or_insert_with(|| charge.register(self.charged, self.share.clone()));
         registration.set_waker(cx.waker());
+        if !slow.admitting && slow.admitted {
+            return Ok(());
+        }
+        let declared = self.declared.then_some(self.capacity);
+        loop {
+            match charge.admit(registration, declared) {
+                Ok(()) => {
+                    slow.admitted = true;
+                    slow.admitting = false;
+                    slow.room = None;
+                    return Ok(());
+                }
+                Err(OverBudget::TooLarge) => return Err(Poll::Ready(Err(over_budget(OverBudget::TooLarge)))),
+                Err(refused) => match slow.room.get_or_insert_with(RoomWait::admission).poll_retry(cx) {
+                    Poll::Ready(true) => continue,
+                    Poll::Ready(false) => return Err(Poll::Ready(Err(over_budget(refused)))),
+                    Poll::Pending => {
+                        slow.admitting = true;
+                        return Err(Poll::Pending);
+                    }
+                },
+            }
+        }
     }
 
     /// Keep `data`, the body's next bytes, once its limit and the budget allow: `Err` holds what
@@ -231,6 +283,11 @@ where
         };
         while let Err(refused) = self.charge_up_to(room) {
             if refused == OverBudget::TooLarge {
+                return Err(Poll::Ready(Err(over_budget(refused))));
+            }
+            if needed > WAITS_UP_TO {
+                // A large body does not wait holding what it read (and its connection's buffers):
+                // a flood of them held ~20 MiB more, waiting; room freed by resets it took above.
                 return Err(Poll::Ready(Err(over_budget(refused))));
             }
             let slow = self.slow.get_or_insert_with(Box::default);

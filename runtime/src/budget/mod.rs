@@ -32,7 +32,8 @@ use std::sync::Arc;
 mod receiving;
 mod wait;
 
-pub(crate) use receiving::{Full, Receiving, Registration, Share, STALE_AFTER};
+use receiving::{Full, Measure, Receiving, Victims};
+pub(crate) use receiving::{Registration, Share, STALE_AFTER};
 pub(crate) use wait::RoomWait;
 #[cfg(test)]
 pub(crate) use wait::WAIT_FOR_ROOM;
@@ -71,7 +72,7 @@ impl MemoryBudget {
         self.used.load(Ordering::Relaxed)
     }
 
-    /// Take `bytes`, if they fit.
+    /// Take `bytes`, if they fit (or can be claimed from bodies being reset to make room).
     #[inline]
     fn take(&self, bytes: usize) -> Result<(), OverBudget> {
         if bytes > self.limit {
@@ -80,8 +81,7 @@ impl MemoryBudget {
         let before = self.used.fetch_add(bytes, Ordering::Relaxed);
         if before.saturating_add(bytes) > self.limit {
             self.give_back(bytes);
-            self.pressed(bytes);
-            return Err(OverBudget::Busy);
+            return self.pressed(bytes);
         }
         Ok(())
     }
@@ -92,35 +92,60 @@ impl MemoryBudget {
         self.limit / 16
     }
 
-    /// A charge of `bytes` did not fit: reset stale bodies until it and the headroom will.
+    /// A charge of `bytes` did not fit: reset stale bodies until it and the headroom will, and
+    /// take it from what they free, if they free enough.
     #[cold]
     #[inline(never)]
-    fn pressed(&self, bytes: usize) {
+    fn pressed(&self, bytes: usize) -> Result<(), OverBudget> {
         let free = self.limit.saturating_sub(self.used.load(Ordering::Relaxed));
-        let coming = free.saturating_add(self.receiving.resetting());
+        let coming = free.saturating_add(self.receiving.unclaimed(Measure::Held));
         let to_free = bytes.saturating_add(self.headroom()).saturating_sub(coming);
         if to_free > 0 {
-            self.receiving.reset_stale(to_free, None);
+            self.receiving
+                .reset_stale(to_free, Measure::Held, Victims::default());
         }
+        if self.receiving.claim(Measure::Held, bytes) {
+            self.used.fetch_add(bytes, Ordering::Relaxed);
+            return Ok(());
+        }
+        Err(OverBudget::Busy)
     }
 
-    /// A registered body could not grow by `bytes` because `full`: reset stale bodies (of its
-    /// connection, when its share is full) so that it will.
+    /// A body holding `holds` bytes could not reserve `bytes` because `full`: reset stale bodies
+    /// holding more than it (of its connection, when its share is full) so that it will; true
+    /// when it may take them now, claimed from what the resets free (the registered bodies' part
+    /// only: a connection's share is waited for).
     #[cold]
     #[inline(never)]
-    fn receiving_full(&self, full: Full, bytes: usize, share: Option<&Arc<Share>>) {
+    fn reservation_full(
+        &self,
+        full: Full,
+        (bytes, holds): (usize, usize),
+        share: Option<&Arc<Share>>,
+    ) -> bool {
         match (full, share) {
             (Full::Share, Some(share)) => {
-                self.receiving.reset_stale(bytes, Some(share));
+                let victims = Victims {
+                    of: Some(share),
+                    holding_more_than: holds,
+                };
+                self.receiving.reset_stale(bytes, Measure::Reserved, victims);
+                false
             }
             _ => {
-                let (room, coming) = self.receiving.room();
-                let to_free = bytes
-                    .saturating_add(self.headroom())
-                    .saturating_sub(room.saturating_add(coming));
+                let coming = self
+                    .receiving
+                    .room()
+                    .saturating_add(self.receiving.unclaimed(Measure::Reserved));
+                let to_free = bytes.saturating_add(self.headroom()).saturating_sub(coming);
                 if to_free > 0 {
-                    self.receiving.reset_stale(to_free, None);
+                    let victims = Victims {
+                        of: None,
+                        holding_more_than: holds,
+                    };
+                    self.receiving.reset_stale(to_free, Measure::Reserved, victims);
                 }
+                self.receiving.claim(Measure::Reserved, bytes)
             }
         }
     }
@@ -191,24 +216,76 @@ impl Charge {
     }
 
     /// Register the body this charge holds `held` bytes of as still being received (of a
-    /// connection with `share`, when it has one): see `receiving.rs`.
+    /// connection with `share`, when it has one): see `receiving.rs`. It is read on once
+    /// [`admit`](Self::admit)ted.
     pub(crate) fn register(&self, held: usize, share: Option<Arc<Share>>) -> Registration {
         Receiving::register(&self.budget, held, share)
     }
 
-    /// Hold `bytes` more for the registered body of `registration`, if its connection's share,
-    /// the part of the budget for bodies being received and the budget have room; refused, stale
-    /// bodies are reset to make room for a retry.
-    pub(crate) fn grow_received(&self, registration: &Registration, bytes: usize) -> Result<(), OverBudget> {
-        if let Err(full) = registration.grow(bytes) {
-            let budget = registration.budget();
-            if bytes > budget.limit {
-                return Err(OverBudget::TooLarge);
-            }
-            budget.receiving_full(full, bytes, registration.share());
+    /// Admit the registered body of `registration`, declared `declared` bytes long: it reserves
+    /// that length (or what it holds, when larger or undeclared). Refused while bodies that
+    /// asked before it wait, or while the part of the budget for bodies being received (or the
+    /// connection's share) has no room even after stale bodies were reset (503: wait and try
+    /// again), or when it never could have (413).
+    pub(crate) fn admit(
+        &self,
+        registration: &Registration,
+        declared: Option<usize>,
+    ) -> Result<(), OverBudget> {
+        let held = registration.held();
+        let reserve = held.max(declared.unwrap_or(0));
+        let full = match registration.admit(reserve, false) {
+            Ok(()) => return Ok(()),
+            Err(Full::Alone) => return Err(OverBudget::TooLarge),
+            Err(Full::Behind) => return Err(OverBudget::Busy),
+            Err(full) => full,
+        };
+        if !self
+            .budget
+            .reservation_full(full, (reserve, held), registration.share())
+        {
             return Err(OverBudget::Busy);
         }
-        self.grow(bytes).inspect_err(|_| registration.shrink(bytes))
+        registration.admit(reserve, true).map_err(|_| OverBudget::Busy)
+    }
+
+    /// Hold `bytes` more for the registered body of `registration`: what goes beyond its
+    /// reservation is reserved first, and refused as [`register`](Self::register) is.
+    pub(crate) fn grow_received(&self, registration: &Registration, bytes: usize) -> Result<(), OverBudget> {
+        let held = self.held.load(Ordering::Relaxed);
+        if held.saturating_add(bytes) > self.budget.limit {
+            return Err(OverBudget::TooLarge);
+        }
+        let beyond = registration.beyond_reservation(bytes);
+        if beyond > 0 {
+            match registration.reserve_more(beyond, false) {
+                Ok(()) => {}
+                Err(Full::Alone) => return Err(OverBudget::TooLarge),
+                Err(full) => {
+                    // A body already admitted (growing past its declared length, or without
+                    // one) may take the place of any stale body.
+                    if !self
+                        .budget
+                        .reservation_full(full, (beyond, 0), registration.share())
+                    {
+                        return Err(OverBudget::Busy);
+                    }
+                    registration
+                        .reserve_more(beyond, true)
+                        .map_err(|_| OverBudget::TooLarge)?;
+                }
+            }
+        }
+        match self.grow(bytes) {
+            Ok(()) => {
+                registration.holds_more(bytes);
+                Ok(())
+            }
+            Err(refused) => {
+                registration.unreserve(beyond);
+                Err(refused)
+            }
+        }
     }
 }
 
@@ -264,6 +341,63 @@ mod tests {
         assert_eq!((charge.held(), budget.used()), (100, 100));
         drop(charge);
         assert_eq!(budget.used(), 0);
+    }
+
+    #[test]
+    fn a_charge_that_does_not_fit_takes_what_the_stale_bodies_it_resets_are_freeing() {
+        let budget = MemoryBudget::new(1000);
+        // A body that waited holds 600 (registered), and brought nothing for an hour.
+        let victim = Charge::of(&budget, 600).unwrap();
+        let registration = victim.register(600, None);
+        registration.mark_stale();
+        // 600 more do not fit: the stale body is reset, and its bytes are claimed at once.
+        let newcomer = Charge::of(&budget, 600).expect("claimed from the reset body");
+        assert!(registration.is_reset());
+        assert_eq!(budget.used(), 1200, "over the limit until the victim drops");
+        // Nothing more is on its way: the next charge is refused.
+        assert_eq!(Charge::of(&budget, 300).err(), Some(OverBudget::Busy));
+        drop((registration, victim));
+        assert_eq!(budget.used(), 600);
+        drop(newcomer);
+        assert_eq!(budget.used(), 0);
+    }
+
+    #[test]
+    fn a_body_reserves_its_declared_length_once_and_grows_within_it() {
+        let budget = MemoryBudget::new(1000);
+        let (stale, steady) = (Charge::new(&budget), Charge::new(&budget));
+        // 500 of the registered bodies' 750 reserved by a body that will stall.
+        let stale_reg = stale.register(0, None);
+        assert_eq!(stale.admit(&stale_reg, Some(500)), Ok(()));
+        assert_eq!(stale.grow_received(&stale_reg, 400), Ok(()));
+        let steady_reg = steady.register(0, None);
+        assert_eq!(
+            steady.admit(&steady_reg, Some(300)),
+            Err(OverBudget::Busy),
+            "past 750: refused while the other progresses"
+        );
+        let too_large = steady.register(0, None);
+        assert_eq!(
+            steady.admit(&too_large, Some(800)),
+            Err(OverBudget::TooLarge),
+            "alone past 750"
+        );
+        stale_reg.mark_stale();
+        // (A scan that found nothing is trusted for a moment.)
+        std::thread::sleep(receiving::RESCAN_AFTER + std::time::Duration::from_millis(5));
+        assert_eq!(
+            steady.admit(&steady_reg, Some(300)),
+            Ok(()),
+            "claimed from the stale one"
+        );
+        assert!(stale_reg.is_reset());
+        // Admitted, it grows to its declared length without meeting the others again.
+        for _ in 0..3 {
+            assert_eq!(steady.grow_received(&steady_reg, 100), Ok(()));
+        }
+        assert_eq!(steady.held(), 300);
+        drop((stale_reg, stale));
+        assert_eq!(budget.used(), 300);
     }
 
     #[test]

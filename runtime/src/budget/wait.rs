@@ -5,7 +5,9 @@
 //! Rules enforced here:
 //! - the wait is bounded: [`WAIT_FOR_ROOM`] after the first refusal the caller answers 503 with
 //!   `Retry-After` (what it holds meanwhile is what it held before the refusal: nothing is taken
-//!   while it waits);
+//!   while it waits); a body waiting to be admitted among the bodies being received waits in
+//!   line, up to [`WAIT_FOR_ADMISSION`], trying every 5 ms at most (it holds one frame, and it
+//!   is registered: reset like any stale body when the memory is needed);
 //! - it tries again after 1 ms, then after twice as long each time (at most 25 ms apart): a
 //!   freed body is usually back within a millisecond, and a hundred waiters poll ~1,000 times a
 //!   second in all, not 100,000;
@@ -21,6 +23,15 @@ use tokio::time::{Instant, Sleep};
 /// How long a request waits for room in the memory budget before its 503.
 pub(crate) const WAIT_FOR_ROOM: Duration = Duration::from_millis(200);
 
+/// How long a body waits to be admitted among the bodies being received (in line: a place comes
+/// free each time an admitted body is done or goes stale and is reset), reading nothing
+/// meanwhile, before its 503.
+pub(crate) const WAIT_FOR_ADMISSION: Duration = Duration::from_secs(3);
+
+/// The longest pause between two tries to be admitted: the first in line takes the next place
+/// that comes free.
+const LONGEST_ADMISSION_PAUSE: Duration = Duration::from_millis(5);
+
 /// The first pause between two tries, doubled after each.
 const FIRST_PAUSE: Duration = Duration::from_millis(1);
 
@@ -32,6 +43,7 @@ const LONGEST_PAUSE: Duration = Duration::from_millis(25);
 pub(crate) struct RoomWait {
     until: Instant,
     pause: Duration,
+    longest: Duration,
     timer: Pin<Box<Sleep>>,
 }
 
@@ -44,10 +56,20 @@ impl Default for RoomWait {
 impl RoomWait {
     /// A wait that starts now (after a refused charge).
     pub(crate) fn new() -> Self {
+        RoomWait::bounded(WAIT_FOR_ROOM, LONGEST_PAUSE)
+    }
+
+    /// A wait to be admitted among the bodies being received, starting now.
+    pub(crate) fn admission() -> Self {
+        RoomWait::bounded(WAIT_FOR_ADMISSION, LONGEST_ADMISSION_PAUSE)
+    }
+
+    fn bounded(bound: Duration, longest: Duration) -> Self {
         let now = Instant::now();
         RoomWait {
-            until: now + WAIT_FOR_ROOM,
+            until: now + bound,
             pause: FIRST_PAUSE,
+            longest,
             timer: Box::pin(tokio::time::sleep_until(now + FIRST_PAUSE)),
         }
     }
@@ -62,7 +84,7 @@ impl RoomWait {
         if now >= self.until {
             return Poll::Ready(false);
         }
-        self.pause = (self.pause * 2).min(LONGEST_PAUSE);
+        self.pause = (self.pause * 2).min(self.longest);
         self.timer.as_mut().reset((now + self.pause).min(self.until));
         Poll::Ready(true)
     }

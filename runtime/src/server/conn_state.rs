@@ -76,7 +76,7 @@ pub(crate) fn stamp(at: Instant) -> u64 {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Asked {
     /// It was asked, and woken to decide.
-    Asked,
+    Yes,
     /// It is idle, but was used less than [`RECENTLY_USED`] ago.
     Recent,
     /// It is busy (or already asked).
@@ -253,7 +253,7 @@ impl ConnState {
         if let Some(waker) = self.waker.get() {
             waker.wake_by_ref();
         }
-        Asked::Asked
+        Asked::Yes
     }
 
     /// In the connection's task, before it reads more: true when it was asked to leave and is
@@ -313,7 +313,7 @@ mod tests {
         let woken = Arc::new(Count(AtomicUsize::new(0)));
         state.set_waker(&Waker::from(woken.clone()));
         assert!(!state.should_leave(), "not asked yet");
-        assert_eq!(state.ask_to_leave(after(&state, LATER)), Asked::Asked);
+        assert_eq!(state.ask_to_leave(after(&state, LATER)), Asked::Yes);
         assert_eq!(woken.0.load(Ordering::SeqCst), 1);
         assert_eq!(
             state.ask_to_leave(after(&state, LATER)),
@@ -329,7 +329,7 @@ mod tests {
         let state = ConnState::new();
         assert_eq!(state.ask_to_leave(after(&state, LATER - 1)), Asked::Recent);
         assert!(!state.should_leave());
-        assert_eq!(state.ask_to_leave(after(&state, LATER)), Asked::Asked);
+        assert_eq!(state.ask_to_leave(after(&state, LATER)), Asked::Yes);
     }
 
     #[test]
@@ -344,7 +344,7 @@ mod tests {
             "HTTP/1 request in progress"
         );
         state.awaiting_head();
-        assert_eq!(state.ask_to_leave(much_later), Asked::Asked, "between requests");
+        assert_eq!(state.ask_to_leave(much_later), Asked::Yes, "between requests");
 
         let h2 = ConnState::new();
         h2.request_started();
@@ -356,7 +356,7 @@ mod tests {
             "one stream still in progress"
         );
         h2.request_ended();
-        assert_eq!(h2.ask_to_leave(much_later), Asked::Asked, "no stream in progress");
+        assert_eq!(h2.ask_to_leave(much_later), Asked::Yes, "no stream in progress");
     }
 
     #[test]
@@ -372,26 +372,26 @@ mod tests {
             "its answer is still being written"
         );
         state.write_resumed();
-        assert_eq!(state.ask_to_leave(much_later), Asked::Asked);
+        assert_eq!(state.ask_to_leave(much_later), Asked::Yes);
     }
 
     #[test]
     fn a_head_that_arrives_after_the_request_declines_it() {
         let state = ConnState::new();
-        assert_eq!(state.ask_to_leave(after(&state, LATER)), Asked::Asked);
+        assert_eq!(state.ask_to_leave(after(&state, LATER)), Asked::Yes);
         state.head_arrived();
         assert!(!state.should_leave(), "the request it started is served");
         assert!(!state.left());
         assert_eq!(state.requests(), 1);
 
         let h2 = ConnState::new();
-        assert_eq!(h2.ask_to_leave(after(&h2, LATER)), Asked::Asked);
+        assert_eq!(h2.ask_to_leave(after(&h2, LATER)), Asked::Yes);
         h2.request_started();
         assert!(!h2.should_leave(), "a stream started: declined");
         h2.request_ended();
         assert_eq!(
             h2.ask_to_leave(after(&h2, LATER)),
-            Asked::Asked,
+            Asked::Yes,
             "idle again, it can be asked again"
         );
         assert!(h2.should_leave());
@@ -408,7 +408,7 @@ mod tests {
             Asked::Busy,
             "waiting, not trickling yet"
         );
-        assert_eq!(state.ask_to_leave(after(&state, stale)), Asked::Asked);
+        assert_eq!(state.ask_to_leave(after(&state, stale)), Asked::Yes);
         assert!(!state.should_leave(), "only the body decides");
         assert!(state.body_should_leave());
         assert!(state.left());
@@ -420,7 +420,7 @@ mod tests {
         let state = ConnState::new();
         state.head_arrived();
         state.body_waits();
-        assert_eq!(state.ask_to_leave(after(&state, stale)), Asked::Asked);
+        assert_eq!(state.ask_to_leave(after(&state, stale)), Asked::Yes);
         state.body_moves();
         assert!(!state.body_should_leave());
         state.body_waits();

@@ -215,7 +215,7 @@ mod tests {
         assert_eq!(read_waits(&mut clock), None);
         assert_eq!(
             state.ask_to_leave(state.last_used() + 1000),
-            super::super::conn_state::Asked::Asked
+            super::super::conn_state::Asked::Yes
         );
         assert_eq!(
             read_waits(&mut clock),

@@ -162,7 +162,7 @@ impl ConnLimit {
                 return false;
             }
             open.by_use.push(behind);
-            if state.ask_to_leave(now) == Asked::Asked {
+            if state.ask_to_leave(now) == Asked::Yes {
                 return true;
             }
         }

@@ -44,6 +44,18 @@ async fn reserve(kib: usize, memory: ferrapi::memory::Memory) -> Response {
     }
 }
 
+/// Holds `kib` KiB of the budget for 3 s (a route loading something large, slowly).
+#[get("/hold/{kib}")]
+async fn hold(kib: usize, memory: ferrapi::memory::Memory) -> Response {
+    match memory.reserve(kib * 1024).await {
+        Ok(_room) => {
+            tokio::time::sleep(Duration::from_secs(3)).await;
+            "held".into_response()
+        }
+        Err(refused) => refused.into_response(),
+    }
+}
+
 /// An answer of `kib` KiB.
 #[get("/big/{kib}")]
 async fn big(kib: usize) -> String {
@@ -52,7 +64,7 @@ async fn big(kib: usize) -> String {
 
 async fn serve(budget: Option<usize>) -> (SocketAddr, oneshot::Sender<()>) {
     let app = App::new()
-        .routes(ferrapi::routes![echo, order, big, reserve])
+        .routes(ferrapi::routes![echo, order, big, reserve, hold])
         .memory_budget(budget);
     let server = app.bind("127.0.0.1:0").await.expect("bind");
     let addr = server.local_addr();
@@ -102,45 +114,93 @@ async fn a_request_that_alone_needs_more_than_the_budget_is_413_before_it_is_rea
     assert_eq!(send_json(unlimited, "POST", "/echo", &nested).await.status, 200);
 }
 
+/// A connection that sent the head of a body of `declared` bytes and the first `sent` of them.
+async fn stalled_body(addr: SocketAddr, declared: usize, sent: usize) -> TcpStream {
+    let mut stream = TcpStream::connect(addr).await.expect("connect");
+    let head = format!(
+        "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: {declared}\r\n\r\n"
+    );
+    stream.write_all(head.as_bytes()).await.expect("send");
+    stream.write_all(&vec![b' '; sent]).await.expect("send");
+    stream
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_body_read_while_others_hold_the_budget_is_503_then_served_once_they_let_go() {
+async fn a_body_read_while_stalled_bodies_hold_the_budget_waits_and_is_served_once_they_are_reset() {
     let (addr, _stop) = serve(Some(BUDGET)).await;
     // Clients that declare 60 KiB and send nothing hold nothing: what a body holds is what came.
     let mut idle = Vec::new();
     for _ in 0..10 {
-        let mut stream = TcpStream::connect(addr).await.expect("connect");
-        let head = format!(
-            "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n[",
-            60 * 1024
-        );
-        stream.write_all(head.as_bytes()).await.expect("send");
-        idle.push(stream);
+        idle.push(stalled_body(addr, 60 * 1024, 1).await);
     }
     tokio::time::sleep(Duration::from_millis(200)).await;
     let small = format!("\"{}\"", "x".repeat(5000));
     assert_eq!(send_json(addr, "POST", "/echo", &small).await.status, 200);
-    // A body of which 60 KiB came, stalled before its last byte, holds 60 KiB.
-    let mut holder = TcpStream::connect(addr).await.expect("connect");
-    let head = format!(
-        "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
-        60 * 1024 + 1
-    );
-    holder.write_all(head.as_bytes()).await.expect("send");
-    holder.write_all(&vec![b' '; 60 * 1024]).await.expect("send");
+    // Bodies that wait for their bytes hold at most three quarters of the budget, together and
+    // each: 60 KiB that came of a body stalled before its last byte is too large (413).
+    let mut greedy = stalled_body(addr, 60 * 1024 + 1, 60 * 1024).await;
+    let reply = ferrapi_tests::client::read_one(&mut greedy)
+        .await
+        .expect("a reply");
+    assert_eq!(reply.status, 413, "{}", String::from_utf8_lossy(&reply.body));
+    drop(greedy);
+    // Two bodies stalled before their last byte hold 46 KiB (30 KiB and 16 KiB), and a route
+    // 12 more: 6 KiB are left.
+    let mut holders = Vec::new();
+    for size in [30 * 1024, 16 * 1024] {
+        holders.push(stalled_body(addr, size + 1, size).await);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let stalled_since = std::time::Instant::now();
+    let mut holding = TcpStream::connect(addr).await.expect("connect");
+    holding
+        .write_all(&request("t", "GET", "/hold/12", &[], None))
+        .await
+        .expect("send");
     tokio::time::sleep(Duration::from_millis(200)).await;
-    // 5 KB (a string: its tree is its text) does not fit beside them.
-    let body = format!("\"{}\"", "x".repeat(5000));
+    // A body of 7 KB (a string: its tree is its text; it comes whole) does not fit beside them
+    // while they are fresh: it waits for room a bounded time, then 503.
+    let body = format!("\"{}\"", "x".repeat(7_000));
+    let asked = std::time::Instant::now();
     let reply = send_json(addr, "POST", "/echo", &body).await;
     assert_eq!(reply.status, 503, "{}", String::from_utf8_lossy(&reply.body));
     assert_eq!(reply.header("retry-after"), Some("1"));
     assert_eq!(detail(&reply.body), json!("The server is busy; retry shortly"));
+    let waited = asked.elapsed();
+    assert!(
+        waited >= Duration::from_millis(190) && waited < Duration::from_secs(1),
+        "{waited:?}"
+    );
     // A request without a body is not refused.
     assert_eq!(get(addr, "/big/1").await.status, 200);
-    // The holder goes: its charge is given back, and the same request is served.
-    drop(holder);
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    // Once they brought nothing for a second, the same request resets the largest (as many as
+    // it needs: one) and is served.
+    tokio::time::sleep(
+        (stalled_since + Duration::from_millis(1100)).saturating_duration_since(std::time::Instant::now()),
+    )
+    .await;
     let reply = send_json(addr, "POST", "/echo", &body).await;
-    assert_eq!(reply.status, 200);
+    assert_eq!(reply.status, 200, "{}", String::from_utf8_lossy(&reply.body));
+    let mut reset = Vec::new();
+    for mut holder in holders {
+        let reply = tokio::time::timeout(
+            Duration::from_millis(500),
+            ferrapi_tests::client::read_one(&mut holder),
+        )
+        .await;
+        if let Ok(Ok(reply)) = &reply {
+            assert_eq!(reply.status, 503);
+            assert_eq!(reply.header("retry-after"), Some("1"));
+            assert_eq!(reply.header("connection"), Some("close"));
+            assert_eq!(
+                detail(&reply.body),
+                json!("The request body stopped arriving while the server needed its memory; retry shortly")
+            );
+        }
+        reset.push(matches!(reply, Ok(Ok(_))));
+    }
+    assert_eq!(reset, [true, false], "the largest stalled body, and only it");
+    drop((idle, holding));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -7,6 +7,7 @@ mod support;
 
 mod body_deadline;
 mod connection_limit;
+mod fair_share;
 mod h2_deadlines;
 mod refusals;
 mod slow_readers;
