@@ -24,6 +24,23 @@ three keep 32 clients sending 1 MiB JSON bodies, and for birds 8 more reading th
 slowloris-at-limit (`--connections` heads trickled one byte a second, each reopened as soon as the
 server closes it: 800 by default, more than the 768 places a soft limit of 1,024 descriptors
 leaves; not in the default list).
+
+Issue 41's fair-share attacks (not in the default list; each measures the legitimate clients it
+names while it runs, and prints their figures under the table):
+- held-bodies: `--connections` (80 by default: more than the 64 MiB budget holds) connections
+  each declaring a 1 MiB body on `POST /item`, sending all but its last 100 bytes, and holding it
+  until the server answers or closes, then again; beside them, every 50 ms, a small `POST /item`,
+  a 1 KiB bird `POST` and a bird read, each on a new connection (2xx within 1 s counted), and a
+  1 MiB bird uploaded at 256 KiB/s (tried again when refused room, as `Retry-After` says);
+- h2-held-bodies: the same with one HTTP/2 connection of 100 such streams (flow control obeyed),
+  a stream answered or reset opened again;
+- idle-churn: `--connections` (400) connections that send nothing, reopened as soon as the server
+  closes them, against a server started with `--nofile` descriptors (256: 192 places); beside them
+  one pooled client doing back-to-back `POST /item` on one connection: requests written that never
+  got a status line, and reconnections;
+- trickle-bodies: `--connections` (800) connections each declaring a 100-byte body and sending a
+  byte of it every 2 s, reopened when cut, against `--nofile 1024` (768 places); the probe's fresh
+  clients answered within 1 s.
 """
 
 import argparse
@@ -270,6 +287,338 @@ def flood_process(port, seconds, path, kind, readers, results):
     results.put(statuses)
 
 
+LENGTH = 1024 * 1024
+
+
+def raw_post(path, body, close=True):
+    head = (f"POST {path} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n{'Connection: close' + chr(13) + chr(10) if close else ''}\r\n")
+    return head.encode() + body
+
+
+async def until_answered_or(reader, stop):
+    """Read until the server answers or closes (b"" then), or `stop` is set (None)."""
+    while not stop.is_set():
+        try:
+            return await asyncio.wait_for(reader.read(4096), 0.2)
+        except asyncio.TimeoutError:
+            continue
+    return None
+
+
+async def hold_body(port, stop, counts):
+    """A 1 MiB body on `POST /item`, all but its last 100 bytes sent, held until the server answers
+    or closes; then again, until `stop`."""
+    head = (f"POST /item HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {LENGTH}\r\n\r\n").encode()
+    body = b"[" + b" " * (LENGTH - 101)
+    while not stop.is_set():
+        try:
+            reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 5)
+        except (OSError, asyncio.TimeoutError):
+            await asyncio.sleep(0.05)
+            continue
+        try:
+            writer.write(head + body)
+            answer = await until_answered_or(reader, stop)
+            if answer is not None:
+                counts["answered"] = counts.get("answered", 0) + 1
+                key = answer[:12].decode(errors="replace") or "closed"
+                counts[key] = counts.get(key, 0) + 1
+        except OSError:
+            counts["cut"] = counts.get("cut", 0) + 1
+        finally:
+            writer.close()
+
+
+async def h2_hold(port, stop, counts):
+    """One HTTP/2 connection with 100 streams, each declaring a 1 MiB body on `POST /item` and
+    sending all but its last 100 bytes within the server's flow-control windows, held; a stream
+    answered or reset is opened again, until `stop`."""
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 5)
+    except (OSError, asyncio.TimeoutError):
+        return
+    writer.write(PREFACE + settings())
+    windows = {"conn": 65535, "initial": 65535}
+    streams = {}  # id -> [bytes sent, stream window]
+    changed = asyncio.Event()
+    next_id = [1]
+
+    def open_stream():
+        sid = next_id[0]
+        next_id[0] += 2
+        block = literal(":method", "POST") + literal(":scheme", "http") + literal(":path", "/item") + \
+            literal(":authority", "127.0.0.1") + literal("content-type", "application/json") + \
+            literal("content-length", str(LENGTH))
+        writer.write(frame(1, 0x4, sid, block))
+        streams[sid] = [0, windows["initial"]]
+
+    async def read_frames():
+        buffered = b""
+        while not stop.is_set():
+            try:
+                data = await asyncio.wait_for(reader.read(65536), 0.2)
+            except asyncio.TimeoutError:
+                continue
+            if not data:
+                stop.set()
+                return
+            buffered += data
+            while len(buffered) >= 9:
+                length = int.from_bytes(buffered[:3], "big")
+                if len(buffered) < 9 + length:
+                    break
+                kind, flags = buffered[3], buffered[4]
+                sid = int.from_bytes(buffered[5:9], "big") & 0x7FFFFFFF
+                payload = buffered[9:9 + length]
+                buffered = buffered[9 + length:]
+                if kind == 4 and not flags & 1:  # SETTINGS
+                    for i in range(0, len(payload), 6):
+                        key, value = struct.unpack(">HI", payload[i:i + 6])
+                        if key == 4:
+                            delta = value - windows["initial"]
+                            windows["initial"] = value
+                            for state in streams.values():
+                                state[1] += delta
+                    writer.write(frame(4, 1, 0))
+                elif kind == 8:  # WINDOW_UPDATE
+                    increment = int.from_bytes(payload[:4], "big") & 0x7FFFFFFF
+                    if sid == 0:
+                        windows["conn"] += increment
+                    elif sid in streams:
+                        streams[sid][1] += increment
+                elif kind in (1, 3) and sid in streams:  # the answer's HEADERS, or RST_STREAM
+                    counts["answered" if kind == 1 else "reset"] = counts.get("answered" if kind == 1 else "reset", 0) + 1
+                    del streams[sid]
+                    if not stop.is_set():
+                        open_stream()
+                elif kind == 7:  # GOAWAY
+                    counts["goaway"] = counts.get("goaway", 0) + 1
+                    stop.set()
+                changed.set()
+
+    for _ in range(100):
+        open_stream()
+    reading = asyncio.create_task(read_frames())
+    try:
+        while not stop.is_set():
+            sent_any = False
+            for sid, state in list(streams.items()):
+                room = min(LENGTH - 100 - state[0], state[1], windows["conn"], 16384)
+                if room > 0:
+                    writer.write(frame(0, 0, sid, b" " * room))
+                    state[0] += room
+                    state[1] -= room
+                    windows["conn"] -= room
+                    sent_any = True
+            await writer.drain()
+            if not sent_any:
+                changed.clear()
+                try:
+                    await asyncio.wait_for(changed.wait(), 0.2)
+                except asyncio.TimeoutError:
+                    pass
+    except OSError:
+        counts["cut"] = counts.get("cut", 0) + 1
+    finally:
+        reading.cancel()
+        writer.close()
+
+
+def holders_process(port, count, seconds, kind, results):
+    """`count` body holders (`kind`: http1 connections, or h2 connections of 100 streams) for
+    `seconds`, in a process of their own."""
+    async def run():
+        stop, counts = asyncio.Event(), {}
+        task = h2_hold if kind == "h2" else hold_body
+        tasks = [asyncio.create_task(task(port, stop, counts)) for _ in range(count)]
+        await asyncio.sleep(seconds)
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        results.put(counts)
+    asyncio.run(run())
+
+
+async def timed(port, raw, within=1.0):
+    """A request on a new connection: True when answered 2xx within `within` seconds."""
+    sent = time.perf_counter()
+    status = await exchange(port, raw, timeout=within)
+    return 200 <= status < 300 and time.perf_counter() - sent <= within
+
+
+async def steady_upload(port, until):
+    """A 1 MiB bird sent at 256 KiB/s (16 KiB every 62.5 ms), tried again after a 503 that refused
+    it room, as `Retry-After` says: its outcome, attempts and whether it was ever reset."""
+    body = b'{"name":"upload","blob":"' + b"x" * (LENGTH - 40) + b'"}'
+    head = (f"POST /api/bird/ HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode()
+    attempts, reset = 0, False
+    while time.time() < until:
+        attempts += 1
+        try:
+            reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 5)
+            writer.write(head)
+            for i in range(0, len(body), 16384):
+                writer.write(body[i:i + 16384])
+                await writer.drain()
+                await asyncio.sleep(0.0625)
+            answer = await asyncio.wait_for(reader.read(), 10)
+            writer.close()
+        except (OSError, asyncio.TimeoutError):
+            answer = b""
+        if answer.startswith(b"HTTP/1.1 2"):
+            return f"200 after {attempts} attempt(s){', reset once' if reset else ''}"
+        reset = reset or b"stopped arriving" in answer
+        await asyncio.sleep(1)
+    return f"not completed in {attempts} attempt(s){', reset' if reset else ''}"
+
+
+async def legitimate(port, seconds):
+    """Every 50 ms: a small `POST /item`, a 1 KiB bird `POST` and a bird read, each on a new
+    connection; and a steady 1 MiB upload. The shares answered 2xx within 1 s."""
+    until = time.time() + seconds
+    item = raw_post("/item", b'{"name":"pen","price":1.5}')
+    bird = raw_post("/api/bird/", b'{"name":"legit","blob":"' + b"x" * 1000 + b'"}')
+    read = b"GET /api/bird/legit HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
+    shares = {"small POST /item": [0, 0], "1 KiB bird POST": [0, 0], "bird read": [0, 0]}
+    upload = asyncio.create_task(steady_upload(port, until))
+    while time.time() < until:
+        served = await asyncio.gather(timed(port, item), timed(port, bird), timed(port, read))
+        for share, ok in zip(shares.values(), served):
+            share[0] += ok
+            share[1] += 1
+        await asyncio.sleep(0.05)
+    return shares, await upload
+
+
+def legitimate_process(port, seconds, results):
+    results.put(asyncio.run(legitimate(port, seconds)))
+
+
+async def churn_idle(port, stop, counts):
+    """A connection that sends nothing, reopened as soon as the server closes it, until `stop`."""
+    while not stop.is_set():
+        try:
+            reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 5)
+        except (OSError, asyncio.TimeoutError):
+            await asyncio.sleep(0.05)
+            continue
+        if await until_answered_or(reader, stop) is not None:
+            counts["closed"] = counts.get("closed", 0) + 1
+        writer.close()
+
+
+def churn_process(port, count, seconds, results):
+    async def run():
+        stop, counts = asyncio.Event(), {}
+        tasks = [asyncio.create_task(churn_idle(port, stop, counts)) for _ in range(count)]
+        await asyncio.sleep(seconds)
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        results.put(counts)
+    asyncio.run(run())
+
+
+async def read_response(reader):
+    """One response on a kept-alive connection: its status, or 0 when the connection ended first."""
+    try:
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
+        length = 0
+        for line in head.split(b"\r\n"):
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":", 1)[1])
+        await asyncio.wait_for(reader.readexactly(length), 5)
+        return int(head.split(b" ", 2)[1])
+    except (OSError, asyncio.TimeoutError, asyncio.IncompleteReadError, ValueError, IndexError):
+        return 0
+
+
+async def pooled(port, seconds):
+    """One kept-alive connection doing back-to-back `POST /item`: requests sent, requests written
+    that never got a status line, reconnections."""
+    until = time.time() + seconds
+    raw = raw_post("/item", b'{"name":"pen","price":1.5}', close=False)
+    sent = lost = reopened = 0
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    while time.time() < until:
+        try:
+            writer.write(raw)
+            await writer.drain()
+        except OSError:
+            reopened += 1
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            continue
+        sent += 1
+        if await read_response(reader) == 0:
+            lost += 1
+            reopened += 1
+            writer.close()
+            reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.close()
+    return sent, lost, reopened
+
+
+def pooled_process(port, seconds, results):
+    results.put(asyncio.run(pooled(port, seconds)))
+
+
+async def trickle_body(port, stop, cuts):
+    """A request declaring a 100-byte body, a byte of it every 2 s, reopened when cut."""
+    head = b"POST /item HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n["
+    while not stop.is_set():
+        try:
+            reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 5)
+        except (OSError, asyncio.TimeoutError):
+            await asyncio.sleep(0.1)
+            continue
+        try:
+            writer.write(head)
+            while not stop.is_set():
+                try:
+                    if await asyncio.wait_for(reader.read(1), 2.0) is not None:
+                        break
+                except asyncio.TimeoutError:
+                    writer.write(b" ")
+            cuts[0] += not stop.is_set()
+        except OSError:
+            cuts[0] += 1
+        finally:
+            writer.close()
+
+
+def trickle_body_process(port, count, seconds, cuts):
+    async def run():
+        stop, counted = asyncio.Event(), [0]
+        tasks = [asyncio.create_task(trickle_body(port, stop, counted)) for _ in range(count)]
+        await asyncio.sleep(seconds)
+        stop.set()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        cuts.value = counted[0]
+    asyncio.run(run())
+
+
+class Measured:
+    """A process measuring legitimate clients (or running the attack), reported at the end."""
+
+    def __init__(self, target, args, label):
+        self.results = multiprocessing.Queue()
+        self.process = multiprocessing.Process(target=target, args=(*args, self.results))
+        self.process.start()
+        self.label = label
+
+    def report(self):
+        try:
+            value = self.results.get(timeout=90)
+        except Exception:  # noqa: BLE001 - a process that died reports nothing
+            value = None
+        self.process.join(timeout=10)
+        print(f"    {self.label}: {value}", file=sys.stderr)
+
+    def close(self):
+        pass
+
+
 async def attack(name, server, seconds, connections=800):
     port = server.port
     held, tricklers = [], []
@@ -319,6 +668,22 @@ async def attack(name, server, seconds, connections=800):
         process = multiprocessing.Process(target=flood_process, args=(port, seconds, path, kind, readers, results))
         process.start()
         held = [Flood(process, results)]
+    elif name in ("held-bodies", "h2-held-bodies"):
+        # A bird to read back, then the holders, then (once they hold) the legitimate clients.
+        await exchange(port, raw_post("/api/bird/", b'{"name":"legit","blob":"' + b"x" * 1000 + b'"}'))
+        kind, count = ("h2", 1) if name == "h2-held-bodies" else ("http1", connections)
+        held = [Measured(holders_process, (port, count, seconds + 3, kind), f"{name}: the attack's answers")]
+        await asyncio.sleep(3)
+        held.append(Measured(legitimate_process, (port, seconds), f"{name}: legitimate clients 2xx within 1 s, and the steady upload"))
+    elif name == "idle-churn":
+        held = [Measured(churn_process, (port, connections, seconds + 2), f"{name}: idle connections closed by the server")]
+        await asyncio.sleep(2)
+        held.append(Measured(pooled_process, (port, seconds), f"{name}: pooled client (requests, written but never answered, reconnections)"))
+    elif name == "trickle-bodies":
+        cuts = multiprocessing.Value("q", 0)
+        tricklers = [multiprocessing.Process(target=trickle_body_process, args=(port, connections, seconds + 3, cuts))]
+        tricklers[0].start()
+        await asyncio.sleep(3)
     elif name == "slowloris-at-limit":
         cuts = multiprocessing.Value("q", 0)
         tricklers = [multiprocessing.Process(target=trickle_process, args=(port, connections, seconds + 3, cuts))]
@@ -336,10 +701,14 @@ async def attack(name, server, seconds, connections=800):
     for writer in held:
         if isinstance(writer, Flood):
             print(f"    {name}: the attack's answers: {writer.answers()}", file=sys.stderr)
+        if isinstance(writer, Measured):
+            writer.report()
     if tricklers:
         await asyncio.get_running_loop().run_in_executor(None, tricklers[0].join)
         # The attack's connections are retaken when cut: report the cuts instead.
-        print(f"    {name}: {cuts.value} trickling heads closed by the server and reopened", file=sys.stderr)
+        print(f"    {name}: {cuts.value} trickling connections closed by the server and reopened", file=sys.stderr)
+        within = sum(1 for status, ms in results if status == 200 and ms <= 1000)
+        print(f"    {name}: fresh clients answered 200 within 1 s: {within}/{len(results)}", file=sys.stderr)
         return results, cpu, connections, None, open_at_end
     return results, cpu, len(held), released[0], open_at_end
 
@@ -382,7 +751,10 @@ def main():
     parser.add_argument("binary")
     parser.add_argument("--attack", action="append")
     parser.add_argument("--seconds", type=float, default=25)
-    parser.add_argument("--connections", type=int, default=800, help="slowloris-at-limit's connections")
+    parser.add_argument("--connections", type=int, help="the attack's connections (slowloris-at-limit and "
+                        "trickle-bodies 800, held-bodies 80, idle-churn 400)")
+    parser.add_argument("--nofile", type=int, help="the server's descriptor limit (idle-churn: 256, "
+                        "trickle-bodies: 1024; else this process's)")
     args = parser.parse_args()
     # This process may need many descriptors (slowloris-at-limit); the server starts with the
     # limits this process was given (Server restores them), as it would from a shell.
@@ -395,12 +767,16 @@ def main():
                             "pipelined-readers", "partial-preface"]
     print("| attack | attacking connections | fresh clients during the attack | median / worst latency | server CPU | server RSS peak / end | the server's attacking connections |")
     print("|---|---|---|---|---|---|---|")
+    limits = Server.limits
     for name in names:
+        nofile = args.nofile or {"idle-churn": 256, "trickle-bodies": 1024}.get(name)
+        Server.limits = (nofile, nofile) if nofile else limits
+        connections = args.connections or {"held-bodies": 80, "idle-churn": 400}.get(name, 800)
         with tempfile.TemporaryDirectory() as data:
             server = Server(args.binary, free_port(), data)
             try:
                 results, cpu, held, released, open_at_end = asyncio.run(
-                    attack(name, server, args.seconds, args.connections))
+                    attack(name, server, args.seconds, connections))
                 peak, rss = server.status("VmHWM"), server.status("VmRSS")
             finally:
                 log = server.stop()

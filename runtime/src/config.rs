@@ -30,17 +30,22 @@ pub struct Config {
     /// is answered 431 by hyper, however the client split its writes. At most 100 header fields
     /// are accepted.
     pub max_head_bytes: usize,
-    /// Time allowed to receive a request body, counted from the moment the route first waits for
-    /// it (default 10 s), and lengthened by `body_min_rate`. A body that misses its deadline is
-    /// answered 408 and its connection closed, so a client that declares a body and stalls
-    /// holds a request's place for a bounded time. `Expect: 100-continue` is answered when the
-    /// route first reads, so a client that never sends the announced body meets the same
-    /// deadline. A body that receives no byte for this long is cut too, whatever it sent before
-    /// (what it sent is held against the memory budget meanwhile).
+    /// The longest a request body may go without a byte, counted from the moment the route first
+    /// waits for it (default 10 s); also the window of `body_min_rate`. A body that misses its
+    /// deadline is answered 408 and its connection closed, so a client that declares a body and
+    /// stalls holds a request's place for a bounded time. `Expect: 100-continue` is answered
+    /// when the route first reads, so a client that never sends the announced body meets the
+    /// same deadline.
     pub body_timeout: Duration,
-    /// The slowest accepted body rate, in bytes per second (default 8 KiB/s): each byte received
-    /// lengthens the body's deadline by `1 / rate` seconds, so a large upload at a steady rate
-    /// is never cut while a trickle is. `None`: `body_timeout` is the time for the whole body.
+    /// The slowest accepted body rate, in bytes per second (default 8 KiB/s), over a sliding
+    /// window of `body_timeout` (Kestrel's `MinRequestBodyDataRate`): after the first window of
+    /// waiting (the grace), every window must bring `rate × body_timeout` bytes (80 KiB in 10 s
+    /// by default), else the body is answered 408. A steady upload is never cut, a trickle is,
+    /// however much it sent before (credit is never given in advance). A body that brings less
+    /// than this rate a second counts as not progressing: when the memory budget is needed, it
+    /// may be reset after a second of that (`Config::memory_budget`), and at the connection
+    /// limit its connection may be closed. `None`: `body_timeout` is the time for the whole
+    /// body.
     pub body_min_rate: Option<u32>,
     /// Time a response may wait for the client to take its bytes (default 10 s): when the client
     /// reads nothing for that long (a full TCP window on HTTP/1 or HTTP/2, a closed HTTP/2 flow
@@ -59,6 +64,13 @@ pub struct Config {
     /// A request that would go over it is refused before the memory is taken: 503 with
     /// `Retry-After: 1` while others hold the budget, 413 when the request alone needs more than
     /// all of it. Each refusal is counted and logged like the server's other refusals.
+    ///
+    /// It is shared fairly: bodies that wait for their bytes reserve their length among three
+    /// quarters of it, admitted in the order they asked, so the last quarter is always there for
+    /// requests that arrive whole; when a charge does not fit, bodies that brought nothing for a
+    /// second (less than `body_min_rate`) are reset, largest first, and answered 503 with
+    /// `Retry-After` (counted as `memory_reset`), and the charge takes what they free; a small
+    /// request waits up to 200 ms for room before its 503.
     pub memory_budget: Option<usize>,
     /// The most the request bodies being received on one HTTP/2 connection may hold of the
     /// memory budget together (default 8 MiB, an eighth of the default budget; never less than
@@ -70,10 +82,12 @@ pub struct Config {
     /// of bodies that do not progress, still hold).
     pub connection_body_share: Option<usize>,
     /// Connections open at once (default 10,000; `None`: unlimited), so the process never runs
-    /// out of file descriptors. A connection accepted at the limit takes the place of the oldest
-    /// idle one (still sending its first bytes or a request head, or between requests), which is
-    /// closed; a connection in the middle of a request is never closed for room, and only when
-    /// every connection is busy does the new one wait for a place. When a server starts it raises
+    /// out of file descriptors. A connection accepted at the limit takes the place of the least
+    /// recently used one that may leave: idle (still sending its first bytes or a request head,
+    /// or between requests) and unused for 100 ms or more, or trickling a body (below
+    /// `body_min_rate` for a second), which is closed (an HTTP/2 one after a `GOAWAY`); a
+    /// connection used within 100 ms, or in the middle of a request that progresses, is never
+    /// closed for room, and only when none may leave does the new one wait for a place. When a server starts it raises
     /// the process's soft limit of open files to the hard one, and lowers this limit to three
     /// quarters of the descriptor limit when that is smaller (the log says both).
     pub max_connections: Option<usize>,

@@ -138,12 +138,7 @@ where
         if held > self.charged {
             if let Some(charge) = &self.charge {
                 let more = held - self.charged;
-                let admitted = self
-                    .slow
-                    .as_ref()
-                    .filter(|slow| slow.admitted)
-                    .and_then(|slow| slow.registration.as_ref());
-                match admitted {
+                match self.slow.as_deref().and_then(Slow::admitted) {
                     Some(registration) => charge.grow_received(registration, more)?,
                     None => charge.grow(more)?,
                 }
@@ -169,21 +164,9 @@ where
     }
 
     fn poll_body(&mut self, cx: &mut Context<'_>, looking: bool) -> Poll<Result<Bytes, Response>> {
-        if let Some(slow) = &mut self.slow {
-            if slow.registration.as_ref().is_some_and(Registration::is_reset) {
-                return Poll::Ready(Err(body_reset()));
-            }
-            if slow.admitting {
-                if let Err(stop) = self.admit(cx) {
-                    return stop;
-                }
-            }
-            if let Some(slow) = &mut self.slow {
-                if let Some(data) = slow.unkept.take() {
-                    if let Err(stop) = self.keep(data, cx, looking) {
-                        return stop;
-                    }
-                }
+        if self.slow.is_some() {
+            if let Err(stop) = self.resume(cx, looking) {
+                return stop;
             }
         }
         loop {
@@ -198,7 +181,9 @@ where
                 }
                 Poll::Ready(None) => {
                     // No longer being received: its charge stays with the request.
-                    self.slow = None;
+                    if self.slow.is_some() {
+                        self.slow = None;
+                    }
                     let body = if self.buffer.is_empty() {
                         std::mem::take(&mut self.first)
                     } else {
@@ -216,6 +201,25 @@ where
                     }
                 }
             }
+        }
+    }
+
+    /// Where a body that waited is: reset, waiting to be admitted, or holding a frame the budget
+    /// had no room for yet.
+    #[cold]
+    fn resume(&mut self, cx: &mut Context<'_>, looking: bool) -> Result<(), Poll<Result<Bytes, Response>>> {
+        let Some(slow) = &mut self.slow else {
+            return Ok(());
+        };
+        if slow.registration.as_ref().is_some_and(Registration::is_reset) {
+            return Err(Poll::Ready(Err(body_reset())));
+        }
+        if slow.admitting {
+            self.admit(cx)?;
+        }
+        match self.slow.as_mut().and_then(|slow| slow.unkept.take()) {
+            Some(data) => self.keep(data, cx, looking),
+            None => Ok(()),
         }
     }
 
@@ -261,6 +265,7 @@ where
     /// Keep `data`, the body's next bytes, once its limit and the budget allow: `Err` holds what
     /// the caller returns instead of going on (the 413 or 503, or `Pending` while it waits for
     /// room, the frame kept for the next poll).
+    #[inline]
     fn keep(
         &mut self,
         data: Bytes,
@@ -281,44 +286,23 @@ where
         } else {
             self.charged
         };
-        while let Err(refused) = self.charge_up_to(room) {
-            if refused == OverBudget::TooLarge {
-                return Err(Poll::Ready(Err(over_budget(refused))));
-            }
-            if needed > WAITS_UP_TO {
-                // A large body does not wait holding what it read (and its connection's buffers):
-                // a flood of them held ~20 MiB more, waiting; room freed by resets it took above.
-                return Err(Poll::Ready(Err(over_budget(refused))));
-            }
-            let slow = self.slow.get_or_insert_with(Box::default);
-            if looking {
-                // No task to wake: the next poll, from one, waits.
-                slow.unkept = Some(data);
-                return Err(Poll::Pending);
-            }
-            match slow.room.get_or_insert_with(RoomWait::new).poll_retry(cx) {
-                Poll::Ready(true) => continue,
-                Poll::Ready(false) => return Err(Poll::Ready(Err(over_budget(refused)))),
-                Poll::Pending => {
-                    slow.unkept = Some(data);
-                    return Err(Poll::Pending);
-                }
-            }
+        if let Err(refused) = self.charge_up_to(room) {
+            return self.refused(refused, data, (needed, room), cx, looking);
         }
+        self.store(data, needed, room);
+        Ok(())
+    }
+
+    /// Keep `data`, charged (the body now holds `needed` bytes, in `room`).
+    #[inline(always)]
+    fn store(&mut self, data: Bytes, needed: usize, room: usize) {
         if let Some(slow) = &mut self.slow {
-            slow.room = None;
-            if let Some(registration) = &slow.registration {
-                slow.since_progress += data.len();
-                if slow.since_progress >= self.step {
-                    slow.since_progress = 0;
-                    registration.progressed();
-                }
-            }
+            slow.kept(data.len(), self.step);
         }
-        if read == 0 {
+        if self.first.is_empty() && self.buffer.is_empty() {
             // `Bytes` hands itself over without a copy.
             self.first = data;
-            return Ok(());
+            return;
         }
         if needed > self.buffer.capacity() {
             // Exactly `room`: `Vec::reserve` would double on its own.
@@ -328,7 +312,69 @@ where
             self.buffer.extend_from_slice(&std::mem::take(&mut self.first));
         }
         self.buffer.extend_from_slice(&data);
-        Ok(())
+    }
+
+    /// The budget refused the room `data` needs: 413 when it never can have it; else a small
+    /// body waits for it a bounded time (the frame kept for the next poll), a large one is
+    /// answered 503.
+    #[cold]
+    fn refused(
+        &mut self,
+        mut refused: OverBudget,
+        data: Bytes,
+        (needed, room): (usize, usize),
+        cx: &mut Context<'_>,
+        looking: bool,
+    ) -> Result<(), Poll<Result<Bytes, Response>>> {
+        loop {
+            if refused == OverBudget::TooLarge || needed > WAITS_UP_TO {
+                // A large body does not wait holding what it read (and its connection's buffers):
+                // a flood of them held ~20 MiB more, waiting; room freed by resets it took.
+                return Err(Poll::Ready(Err(over_budget(refused))));
+            }
+            let slow = self.slow.get_or_insert_with(Box::default);
+            if looking {
+                // No task to wake: the next poll, from one, waits.
+                slow.unkept = Some(data);
+                return Err(Poll::Pending);
+            }
+            match slow.room.get_or_insert_with(RoomWait::new).poll_retry(cx) {
+                Poll::Ready(true) => {}
+                Poll::Ready(false) => return Err(Poll::Ready(Err(over_budget(refused)))),
+                Poll::Pending => {
+                    slow.unkept = Some(data);
+                    return Err(Poll::Pending);
+                }
+            }
+            match self.charge_up_to(room) {
+                Ok(()) => {
+                    if let Some(slow) = &mut self.slow {
+                        slow.room = None;
+                    }
+                    self.store(data, needed, room);
+                    return Ok(());
+                }
+                Err(again) => refused = again,
+            }
+        }
+    }
+}
+
+impl Slow {
+    /// Its registration, once it is admitted.
+    fn admitted(&self) -> Option<&Registration> {
+        self.registration.as_ref().filter(|_| self.admitted)
+    }
+
+    /// `bytes` more were kept: another step of them is progress.
+    fn kept(&mut self, bytes: usize, step: usize) {
+        if let Some(registration) = &self.registration {
+            self.since_progress += bytes;
+            if self.since_progress >= step {
+                self.since_progress = 0;
+                registration.progressed();
+            }
+        }
     }
 }
 

@@ -187,24 +187,6 @@ impl ConnService {
             Protocol::Http2(..) => None,
         }
     }
-
-    /// HTTP/1: the connection's state, which its request's body tells when it waits.
-    #[inline]
-    fn conn_state(&self) -> Option<&Arc<ConnState>> {
-        match &self.protocol {
-            Protocol::Http1(_, state) => Some(state),
-            Protocol::Http2(..) => None,
-        }
-    }
-
-    /// HTTP/2: the share of the connection's bodies being received.
-    #[inline]
-    fn share(&self) -> Option<&Arc<Share>> {
-        match &self.protocol {
-            Protocol::Http2(_, share) => share.as_ref(),
-            Protocol::Http1(..) => None,
-        }
-    }
 }
 
 impl hyper::service::Service<Request<Incoming>> for ConnService {
@@ -227,9 +209,13 @@ impl hyper::service::Service<Request<Incoming>> for ConnService {
         let stream = self.stream();
         let rules = self.body_rules;
         let (parts, body) = request.into_parts();
-        let body = TimedBody::new(body, rules, &self.gate, self.conn_state());
+        let (conn, share) = match &self.protocol {
+            Protocol::Http1(_, state) => (Some(state), None),
+            Protocol::Http2(_, share) => (None, share.as_ref()),
+        };
+        let body = TimedBody::new(body, rules, &self.gate, conn);
         ConnFuture::Serving {
-            future: self.service.start_parts(parts, body, self.share()),
+            future: self.service.start_parts(parts, body, share),
             pass: Some(pass),
             stream,
             idle_after: self.idle_after(),

@@ -235,11 +235,18 @@ impl TimedBody {
                 gate.rejoin();
             }
             if self.told_waiting {
-                self.told_waiting = false;
-                if let Some(conn) = &self.conn {
-                    conn.body_moves();
-                }
+                self.stopped_waiting();
             }
+        }
+    }
+
+    /// HTTP/1: tell the connection the body no longer waits.
+    #[cold]
+    #[inline(never)]
+    fn stopped_waiting(&mut self) {
+        self.told_waiting = false;
+        if let Some(conn) = &self.conn {
+            conn.body_moves();
         }
     }
 
@@ -256,7 +263,7 @@ impl TimedBody {
             clock.since_progress += n as u64;
             if clock.since_progress >= u64::from(rules.min_rate.max(1)) {
                 clock.since_progress = 0;
-                conn.used_at(now);
+                conn.body_progressed(now);
             }
         }
     }
@@ -294,7 +301,7 @@ impl TimedBody {
             if let Some(conn) = &self.conn {
                 // The body's wait is the connection's use: it trickles a second from now at the
                 // earliest.
-                conn.used_at(now);
+                conn.body_progressed(now);
             }
         }
         if let Some(conn) = &self.conn {

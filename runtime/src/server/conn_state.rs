@@ -1,15 +1,16 @@
 //! What one connection is doing, as far as the connection limit needs to know: whether it may be
-//! closed to make room for a new one, and since when it has not been used (`connections.rs`
-//! chooses which: the least recently used).
+//! closed to make room for a new one, and whether it was used since it was last looked at
+//! (`connections.rs` chooses which: the least recently used).
 //!
 //! Rules enforced here:
 //! - a connection is *idle*, and may be asked to leave, while it has no request in progress and
 //!   no write waiting for its client: it is reading its first bytes (an HTTP/2 preface too),
 //!   reading a request head, or waiting between requests (HTTP/2: no stream in progress) — and
-//!   only once it has been so for [`RECENTLY_USED`]: a pooled client sends its next request
-//!   within a few milliseconds of its last answer, and the connection must not close under it
-//!   (before, evictions by accept order lost 10–24 of 14,400 such requests after they were
-//!   written, and closed the pooled client's connection under 20–23 % of them);
+//!   only once it has been seen so, with no request since, [`RECENTLY_USED`] ago or more
+//!   (`connections.rs`): a pooled client sends its next request within a few milliseconds of its
+//!   last answer, and the connection must not close under it (before, evictions by accept order
+//!   lost 10–24 of 14,400 such requests after they were written, and closed the pooled client's
+//!   connection under 20–23 % of them);
 //! - an HTTP/1 connection whose request body waits for bytes, and has brought less than
 //!   `Config::body_min_rate` a second for [`STALE_AFTER`], is *trickling*: it may be asked to
 //!   leave too (its body then ends as a missed deadline: 408, closed). Before, 800 connections
@@ -23,10 +24,11 @@
 //!   waits for the client keeps either busy too (`io.rs`): an answer hyper finished before the
 //!   request's body was read may still be in its buffers when the next head is awaited, and is
 //!   never cut for room either;
-//! - when it was last used ([`ConnState::last_used`]) is a stamp in milliseconds, written where
-//!   the clock is read anyway: when it was accepted, when its head clock starts a wait for the
-//!   next head (HTTP/1), when its last stream ends (HTTP/2), when its body starts to wait or
-//!   brings another `body_min_rate`'s worth (HTTP/1);
+//! - whether it was used since it was looked at is its count of requests ([`ConnState::heads`],
+//!   which HTTP/1 keeps anyway for its head clock; an HTTP/2 stream adds one): no clock is read
+//!   for it per request (a stamp per request cost ≈ 80 instructions, callgrind); a trickling
+//!   body's stamp ([`ConnState::body_progressed`]) is written only by a body that waited, when
+//!   it starts to wait and each time it brings another `body_min_rate`'s worth;
 //! - even a connection asked to leave by mistake would not be cut mid-request: it decides only
 //!   where it would read (HTTP/1: while awaiting a head, or in its body's wait; HTTP/2: before its
 //!   connection is polled and a stream could start);
@@ -77,34 +79,28 @@ pub(crate) fn stamp(at: Instant) -> u64 {
 pub(crate) enum Asked {
     /// It was asked, and woken to decide.
     Yes,
-    /// It is idle, but was used less than [`RECENTLY_USED`] ago.
-    Recent,
     /// It is busy (or already asked).
     Busy,
 }
 
-/// One connection's state word, when it was last used and the waker of its task (see the module
-/// rules).
-#[derive(Debug)]
+/// One connection's state word, its count of requests, when its waiting body last progressed,
+/// and the waker of its task (see the module rules).
+#[derive(Debug, Default)]
 pub(crate) struct ConnState {
     word: AtomicU32,
-    /// HTTP/1: the heads that arrived, so that the head clock (`conn_timer.rs`) tells one wait
-    /// for a head from the next. Only the connection's task writes it.
+    /// The requests that arrived: HTTP/1 heads, so that the head clock (`conn_timer.rs`) tells
+    /// one wait for a head from the next (only the connection's task writes it), and HTTP/2
+    /// streams.
     heads: AtomicU32,
-    /// When it was last used ([`stamp`]).
-    used: AtomicU64,
+    /// HTTP/1: when its request's body, waiting, last progressed ([`stamp`]).
+    body_progressed: AtomicU64,
     waker: OnceLock<Waker>,
 }
 
 impl ConnState {
-    /// A new connection's: idle (reading its first bytes), used now.
+    /// A new connection's: idle (reading its first bytes).
     pub(crate) fn new() -> Arc<Self> {
-        Arc::new(ConnState {
-            word: AtomicU32::new(0),
-            heads: AtomicU32::new(0),
-            used: AtomicU64::new(stamp(Instant::now())),
-            waker: OnceLock::new(),
-        })
+        Arc::new(ConnState::default())
     }
 
     /// Remember the connection task's waker, which asking to leave wakes (the first call wins:
@@ -113,21 +109,20 @@ impl ConnState {
         let _ = self.waker.set(waker.clone());
     }
 
-    /// The connection was used at `at` (see the module rules for when).
-    #[inline]
-    pub(crate) fn used_at(&self, at: Instant) {
-        self.used.store(stamp(at), Ordering::Relaxed);
+    /// The requests that arrived so far.
+    pub(crate) fn heads(&self) -> u32 {
+        self.heads.load(Ordering::Relaxed)
     }
 
-    /// When it was last used ([`stamp`]).
-    pub(crate) fn last_used(&self) -> u64 {
-        self.used.load(Ordering::Relaxed)
+    /// HTTP/1: the request's body, waiting, progressed (or started to wait) at `at`.
+    #[cold]
+    pub(crate) fn body_progressed(&self, at: Instant) {
+        self.body_progressed.store(stamp(at), Ordering::Relaxed);
     }
 
-    /// Set when it was last used ([`stamp`]), for tests of who leaves first.
-    #[cfg(test)]
-    pub(crate) fn set_last_used(&self, ms: u64) {
-        self.used.store(ms, Ordering::Relaxed);
+    /// Whether it is idle now (no request in progress, no write waiting, not asked to leave).
+    pub(crate) fn is_idle(&self) -> bool {
+        self.word.load(Ordering::Acquire) == 0
     }
 
     /// HTTP/1: the connection waits for a request head; the request before it, if any, is over.
@@ -192,6 +187,8 @@ impl ConnState {
     #[inline]
     pub(crate) fn request_started(&self) {
         self.word.fetch_add(1, Ordering::AcqRel);
+        let heads = self.heads.load(Ordering::Relaxed);
+        self.heads.store(heads.wrapping_add(1), Ordering::Relaxed);
     }
 
     /// HTTP/2: a stream's request ended (in any task).
@@ -218,29 +215,15 @@ impl ConnState {
         self.word.fetch_and(!WRITING, Ordering::AcqRel);
     }
 
-    /// Where it stands in the order of connections that may leave: its last use when idle, that
-    /// plus what [`STALE_AFTER`] asks beyond [`RECENTLY_USED`] when its body waits (it may leave
-    /// once `RECENTLY_USED` has passed since this stamp); `None` while it is busy.
-    pub(crate) fn leave_order(&self) -> Option<u64> {
-        let word = self.word.load(Ordering::Acquire) & !(LEAVE | LEFT);
-        match word {
-            0 => Some(self.last_used()),
-            w if w == BODY_WAITS | 1 => {
-                Some(self.last_used() + (STALE_AFTER - RECENTLY_USED).as_millis() as u64)
-            }
-            _ => None,
-        }
-    }
-
-    /// Ask the connection to leave, at `now` ([`stamp`]), if it is idle and was not used
-    /// recently, or trickles a body, and wake its task to decide (see the module rules).
+    /// Ask the connection to leave, at `now` ([`stamp`]), if it is idle (how long for, the
+    /// connection limit judges) or trickles a body, and wake its task to decide (see the module
+    /// rules).
     pub(crate) fn ask_to_leave(&self, now: u64) -> Asked {
-        let idle_for = now.saturating_sub(self.last_used());
         let word = self.word.load(Ordering::Acquire);
+        let trickled_for = now.saturating_sub(self.body_progressed.load(Ordering::Relaxed));
         let from = match word {
-            0 if idle_for < RECENTLY_USED.as_millis() as u64 => return Asked::Recent,
             0 => 0,
-            w if w == BODY_WAITS | 1 && idle_for >= STALE_AFTER.as_millis() as u64 => w,
+            w if w == BODY_WAITS | 1 && trickled_for >= STALE_AFTER.as_millis() as u64 => w,
             _ => return Asked::Busy,
         };
         if self
@@ -290,7 +273,9 @@ mod tests {
     use std::sync::Arc;
     use std::task::{Wake, Waker};
 
-    use super::{Asked, ConnState, RECENTLY_USED, STALE_AFTER};
+    use tokio::time::Instant;
+
+    use super::{stamp, Asked, ConnState, STALE_AFTER};
 
     struct Count(AtomicUsize);
 
@@ -300,36 +285,17 @@ mod tests {
         }
     }
 
-    /// A moment `ms` milliseconds after `state` was last used.
-    fn after(state: &ConnState, ms: u64) -> u64 {
-        state.last_used() + ms
-    }
-
-    const LATER: u64 = RECENTLY_USED.as_millis() as u64;
-
     #[test]
     fn an_idle_connection_is_asked_woken_and_leaves() {
         let state = ConnState::new();
         let woken = Arc::new(Count(AtomicUsize::new(0)));
         state.set_waker(&Waker::from(woken.clone()));
         assert!(!state.should_leave(), "not asked yet");
-        assert_eq!(state.ask_to_leave(after(&state, LATER)), Asked::Yes);
+        assert_eq!(state.ask_to_leave(0), Asked::Yes);
         assert_eq!(woken.0.load(Ordering::SeqCst), 1);
-        assert_eq!(
-            state.ask_to_leave(after(&state, LATER)),
-            Asked::Busy,
-            "asked once"
-        );
+        assert_eq!(state.ask_to_leave(0), Asked::Busy, "asked once");
         assert!(state.should_leave());
         assert!(state.left());
-    }
-
-    #[test]
-    fn a_connection_used_recently_is_not_asked() {
-        let state = ConnState::new();
-        assert_eq!(state.ask_to_leave(after(&state, LATER - 1)), Asked::Recent);
-        assert!(!state.should_leave());
-        assert_eq!(state.ask_to_leave(after(&state, LATER)), Asked::Yes);
     }
 
     #[test]
@@ -337,26 +303,20 @@ mod tests {
         let state = ConnState::new();
         state.awaiting_head();
         state.head_arrived();
-        let much_later = after(&state, 3_600_000);
-        assert_eq!(
-            state.ask_to_leave(much_later),
-            Asked::Busy,
-            "HTTP/1 request in progress"
-        );
+        assert_eq!(state.heads(), 1);
+        assert_eq!(state.ask_to_leave(0), Asked::Busy, "HTTP/1 request in progress");
         state.awaiting_head();
-        assert_eq!(state.ask_to_leave(much_later), Asked::Yes, "between requests");
+        assert!(state.is_idle());
+        assert_eq!(state.ask_to_leave(0), Asked::Yes, "between requests");
 
         let h2 = ConnState::new();
         h2.request_started();
         h2.request_started();
+        assert_eq!(h2.heads(), 2, "streams count as requests");
         h2.request_ended();
-        assert_eq!(
-            h2.ask_to_leave(much_later),
-            Asked::Busy,
-            "one stream still in progress"
-        );
+        assert_eq!(h2.ask_to_leave(0), Asked::Busy, "one stream still in progress");
         h2.request_ended();
-        assert_eq!(h2.ask_to_leave(much_later), Asked::Yes, "no stream in progress");
+        assert_eq!(h2.ask_to_leave(0), Asked::Yes, "no stream in progress");
     }
 
     #[test]
@@ -365,32 +325,32 @@ mod tests {
         state.head_arrived();
         state.write_waits();
         state.awaiting_head();
-        let much_later = after(&state, 3_600_000);
+        assert!(!state.is_idle());
         assert_eq!(
-            state.ask_to_leave(much_later),
+            state.ask_to_leave(0),
             Asked::Busy,
             "its answer is still being written"
         );
         state.write_resumed();
-        assert_eq!(state.ask_to_leave(much_later), Asked::Yes);
+        assert_eq!(state.ask_to_leave(0), Asked::Yes);
     }
 
     #[test]
     fn a_head_that_arrives_after_the_request_declines_it() {
         let state = ConnState::new();
-        assert_eq!(state.ask_to_leave(after(&state, LATER)), Asked::Yes);
+        assert_eq!(state.ask_to_leave(0), Asked::Yes);
         state.head_arrived();
         assert!(!state.should_leave(), "the request it started is served");
         assert!(!state.left());
         assert_eq!(state.requests(), 1);
 
         let h2 = ConnState::new();
-        assert_eq!(h2.ask_to_leave(after(&h2, LATER)), Asked::Yes);
+        assert_eq!(h2.ask_to_leave(0), Asked::Yes);
         h2.request_started();
         assert!(!h2.should_leave(), "a stream started: declined");
         h2.request_ended();
         assert_eq!(
-            h2.ask_to_leave(after(&h2, LATER)),
+            h2.ask_to_leave(0),
             Asked::Yes,
             "idle again, it can be asked again"
         );
@@ -403,12 +363,15 @@ mod tests {
         let state = ConnState::new();
         state.head_arrived();
         state.body_waits();
+        let started = Instant::now();
+        state.body_progressed(started);
+        let at = stamp(started);
         assert_eq!(
-            state.ask_to_leave(after(&state, stale - 1)),
+            state.ask_to_leave(at + stale - 1),
             Asked::Busy,
             "waiting, not trickling yet"
         );
-        assert_eq!(state.ask_to_leave(after(&state, stale)), Asked::Yes);
+        assert_eq!(state.ask_to_leave(at + stale), Asked::Yes);
         assert!(!state.should_leave(), "only the body decides");
         assert!(state.body_should_leave());
         assert!(state.left());
@@ -416,11 +379,10 @@ mod tests {
 
     #[test]
     fn a_body_that_moves_declines() {
-        let stale = STALE_AFTER.as_millis() as u64;
         let state = ConnState::new();
         state.head_arrived();
         state.body_waits();
-        assert_eq!(state.ask_to_leave(after(&state, stale)), Asked::Yes);
+        assert_eq!(state.ask_to_leave(u64::MAX / 2), Asked::Yes);
         state.body_moves();
         assert!(!state.body_should_leave());
         state.body_waits();

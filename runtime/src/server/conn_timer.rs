@@ -89,9 +89,6 @@ impl HeadClock {
     fn start_wait(&mut self, heads: u32) -> Instant {
         let start = Instant::now();
         self.wait = Some((heads, start));
-        // The connection's use, for the connection limit (`connections.rs`): its last answer
-        // was handed over, or it was accepted.
-        self.state.used_at(start);
         start
     }
 
@@ -213,10 +210,7 @@ mod tests {
         let state = ConnState::new();
         let mut clock = HeadClock::new(Duration::from_secs(10), state.clone());
         assert_eq!(read_waits(&mut clock), None);
-        assert_eq!(
-            state.ask_to_leave(state.last_used() + 1000),
-            super::super::conn_state::Asked::Yes
-        );
+        assert_eq!(state.ask_to_leave(0), super::super::conn_state::Asked::Yes);
         assert_eq!(
             read_waits(&mut clock),
             Some(false),

@@ -15,18 +15,20 @@
 //!   client, whose next request was then written to a closing connection. Only when no
 //!   connection may leave does the new one wait for a place (its client's bytes wait in the
 //!   socket); the search is made again every [`RETRY`];
-//! - the least recently used is found without a scan: the open connections are kept in a heap by
-//!   their order of leaving (`ConnState::leave_order`: when they were last used, a trickling
-//!   body's a little later), as it was when they were put there (a lower bound: a connection's
-//!   use only grows). The one on top is checked: used since, it goes back with its new order;
-//!   busy, it goes back behind every other; used too recently, so are all the others, and the
-//!   search stops. At most [`LOOKS`] a search; a closed connection's entry is dropped when it
-//!   comes up, and the heap is rebuilt when such entries outnumber the open connections;
+//! - the least recently used is found without a scan, and without a clock read per request: the
+//!   open connections are kept in a heap by when they were last *seen*, with what was seen then
+//!   (their count of requests, `ConnState::heads`, and whether they were idle). The one on top is
+//!   checked: it had a request since, or was busy then, it goes back as seen now; seen idle,
+//!   still idle with no request since, it has been idle at least since then, and leaves if that
+//!   is [`RECENTLY_USED`] ago or more (if not, neither is any other, and the search stops); busy
+//!   now, it goes back behind every other, unless it trickles a body (it leaves). So the order is
+//!   that of the last use seen, never later than the real one. At most [`LOOKS`] a search; a
+//!   closed connection's entry is dropped when it comes up, and the heap is rebuilt when such
+//!   entries outnumber the open connections;
 //! - a connection's place is given back, and it leaves the map, when its task ends, whatever way
 //!   it ends;
 //! - the cost is per connection (a map and a heap insertion under a lock held for no await),
-//!   never per request (a connection's use is a stamp its own state keeps); the search runs
-//!   only at the limit.
+//!   never per request; the search runs only at the limit.
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
@@ -57,18 +59,42 @@ pub(crate) struct ConnLimit {
 struct Open {
     next: u64,
     states: HashMap<u64, Arc<ConnState>>,
-    /// (last used, as known when pushed; the connection's number), least recently used on top.
-    by_use: BinaryHeap<Reverse<(u64, u64)>>,
+    /// What was seen of each connection, least recently seen used on top.
+    by_use: BinaryHeap<Reverse<Seen>>,
+}
+
+/// A connection as it was seen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Seen {
+    /// When ([`stamp`]).
+    at: u64,
+    /// Its number.
+    seq: u64,
+    /// Its count of requests then.
+    heads: u32,
+    /// Whether it was idle then.
+    idle: bool,
+}
+
+impl Seen {
+    fn now(at: u64, seq: u64, state: &ConnState) -> Reverse<Seen> {
+        Reverse(Seen {
+            at,
+            seq,
+            heads: state.heads(),
+            idle: state.is_idle(),
+        })
+    }
 }
 
 impl Open {
     /// Rebuild the heap from the open connections when closed ones' entries outnumber them.
-    fn tidy(&mut self) {
+    fn tidy(&mut self, now: u64) {
         if self.by_use.len() > 2 * self.states.len() + LOOKS {
             self.by_use = self
                 .states
                 .iter()
-                .map(|(seq, state)| Reverse((state.leave_order().unwrap_or(0), *seq)))
+                .map(|(seq, state)| Seen::now(now, *seq, state))
                 .collect();
         }
     }
@@ -119,12 +145,13 @@ impl ConnLimit {
     }
 
     fn place(&self, permit: OwnedSemaphorePermit, state: &Arc<ConnState>) -> ConnPlace {
+        let now = stamp(Instant::now());
         let mut open = lock(&self.open);
         let seq = open.next;
         open.next += 1;
         open.states.insert(seq, state.clone());
-        open.by_use.push(Reverse((state.leave_order().unwrap_or(0), seq)));
-        open.tidy();
+        open.by_use.push(Seen::now(now, seq, state));
+        open.tidy(now);
         ConnPlace {
             _permit: permit,
             seq,
@@ -136,31 +163,32 @@ impl ConnLimit {
     /// false when none may.
     fn ask_least_recently_used(&self, now: u64) -> bool {
         let mut open = lock(&self.open);
+        let recently = RECENTLY_USED.as_millis() as u64;
         for _ in 0..LOOKS {
-            let Some(Reverse((known, seq))) = open.by_use.pop() else {
+            let Some(Reverse(seen)) = open.by_use.pop() else {
                 return false;
             };
-            let Some(state) = open.states.get(&seq).cloned() else {
+            let Some(state) = open.states.get(&seen.seq).cloned() else {
                 // Closed since.
                 continue;
             };
-            // Behind every other: a busy one, or one asked (if it declines, a head having
-            // arrived meanwhile, it stays a candidate; if it leaves, its entry goes when it
-            // comes up).
-            let behind = Reverse((now + 1, seq));
-            let Some(order) = state.leave_order() else {
-                open.by_use.push(behind);
-                continue;
-            };
-            if order > known {
-                open.by_use.push(Reverse((order, seq)));
-                continue;
+            if state.is_idle() {
+                if state.heads() != seen.heads || !seen.idle {
+                    // Used since, or busy then: seen idle now.
+                    open.by_use.push(Seen::now(now, seen.seq, &state));
+                    continue;
+                }
+                if now.saturating_sub(seen.at) < recently {
+                    // Every other was seen later.
+                    open.by_use.push(Reverse(seen));
+                    return false;
+                }
             }
-            if order + RECENTLY_USED.as_millis() as u64 > now {
-                // Every other comes at least as late.
-                open.by_use.push(Reverse((order, seq)));
-                return false;
-            }
+            // Idle long enough, or busy (a trickling body may leave): behind every other, asked
+            // (if it declines, a head having arrived meanwhile, it is seen again; if it leaves,
+            // its entry goes when it comes up).
+            let mut behind = Seen::now(now + 1, seen.seq, &state);
+            behind.0.idle = false;
             open.by_use.push(behind);
             if state.ask_to_leave(now) == Asked::Yes {
                 return true;
@@ -214,62 +242,57 @@ mod tests {
         );
     }
 
-    /// `state`, last used `ms_ago` milliseconds before `now`.
-    fn used(state: &ConnState, now: u64, ms_ago: u64) {
-        state.set_last_used(now - ms_ago);
-    }
-
     #[tokio::test]
     async fn room_is_made_by_asking_the_least_recently_used_idle_connection() {
         let limit = ConnLimit::new(4);
         let states: Vec<Arc<ConnState>> = (0..4).map(|_| ConnState::new()).collect();
         let mut places: Vec<Option<ConnPlace>> = states.iter().map(|s| limit.try_take(s)).collect();
-        let now = stamp(Instant::now()) + 10_000;
-        // Accept order is not use order: the first is the most recently used, the second is
-        // busy, the third the least recently used.
-        used(&states[0], now, 200);
-        used(&states[1], now, 5_000);
-        used(&states[2], now, 3_000);
-        used(&states[3], now, 1_000);
+        let start = stamp(Instant::now());
+        let later = |ms: u64| start + ms;
+        // All idle since they were placed: the first in use order is the oldest, but it is used
+        // again (a request, its answer) before the search, as is the third; the second is busy.
+        for i in [0, 2] {
+            states[i].head_arrived();
+            states[i].awaiting_head();
+        }
         states[1].head_arrived();
-        assert!(limit.ask_least_recently_used(now));
-        assert!(!states[1].should_leave(), "busy: never asked");
-        assert!(states[2].should_leave(), "the least recently used idle one");
-        assert!(!states[0].should_leave() && !states[3].should_leave());
-        // It leaves: its place goes to the newcomer.
-        places[2] = None;
+        assert!(limit.ask_least_recently_used(later(200)));
+        assert!(
+            states[3].should_leave(),
+            "the only one idle and unused since it was seen"
+        );
+        assert!(!states[0].should_leave() && !states[1].should_leave() && !states[2].should_leave());
+        places[3] = None;
+        // The ones used since were seen again at 200 ms: too recent at 250, not at 300.
+        assert!(!limit.ask_least_recently_used(later(250)));
+        assert!(limit.ask_least_recently_used(later(300)));
+        assert!(states[0].should_leave(), "seen first, at 200 ms");
+        places[0] = None;
         let newcomer = ConnState::new();
         let place = tokio::time::timeout(Duration::from_secs(1), limit.make_room(&newcomer))
             .await
             .unwrap_or_else(|_| panic!("no room made"));
         assert!(place.is_some());
-        drop(place);
-        // Next: the one used a second ago, then the one used 200 ms ago.
-        assert!(limit.ask_least_recently_used(now));
-        assert!(states[3].should_leave());
-        places[3] = None;
-        assert!(limit.ask_least_recently_used(now));
-        assert!(states[0].should_leave());
-        drop(places);
+        assert!(!states[1].should_leave(), "busy all along");
+        drop((places, place));
     }
 
     #[tokio::test]
-    async fn a_connection_used_within_the_last_100_ms_is_never_asked() {
+    async fn a_connection_seen_idle_less_than_100_ms_ago_is_never_asked() {
         let limit = ConnLimit::new(2);
         let states: Vec<Arc<ConnState>> = (0..2).map(|_| ConnState::new()).collect();
         let places: Vec<Option<ConnPlace>> = states.iter().map(|s| limit.try_take(s)).collect();
-        let now = stamp(Instant::now()) + 10_000;
-        used(&states[0], now, 99);
-        used(&states[1], now, 10);
-        assert!(!limit.ask_least_recently_used(now));
+        let start = stamp(Instant::now());
+        assert!(!limit.ask_least_recently_used(start + 50));
         assert!(!states[0].should_leave() && !states[1].should_leave());
         // Busy ones neither; a trickling body's connection is asked once it trickled for a second.
         states[0].head_arrived();
         states[0].body_waits();
-        used(&states[0], now, 999);
-        assert!(!limit.ask_least_recently_used(now));
-        used(&states[0], now, 1_000);
-        assert!(limit.ask_least_recently_used(now));
+        states[1].head_arrived();
+        let waiting = Instant::now();
+        states[0].body_progressed(waiting);
+        assert!(!limit.ask_least_recently_used(stamp(waiting) + 999));
+        assert!(limit.ask_least_recently_used(stamp(waiting) + 1_000));
         assert!(states[0].body_should_leave());
         drop(places);
     }

@@ -207,10 +207,8 @@ pub(crate) struct Active(Arc<Activity>);
 impl Drop for Active {
     fn drop(&mut self) {
         let activity = &*self.0;
-        let now = Instant::now();
-        let ms = u64::try_from(now.saturating_duration_since(activity.born).as_millis()).unwrap_or(u64::MAX);
+        let ms = u64::try_from(activity.born.elapsed().as_millis()).unwrap_or(u64::MAX);
         activity.idle_since.store(ms, Ordering::Release);
-        activity.state.used_at(now);
         activity.state.request_ended();
     }
 }

@@ -13,17 +13,20 @@
 //! lists them with the tests that prove each):
 //! - at most `max_connections` connections are open, so descriptors never run out (the soft limit
 //!   of open files is raised to the hard one at start: `descriptors.rs`); a connection accepted
-//!   at the limit takes the place of the oldest idle one (reading its first bytes or a head, or
-//!   between requests), which is closed; a connection in the middle of a request is never closed
-//!   for room, and only when all are busy does the new one wait (`connections.rs`);
+//!   at the limit takes the place of the least recently used one that may leave (idle for
+//!   100 ms or more — reading its first bytes or a head, or between requests —, or trickling a
+//!   body), which is closed (HTTP/2: after a `GOAWAY`); a connection used within 100 ms or in the
+//!   middle of a request that progresses is never closed for room, and only when none may leave
+//!   does the new one wait (`connections.rs`);
 //! - each connection's protocol is decided once from its first bytes (see `protocol.rs`), which
 //!   must arrive within the header-read timeout, then served by hyper's HTTP/1 or HTTP/2
 //!   connection directly;
 //! - every phase of a request has a deadline: its head (`header_read_timeout`, also the idle
 //!   keep-alive time of both protocols: the HTTP/1 clock restarts whenever a connection waits for
 //!   a request, `conn_timer.rs`; `h2.rs` closes an HTTP/2 connection without requests), its body
-//!   (`body_timeout` and `body_min_rate`: 408 and close), its response (`write_timeout`: a client
-//!   that reads nothing is cut); HTTP/2 connections are also pinged (`http2_keep_alive`);
+//!   (`body_timeout` of silence and `body_min_rate` over a sliding window: 408 and close), its
+//!   response (`write_timeout`: a client that reads nothing is cut); HTTP/2 connections are also
+//!   pinged (`http2_keep_alive`);
 //! - a request head larger than `max_head_bytes`, or with more than 100 header fields, is
 //!   answered 431 by hyper (a request target over 64 KiB: 414) and the connection closed;
 //! - HTTP/1 framing is strict where RFC 9112 requires it (`strict.rs`: `Host` missing or
