@@ -16,7 +16,8 @@
 //!   its 503 (the dispatcher's look, which cannot wait, leaves that to the next poll); a larger
 //!   one is answered 503 at once;
 //! - a body that waits for bytes from a task is registered as still being received, with the
-//!   connection's share (HTTP/2) it counts against; it progresses each time it brings another
+//!   connection's share (HTTP/2) it counts against (its first frame copied out of the
+//!   connection's read buffer, which it would otherwise keep whole while it waits); it progresses each time it brings another
 //!   `Config::body_min_rate`'s worth of bytes; reset (it did not progress for a second while
 //!   others needed the memory), it is answered 503 with `Retry-After` and `Connection: close`
 //!   (HTTP/2: the stream is reset after the answer) and what it held is dropped;
@@ -233,6 +234,13 @@ where
             return Ok(());
         };
         let slow = self.slow.get_or_insert_with(Box::default);
+        if slow.registration.is_none() && !self.first.is_empty() {
+            // A body that waits keeps its bytes in its own allocation: its first frame is a
+            // slice of the connection's read buffer, which it would keep whole (up to 256 KiB)
+            // for as long as it waits.
+            self.buffer = Vec::with_capacity(self.first.len());
+            self.buffer.extend_from_slice(&std::mem::take(&mut self.first));
+        }
         let registration = slow
             .registration
             .get_or_insert_with(|| charge.register(self.charged, self.share.clone()));
