@@ -23,7 +23,10 @@ partial-preface, nested-birds, flat-birds, nested-items (issue 34's memory attac
 three keep 32 clients sending 1 MiB JSON bodies, and for birds 8 more reading them back),
 slowloris-at-limit (`--connections` heads trickled one byte a second, each reopened as soon as the
 server closes it: 800 by default, more than the 768 places a soft limit of 1,024 descriptors
-leaves; not in the default list).
+leaves; not in the default list), log-amplification and log-amplification-json (issue 41's
+attack 6: the server with its access lines on, text or JSON, its log in a file; first 20 requests
+of each hostile kind one at a time, for the log bytes each makes, then 8 clients sending them for
+the attack's length: the log's bytes a second and a request; not in the default list).
 
 Issue 41's fair-share attacks (not in the default list; each measures the legitimate clients it
 names while it runs, and prints their figures under the table):
@@ -48,6 +51,7 @@ import asyncio
 import multiprocessing
 import os
 import resource
+import shlex
 import socket
 import struct
 import subprocess
@@ -684,6 +688,8 @@ async def attack(name, server, seconds, connections=800):
         tricklers = [multiprocessing.Process(target=trickle_body_process, args=(port, connections, seconds + 3, cuts))]
         tricklers[0].start()
         await asyncio.sleep(3)
+    elif name in LOG_ATTACKS:
+        held = [await log_amplification(server, seconds)]
     elif name == "slowloris-at-limit":
         cuts = multiprocessing.Value("q", 0)
         tricklers = [multiprocessing.Process(target=trickle_process, args=(port, connections, seconds + 3, cuts))]
@@ -732,6 +738,98 @@ class Flood:
         pass
 
 
+# Issue 41's attack 6, the log amplifies: requests whose path escapes to several times its size.
+LOG_ATTACKS = {"log-amplification": "text", "log-amplification-json": "json"}
+
+
+def logged_server(binary, data, log_format):
+    """A script that runs `binary` with its access lines on (`RUST_LOG=info`) in `log_format`, its
+    log appended to a file, and the file: the log attack measures what the server writes. The
+    script execs the binary, so the server's pid is the script's."""
+    script, log = os.path.join(data, "logged-server.sh"), os.path.join(data, "server.log")
+    with open(script, "w") as f:
+        f.write(f'#!/bin/sh\nRUST_LOG=info exec {shlex.quote(os.path.abspath(binary))} '
+                f'--log-format {log_format} "$@" 2>>{shlex.quote(log)}\n')
+    os.chmod(script, 0o755)
+    return script, log
+
+
+def log_hostile_requests():
+    """The hostile kinds (name, raw request): 58 KiB of NEL (U+0085) in the path, raw and
+    percent-encoded, and 60,000 backslashes."""
+    def get(target):
+        return b"GET " + target + b" HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
+    return [
+        ("nel", get(b"/api/bird/" + "\u0085".encode() * (29 * 1024))),
+        ("nel-encoded", get(b"/api/bird/" + b"%C2%85" * (58 * 1024 // 6))),
+        ("backslashes", get(b"/api/bird/" + b"\\" * 60_000)),
+    ]
+
+
+def log_flood_process(port, seconds, results):
+    """8 clients sending the hostile kinds in turn for `seconds`; their answers' counts go to
+    `results`."""
+    kinds = [raw for _, raw in log_hostile_requests()]
+
+    async def client(i, statuses, until):
+        while time.time() < until:
+            status = await exchange(port, kinds[i % len(kinds)])
+            statuses[status] = statuses.get(status, 0) + 1
+            i += 1
+
+    async def run():
+        statuses, until = {}, time.time() + seconds
+        await asyncio.gather(*[client(i, statuses, until) for i in range(8)])
+        results.put(statuses)
+    asyncio.run(run())
+
+
+class LogFlood(Flood):
+    """The log attack's flood, and the log's figures once it ends."""
+
+    def __init__(self, process, results, log, per_kind, seconds, size_at_start):
+        super().__init__(process, results)
+        self.log, self.per_kind, self.seconds, self.size_at_start = log, per_kind, seconds, size_at_start
+
+    def answers(self):
+        answers = super().answers()
+        time.sleep(0.3)  # the last batch of lines
+        wall = self.seconds
+        written = os.path.getsize(self.log) - self.size_at_start
+        sent = sum(n for status, n in answers.items() if status)
+        with open(self.log, "rb") as f:
+            dropped = sum(1 for line in f if b"log line(s) dropped" in line)
+        kinds = ", ".join(f"{kind} {size:,.0f} B" for kind, size in self.per_kind)
+        return (f"{answers}; log per request, one at a time: {kinds}; under 8 clients: "
+                f"{written / wall / 2**20:.1f} MiB/s of log, {sent / wall:.0f} requests/s, "
+                f"{written / max(sent, 1):,.0f} B of log a request; {dropped} dropped-lines notices")
+
+
+async def log_amplification(server, seconds):
+    """Issue 41's attack 6 (see the module's usage)."""
+    log, port = server.log_path, server.port
+
+    async def settled_size():
+        # The log writes in batches every 50 ms: wait until its size stops moving.
+        size = -1
+        while size != os.path.getsize(log):
+            size = os.path.getsize(log)
+            await asyncio.sleep(0.3)
+        return size
+
+    per_kind = []
+    for kind, raw in log_hostile_requests():
+        before = await settled_size()
+        for _ in range(20):
+            await exchange(port, raw)
+        per_kind.append((kind, (await settled_size() - before) / 20))
+    results = multiprocessing.Queue()
+    process = multiprocessing.Process(target=log_flood_process, args=(port, seconds, results))
+    size_at_start = os.path.getsize(log)
+    process.start()
+    return LogFlood(process, results, log, per_kind, seconds, size_at_start)
+
+
 def summary(name, results, cpu, peak, rss, held, released, open_at_end, seconds):
     statuses = {}
     for status, _ in results:
@@ -773,7 +871,9 @@ def main():
         Server.limits = (nofile, nofile) if nofile else limits
         connections = args.connections or {"held-bodies": 80, "idle-churn": 400}.get(name, 800)
         with tempfile.TemporaryDirectory() as data:
-            server = Server(args.binary, free_port(), data)
+            binary, log = logged_server(args.binary, data, LOG_ATTACKS[name]) if name in LOG_ATTACKS else (args.binary, None)
+            server = Server(binary, free_port(), data)
+            server.log_path = log
             try:
                 results, cpu, held, released, open_at_end = asyncio.run(
                     attack(name, server, args.seconds, connections))

@@ -19,6 +19,10 @@
 //! - the access line (target `ferrapi::access`, `INFO`) is written when that level is on, after
 //!   the response is ready: by ferrapi's log directly, or as a `tracing` event in the request span
 //!   for another subscriber;
+//! - the access line's client values are capped by the log (`logging::MAX_VALUE_BYTES` each, see
+//!   `logging/format.rs`); of a longer path only that much is copied for it, with the length of
+//!   the rest (a length comparison per request); with another subscriber, the method and path it
+//!   is handed are cut to that many bytes, with `method_cut_bytes`/`path_cut_bytes` when cut;
 //! - the clock is read only when the access line or the metrics need it: at the start (before
 //!   routing) and when the response is ready;
 //! - a request dropped before it is answered (the client went away) leaves the in-flight gauge
@@ -255,18 +259,51 @@ fn hex_digits(nibbles: u64) -> u64 {
 /// A copy of a request's path and query, inline when short (96 bytes), copied without first
 /// zeroing the space. Cloning the `Uri` instead cost ~290 instructions per request: the first
 /// clone of hyper's buffer-backed `Bytes` allocates its shared form, and dropping it frees that.
-struct PathCopy(SmallVec<[u8; 96]>);
+/// Of a path longer than the log writes of a value (`logging::MAX_VALUE_BYTES`), only that much is
+/// kept (whole characters) and the length of the rest: a line cannot show more (every escape is at
+/// least as long as what it escapes), and a 64 KiB path is not copied for a 2 KiB line.
+struct PathCopy {
+    bytes: SmallVec<[u8; 96]>,
+    /// The bytes of the path left out of `bytes`.
+    cut: usize,
+}
 
 impl PathCopy {
     fn of(uri: &Uri) -> Self {
         let path = uri.path_and_query().map_or("/", |p| p.as_str());
-        PathCopy(SmallVec::from_slice(path.as_bytes()))
+        if path.len() <= logging::MAX_VALUE_BYTES {
+            PathCopy {
+                bytes: SmallVec::from_slice(path.as_bytes()),
+                cut: 0,
+            }
+        } else {
+            Self::prefix(path)
+        }
     }
 
-    /// The path's bytes (UTF-8: copied from a `str`).
-    fn as_bytes(&self) -> &[u8] {
-        &self.0
+    /// The first `logging::MAX_VALUE_BYTES` of a longer `path` (whole characters).
+    #[cold]
+    fn prefix(path: &str) -> Self {
+        let kept = prefix_of(path, logging::MAX_VALUE_BYTES);
+        PathCopy {
+            bytes: SmallVec::from_slice(kept.as_bytes()),
+            cut: path.len() - kept.len(),
+        }
     }
+
+    /// The path's bytes kept (UTF-8: copied from a `str`, cut between characters).
+    fn as_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
+/// The longest prefix of `text` of at most `max` bytes that ends between two characters.
+fn prefix_of(text: &str, max: usize) -> &str {
+    let mut end = max.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.get(..end).unwrap_or_default()
 }
 
 /// What routing tells the observer of a request: where it went, and how to enter it. The
@@ -378,7 +415,7 @@ impl Observed {
             target: REQUEST_TARGET,
             "request",
             request_id = id.as_str(),
-            method = self.method.as_str(),
+            method = prefix_of(self.method.as_str(), logging::MAX_VALUE_BYTES),
             route,
             status = Empty,
             latency_ms = Empty,
@@ -431,6 +468,7 @@ impl Observed {
             let line = AccessLine {
                 method: self.method.as_str(),
                 path: path.as_bytes(),
+                path_cut: path.cut,
                 route,
                 status: status.as_u16(),
                 micros: elapsed / 1000,
@@ -466,10 +504,16 @@ impl Observed {
     #[inline(never)]
     fn access_event(&self, line: &AccessLine<'_>, elapsed: u64) {
         let _entered = self.span.enter();
+        // The client's values as far as ferrapi's own lines write them (its escaping and caps
+        // are the subscriber's): the first `MAX_VALUE_BYTES` of each, and how much was left out.
+        let method = prefix_of(line.method, logging::MAX_VALUE_BYTES);
+        let method_cut = line.method.len() - method.len();
         tracing::info!(
             target: ACCESS_TARGET,
-            method = line.method,
+            method,
+            method_cut_bytes = (method_cut > 0).then_some(method_cut),
             path = String::from_utf8_lossy(line.path).as_ref(),
+            path_cut_bytes = (line.path_cut > 0).then_some(line.path_cut),
             route = line.route,
             status = line.status,
             latency_ms = elapsed as f64 / 1e6,

@@ -7,6 +7,9 @@
 //! - one subscriber per process: the first [`init`] installs it, later calls change nothing;
 //! - logging never blocks a request: lines go to a bounded buffer; when the output cannot keep
 //!   up, lines are dropped and counted ([`dropped_lines`]) and the count is logged;
+//! - a line has a maximum size: each value a client can choose (the method, the path and query,
+//!   every field of an event) takes at most [`MAX_VALUE_BYTES`] once escaped, its cut noted with
+//!   the bytes left out (`format`), so a request makes a few KiB of log whatever it sends;
 //! - no line is lost on a graceful shutdown: the server flushes the log when it has drained, and
 //!   so does dropping the [`LogGuard`] (or calling [`flush`]); a process that ends otherwise
 //!   (`std::process::exit`, a crash) loses at most the last 50 ms of lines.
@@ -27,9 +30,9 @@ mod format;
 mod sink;
 mod subscriber;
 
-pub use format::LogFormat;
 use format::{json_string, line_start, Style};
 pub(crate) use format::{AccessLine, ACCESS_TARGET, REQUEST_TARGET};
+pub use format::{LogFormat, MAX_VALUE_BYTES};
 use sink::Sink;
 use subscriber::Logger;
 

@@ -13,7 +13,9 @@
 //!   span is closed when its last handle is dropped); which span is current is kept per thread,
 //!   as the stack of spans entered on it, so entering and leaving a span takes no lock;
 //! - span ids are the table's slot numbers: reused once a span is closed, as `tracing` allows;
-//! - an event is formatted into buffers of its thread's and handed to the sink whole.
+//! - an event is formatted into buffers of its thread's and handed to the sink whole, each of its
+//!   values (message and fields, the spans' too) capped as `format` says (`MAX_VALUE_BYTES`): a
+//!   value may be a client's, and a subscriber cannot tell.
 
 use std::cell::RefCell;
 use std::num::NonZeroU64;
@@ -26,7 +28,8 @@ use tracing_core::span::Current;
 use tracing_subscriber::filter::{LevelFilter, Targets};
 
 use super::format::{
-    access, access_bound, line_start, request_id, AccessLine, Fields, LogFormat, Style, ACCESS_TARGET,
+    access, access_bound, json_cut_note, line_start, request_id, AccessLine, Fields, LogFormat, Style,
+    ACCESS_TARGET,
 };
 use super::sink::Sink;
 
@@ -199,11 +202,7 @@ impl Subscriber for Logger {
             slot.parent = parent.clone();
             slot.fields.clear();
             let mut message = Vec::new();
-            attrs.record(&mut Fields {
-                json,
-                message: &mut message,
-                fields: &mut slot.fields,
-            });
+            attrs.record(&mut Fields::new(json, &mut message, &mut slot.fields));
         }
         drop(spans);
         if let Some(parent) = parent {
@@ -218,11 +217,7 @@ impl Subscriber for Logger {
         let mut spans = self.spans();
         if let Some(slot) = spans.slots.get_mut(slot_of(span)) {
             let mut message = Vec::new();
-            values.record(&mut Fields {
-                json,
-                message: &mut message,
-                fields: &mut slot.fields,
-            });
+            values.record(&mut Fields::new(json, &mut message, &mut slot.fields));
         }
     }
 
@@ -247,16 +242,15 @@ impl Subscriber for Logger {
             message.clear();
             fields.clear();
             line_start(out, style, metadata.level(), metadata.target());
-            event.record(&mut Fields {
-                json,
-                message,
-                fields,
-            });
+            let mut visitor = Fields::new(json, message, fields);
+            event.record(&mut visitor);
+            let message_cut = visitor.message_cut;
             if json {
                 if !message.is_empty() {
                     out.extend_from_slice(b",\"message\":\"");
                     out.extend_from_slice(message);
                     out.push(b'"');
+                    json_cut_note(out, "message", message_cut);
                 }
                 out.extend_from_slice(fields);
             } else if message.is_empty() {

@@ -540,6 +540,18 @@ mod tests {
         serde_json::from_str::<Value>(text).is_ok()
     }
 
+    /// What serde_json makes of `text`: `Some(accepted)`, or `None` when it stops at a number
+    /// beyond a double (`1e400`): there the readers differ by design (exact JSON keeps such a
+    /// number; the corpus checks that apart), and serde_json reads no further, so its answer says
+    /// nothing about the rest of the text.
+    fn serde_json_verdict(text: &str) -> Option<bool> {
+        match serde_json::from_str::<Value>(text) {
+            Ok(_) => Some(true),
+            Err(err) if err.to_string().starts_with("number out of range") => None,
+            Err(_) => Some(false),
+        }
+    }
+
     fn same_as_serde_json(text: &str) {
         assert_eq!(
             accepts(text),
@@ -673,6 +685,16 @@ mod tests {
         for text in ["1e400", "[-1e400]", "{\"a\":1e99999999999999999999}", "1e-99999"] {
             assert!(accepts(text), "{text}");
         }
+        // The text a run of the property failed on (pieces `0.1e3` and `10` glued), and texts
+        // that are refused after such a number: the property leaves them out, they are here.
+        for text in ["0.1e310", "[0.1e310]"] {
+            assert!(accepts(text), "{text}");
+            assert_eq!(serde_json_verdict(text), None, "{text}");
+        }
+        for text in ["[0.1e310,]", "{\"a\":1e400 \"b\":1}", "[1e400]]"] {
+            assert!(!accepts(text), "{text}");
+            assert_eq!(serde_json_verdict(text), None, "{text}");
+        }
         for n in [1, 2, 126, 127, 128, 129, 1000] {
             same_as_serde_json(&deep(n));
             same_as_serde_json(&deep_objects(n));
@@ -703,9 +725,14 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(4096))]
 
+        /// Pieces glued together can make a number beyond a double (`0.1e3` then `10` made
+        /// `0.1e310`, which failed a run): the property compares only the texts serde_json reads
+        /// to the end or refuses for another reason.
         #[test]
         fn generated_texts_are_read_as_serde_json_reads_them(text in jsonish()) {
-            prop_assert_eq!(accepts(&text), serde_json_accepts(&text), "{:?}", text);
+            if let Some(accepted) = serde_json_verdict(&text) {
+                prop_assert_eq!(accepts(&text), accepted, "{:?}", text);
+            }
         }
 
         #[test]

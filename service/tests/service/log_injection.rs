@@ -2,6 +2,12 @@
 //! reaches the real binary's text access line escaped, one class of character per test, so a log
 //! reader that splits lines at U+2028 or NEL sees no forged line and a right-to-left override
 //! reorders nothing. Before: a raw U+2028, U+0085 or U+202E in the path was written as it was.
+//!
+//! And a log a client cannot inflate (issue 41, item 5): each request the issue's attacks send
+//! (58 KiB of NEL in the path, raw or percent-encoded; 60,000 backslashes; a 60 KiB method; a
+//! 60 KiB query; a 60 KiB `X-Request-Id`) makes at most 8 KiB of log, text and JSON, read from the
+//! binary's own stderr between two sentinel requests. Before: 176 KiB (NEL, text) and 235 KiB
+//! (backslashes, JSON) a request.
 
 use std::time::{Duration, Instant};
 
@@ -203,4 +209,111 @@ async fn a_request_id_that_could_forge_a_line_is_replaced_not_echoed() {
     for line in service.lines() {
         assert!(!line.contains(['\u{2028}', '\u{202e}']), "{line:?}");
     }
+}
+
+/// The most bytes of log one request may make, whatever it sends (issue 41).
+const LOG_PER_REQUEST: usize = 8 * 1024;
+
+/// The index of the access line of a `GET /api/hello` sent with request id `id` (the log writes
+/// in batches: wait up to 5 s), in either format.
+async fn sentinel(service: &Service, id: &str) -> usize {
+    assert_eq!(get_raw(service, b"/api/hello", id).await, 200);
+    let (text, json) = (format!(" request_id={id}"), format!("\"request_id\":\"{id}\""));
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        if let Some(at) = service
+            .lines()
+            .iter()
+            .position(|line| line.ends_with(&text) || line.contains(&json))
+        {
+            return at;
+        }
+        assert!(Instant::now() < deadline, "no access line for {id}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Send `request` (raw bytes) between two sentinels; its status, and the bytes of log (newlines
+/// included) written between the sentinels' access lines: what the request made.
+async fn log_of(service: &Service, name: &str, request: &[u8]) -> (u16, usize, Vec<String>) {
+    let from = sentinel(service, &format!("before-{name}")).await;
+    let status = try_raw(service.addr, request)
+        .await
+        .map_or(0, |reply| reply.status);
+    let to = sentinel(service, &format!("after-{name}")).await;
+    let lines = service.lines()[from + 1..to].to_vec();
+    let bytes = lines.iter().map(|line| line.len() + 1).sum();
+    (status, bytes, lines)
+}
+
+/// The hostile requests of issue 41 (name, raw bytes), each with request id `hostile`.
+fn hostile_requests() -> Vec<(&'static str, Vec<u8>)> {
+    let head = |method: &str, target: &[u8], id: &str| {
+        let mut request = method.as_bytes().to_vec();
+        request.push(b' ');
+        request.extend_from_slice(target);
+        request.extend_from_slice(
+            format!(" HTTP/1.1\r\nHost: t\r\nX-Request-Id: {id}\r\nConnection: close\r\n\r\n").as_bytes(),
+        );
+        request
+    };
+    let nel = format!("/api/bird/{}", "\u{85}".repeat(29 * 1024));
+    let nel_encoded = format!("/api/bird/{}", "%C2%85".repeat(58 * 1024 / 6));
+    let backslashes = format!("/api/bird/{}", "\\".repeat(60_000));
+    let query = format!("/api/hello?q={}", "\u{2028}\\".repeat(15_000));
+    vec![
+        ("nel", head("GET", nel.as_bytes(), "hostile")),
+        ("nel-encoded", head("GET", nel_encoded.as_bytes(), "hostile")),
+        ("backslashes", head("GET", backslashes.as_bytes(), "hostile")),
+        ("method", head(&"A".repeat(60 * 1024), b"/api/hello", "hostile")),
+        ("query", head("GET", query.as_bytes(), "hostile")),
+        ("request-id", head("GET", b"/api/hello", &"a".repeat(60 * 1024))),
+    ]
+}
+
+/// Every hostile request is answered (not refused before it is logged) and makes at most
+/// [`LOG_PER_REQUEST`] bytes of log, one access line whose values carry their cut's note.
+async fn each_hostile_request_makes_a_bounded_log(format: &str) {
+    let dir = TempDir::new(&format!("log-size-{format}"));
+    let service = Service::start_with(&dir.sqlite("birds.db"), "b", "info", &["--log-format", format]);
+    for (name, request) in hostile_requests() {
+        let (status, bytes, lines) = log_of(&service, name, &request).await;
+        eprintln!(
+            "{format} {name}: {} bytes sent, answered {status}, {bytes} bytes of log",
+            request.len()
+        );
+        assert!(matches!(status, 200 | 404 | 405), "{name} answered {status}");
+        assert_eq!(lines.len(), 1, "{name}: one access line: {lines:?}");
+        assert!(bytes <= LOG_PER_REQUEST, "{format} {name}: {bytes} bytes of log");
+        let line = &lines[0];
+        if format == "json" {
+            let value: serde_json::Value =
+                serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: not JSON: {line}"));
+            let cut = ["path_cut_bytes", "method_cut_bytes"]
+                .iter()
+                .any(|key| value[key].as_u64().is_some_and(|n| n > 40_000));
+            assert!(cut || name == "request-id", "{name}: no cut noted: {line}");
+        } else {
+            assert!(
+                line.contains("\u{2026}[+") || name == "request-id",
+                "{name}: {line}"
+            );
+        }
+        if name == "request-id" {
+            assert!(
+                !line.contains("aaaaaaaa"),
+                "a malformed id is never echoed: {line}"
+            );
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_makes_at_most_8_kib_of_text_log_whatever_it_sends() {
+    each_hostile_request_makes_a_bounded_log("text").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_makes_at_most_8_kib_of_json_log_whatever_it_sends() {
+    each_hostile_request_makes_a_bounded_log("json").await;
 }

@@ -271,6 +271,19 @@ impl tracing::field::Visit for Text<'_> {
     }
 }
 
+/// A [`Recorder`] as this thread's subscriber until the guard is dropped, and what it sees.
+fn recording() -> (
+    std::sync::Arc<std::sync::Mutex<Seen>>,
+    tracing::subscriber::DefaultGuard,
+) {
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Seen::default()));
+    let recorder = Recorder {
+        seen: seen.clone(),
+        current: std::sync::Mutex::new(Vec::new()),
+    };
+    (seen, tracing::subscriber::set_default(recorder))
+}
+
 impl tracing::Subscriber for Recorder {
     fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
         true
@@ -315,12 +328,7 @@ async fn logs(id: i64) -> Json<Value> {
 /// method, route template, status and latency, and what the handler logs is in it.
 #[tokio::test(flavor = "current_thread")]
 async fn with_another_subscriber_a_request_is_a_span() {
-    let seen = std::sync::Arc::new(std::sync::Mutex::new(Seen::default()));
-    let recorder = Recorder {
-        seen: seen.clone(),
-        current: std::sync::Mutex::new(Vec::new()),
-    };
-    let _default = tracing::subscriber::set_default(recorder);
+    let (seen, _default) = recording();
     let addr = spawn(App::new().routes(ferrapi::routes![logs]).request_ids(true)).await;
     let reply = send(addr, "GET", "/logs/7", &[("X-Request-Id", "span-1")], None).await;
     assert_eq!(reply.status, 200);
@@ -352,4 +360,37 @@ async fn with_another_subscriber_a_request_is_a_span() {
         access_fields.contains("path=/logs/7;") && access_fields.contains("status=200;"),
         "{access_fields}"
     );
+}
+
+/// With another subscriber, the access event carries the client's method and path cut as
+/// ferrapi's own lines cut them (`MAX_VALUE_BYTES` each, as received), with how much was left out
+/// (issue 41): that subscriber escapes them as it will, but never a 60 KiB value.
+#[tokio::test(flavor = "current_thread")]
+async fn with_another_subscriber_the_access_event_carries_capped_values() {
+    let (seen, _default) = recording();
+    let addr = spawn(App::new().routes(ferrapi::routes![logs]).request_ids(true)).await;
+    let path = format!("/logs/7?q={}", "x".repeat(20_000));
+    let method = "M".repeat(20_000);
+    assert_eq!(get(addr, &path).await.status, 200);
+    assert_eq!(send(addr, &method, "/logs/7", &[], None).await.status, 405);
+    let seen = seen.lock().unwrap();
+    let access: Vec<&String> = seen
+        .events
+        .iter()
+        .filter(|(target, _, _)| *target == "ferrapi::access")
+        .map(|(_, fields, _)| fields)
+        .collect();
+    assert_eq!(access.len(), 2, "{access:?}");
+    let max = ferrapi::logging::MAX_VALUE_BYTES;
+    assert!(
+        access[0].contains(&format!("path_cut_bytes={};", path.len() - max)),
+        "{}",
+        access[0]
+    );
+    assert!(access[0].len() < 2 * max, "{}", access[0].len());
+    assert!(access[1].contains(&format!("method_cut_bytes={};", method.len() - max)));
+    assert!(access[1].len() < 2 * max, "{}", access[1].len());
+    for (_, fields) in &seen.spans {
+        assert!(fields.len() < 2 * max, "a span's fields: {} bytes", fields.len());
+    }
 }
