@@ -26,7 +26,7 @@ use crate::store::ListOptions;
 pub async fn list_doctors(
     clinic: State<Clinic>,
     specialty: Option<Specialty>,
-    name: Option<String>,
+    #[max_length(100)] name: Option<String>,
     sort: Option<DoctorSort>,
     page: Page,
 ) -> Result<Json<Vec<Doctor>>, Response> {

@@ -27,7 +27,7 @@ use crate::store::ListOptions;
 #[get("")]
 pub async fn list_patients(
     clinic: State<Clinic>,
-    name: Option<String>,
+    #[max_length(100)] name: Option<String>,
     date_of_birth: Option<Date>,
     sort: Option<PatientSort>,
     page: Page,

@@ -6,12 +6,14 @@
 //! - a visit is a [`VisitIn`] (a doctor, a patient, a start instant with an offset, 5 to 480
 //!   minutes, a reason, optional notes), validated before the handler runs, and is answered as a
 //!   [`Visit`] (its start in UTC);
-//! - `GET /visits` filters by `doctor_id` and `patient_id` (equality), sorts by `start_time` or
-//!   `duration_minutes` (`sort`, `order`) and pages by `skip` and `limit`, as every clinic list
-//!   does;
+//! - `GET /visits` filters by `doctor_id` and `patient_id` (equality; each an id's pattern, 24
+//!   lowercase hex digits, else 422), sorts by `start_time` or `duration_minutes` (`sort`,
+//!   `order`) and pages by `skip` and `limit`, as every clinic list does;
 //! - a visit booked or replaced must name an existing doctor and patient (422 otherwise, one
 //!   error per unknown id), checked by the store in the same step as the write, so neither is
-//!   deleted in between, by this process or another;
+//!   deleted in between, by this process or another; an id that is not 24 lowercase hex digits
+//!   is refused by the model before (so the 422 that echoes an id, and the answer kept for an
+//!   idempotency key, stay small);
 //! - replacing an unknown visit is 404 before its doctor and patient are looked at; any unknown
 //!   visit is 404 `{"detail": "Visit not found"}`;
 //! - cancelling a visit needs no check: removing a reference cannot leave one dangling.
@@ -31,8 +33,8 @@ use crate::store::{Checked, ListOptions};
 #[get("")]
 pub async fn list_visits(
     clinic: State<Clinic>,
-    doctor_id: Option<String>,
-    patient_id: Option<String>,
+    #[pattern(r"^[0-9a-f]{24}$")] doctor_id: Option<String>,
+    #[pattern(r"^[0-9a-f]{24}$")] patient_id: Option<String>,
     sort: Option<VisitSort>,
     page: Page,
 ) -> Result<Json<Vec<Visit>>, Response> {
