@@ -14,6 +14,15 @@ Rules enforced here:
   connection the server closed may stay ESTABLISHED on the client's side while the kernel still
   holds the FIN behind the client's full window.
 
+Issue 41's clinic attacks (not in the default list; `--mongodb URI` runs them, like every attack,
+on a fresh database of that MongoDB server instead of the embedded store): kept-huge-ids (8
+clients booking visits with a fresh `Idempotency-Key` and a 900 KB `doctor_id`, each replayed
+twice: what is kept, in records and bytes, read from the embedded store's file), clinic-huge-ids
+(48 clients posting a 1 MB `doctor_id` with a key, and its replay) and clinic-largest (48 clients
+posting the largest visit the model accepts: ids, a 500-character reason and 2,000-character notes
+of 4-byte characters, padded to the 1 MiB body limit with a field the model ignores, with a key and
+its replay). The last two report the server's RSS at idle, its peak, and 10 s after the load.
+
 Usage:
   bench/attacks.py target/release/resource-api [--attack NAME ...] [--seconds 25]
   bench/attacks.py target/release/resource-api --attack slowloris-at-limit --connections 10200
@@ -48,11 +57,13 @@ names while it runs, and prints their figures under the table):
 
 import argparse
 import asyncio
+import json
 import multiprocessing
 import os
 import resource
 import shlex
 import socket
+import sqlite3
 import struct
 import subprocess
 import sys
@@ -97,9 +108,17 @@ def headers_frame(stream, method, path, end_stream=True):
 
 class Server:
     limits = None
+    mongodb = None
 
     def __init__(self, binary, port, data):
-        env = dict(os.environ, RUST_LOG="warn", DB_CONN_STRING=os.path.join(data, "birds.db"))
+        db = os.path.join(data, "birds.db")
+        if Server.mongodb:
+            # A fresh database per attack: the URI's path replaced (its options kept).
+            base, _, options = Server.mongodb.partition("?")
+            db = base.split("://", 1)[0] + "://" + base.split("://", 1)[1].split("/", 1)[0] + \
+                f"/attack_{os.getpid()}_{port}" + (f"?{options}" if options else "")
+        self.db = db
+        env = dict(os.environ, RUST_LOG="warn", DB_CONN_STRING=db)
         limits = Server.limits
         restore = (lambda: resource.setrlimit(resource.RLIMIT_NOFILE, limits)) if limits else None
         self.proc = subprocess.Popen([binary, "--port", str(port)], env=env, preexec_fn=restore,
@@ -695,6 +714,8 @@ async def attack(name, server, seconds, connections=800):
         tricklers = [multiprocessing.Process(target=trickle_process, args=(port, connections, seconds + 3, cuts))]
         tricklers[0].start()
         await asyncio.sleep(3)
+    elif name in CLINIC_ATTACKS:
+        held = [await clinic_attack(name, server, seconds)]
     else:
         raise SystemExit(f"attacks.py: no attack {name}")
     results, released = [], [None]
@@ -844,6 +865,111 @@ def summary(name, results, cpu, peak, rss, held, released, open_at_end, seconds)
             f"{peak / 2**20:.0f} / {rss / 2**20:.0f} MiB | {let_go} |")
 
 
+# Issue 41's clinic attacks (items 4 and 5 of its "Why"): kept answers and the copies writes make.
+CLINIC_ATTACKS = ("kept-huge-ids", "clinic-huge-ids", "clinic-largest")
+
+
+async def call(port, method, path, body=b"", headers=(), timeout=30.0):
+    """One request on a new connection: (status, headers as a dict of lower-case names, body)."""
+    head = f"{method} {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\nContent-Length: {len(body)}\r\n"
+    if body:
+        head += "Content-Type: application/json\r\n"
+    head += "".join(f"{name}: {value}\r\n" for name, value in headers) + "\r\n"
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), timeout)
+        writer.write(head.encode() + body)
+        data = await asyncio.wait_for(reader.read(), timeout)
+        writer.close()
+        head, _, rest = data.partition(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        fields = dict(line.lower().split(": ", 1) for line in lines[1:] if ": " in line)
+        return int(lines[0].split(" ", 2)[1]), fields, rest
+    except (OSError, asyncio.TimeoutError, ValueError, IndexError):
+        return 0, {}, b""
+
+
+async def clinic_people(port):
+    """A doctor and a patient to book with: their ids."""
+    _, _, doctor = await call(port, "POST", "/doctors", b'{"name":"Dr A","specialty":"cardiology"}')
+    _, _, patient = await call(port, "POST", "/patients", b'{"name":"P A","date_of_birth":"1990-01-01"}')
+    return json.loads(doctor)["id"], json.loads(patient)["id"]
+
+
+def visit_body(doctor, patient, kind):
+    """A visit: `huge` names a 1 MB doctor id (900 KB for `kept`), `largest` is the largest the
+    model accepts (every text at its maximum in 4-byte characters, padded to the body limit),
+    `fields` the same without the padding."""
+    if kind in ("huge", "kept"):
+        size = 900_000 if kind == "kept" else 1_000_000
+        return json.dumps({"doctor_id": "a" * size, "patient_id": patient, "start_time": "2024-05-01T09:30:00Z",
+                           "reason": "Checkup"}).encode()
+    body = json.dumps({"doctor_id": doctor, "patient_id": patient, "start_time": "2024-05-01T09:30:00Z",
+                       "duration_minutes": 480, "reason": "\U0001F600" * 500, "notes": "\U0001F600" * 2000,
+                       "padding": ""}, ensure_ascii=False).encode()
+    if kind == "fields":
+        return body
+    return body[:-2] + b"x" * (1024 * 1024 - len(body)) + b'"}'
+
+
+def clinic_flood_process(port, seconds, clients, kind, replays, results):
+    """`clients` clients booking `kind` visits for `seconds`, each with a fresh key sent
+    `1 + replays` times; the answers' counts (replays apart) go to `results`."""
+    async def run():
+        doctor, patient = await clinic_people(port)
+        body, statuses, until = visit_body(doctor, patient, kind), {}, time.time() + seconds
+
+        async def client(n):
+            i = 0
+            while time.time() < until:
+                key = f"k-{os.getpid()}-{n}-{i}"
+                for attempt in range(1 + replays):
+                    status, fields, _ = await call(port, "POST", "/visits", body, [("Idempotency-Key", key)])
+                    label = f"{status} replayed" if fields.get("idempotent-replayed") == "true" else str(status)
+                    statuses[label] = statuses.get(label, 0) + 1
+                    if status == 503 and attempt == 0:
+                        break
+                i += 1
+        await asyncio.gather(*[client(n) for n in range(clients)])
+        results.put(statuses)
+    asyncio.run(run())
+
+
+class ClinicFlood(Flood):
+    """A clinic attack's flood; once it ends, the server's RSS 10 s later, and what the embedded
+    store keeps for idempotency keys."""
+
+    def __init__(self, process, results, server, idle):
+        super().__init__(process, results)
+        self.server, self.idle = server, idle
+
+    def answers(self):
+        answers = super().answers()
+        time.sleep(10)
+        after = self.server.status("VmRSS")
+        kept = "kept records: not read (MongoDB)"
+        if not Server.mongodb:
+            with sqlite3.connect(f"file:{self.server.db}?mode=ro", uri=True) as db:
+                count, total, largest = db.execute(
+                    "SELECT count(*), coalesce(sum(length(CAST(body AS BLOB))), 0), "
+                    "coalesce(max(length(CAST(body AS BLOB))), 0) "
+                    "FROM documents WHERE collection = 'idempotency_keys'").fetchone()
+            kept = f"kept records: {count}, {total / 2**20:.1f} MiB, the largest {largest:,} B"
+        return (f"{answers}; RSS idle {self.idle / 2**20:.0f} MiB, peak {self.server.status('VmHWM') / 2**20:.0f} MiB, "
+                f"10 s after {after / 2**20:.0f} MiB; {kept}")
+
+
+async def clinic_attack(name, server, seconds):
+    """Issue 41's clinic attacks (see the module's usage)."""
+    clients, kind, replays = {"kept-huge-ids": (8, "kept", 2), "clinic-huge-ids": (48, "huge", 1),
+                              "clinic-largest": (48, "largest", 1)}[name]
+    idle = server.status("VmRSS")
+    results = multiprocessing.Queue()
+    process = multiprocessing.Process(target=clinic_flood_process,
+                                      args=(server.port, seconds, clients, kind, replays, results))
+    process.start()
+    return ClinicFlood(process, results, server, idle)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("binary")
@@ -853,7 +979,9 @@ def main():
                         "trickle-bodies 800, held-bodies 80, idle-churn 400)")
     parser.add_argument("--nofile", type=int, help="the server's descriptor limit (idle-churn: 256, "
                         "trickle-bodies: 1024; else this process's)")
+    parser.add_argument("--mongodb", help="a MongoDB URI: each attack on a fresh database of it")
     args = parser.parse_args()
+    Server.mongodb = args.mongodb
     # This process may need many descriptors (slowloris-at-limit); the server starts with the
     # limits this process was given (Server restores them), as it would from a shell.
     Server.limits = resource.getrlimit(resource.RLIMIT_NOFILE)

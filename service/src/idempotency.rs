@@ -9,8 +9,21 @@
 //!   id nobody holds), so of two processes deciding on one key at once exactly one wins; the loser
 //!   reads again and decides again ([`decide`]: it then sees the winner's record);
 //! - the record is the framework's [`Record`]: running (fingerprint, lease end) or done
-//!   (fingerprint, status, headers and body in hex, expiry); a record that does not read back is
-//!   a store failure (503), never a replay of something else;
+//!   (fingerprint, status, headers and body, expiry); a record that does not read back is a store
+//!   failure (503), never a replay of something else;
+//! - an answer's bytes (its body, each header's value) are kept as their text when they are UTF-8
+//!   and JSON escapes them by at most a third, else as `{"base64": "…"}` ([`FORMAT`] 2): at most
+//!   4/3 of their size in the store, where hex took twice (a 900 KB answer was a 1.8 MB record).
+//!   Text first because every answer the clinic keeps is JSON (readable in the store, no cost to
+//!   encode or decode); base64 for the rest because the stores keep JSON documents, which hold no
+//!   bytes (the store trait would have to grow a binary value on both stores for a case no route
+//!   has). A record without `format`, written by the version before (bytes in hex), still reads
+//!   back: a deployment keeps replaying the answers kept before it, for their retention (a day),
+//!   rather than answering 503 to their retries; the framework caps what is kept
+//!   ([`IdempotencyKeys::max_kept`], 64 KiB), so no record is larger than that and its encoding;
+//! - reading or keeping a record holds at most [`MEMORY_PER_BYTE`] bytes per byte of its answer
+//!   (the document, its text or BSON, the decoded copy), which the framework reserves in the
+//!   memory budget before the key is looked up ([`KeyStore::memory_per_byte`]);
 //! - expired records (an answer past its retention, a dead attempt past its lease: `until` is
 //!   past) are swept on write: every [`SWEEP_EVERY`]th key this process takes, it deletes them all
 //!   in one statement, which the index on `until` serves. On write rather than by a periodic
@@ -25,6 +38,8 @@ use ferrapi::idempotency::{
 };
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use base64::engine::general_purpose::STANDARD as BASE64;
+use base64::Engine as _;
 use serde_json::{json, Value};
 
 use crate::store::{Checked, Document, Stale, Store, StoreError, Versioned};
@@ -42,6 +57,15 @@ const ATTEMPTS: usize = 8;
 pub const SWEEP_EVERY: u32 = 256;
 /// The field of a key's record holding when it expires (its answer's retention or its lease).
 const UNTIL: &str = "until";
+/// The encoding of a done record's bytes: 2, text or base64 (see the module rules); a record
+/// without the field holds them in hex (the version before).
+pub const FORMAT: u64 = 2;
+/// The most bytes reading back or keeping a record holds at once per byte of its answer, the
+/// answer aside (see [`KeyStore::memory_per_byte`]): keeping, the document's text or base64 (4/3
+/// at most), the embedded store's copy of the document and its JSON text (MongoDB: the BSON
+/// document, its raw form and the driver's message); reading back, the stored text and the
+/// document decoded from it (MongoDB: the message, the raw document, the JSON value).
+pub const MEMORY_PER_BYTE: usize = 5;
 
 /// Idempotency keys in the service's [`Store`]: a [`KeyStore`] every process shares.
 #[derive(Debug)]
@@ -111,10 +135,41 @@ pub(crate) fn key_id(key: &str) -> String {
     format!("{forward:016x}{:08x}", backward >> 32)
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+/// `bytes` as a record keeps them (format 2): their text when they are UTF-8 and escaping them as
+/// a JSON string adds at most a third (what base64 would), else `{"base64": "…"}`.
+fn encode_bytes(bytes: &[u8]) -> Value {
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        if escaped_len(bytes) <= bytes.len() + bytes.len() / 3 {
+            return Value::String(text.to_owned());
+        }
+    }
+    json!({ "base64": BASE64.encode(bytes) })
 }
 
+/// The bytes of a value [`encode_bytes`] wrote, taken (a text's are moved, not copied).
+fn decode_bytes(value: Value) -> Option<Vec<u8>> {
+    match value {
+        Value::String(text) => Some(text.into_bytes()),
+        Value::Object(mut object) => match object.remove("base64")? {
+            Value::String(encoded) => BASE64.decode(encoded).ok(),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The length of `text` escaped as serde_json writes a JSON string (quotes aside).
+fn escaped_len(text: &[u8]) -> usize {
+    text.iter()
+        .map(|&b| match b {
+            b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 2,
+            0..=0x1f => 6,
+            _ => 1,
+        })
+        .sum()
+}
+
+/// Bytes in hex, as the version before kept them (format 1; read only).
 fn unhex(text: &str) -> Option<Vec<u8>> {
     if !text.len().is_multiple_of(2) {
         return None;
@@ -141,9 +196,9 @@ fn to_document(key: &str, record: &Record) -> Document {
             expires,
         } => json!({
             "key": key, "fingerprint": fingerprint, "state": "done", "until": expires,
-            "status": answer.status,
-            "headers": answer.headers.iter().map(|(name, value)| json!([name, hex(value)])).collect::<Vec<_>>(),
-            "body": hex(&answer.body),
+            "status": answer.status, "format": FORMAT,
+            "headers": answer.headers.iter().map(|(name, value)| json!([name, encode_bytes(value)])).collect::<Vec<_>>(),
+            "body": encode_bytes(&answer.body),
         }),
     };
     match value {
@@ -152,10 +207,10 @@ fn to_document(key: &str, record: &Record) -> Document {
     }
 }
 
-/// The key and record a document holds.
-fn from_document(document: &Document) -> Option<(&str, Record)> {
-    let key = document.get("key")?.as_str()?;
-    let fingerprint = document.get("fingerprint")?.as_str()?.to_owned();
+/// The key and record a document holds, taken from it (the answer's bytes are moved, not copied).
+fn from_document(mut document: Document) -> Option<(String, Record)> {
+    let key = take_string(&mut document, "key")?;
+    let fingerprint = take_string(&mut document, "fingerprint")?;
     let until = document.get("until")?.as_u64()?;
     let record = match document.get("state")?.as_str()? {
         "running" => Record::Running {
@@ -163,18 +218,34 @@ fn from_document(document: &Document) -> Option<(&str, Record)> {
             lease_until: until,
         },
         "done" => {
-            let headers = document
-                .get("headers")?
-                .as_array()?
-                .iter()
-                .map(|pair| Some((pair.get(0)?.as_str()?.to_owned(), unhex(pair.get(1)?.as_str()?)?)))
+            // Format 2, or hex (a record kept by the version before, format 1).
+            let decode: fn(Value) -> Option<Vec<u8>> = match document.get("format").and_then(Value::as_u64) {
+                Some(FORMAT) => decode_bytes,
+                Some(_) => return None,
+                None => |value: Value| unhex(value.as_str()?),
+            };
+            let status = u16::try_from(document.get("status")?.as_u64()?).ok()?;
+            let Value::Array(pairs) = document.remove("headers")? else {
+                return None;
+            };
+            let headers = pairs
+                .into_iter()
+                .map(|pair| {
+                    let Value::Array(pair) = pair else {
+                        return None;
+                    };
+                    let [Value::String(name), value] = <[Value; 2]>::try_from(pair).ok()? else {
+                        return None;
+                    };
+                    Some((name, decode(value)?))
+                })
                 .collect::<Option<Vec<_>>>()?;
             Record::Done {
                 fingerprint,
                 answer: KeptResponse {
-                    status: u16::try_from(document.get("status")?.as_u64()?).ok()?,
+                    status,
                     headers,
-                    body: unhex(document.get("body")?.as_str()?)?.into(),
+                    body: decode(document.remove("body")?)?.into(),
                 },
                 expires: until,
             }
@@ -182,6 +253,14 @@ fn from_document(document: &Document) -> Option<(&str, Record)> {
         _ => return None,
     };
     Some((key, record))
+}
+
+/// The string field `name` of `document`, taken.
+fn take_string(document: &mut Document, name: &str) -> Option<String> {
+    match document.remove(name)? {
+        Value::String(text) => Some(text),
+        _ => None,
+    }
 }
 
 fn store_error(err: StoreError) -> KeyStoreError {
@@ -204,7 +283,7 @@ impl StoreKeys {
         else {
             return Ok(None);
         };
-        let (theirs, record) = from_document(&document).ok_or_else(unreadable)?;
+        let (theirs, record) = from_document(document).ok_or_else(unreadable)?;
         if theirs != key {
             // Another key with the same digest: it is "used for another request".
             return Err(KeyStoreError(String::new()));
@@ -332,11 +411,27 @@ impl KeyStore for StoreKeys {
     fn release<'a>(&'a self, key: &'a str, fingerprint: &'a str) -> KeyFuture<'a, ()> {
         Box::pin(self.settle(key, fingerprint, None))
     }
+
+    fn memory_per_byte(&self) -> usize {
+        MEMORY_PER_BYTE
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn done(headers: Vec<(String, Vec<u8>)>, body: &[u8]) -> Record {
+        Record::Done {
+            fingerprint: "14-00ff".into(),
+            answer: KeptResponse {
+                status: 201,
+                headers,
+                body: body.to_vec().into(),
+            },
+            expires: 1_700_000_000_000,
+        }
+    }
 
     #[test]
     fn ids_are_24_hex_digits_and_records_round_trip() {
@@ -344,17 +439,61 @@ mod tests {
         assert_eq!(id.len(), 24);
         assert!(id.bytes().all(|b| b.is_ascii_hexdigit()));
         assert_ne!(key_id("a"), key_id("b"));
-        let done = Record::Done {
-            fingerprint: "14-00ff".into(),
-            answer: KeptResponse {
-                status: 201,
-                headers: vec![("location".into(), b"/visits/1".to_vec())],
-                body: b"{\"id\":\"1\"}".to_vec().into(),
-            },
-            expires: 1_700_000_000_000,
-        };
-        let document = to_document("k", &done);
-        assert_eq!(from_document(&document), Some(("k", done)));
+        let record = done(
+            vec![("location".into(), b"/visits/1".to_vec())],
+            b"{\"id\":\"1\"}",
+        );
+        let document = to_document("k", &record);
+        assert_eq!(from_document(document), Some(("k".to_owned(), record)));
         assert_eq!(unhex("0g"), None);
+    }
+
+    #[test]
+    fn answers_are_kept_as_text_or_base64_never_hex() {
+        let json_answer = br#"{"detail":[{"type":"not_found","input":"0123456789abcdef01234567"}]}"#;
+        let binary = [0xff_u8, 0x00, 0x10, b'a'];
+        let escaped = "\u{1}".repeat(30);
+        for (body, kept) in [
+            (
+                &json_answer[..],
+                Value::String(String::from_utf8_lossy(json_answer).into_owned()),
+            ),
+            (&binary[..], json!({"base64": "/wAQYQ=="})),
+            // Text JSON would escape six times over: base64's 4/3 instead.
+            (
+                escaped.as_bytes(),
+                json!({"base64": BASE64.encode(escaped.as_bytes())}),
+            ),
+        ] {
+            let record = done(vec![("x-raw".into(), binary.to_vec())], body);
+            let document = to_document("k", &record);
+            assert_eq!(document["body"], kept);
+            assert_eq!(document["format"], json!(FORMAT));
+            assert_eq!(document["headers"][0][1], json!({"base64": "/wAQYQ=="}));
+            let text = serde_json::to_string(&document).unwrap_or_default();
+            assert!(
+                text.len() <= 300 + body.len() * 4 / 3,
+                "at most 4/3 of the answer: {text}"
+            );
+            assert_eq!(from_document(document), Some(("k".to_owned(), record)));
+        }
+    }
+
+    #[test]
+    fn a_record_kept_in_hex_by_the_version_before_still_reads_back() {
+        // As the version before wrote it: no `format`, every byte in hex.
+        let document = match json!({
+            "key": "k", "fingerprint": "14-00ff", "state": "done", "until": 1_700_000_000_000_u64,
+            "status": 201, "headers": [["location", "2f7669736974732f31"]], "body": "7b7d",
+        }) {
+            Value::Object(document) => document,
+            _ => Document::new(),
+        };
+        let record = done(vec![("location".into(), b"/visits/1".to_vec())], b"{}");
+        assert_eq!(from_document(document), Some(("k".to_owned(), record)));
+        // An encoding this version does not know is unreadable (503), never replayed as hex.
+        let mut future = to_document("k", &done(Vec::new(), b"{}"));
+        future.insert("format".into(), json!(3));
+        assert_eq!(from_document(future), None);
     }
 }

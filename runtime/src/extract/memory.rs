@@ -87,6 +87,14 @@ impl IntoResponse for NoRoom {
 }
 
 impl Memory {
+    /// The budget of the app serving `cx` (an argument that reserves on its route's behalf: an
+    /// idempotency key reserves room for the answer it may replay or keep).
+    pub(crate) fn of(cx: &RequestCx<'_>) -> Self {
+        Memory {
+            budget: cx.budget.cloned(),
+        }
+    }
+
     /// Hold `bytes` of the budget until the returned [`Reserved`] is dropped. When the budget
     /// has no room now, room is made by resetting bodies that do not progress, and this waits
     /// for it (at most 200 ms) before [`NoRoom`].
@@ -132,9 +140,7 @@ impl Arg for Memory {
     type Input = Self;
 
     fn extract(cx: &RequestCx<'_>, _param: Param<Self>, _errors: &mut ValidationErrors) -> Option<Self> {
-        Some(Memory {
-            budget: cx.budget.cloned(),
-        })
+        Some(Memory::of(cx))
     }
 
     fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {

@@ -19,7 +19,17 @@
 //! - the answer is kept by [`IdempotencyKey::keep`], with its status, headers and body, for the
 //!   retention period; a 5xx or a streamed answer is not kept (the key is released, so a retry
 //!   runs again), nor is an answer when the route never called `keep` (released when the
-//!   argument is dropped).
+//!   argument is dropped);
+//! - a kept answer has a maximum size ([`IdempotencyKeys::max_kept`], 64 KiB unless set: its body
+//!   and its headers' names and values): a larger one is answered but not kept, and the key is
+//!   released with it (logged), so a retry runs the route again. Issue 41: a 900 KB id echoed in
+//!   a 422 was kept for a day, 1.8 MB in the store, and replayed to every retry;
+//! - a request with a key reserves room in the memory budget before its key is looked up: what
+//!   reading back the largest answer it may be replayed, or keeping its own, holds (the answer,
+//!   and what the store holds per byte of it, [`KeyStore::memory_per_byte`]), held until its
+//!   answer is kept or replayed. A request the budget has no room for is answered 503 (with
+//!   `Retry-After`) before its key is taken, so a route never runs only to find its answer cannot
+//!   be kept; a budget smaller than that room serves keys without it (as a bird read does).
 
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -33,7 +43,9 @@ use serde_json::{json, Value};
 use super::keys::{Begin, KeptResponse, KeyStore};
 use super::memory::MemoryKeys;
 use crate::body::BodyInput;
-use crate::extract::{repeated, single_field, Arg, Deps, Param, RequestCx, Source, StateMap};
+use crate::extract::{
+    repeated, single_field, Arg, Deps, Memory, Param, RequestCx, Reserved, Source, StateMap,
+};
 use crate::openapi::Operation;
 use crate::response::{fnv1a, HttpError, IntoResponse, Response};
 use crate::validate::{Failure, LocItem, SchemaRegistry, ValidationErrors};
@@ -47,6 +59,12 @@ const SHOWN: &str = "Idempotency-Key";
 /// How long a first attempt holds its key when it neither finishes nor releases it (its process
 /// died), unless [`IdempotencyKeys::lease`] says otherwise.
 const DEFAULT_LEASE: Duration = Duration::from_secs(60);
+/// The largest answer kept for a key unless [`IdempotencyKeys::max_kept`] says otherwise: 64 KiB,
+/// far above a created resource's answer, far below what a key's retention should hold.
+pub const DEFAULT_MAX_KEPT: usize = 64 * 1024;
+/// What a key's record holds beside its answer (the key, at most 255 bytes, the fingerprint, the
+/// status and the record's own fields), counted in the room a key reserves.
+const RECORD_BYTES: usize = 1024;
 
 /// Where an app keeps idempotency keys and for how long; add it with `App::state`. A route taking
 /// an [`IdempotencyKey`] needs it (checked when the app is built).
@@ -55,6 +73,7 @@ pub struct IdempotencyKeys {
     store: Arc<dyn KeyStore>,
     retention: Duration,
     lease: Duration,
+    max_kept: usize,
 }
 
 impl std::fmt::Debug for IdempotencyKeys {
@@ -62,6 +81,7 @@ impl std::fmt::Debug for IdempotencyKeys {
         f.debug_struct("IdempotencyKeys")
             .field("retention", &self.retention)
             .field("lease", &self.lease)
+            .field("max_kept", &self.max_kept)
             .finish()
     }
 }
@@ -73,6 +93,7 @@ impl IdempotencyKeys {
             store: Arc::new(store),
             retention,
             lease: DEFAULT_LEASE,
+            max_kept: DEFAULT_MAX_KEPT,
         }
     }
 
@@ -88,6 +109,26 @@ impl IdempotencyKeys {
         self.lease = lease;
         self
     }
+
+    /// The largest answer kept for a key, in bytes: its body and its headers' names and values
+    /// ([`DEFAULT_MAX_KEPT`], 64 KiB, unless set). A larger answer is sent but not kept, and its
+    /// key is released, so a retry runs the route again: a route that may answer more must
+    /// derive what it creates from the key (see the manual's "Safe writes"), or raise this.
+    /// Every request with a key reserves room for reading back, or keeping, an answer this
+    /// large in the memory budget while it runs.
+    pub fn max_kept(mut self, bytes: usize) -> Self {
+        self.max_kept = bytes;
+        self
+    }
+
+    /// The room a request with a key reserves in the memory budget: the largest answer it may
+    /// replay or keep, its record, and what the store holds per byte of them while it reads or
+    /// writes them.
+    fn room(&self) -> usize {
+        self.max_kept
+            .saturating_add(RECORD_BYTES)
+            .saturating_mul(self.store.memory_per_byte().saturating_add(1))
+    }
 }
 
 /// A route argument that makes the route honour `Idempotency-Key`: take it, and answer with
@@ -102,6 +143,8 @@ struct Held {
     fingerprint: String,
     /// Set once `keep` has the answer: nothing to release on drop.
     kept: AtomicBool,
+    /// The room reserved for keeping the answer, given back when the key is kept or released.
+    _room: Option<Reserved>,
 }
 
 impl std::fmt::Debug for Held {
@@ -154,17 +197,28 @@ impl IdempotencyKey {
         };
         held.kept.store(true, Ordering::Release);
         let store = &held.keys.store;
+        let size = kept_size(&response);
         let kept = match response.body().whole() {
-            Some(body) if !response.status().is_server_error() => KeptResponse {
-                status: response.status().as_u16(),
-                headers: response
-                    .headers()
-                    .iter()
-                    .map(|(name, value)| (name.as_str().to_owned(), value.as_bytes().to_vec()))
-                    .collect(),
-                body: body.clone(),
-            },
-            _ => {
+            Some(body) if !response.status().is_server_error() && size <= held.keys.max_kept => {
+                KeptResponse {
+                    status: response.status().as_u16(),
+                    headers: response
+                        .headers()
+                        .iter()
+                        .map(|(name, value)| (name.as_str().to_owned(), value.as_bytes().to_vec()))
+                        .collect(),
+                    body: body.clone(),
+                }
+            }
+            whole => {
+                if whole.is_some() && !response.status().is_server_error() {
+                    tracing::warn!(
+                        bytes = size,
+                        max_kept = held.keys.max_kept,
+                        "an answer is larger than an idempotency key keeps (max_kept): sent, not kept; \
+                         the key is released, so a retry runs the route again"
+                    );
+                }
                 if let Err(err) = store.release(&held.key, &held.fingerprint).await {
                     tracing::warn!(error = %err, "an idempotency key could not be released");
                 }
@@ -194,6 +248,15 @@ impl<R> IntoResponse for Kept<R> {
     fn into_response(self) -> Response {
         self.0
     }
+}
+
+/// What keeping `response` counts against [`IdempotencyKeys::max_kept`]: its body (a stream
+/// counts nothing: it is never kept) and its headers' names and values.
+fn kept_size(response: &Response) -> usize {
+    let body = response.body().whole().map_or(0, bytes::Bytes::len);
+    response.headers().iter().fold(body, |size, (name, value)| {
+        size.saturating_add(name.as_str().len() + value.len())
+    })
 }
 
 /// Milliseconds since the Unix epoch.
@@ -293,8 +356,9 @@ fn replay(kept: KeptResponse) -> Response {
     response
 }
 
-/// What the first step hands the second: the keys, the key and the fingerprint (`None`: no key).
-pub struct Pending(Option<(IdempotencyKeys, String, String)>);
+/// What the first step hands the second: the keys, the key, the fingerprint and the memory budget
+/// (`None`: no key).
+pub struct Pending(Option<(IdempotencyKeys, String, String, Memory)>);
 
 impl Arg for IdempotencyKey {
     const SOURCE: Source = Source::Dependency;
@@ -333,12 +397,25 @@ impl Arg for IdempotencyKey {
             tracing::error!("a route takes `IdempotencyKey` but the app holds no `IdempotencyKeys`");
             return None;
         };
-        Some(Pending(Some(((*keys).clone(), key, fingerprint(cx)))))
+        Some(Pending(Some((
+            (*keys).clone(),
+            key,
+            fingerprint(cx),
+            Memory::of(cx),
+        ))))
     }
 
     async fn resolve(input: Pending, _deps: &mut Deps) -> Result<Self, Response> {
-        let Some((keys, key, fingerprint)) = input.0 else {
+        let Some((keys, key, fingerprint, memory)) = input.0 else {
             return Ok(IdempotencyKey(None));
+        };
+        // Before the key is looked up: a replay's answer is read under this room, and a first
+        // attempt keeps its answer under it.
+        let room = match memory.reserve(keys.room()).await {
+            Ok(room) => Some(room),
+            // A budget smaller than the room: keys are served without it, as a bird read is.
+            Err(refused) if refused.is_too_large() => None,
+            Err(refused) => return Err(refused.into_response()),
         };
         let now = now_ms();
         let lease_until = now.saturating_add(millis(keys.lease));
@@ -348,7 +425,10 @@ impl Arg for IdempotencyKey {
                 key,
                 fingerprint,
                 kept: AtomicBool::new(false),
+                _room: room,
             })))),
+            // The room is given back as the replayed answer is handed on (charged in its turn
+            // when it is 4 KiB or more).
             Ok(Begin::Replay(kept)) => Err(replay(kept)),
             Ok(Begin::InProgress) => Err(refusal(
                 409,

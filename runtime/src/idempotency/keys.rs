@@ -134,6 +134,16 @@ pub trait KeyStore: Send + Sync + 'static {
     /// Give `key` up (the request failed without an answer worth keeping), if it is still this
     /// request's: a retry runs again.
     fn release<'a>(&'a self, key: &'a str, fingerprint: &'a str) -> KeyFuture<'a, ()>;
+
+    /// The most bytes this store holds in this process, per byte of a kept answer, while it keeps
+    /// one ([`finish`](Self::finish)) or reads one back ([`begin`](Self::begin)): its encodings,
+    /// the documents and messages it makes of it. A request with a key reserves that much of the
+    /// memory budget (for the largest answer kept, beside the answer itself) before its key is
+    /// looked up. Unless a store says otherwise, 4: a record, its encoding, a driver's message and
+    /// a decoded copy; a store measures its own and says so.
+    fn memory_per_byte(&self) -> usize {
+        4
+    }
 }
 
 #[cfg(test)]

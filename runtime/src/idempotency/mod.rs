@@ -14,6 +14,6 @@ mod arg;
 mod keys;
 mod memory;
 
-pub use arg::{IdempotencyKey, IdempotencyKeys, Kept, Pending, REPLAYED};
+pub use arg::{IdempotencyKey, IdempotencyKeys, Kept, Pending, DEFAULT_MAX_KEPT, REPLAYED};
 pub use keys::{decide, Begin, KeptResponse, KeyFuture, KeyStore, KeyStoreError, Record};
 pub use memory::MemoryKeys;

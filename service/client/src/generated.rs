@@ -1035,9 +1035,9 @@ pub mod types {
     #[derive(Clone, Debug, PartialEq, rt::serde::Serialize, rt::serde::Deserialize)]
     #[serde(crate = "rt::serde")]
     pub struct VisitIn {
-        /// The id of an existing doctor.
+        /// The id of an existing doctor (24 lowercase hexadecimal digits).
         pub doctor_id: String,
-        /// The id of an existing patient.
+        /// The id of an existing patient (24 lowercase hexadecimal digits).
         pub patient_id: String,
         /// When the visit starts: RFC 3339 with an offset (`2024-05-01T09:30:00+02:00`); answered in
         /// UTC, to the second.

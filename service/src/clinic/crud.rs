@@ -17,17 +17,22 @@
 //!   it before the answer is made (304); a replacement answers the new version's `ETag`; writes
 //!   honour `If-Match` through `versions.rs`;
 //! - a store failure answers its status (503 while the database is unavailable) with a
-//!   client-safe detail ([`store_failure`]); the cause goes to the log.
+//!   client-safe detail ([`store_failure`]); the cause goes to the log;
+//! - a write reserves its copies in the memory budget before it makes them (`room.rs`): the
+//!   route's own before the document is made, the store's before each store write, which holds
+//!   them to its end.
 
 use ferrapi::conditional::{ETag, Preconditions, Read, Tagged, Write};
 use ferrapi::convert::FromJson;
 use ferrapi::http::header::{HeaderName, HeaderValue, LOCATION};
+use ferrapi::memory::Memory;
 use ferrapi::prelude::*;
 use ferrapi::validation::{LocItem, ValidationErrors};
 use serde::Serialize;
 use serde_json::Map;
 
 use super::models::SortOrder;
+use super::room::Room;
 use super::versions::conditionally;
 use super::{DEFAULT_LIMIT, MAX_LIMIT, MAX_SKIP};
 use crate::store::{
@@ -160,16 +165,23 @@ pub(super) async fn read<T: FromJson>(
     }
 }
 
-/// Store `input` as a new resource: 201, its `Location` and the created resource.
+/// Store `input` as a new resource: 201, its `Location` and the created resource (its copies
+/// reserved in `memory` first).
 pub(super) async fn create<I: Serialize, T: FromJson>(
     store: &Store,
+    memory: &Memory,
     collection: &'static str,
     input: &I,
 ) -> Result<CreatedParts<T>, Response> {
+    let room = Room::of(memory, input).await?;
     let document = to_document(input)?;
-    let id = store
-        .insert(collection, document.clone())
-        .await
+    let (store, source) = (store.clone(), &document);
+    let id = room
+        .store(move || {
+            let document = source.clone();
+            async move { store.insert(collection, document).await }
+        })
+        .await?
         .map_err(|err| failure(&err))?;
     created(collection, document, id)
 }
@@ -187,27 +199,37 @@ pub(super) fn created<T: FromJson>(
     Ok((StatusCode::CREATED, [(LOCATION, location)], Json(created)))
 }
 
-/// Replace the resource with this id by `document` (its `references` checked by the store) as
+/// Replace the resource with this id by `input` (its `references` checked by the store) as
 /// `pre` allows: 200 with the resource and its new version's `ETag`; 404 with `not_found` when
-/// there is none; `missing` answers references that name nothing.
+/// there is none; `missing` answers references that name nothing. Its copies are reserved in
+/// `memory` first.
 #[allow(clippy::too_many_arguments)] // One call per resource; a struct would only rename them.
-pub(super) async fn replace<T: FromJson>(
-    store: &Store,
+pub(super) async fn replace<I: Serialize, T: FromJson>(
+    (store, memory): (&Store, &Memory),
     collection: &'static str,
     id: &str,
-    document: Document,
-    references: &[Reference],
+    input: &I,
+    references: &'static [Reference],
     not_found: &'static str,
     pre: &Preconditions<Write>,
     missing: impl Fn(&[Reference]) -> Response,
 ) -> Result<Tagged<Json<T>>, Response> {
+    let room = Room::of(memory, input).await?;
+    let document = to_document(input)?;
     let written = conditionally(store, collection, id, not_found, pre, |expected| {
-        let document = document.clone();
+        let (room, document) = (&room, &document);
+        let (store, id) = (store.clone(), id.to_owned());
         async move {
-            store
-                .replace_versioned(collection, id, document, references, expected)
-                .await
-                .map_err(|err| failure(&err))
+            room.store(move || {
+                let document = document.clone();
+                async move {
+                    store
+                        .replace_versioned(collection, &id, document, references, expected)
+                        .await
+                }
+            })
+            .await?
+            .map_err(|err| failure(&err))
         }
     })
     .await?;

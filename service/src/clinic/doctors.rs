@@ -13,9 +13,10 @@
 
 use ferrapi::conditional::{Preconditions, Tagged, Write};
 use ferrapi::http::header::{HeaderName, HeaderValue};
+use ferrapi::memory::Memory;
 use ferrapi::prelude::*;
 
-use super::crud::{create, delete, list, read, replace, to_document, Page};
+use super::crud::{create, delete, list, read, replace, Page};
 use super::models::{Doctor, DoctorIn, DoctorSort, Specialty};
 use super::references::DOCTOR_REFERRERS;
 use super::{Clinic, DOCTORS, DOCTOR_NOT_FOUND};
@@ -26,7 +27,7 @@ use crate::store::ListOptions;
 pub async fn list_doctors(
     clinic: State<Clinic>,
     specialty: Option<Specialty>,
-    name: Option<String>,
+    #[max_length(100)] name: Option<String>,
     sort: Option<DoctorSort>,
     page: Page,
 ) -> Result<Json<Vec<Doctor>>, Response> {
@@ -48,9 +49,10 @@ pub async fn list_doctors(
 #[post("", status = 201)]
 pub async fn create_doctor(
     clinic: State<Clinic>,
+    memory: Memory,
     doctor: DoctorIn,
 ) -> Result<(StatusCode, [(HeaderName, HeaderValue); 1], Json<Doctor>), Response> {
-    create(&clinic.store, DOCTORS, &doctor).await
+    create(&clinic.store, &memory, DOCTORS, &doctor).await
 }
 
 /// A doctor by id.
@@ -68,17 +70,17 @@ pub async fn read_doctor(
 pub async fn replace_doctor(
     clinic: State<Clinic>,
     doctor_id: String,
+    memory: Memory,
     doctor: DoctorIn,
     pre: Preconditions<Write>,
 ) -> Result<Tagged<Json<Doctor>>, Response> {
-    let document = to_document(&doctor)?;
     // Checked against no references, the store never answers missing ones.
     let no_references = |_: &[_]| HttpError::new(500, "Internal Server Error").into_response();
     replace(
-        &clinic.store,
+        (&clinic.store, &memory),
         DOCTORS,
         &doctor_id,
-        document,
+        &doctor,
         &[],
         DOCTOR_NOT_FOUND,
         &pre,

@@ -41,6 +41,7 @@ mod fault;
 pub mod models;
 pub mod patients;
 mod references;
+mod room;
 mod versions;
 pub mod visits;
 

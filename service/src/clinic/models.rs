@@ -1,17 +1,28 @@
 //! The clinic's models: what a client sends (`DoctorIn`, `PatientIn`, `VisitIn`, each validated
 //! like a pydantic model) and what it gets back (the same fields with the `id` first).
 //!
-//! Rules enforced here: every text has a length range (names 1–100 characters, a visit's reason
-//! 1–500, notes at most 2,000); a specialty is one of [`Specialty`]; a date of birth is a real
-//! `YYYY-MM-DD` day not in the future; a visit starts at an RFC 3339 instant with an offset and
-//! lasts 5 to 480 minutes (30 when not given). Unknown fields in a body are ignored, as pydantic
-//! does. Stored documents are re-validated with the output model when read, so a document that
-//! does not fit is an error in the log, never a malformed answer.
+//! Rules enforced here: every text a write keeps has a length range or a pattern, documented in
+//! the OpenAPI document (names 1–100 characters, an e-mail at most 254, a phone at most 32, a
+//! visit's reason 1–500, notes at most 2,000; a doctor's or patient's id is [`ID_PATTERN`], 24
+//! lowercase hex digits, as both stores assign them), so what a write stores, echoes and keeps
+//! for an idempotency key is a few KiB at most, whatever the body (issue 41: a 900 KB
+//! `doctor_id` was stored, echoed in a 422 and kept for a day); a specialty is one of
+//! [`Specialty`]; a date of birth is a real `YYYY-MM-DD` day not in the future; a visit starts at
+//! an RFC 3339 instant with an offset and lasts 5 to 480 minutes (30 when not given). Unknown
+//! fields in a body are ignored, as pydantic does (the framework's memory budget charges them
+//! while the body is read; nothing of them is copied). Stored documents are re-validated with the
+//! output model when read, so a document that does not fit is an error in the log, never a
+//! malformed answer.
 
 use ferrapi::prelude::*;
 use serde::Serialize;
 
 use super::dates::{BirthDate, Instant};
+
+/// A doctor's or patient's id as a visit names it (and as a list filters by it): 24 lowercase
+/// hexadecimal digits, the ids both stores assign (`ObjectId::to_hex`). `#[pattern]` takes a
+/// literal: the attributes below repeat it, and a test checks they agree.
+pub const ID_PATTERN: &str = r"^[0-9a-f]{24}$";
 
 /// A doctor's medical specialty.
 #[derive(StrEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -149,9 +160,11 @@ pub struct Patient {
 /// A visit as a client books or replaces one.
 #[derive(Model, Serialize, Debug, Clone, PartialEq)]
 pub struct VisitIn {
-    /// The id of an existing doctor.
+    /// The id of an existing doctor (24 lowercase hexadecimal digits).
+    #[pattern(r"^[0-9a-f]{24}$")]
     pub doctor_id: String,
-    /// The id of an existing patient.
+    /// The id of an existing patient (24 lowercase hexadecimal digits).
+    #[pattern(r"^[0-9a-f]{24}$")]
     pub patient_id: String,
     /// When the visit starts: RFC 3339 with an offset (`2024-05-01T09:30:00+02:00`); answered in
     /// UTC, to the second.

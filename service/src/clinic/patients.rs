@@ -14,9 +14,10 @@
 
 use ferrapi::conditional::{Preconditions, Tagged, Write};
 use ferrapi::http::header::{HeaderName, HeaderValue};
+use ferrapi::memory::Memory;
 use ferrapi::prelude::*;
 
-use super::crud::{create, delete, list, read, replace, to_document, Page};
+use super::crud::{create, delete, list, read, replace, Page};
 use super::dates::Date;
 use super::models::{Patient, PatientIn, PatientSort};
 use super::references::PATIENT_REFERRERS;
@@ -27,7 +28,7 @@ use crate::store::ListOptions;
 #[get("")]
 pub async fn list_patients(
     clinic: State<Clinic>,
-    name: Option<String>,
+    #[max_length(100)] name: Option<String>,
     date_of_birth: Option<Date>,
     sort: Option<PatientSort>,
     page: Page,
@@ -50,9 +51,10 @@ pub async fn list_patients(
 #[post("", status = 201)]
 pub async fn create_patient(
     clinic: State<Clinic>,
+    memory: Memory,
     patient: PatientIn,
 ) -> Result<(StatusCode, [(HeaderName, HeaderValue); 1], Json<Patient>), Response> {
-    create(&clinic.store, PATIENTS, &patient).await
+    create(&clinic.store, &memory, PATIENTS, &patient).await
 }
 
 /// A patient by id.
@@ -70,17 +72,17 @@ pub async fn read_patient(
 pub async fn replace_patient(
     clinic: State<Clinic>,
     patient_id: String,
+    memory: Memory,
     patient: PatientIn,
     pre: Preconditions<Write>,
 ) -> Result<Tagged<Json<Patient>>, Response> {
-    let document = to_document(&patient)?;
     // Checked against no references, the store never answers missing ones.
     let no_references = |_: &[_]| HttpError::new(500, "Internal Server Error").into_response();
     replace(
-        &clinic.store,
+        (&clinic.store, &memory),
         PATIENTS,
         &patient_id,
-        document,
+        &patient,
         &[],
         PATIENT_NOT_FOUND,
         &pre,

@@ -6,12 +6,14 @@
 //! - a visit is a [`VisitIn`] (a doctor, a patient, a start instant with an offset, 5 to 480
 //!   minutes, a reason, optional notes), validated before the handler runs, and is answered as a
 //!   [`Visit`] (its start in UTC);
-//! - `GET /visits` filters by `doctor_id` and `patient_id` (equality), sorts by `start_time` or
-//!   `duration_minutes` (`sort`, `order`) and pages by `skip` and `limit`, as every clinic list
-//!   does;
+//! - `GET /visits` filters by `doctor_id` and `patient_id` (equality; each an id's pattern, 24
+//!   lowercase hex digits, else 422), sorts by `start_time` or `duration_minutes` (`sort`,
+//!   `order`) and pages by `skip` and `limit`, as every clinic list does;
 //! - a visit booked or replaced must name an existing doctor and patient (422 otherwise, one
 //!   error per unknown id), checked by the store in the same step as the write, so neither is
-//!   deleted in between, by this process or another;
+//!   deleted in between, by this process or another; an id that is not 24 lowercase hex digits
+//!   is refused by the model before (so the 422 that echoes an id, and the answer kept for an
+//!   idempotency key, stay small);
 //! - replacing an unknown visit is 404 before its doctor and patient are looked at; any unknown
 //!   visit is 404 `{"detail": "Visit not found"}`;
 //! - cancelling a visit needs no check: removing a reference cannot leave one dangling.
@@ -19,11 +21,13 @@
 use ferrapi::conditional::{Preconditions, Tagged, Write};
 use ferrapi::http::header::{HeaderName, HeaderValue};
 use ferrapi::idempotency::{IdempotencyKey, Kept};
+use ferrapi::memory::Memory;
 use ferrapi::prelude::*;
 
 use super::crud::{created, delete, failure, list, read, replace, to_document, CreatedParts, Page};
 use super::models::{Visit, VisitIn, VisitSort};
 use super::references::{unknown_references, VISIT_REFERENCES};
+use super::room::Room;
 use super::{Clinic, VISITS, VISIT_NOT_FOUND};
 use crate::store::{Checked, ListOptions};
 
@@ -31,8 +35,8 @@ use crate::store::{Checked, ListOptions};
 #[get("")]
 pub async fn list_visits(
     clinic: State<Clinic>,
-    doctor_id: Option<String>,
-    patient_id: Option<String>,
+    #[pattern(r"^[0-9a-f]{24}$")] doctor_id: Option<String>,
+    #[pattern(r"^[0-9a-f]{24}$")] patient_id: Option<String>,
     sort: Option<VisitSort>,
     page: Page,
 ) -> Result<Json<Vec<Visit>>, Response> {
@@ -56,11 +60,12 @@ pub async fn list_visits(
 #[post("", status = 201)]
 pub async fn create_visit(
     clinic: State<Clinic>,
+    memory: Memory,
     visit: VisitIn,
     key: IdempotencyKey,
 ) -> Kept<Result<(StatusCode, [(HeaderName, HeaderValue); 1], Json<Visit>), Response>> {
     // The tuple written out, not `CreatedParts`: the route macro reads the schema from the tokens.
-    let booked = book(&clinic, &visit, &key).await;
+    let booked = book(&clinic, &memory, &visit, &key).await;
     if booked.is_ok() {
         clinic.fault.after_booking().await;
     }
@@ -79,24 +84,34 @@ fn keyed_id(key: &IdempotencyKey) -> Option<String> {
 
 /// Store `visit` if its doctor and patient exist: 201, or 422 naming the unknown ones. With a
 /// key, under [`keyed_id`]: a visit already there is the first attempt's, answered as it was.
+/// Its copies are reserved in `memory` first.
 async fn book(
     clinic: &Clinic,
+    memory: &Memory,
     visit: &VisitIn,
     key: &IdempotencyKey,
 ) -> Result<CreatedParts<Visit>, Response> {
+    let room = Room::of(memory, visit).await?;
     let document = to_document(visit)?;
-    let store = &clinic.store;
-    let written = match keyed_id(key) {
-        Some(id) => store
-            .insert_referencing_at(VISITS, &id, document.clone(), &VISIT_REFERENCES)
-            .await
-            .map(|checked| checked.map(|_| id)),
-        None => {
-            store
-                .insert_referencing(VISITS, document.clone(), &VISIT_REFERENCES)
-                .await
-        }
-    };
+    let (store, keyed, source) = (clinic.store.clone(), keyed_id(key), &document);
+    let written = room
+        .store(move || {
+            let document = source.clone();
+            async move {
+                match keyed {
+                    Some(id) => store
+                        .insert_referencing_at(VISITS, &id, document, &VISIT_REFERENCES)
+                        .await
+                        .map(|checked| checked.map(|_| id)),
+                    None => {
+                        store
+                            .insert_referencing(VISITS, document, &VISIT_REFERENCES)
+                            .await
+                    }
+                }
+            }
+        })
+        .await?;
     match written {
         Ok(Checked::Written(id)) => created(VISITS, document, id),
         Ok(Checked::Missing(missing)) => Err(unknown_references(visit, &missing)),
@@ -123,18 +138,18 @@ pub async fn read_visit(
 pub async fn replace_visit(
     clinic: State<Clinic>,
     visit_id: String,
+    memory: Memory,
     visit: VisitIn,
     pre: Preconditions<Write>,
 ) -> Result<Tagged<Json<Visit>>, Response> {
-    let document = to_document(&visit)?;
     // The store answers an unknown visit (404) before looking at its references.
     let missing = |missing: &[_]| unknown_references(&visit, missing);
     let (store, references) = (&clinic.store, &VISIT_REFERENCES);
     replace(
-        store,
+        (store, &memory),
         VISITS,
         &visit_id,
-        document,
+        &visit,
         references,
         VISIT_NOT_FOUND,
         &pre,

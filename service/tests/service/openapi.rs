@@ -3,6 +3,7 @@
 //! resources with their statuses. (The document is also validated and used to generate a client
 //! by `scripts/docs-checks.sh`.)
 
+use resource_api::clinic;
 use resource_api::config::Group;
 use resource_api::Db;
 use serde_json::{json, Value};
@@ -244,6 +245,46 @@ fn clinic_models_carry_their_constraints_and_formats() {
         json!({"type": "integer", "format": "int64", "minimum": 1, "maximum": 100, "default": 20, "title": "Limit"})
     );
     assert_eq!(list["tags"], json!(["doctors"]));
+
+    // Every free text a clinic write keeps (or a list filters by) is bounded, in the document
+    // (issue 41: a 900 KB `doctor_id` was stored, echoed and kept for a day).
+    for (schema, field, bound) in [
+        ("DoctorIn", "name", "maxLength"),
+        ("DoctorIn", "email", "maxLength"),
+        ("PatientIn", "name", "maxLength"),
+        ("PatientIn", "phone", "maxLength"),
+        ("VisitIn", "reason", "maxLength"),
+        ("VisitIn", "notes", "maxLength"),
+        ("VisitIn", "doctor_id", "pattern"),
+        ("VisitIn", "patient_id", "pattern"),
+    ] {
+        let property = &schemas[schema]["properties"][field];
+        let bounded = property[bound].is_number()
+            || property[bound].is_string()
+            || property["anyOf"][0][bound].is_number();
+        assert!(bounded, "{schema}.{field}: {property}");
+    }
+    assert_eq!(
+        schemas["VisitIn"]["properties"]["doctor_id"]["pattern"],
+        json!(clinic::models::ID_PATTERN)
+    );
+    for (path, name, bound) in [
+        ("/visits", "doctor_id", "pattern"),
+        ("/visits", "patient_id", "pattern"),
+        ("/doctors", "name", "maxLength"),
+        ("/patients", "name", "maxLength"),
+    ] {
+        let parameter = doc["paths"][path]["get"]["parameters"]
+            .as_array()
+            .and_then(|ps| ps.iter().find(|p| p["name"] == name))
+            .cloned()
+            .unwrap_or_default();
+        let schema = &parameter["schema"];
+        assert!(
+            !schema[bound].is_null() || !schema["anyOf"][0][bound].is_null(),
+            "{path}?{name}: {schema}"
+        );
+    }
 }
 
 #[test]

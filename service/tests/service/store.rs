@@ -550,6 +550,68 @@ async fn expired_keys_are_swept(store: Store) {
     assert_eq!(count().await, 0);
 }
 
+/// Kept answers (issue 41): text or base64, never hex, so a record is at most 4/3 of its answer;
+/// a record kept in hex by the version before reads back (a deployment keeps replaying them).
+async fn kept_answers_are_text_and_old_records_read(store: Store) {
+    use ferrapi::idempotency::{Begin, KeptResponse, KeyStore};
+    use resource_api::idempotency::{StoreKeys, KEYS};
+
+    StoreKeys::prepare(&store).await.unwrap();
+    let keys = StoreKeys::new(store.clone());
+    let record = |key: &str| {
+        let store = store.clone();
+        let key = key.to_owned();
+        async move {
+            store
+                .list(KEYS, &ListOptions::new())
+                .await
+                .unwrap()
+                .into_iter()
+                .find(|document| document.get("key") == Some(&json!(key)))
+                .expect("the key's record")
+        }
+    };
+    let json_body = format!(r#"{{"detail":"{}"}}"#, "é".repeat(20_000));
+    for (key, body) in [
+        ("text", json_body.as_bytes().to_vec()),
+        ("bytes", vec![0xff, 0, 0xfe, 1]),
+    ] {
+        let answer = KeptResponse {
+            status: 201,
+            headers: vec![("content-type".into(), b"application/json".to_vec())],
+            body: body.clone().into(),
+        };
+        assert_eq!(keys.begin(key, "f", 0, 50).await, Ok(Begin::Run));
+        keys.finish(key, "f", answer.clone(), 1000).await.unwrap();
+        assert_eq!(keys.begin(key, "f", 100, 200).await, Ok(Begin::Replay(answer)));
+        let kept = record(key).await;
+        let stored = serde_json::to_string(&kept).unwrap().len();
+        assert!(
+            stored <= 400 + body.len() * 4 / 3,
+            "{key}: {stored} bytes kept for {}",
+            body.len()
+        );
+    }
+    assert_eq!(record("text").await["body"], json!(json_body));
+    assert_eq!(record("bytes").await["body"], json!({"base64": "/wD+AQ=="}));
+
+    // As the version before kept an answer: no `format`, bytes in hex.
+    assert_eq!(keys.begin("old", "f", 0, 50).await, Ok(Begin::Run));
+    let id = record("old").await["_id"].as_str().unwrap().to_owned();
+    let old = json!({
+        "key": "old", "fingerprint": "f", "state": "done", "until": 1000, "status": 201,
+        "headers": [["location", "2f7669736974732f31"]], "body": "7b7d",
+    });
+    let Value::Object(old) = old else { unreachable!() };
+    store.replace(KEYS, &id, old).await.unwrap();
+    let answer = KeptResponse {
+        status: 201,
+        headers: vec![("location".into(), b"/visits/1".to_vec())],
+        body: b"{}".to_vec().into(),
+    };
+    assert_eq!(keys.begin("old", "f", 100, 200).await, Ok(Begin::Replay(answer)));
+}
+
 /// An exact document (a bird) from the text a client sent: its canonical text.
 fn exact(text: &str) -> ExactDocument {
     ExactDocument::new(ExactBody::parse(text).expect("a JSON object")).expect("keepable numbers")
@@ -665,6 +727,7 @@ conformance![
     invalid_names_are_refused,
     delete_below_deletes_what_is_past,
     expired_keys_are_swept,
+    kept_answers_are_text_and_old_records_read,
     exact_documents_read_back_as_their_text,
     a_field_name_with_nul_is_kept_or_refused,
 ];

@@ -1,14 +1,15 @@
 //! Idempotency keys over real HTTP: a route taking `IdempotencyKey` runs once per key, a retry
 //! gets the first answer (status, headers, body) with `Idempotent-Replayed: true`, a retry while
 //! the first attempt runs gets 409, the key with another request 422, and after the retention
-//! period the key is forgotten. The decision table is unit-tested in `runtime/src/idempotency/`.
+//! period the key is forgotten; an answer larger than a key keeps is sent and its key released,
+//! and a keyed request reserves room in the memory budget before its key is looked up. The decision table is unit-tested in `runtime/src/idempotency/`.
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use ferrapi::http::header::{HeaderName, HeaderValue, LOCATION};
-use ferrapi::idempotency::{IdempotencyKey, IdempotencyKeys, Kept};
+use ferrapi::idempotency::{IdempotencyKey, IdempotencyKeys, Kept, DEFAULT_MAX_KEPT};
 use ferrapi::prelude::*;
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::client::{send, Reply};
@@ -59,11 +60,23 @@ async fn flaky(booked: State<Booked>, key: IdempotencyKey) -> Kept<Result<Json<V
     key.keep(answer).await
 }
 
+/// A report of `kib` KiB, counted: a legitimate answer that may be larger than a key keeps.
+#[post("/report")]
+async fn report(booked: State<Booked>, kib: usize, key: IdempotencyKey, slow: Option<bool>) -> Kept<String> {
+    let n = booked.0.fetch_add(1, Ordering::SeqCst) + 1;
+    if slow == Some(true) {
+        tokio::time::sleep(Duration::from_millis(400)).await;
+    }
+    let mut text = format!("run {n}\n");
+    text.push_str(&"x".repeat((kib * 1024).saturating_sub(text.len())));
+    key.keep(text).await
+}
+
 fn app(retention: Duration) -> App {
     App::new()
         .state(Booked::default())
         .state(IdempotencyKeys::in_memory(retention))
-        .routes(routes![book, flaky])
+        .routes(routes![book, flaky, report])
 }
 
 async fn post(addr: SocketAddr, path: &str, key: Option<&str>, body: &str) -> Reply {
@@ -179,6 +192,78 @@ async fn a_malformed_key_is_a_validation_error() {
     assert_eq!(
         reply.json()["detail"][0]["loc"],
         json!(["header", "idempotency-key"])
+    );
+}
+
+/// The run a report answered (its first line).
+fn run(reply: &Reply) -> String {
+    reply.text().lines().next().unwrap_or_default().to_owned()
+}
+
+#[tokio::test]
+async fn an_answer_larger_than_a_key_keeps_is_sent_and_its_key_released() {
+    let addr = spawn(app(Duration::from_secs(60))).await;
+    assert_eq!(DEFAULT_MAX_KEPT, 64 * 1024);
+    // 65 KiB of body: over the 64 KiB a key keeps by default (headers count too). Sent whole, not
+    // kept: the retry runs the route again, and a third time; nothing is replayed.
+    let big = post(addr, "/report?kib=65", Some("big"), "").await;
+    assert_eq!(
+        (big.status, big.body.len(), run(&big)),
+        (200, 65 * 1024, "run 1".to_owned())
+    );
+    for n in [2, 3] {
+        let retry = post(addr, "/report?kib=65", Some("big"), "").await;
+        assert_eq!((retry.status, run(&retry)), (200, format!("run {n}")));
+        assert_eq!(retry.header("idempotent-replayed"), None);
+    }
+    // 63 KiB and its headers fit: kept and replayed, the route not run again.
+    let fits = post(addr, "/report?kib=63", Some("fits"), "").await;
+    assert_eq!(run(&fits), "run 4");
+    let replayed = post(addr, "/report?kib=63", Some("fits"), "").await;
+    assert_eq!(
+        (replayed.text(), replayed.header("idempotent-replayed")),
+        (fits.text(), Some("true"))
+    );
+    // The key was released with the large answer, not left running: the same key with another
+    // request is a new request (a 409 or a 422 would say the key was still held or kept).
+    let other = post(addr, "/report?kib=1", Some("big"), "").await;
+    assert_eq!((other.status, run(&other)), (200, "run 5".to_owned()));
+
+    // The maximum is the app's: 1 KiB keeps no 2 KiB answer.
+    let small = App::new()
+        .state(Booked::default())
+        .state(IdempotencyKeys::in_memory(Duration::from_secs(60)).max_kept(1024))
+        .routes(routes![report]);
+    let addr = spawn(small).await;
+    assert_eq!(run(&post(addr, "/report?kib=2", Some("k"), "").await), "run 1");
+    assert_eq!(run(&post(addr, "/report?kib=2", Some("k"), "").await), "run 2");
+}
+
+#[tokio::test]
+async fn a_key_reserves_room_for_its_answer_before_it_is_looked_up() {
+    // Room for one keyed request (64 KiB and its record, kept in memory: nothing more per byte),
+    // not two.
+    let addr = spawn(app(Duration::from_secs(60)).memory_budget(Some(100 * 1024))).await;
+    let first = tokio::spawn(async move { post(addr, "/report?kib=1&slow=true", Some("one"), "").await });
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    // While the first holds its room: another keyed request is refused before its key is taken,
+    // one without a key runs.
+    let refused = post(addr, "/report?kib=1", Some("two"), "").await;
+    assert_eq!((refused.status, refused.header("retry-after")), (503, Some("1")));
+    let unkeyed = post(addr, "/report?kib=1", None, "").await;
+    assert_eq!((unkeyed.status, run(&unkeyed)), (200, "run 2".to_owned()));
+    let first = first.await.expect("the first request");
+    assert_eq!((first.status, run(&first)), (200, "run 1".to_owned()));
+    // Its room is given back with its answer kept; the refused key was never taken.
+    let again = post(addr, "/report?kib=1", Some("two"), "").await;
+    assert_eq!(
+        (again.status, run(&again), again.header("idempotent-replayed")),
+        (200, "run 3".to_owned(), None)
+    );
+    let replayed = post(addr, "/report?kib=1&slow=true", Some("one"), "").await;
+    assert_eq!(
+        (run(&replayed), replayed.header("idempotent-replayed")),
+        ("run 1".to_owned(), Some("true"))
     );
 }
 

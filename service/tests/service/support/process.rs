@@ -122,6 +122,27 @@ impl Service {
             .unwrap_or(0)
     }
 
+    /// A field of the process's `/proc/PID/status` in bytes (`VmRSS`, `VmHWM`); 0 if it cannot
+    /// be read.
+    #[allow(dead_code)] // Used by `tests/clinic_memory`, which shares this module.
+    pub fn status_bytes(&self, field: &str) -> u64 {
+        std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .ok()
+            .and_then(|s| {
+                s.lines()
+                    .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
+                    .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            })
+            .map_or(0, |kib| kib * 1024)
+    }
+
+    /// Reset the process's peak resident size (`VmHWM`) to its resident size now (Linux:
+    /// `/proc/PID/clear_refs`), so the next peak read is what came after.
+    #[allow(dead_code)] // Used by `tests/clinic_memory`, which shares this module.
+    pub fn reset_peak(&self) {
+        std::fs::write(format!("/proc/{}/clear_refs", self.child.id()), "5").expect("reset VmHWM");
+    }
+
     /// SIGTERM: a graceful shutdown.
     pub fn sigterm(&self) {
         let status = Command::new("kill")
