@@ -69,6 +69,11 @@ pub struct Config {
     /// 413 when it alone needs more.
     #[arg(long, env = "MEMORY_BUDGET", value_name = "SIZE", default_value = "64MiB", value_parser = parse_size)]
     pub memory_budget: usize,
+    /// What the request bodies being received on one HTTP/2 connection may reserve of the memory
+    /// budget (`8MiB`, `512KiB` or bytes; never less than a body; 0: no share per connection,
+    /// behind a trusted proxy that multiplexes many clients on one connection).
+    #[arg(long, env = "CONNECTION_BODY_SHARE", value_name = "SIZE", default_value = "8MiB", value_parser = parse_size)]
+    pub connection_body_share: usize,
     /// Refuse HTTP/1.1 requests whose framing RFC 9112 does not allow (a missing or repeated
     /// `Host`, a bare LF, whitespace after a chunk size, a transfer coding other than chunked);
     /// on by default, `--strict-http1=false` behind a proxy that already refuses them.

@@ -120,6 +120,7 @@ async fn serve() -> ExitCode {
         .state(keys)
         .max_concurrency((config.max_concurrency > 0).then_some(config.max_concurrency))
         .memory_budget((config.memory_budget > 0).then_some(config.memory_budget))
+        .connection_body_share((config.connection_body_share > 0).then_some(config.connection_body_share))
         .request_ids(config.request_ids)
         .strict_http1(config.strict_http1);
     if let Some(metrics) = metrics {

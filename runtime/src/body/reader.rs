@@ -12,9 +12,10 @@
 //!   (before, `BytesMut::reserve`'s own doubling made it 2 MiB);
 //! - a charge that does not fit first resets bodies that do not progress (`budget/receiving.rs`)
 //!   and takes what they free; when none can be reset yet, a body of up to [`WAITS_UP_TO`] waits
-//!   for room a bounded time (`budget/wait.rs`), keeping the frame it could not charge, before
-//!   its 503 (the dispatcher's look, which cannot wait, leaves that to the next poll); a larger
-//!   one is answered 503 at once;
+//!   for room a bounded time (`budget/wait.rs`), keeping the frame it could not charge (what all
+//!   such frames hold is bounded by the budget's headroom: past it, 503 at once), before its 503
+//!   (the dispatcher's look, which cannot wait, leaves that to the next poll); a larger one is
+//!   answered 503 at once;
 //! - a body that waits for bytes from a task is registered as still being received, with the
 //!   connection's share (HTTP/2) it counts against (its first frame copied out of the
 //!   connection's read buffer, which it would otherwise keep whole while it waits); it progresses each time it brings another
@@ -38,7 +39,7 @@ use serde_json::json;
 
 use super::deadline::{body_timed_out, is_body_timeout};
 use super::limit::Limit;
-use crate::budget::{Charge, OverBudget, Registration, RoomWait, Share};
+use crate::budget::{Charge, OverBudget, Registration, RoomWait, Share, Waiting};
 use crate::response::{body_reset, error_response, over_budget, BodyError, BoxError, Response};
 
 /// The largest body that waits for room in the budget (a bounded time) rather than being
@@ -83,7 +84,7 @@ struct Slow {
     /// Bytes received since it last progressed.
     since_progress: usize,
     /// A frame the budget had no room for yet, and the wait for that room.
-    unkept: Option<Bytes>,
+    unkept: Option<(Bytes, Waiting)>,
     room: Option<RoomWait>,
 }
 
@@ -219,7 +220,11 @@ where
             self.admit(cx)?;
         }
         match self.slow.as_mut().and_then(|slow| slow.unkept.take()) {
-            Some(data) => self.keep(data, cx, looking),
+            Some((data, waiting)) => {
+                // Taken again if it must wait again.
+                drop(waiting);
+                self.keep(data, cx, looking)
+            }
             None => Ok(()),
         }
     }
@@ -340,17 +345,25 @@ where
                 // a flood of them held ~20 MiB more, waiting; room freed by resets it took.
                 return Err(Poll::Ready(Err(over_budget(refused))));
             }
+            let Some(waiting) = self
+                .charge
+                .as_ref()
+                .and_then(|charge| charge.wait_holding(data.len()))
+            else {
+                // What waits for room is bounded too: past it, a 503 now.
+                return Err(Poll::Ready(Err(over_budget(refused))));
+            };
             let slow = self.slow.get_or_insert_with(Box::default);
             if looking {
                 // No task to wake: the next poll, from one, waits.
-                slow.unkept = Some(data);
+                slow.unkept = Some((data, waiting));
                 return Err(Poll::Pending);
             }
             match slow.room.get_or_insert_with(RoomWait::new).poll_retry(cx) {
-                Poll::Ready(true) => {}
+                Poll::Ready(true) => drop(waiting),
                 Poll::Ready(false) => return Err(Poll::Ready(Err(over_budget(refused)))),
                 Poll::Pending => {
-                    slow.unkept = Some(data);
+                    slow.unkept = Some((data, waiting));
                     return Err(Poll::Pending);
                 }
             }

@@ -8,7 +8,8 @@
 //!   [`Reserved`] is dropped (at the latest when the route's future ends, before its answer is
 //!   charged in turn); when the budget has no room now, bodies that do not progress are reset to
 //!   make some (`budget/receiving.rs`) and the reservation waits for their bytes, at most
-//!   200 ms; a reservation that still does not fit is [`NoRoom`], answered as the budget answers
+//!   200 ms (while what all waiting requests ask stays within a sixteenth of the budget: past
+//!   it, refused at once); a reservation that still does not fit is [`NoRoom`], answered as the budget answers
 //!   (503 with `Retry-After: 1`, or 413 when it is more than the whole budget) and counted with
 //!   the budget's refusals. [`Memory::try_reserve`] does not wait;
 //! - in an app without a budget every reservation succeeds and holds nothing;
@@ -19,7 +20,7 @@ use std::sync::Arc;
 
 use super::arg::{ready, Arg, Deps, Param, Source};
 use super::request::RequestCx;
-use crate::budget::{Charge, MemoryBudget, OverBudget, RoomWait};
+use crate::budget::{Charge, MemoryBudget, OverBudget, RoomWait, Waiting};
 use crate::response::{over_budget, IntoResponse, Response};
 use crate::validate::ValidationErrors;
 
@@ -102,7 +103,7 @@ impl Memory {
         let Some(budget) = &self.budget else {
             return Ok(Reserved { _charge: None });
         };
-        let mut wait: Option<RoomWait> = None;
+        let mut wait: Option<(RoomWait, Waiting)> = None;
         loop {
             match Charge::of(budget, bytes) {
                 Ok(charge) => {
@@ -111,8 +112,16 @@ impl Memory {
                     })
                 }
                 Err(OverBudget::Busy) => {
-                    let wait = wait.get_or_insert_with(RoomWait::new);
-                    if !std::future::poll_fn(|cx| wait.poll_retry(cx)).await {
+                    if wait.is_none() {
+                        // Too many already wait: refused at once.
+                        let waiting =
+                            MemoryBudget::wait_for(budget, bytes).ok_or(NoRoom(OverBudget::Busy))?;
+                        wait = Some((RoomWait::new(), waiting));
+                    }
+                    let Some((room, _)) = &mut wait else {
+                        return Err(NoRoom(OverBudget::Busy));
+                    };
+                    if !std::future::poll_fn(|cx| room.poll_retry(cx)).await {
                         return Err(NoRoom(OverBudget::Busy));
                     }
                 }
@@ -174,13 +183,21 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn a_reservation_waits_a_bounded_time_for_room_given_back() {
-        let budget = MemoryBudget::new(1000);
+        // A headroom of 1,000 bytes: what waiting reservations ask together.
+        let budget = MemoryBudget::new(16_000);
         let memory = Memory {
             budget: Some(budget.clone()),
         };
-        let held = memory.try_reserve(900).unwrap();
+        let held = memory.try_reserve(15_500).unwrap();
         let start = tokio::time::Instant::now();
-        let refused = memory.reserve(200).await.unwrap_err();
+        let refused = memory.reserve(1_001).await.unwrap_err();
+        assert!(!refused.is_too_large());
+        assert_eq!(
+            start.elapsed(),
+            std::time::Duration::ZERO,
+            "more than may wait: refused at once"
+        );
+        let refused = memory.reserve(1_000).await.unwrap_err();
         assert!(!refused.is_too_large());
         assert_eq!(
             start.elapsed(),
@@ -190,13 +207,13 @@ mod tests {
         // Room given back while a reservation waits: it gets it.
         let waiting = tokio::spawn({
             let memory = memory.clone();
-            async move { memory.reserve(200).await.map(|_| ()) }
+            async move { memory.reserve(1_000).await.map(|_| ()) }
         });
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         drop(held);
         assert_eq!(waiting.await.ok(), Some(Ok(())));
         assert!(
-            memory.reserve(1001).await.unwrap_err().is_too_large(),
+            memory.reserve(16_001).await.unwrap_err().is_too_large(),
             "never waits"
         );
     }

@@ -1,4 +1,4 @@
-//! Responses and the memory budget (`budget.rs`): the answer to a charge that does not fit, and
+//! Responses and the memory budget (`budget/`): the answer to a charge that does not fit, and
 //! a response body that holds its charge until its bytes are freed.
 //!
 //! Rules enforced here:

@@ -145,7 +145,7 @@ async fn a_body_read_while_stalled_bodies_hold_the_budget_waits_and_is_served_on
     assert_eq!(reply.status, 413, "{}", String::from_utf8_lossy(&reply.body));
     drop(greedy);
     // Two bodies stalled before their last byte hold 46 KiB (30 KiB and 16 KiB), and a route
-    // 12 more: 6 KiB are left.
+    // 15 more: 3 KiB are left.
     let mut holders = Vec::new();
     for size in [30 * 1024, 16 * 1024] {
         holders.push(stalled_body(addr, size + 1, size).await);
@@ -154,13 +154,14 @@ async fn a_body_read_while_stalled_bodies_hold_the_budget_waits_and_is_served_on
     let stalled_since = std::time::Instant::now();
     let mut holding = TcpStream::connect(addr).await.expect("connect");
     holding
-        .write_all(&request("t", "GET", "/hold/12", &[], None))
+        .write_all(&request("t", "GET", "/hold/15", &[], None))
         .await
         .expect("send");
     tokio::time::sleep(Duration::from_millis(200)).await;
-    // A body of 7 KB (a string: its tree is its text; it comes whole) does not fit beside them
-    // while they are fresh: it waits for room a bounded time, then 503.
-    let body = format!("\"{}\"", "x".repeat(7_000));
+    // A body of 3.5 KB (a string: its tree is its text; it comes whole) does not fit beside
+    // them while they are fresh: it waits for room a bounded time (it is within the budget's
+    // headroom, what waiting requests may hold), then 503.
+    let body = format!("\"{}\"", "x".repeat(3_500));
     let asked = std::time::Instant::now();
     let reply = send_json(addr, "POST", "/echo", &body).await;
     assert_eq!(reply.status, 503, "{}", String::from_utf8_lossy(&reply.body));
