@@ -108,10 +108,18 @@ where
         limit.check_declared(&hint)?;
         let capacity = hint.exact().map_or(limit.as_usize(), |len| len as usize);
         if let Some(charge) = &charge {
-            // Room the budget has not now is waited for as the bytes come; only a body no
-            // budget could hold is refused before it is read.
-            if let Err(OverBudget::TooLarge) = charge.fits(hint.lower() as usize) {
-                return Err(over_budget(OverBudget::TooLarge));
+            let declared = hint.lower() as usize;
+            match charge.fits(declared) {
+                Ok(()) => {}
+                Err(OverBudget::TooLarge) => return Err(over_budget(OverBudget::TooLarge)),
+                // A large body the budget has no room for, nor can free any, is refused before
+                // it is read (read, a flood's refused bodies filled their connections' buffers
+                // first). A small one, or one for which stale bodies are reset, is read as the
+                // room comes.
+                Err(OverBudget::Busy) if declared > WAITS_UP_TO && !charge.room_coming(declared) => {
+                    return Err(over_budget(OverBudget::Busy));
+                }
+                Err(OverBudget::Busy) => {}
             }
         }
         Ok(BodyReader {

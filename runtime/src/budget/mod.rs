@@ -131,6 +131,26 @@ impl MemoryBudget {
         Err(OverBudget::Busy)
     }
 
+    /// Whether `bytes` more can be had soon: free now, or on their way back from bodies being
+    /// reset (stale ones are reset for them here, unclaimed: the charges as the bytes arrive
+    /// claim them).
+    #[cold]
+    #[inline(never)]
+    fn room_coming(&self, bytes: usize) -> bool {
+        let coming = |this: &Self| {
+            this.limit
+                .saturating_sub(this.used.load(Ordering::Relaxed))
+                .saturating_add(this.receiving.unclaimed(Measure::Held))
+        };
+        if coming(self) >= bytes {
+            return true;
+        }
+        let to_free = bytes.saturating_add(self.headroom()).saturating_sub(coming(self));
+        self.receiving
+            .reset_stale(to_free, Measure::Held, Victims::default());
+        coming(self) >= bytes
+    }
+
     /// A body holding `holds` bytes could not reserve `bytes` because `full`: reset stale bodies
     /// holding more than it (of its connection, when its share is full) so that it will; true
     /// when it may take them now, claimed from what the resets free (the registered bodies' part
@@ -201,6 +221,12 @@ impl Charge {
         let charge = Charge::new(budget);
         charge.grow(bytes)?;
         Ok(charge)
+    }
+
+    /// Whether `bytes` more can be had soon (free, or freed by stale bodies reset for them),
+    /// taking nothing: a large body is refused before it is read when they cannot.
+    pub(crate) fn room_coming(&self, bytes: usize) -> bool {
+        self.budget.room_coming(bytes)
     }
 
     /// Whether `bytes` more would fit now, taking nothing (a request refused before it is read).
