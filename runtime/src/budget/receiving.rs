@@ -33,8 +33,8 @@
 //!   [`STALE_AFTER`] or more are reset, largest first, until what is free and what resets are
 //!   freeing covers it and some headroom (`MemoryBudget::pressed`). As envoy's overload manager
 //!   (`reset_high_memory_stream`) does, candidates are bucketed by the power of two of what they
-//!   hold and taken from the top bucket down: two passes over the entries, no sort, no
-//!   allocation; a body that progresses is never reset;
+//!   hold and taken from the top bucket down: two passes over the entries, and a sort of the
+//!   last bucket's only; a body that progresses is never reset;
 //! - the charge (or reservation) that had bodies reset claims what they are freeing
 //!   ([`Receiving::claim`]) and takes it at once, before it is back: the budget is over its limit
 //!   by at most those bytes for the moment their readers take to drop them, and no other charge
@@ -475,27 +475,37 @@ impl Receiving {
             }
         }
         let mut freed = Both::default();
+        let mut reset = |entry: &Entry, held: usize| {
+            entry.reset.store(true, Ordering::Relaxed);
+            if let Some(waker) = lock(&entry.waker).take() {
+                waker.wake();
+            }
+            freed.held += held;
+            freed.reserved += entry.measure(Measure::Reserved);
+        };
         if let Some(lowest) = lowest {
-            // Second pass: every candidate above the lowest bucket, and from it as many as needed.
+            // Second pass: every candidate above the lowest bucket; of the lowest, the largest
+            // first, as many as needed (a bucket spans a factor of two: 16 and 30 KiB share one).
             let above: usize = buckets[lowest + 1..].iter().sum();
             let mut from_lowest = to_free.saturating_sub(above);
+            let mut in_lowest = Vec::new();
             for entry in registry.entries.iter().flatten() {
                 let Some(held) = candidate(entry) else {
                     continue;
                 };
-                let frees = entry.measure(measure);
                 match bucket(held).cmp(&lowest) {
-                    std::cmp::Ordering::Less => continue,
-                    std::cmp::Ordering::Equal if from_lowest == 0 => continue,
-                    std::cmp::Ordering::Equal => from_lowest = from_lowest.saturating_sub(frees),
-                    std::cmp::Ordering::Greater => {}
+                    std::cmp::Ordering::Less => {}
+                    std::cmp::Ordering::Equal => in_lowest.push((held, entry.clone())),
+                    std::cmp::Ordering::Greater => reset(entry, held),
                 }
-                entry.reset.store(true, Ordering::Relaxed);
-                if let Some(waker) = lock(&entry.waker).take() {
-                    waker.wake();
+            }
+            in_lowest.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+            for (held, entry) in in_lowest {
+                if from_lowest == 0 {
+                    break;
                 }
-                freed.held += held;
-                freed.reserved += entry.measure(Measure::Reserved);
+                from_lowest = from_lowest.saturating_sub(entry.measure(measure));
+                reset(&entry, held);
             }
         }
         for measure in [Measure::Held, Measure::Reserved] {
@@ -677,6 +687,23 @@ mod tests {
         drop((middle, small, fresh));
         assert_eq!(reserved(&budget), 0);
         assert_eq!(receiving.resetting(Measure::Held), 0);
+    }
+
+    #[test]
+    fn within_a_bucket_the_largest_goes_first() {
+        let budget = MemoryBudget::new(1 << 30);
+        // Both in the bucket of 16–32 KiB; the smaller registered first.
+        let smaller = register(&budget, 16 << 10, None);
+        let larger = register(&budget, 30 << 10, None);
+        smaller.mark_stale();
+        larger.mark_stale();
+        assert_eq!(
+            budget
+                .receiving
+                .reset_stale(1000, Measure::Held, Victims::default()),
+            30 << 10
+        );
+        assert!(larger.is_reset() && !smaller.is_reset());
     }
 
     #[test]
