@@ -508,3 +508,40 @@ async fn connections_trickling_bodies_make_room_for_fresh_clients() {
     );
     assert!(evicted > 0, "no trickling connection was evicted");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_http2_connection_closed_for_room_is_sent_a_goaway() {
+    let _one = exclusive().await;
+    let (addr, _stop) = serve(limited(1)).await;
+    let mut h2 = TcpStream::connect(addr).await.unwrap_or_else(|e| panic!("{e}"));
+    // The preface and an empty SETTINGS frame, then nothing: an idle HTTP/2 connection.
+    h2.write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let newcomer = tokio::spawn(fresh(addr));
+    // What the server sent it until it closed: a GOAWAY among it (and a PING it does not
+    // answer, so it is closed after a grace).
+    let mut bytes = Vec::new();
+    let mut chunk = [0u8; 4096];
+    let until = Instant::now() + Duration::from_secs(3);
+    while Instant::now() < until {
+        match tokio::time::timeout(Duration::from_millis(500), h2.read(&mut chunk)).await {
+            Ok(Ok(0)) | Ok(Err(_)) => break,
+            Ok(Ok(n)) => bytes.extend_from_slice(&chunk[..n]),
+            Err(_) => {}
+        }
+    }
+    let mut kinds = Vec::new();
+    let mut at = 0;
+    while at + 9 <= bytes.len() {
+        let length =
+            usize::from(bytes[at]) << 16 | usize::from(bytes[at + 1]) << 8 | usize::from(bytes[at + 2]);
+        kinds.push(bytes[at + 3]);
+        at += 9 + length;
+    }
+    assert!(kinds.contains(&7), "no GOAWAY among the frames sent: {kinds:?}");
+    let (status, took) = newcomer.await.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(status, 200);
+    assert!(took < Duration::from_secs(1), "the newcomer took {took:?}");
+}

@@ -1,9 +1,10 @@
 //! Floods of 1 MiB JSON bodies built to cost the most to parse (arrays nested 120 deep, flat lists
 //! of zeros), against an echo route (`Json<Value>`, its answer 1 MiB too), a route that reads any
 //! JSON and answers little, and a typed model: the server's resident memory stays within half
-//! the budget again above what it held idle, each request is answered (200, or 503 / 413 from the
-//! budget), and afterwards each body is served when it is alone: at the 64 MiB default a body
-//! that costs 40 MB to parse waits its turn (503 while others hold the budget), it is not lost.
+//! the budget again above what it held idle (plus the connections' own buffers, which the budget
+//! does not count), each request is answered (200, or 503 / 413 from the budget), and afterwards
+//! each body is served when it is alone: at the 64 MiB default a body that costs 40 MB to parse
+//! waits its turn (503 while others hold the budget), it is not lost.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -12,6 +13,9 @@ use std::time::{Duration, Instant};
 use crate::support::{exclusive, flat_body, mib, nested_body, send, Server};
 
 const BUDGET: usize = 64 << 20;
+
+/// The flood's clients.
+const CLIENTS: usize = 24;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn json_floods_hold_at_most_the_budget_and_a_half() {
@@ -27,7 +31,7 @@ async fn json_floods_hold_at_most_the_budget_and_a_half() {
     let bodies = Arc::new([nested_body(120), flat_body()]);
     let targets = ["/count", "/echo", "/order"];
     let until = Instant::now() + Duration::from_secs(4);
-    let clients: Vec<_> = (0..24)
+    let clients: Vec<_> = (0..CLIENTS)
         .map(|client| {
             let bodies = bodies.clone();
             tokio::spawn(async move {
@@ -68,9 +72,12 @@ async fn json_floods_hold_at_most_the_budget_and_a_half() {
         seen.iter().any(|((_, s), _)| *s == 200),
         "nothing served: {seen:?}"
     );
+    // What the budget does not count: hyper's buffers of the 24 connections, reading and
+    // writing (256 KiB each at most).
+    let uncounted = CLIENTS as u64 * 2 * (256 << 10);
     assert!(
-        peak.saturating_sub(idle) <= BUDGET as u64 * 3 / 2,
-        "the flood took {:.1} MiB above idle, more than 1.5 × the budget",
+        peak.saturating_sub(idle) <= BUDGET as u64 * 3 / 2 + uncounted,
+        "the flood took {:.1} MiB above idle, more than 1.5 × the budget and the connections' buffers",
         mib(peak.saturating_sub(idle))
     );
     // Alone, each is served; a nested body sent to a model can never be: checking it against
