@@ -148,10 +148,15 @@ pub fn parse(bytes: &[u8]) -> Reply {
 /// `Connection: close`).
 pub async fn read_to_close(stream: &mut TcpStream) -> io::Result<Reply> {
     let mut buffer = Vec::new();
-    tokio::time::timeout(REPLY_TIMEOUT, stream.read_to_end(&mut buffer))
+    let read = tokio::time::timeout(REPLY_TIMEOUT, stream.read_to_end(&mut buffer))
         .await
-        .map_err(|_| io::Error::new(io::ErrorKind::TimedOut, "no reply within 10 s"))??;
-    try_parse(&buffer)
+        .map_err(|_| io::Error::new(io::ErrorKind::TimedOut, "no reply within 10 s"))?;
+    match read {
+        Ok(_) => try_parse(&buffer),
+        // Reset after its answer (a server closing on a request it did not read whole): the
+        // answer, when it came whole.
+        Err(reset) => try_parse(&buffer).map_err(|_| reset),
+    }
 }
 
 /// Read one reply on a keep-alive `stream`, framed by its `Content-Length` (no length: no body),
@@ -191,7 +196,14 @@ pub async fn read_one(stream: &mut TcpStream) -> io::Result<Reply> {
 /// request should say `Connection: close`).
 pub async fn try_raw(addr: SocketAddr, request: &[u8]) -> io::Result<Reply> {
     let mut stream = TcpStream::connect(addr).await?;
-    stream.write_all(request).await?;
+    if let Err(sent) = stream.write_all(request).await {
+        // A server may answer before it has read the whole request (a 413 for a declared
+        // length over the limit) and close: its answer can still be read, as clients do.
+        return match read_to_close(&mut stream).await {
+            Ok(reply) => Ok(reply),
+            Err(_) => Err(sent),
+        };
+    }
     read_to_close(&mut stream).await
 }
 

@@ -499,7 +499,7 @@ impl Receiving {
                     std::cmp::Ordering::Greater => reset(entry, held),
                 }
             }
-            in_lowest.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+            in_lowest.sort_unstable_by_key(|(held, _)| std::cmp::Reverse(*held));
             for (held, entry) in in_lowest {
                 if from_lowest == 0 {
                     break;
