@@ -203,9 +203,9 @@ async def open_many(port, count, first_bytes):
     return writers
 
 
-async def trickle_head(port, stop, cuts):
+async def trickle_head(port, stop, counts):
     """A request head sent one byte a second and never finished, on a connection reopened as soon
-    as the server closes it (counted in `cuts`), until `stop` is set."""
+    as the server closes it (counted in `counts["cut"]`), until `stop` is set."""
     head = b"GET /api/hello HTTP/1.1\r\nHost: t\r\nX-Slow: "
     while not stop.is_set():
         try:
@@ -223,24 +223,25 @@ async def trickle_head(port, stop, cuts):
                         break
                 except asyncio.TimeoutError:
                     continue
-            cuts[0] += not stop.is_set()
+            counts["cut"] = counts.get("cut", 0) + (not stop.is_set())
         except OSError:
-            cuts[0] += 1
+            counts["cut"] = counts.get("cut", 0) + 1
         finally:
             writer.close()
 
 
-def trickle_process(port, count, seconds, cuts):
-    """`count` trickled heads for `seconds`, in a process of their own: the probe's event loop must
-    not wait behind thousands of reconnections (in one loop the probe's worst latency was the
-    loop's, ~2 s, where curl from outside saw 23 ms)."""
+def crowd_process(task, port, count, seconds, results):
+    """`count` of the attack's task named `task` (`CROWD`: each `(port, stop, counts)`) for
+    `seconds`, in a process of their own: the probe's event loop must not wait behind thousands of
+    reconnections (in one loop the probe's worst latency was the loop's, ~2 s, where curl from
+    outside saw 23 ms); what they counted goes to `results`."""
     async def run():
-        stop, counted = asyncio.Event(), [0]
-        tasks = [asyncio.create_task(trickle_head(port, stop, counted)) for _ in range(count)]
+        stop, counts = asyncio.Event(), {}
+        tasks = [asyncio.create_task(CROWD[task](port, stop, counts)) for _ in range(count)]
         await asyncio.sleep(seconds)
         stop.set()
         await asyncio.gather(*tasks, return_exceptions=True)
-        cuts.value = counted[0]
+        results.put(counts)
     asyncio.run(run())
 
 
@@ -449,18 +450,6 @@ async def h2_hold(port, stop, counts):
         writer.close()
 
 
-def holders_process(port, count, seconds, kind, results):
-    """`count` body holders (`kind`: http1 connections, or h2 connections of 100 streams) for
-    `seconds`, in a process of their own."""
-    async def run():
-        stop, counts = asyncio.Event(), {}
-        task = h2_hold if kind == "h2" else hold_body
-        tasks = [asyncio.create_task(task(port, stop, counts)) for _ in range(count)]
-        await asyncio.sleep(seconds)
-        stop.set()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        results.put(counts)
-    asyncio.run(run())
 
 
 async def timed(port, raw, within=1.0):
@@ -532,15 +521,6 @@ async def churn_idle(port, stop, counts):
         writer.close()
 
 
-def churn_process(port, count, seconds, results):
-    async def run():
-        stop, counts = asyncio.Event(), {}
-        tasks = [asyncio.create_task(churn_idle(port, stop, counts)) for _ in range(count)]
-        await asyncio.sleep(seconds)
-        stop.set()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        results.put(counts)
-    asyncio.run(run())
 
 
 async def read_response(reader):
@@ -586,7 +566,7 @@ def pooled_process(port, seconds, results):
     results.put(asyncio.run(pooled(port, seconds)))
 
 
-async def trickle_body(port, stop, cuts):
+async def trickle_body(port, stop, counts):
     """A request declaring a 100-byte body, a byte of it every 2 s, reopened when cut."""
     head = b"POST /item HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n["
     while not stop.is_set():
@@ -603,22 +583,21 @@ async def trickle_body(port, stop, cuts):
                         break
                 except asyncio.TimeoutError:
                     writer.write(b" ")
-            cuts[0] += not stop.is_set()
+            counts["cut"] = counts.get("cut", 0) + (not stop.is_set())
         except OSError:
-            cuts[0] += 1
+            counts["cut"] = counts.get("cut", 0) + 1
         finally:
             writer.close()
 
 
-def trickle_body_process(port, count, seconds, cuts):
-    async def run():
-        stop, counted = asyncio.Event(), [0]
-        tasks = [asyncio.create_task(trickle_body(port, stop, counted)) for _ in range(count)]
-        await asyncio.sleep(seconds)
-        stop.set()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        cuts.value = counted[0]
-    asyncio.run(run())
+# The tasks `crowd_process` runs, by name (a process is handed a name, not a function).
+CROWD = {
+    "trickle-head": trickle_head,
+    "trickle-body": trickle_body,
+    "hold-body": hold_body,
+    "h2-hold": h2_hold,
+    "churn-idle": churn_idle,
+}
 
 
 class Measured:
@@ -630,13 +609,18 @@ class Measured:
         self.process.start()
         self.label = label
 
+    def result(self):
+        """What the process reported (`None`: it died first); waits for it once."""
+        if not hasattr(self, "value"):
+            try:
+                self.value = self.results.get(timeout=90)
+            except Exception:  # noqa: BLE001 - a process that died reports nothing
+                self.value = None
+            self.process.join(timeout=10)
+        return self.value
+
     def report(self):
-        try:
-            value = self.results.get(timeout=90)
-        except Exception:  # noqa: BLE001 - a process that died reports nothing
-            value = None
-        self.process.join(timeout=10)
-        print(f"    {self.label}: {value}", file=sys.stderr)
+        print(f"    {self.label}: {self.result()}", file=sys.stderr)
 
     def close(self):
         pass
@@ -644,7 +628,7 @@ class Measured:
 
 async def attack(name, server, seconds, connections=800):
     port = server.port
-    held, tricklers = [], []
+    held, tricklers, crowd = [], [], None
     if name in ("h2-zero-window", "pipelined-readers"):
         await insert_big_bird(port)
     baseline = server.sockets()
@@ -694,25 +678,24 @@ async def attack(name, server, seconds, connections=800):
     elif name in ("held-bodies", "h2-held-bodies"):
         # A bird to read back, then the holders, then (once they hold) the legitimate clients.
         await exchange(port, raw_post("/api/bird/", b'{"name":"legit","blob":"' + b"x" * 1000 + b'"}'))
-        kind, count = ("h2", 1) if name == "h2-held-bodies" else ("http1", connections)
-        held = [Measured(holders_process, (port, count, seconds + 3, kind), f"{name}: the attack's answers")]
+        task, count = ("h2-hold", 1) if name == "h2-held-bodies" else ("hold-body", connections)
+        crowd = count
+        held = [Measured(crowd_process, (task, port, count, seconds + 3), f"{name}: the attack's answers")]
         await asyncio.sleep(3)
         held.append(Measured(legitimate_process, (port, seconds), f"{name}: legitimate clients 2xx within 1 s, and the steady upload"))
     elif name == "idle-churn":
-        held = [Measured(churn_process, (port, connections, seconds + 2), f"{name}: idle connections closed by the server")]
+        crowd = connections
+        held = [Measured(crowd_process, ("churn-idle", port, connections, seconds + 2),
+                         f"{name}: idle connections closed by the server")]
         await asyncio.sleep(2)
         held.append(Measured(pooled_process, (port, seconds), f"{name}: pooled client (requests, written but never answered, reconnections)"))
     elif name == "trickle-bodies":
-        cuts = multiprocessing.Value("q", 0)
-        tricklers = [multiprocessing.Process(target=trickle_body_process, args=(port, connections, seconds + 3, cuts))]
-        tricklers[0].start()
+        tricklers = [Measured(crowd_process, ("trickle-body", port, connections, seconds + 3), name)]
         await asyncio.sleep(3)
     elif name in LOG_ATTACKS:
         held = [await log_amplification(server, seconds)]
     elif name == "slowloris-at-limit":
-        cuts = multiprocessing.Value("q", 0)
-        tricklers = [multiprocessing.Process(target=trickle_process, args=(port, connections, seconds + 3, cuts))]
-        tricklers[0].start()
+        tricklers = [Measured(crowd_process, ("trickle-head", port, connections, seconds + 3), name)]
         await asyncio.sleep(3)
     elif name in CLINIC_ATTACKS:
         held = [await clinic_attack(name, server, seconds)]
@@ -731,13 +714,15 @@ async def attack(name, server, seconds, connections=800):
         if isinstance(writer, Measured):
             writer.report()
     if tricklers:
-        await asyncio.get_running_loop().run_in_executor(None, tricklers[0].join)
+        counts = await asyncio.get_running_loop().run_in_executor(None, tricklers[0].result) or {}
         # The attack's connections are retaken when cut: report the cuts instead.
-        print(f"    {name}: {cuts.value} trickling connections closed by the server and reopened", file=sys.stderr)
+        print(f"    {name}: {counts.get('cut', 0)} trickling connections closed by the server and reopened",
+              file=sys.stderr)
         within = sum(1 for status, ms in results if status == 200 and ms <= 1000)
         print(f"    {name}: fresh clients answered 200 within 1 s: {within}/{len(results)}", file=sys.stderr)
         return results, cpu, connections, None, open_at_end
-    return results, cpu, len(held), released[0], open_at_end
+    # A crowd's processes are not its connections: report the connections it keeps open.
+    return results, cpu, crowd or len(held), released[0], open_at_end
 
 
 class Flood:
