@@ -3,7 +3,7 @@
 //! reads and writes: the first bytes, the write deadline), `conn_timer` (the HTTP/1 head
 //! deadline), `h2` (HTTP/2's idle and stream deadlines), `connections` (the connection limit, which
 //! closes the oldest idle connection to make room), `conn_state` (whether a connection is idle),
-//! `descriptors` (the process's limit of open files),
+//! `descriptors` (the process's limit of open files), `listener` (the listening socket's queue),
 //! `strict` (the HTTP/1 framing rules hyper leaves unchecked), `admit` (each request at the door:
 //! malformed requests, the concurrency limit `gate`, the body deadline `body_deadline`, the
 //! response body `served`), `refusals` (counted and logged),
@@ -64,6 +64,7 @@ mod drain;
 mod gate;
 mod h2;
 mod io;
+mod listener;
 mod protocol;
 mod refusals;
 mod served;
@@ -179,7 +180,7 @@ impl App {
 impl Server {
     /// Bind `addr` for `service`.
     pub async fn bind(service: Service, addr: impl ToSocketAddrs) -> Result<Server, ServeError> {
-        let listener = TcpListener::bind(addr).await.map_err(ServeError::Bind)?;
+        let listener = listener::listen(addr).await.map_err(ServeError::Bind)?;
         let local_addr = listener.local_addr().map_err(ServeError::Bind)?;
         Ok(Server {
             listener,
