@@ -203,16 +203,21 @@ async def open_many(port, count, first_bytes):
     return writers
 
 
+async def reopened(port, stop, pause):
+    """A connection each time the caller is done with the last, until `stop` is set; a refused or
+    timed-out connect is retried after `pause` seconds."""
+    while not stop.is_set():
+        try:
+            yield await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 5)
+        except (OSError, asyncio.TimeoutError):
+            await asyncio.sleep(pause)
+
+
 async def trickle_head(port, stop, counts):
     """A request head sent one byte a second and never finished, on a connection reopened as soon
     as the server closes it (counted in `counts["cut"]`), until `stop` is set."""
     head = b"GET /api/hello HTTP/1.1\r\nHost: t\r\nX-Slow: "
-    while not stop.is_set():
-        try:
-            reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 5)
-        except (OSError, asyncio.TimeoutError):
-            await asyncio.sleep(0.1)
-            continue
+    async for reader, writer in reopened(port, stop, 0.1):
         try:
             for i in range(10**6):
                 if stop.is_set():
@@ -336,12 +341,7 @@ async def hold_body(port, stop, counts):
     head = (f"POST /item HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
             f"Content-Length: {LENGTH}\r\n\r\n").encode()
     body = b"[" + b" " * (LENGTH - 101)
-    while not stop.is_set():
-        try:
-            reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 5)
-        except (OSError, asyncio.TimeoutError):
-            await asyncio.sleep(0.05)
-            continue
+    async for reader, writer in reopened(port, stop, 0.05):
         try:
             writer.write(head + body)
             answer = await until_answered_or(reader, stop)
@@ -510,12 +510,7 @@ def legitimate_process(port, seconds, results):
 
 async def churn_idle(port, stop, counts):
     """A connection that sends nothing, reopened as soon as the server closes it, until `stop`."""
-    while not stop.is_set():
-        try:
-            reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 5)
-        except (OSError, asyncio.TimeoutError):
-            await asyncio.sleep(0.05)
-            continue
+    async for reader, writer in reopened(port, stop, 0.05):
         if await until_answered_or(reader, stop) is not None:
             counts["closed"] = counts.get("closed", 0) + 1
         writer.close()
@@ -569,12 +564,7 @@ def pooled_process(port, seconds, results):
 async def trickle_body(port, stop, counts):
     """A request declaring a 100-byte body, a byte of it every 2 s, reopened when cut."""
     head = b"POST /item HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n["
-    while not stop.is_set():
-        try:
-            reader, writer = await asyncio.wait_for(asyncio.open_connection("127.0.0.1", port), 5)
-        except (OSError, asyncio.TimeoutError):
-            await asyncio.sleep(0.1)
-            continue
+    async for reader, writer in reopened(port, stop, 0.1):
         try:
             writer.write(head)
             while not stop.is_set():
