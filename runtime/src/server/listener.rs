@@ -56,4 +56,21 @@ mod tests {
         let taken = listener.local_addr().unwrap();
         assert_eq!(listen(taken).await.unwrap_err().kind(), io::ErrorKind::AddrInUse);
     }
+
+    #[tokio::test]
+    async fn connections_beyond_std_s_backlog_wait_in_the_queue() {
+        // Nothing is accepted: with std's 128 the 130th connect's SYN is dropped and retried a
+        // second later (Linux), past the timeout below.
+        let listener = listen("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let mut held = Vec::new();
+        for n in 0..300 {
+            let connect = tokio::net::TcpStream::connect(addr);
+            match tokio::time::timeout(std::time::Duration::from_millis(500), connect).await {
+                Ok(Ok(stream)) => held.push(stream),
+                other => panic!("connection {n} not queued: {other:?}"),
+            }
+        }
+        drop(listener);
+    }
 }
