@@ -29,7 +29,7 @@ use crate::extract::{Shared, StateMap};
 use crate::group::{Group, Inherited, Mounted};
 use crate::metrics::{HttpMetrics, Metrics};
 use crate::openapi::{document, document_path, fastapi_layout, DocsRoutes, Info};
-use crate::response::{BoxError, ErrorAnswers, InternalAnswer};
+use crate::response::{Body, BoxError, ErrorAnswers, InternalAnswer};
 use crate::routing::{Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable, Router};
 use crate::validate::SchemaRegistry;
 
@@ -141,13 +141,13 @@ impl App {
     pub fn layer<L, ResBody>(mut self, layer: L) -> Self
     where
         L: tower::Layer<Endpoint> + Send + Sync + 'static,
-        L::Service: tower::Service<hyper::Request<crate::Body>, Response = hyper::Response<ResBody>>
+        L::Service: tower::Service<hyper::Request<Body>, Response = hyper::Response<ResBody>>
             + Clone
             + Send
             + Sync
             + 'static,
-        <L::Service as tower::Service<hyper::Request<crate::Body>>>::Error: Into<BoxError>,
-        <L::Service as tower::Service<hyper::Request<crate::Body>>>::Future: Send + 'static,
+        <L::Service as tower::Service<hyper::Request<Body>>>::Error: Into<BoxError>,
+        <L::Service as tower::Service<hyper::Request<Body>>>::Future: Send + 'static,
         ResBody: hyper::body::Body<Data = Bytes> + Send + 'static,
         ResBody::Error: Into<BoxError>,
     {

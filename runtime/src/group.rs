@@ -21,7 +21,7 @@ use bytes::Bytes;
 
 use crate::dispatch::{Endpoint, LayerFn};
 use crate::extract::DependencyFn;
-use crate::response::BoxError;
+use crate::response::{Body, BoxError};
 use crate::routing::{Route, RouteDef};
 
 /// A group of routes sharing a path prefix, tags, default responses, dependencies and layers:
@@ -116,13 +116,13 @@ impl Group {
     pub fn layer<L, ResBody>(mut self, layer: L) -> Self
     where
         L: tower::Layer<Endpoint> + Send + Sync + 'static,
-        L::Service: tower::Service<hyper::Request<crate::Body>, Response = hyper::Response<ResBody>>
+        L::Service: tower::Service<hyper::Request<Body>, Response = hyper::Response<ResBody>>
             + Clone
             + Send
             + Sync
             + 'static,
-        <L::Service as tower::Service<hyper::Request<crate::Body>>>::Error: Into<BoxError>,
-        <L::Service as tower::Service<hyper::Request<crate::Body>>>::Future: Send + 'static,
+        <L::Service as tower::Service<hyper::Request<Body>>>::Error: Into<BoxError>,
+        <L::Service as tower::Service<hyper::Request<Body>>>::Future: Send + 'static,
         ResBody: hyper::body::Body<Data = Bytes> + Send + 'static,
         ResBody::Error: Into<BoxError>,
     {
