@@ -5,20 +5,25 @@
 //! - everything that can be computed before the first request is: the router, the shadowing
 //!   report, the OpenAPI document (kept as serialized bytes) and the docs pages, the state checks;
 //! - a configuration mistake (a bad template or group prefix, a missing state) stops the build
-//!   with a clear error instead of surfacing on some later request;
+//!   instead of surfacing on some later request, and the build reports every such mistake at
+//!   once, each where it was declared (`build_error.rs`);
 //! - routes are declared in order, groups' routes where the group is added (flattened, see
 //!   `group.rs`); each route becomes a dispatch `Target` here, with its groups' layer stacks
 //!   (built once per group) and dependencies, empty for a route whose groups have none.
 
+use std::panic::Location;
 use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
 use hyper::Method;
 
+mod build_error;
 mod errors;
 mod lifecycle;
 mod problem_details;
+
+pub use build_error::{BuildError, Declared, Mistake, MistakeKind};
 
 pub(crate) use lifecycle::{start, stop, Lifecycle};
 
@@ -26,30 +31,21 @@ use crate::budget::MemoryBudget;
 use crate::config::Config;
 use crate::dispatch::{stack, Compiled, Endpoint, LayerFn, MatchedRoute, Service, Target};
 use crate::extract::{Shared, StateMap};
-use crate::group::{Group, Inherited, Mounted};
+use crate::group::{Group, Inherited, Mounted, RefusedPrefix};
 use crate::metrics::{HttpMetrics, Metrics};
-use crate::openapi::{document, document_path, fastapi_layout, DocsRoutes, Info};
+use crate::openapi::{document, document_path, fastapi_layout, url_mistakes, DocsRoutes, ErrorBody, Info};
 use crate::response::{Body, BoxError, ErrorAnswers, InternalAnswer};
-use crate::routing::{Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable, Router};
+use crate::routing::{
+    Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable, Router, RouterErrorKind, TableError,
+    TableErrorKind,
+};
 use crate::validate::SchemaRegistry;
-
-/// Why an app could not be built.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BuildError(pub String);
-
-impl std::fmt::Display for BuildError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for BuildError {}
 
 /// An application under construction: `App::new().routes(routes![...]).serve(addr)`.
 pub struct App {
     routes: Vec<Mounted>,
-    /// Malformed group prefixes, refused when the app is built.
-    problems: Vec<String>,
+    /// Groups with a malformed prefix, refused when the app is built.
+    refused: Vec<RefusedPrefix>,
     /// The user's state (`App::state`), and nothing else.
     state: StateMap,
     /// The app's error answers (`App::on_not_found`, ...).
@@ -90,7 +86,7 @@ impl App {
     pub fn new() -> Self {
         App {
             routes: Vec::new(),
-            problems: Vec::new(),
+            refused: Vec::new(),
             state: StateMap::default(),
             answers: ErrorAnswers::default(),
             tasks: tokio_util::task::TaskTracker::new(),
@@ -111,22 +107,27 @@ impl App {
     }
 
     /// Append routes, in declaration order.
+    #[track_caller]
     pub fn routes(mut self, routes: impl IntoIterator<Item = RouteDef>) -> Self {
-        self.routes.extend(routes.into_iter().map(Mounted::plain));
+        let added_at = Location::caller();
+        self.routes
+            .extend(routes.into_iter().map(|def| Mounted::plain(def, added_at)));
         self
     }
 
     /// Append one route.
+    #[track_caller]
     pub fn route(mut self, route: impl Route) -> Self {
-        self.routes.push(Mounted::plain(route.def()));
+        self.routes.push(Mounted::plain(route.def(), Location::caller()));
         self
     }
 
     /// Append a route group's routes (its nested groups' included), in declaration order, each
     /// under its full path and with what its groups state (see [`Group`] and the manual's
     /// [Route groups](crate#route-groups)).
+    #[track_caller]
     pub fn group(mut self, group: Group) -> Self {
-        group.flatten(None, &mut self.routes, &mut self.problems);
+        group.flatten(None, Location::caller(), &mut self.routes, &mut self.refused);
         self
     }
 
@@ -331,23 +332,63 @@ impl App {
         &self.config
     }
 
-    /// The route table with shadowed routes marked (the same one the server logs at start-up).
+    /// The route table with shadowed routes marked (the same one the server logs at start-up),
+    /// or every mistake of the group prefixes and the routes' paths.
     pub fn route_table(&self) -> Result<Vec<RouteInfo>, BuildError> {
-        Ok(self.table()?.rows())
+        self.table().map(|table| table.rows()).map_err(BuildError::new)
     }
 
-    /// The routes compiled by their full paths; a malformed group prefix is refused first.
-    fn table(&self) -> Result<RouteTable, BuildError> {
-        if let Some(problem) = self.problems.first() {
-            return Err(BuildError(problem.clone()));
-        }
-        RouteTable::compile(self.routes.iter().map(|route| {
+    /// The routes compiled by their full paths, or every mistake of the group prefixes and the
+    /// routes' paths (a route under a malformed prefix is reported by its group alone).
+    fn table(&self) -> Result<RouteTable, Vec<Mistake>> {
+        let mut mistakes: Vec<Mistake> = self
+            .refused
+            .iter()
+            .map(|refused| {
+                Mistake::new(
+                    MistakeKind::GroupPrefix {
+                        problems: refused.problems.clone(),
+                    },
+                    Declared::Group {
+                        prefix: refused.prefix,
+                        added_at: refused.added_at,
+                    },
+                )
+            })
+            .collect();
+        let compiled = RouteTable::compile(self.routes.iter().map(|route| {
             // The route's own operation, built into a scratch registry, says whether its
             // arguments include a WebSocket upgrade (build time only).
             let websocket = (route.def.operation)(&mut SchemaRegistry::new()).is_websocket();
             (route.def.name, &route.def.method, route.path.as_str(), websocket)
-        }))
-        .map_err(BuildError)
+        }));
+        match compiled {
+            Ok(table) if mistakes.is_empty() => Ok(table),
+            Ok(_) => Err(mistakes),
+            Err(errors) => {
+                mistakes.extend(errors.into_iter().filter_map(|error| self.table_mistake(error)));
+                Err(mistakes)
+            }
+        }
+    }
+
+    /// A route the table cannot hold, as a mistake; `None` for a path that does not parse
+    /// because its group's prefix is malformed (the group is the mistake).
+    fn table_mistake(&self, error: TableError) -> Option<Mistake> {
+        let route = self.routes.get(error.route)?;
+        let kind = match error.kind {
+            TableErrorKind::Template(_) if route.inherited.as_ref().is_some_and(|i| i.prefix_refused) => {
+                return None
+            }
+            TableErrorKind::Template(problem) => MistakeKind::Template { problem },
+            TableErrorKind::Router(RouterErrorKind::TooManyParams { max }) => {
+                MistakeKind::TooManyPathParams { max }
+            }
+            TableErrorKind::Router(RouterErrorKind::Conflict(problem)) => {
+                MistakeKind::RouteConflict { problem }
+            }
+        };
+        Some(Mistake::new(kind, declared(route)))
     }
 
     /// The app's startup and shutdown hooks, taken out (the server runs them), and the tracker
@@ -356,44 +397,59 @@ impl App {
         (std::mem::take(&mut self.lifecycle), self.tasks.clone())
     }
 
-    /// Compile the app into a service: check it (every state a route or a group's dependency
-    /// takes is the app's), document it (the OpenAPI document), compile it (what requests run on).
+    /// Compile the app into a service: check it (its group prefixes and route paths, every
+    /// state a route or a group's dependency takes is the app's, its settings), document it (the
+    /// OpenAPI document), compile it (what requests run on). Every mistake the checks find is
+    /// reported at once.
     pub fn build(self) -> Result<Service, BuildError> {
         let app = self.wrap_problems();
-        let table = app.table()?;
-        app.check()?;
-        let openapi_json = app.document(&table)?;
+        let mut mistakes = Vec::new();
+        let table = app.table().map_err(|found| mistakes.extend(found)).ok();
+        app.check(&mut mistakes);
+        let validation_error = app
+            .validation_error_body()
+            .map_err(|found| mistakes.push(found))
+            .ok();
+        mistakes.extend(url_mistakes(&app.config).into_iter().map(|(setting, problem)| {
+            Mistake::new(MistakeKind::DocsUrl { problem }, Declared::App { setting })
+        }));
+        let (Some(table), Some(validation_error)) = (table, validation_error) else {
+            return Err(BuildError::new(mistakes));
+        };
+        BuildError::of(mistakes)?;
+        let openapi_json = app.document(&table, validation_error)?;
         app.compile(table, openapi_json)
     }
 
-    /// Every route's state and its groups' dependencies' states, checked against the app's.
-    fn check(&self) -> Result<(), BuildError> {
+    /// Every route's state and its groups' dependencies' states, checked against the app's: one
+    /// mistake per route and per group dependency of a route whose needs are not met.
+    fn check(&self, mistakes: &mut Vec<Mistake>) {
         for route in &self.routes {
-            let def = &route.def;
-            let path = &route.path;
-            (def.check)(&self.state)
-                .map_err(|msg| BuildError(format!("route `{}` ({} {path}): {msg}", def.name, def.method)))?;
+            if let Err(problem) = (route.def.check)(&self.state) {
+                mistakes.push(Mistake::new(
+                    MistakeKind::MissingState { problem },
+                    declared(route),
+                ));
+            }
             for dependency in route
                 .inherited
                 .iter()
                 .flat_map(|inherited| &inherited.dependencies)
             {
-                (dependency.check)(&self.state).map_err(|msg| {
-                    BuildError(format!(
-                        "dependency `{}` of the group of route `{}` ({} {path}): {msg}",
-                        dependency.name(),
-                        def.name,
-                        def.method
-                    ))
-                })?;
+                if let Err(problem) = (dependency.check)(&self.state) {
+                    let kind = MistakeKind::GroupDependencyState {
+                        dependency: dependency.name(),
+                        problem,
+                    };
+                    mistakes.push(Mistake::new(kind, declared(route)));
+                }
             }
         }
-        Ok(())
     }
 
     /// The OpenAPI document, serialized: the operations of the routes the router serves (a
     /// shadowed route is left out) with what their groups add.
-    fn document(&self, table: &RouteTable) -> Result<Bytes, BuildError> {
+    fn document(&self, table: &RouteTable, validation_error: Option<ErrorBody>) -> Result<Bytes, BuildError> {
         let mut registry = SchemaRegistry::new();
         registry.separate_input_output(self.info.separate_schemas);
         let mut operations = Vec::new();
@@ -419,15 +475,17 @@ impl App {
                 ));
             }
         }
-        let validation_error = self.validation_error_body()?;
         let mut doc = document(&self.info, operations, registry, validation_error);
         if self.answers_problems() {
             crate::problem::document_problems(&mut doc);
         }
         fastapi_layout(&mut doc);
-        serde_json::to_vec(&doc)
-            .map(Bytes::from)
-            .map_err(|e| BuildError(format!("OpenAPI document: {e}")))
+        serde_json::to_vec(&doc).map(Bytes::from).map_err(|e| {
+            let kind = MistakeKind::Document {
+                problem: e.to_string(),
+            };
+            BuildError::new(vec![Mistake::new(kind, Declared::App { setting: "App" })])
+        })
     }
 
     /// The data the per-request path runs on ([`Compiled`]): the router, each route's target
@@ -440,8 +498,15 @@ impl App {
             .map(|row| MatchedRoute::new(row.path.clone(), row.name))
             .collect();
         let RouteTable { router, .. } = table;
+        // The URLs were checked with the app's other settings (`url_mistakes`); what is left is
+        // an asset's path taken by another page, which `new` still refuses.
         let docs =
-            DocsRoutes::new(&self.config, &self.info.title, openapi_json.clone()).map_err(BuildError)?;
+            DocsRoutes::new(&self.config, &self.info.title, openapi_json.clone()).map_err(|problem| {
+                let declared = Declared::App {
+                    setting: "openapi_url/docs_url/redoc_url",
+                };
+                BuildError::new(vec![Mistake::new(MistakeKind::DocsUrl { problem }, declared)])
+            })?;
         for path in docs.paths() {
             self.warn_hidden(
                 &router,
@@ -486,6 +551,16 @@ impl App {
                 "GET {path} is answered by {what}, not by route `{name}`; move them with {move_with}"
             );
         }
+    }
+}
+
+/// Where `route` was declared, for its mistakes.
+fn declared(route: &Mounted) -> Declared {
+    Declared::Route {
+        method: route.def.method.clone(),
+        path: route.path.clone(),
+        name: route.def.name,
+        added_at: route.added_at,
     }
 }
 

@@ -234,6 +234,14 @@ pub mod route {
     pub use crate::routing::{Route, RouteDef, RouteInfo};
 }
 
+/// Building an app, beside [`BuildError`]: each of the mistakes it reports
+/// ([`Mistake`](build::Mistake), [`BuildError::errors`]), what is wrong
+/// ([`MistakeKind`](build::MistakeKind)) and where the culprit was declared
+/// ([`Declared`](build::Declared)).
+pub mod build {
+    pub use crate::app::{Declared, Mistake, MistakeKind};
+}
+
 /// Serving, beside [`Server`]: why serving stopped ([`ServeError`](serve::ServeError))
 /// and the signal that starts a graceful shutdown ([`shutdown_signal`](serve::shutdown_signal)).
 pub mod serve {
