@@ -166,6 +166,7 @@ mod extract;
 pub mod files;
 mod group;
 pub mod idempotency;
+mod moved;
 mod openapi;
 pub mod problem;
 mod response;
@@ -190,6 +191,9 @@ pub use group::Group;
 pub use response::{Body, Html, HttpError, IntoResponse, Json, Response};
 pub use server::Server;
 pub use validate::{Model, StrEnum};
+// The paths issue 33 moved from here, as deprecated aliases for one release (see `moved.rs`).
+#[doc(hidden)]
+pub use moved::*;
 
 /// Security schemes (FastAPI's `fastapi.security`): dependencies that read a credential, answer 401
 /// `Not authenticated` when it is missing, and document themselves, so the docs page can
