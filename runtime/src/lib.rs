@@ -254,6 +254,7 @@ pub mod serve {
 
 /// Declares a `DELETE` route on an `async fn`: `#[delete("/items/{item_id}")]`.
 #[doc = include_str!("../manual/macros/delete.md")]
+#[doc = include_str!("../manual/macros/route_options.md")]
 pub use ferrapi_macros::delete;
 /// Makes an `async fn` a dependency: `#[dependency] async fn current_user(..) -> Result<User, E>`
 /// implements [`Arg`] for the type it returns, with its arguments read as a route's are.
@@ -261,6 +262,7 @@ pub use ferrapi_macros::delete;
 pub use ferrapi_macros::dependency;
 /// Declares a `GET` route on an `async fn`: `#[get("/items/{item_id}")]`.
 #[doc = include_str!("../manual/macros/get.md")]
+#[doc = include_str!("../manual/macros/route_options.md")]
 pub use ferrapi_macros::get;
 /// Makes a route group: `group!("/clinic", tags("clinic"), responses(503 = UNAVAILABLE),
 /// dependencies(CurrentUser))`, its prefix checked at compile time; see [`Group`].
@@ -268,18 +270,23 @@ pub use ferrapi_macros::get;
 pub use ferrapi_macros::group;
 /// Declares a `HEAD` route on an `async fn`: `#[head("/files/{name}")]`.
 #[doc = include_str!("../manual/macros/head.md")]
+#[doc = include_str!("../manual/macros/route_options.md")]
 pub use ferrapi_macros::head;
 /// Declares an `OPTIONS` route on an `async fn`: `#[options("/items")]`.
 #[doc = include_str!("../manual/macros/options.md")]
+#[doc = include_str!("../manual/macros/route_options.md")]
 pub use ferrapi_macros::options;
 /// Declares a `PATCH` route on an `async fn`: `#[patch("/items/{item_id}")]`.
 #[doc = include_str!("../manual/macros/patch.md")]
+#[doc = include_str!("../manual/macros/route_options.md")]
 pub use ferrapi_macros::patch;
 /// Declares a `POST` route on an `async fn`: `#[post("/items")]`.
 #[doc = include_str!("../manual/macros/post.md")]
+#[doc = include_str!("../manual/macros/route_options.md")]
 pub use ferrapi_macros::post;
 /// Declares a `PUT` route on an `async fn`: `#[put("/items/{item_id}")]`.
 #[doc = include_str!("../manual/macros/put.md")]
+#[doc = include_str!("../manual/macros/route_options.md")]
 pub use ferrapi_macros::put;
 /// Derives a JSON body model: `#[derive(Model)]` on a struct with named fields, validated as
 /// pydantic validates a model and documented as a JSON Schema.
