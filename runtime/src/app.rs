@@ -6,7 +6,7 @@
 //!   report, the OpenAPI document (kept as serialized bytes) and the docs pages, the state checks;
 //! - a configuration mistake (a bad template or group prefix, a missing state) stops the build
 //!   instead of surfacing on some later request, and the build reports every such mistake at
-//!   once, each where it was declared (`build_error.rs`);
+//!   once, each where it was declared (the checks in `checks.rs`, the error in `build_error.rs`);
 //! - routes are declared in order, groups' routes where the group is added (flattened, see
 //!   `group.rs`); each route becomes a dispatch `Target` here, with its groups' layer stacks
 //!   (built once per group) and dependencies, empty for a route whose groups have none.
@@ -19,6 +19,7 @@ use bytes::Bytes;
 use hyper::Method;
 
 mod build_error;
+mod checks;
 mod errors;
 mod lifecycle;
 mod problem_details;
@@ -33,12 +34,9 @@ use crate::dispatch::{stack, Compiled, Endpoint, LayerFn, MatchedRoute, Service,
 use crate::extract::{Shared, StateMap};
 use crate::group::{Group, Inherited, Mounted, RefusedPrefix};
 use crate::metrics::{HttpMetrics, Metrics};
-use crate::openapi::{document, document_path, fastapi_layout, url_mistakes, DocsRoutes, ErrorBody, Info};
+use crate::openapi::{document, document_path, fastapi_layout, DocsRoutes, ErrorBody, Info};
 use crate::response::{Body, BoxError, ErrorAnswers, InternalAnswer};
-use crate::routing::{
-    Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable, Router, RouterErrorKind, TableError,
-    TableErrorKind,
-};
+use crate::routing::{Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable, Router};
 use crate::validate::SchemaRegistry;
 
 /// An application under construction: `App::new().routes(routes![...]).serve(addr)`.
@@ -338,59 +336,6 @@ impl App {
         self.table().map(|table| table.rows()).map_err(BuildError::new)
     }
 
-    /// The routes compiled by their full paths, or every mistake of the group prefixes and the
-    /// routes' paths (a route under a malformed prefix is reported by its group alone).
-    fn table(&self) -> Result<RouteTable, Vec<Mistake>> {
-        let mut mistakes: Vec<Mistake> = self
-            .refused
-            .iter()
-            .map(|refused| {
-                Mistake::new(
-                    MistakeKind::GroupPrefix {
-                        problems: refused.problems.clone(),
-                    },
-                    Declared::Group {
-                        prefix: refused.prefix,
-                        added_at: refused.added_at,
-                    },
-                )
-            })
-            .collect();
-        let compiled = RouteTable::compile(self.routes.iter().map(|route| {
-            // The route's own operation, built into a scratch registry, says whether its
-            // arguments include a WebSocket upgrade (build time only).
-            let websocket = (route.def.operation)(&mut SchemaRegistry::new()).is_websocket();
-            (route.def.name, &route.def.method, route.path.as_str(), websocket)
-        }));
-        match compiled {
-            Ok(table) if mistakes.is_empty() => Ok(table),
-            Ok(_) => Err(mistakes),
-            Err(errors) => {
-                mistakes.extend(errors.into_iter().filter_map(|error| self.table_mistake(error)));
-                Err(mistakes)
-            }
-        }
-    }
-
-    /// A route the table cannot hold, as a mistake; `None` for a path that does not parse
-    /// because its group's prefix is malformed (the group is the mistake).
-    fn table_mistake(&self, error: TableError) -> Option<Mistake> {
-        let route = self.routes.get(error.route)?;
-        let kind = match error.kind {
-            TableErrorKind::Template(_) if route.inherited.as_ref().is_some_and(|i| i.prefix_refused) => {
-                return None
-            }
-            TableErrorKind::Template(problem) => MistakeKind::Template { problem },
-            TableErrorKind::Router(RouterErrorKind::TooManyParams { max }) => {
-                MistakeKind::TooManyPathParams { max }
-            }
-            TableErrorKind::Router(RouterErrorKind::Conflict(problem)) => {
-                MistakeKind::RouteConflict { problem }
-            }
-        };
-        Some(Mistake::new(kind, declared(route)))
-    }
-
     /// The app's startup and shutdown hooks, taken out (the server runs them), and the tracker
     /// of its background tasks (the server waits for them).
     pub(crate) fn take_lifecycle(&mut self) -> (Lifecycle, tokio_util::task::TaskTracker) {
@@ -410,41 +355,13 @@ impl App {
             .validation_error_body()
             .map_err(|found| mistakes.push(found))
             .ok();
-        mistakes.extend(url_mistakes(&app.config).into_iter().map(|(setting, problem)| {
-            Mistake::new(MistakeKind::DocsUrl { problem }, Declared::App { setting })
-        }));
+        app.check_docs_urls(&mut mistakes);
         let (Some(table), Some(validation_error)) = (table, validation_error) else {
             return Err(BuildError::new(mistakes));
         };
         BuildError::of(mistakes)?;
         let openapi_json = app.document(&table, validation_error)?;
         app.compile(table, openapi_json)
-    }
-
-    /// Every route's state and its groups' dependencies' states, checked against the app's: one
-    /// mistake per route and per group dependency of a route whose needs are not met.
-    fn check(&self, mistakes: &mut Vec<Mistake>) {
-        for route in &self.routes {
-            if let Err(problem) = (route.def.check)(&self.state) {
-                mistakes.push(Mistake::new(
-                    MistakeKind::MissingState { problem },
-                    declared(route),
-                ));
-            }
-            for dependency in route
-                .inherited
-                .iter()
-                .flat_map(|inherited| &inherited.dependencies)
-            {
-                if let Err(problem) = (dependency.check)(&self.state) {
-                    let kind = MistakeKind::GroupDependencyState {
-                        dependency: dependency.name(),
-                        problem,
-                    };
-                    mistakes.push(Mistake::new(kind, declared(route)));
-                }
-            }
-        }
     }
 
     /// The OpenAPI document, serialized: the operations of the routes the router serves (a
@@ -551,16 +468,6 @@ impl App {
                 "GET {path} is answered by {what}, not by route `{name}`; move them with {move_with}"
             );
         }
-    }
-}
-
-/// Where `route` was declared, for its mistakes.
-fn declared(route: &Mounted) -> Declared {
-    Declared::Route {
-        method: route.def.method.clone(),
-        path: route.path.clone(),
-        name: route.def.name,
-        added_at: route.added_at,
     }
 }
 
