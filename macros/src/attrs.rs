@@ -21,17 +21,24 @@ use crate::diag::Diagnostics;
 const LINT_ATTRS: &[&str] = &[
     "allow", "warn", "deny", "forbid", "expect", "cfg", "cfg_attr", "doc",
 ];
-const CONSTRAINTS: &[&str] = &[
+/// The attributes [`param_attrs`] reads besides the constraints, in the order its error lists
+/// them (a model field refuses `alias` and `openapi_examples`, each with what it takes instead).
+/// The parser reads an attribute only if it is listed here or in [`CONSTRAINTS`], and the
+/// manual's model table must list the ones a field takes (a test in `manual_tables.rs`).
+pub(crate) const VALUE_ATTRS: &[&str] = &["default", "alias", "examples", "openapi_examples"];
+
+/// The constraints, in the order the unknown attribute's error lists them.
+pub(crate) const CONSTRAINTS: &[&str] = &[
     "ge",
     "gt",
     "le",
     "lt",
+    "multiple_of",
     "min_length",
     "max_length",
-    "multiple_of",
+    "pattern",
     "max_digits",
     "decimal_places",
-    "pattern",
 ];
 
 /// The bound of a constraint, as written.
@@ -387,25 +394,21 @@ pub fn param_attrs(attrs: &mut Vec<Attribute>, diag: &mut Diagnostics, extra_all
             kept.push(attr);
             continue;
         };
-        if ident == "default" {
-            default_attr(attr, &mut out, diag);
-        } else if ident == "examples" {
-            examples_attr(&attr, &mut out, diag);
-        } else if ident == "openapi_examples" {
-            openapi_examples_attr(&attr, &mut out, diag);
-        } else if ident == "alias" {
-            alias_attr(attr, &mut out, diag);
-        } else if CONSTRAINTS.contains(&ident.as_str()) {
-            constraint_attr(&attr, ident, &mut out, diag);
-        } else if LINT_ATTRS.contains(&ident.as_str()) || extra_allowed.contains(&ident.as_str()) {
-            kept.push(attr);
-        } else {
-            diag.error(
-                attr.path().span(),
-                format!(
-                    "unknown attribute `#[{ident}]`; arguments take `#[default(..)]`, `#[alias(..)]`, `#[examples(..)]`, `#[openapi_examples(..)]` and the constraints `ge`, `gt`, `le`, `lt`, `multiple_of`, `min_length`, `max_length`, `pattern`, `max_digits`, `decimal_places`"
-                ),
-            );
+        let ours = VALUE_ATTRS.contains(&ident.as_str()) || CONSTRAINTS.contains(&ident.as_str());
+        match ident.as_str() {
+            _ if !ours => {
+                if LINT_ATTRS.contains(&ident.as_str()) || extra_allowed.contains(&ident.as_str()) {
+                    kept.push(attr);
+                } else {
+                    diag.error(attr.path().span(), unknown_attribute(&ident));
+                }
+            }
+            "default" => default_attr(attr, &mut out, diag),
+            "examples" => examples_attr(&attr, &mut out, diag),
+            "openapi_examples" => openapi_examples_attr(&attr, &mut out, diag),
+            "alias" => alias_attr(attr, &mut out, diag),
+            // The rest of the listed names are the constraints.
+            _ => constraint_attr(&attr, ident, &mut out, diag),
         }
     }
     *attrs = kept;
@@ -413,6 +416,20 @@ pub fn param_attrs(attrs: &mut Vec<Attribute>, diag: &mut Diagnostics, extra_all
     // in: the list is sorted into it here, once, so the runtime checks them as listed.
     out.constraints.sort_by_key(|c| pydantic_rank(&c.kind));
     out
+}
+
+/// The error for an attribute `ident` this framework does not read, listing those it does.
+fn unknown_attribute(ident: &str) -> String {
+    let values: Vec<String> = VALUE_ATTRS
+        .iter()
+        .map(|name| format!("`#[{name}(..)]`"))
+        .collect();
+    let constraints: Vec<String> = CONSTRAINTS.iter().map(|name| format!("`{name}`")).collect();
+    format!(
+        "unknown attribute `#[{ident}]`; arguments take {} and the constraints {}",
+        values.join(", "),
+        constraints.join(", ")
+    )
 }
 
 /// A constraint's place in pydantic's order of checks (pydantic-core's validators: a decimal's

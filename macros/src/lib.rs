@@ -18,6 +18,8 @@ use proc_macro::TokenStream;
 
 mod attrs;
 mod diag;
+#[cfg(test)]
+mod manual_tables;
 mod model;
 mod paths;
 mod route;

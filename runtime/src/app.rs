@@ -5,20 +5,26 @@
 //! - everything that can be computed before the first request is: the router, the shadowing
 //!   report, the OpenAPI document (kept as serialized bytes) and the docs pages, the state checks;
 //! - a configuration mistake (a bad template or group prefix, a missing state) stops the build
-//!   with a clear error instead of surfacing on some later request;
+//!   instead of surfacing on some later request, and the build reports every such mistake at
+//!   once, each where it was declared (the checks in `checks.rs`, the error in `build_error.rs`);
 //! - routes are declared in order, groups' routes where the group is added (flattened, see
 //!   `group.rs`); each route becomes a dispatch `Target` here, with its groups' layer stacks
 //!   (built once per group) and dependencies, empty for a route whose groups have none.
 
+use std::panic::Location;
 use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
 use hyper::Method;
 
+mod build_error;
+mod checks;
 mod errors;
 mod lifecycle;
 mod problem_details;
+
+pub use build_error::{BuildError, Declared, Mistake, MistakeKind};
 
 pub(crate) use lifecycle::{start, stop, Lifecycle};
 
@@ -26,30 +32,18 @@ use crate::budget::MemoryBudget;
 use crate::config::Config;
 use crate::dispatch::{stack, Compiled, Endpoint, LayerFn, MatchedRoute, Service, Target};
 use crate::extract::{Shared, StateMap};
-use crate::group::{Group, Inherited, Mounted};
+use crate::group::{Group, Inherited, Mounted, RefusedPrefix};
 use crate::metrics::{HttpMetrics, Metrics};
-use crate::openapi::{document, document_path, fastapi_layout, DocsRoutes, Info};
-use crate::response::{BoxError, ErrorAnswers, InternalAnswer};
+use crate::openapi::{document, document_path, fastapi_layout, DocsRoutes, ErrorBody, Info};
+use crate::response::{Body, BoxError, ErrorAnswers, InternalAnswer};
 use crate::routing::{Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable, Router};
 use crate::validate::SchemaRegistry;
-
-/// Why an app could not be built.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BuildError(pub String);
-
-impl std::fmt::Display for BuildError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for BuildError {}
 
 /// An application under construction: `App::new().routes(routes![...]).serve(addr)`.
 pub struct App {
     routes: Vec<Mounted>,
-    /// Malformed group prefixes, refused when the app is built.
-    problems: Vec<String>,
+    /// Groups with a malformed prefix, refused when the app is built.
+    refused: Vec<RefusedPrefix>,
     /// The user's state (`App::state`), and nothing else.
     state: StateMap,
     /// The app's error answers (`App::on_not_found`, ...).
@@ -90,7 +84,7 @@ impl App {
     pub fn new() -> Self {
         App {
             routes: Vec::new(),
-            problems: Vec::new(),
+            refused: Vec::new(),
             state: StateMap::default(),
             answers: ErrorAnswers::default(),
             tasks: tokio_util::task::TaskTracker::new(),
@@ -111,22 +105,27 @@ impl App {
     }
 
     /// Append routes, in declaration order.
+    #[track_caller]
     pub fn routes(mut self, routes: impl IntoIterator<Item = RouteDef>) -> Self {
-        self.routes.extend(routes.into_iter().map(Mounted::plain));
+        let added_at = Location::caller();
+        self.routes
+            .extend(routes.into_iter().map(|def| Mounted::plain(def, added_at)));
         self
     }
 
     /// Append one route.
+    #[track_caller]
     pub fn route(mut self, route: impl Route) -> Self {
-        self.routes.push(Mounted::plain(route.def()));
+        self.routes.push(Mounted::plain(route.def(), Location::caller()));
         self
     }
 
     /// Append a route group's routes (its nested groups' included), in declaration order, each
     /// under its full path and with what its groups state (see [`Group`] and the manual's
     /// [Route groups](crate#route-groups)).
+    #[track_caller]
     pub fn group(mut self, group: Group) -> Self {
-        group.flatten(None, &mut self.routes, &mut self.problems);
+        group.flatten(None, Location::caller(), &mut self.routes, &mut self.refused);
         self
     }
 
@@ -141,13 +140,13 @@ impl App {
     pub fn layer<L, ResBody>(mut self, layer: L) -> Self
     where
         L: tower::Layer<Endpoint> + Send + Sync + 'static,
-        L::Service: tower::Service<hyper::Request<crate::Body>, Response = hyper::Response<ResBody>>
+        L::Service: tower::Service<hyper::Request<Body>, Response = hyper::Response<ResBody>>
             + Clone
             + Send
             + Sync
             + 'static,
-        <L::Service as tower::Service<hyper::Request<crate::Body>>>::Error: Into<BoxError>,
-        <L::Service as tower::Service<hyper::Request<crate::Body>>>::Future: Send + 'static,
+        <L::Service as tower::Service<hyper::Request<Body>>>::Error: Into<BoxError>,
+        <L::Service as tower::Service<hyper::Request<Body>>>::Future: Send + 'static,
         ResBody: hyper::body::Body<Data = Bytes> + Send + 'static,
         ResBody::Error: Into<BoxError>,
     {
@@ -331,23 +330,10 @@ impl App {
         &self.config
     }
 
-    /// The route table with shadowed routes marked (the same one the server logs at start-up).
+    /// The route table with shadowed routes marked (the same one the server logs at start-up),
+    /// or every mistake of the group prefixes and the routes' paths.
     pub fn route_table(&self) -> Result<Vec<RouteInfo>, BuildError> {
-        Ok(self.table()?.rows())
-    }
-
-    /// The routes compiled by their full paths; a malformed group prefix is refused first.
-    fn table(&self) -> Result<RouteTable, BuildError> {
-        if let Some(problem) = self.problems.first() {
-            return Err(BuildError(problem.clone()));
-        }
-        RouteTable::compile(self.routes.iter().map(|route| {
-            // The route's own operation, built into a scratch registry, says whether its
-            // arguments include a WebSocket upgrade (build time only).
-            let websocket = (route.def.operation)(&mut SchemaRegistry::new()).is_websocket();
-            (route.def.name, &route.def.method, route.path.as_str(), websocket)
-        }))
-        .map_err(BuildError)
+        self.table().map(|table| table.rows()).map_err(BuildError::new)
     }
 
     /// The app's startup and shutdown hooks, taken out (the server runs them), and the tracker
@@ -356,44 +342,31 @@ impl App {
         (std::mem::take(&mut self.lifecycle), self.tasks.clone())
     }
 
-    /// Compile the app into a service: check it (every state a route or a group's dependency
-    /// takes is the app's), document it (the OpenAPI document), compile it (what requests run on).
+    /// Compile the app into a service: check it (its group prefixes and route paths, every
+    /// state a route or a group's dependency takes is the app's, its settings), document it (the
+    /// OpenAPI document), compile it (what requests run on). Every mistake the checks find is
+    /// reported at once.
     pub fn build(self) -> Result<Service, BuildError> {
         let app = self.wrap_problems();
-        let table = app.table()?;
-        app.check()?;
-        let openapi_json = app.document(&table)?;
+        let mut mistakes = Vec::new();
+        let table = app.table().map_err(|found| mistakes.extend(found)).ok();
+        app.check(&mut mistakes);
+        let validation_error = app
+            .validation_error_body()
+            .map_err(|found| mistakes.push(found))
+            .ok();
+        app.check_docs_urls(&mut mistakes);
+        let (Some(table), Some(validation_error)) = (table, validation_error) else {
+            return Err(BuildError::new(mistakes));
+        };
+        BuildError::of(mistakes)?;
+        let openapi_json = app.document(&table, validation_error)?;
         app.compile(table, openapi_json)
-    }
-
-    /// Every route's state and its groups' dependencies' states, checked against the app's.
-    fn check(&self) -> Result<(), BuildError> {
-        for route in &self.routes {
-            let def = &route.def;
-            let path = &route.path;
-            (def.check)(&self.state)
-                .map_err(|msg| BuildError(format!("route `{}` ({} {path}): {msg}", def.name, def.method)))?;
-            for dependency in route
-                .inherited
-                .iter()
-                .flat_map(|inherited| &inherited.dependencies)
-            {
-                (dependency.check)(&self.state).map_err(|msg| {
-                    BuildError(format!(
-                        "dependency `{}` of the group of route `{}` ({} {path}): {msg}",
-                        dependency.name(),
-                        def.name,
-                        def.method
-                    ))
-                })?;
-            }
-        }
-        Ok(())
     }
 
     /// The OpenAPI document, serialized: the operations of the routes the router serves (a
     /// shadowed route is left out) with what their groups add.
-    fn document(&self, table: &RouteTable) -> Result<Bytes, BuildError> {
+    fn document(&self, table: &RouteTable, validation_error: Option<ErrorBody>) -> Result<Bytes, BuildError> {
         let mut registry = SchemaRegistry::new();
         registry.separate_input_output(self.info.separate_schemas);
         let mut operations = Vec::new();
@@ -419,15 +392,17 @@ impl App {
                 ));
             }
         }
-        let validation_error = self.validation_error_body()?;
         let mut doc = document(&self.info, operations, registry, validation_error);
         if self.answers_problems() {
             crate::problem::document_problems(&mut doc);
         }
         fastapi_layout(&mut doc);
-        serde_json::to_vec(&doc)
-            .map(Bytes::from)
-            .map_err(|e| BuildError(format!("OpenAPI document: {e}")))
+        serde_json::to_vec(&doc).map(Bytes::from).map_err(|e| {
+            let kind = MistakeKind::Document {
+                problem: e.to_string(),
+            };
+            BuildError::new(vec![Mistake::new(kind, Declared::App { setting: "App" })])
+        })
     }
 
     /// The data the per-request path runs on ([`Compiled`]): the router, each route's target
@@ -440,8 +415,15 @@ impl App {
             .map(|row| MatchedRoute::new(row.path.clone(), row.name))
             .collect();
         let RouteTable { router, .. } = table;
+        // The URLs were checked with the app's other settings (`url_mistakes`); what is left is
+        // an asset's path taken by another page, which `new` still refuses.
         let docs =
-            DocsRoutes::new(&self.config, &self.info.title, openapi_json.clone()).map_err(BuildError)?;
+            DocsRoutes::new(&self.config, &self.info.title, openapi_json.clone()).map_err(|problem| {
+                let declared = Declared::App {
+                    setting: "openapi_url/docs_url/redoc_url",
+                };
+                BuildError::new(vec![Mistake::new(MistakeKind::DocsUrl { problem }, declared)])
+            })?;
         for path in docs.paths() {
             self.warn_hidden(
                 &router,

@@ -15,13 +15,14 @@
 //! - a prefix is checked by `group!` at compile time (`ferrapi_template::check_prefix`), and again
 //!   when the app is built.
 
+use std::panic::Location;
 use std::sync::Arc;
 
 use bytes::Bytes;
 
 use crate::dispatch::{Endpoint, LayerFn};
 use crate::extract::DependencyFn;
-use crate::response::BoxError;
+use crate::response::{Body, BoxError};
 use crate::routing::{Route, RouteDef};
 
 /// A group of routes sharing a path prefix, tags, default responses, dependencies and layers:
@@ -37,10 +38,11 @@ pub struct Group {
     items: Vec<Item>,
 }
 
-/// What a group holds, in declaration order.
+/// What a group holds, in declaration order, each with where it was added (for the build's
+/// mistakes).
 enum Item {
-    Route(RouteDef),
-    Group(Group),
+    Route(RouteDef, &'static Location<'static>),
+    Group(Group, &'static Location<'static>),
 }
 
 impl std::fmt::Debug for Group {
@@ -89,21 +91,26 @@ impl Group {
     }
 
     /// Append routes, in declaration order; their paths are relative to the prefix.
+    #[track_caller]
     pub fn routes(mut self, routes: impl IntoIterator<Item = RouteDef>) -> Self {
-        self.items.extend(routes.into_iter().map(Item::Route));
+        let added_at = Location::caller();
+        self.items
+            .extend(routes.into_iter().map(|def| Item::Route(def, added_at)));
         self
     }
 
     /// Append one route.
+    #[track_caller]
     pub fn route(mut self, route: impl Route) -> Self {
-        self.items.push(Item::Route(route.def()));
+        self.items.push(Item::Route(route.def(), Location::caller()));
         self
     }
 
     /// Nest `group` here, in declaration order: its prefix follows this group's, and its routes
     /// get this group's tags, responses, dependencies and layers before their own.
+    #[track_caller]
     pub fn group(mut self, group: Group) -> Self {
-        self.items.push(Item::Group(group));
+        self.items.push(Item::Group(group, Location::caller()));
         self
     }
 
@@ -116,13 +123,13 @@ impl Group {
     pub fn layer<L, ResBody>(mut self, layer: L) -> Self
     where
         L: tower::Layer<Endpoint> + Send + Sync + 'static,
-        L::Service: tower::Service<hyper::Request<crate::Body>, Response = hyper::Response<ResBody>>
+        L::Service: tower::Service<hyper::Request<Body>, Response = hyper::Response<ResBody>>
             + Clone
             + Send
             + Sync
             + 'static,
-        <L::Service as tower::Service<hyper::Request<crate::Body>>>::Error: Into<BoxError>,
-        <L::Service as tower::Service<hyper::Request<crate::Body>>>::Future: Send + 'static,
+        <L::Service as tower::Service<hyper::Request<Body>>>::Error: Into<BoxError>,
+        <L::Service as tower::Service<hyper::Request<Body>>>::Future: Send + 'static,
         ResBody: hyper::body::Body<Data = Bytes> + Send + 'static,
         ResBody::Error: Into<BoxError>,
     {
@@ -132,38 +139,60 @@ impl Group {
     }
 
     /// Append the group's routes, flattened, to `out` under `parent` (what the enclosing
-    /// groups state); a malformed prefix is recorded in `problems`.
+    /// groups state); a malformed prefix is recorded in `refused` (the group was added at
+    /// `added_at`).
     pub(crate) fn flatten(
         self,
         parent: Option<&Inherited>,
+        added_at: &'static Location<'static>,
         out: &mut Vec<Mounted>,
-        problems: &mut Vec<String>,
+        refused: &mut Vec<RefusedPrefix>,
     ) {
-        if let Err(err) = ferrapi_template::check_prefix(self.prefix) {
-            problems.push(format!("group `{}`: {}", self.prefix, err.problems().join("; ")));
+        let checked = ferrapi_template::check_prefix(self.prefix);
+        if let Err(err) = &checked {
+            refused.push(RefusedPrefix {
+                prefix: self.prefix,
+                problems: err.problems().to_vec(),
+                added_at,
+            });
         }
-        let inherited = Arc::new(Inherited::nest(
+        let mut inherited = Inherited::nest(
             parent,
             self.prefix,
             self.tags,
             self.responses,
             self.dependencies,
             self.layers,
-        ));
+        );
+        inherited.prefix_refused |= checked.is_err();
+        let inherited = Arc::new(inherited);
         for item in self.items {
             match item {
-                Item::Route(def) => {
+                Item::Route(def, added_at) => {
                     let path = ferrapi_template::join(&inherited.prefix, def.path);
                     out.push(Mounted {
                         def,
                         path,
                         inherited: Some(inherited.clone()),
+                        added_at,
                     });
                 }
-                Item::Group(group) => group.flatten(Some(&inherited), out, problems),
+                Item::Group(group, added_at) => group.flatten(Some(&inherited), added_at, out, refused),
             }
         }
     }
+}
+
+/// A group whose prefix is malformed (made without `group!`, which checks it at compile time),
+/// refused when the app is built.
+#[derive(Debug)]
+pub(crate) struct RefusedPrefix {
+    /// The group's own prefix.
+    pub(crate) prefix: &'static str,
+    /// What is wrong with it, one sentence each.
+    pub(crate) problems: Vec<String>,
+    /// Where the group was added to its app or enclosing group.
+    pub(crate) added_at: &'static Location<'static>,
 }
 
 /// What a route's groups state, accumulated from the outermost group.
@@ -179,6 +208,9 @@ pub(crate) struct Inherited {
     /// The layers of each group that has some, outermost first; one `Arc` per group, shared by
     /// its routes and nested groups, so the app builds one stack per group.
     pub(crate) layers: Vec<Arc<[LayerFn]>>,
+    /// This group's or an enclosing group's prefix is malformed: the group is reported, not
+    /// each of its routes' full paths again.
+    pub(crate) prefix_refused: bool,
 }
 
 impl Inherited {
@@ -197,6 +229,7 @@ impl Inherited {
                 responses: parent.responses.clone(),
                 dependencies: parent.dependencies.clone(),
                 layers: parent.layers.clone(),
+                prefix_refused: parent.prefix_refused,
             },
             None => Inherited {
                 prefix: prefix.to_owned(),
@@ -204,6 +237,7 @@ impl Inherited {
                 responses: Vec::new(),
                 dependencies: Vec::new(),
                 layers: Vec::new(),
+                prefix_refused: false,
             },
         };
         inherited.tags.extend(tags);
@@ -222,15 +256,18 @@ pub(crate) struct Mounted {
     pub(crate) def: RouteDef,
     pub(crate) path: String,
     pub(crate) inherited: Option<Arc<Inherited>>,
+    /// Where the route was added to its app or group (`App::routes`, `Group::route`, ...).
+    pub(crate) added_at: &'static Location<'static>,
 }
 
 impl Mounted {
-    /// A route outside any group.
-    pub(crate) fn plain(def: RouteDef) -> Self {
+    /// A route outside any group, added at `added_at`.
+    pub(crate) fn plain(def: RouteDef, added_at: &'static Location<'static>) -> Self {
         Mounted {
             path: def.path.to_owned(),
             def,
             inherited: None,
+            added_at,
         }
     }
 }

@@ -166,6 +166,7 @@ mod extract;
 pub mod files;
 mod group;
 pub mod idempotency;
+mod moved;
 mod openapi;
 pub mod problem;
 mod response;
@@ -190,6 +191,9 @@ pub use group::Group;
 pub use response::{Body, Html, HttpError, IntoResponse, Json, Response};
 pub use server::Server;
 pub use validate::{Model, StrEnum};
+// The paths issue 33 moved from here, as deprecated aliases for one release (see `moved.rs`).
+#[doc(hidden)]
+pub use moved::*;
 
 /// Security schemes (FastAPI's `fastapi.security`): dependencies that read a credential, answer 401
 /// `Not authenticated` when it is missing, and document themselves, so the docs page can
@@ -234,6 +238,14 @@ pub mod route {
     pub use crate::routing::{Route, RouteDef, RouteInfo};
 }
 
+/// Building an app, beside [`BuildError`]: each of the mistakes it reports
+/// ([`Mistake`](build::Mistake), [`BuildError::errors`]), what is wrong
+/// ([`MistakeKind`](build::MistakeKind)) and where the culprit was declared
+/// ([`Declared`](build::Declared)).
+pub mod build {
+    pub use crate::app::{Declared, Mistake, MistakeKind};
+}
+
 /// Serving, beside [`Server`]: why serving stopped ([`ServeError`](serve::ServeError))
 /// and the signal that starts a graceful shutdown ([`shutdown_signal`](serve::shutdown_signal)).
 pub mod serve {
@@ -242,6 +254,7 @@ pub mod serve {
 
 /// Declares a `DELETE` route on an `async fn`: `#[delete("/items/{item_id}")]`.
 #[doc = include_str!("../manual/macros/delete.md")]
+#[doc = include_str!("../manual/macros/route_options.md")]
 pub use ferrapi_macros::delete;
 /// Makes an `async fn` a dependency: `#[dependency] async fn current_user(..) -> Result<User, E>`
 /// implements [`Arg`] for the type it returns, with its arguments read as a route's are.
@@ -249,6 +262,7 @@ pub use ferrapi_macros::delete;
 pub use ferrapi_macros::dependency;
 /// Declares a `GET` route on an `async fn`: `#[get("/items/{item_id}")]`.
 #[doc = include_str!("../manual/macros/get.md")]
+#[doc = include_str!("../manual/macros/route_options.md")]
 pub use ferrapi_macros::get;
 /// Makes a route group: `group!("/clinic", tags("clinic"), responses(503 = UNAVAILABLE),
 /// dependencies(CurrentUser))`, its prefix checked at compile time; see [`Group`].
@@ -256,18 +270,23 @@ pub use ferrapi_macros::get;
 pub use ferrapi_macros::group;
 /// Declares a `HEAD` route on an `async fn`: `#[head("/files/{name}")]`.
 #[doc = include_str!("../manual/macros/head.md")]
+#[doc = include_str!("../manual/macros/route_options.md")]
 pub use ferrapi_macros::head;
 /// Declares an `OPTIONS` route on an `async fn`: `#[options("/items")]`.
 #[doc = include_str!("../manual/macros/options.md")]
+#[doc = include_str!("../manual/macros/route_options.md")]
 pub use ferrapi_macros::options;
 /// Declares a `PATCH` route on an `async fn`: `#[patch("/items/{item_id}")]`.
 #[doc = include_str!("../manual/macros/patch.md")]
+#[doc = include_str!("../manual/macros/route_options.md")]
 pub use ferrapi_macros::patch;
 /// Declares a `POST` route on an `async fn`: `#[post("/items")]`.
 #[doc = include_str!("../manual/macros/post.md")]
+#[doc = include_str!("../manual/macros/route_options.md")]
 pub use ferrapi_macros::post;
 /// Declares a `PUT` route on an `async fn`: `#[put("/items/{item_id}")]`.
 #[doc = include_str!("../manual/macros/put.md")]
+#[doc = include_str!("../manual/macros/route_options.md")]
 pub use ferrapi_macros::put;
 /// Derives a JSON body model: `#[derive(Model)]` on a struct with named fields, validated as
 /// pydantic validates a model and documented as a JSON Schema.

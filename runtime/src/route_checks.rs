@@ -9,7 +9,8 @@
 
 use serde_json::Value;
 
-use crate::extract::{Arg, DependencyFn, Param, Source};
+use crate::body::UploadFile;
+use crate::extract::{Arg, Cookie, DependencyFn, Form, Header, Param, Source};
 use crate::openapi::Operation;
 use crate::response::{IntoResponse, Response};
 use crate::validate::{FromJson, FromParam, JsonSchema, SchemaRegistry};
@@ -86,11 +87,11 @@ impl<T: Numeric> Numeric for crate::validate::Nullable<T> {}
 impl<T: Numeric> Numeric for Vec<T> {}
 // Not recommended (these four): the lists a compile error suggests stay the plain types'.
 #[diagnostic::do_not_recommend]
-impl<T: Numeric, N> Numeric for crate::Header<T, N> {}
+impl<T: Numeric, N> Numeric for Header<T, N> {}
 #[diagnostic::do_not_recommend]
-impl<T: Numeric, N> Numeric for crate::Cookie<T, N> {}
+impl<T: Numeric, N> Numeric for Cookie<T, N> {}
 #[diagnostic::do_not_recommend]
-impl<T: Numeric> Numeric for crate::Form<T> {}
+impl<T: Numeric> Numeric for Form<T> {}
 
 /// Compile-time check that a constrained value is a string.
 #[diagnostic::on_unimplemented(
@@ -108,11 +109,11 @@ impl<T> Text for Vec<T> {}
 #[cfg(feature = "email")]
 impl Text for crate::validate::EmailStr {}
 #[diagnostic::do_not_recommend]
-impl<T: Text, N> Text for crate::Header<T, N> {}
+impl<T: Text, N> Text for Header<T, N> {}
 #[diagnostic::do_not_recommend]
-impl<T: Text, N> Text for crate::Cookie<T, N> {}
+impl<T: Text, N> Text for Cookie<T, N> {}
 #[diagnostic::do_not_recommend]
-impl<T: Text> Text for crate::Form<T> {}
+impl<T: Text> Text for Form<T> {}
 
 /// Compile-time check that a value under `#[pattern]` is a string.
 #[diagnostic::on_unimplemented(
@@ -126,9 +127,9 @@ impl<T: Matchable> Matchable for Option<T> {}
 impl<T: Matchable> Matchable for crate::validate::Nullable<T> {}
 impl<T: Matchable> Matchable for Vec<T> {}
 #[diagnostic::do_not_recommend]
-impl<T: Matchable, N> Matchable for crate::Header<T, N> {}
+impl<T: Matchable, N> Matchable for Header<T, N> {}
 #[diagnostic::do_not_recommend]
-impl<T: Matchable, N> Matchable for crate::Cookie<T, N> {}
+impl<T: Matchable, N> Matchable for Cookie<T, N> {}
 
 /// Compile-time check that a value under `#[max_digits]` / `#[decimal_places]` is a decimal.
 #[diagnostic::on_unimplemented(
@@ -197,7 +198,7 @@ impl<T: ?Sized> OneBody<true, false> for T {}
 // Form fields share the one form: a field after another body argument is no second body (a model
 // after a field still is).
 #[diagnostic::do_not_recommend]
-impl<T: crate::extract::FormField> OneBody<true, true> for crate::Form<T> {}
+impl<T: crate::extract::FormField> OneBody<true, true> for Form<T> {}
 
 /// Compile-time check, in a route that takes files, that each other body argument (`BODY`) is a
 /// part of the same `multipart/form-data` form: a form field `Form<T>` of a scalar, `Option` or
@@ -211,14 +212,14 @@ impl<T: crate::extract::FormField> OneBody<true, true> for crate::Form<T> {}
 pub trait FormPart<const BODY: bool> {}
 impl<T: ?Sized> FormPart<false> for T {}
 #[diagnostic::do_not_recommend]
-impl<T: crate::extract::FormField> FormPart<true> for crate::Form<T> {}
+impl<T: crate::extract::FormField> FormPart<true> for Form<T> {}
 // Not recommended: the notes above say what fits, where a list of impls would not.
 #[diagnostic::do_not_recommend]
-impl FormPart<true> for crate::UploadFile {}
+impl FormPart<true> for UploadFile {}
 #[diagnostic::do_not_recommend]
-impl FormPart<true> for Option<crate::UploadFile> {}
+impl FormPart<true> for Option<UploadFile> {}
 #[diagnostic::do_not_recommend]
-impl FormPart<true> for Vec<crate::UploadFile> {}
+impl FormPart<true> for Vec<UploadFile> {}
 
 /// Assert that argument `T` of a route that takes files is not a body other than the form's.
 pub const fn assert_form_part<T: FormPart<BODY>, const BODY: bool>() {}

@@ -19,6 +19,9 @@ mod parse;
 mod serde_attrs;
 mod union;
 
+#[cfg(test)]
+pub(crate) use parse::{model as parse_model, MODEL_OWN_ATTRS};
+
 /// The expansion of `#[derive(Model)]` on `item`.
 pub fn derive(item: TokenStream) -> TokenStream {
     let input = match syn::parse2::<DeriveInput>(item) {

@@ -183,6 +183,11 @@ fn named_fields(input: &DeriveInput, diag: &mut Diagnostics) -> Vec<syn::Field> 
     }
 }
 
+/// The attributes a model field takes besides those of a route argument's ([`param_attrs`]):
+/// serde's own (checked in `serde_attrs.rs`) and `#[validate(path)]`. The manual's model table
+/// lists them with the others (a test in `manual_tables.rs`).
+pub(crate) const MODEL_OWN_ATTRS: &[&str] = &["serde", "validate"];
+
 /// The path of the one `#[validate(path)]` among `attrs`.
 fn validator(attrs: &[syn::Attribute], diag: &mut Diagnostics) -> Option<syn::Path> {
     let mut found = None;
@@ -215,7 +220,7 @@ fn field(
         _ => false,
     };
     let mut attrs = field.attrs.clone();
-    let parsed = param_attrs(&mut attrs, diag, &["serde", "validate"]);
+    let parsed = param_attrs(&mut attrs, diag, MODEL_OWN_ATTRS);
     if let Some(attr) = &parsed.openapi_examples_attr {
         diag.error_spanned(
             attr,

@@ -20,6 +20,9 @@ mod openapi;
 mod parse;
 mod suspend;
 
+#[cfg(test)]
+pub(crate) use parse::{route_attr, ROUTE_OPTIONS};
+
 /// The expansion of `#[get(attr)] item` (for `method` `"GET"`, and so on).
 pub fn expand(method: &'static str, attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut diag = Diagnostics::default();

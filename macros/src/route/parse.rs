@@ -2,9 +2,10 @@
 //! against the path here beyond syntax; see `infer.rs`.
 //!
 //! Rules enforced here: the attribute starts with the path template as a string literal and
-//! takes only the options `tags(..)`, `status = N`, `responses(N = "..")`,
+//! takes only the options of [`ROUTE_OPTIONS`] (`tags(..)`, `status = N`, `responses(N = "..")`,
 //! `include_in_schema = bool`, `deprecated = bool`, `operation_id = ".."`, `summary = ".."` and
-//! `response_description = ".."`; a status is an unsuffixed integer literal from 100 to 599 and a
+//! `response_description = ".."`), the one list the parser, its error and the manual's tables
+//! are checked against (`manual_tables.rs`); a status is an unsuffixed integer literal from 100 to 599 and a
 //! response's description a string literal or the path of a `&str` constant, each mistake
 //! reported at the culprit (all of them, not only the first); a route function takes no `self`
 //! and names each argument with a plain identifier, which is the parameter's name in the API
@@ -188,6 +189,37 @@ pub(super) fn tags(input: ParseStream) -> syn::Result<Vec<LitStr>> {
     Ok(tags.into_iter().collect())
 }
 
+/// The options a route attribute takes after its path, each with how it is written, in the
+/// order its error lists them: the parser reads an option only if it is here, and the manual's
+/// route-option tables must list exactly these (a test in `manual_tables.rs`).
+pub(crate) const ROUTE_OPTIONS: &[(&str, &str)] = &[
+    ("tags", "tags(..)"),
+    ("status", "status = N"),
+    ("responses", "responses(N = \"..\")"),
+    ("include_in_schema", "include_in_schema = bool"),
+    ("deprecated", "deprecated = bool"),
+    ("operation_id", "operation_id = \"..\""),
+    ("summary", "summary = \"..\""),
+    ("response_description", "response_description = \"..\""),
+];
+
+/// The error for an option `key` that is not one of [`ROUTE_OPTIONS`], listing them.
+fn unknown_option(key: &Ident) -> syn::Error {
+    let written: Vec<String> = ROUTE_OPTIONS
+        .iter()
+        .map(|(_, syntax)| format!("`{syntax}`"))
+        .collect();
+    let expected = match written.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    };
+    syn::Error::new(
+        key.span(),
+        format!("unknown route option `{key}`; expected {expected}"),
+    )
+}
+
 /// One option after the path, `key` already read, into `attr`.
 fn route_option(
     key: &Ident,
@@ -195,7 +227,10 @@ fn route_option(
     attr: &mut RouteAttr,
     diag: &mut Diagnostics,
 ) -> syn::Result<()> {
-    match key.to_string().as_str() {
+    let Some(&(option, _)) = ROUTE_OPTIONS.iter().find(|(name, _)| key == name) else {
+        return Err(unknown_option(key));
+    };
+    match option {
         "tags" => attr.tags.extend(tags(input)?),
         "include_in_schema" => {
             input.parse::<Token![=]>()?;
@@ -221,12 +256,12 @@ fn route_option(
             };
             *slot = Some(text);
         }
-        other => {
+        // Listed but not read here: `manual_tables.rs` parses every listed option, so this is
+        // a test failure before it can be anyone's compile error.
+        listed => {
             return Err(syn::Error::new(
                 key.span(),
-                format!(
-                    "unknown route option `{other}`; expected `tags(..)`, `status = N`, `responses(N = \"..\")`, `include_in_schema = bool`, `deprecated = bool`, `operation_id = \"..\"`, `summary = \"..\"` or `response_description = \"..\"`"
-                ),
+                format!("route option `{listed}` is listed but not read (a bug of ferrapi-macros)"),
             ))
         }
     }

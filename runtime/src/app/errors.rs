@@ -13,7 +13,7 @@ use std::sync::Arc;
 use hyper::http::request::Parts;
 use hyper::StatusCode;
 
-use super::{App, BuildError};
+use super::{App, Declared, Mistake, MistakeKind};
 use crate::openapi::ErrorBody;
 use crate::response::{IntoResponse, ValidationAnswer};
 use crate::validate::{JsonSchema, ValidationErrors};
@@ -80,15 +80,19 @@ impl App {
     }
 
     /// How the document shows the validation error, when the app answers it its own way.
-    pub(super) fn validation_error_body(&self) -> Result<Option<ErrorBody>, BuildError> {
+    pub(super) fn validation_error_body(&self) -> Result<Option<ErrorBody>, Mistake> {
         let Some(validation) = &self.answers.validation else {
             return Ok(None);
         };
         if !validation.status.is_client_error() {
-            return Err(BuildError(format!(
-                "on_validation_error: status {} is not a client error (4xx)",
-                validation.status.as_u16()
-            )));
+            return Err(Mistake::new(
+                MistakeKind::ValidationStatus {
+                    status: validation.status.as_u16(),
+                },
+                Declared::App {
+                    setting: "on_validation_error",
+                },
+            ));
         }
         Ok(Some(ErrorBody {
             status: validation.status.as_u16(),

@@ -4,7 +4,7 @@
 //! Rules enforced here:
 //! - startup hooks run in the order added, each awaited, after the app is built and before the
 //!   address is bound; the first that fails stops the start: [`App::bind`] and [`App::serve`]
-//!   return [`ServeError::Startup`](crate::ServeError::Startup), one line naming the hook and its
+//!   return [`ServeError::Startup`](crate::serve::ServeError::Startup), one line naming the hook and its
 //!   error, and the hooks after it do not run;
 //! - shutdown hooks run in the order added, once the server drained its connections and the
 //!   background tasks finished (both within `shutdown_timeout`); one that fails or panics is

@@ -17,3 +17,8 @@ mod memory;
 pub use arg::{IdempotencyKey, IdempotencyKeys, Kept, Pending, DEFAULT_MAX_KEPT, REPLAYED};
 pub use keys::{decide, Begin, KeptResponse, KeyFuture, KeyStore, KeyStoreError, Record};
 pub use memory::MemoryKeys;
+
+/// Renamed [`KeptResponse`] (issue 33); an alias for one release.
+#[deprecated(note = "renamed ferrapi::idempotency::KeptResponse")]
+#[doc(hidden)]
+pub type KeptAnswer = KeptResponse;

@@ -161,17 +161,49 @@ fn asset_folders() -> &'static (String, String) {
     })
 }
 
-/// Check a configured URL: an absolute path without a trailing slash, query or fragment.
-fn check_url(what: &str, url: &str) -> Result<(), String> {
-    let valid = url.starts_with('/')
+/// Every mistake in the URLs `config` serves the document and the pages at, each with the
+/// `App` method that sets it (`"docs_url"`): a URL that is not an absolute path like `/docs`, or
+/// one that another of the three already takes. The URLs of pages that are not served (no
+/// document) are not checked, as [`DocsRoutes::new`] does not read them.
+pub(crate) fn url_mistakes(config: &Config) -> Vec<(&'static str, String)> {
+    let mut mistakes = Vec::new();
+    let Some(openapi_url) = &config.openapi_url else {
+        return mistakes;
+    };
+    let mut taken: Vec<(&'static str, &str)> = Vec::new();
+    let urls = [
+        ("openapi_url", Some(openapi_url)),
+        ("docs_url", config.docs_url.as_ref()),
+        ("redoc_url", config.redoc_url.as_ref()),
+    ];
+    for (setting, url) in urls {
+        let Some(url) = url else { continue };
+        if !valid_url(url) {
+            mistakes.push((setting, format!("`{url}` {NOT_A_URL}")));
+        } else if let Some((other, _)) = taken.iter().find(|(_, known)| *known == url.as_str()) {
+            mistakes.push((setting, format!("`{url}` is taken by {other}")));
+        }
+        taken.push((setting, url));
+    }
+    mistakes
+}
+
+/// What a configured URL must be.
+const NOT_A_URL: &str = "must be an absolute path like `/docs`, without a trailing slash, query or fragment";
+
+/// Whether a configured URL is an absolute path without a trailing slash, query or fragment.
+fn valid_url(url: &str) -> bool {
+    url.starts_with('/')
         && (url == "/" || !url.ends_with('/'))
-        && !url.contains(['?', '#', '"', '<', '>', ' ']);
-    if valid {
+        && !url.contains(['?', '#', '"', '<', '>', ' '])
+}
+
+/// Check a configured URL (see [`valid_url`]).
+fn check_url(what: &str, url: &str) -> Result<(), String> {
+    if valid_url(url) {
         Ok(())
     } else {
-        Err(format!(
-            "{what} `{url}` must be an absolute path like `/docs`, without a trailing slash, query or fragment"
-        ))
+        Err(format!("{what} `{url}` {NOT_A_URL}"))
     }
 }
 

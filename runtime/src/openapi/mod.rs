@@ -22,7 +22,7 @@ mod fields;
 mod layout;
 mod operation;
 
-pub(crate) use docs::DocsRoutes;
+pub(crate) use docs::{url_mistakes, DocsRoutes};
 pub use docs::{CONTENT_SECURITY_POLICY_VALUE, REDOC_VERSION, SWAGGER_UI_VERSION};
 pub use document::Tag;
 pub(crate) use document::{document, document_path, ErrorBody, Info};

@@ -26,6 +26,7 @@ pub use handler::{start, Call};
 pub(crate) use route::BoxFuture;
 pub use route::{BodyMode, Handler, Route, RouteDef, RouteParts, Shape, Started};
 pub(crate) use router::RouteStatus;
+pub(crate) use router::RouterErrorKind;
 pub use router::{Lookup, Router};
 pub use table::RouteInfo;
-pub(crate) use table::RouteTable;
+pub(crate) use table::{RouteTable, TableError, TableErrorKind};

@@ -101,40 +101,64 @@ pub struct Router {
     statuses: Vec<RouteStatus>,
 }
 
-/// A route table that could not be compiled.
+/// A route the router cannot hold (one per such route: [`Router::new`] reports them all).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RouterError(pub String);
+pub struct RouterError {
+    /// The route's declaration index.
+    pub route: usize,
+    /// What is wrong with it.
+    pub kind: RouterErrorKind,
+}
 
-impl std::fmt::Display for RouterError {
+/// Why the router cannot hold a route.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RouterErrorKind {
+    /// The template has more path parameters than a request's [`PathParams`] can hold.
+    TooManyParams {
+        /// The most a route may have.
+        max: usize,
+    },
+    /// matchit refuses the template's shape beside the shapes before it (its message).
+    Conflict(String),
+}
+
+impl std::fmt::Display for RouterErrorKind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            RouterErrorKind::TooManyParams { max } => write!(f, "more than {max} path parameters"),
+            RouterErrorKind::Conflict(message) => f.write_str(message),
+        }
     }
 }
 
-impl std::error::Error for RouterError {}
-
 impl Router {
-    /// Compile `routes` (method and template, in declaration order).
-    pub fn new(routes: &[(Method, Template)]) -> Result<Self, RouterError> {
+    /// Compile `routes` (method and template, in declaration order); every route it cannot
+    /// hold is reported, in declaration order.
+    pub fn new(routes: &[(Method, Template)]) -> Result<Self, Vec<RouterError>> {
         let mut matcher = matchit::Router::new();
         let mut shapes: Vec<Shape> = Vec::new();
         let mut statuses = Vec::with_capacity(routes.len());
         let mut route_shape = Vec::with_capacity(routes.len());
+        let mut errors = Vec::new();
 
         for (index, (method, template)) in routes.iter().enumerate() {
+            // A route the router cannot hold is reported and the next is compiled on, so one
+            // build names every such route; the router is not returned then.
+            let refused = |kind| RouterError { route: index, kind };
             if template.param_names().count() > MAX_PARAMS {
-                return Err(RouterError(format!(
-                    "route `{}` has more than {MAX_PARAMS} path parameters",
-                    template.openapi_path()
-                )));
+                errors.push(refused(RouterErrorKind::TooManyParams { max: MAX_PARAMS }));
+                statuses.push(RouteStatus::Served);
+                continue;
             }
             let key = template.shape();
             let shape = match shapes.iter().position(|s| s.template.shape() == key) {
                 Some(found) => found,
                 None => {
-                    matcher
-                        .insert(key.clone(), shapes.len())
-                        .map_err(|err| RouterError(format!("route `{}`: {err}", template.openapi_path())))?;
+                    if let Err(err) = matcher.insert(key.clone(), shapes.len()) {
+                        errors.push(refused(RouterErrorKind::Conflict(err.to_string())));
+                        statuses.push(RouteStatus::Served);
+                        continue;
+                    }
                     shapes.push(Shape {
                         template: template.clone(),
                         layout: layout(template),
@@ -153,6 +177,9 @@ impl Router {
             });
         }
 
+        if !errors.is_empty() {
+            return Err(errors);
+        }
         let templates: Vec<Template> = shapes.iter().map(|s| s.template.clone()).collect();
         for (shape_index, shape) in shapes.iter_mut().enumerate() {
             for (route, (method, _)) in routes.iter().enumerate() {
@@ -282,6 +309,30 @@ mod tests {
             Lookup::Found { route, params } => (route, params.to_vec()),
             other => panic!("expected a route, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn every_route_the_router_cannot_hold_is_reported() {
+        let nine = "/{a}/{b}/{c}/{d}/{e}/{f}/{g}/{h}/{i}";
+        let routes: Vec<(Method, Template)> = [nine, "/ok", nine]
+            .iter()
+            .map(|p| (Method::GET, Template::parse(p).unwrap()))
+            .collect();
+        let refused = Router::new(&routes).unwrap_err();
+        let too_many = RouterErrorKind::TooManyParams { max: MAX_PARAMS };
+        assert_eq!(
+            refused,
+            [
+                RouterError {
+                    route: 0,
+                    kind: too_many.clone()
+                },
+                RouterError {
+                    route: 2,
+                    kind: too_many
+                }
+            ]
+        );
     }
 
     #[test]

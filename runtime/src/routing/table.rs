@@ -3,15 +3,15 @@
 //!
 //! Rules enforced here: routes are compiled by their full paths (a group's prefix included), so
 //! the first-match rule and the shadow report apply across groups as to any routes; a template
-//! that does not parse, or a table the router cannot compile, stops the build with the route's
-//! name in the message; a shadowed route's row names the route that wins and its path; a
+//! that does not parse, or a route the router cannot hold, stops the build, every such route
+//! reported by its declaration index; a shadowed route's row names the route that wins and its path; a
 //! WebSocket route's row is marked (known from its operation's `x-websocket` extension, read at
 //! build time, so serving pays nothing for it).
 
 use ferrapi_template::Template;
 use hyper::Method;
 
-use super::router::{RouteStatus, Router};
+use super::router::{RouteStatus, Router, RouterErrorKind};
 
 /// A row of the route table shown at start-up.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,24 +53,67 @@ pub(crate) struct RouteTable {
     websocket: Vec<bool>,
 }
 
+/// A route the table cannot hold: its declaration index and why.
+#[derive(Debug)]
+pub(crate) struct TableError {
+    pub(crate) route: usize,
+    pub(crate) kind: TableErrorKind,
+}
+
+/// Why the table cannot hold a route.
+#[derive(Debug)]
+pub(crate) enum TableErrorKind {
+    /// Its full path is not a template (the parser's message).
+    Template(String),
+    /// The router cannot hold it.
+    Router(RouterErrorKind),
+}
+
 impl RouteTable {
     /// Parse every route's full path template (`(name, method, path, websocket)` in declaration
-    /// order) and compile the router; the message names the culprit.
+    /// order) and compile the router; every route that cannot be held is reported, in
+    /// declaration order (the router is compiled of the routes whose templates parse, so one
+    /// build reports both kinds).
     pub(crate) fn compile<'r>(
         routes: impl IntoIterator<Item = (&'static str, &'r Method, &'r str, bool)>,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, Vec<TableError>> {
         let mut templates = Vec::new();
         let mut keyed = Vec::new();
         let mut keys = Vec::new();
         let mut websocket = Vec::new();
-        for (name, method, path, is_websocket) in routes {
-            let template = Template::parse(path).map_err(|e| format!("route `{name}`: {e}"))?;
-            keyed.push((method.clone(), template.clone()));
-            templates.push(template);
+        let mut errors = Vec::new();
+        // The declaration index of each route given to the router.
+        let mut routed = Vec::new();
+        for (index, (name, method, path, is_websocket)) in routes.into_iter().enumerate() {
+            match Template::parse(path) {
+                Ok(template) => {
+                    keyed.push((method.clone(), template.clone()));
+                    routed.push(index);
+                    templates.push(template);
+                }
+                Err(e) => errors.push(TableError {
+                    route: index,
+                    kind: TableErrorKind::Template(e.to_string()),
+                }),
+            }
             keys.push((method.clone(), name));
             websocket.push(is_websocket);
         }
-        let router = Router::new(&keyed).map_err(|e| e.to_string())?;
+        let router = Router::new(&keyed).map_err(|refused| {
+            refused.into_iter().map(|error| TableError {
+                route: routed.get(error.route).copied().unwrap_or(error.route),
+                kind: TableErrorKind::Router(error.kind),
+            })
+        });
+        let router = match router {
+            Ok(router) if errors.is_empty() => router,
+            Ok(_) => return Err(errors),
+            Err(refused) => {
+                errors.extend(refused);
+                errors.sort_by_key(|error| error.route);
+                return Err(errors);
+            }
+        };
         Ok(RouteTable {
             router,
             templates,

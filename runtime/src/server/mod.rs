@@ -122,8 +122,9 @@ impl After {
     }
 }
 
-/// Why a server could not start. Its `Debug` is its one-line message, so a `main` returning
-/// `Result<(), ServeError>` ends with `Error: <the line>` and a non-zero exit.
+/// Why a server could not start. Its `Debug` is its message, so a `main` returning
+/// `Result<(), ServeError>` ends with `Error: <the message>` and a non-zero exit: one line, or,
+/// for an app with several mistakes, their count and one line each (see [`BuildError`]).
 pub enum ServeError {
     /// The app is misconfigured.
     Build(BuildError),

@@ -598,8 +598,9 @@ fn a_groups_dependencies_are_documented_on_each_operation() {
 fn a_groups_dependency_needing_missing_state_stops_the_build() {
     let app = App::new().group(group!("/a", dependencies(Audit)).routes(routes![ping]));
     let err = app.build().expect_err("no `Audits` state");
-    assert!(err.0.contains("route `ping` (GET /a/ping)"), "{err}");
-    assert!(err.0.contains("State<"), "{err}");
+    assert!(err.to_string().contains("route `ping` (GET /a/ping)"), "{err}");
+    assert!(err.to_string().contains("its groups' dependency `"), "{err}");
+    assert!(err.to_string().contains("State<"), "{err}");
 }
 
 #[tokio::test]

@@ -11,6 +11,7 @@
 //!
 //! Run one module with a filter, e.g. `cargo test -p ferrapi-tests --test framework http_params::`.
 
+mod build_errors;
 mod conditional;
 mod constraints;
 mod datetimes;
