@@ -134,37 +134,39 @@ where
                         response
                     });
                 }
-                Run::Reading(reading) => {
-                    let next = match reading.reader.poll_read(cx) {
-                        Poll::Pending => return Poll::Pending,
-                        Poll::Ready(Err(response)) => {
-                            note(reading.reader.heard(), &response);
-                            Run::ready(response)
-                        }
-                        Poll::Ready(Ok(bytes)) => {
-                            let charge = reading.reader.take_charge();
-                            let Reading {
-                                inner,
-                                route,
-                                parts,
-                                params,
-                                reader,
-                            } = &**reading;
-                            match inner.targets.get(*route) {
-                                Some(target) => call(
-                                    (inner, target),
-                                    (parts, params),
-                                    &body_input(&parts.headers, bytes),
-                                    (charge, reader.heard()),
-                                ),
-                                None => Run::ready(internal_error()),
-                            }
-                        }
-                    };
-                    *self = next;
-                }
+                Run::Reading(reading) => match reading.poll_on(cx) {
+                    Poll::Pending => return Poll::Pending,
+                    Poll::Ready(next) => *self = next,
+                },
             }
         }
+    }
+}
+
+impl<B> Reading<B>
+where
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
+    B::Error: Into<BoxError>,
+{
+    /// Read on; once the body is whole, call the handler: what answers the request next.
+    fn poll_on(&mut self, cx: &mut Context<'_>) -> Poll<Run<B>> {
+        let bytes = match self.reader.poll_read(cx) {
+            Poll::Pending => return Poll::Pending,
+            Poll::Ready(Err(response)) => return Poll::Ready(refused_now(self.reader.heard(), response)),
+            Poll::Ready(Ok(bytes)) => bytes,
+        };
+        let charge = self.reader.take_charge();
+        let Some(target) = self.inner.targets.get(self.route) else {
+            return Poll::Ready(Run::ready(internal_error()));
+        };
+        let input = body_input(&self.parts.headers, bytes);
+        let heard = self.reader.heard();
+        Poll::Ready(call(
+            (&self.inner, target),
+            (&self.parts, &self.params),
+            &input,
+            (charge, heard),
+        ))
     }
 }
 
