@@ -73,6 +73,7 @@ where
 
 /// What the bottom of a stack makes of the request it is given: the answer, or its way there.
 trait Bottom: Clone + Send + Sync + 'static {
+    /// The answer to the request of `parts` and `body`, or the way to it.
     fn answer(&self, parts: Parts, body: Received<'_, Unhanded<Body>>) -> Run<Unhanded<Body>>;
 }
 
