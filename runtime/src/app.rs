@@ -30,12 +30,12 @@ pub(crate) use lifecycle::{start, stop, Lifecycle};
 
 use crate::budget::MemoryBudget;
 use crate::config::Config;
-use crate::dispatch::{stack, Compiled, Endpoint, LayerFn, MatchedRoute, Service, Target};
+use crate::dispatch::{Compiled, Endpoint, LayerFn, MatchedRoute, Service, Target};
 use crate::extract::{Shared, StateMap};
 use crate::group::{Group, Inherited, Mounted, RefusedPrefix};
 use crate::metrics::{HttpMetrics, Metrics};
 use crate::openapi::{document, document_path, fastapi_layout, DocsRoutes, ErrorBody, Info};
-use crate::response::{Body, BoxError, ErrorAnswers, InternalAnswer};
+use crate::response::{Body, BoxError, ErrorAnswers};
 use crate::routing::{Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable, Router};
 use crate::validate::SchemaRegistry;
 
@@ -438,9 +438,7 @@ impl App {
             let docs_paths: Vec<&str> = docs.paths().collect();
             HttpMetrics::new(metrics, &templates, &docs_paths)
         });
-        let internal = self.answers.internal.clone();
-        let targets = targets(self.routes, matched, internal.as_ref());
-        let app_stack = (!self.layers.is_empty()).then(|| stack(&self.layers, internal.as_ref()));
+        let targets = targets(self.routes, matched);
         let compiled = Compiled {
             targets,
             router,
@@ -457,7 +455,7 @@ impl App {
             route_table,
             metrics,
         };
-        Ok(Service::new(compiled, app_stack))
+        Ok(Service::new(compiled, &self.layers))
     }
 
     /// Warn that `GET path`, which a route answers, is answered by `what` instead.
@@ -472,38 +470,29 @@ impl App {
 }
 
 /// Each route as the dispatcher runs it (by declaration index), with `matched`, its extension
-/// for the layers: its groups' dependencies and layer stacks, empty for a route whose groups
-/// have neither. Each group's layer stack is built once and shared by its routes (a clone of an
-/// endpoint shares its layers' state); `internal` is the app's 500, for its layers' errors.
-fn targets(
-    routes: Vec<Mounted>,
-    matched: Vec<MatchedRoute>,
-    internal: Option<&InternalAnswer>,
-) -> Vec<Target> {
-    let mut stacks: Vec<(Arc<[LayerFn]>, Endpoint)> = Vec::new();
-    let mut stack_of = |layers: &Arc<[LayerFn]>| -> Endpoint {
-        if let Some((_, stack)) = stacks.iter().find(|(known, _)| Arc::ptr_eq(known, layers)) {
-            return stack.clone();
-        }
-        let stack = stack(layers, internal);
-        stacks.push((layers.clone(), stack.clone()));
-        stack
-    };
+/// for the layers: its groups' dependencies and layers, empty for a route whose groups have
+/// neither. The dispatcher composes each route's layers into its own stack (`Service::new`).
+fn targets(routes: Vec<Mounted>, matched: Vec<MatchedRoute>) -> Vec<Target> {
     routes
         .into_iter()
         .zip(matched)
         .map(|(route, matched)| {
             let inherited: Option<&Inherited> = route.inherited.as_deref();
-            Target {
-                def: route.def,
-                matched,
-                stacks: inherited
-                    .map(|inherited| inherited.layers.iter().map(&mut stack_of).collect())
-                    .unwrap_or_default(),
-                dependencies: inherited
-                    .map(|inherited| inherited.dependencies.clone().into())
-                    .unwrap_or_default(),
-            }
+            // The innermost group's layers first: each group's stack folds over the nested one's.
+            let layers = inherited
+                .map(|inherited| {
+                    inherited
+                        .layers
+                        .iter()
+                        .rev()
+                        .flat_map(|group| group.iter().cloned())
+                        .collect()
+                })
+                .unwrap_or_default();
+            let dependencies = inherited
+                .map(|inherited| inherited.dependencies.clone().into())
+                .unwrap_or_default();
+            Target::new(route.def, matched, layers, dependencies)
         })
         .collect()
 }

@@ -206,7 +206,7 @@ pub(crate) struct Inherited {
     /// Dependencies, outermost group first.
     pub(crate) dependencies: Vec<DependencyFn>,
     /// The layers of each group that has some, outermost first; one `Arc` per group, shared by
-    /// its routes and nested groups, so the app builds one stack per group.
+    /// its routes and nested groups (the dispatcher composes them into each route's own stack).
     pub(crate) layers: Vec<Arc<[LayerFn]>>,
     /// This group's or an enclosing group's prefix is malformed: the group is reported, not
     /// each of its routes' full paths again.

@@ -4,8 +4,9 @@
 //! so neither imports from the other. Its files:
 //!
 //! - `limit`: the body limits, checked in one place ([`Limit`]), and the 413;
-//! - `deadline`: what a body that missed its deadline ends with and is answered with (408), and
-//!   the contract of the dispatcher's first look ([`FirstWait`]);
+//! - `handed`: what the server hands over with a body and hears back ([`Handed`], [`Heard`]),
+//!   and the dispatcher's first look as an explicit call ([`Look`]);
+//! - `deadline`: what a body that missed its deadline ends with and is answered with (408);
 //! - `reader`: a body read whole, bounded and charged against the memory budget ([`BodyReader`]);
 //! - `input`: the body as the arguments see it ([`BodyInput`]);
 //! - `stream`: the unread body of a route that streams it ([`StreamSlot`]);
@@ -18,13 +19,14 @@
 //!   none, whole, streamed, a form with files), never beyond its limit, and charged against the
 //!   memory budget before what it holds is taken;
 //! - every contract between the server's body and its readers is a type or a method of this
-//!   layer ([`BodyTimedOut`], [`BodyDeadlineMissed`], [`FirstWait`], [`BodyReader::first_look`]),
-//!   never an identity that moving a file could change;
+//!   layer ([`BodyTimedOut`], [`Look`], [`Heard`], [`BodyReader::first_look`]), never an identity
+//!   nor a convention that moving a file or reordering polls could change;
 //! - every way a body fails has one answer, whoever reads it: 413 over its limit, 408 past its
 //!   deadline (the connection closed), 400 unreadable.
 
 mod deadline;
 mod form;
+mod handed;
 mod input;
 mod limit;
 mod multipart;
@@ -34,9 +36,10 @@ mod spool;
 mod stream;
 mod upload;
 
-pub(crate) use deadline::{BodyDeadlineMissed, BodyTimedOut, FirstWait};
+pub(crate) use deadline::BodyTimedOut;
 pub(crate) use form::FormParts;
 pub(crate) use form::PartValue;
+pub(crate) use handed::{Handed, HandedOwned, Heard, Look, News, Unhanded};
 pub(crate) use input::body_input;
 pub(crate) use input::BodyInput;
 pub(crate) use limit::Limit;

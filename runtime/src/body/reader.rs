@@ -25,8 +25,10 @@
 //! - a body that cannot be read is answered: 408 when it missed its deadline (`deadline.rs`), 413
 //!   when a layer limited its length (`RequestBodyLimitLayer`), else 400;
 //! - the dispatcher's first look ([`BodyReader::first_look`]) polls without a task to wake, and
-//!   the dispatcher polls again with its task's waker before it waits: the contract of
-//!   `deadline.rs` (a timed body starts no clock for that look).
+//!   tells the body so ([`Look`]: a timed body starts no clock for that look); the dispatcher
+//!   polls again with its task's waker before it waits;
+//! - a reset is told to the server ([`Heard`], `handed.rs`) where it is met, here: the answer
+//!   says it too, but a layer may replace the answer.
 
 use bytes::{Buf, Bytes};
 use std::pin::Pin;
@@ -38,6 +40,7 @@ use hyper::StatusCode;
 use serde_json::json;
 
 use super::deadline::{body_timed_out, is_body_timeout};
+use super::handed::{Handed, Heard, Look, News};
 use super::limit::Limit;
 use crate::budget::{Charge, OverBudget, Registration, RoomWait, Share, Waiting};
 use crate::response::{body_reset, error_response, over_budget, BodyError, BoxError, Response};
@@ -68,6 +71,8 @@ pub(crate) struct BodyReader<B> {
     slow: Option<Box<Slow>>,
     /// The share of its connection's bodies being received, when it counts against one.
     share: Option<Arc<Share>>,
+    /// Where the server hears of a reset, when a server handed the body over.
+    heard: Option<Arc<Heard>>,
     /// Bytes that make progress (`Config::body_min_rate`, at least 1).
     step: usize,
 }
@@ -95,12 +100,12 @@ where
 {
     /// Start reading `body`; a declared `Content-Length` over `limit` is refused at once, and
     /// one the memory budget (`charge`) could never hold (413). A body that waits counts against
-    /// its connection's `share`, when it has one, and progresses by `step` bytes.
+    /// its connection's share, when `handed` has one, and progresses by `step` bytes.
     pub(crate) fn new(
         body: B,
         limit: Limit,
         charge: Option<Charge>,
-        (share, step): (Option<Arc<Share>>, u32),
+        (handed, step): (Handed<'_>, u32),
     ) -> Result<Self, Response> {
         // hyper turns `Content-Length` into the body's exact size hint (and refuses a malformed
         // one), so the header need not be looked up and parsed again.
@@ -132,9 +137,15 @@ where
             declared: hint.exact().is_some(),
             limit,
             slow: None,
-            share,
+            share: handed.share.cloned(),
+            heard: handed.heard.cloned(),
             step: (step as usize).max(1),
         })
+    }
+
+    /// Where the server hears what became of the body, when a server handed it over.
+    pub(crate) fn heard(&self) -> Option<&Arc<Heard>> {
+        self.heard.as_ref()
     }
 
     /// The request's charge, once the body is read (its parse grows it).
@@ -156,15 +167,6 @@ where
             self.charged = held;
         }
         Ok(())
-    }
-
-    /// The first look at the body, where no task can be woken (the dispatcher's, inside the
-    /// server's call of the service): the body if it is whole already. Before the caller waits
-    /// for it, it polls again with [`poll_read`](Self::poll_read) and its task's waker: that is
-    /// the contract a body with a deadline relies on (`deadline.rs`).
-    #[inline]
-    pub(crate) fn first_look(&mut self) -> Poll<Result<Bytes, Response>> {
-        self.poll_body(&mut Context::from_waker(Waker::noop()), true)
     }
 
     /// Poll until the body is complete, too large, or broken.
@@ -222,6 +224,9 @@ where
             return Ok(());
         };
         if slow.registration.as_ref().is_some_and(Registration::is_reset) {
+            if let Some(heard) = &self.heard {
+                heard.tell(News::MemoryReset);
+            }
             return Err(Poll::Ready(Err(body_reset())));
         }
         if slow.admitting {
@@ -389,6 +394,24 @@ where
     }
 }
 
+impl<B> BodyReader<B>
+where
+    B: hyper::body::Body + Look + Unpin,
+    B::Error: Into<BoxError>,
+{
+    /// The first look at the body, where no task can be woken (the dispatcher's, inside the
+    /// server's call of the service): the body if it is whole already. The body is told of the
+    /// look ([`Look`]), so a wait met in it starts no clock; before the caller waits for the
+    /// body, it polls again with [`poll_read`](Self::poll_read) and its task's waker.
+    #[inline]
+    pub(crate) fn first_look(&mut self) -> Poll<Result<Bytes, Response>> {
+        self.body.looking(true);
+        let looked = self.poll_body(&mut Context::from_waker(Waker::noop()), true);
+        self.body.looking(false);
+        looked
+    }
+}
+
 impl Slow {
     /// Its registration, once it is admitted.
     fn admitted(&self) -> Option<&Registration> {
@@ -442,6 +465,15 @@ mod tests {
         frames: std::collections::VecDeque<&'static [u8]>,
         stall: bool,
         stalled: bool,
+        /// Whether it is being looked at, and the polls it was looked at in.
+        looking: bool,
+        looked_polls: usize,
+    }
+
+    impl Look for Frames {
+        fn looking(&mut self, on: bool) {
+            self.looking = on;
+        }
     }
 
     impl hyper::body::Body for Frames {
@@ -452,6 +484,9 @@ mod tests {
             mut self: Pin<&mut Self>,
             cx: &mut Context<'_>,
         ) -> Poll<Option<Result<hyper::body::Frame<Bytes>, Self::Error>>> {
+            if self.looking {
+                self.looked_polls += 1;
+            }
             if self.stall && !std::mem::replace(&mut self.stalled, true) {
                 cx.waker().wake_by_ref();
                 return Poll::Pending;
@@ -467,9 +502,11 @@ mod tests {
             frames: frames.iter().copied().collect(),
             stall,
             stalled: false,
+            looking: false,
+            looked_polls: 0,
         };
-        let mut reader =
-            BodyReader::new(body, Limit::of_usize(limit), None, (None, 0)).map_err(|r| r.status())?;
+        let mut reader = BodyReader::new(body, Limit::of_usize(limit), None, (Handed::default(), 0))
+            .map_err(|r| r.status())?;
         std::future::poll_fn(|cx| reader.poll_read(cx))
             .await
             .map_err(|r| r.status())
@@ -505,18 +542,23 @@ mod tests {
             frames: [&b"{}"[..]].into_iter().collect(),
             stall,
             stalled: false,
+            looking: false,
+            looked_polls: 0,
         };
-        let mut whole =
-            BodyReader::new(frames(false), Limit::new(10), None, (None, 0)).map_err(|r| r.status());
+        let mut whole = BodyReader::new(frames(false), Limit::new(10), None, (Handed::default(), 0))
+            .map_err(|r| r.status());
         let looked = whole.as_mut().map(|reader| reader.first_look());
         assert!(matches!(looked, Ok(Poll::Ready(Ok(ref bytes))) if bytes == "{}"));
-        let mut waiting =
-            BodyReader::new(frames(true), Limit::new(10), None, (None, 0)).map_err(|r| r.status());
+        let mut waiting = BodyReader::new(frames(true), Limit::new(10), None, (Handed::default(), 0))
+            .map_err(|r| r.status());
         let Ok(reader) = waiting.as_mut() else {
             panic!("refused")
         };
         assert!(reader.first_look().is_pending());
+        // The body was told of the look, and of its end: the next poll is a task's.
+        assert_eq!((reader.body.looked_polls, reader.body.looking), (1, false));
         let read = std::future::poll_fn(|cx| reader.poll_read(cx)).await;
         assert_eq!(read.ok(), Some(Bytes::from_static(b"{}")));
+        assert_eq!(reader.body.looked_polls, 1);
     }
 }

@@ -93,7 +93,7 @@ pub(crate) async fn read_form(
             // length, and again for what arrived beyond it.
             let declared = usize::try_from(body.size_hint().lower()).unwrap_or(usize::MAX);
             budget.grow(declared.saturating_mul(2))?;
-            let mut reader = BodyReader::new(body, limits.urlencoded, None, (None, 0))?;
+            let mut reader = BodyReader::new(body, limits.urlencoded, None, (super::Handed::default(), 0))?;
             let bytes = std::future::poll_fn(|cx| reader.poll_read(cx)).await?;
             budget.grow(bytes.len().saturating_sub(declared).saturating_mul(2))?;
             let parts = form_urlencoded::parse(&bytes)

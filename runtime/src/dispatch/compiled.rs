@@ -2,15 +2,16 @@
 //! shared by every connection (see the flow in `mod.rs`).
 //!
 //! Rules enforced here: everything a request needs of the app is computed before the first
-//! request; a route's groups' layer stacks and dependencies are data of its [`Target`], empty
-//! slices for a route whose groups have none, so the request path tests their length instead of
-//! taking another path; the [`MatchedRoute`] extension of each route is made once, here.
+//! request; a route's own layer stack (its groups' layers, composed for it) and its groups'
+//! dependencies are data of its [`Target`], `None` and an empty slice for a route whose groups
+//! have none, so the request path tests them instead of taking another path; the
+//! [`MatchedRoute`] extension of each route is made once, here.
 
 use std::sync::Arc;
 
 use bytes::Bytes;
 
-use super::Endpoint;
+use super::{Endpoint, LayerFn};
 use crate::budget::MemoryBudget;
 use crate::config::Config;
 use crate::extract::{DependencyFn, Shared};
@@ -44,12 +45,34 @@ pub(crate) struct Target {
     pub(crate) def: RouteDef,
     /// The [`MatchedRoute`] extension layers see, and the template observation reports.
     pub(crate) matched: MatchedRoute,
-    /// The layer stack of each of the route's groups that has layers, outermost first; each
-    /// ends in the innermost service of `proceed.rs`. Empty for most routes.
-    pub(crate) stacks: Box<[Endpoint]>,
+    /// The route's groups' layers, the innermost group's first (the first one innermost), until
+    /// its stack is built with the app (`innermost.rs`); empty after.
+    pub(crate) layers: Box<[LayerFn]>,
+    /// The route inside its groups' layers, ending in the route itself (`innermost.rs`); `None`
+    /// for most routes.
+    pub(crate) stack: Option<Endpoint>,
     /// The dependencies of the route's groups, outermost group first, handed to the handler.
     /// Empty for most routes.
     pub(crate) dependencies: Box<[DependencyFn]>,
+}
+
+impl Target {
+    /// The route of `def`, whose layers see `matched`, inside its groups' `layers` (the innermost
+    /// group's first) and given their `dependencies` (the outermost group's first).
+    pub(crate) fn new(
+        def: RouteDef,
+        matched: MatchedRoute,
+        layers: Box<[LayerFn]>,
+        dependencies: Box<[DependencyFn]>,
+    ) -> Self {
+        Target {
+            def,
+            matched,
+            layers,
+            stack: None,
+            dependencies,
+        }
+    }
 }
 
 /// The route a request matched, as a request extension: what a layer (metrics, access control,

@@ -6,11 +6,10 @@
 //!    metrics; the request's id, clock and metrics start here (else one check, then nothing);
 //! 2. **route** (`routed.rs`): the one routing function: the metrics endpoint, the docs pages, or
 //!    the router (a route, 404 or 405);
-//! 3. **the app's layers** (`proceed.rs`), when it has them: the request goes down the stack with
-//!    where it was routed (one private extension), and the stack's innermost service picks up
-//!    from there;
-//! 4. **the route's groups' layers** (`proceed.rs`), when its groups have them: the same, one
-//!    stack per group, outermost first, ending in the same innermost service;
+//! 3. **the app's layers** (`proceed.rs`), when it has them: the request goes down the stack,
+//!    whose innermost service (`innermost.rs`) routes the request it is given and carries it on;
+//! 4. **the route's own layers** (`proceed.rs`), when its groups have them: its groups' layers,
+//!    composed for the route when the app is built, ending in the route itself (`innermost.rs`);
 //! 5. **run the route** (`run.rs`): read its body in the route's mode (none, whole, handed over
 //!    unread), build its `RequestCx` (in one place), and call its one generated handler with its
 //!    groups' dependencies, which answers now or returns the future of the answer;
@@ -20,15 +19,20 @@
 //!
 //! What differs between apps and routes (layers or not, group stacks or dependencies or not, body
 //! mode, observed or not) is data chosen when the app is built (`compiled.rs`: [`Compiled`],
-//! [`Target`]), not another copy of this path. Its other files: `service` (the compiled app as a service),
-//! `endpoint` (what a layer wraps), `panic` (a panic is a 500).
+//! [`Target`]), not another copy of this path. Its other files: `service` (the compiled app as a
+//! service), `endpoint` (what a layer wraps), `innermost` (the bottoms of the stacks, and where
+//! stacks are built), `panic` (a panic is a 500).
 //!
 //! Rules enforced here:
 //! - everything up to the handler's future runs synchronously when the route takes no body, or
 //!   when its body is already whole (one poll without a waker tells): the returned future is
 //!   small (the boxed user future, or a ready response) and owns nothing of the request but what
 //!   the user's function took;
-//! - a route outside groups with layers or dependencies pays one slice-length test for them each;
+//! - nothing comes back up from a layer stack into this path: what the bottom of a stack needs
+//!   it reads from the request it is given, or was built with;
+//! - what the server hands over with a body (`body/handed.rs`) goes to the route's reader, and
+//!   what became of the body goes back to the server that way, never in the answer;
+//! - a route outside groups with layers or dependencies pays one test for them each;
 //!   an app without layers pays one `Option` test; an unobserved request one test (the observer
 //!   is monomorphised away);
 //! - routes with a body read it by polling, never beyond the limit (413), then validate it;
@@ -46,6 +50,7 @@ use hyper::Method;
 
 mod compiled;
 mod endpoint;
+mod innermost;
 mod observe;
 mod panic;
 mod proceed;
@@ -58,22 +63,20 @@ pub use compiled::MatchedRoute;
 pub(crate) use compiled::{Compiled, Target};
 pub use endpoint::{Endpoint, EndpointFuture};
 pub(crate) use observe::{Observed, RequestId, X_REQUEST_ID_NAME};
-pub(crate) use proceed::stack;
 pub(crate) use response_future::ResponseFuture;
 pub use response_future::ServiceFuture;
 pub(crate) use service::LayerFn;
 pub use service::Service;
 
-use crate::budget::Share;
+use crate::body::{Handed, Look};
 use crate::logging::ACCESS_TARGET;
 use crate::response::BoxError;
 use observe::Hook;
 use routed::route;
 use run::Run;
 
-/// A request body, and the share of its connection's bodies being received it counts against,
-/// when it has one (HTTP/2, `budget/receiving.rs`).
-pub(crate) type Received<'a, B> = (B, Option<&'a Arc<Share>>);
+/// A request body, and what the server handed over with it (`body/handed.rs`).
+pub(crate) type Received<'a, B> = (B, Handed<'a>);
 
 /// Whether the access line is on: decided once by ferrapi's log, else asked of `tracing` (a
 /// callsite's cached interest, which still consults the subscriber's filter per request).
@@ -85,9 +88,8 @@ fn access_log_on() -> bool {
     }
 }
 
-/// Start answering the request of head `parts` and body `body` (counted against its connection's
-/// share of bodies being received, when it has one) with the app `inner`, whose layer stack (if
-/// it has layers) is `stack`. Taken apart rather than as a `Request`: the server wraps the body
+/// Start answering the request of head `parts` and body `body` (with what the server handed over
+/// with it) with the app `inner`, whose layer stack (if it has layers) is `stack`. Taken apart rather than as a `Request`: the server wraps the body
 /// it hands over, and a `Request` rebuilt around it cost a copy of the head.
 #[inline]
 pub(crate) fn dispatch<B>(
@@ -97,7 +99,7 @@ pub(crate) fn dispatch<B>(
     body: Received<'_, B>,
 ) -> ResponseFuture<B>
 where
-    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
+    B: hyper::body::Body<Data = Bytes> + Look + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
     let is_head = parts.method == Method::HEAD;
@@ -120,7 +122,7 @@ fn dispatch_observed<B>(
     is_head: bool,
 ) -> ResponseFuture<B>
 where
-    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
+    B: hyper::body::Body<Data = Bytes> + Look + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
     let mut observed = Observed::begin(inner, &parts, log);
@@ -140,8 +142,8 @@ where
     ResponseFuture::new(run, pending, is_head)
 }
 
-/// Steps 2 to 5 of the module's flow for the request of `parts` and `body`: route it, then down the app's layers (when it
-/// has them) or on to the route.
+/// Steps 2 to 5 of the module's flow for the request of `parts` and `body`: route it, then down
+/// the app's layers (when it has them) or on to the route.
 #[inline(always)]
 fn begin<B, H: Hook>(
     inner: &Arc<Compiled>,
@@ -151,14 +153,22 @@ fn begin<B, H: Hook>(
     hook: &mut H,
 ) -> Run<B>
 where
-    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
+    B: hyper::body::Body<Data = Bytes> + Look + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
     let routed = route(inner, &parts, hook);
     // The layers' `call`, the extraction and the handler's first poll run in the request.
     let _entered = hook.enter();
     match stack {
-        Some(stack) => proceed::through(stack, inner, parts, body, routed, 0),
-        None => proceed::proceed(inner, parts, body, routed, 0),
+        // The app's stack routes again what reaches its bottom: routed here for the layers'
+        // `MatchedRoute` and the observer.
+        Some(stack) => {
+            let target = match &routed {
+                routed::Routed::Route { index, .. } => inner.targets.get(*index),
+                _ => None,
+            };
+            proceed::through(stack, inner, parts, body, target)
+        }
+        None => proceed::onward(inner, parts, body, routed),
     }
 }

@@ -21,6 +21,7 @@ use hyper::header::{HeaderValue, CONTENT_LENGTH};
 
 use super::observe::Observed;
 use super::run::Run;
+use crate::body::Unhanded;
 use crate::response::{internal_error, Body, BoxError, Response};
 
 /// The future of one request's answer.
@@ -98,7 +99,7 @@ fn strip_body(response: &mut Response) {
 
 /// The future of one request answered by a [`Service`](crate::Service) as a `tower` or hyper
 /// service: the answer, as a `Result` that cannot fail.
-pub struct ServiceFuture<B>(pub(super) ResponseFuture<B>);
+pub struct ServiceFuture<B>(pub(super) ResponseFuture<Unhanded<B>>);
 
 impl<B> Future for ServiceFuture<B>
 where

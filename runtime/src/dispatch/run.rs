@@ -9,9 +9,12 @@
 //!   or handed over unread, after a declared length over the upload limit is refused (413); or,
 //!   for a route that takes files, read as a form (`extract::read_form`, files spooled to
 //!   temporary files) in the route's future, before the handler runs on it;
-//! - the handler's `RequestCx` is built in one place ([`request_cx`]), whichever way the body
-//!   came: for a route called at once by [`call`], for a route that takes files inside the future
-//!   that read its form ([`form_then_call`]);
+//! - the handler is called in one place ([`call`]), with its `RequestCx` built in one place
+//!   ([`request_cx`]), whichever way the body came: at once, once a body that was not whole has
+//!   come, or inside the future that read a form with files ([`form_then_call`]);
+//! - the route's answer (its reader's or its handler's) is looked at here, below any layer, for a
+//!   refusal of the memory budget, which is told to the server ([`note`]; `body/handed.rs`): a
+//!   layer may replace the answer;
 //! - a panic in the handler, before or after it returns its future, is a logged 500 (the app's,
 //!   when it has one: `App::on_internal_error`).
 
@@ -24,15 +27,18 @@ use std::task::{Context, Poll};
 use bytes::Bytes;
 use hyper::http::request::Parts;
 
+use hyper::StatusCode;
+
 use super::panic::{panic_message, CatchPanic};
 use super::{Compiled, Received, Target};
 use crate::body::{
-    body_input, read_form, BodyInput, BodyReader, FormLimits, Limit, StreamSlot, SPOOL_THRESHOLD,
+    body_input, read_form, BodyInput, BodyReader, FormLimits, Heard, Limit, Look, News, StreamSlot,
+    SPOOL_THRESHOLD,
 };
 use crate::budget::Charge;
 use crate::extract::{PathParams, RequestCx};
 use crate::response::{
-    internal_answer, internal_error, Body, BoxError, ErrorAnswers, InternalAnswer, Response,
+    internal_answer, internal_error, Body, BoxError, ErrorAnswers, InternalAnswer, MemoryRefused, Response,
 };
 use crate::routing::{BodyMode, BoxFuture, Started};
 
@@ -53,6 +59,9 @@ pub(crate) enum Run<B> {
         /// What the request's body and its parse hold against the memory budget, given back
         /// with the answer (the values the handler took go with its future).
         _charge: Option<Charge>,
+        /// Where the server hears of a refusal in the answer: a route's future only (a layer
+        /// stack's answers are not the route's).
+        heard: Option<Arc<Heard>>,
     },
     /// A route waiting for its body.
     Reading(Box<Reading<B>>),
@@ -75,18 +84,19 @@ impl<B> Run<B> {
     }
 
     /// `future` answers, under the name `route` (for the log of a panic), holding `charge`
-    /// until it does.
+    /// until it does; a route's answer is told to `heard` when it is a refusal.
     pub(super) fn running(
         future: BoxFuture,
         route: &'static str,
         answers: &ErrorAnswers,
-        charge: Option<Charge>,
+        (charge, heard): (Option<Charge>, Option<&Arc<Heard>>),
     ) -> Self {
         Run::Running {
             future: CatchPanic::new(future),
             route,
             on_panic: answers.internal.clone(),
             _charge: charge,
+            heard: heard.cloned(),
         }
     }
 }
@@ -112,45 +122,51 @@ where
                     future,
                     route,
                     on_panic,
+                    heard,
                     ..
                 } => {
                     return Pin::new(future).poll(cx).map(|outcome| {
-                        outcome.unwrap_or_else(|message| {
+                        let response = outcome.unwrap_or_else(|message| {
                             tracing::error!(route = *route, panic = %message, "handler panicked");
                             internal_answer(on_panic.as_ref())
-                        })
+                        });
+                        note(heard.as_ref(), &response);
+                        response
                     });
                 }
-                Run::Reading(reading) => {
-                    let next = match reading.reader.poll_read(cx) {
-                        Poll::Pending => return Poll::Pending,
-                        Poll::Ready(Err(response)) => Run::ready(response),
-                        Poll::Ready(Ok(bytes)) => {
-                            let charge = reading.reader.take_charge();
-                            let Reading {
-                                inner,
-                                route,
-                                parts,
-                                params,
-                                ..
-                            } = &**reading;
-                            match inner.targets.get(*route) {
-                                Some(target) => call(
-                                    inner,
-                                    target,
-                                    parts,
-                                    params,
-                                    &body_input(&parts.headers, bytes),
-                                    charge,
-                                ),
-                                None => Run::ready(internal_error()),
-                            }
-                        }
-                    };
-                    *self = next;
-                }
+                Run::Reading(reading) => match reading.poll_on(cx) {
+                    Poll::Pending => return Poll::Pending,
+                    Poll::Ready(next) => *self = next,
+                },
             }
         }
+    }
+}
+
+impl<B> Reading<B>
+where
+    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
+    B::Error: Into<BoxError>,
+{
+    /// Read on; once the body is whole, call the handler: what answers the request next.
+    fn poll_on(&mut self, cx: &mut Context<'_>) -> Poll<Run<B>> {
+        let bytes = match self.reader.poll_read(cx) {
+            Poll::Pending => return Poll::Pending,
+            Poll::Ready(Err(response)) => return Poll::Ready(refused_now(self.reader.heard(), response)),
+            Poll::Ready(Ok(bytes)) => bytes,
+        };
+        let charge = self.reader.take_charge();
+        let Some(target) = self.inner.targets.get(self.route) else {
+            return Poll::Ready(Run::ready(internal_error()));
+        };
+        let input = body_input(&self.parts.headers, bytes);
+        let heard = self.reader.heard();
+        Poll::Ready(call(
+            (&self.inner, target),
+            (&self.parts, &self.params),
+            &input,
+            (charge, heard),
+        ))
     }
 }
 
@@ -162,28 +178,29 @@ pub(super) fn run<B>(
     index: usize,
     target: &Target,
     parts: Parts,
-    (body, share): Received<'_, B>,
+    (body, handed): Received<'_, B>,
     params: PathParams,
 ) -> Run<B>
 where
-    B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
+    B: hyper::body::Body<Data = Bytes> + Look + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
+    let heard = handed.heard;
     let (input, charge) = match target.def.body {
         BodyMode::None => (BodyInput::Missing, None),
         BodyMode::Whole => {
             let charge = inner.budget.as_ref().map(Charge::new);
             let limit = Limit::of_usize(inner.config.body_limit);
             let step = inner.config.body_min_rate.unwrap_or(0);
-            let mut reader = match BodyReader::new(body, limit, charge, (share.cloned(), step)) {
+            let mut reader = match BodyReader::new(body, limit, charge, (handed, step)) {
                 Ok(reader) => reader,
-                Err(response) => return Run::ready(response),
+                Err(response) => return refused_now(heard, response),
             };
             // If the body is not whole yet, the future polls it again with its task's waker
-            // before waiting (the first look's contract, `body/deadline.rs`).
+            // before waiting.
             match reader.first_look() {
                 Poll::Ready(Ok(bytes)) => (body_input(&parts.headers, bytes), reader.take_charge()),
-                Poll::Ready(Err(response)) => return Run::ready(response),
+                Poll::Ready(Err(response)) => return refused_now(heard, response),
                 Poll::Pending => {
                     return Run::Reading(Box::new(Reading {
                         inner: inner.clone(),
@@ -199,9 +216,16 @@ where
             Ok(slot) => (BodyInput::Stream(slot), None),
             Err(response) => return Run::ready(response),
         },
-        BodyMode::Form => return form_then_call(inner, index, target, parts, body, params),
+        BodyMode::Form => return form_then_call(inner, (index, target), parts, (body, heard), params),
     };
-    call(inner, target, &parts, &params, &input, charge)
+    call((inner, target), (&parts, &params), &input, (charge, heard))
+}
+
+/// The answer `response` of the route's reader, now, told to `heard` when it is a refusal.
+#[cold]
+fn refused_now<B>(heard: Option<&Arc<Heard>>, response: Response) -> Run<B> {
+    note(heard, &response);
+    Run::ready(response)
 }
 
 /// The unread body of a route that streams it, or the 413 of one declared over the upload limit.
@@ -220,10 +244,9 @@ where
 #[cold]
 fn form_then_call<B>(
     inner: &Arc<Compiled>,
-    index: usize,
-    target: &Target,
+    (index, target): (usize, &Target),
     parts: Parts,
-    body: B,
+    (body, heard): (B, Option<&Arc<Heard>>),
     params: PathParams,
 ) -> Run<B>
 where
@@ -251,14 +274,11 @@ where
         let Some(target) = inner.targets.get(index) else {
             return internal_error();
         };
-        let cx = request_cx(&inner, &parts, &params, &input, charge.as_ref());
-        // A panic here, or in the route's own future, is caught around this future.
-        match (target.def.handler)(&cx, &target.dependencies) {
-            Started::Now(response) => response,
-            Started::Later(future) => future.await,
-        }
+        // This future's answer is told to the server (`heard`), the handler's with it.
+        let mut run: Run<B> = call((&inner, target), (&parts, &params), &input, (charge, None));
+        std::future::poll_fn(|cx| run.poll_answer(cx)).await
     };
-    Run::running(Box::pin(future), name, answers, None)
+    Run::running(Box::pin(future), name, answers, (None, heard))
 }
 
 /// The request as a route's handler sees it: the one place a `RequestCx` is built.
@@ -281,25 +301,46 @@ fn request_cx<'a>(
     }
 }
 
-/// Call the handler of `target` on the request.
+/// Call the handler of `target` on the request: the one place a handler is called. Its answer
+/// is told to `heard` when it is a refusal of the memory budget.
 // Inlined into `run`, so the answer is built where the future is: each function boundary
 // otherwise copies the 150-byte response once more (-45 instructions).
 #[inline(always)]
 fn call<B>(
-    inner: &Compiled,
-    target: &Target,
-    parts: &Parts,
-    params: &PathParams,
+    (inner, target): (&Arc<Compiled>, &Target),
+    (parts, params): (&Parts, &PathParams),
     input: &BodyInput,
-    charge: Option<Charge>,
+    (charge, heard): (Option<Charge>, Option<&Arc<Heard>>),
 ) -> Run<B> {
     let cx = request_cx(inner, parts, params, input, charge.as_ref());
     let def = &target.def;
     let answers = &inner.shared.answers;
     match catch_unwind(AssertUnwindSafe(|| (def.handler)(&cx, &target.dependencies))) {
-        Ok(Started::Later(future)) => Run::running(future, def.name, answers, charge),
-        Ok(Started::Now(response)) => Run::Ready(Poll::Ready(response)),
+        Ok(Started::Later(future)) => Run::running(future, def.name, answers, (charge, heard)),
+        Ok(Started::Now(response)) => {
+            note(heard, &response);
+            Run::Ready(Poll::Ready(response))
+        }
         Err(payload) => Run::ready(panicked(def.name, &*payload, answers)),
+    }
+}
+
+/// Tell `heard` of `response` when it answers a refusal of the memory budget (a 413 or 503
+/// marked so): the route's answer, before any layer can replace it.
+#[inline(always)]
+fn note(heard: Option<&Arc<Heard>>, response: &Response) {
+    if matches!(
+        response.status(),
+        StatusCode::PAYLOAD_TOO_LARGE | StatusCode::SERVICE_UNAVAILABLE
+    ) {
+        note_refusal(heard, response);
+    }
+}
+
+#[cold]
+fn note_refusal(heard: Option<&Arc<Heard>>, response: &Response) {
+    if let (Some(heard), Some(_)) = (heard, response.extensions().get::<MemoryRefused>()) {
+        heard.tell(News::MemoryRefused);
     }
 }
 

@@ -14,8 +14,9 @@ use std::task::{Context, Poll};
 use bytes::Bytes;
 use hyper::Request;
 
+use super::innermost::stacks;
 use super::{dispatch, Compiled, Endpoint, RequestId, ResponseFuture, ServiceFuture, X_REQUEST_ID_NAME};
-use crate::budget::Share;
+use crate::body::{Handed, Look, Unhanded};
 use crate::config::Config;
 use crate::response::{BoxError, Response};
 use crate::routing::RouteInfo;
@@ -42,12 +43,11 @@ impl std::fmt::Debug for Service {
 }
 
 impl Service {
-    /// The compiled app inside its layer stack (`None`: it has no layers).
-    pub(crate) fn new(compiled: Compiled, stack: Option<Endpoint>) -> Self {
-        Service {
-            inner: Arc::new(compiled),
-            stack,
-        }
+    /// The compiled app, its routes' stacks built and inside its own of `layers` (when it has
+    /// any).
+    pub(crate) fn new(compiled: Compiled, layers: &[LayerFn]) -> Self {
+        let (inner, stack) = stacks(compiled, layers);
+        Service { inner, stack }
     }
 
     /// The configuration.
@@ -106,32 +106,33 @@ impl Service {
         }
     }
 
-    /// Start answering `request`: the one entry of the per-request path.
+    /// Start answering `request`, which no server handed over: the one entry of the per-request
+    /// path but the server's.
     #[inline]
-    pub(crate) fn start<B>(&self, request: Request<B>) -> ResponseFuture<B>
+    pub(crate) fn start<B>(&self, request: Request<B>) -> ResponseFuture<Unhanded<B>>
     where
         B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
         B::Error: Into<BoxError>,
     {
         let (parts, body) = request.into_parts();
-        self.start_parts(parts, body, None)
+        self.start_parts(parts, Unhanded(body), Handed::default())
     }
 
     /// [`Service::start`] of a request taken apart (the server hands over the head and the body
-    /// it wrapped, without a `Request` rebuilt around them), whose body counts against its
-    /// connection's `share` of the bodies being received, when it has one (HTTP/2).
+    /// it wrapped, without a `Request` rebuilt around them), with what the server `handed` over
+    /// with its body (`body/handed.rs`).
     #[inline]
     pub(crate) fn start_parts<B>(
         &self,
         parts: hyper::http::request::Parts,
         body: B,
-        share: Option<&Arc<Share>>,
+        handed: Handed<'_>,
     ) -> ResponseFuture<B>
     where
-        B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
+        B: hyper::body::Body<Data = Bytes> + Look + Send + Unpin + 'static,
         B::Error: Into<BoxError>,
     {
-        dispatch(&self.inner, self.stack.as_ref(), parts, (body, share))
+        dispatch(&self.inner, self.stack.as_ref(), parts, (body, handed))
     }
 }
 

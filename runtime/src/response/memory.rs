@@ -4,7 +4,9 @@
 //! Rules enforced here:
 //! - a refused charge is answered 503 `{"detail": …}` with `Retry-After: 1` when the budget is in
 //!   use by others (it will be given back), 413 when the request alone needs more than the whole
-//!   budget; both carry [`MemoryRefused`], so the server counts and logs them as refusals; an
+//!   budget; both carry [`MemoryRefused`], which the dispatcher reads where the route answered
+//!   (below any layer, which may replace the answer) to tell the server, which counts and logs
+//!   them as refusals (`body/handed.rs`); an
 //!   answer larger than the whole budget is the app's mistake, not the client's: a logged 500;
 //! - a response body of [`CHARGED_FROM`] bytes or more is charged before it is handed to the
 //!   connection, and the charge travels inside its bytes: it is given back when the connection
@@ -14,8 +16,8 @@
 //!   (`max_connections`) and costs a charge more than it weighs;
 //! - a body reset to give the budget back (it brought nothing while others needed the memory,
 //!   `budget/receiving.rs`) is answered 503 with `Retry-After: 1` and `Connection: close` (the
-//!   rest of its body may still come, and would otherwise be read as the next request), marked
-//!   [`MemoryReset`] so the server counts it as `memory_reset`.
+//!   rest of its body may still come, and would otherwise be read as the next request); its
+//!   reader tells the server, which counts it as `memory_reset` (`body/handed.rs`).
 
 use bytes::Bytes;
 use hyper::header::{HeaderValue, CONNECTION, RETRY_AFTER};
@@ -39,14 +41,11 @@ pub(crate) fn fitted(mut bytes: Vec<u8>) -> Vec<u8> {
     bytes
 }
 
-/// Marks an answer to a refused charge (a response extension), so the server counts it.
+/// Marks an answer to a refused charge (a response extension), for the dispatcher, which tells
+/// the server where the route answers: a refusal is made inside the route (its arguments', its
+/// answer's charge), where nothing of the server is at hand.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct MemoryRefused;
-
-/// Marks the answer to a body reset to give the memory budget back (a response extension), so
-/// the server counts it.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct MemoryReset;
 
 /// The answer to a body reset to give the memory budget back (see the module rules).
 #[cold]
@@ -58,7 +57,6 @@ pub(crate) fn body_reset() -> Response {
     let headers = response.headers_mut();
     headers.insert(RETRY_AFTER, HeaderValue::from_static("1"));
     headers.insert(CONNECTION, HeaderValue::from_static("close"));
-    response.extensions_mut().insert(MemoryReset);
     response
 }
 

@@ -21,7 +21,7 @@ pub use answers::Invalid;
 pub(crate) use answers::{internal_answer, ErrorAnswers, InternalAnswer, KeptValidation, ValidationAnswer};
 pub use body::{Body, BodyError, BoxError};
 pub(crate) use digest::fnv1a;
-pub(crate) use memory::{body_reset, charged, fitted, over_budget, MemoryRefused, MemoryReset};
+pub(crate) use memory::{body_reset, charged, fitted, over_budget, MemoryRefused};
 pub use sse::{Event, KeepAlive, LastEventId, Sse};
 pub use stream::StreamingResponse;
 

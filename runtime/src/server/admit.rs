@@ -8,7 +8,11 @@
 //! - HTTP/2: a `Host` header that names another authority than `:authority` is a malformed
 //!   request (RFC 9113 §8.3.1): 400 `{"detail": …}`;
 //! - the concurrency limit (`gate.rs`): over it, 503 with `Retry-After: 1` at once;
-//! - the request body gets its deadline (`body_deadline.rs`); a 408 for a missed one is counted;
+//! - the request body gets its deadline (`body_deadline.rs`), and is handed over with where its
+//!   readers tell what became of it (`body/handed.rs`, the connection's `Heard`): when the
+//!   answer is ready, a missed deadline, a memory refusal and a reset told there are counted, and
+//!   an HTTP/1 connection whose body was cut is closed after the answer, whatever the app's
+//!   layers made of the answer;
 //! - the response body carries the request's place (and on HTTP/2 its stream's clock) until it
 //!   is sent (`served.rs`);
 //! - every refusal is counted and reported (`refusals.rs`), and answered with a JSON `detail`,
@@ -30,11 +34,11 @@ use super::gate::{Gate, Pass};
 use super::h2::{current_stream, Activity};
 use super::served::{ServedBody, Stream};
 use super::strict::{Verdict, Verdicts};
-use crate::body::BodyDeadlineMissed;
+use crate::body::{Handed, News};
 use crate::budget::Share;
 use crate::dispatch::{ResponseFuture, Service};
 use crate::metrics::Refusal;
-use crate::response::{charged, error_response, MemoryRefused, MemoryReset, Response};
+use crate::response::{charged, error_response, MemoryRefused, Response};
 
 /// The app as one connection's requests meet it (see the module rules).
 #[derive(Clone)]
@@ -209,13 +213,17 @@ impl hyper::service::Service<Request<Incoming>> for ConnService {
         let stream = self.stream();
         let rules = self.body_rules;
         let (parts, body) = request.into_parts();
-        let (conn, share) = match &self.protocol {
-            Protocol::Http1(_, state) => (Some(state), None),
-            Protocol::Http2(_, share) => (None, share.as_ref()),
+        let (conn, share, heard) = match &self.protocol {
+            Protocol::Http1(_, state) => (Some(state), None, state.heard()),
+            Protocol::Http2(activity, share) => (None, share.as_ref(), activity.heard()),
         };
-        let body = TimedBody::new(body, rules, &self.gate, conn);
+        let body = TimedBody::new(body, rules, &self.gate, (conn, heard));
+        let handed = Handed {
+            share,
+            heard: Some(heard),
+        };
         ConnFuture::Serving {
-            future: self.service.start_parts(parts, body, share),
+            future: self.service.start_parts(parts, body, handed),
             pass: Some(pass),
             stream,
             idle_after: self.idle_after(),
@@ -294,6 +302,14 @@ impl<F: Future<Output = Response> + Unpin> Future for ConnFuture<F> {
                     Poll::Pending => return Poll::Pending,
                     Poll::Ready(response) => response,
                 };
+                let heard = match (&*idle_after, &*stream) {
+                    (Some(state), _) => Some(state.heard()),
+                    (None, Some(stream)) => Some(stream._active.heard()),
+                    (None, None) => None,
+                };
+                if let Some(news) = heard.and_then(|heard| heard.take()) {
+                    told(&mut response, news, pass.as_ref(), idle_after.is_some());
+                }
                 if *upgrade {
                     if response.status() == StatusCode::SWITCHING_PROTOCOLS {
                         // The connection is the route's now: never idle, no head deadline.
@@ -307,14 +323,10 @@ impl<F: Future<Output = Response> + Unpin> Future for ConnFuture<F> {
                 let pass = pass.take();
                 if let Some(budget) = pass.as_ref().and_then(Pass::budget) {
                     response = charged(response, budget);
-                }
-                if matches!(
-                    response.status(),
-                    StatusCode::REQUEST_TIMEOUT
-                        | StatusCode::PAYLOAD_TOO_LARGE
-                        | StatusCode::SERVICE_UNAVAILABLE
-                ) {
-                    count_marked(&response, pass.as_ref());
+                    // Refused here, by the server itself, after every layer.
+                    if response.status() == StatusCode::SERVICE_UNAVAILABLE {
+                        count_refused_answer(&response, pass.as_ref());
+                    }
                 }
                 Poll::Ready(Ok(served(response, pass, stream.take(), idle_after.take())))
             }
@@ -330,19 +342,39 @@ impl<F: Future<Output = Response> + Unpin> Future for ConnFuture<F> {
     }
 }
 
-/// Count a 408 that answered a missed body deadline, a 413 or 503 that answered a charge the
-/// memory budget refused, and a 503 that answered a body reset to give the budget back (a
-/// route's own 408, 413 or 503 is not counted).
+/// Count what the bodies of the connection told since its last answer (a missed deadline, a
+/// memory refusal, a reset), and close an HTTP/1 connection (`http1`) after `response` when a
+/// body was cut: the rest of it may still be on its way.
 #[cold]
-fn count_marked(response: &Response, pass: Option<&Pass>) {
-    let Some(pass) = pass else {
-        return;
-    };
-    if response.extensions().get::<BodyDeadlineMissed>().is_some() {
-        pass.refusals().count(Refusal::BodyTimeout);
-    } else if response.extensions().get::<MemoryRefused>().is_some() {
+fn told(response: &mut Response, news: [(News, u64); 3], pass: Option<&Pass>, http1: bool) {
+    let mut close = false;
+    for (news, count) in news {
+        if count == 0 {
+            continue;
+        }
+        close |= news.closes();
+        let reason = match news {
+            News::DeadlineMissed => Refusal::BodyTimeout,
+            News::MemoryRefused => Refusal::MemoryBudget,
+            News::MemoryReset => Refusal::MemoryReset,
+        };
+        if let Some(pass) = pass {
+            for _ in 0..count {
+                pass.refusals().count(reason);
+            }
+        }
+    }
+    if close && http1 {
+        response
+            .headers_mut()
+            .insert(CONNECTION, HeaderValue::from_static("close"));
+    }
+}
+
+/// Count the 503 of a response the memory budget had no room for.
+#[cold]
+fn count_refused_answer(response: &Response, pass: Option<&Pass>) {
+    if let (Some(pass), Some(_)) = (pass, response.extensions().get::<MemoryRefused>()) {
         pass.refusals().count(Refusal::MemoryBudget);
-    } else if response.extensions().get::<MemoryReset>().is_some() {
-        pass.refusals().count(Refusal::MemoryReset);
     }
 }

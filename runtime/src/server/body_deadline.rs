@@ -3,9 +3,9 @@
 //!
 //! Rules enforced here:
 //! - a body that is whole (or ends) without making its reader wait costs one branch per frame:
-//!   the clock is made at the second time a read would wait, never the first (`body/deadline.rs`,
-//!   [`FirstWait`]: the first can be the dispatcher's look, which no task would hear a timer of,
-//!   and which comes before hyper has handed over the bytes it already read);
+//!   the clock is made at the first wait outside the dispatcher's look, which says when it looks
+//!   (`body/handed.rs`, [`Look`]): no task would hear a timer armed in the look, and the look
+//!   comes before hyper has handed over the bytes it already read;
 //! - from that first wait, a body must keep a minimum rate (`Config::body_min_rate`), Kestrel's
 //!   `MinRequestBodyDataRate` over a sliding window: after a grace of one window (the length of
 //!   `body_timeout`: 10 s by default), every window must have brought `body_min_rate` × its
@@ -20,7 +20,9 @@
 //!   the same deadline;
 //! - a missed deadline ends the body with [`BodyTimedOut`]: the route's reader answers it 408
 //!   (`body::body_timed_out`, with `Connection: close`), and the request's place under the
-//!   concurrency limit is given back with that answer;
+//!   concurrency limit is given back with that answer; the body tells the server itself
+//!   ([`Heard`]), which counts it and closes an HTTP/1 connection after the answer, whatever a
+//!   layer made of it;
 //! - HTTP/1: from its clock on, the body tells its connection's state when it waits and when it
 //!   progresses (brings another `body_min_rate`'s worth of bytes), so a connection that trickles
 //!   may be closed to make room at the connection limit (`conn_state.rs`); asked to, the body
@@ -42,7 +44,7 @@ use tokio::time::{Instant, Sleep};
 
 use super::conn_state::ConnState;
 use super::gate::Gate;
-use crate::body::{BodyTimedOut, FirstWait};
+use crate::body::{BodyTimedOut, Heard, Look, News};
 use crate::response::BoxError;
 use std::sync::Arc;
 
@@ -186,9 +188,9 @@ impl Clock {
 pub(crate) struct TimedBody {
     inner: Incoming,
     rules: BodyRules,
-    /// Whether the body has waited yet (its first wait starts no clock).
-    first_wait: FirstWait,
-    /// Made at the second wait.
+    /// While the dispatcher looks at it: a wait then starts no clock.
+    looking: bool,
+    /// Made at the first wait outside the look.
     clock: Option<Box<Clock>>,
     timed_out: bool,
     /// The concurrency limit, for a body that may wait (one with bytes to come).
@@ -199,29 +201,32 @@ pub(crate) struct TimedBody {
     conn: Option<Arc<ConnState>>,
     /// True while the connection's state says the body waits.
     told_waiting: bool,
+    /// Where the server hears of a missed deadline, for a body that may wait.
+    heard: Option<Arc<Heard>>,
 }
 
 impl TimedBody {
-    /// `inner` under `rules`; a body with bytes to come leaves `gate` while it waits, and tells
-    /// `conn` (HTTP/1) when it waits and progresses.
+    /// `inner` under `rules`; a body with bytes to come leaves `gate` while it waits, tells
+    /// `conn` (HTTP/1) when it waits and progresses, and `heard` when it misses its deadline.
     #[inline]
     pub(crate) fn new(
         inner: Incoming,
         rules: BodyRules,
         gate: &Arc<Gate>,
-        conn: Option<&Arc<ConnState>>,
+        (conn, heard): (Option<&Arc<ConnState>>, &Arc<Heard>),
     ) -> Self {
         let comes = !inner.is_end_stream();
         TimedBody {
             inner,
             rules,
-            first_wait: FirstWait::default(),
+            looking: false,
             clock: None,
             timed_out: false,
             gate: comes.then(|| gate.clone()),
             left: false,
             conn: if comes { conn.cloned() } else { None },
             told_waiting: false,
+            heard: comes.then(|| heard.clone()),
         }
     }
 
@@ -272,12 +277,15 @@ impl TimedBody {
     #[cold]
     fn cut(&mut self) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
         self.timed_out = true;
+        if let Some(heard) = &self.heard {
+            heard.tell(News::DeadlineMissed);
+        }
         self.moving();
         Poll::Ready(Some(Err(Box::new(BodyTimedOut))))
     }
 
-    /// The body would wait: start the clock if this is the second wait, and end the body if the
-    /// deadline has passed (or its connection was asked to leave while it trickles).
+    /// The body would wait: start the clock unless the dispatcher is looking, and end the body
+    /// if the deadline has passed (or its connection was asked to leave while it trickles).
     #[inline(never)]
     fn wait(&mut self, cx: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
         // Given back at the first look, which the dispatcher takes inside hyper's call of the
@@ -289,9 +297,9 @@ impl TimedBody {
                 self.left = true;
             }
         }
-        // The first wait may be the dispatcher's look, where a timer could wake no one; its
-        // reader polls again before it waits (the contract of `body/deadline.rs`).
-        if self.first_wait.first(cx) {
+        // A timer armed in the dispatcher's look could wake no one; it polls again from its
+        // task before it waits.
+        if self.looking {
             return Poll::Pending;
         }
         let rules = self.rules;
@@ -335,6 +343,13 @@ impl TimedBody {
 impl Drop for TimedBody {
     fn drop(&mut self) {
         self.moving();
+    }
+}
+
+impl Look for TimedBody {
+    #[inline(always)]
+    fn looking(&mut self, on: bool) {
+        self.looking = on;
     }
 }
 

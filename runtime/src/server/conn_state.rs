@@ -49,6 +49,8 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+use crate::body::Heard;
+
 pub(crate) use crate::budget::STALE_AFTER;
 
 /// A connection used this recently is never closed to make room.
@@ -95,6 +97,9 @@ pub(crate) struct ConnState {
     /// HTTP/1: when its request's body, waiting, last progressed ([`stamp`]).
     body_progressed: AtomicU64,
     waker: OnceLock<Waker>,
+    /// What its requests' bodies tell the server (`body/handed.rs`): read when an answer is
+    /// ready, so a layer that replaced the answer does not hide a cut body.
+    heard: Arc<Heard>,
 }
 
 impl ConnState {
@@ -107,6 +112,11 @@ impl ConnState {
     /// a task's waker wakes that task, whatever future inside it was polled).
     pub(crate) fn set_waker(&self, waker: &Waker) {
         let _ = self.waker.set(waker.clone());
+    }
+
+    /// Where its requests' bodies tell what became of them.
+    pub(crate) fn heard(&self) -> &Arc<Heard> {
+        &self.heard
     }
 
     /// The requests that arrived so far.

@@ -36,6 +36,7 @@ use tokio::time::{Instant, Sleep};
 
 use super::conn_state::ConnState;
 use super::refusals::Refusals;
+use crate::body::Heard;
 use crate::metrics::Refusal;
 
 thread_local! {
@@ -184,6 +185,11 @@ impl Activity {
         })
     }
 
+    /// Where its streams' bodies tell what became of them (`body/handed.rs`).
+    pub(crate) fn heard(&self) -> &Arc<Heard> {
+        self.state.heard()
+    }
+
     /// A request started; it ends when the returned guard is dropped.
     pub(crate) fn start(self: &Arc<Self>) -> Active {
         self.state.request_started();
@@ -203,6 +209,13 @@ impl Activity {
 
 /// One request in progress on an HTTP/2 connection.
 pub(crate) struct Active(Arc<Activity>);
+
+impl Active {
+    /// Where its request's body tells what became of it.
+    pub(crate) fn heard(&self) -> &Arc<Heard> {
+        self.0.heard()
+    }
+}
 
 impl Drop for Active {
     fn drop(&mut self) {

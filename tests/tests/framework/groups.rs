@@ -2,7 +2,8 @@
 //! over real HTTP on 127.0.0.1, for the server's body type through two layer stacks): prefixes and
 //! nesting, tags and default responses in the OpenAPI document, the first-match rule and the
 //! shadow report across groups, a group's layers (its routes only, inside the app's, one stack
-//! per group, seeing the full path), and a group's dependencies (run for each route, once per
+//! per route, seeing the full path, reaching the route from a request a layer rebuilt), and a
+//! group's dependencies (run for each route, once per
 //! request with the route's own use, answering 401, their parameters' errors joining the route's).
 //! The example program `examples/groups.rs` is compiled in as a module and its document kept as
 //! a snapshot (`tests/snapshots/openapi_groups_example.json`, which `scripts/docs-checks.sh`
@@ -342,8 +343,9 @@ async fn a_groups_layers_wrap_its_routes_only_outermost_group_first() {
     let seen = Seen::default();
     let outer = Mark::new("outer", &seen);
     let client = TestClient::new(layered(&seen, &outer));
-    // One stack per group: the outer layer was applied once, for its route and the nested ones.
-    assert_eq!(outer.applied.load(Ordering::Relaxed), 1);
+    // One stack per route: the outer layer was applied to each of the group's routes, the
+    // nested group's included (`/g/{thing_id}`, `/g/n/notes`, `/g/n/slow`).
+    assert_eq!(outer.applied.load(Ordering::Relaxed), 3);
 
     let reply = client
         .post("/g/n/notes")
@@ -408,6 +410,106 @@ async fn a_groups_layers_run_inside_the_apps_layers() {
     let reply = send_json(addr, "POST", "/g/n/notes", r#"{"text": 5}"#).await;
     assert_eq!(reply.status, 422);
     assert_eq!(reply.json()["detail"][0]["loc"], json!(["body", "text"]));
+}
+
+/// A note on a thing: a path parameter and a body.
+#[post("/{thing_id}/notes")]
+async fn note_thing(thing_id: i64, note: Note) -> Json<Value> {
+    Json(json!({ "thing_id": thing_id, "text": note.text }))
+}
+
+/// A layer that reads the whole body and passes on a new request made from the head's parts
+/// (none of the old one's extensions) and a new body of the same bytes.
+#[derive(Clone)]
+struct Rebuild;
+
+impl<S> Layer<S> for Rebuild {
+    type Service = RebuildService<S>;
+    fn layer(&self, inner: S) -> RebuildService<S> {
+        RebuildService { inner }
+    }
+}
+
+#[derive(Clone)]
+struct RebuildService<S> {
+    inner: S,
+}
+
+impl<S> Service<hyper::Request<ferrapi::Body>> for RebuildService<S>
+where
+    S: Service<hyper::Request<ferrapi::Body>, Response = Response, Error = Infallible>
+        + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+{
+    type Response = Response;
+    type Error = Infallible;
+    type Future = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Response, Infallible>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Infallible>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, request: hyper::Request<ferrapi::Body>) -> Self::Future {
+        use http_body_util::BodyExt;
+        let mut inner = self.inner.clone();
+        std::mem::swap(&mut inner, &mut self.inner);
+        Box::pin(async move {
+            let (parts, body) = request.into_parts();
+            let bytes = match body.collect().await {
+                Ok(collected) => collected.to_bytes(),
+                Err(_) => return Ok(StatusCode::BAD_REQUEST.into_response()),
+            };
+            let mut rebuilt = hyper::Request::new(ferrapi::Body::from(bytes));
+            *rebuilt.method_mut() = parts.method;
+            *rebuilt.uri_mut() = parts.uri;
+            *rebuilt.version_mut() = parts.version;
+            *rebuilt.headers_mut() = parts.headers;
+            inner.call(rebuilt).await
+        })
+    }
+}
+
+#[tokio::test]
+async fn a_group_layer_that_rebuilds_the_request_still_reaches_the_route() {
+    // In-process, and over a socket (the server's body, and what it hands over with it, lost
+    // with the old request), with the app's layers around the group's.
+    let app = || {
+        let g = group!("/g").routes(routes![note_thing]).layer(Rebuild);
+        App::new().group(g)
+    };
+    let client = TestClient::new(app().layer(Rebuild));
+    let reply = client
+        .post("/g/7/notes")
+        .json(&json!({"text": "hi"}))
+        .send()
+        .await;
+    assert_eq!(
+        (reply.status().as_u16(), reply.json::<Value>()),
+        (200, json!({"thing_id": 7, "text": "hi"}))
+    );
+    let addr = spawn(app().layer(Rebuild)).await;
+    for (path, body, status, answer) in [
+        (
+            "/g/8/notes",
+            r#"{"text":"yo"}"#,
+            200,
+            json!({"thing_id": 8, "text": "yo"}),
+        ),
+        ("/g/x/notes", r#"{"text":"yo"}"#, 422, json!(["path", "thing_id"])),
+        ("/g/8/notes", r#"{"text":5}"#, 422, json!(["body", "text"])),
+    ] {
+        let reply = send_json(addr, "POST", path, body).await;
+        assert_eq!(reply.status, status, "{path} {body}");
+        let got = if status == 200 {
+            reply.json()
+        } else {
+            reply.json()["detail"][0]["loc"].clone()
+        };
+        assert_eq!(got, answer, "{path} {body}");
+    }
+    assert_eq!(get(addr, "/nowhere").await.status, 404);
 }
 
 /// How many times the `Audit` dependency ran.

@@ -255,3 +255,55 @@ fn tokio_stream_of<T: Send + 'static>(
 ) -> impl futures_util::Stream<Item = T> {
     futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx))
 }
+
+/// Echoes a JSON body, in a group.
+#[ferrapi::post("/echo")]
+async fn grouped_echo(body: ferrapi::Json<serde_json::Value>) -> ferrapi::Json<serde_json::Value> {
+    body
+}
+
+/// A layer that answers every request with a new response of its own (none of the app's
+/// headers), after the app answered.
+fn replacing() -> tower::util::MapResponseLayer<fn(ferrapi::Response) -> ferrapi::Response> {
+    tower::util::MapResponseLayer::new(|response: ferrapi::Response| {
+        let mut replaced = ferrapi::Response::new(ferrapi::Body::from("replaced"));
+        *replaced.status_mut() = response.status();
+        replaced
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_layer_that_replaces_the_answer_does_not_keep_a_cut_body_s_connection_open() {
+    let _one = exclusive().await;
+    // On the app's stack and on a group's: the server hears of the cut from the body, not from
+    // the answer.
+    let grouped = ferrapi::group!("/g")
+        .routes(ferrapi::routes![grouped_echo])
+        .layer(replacing());
+    let app = app()
+        .group(grouped)
+        .layer(replacing())
+        .body_timeout(Duration::from_secs(1), None);
+    let (addr, _stop) = serve(app).await;
+    for path in ["/echo", "/g/echo"] {
+        let mut stream = TcpStream::connect(addr).await.unwrap_or_else(|e| panic!("{e}"));
+        let head = format!(
+            "POST {path} HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{{"
+        );
+        stream
+            .write_all(head.as_bytes())
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        let reply = closed_within(&mut stream, Duration::from_secs(4))
+            .await
+            .unwrap_or_else(|| panic!("{path}: still open after 4 s"));
+        let reply = parse(&reply);
+        assert_eq!(
+            (reply.status, reply.text()),
+            (408, "replaced".to_owned()),
+            "{path}"
+        );
+        assert_eq!(reply.header("connection"), Some("close"), "{path}");
+    }
+    fresh_clients_are_served(addr, 2, "after the cut bodies").await;
+}
