@@ -462,6 +462,74 @@ mod tests {
     }
 
     #[test]
+    fn an_operation_is_read_from_its_path_item_and_its_own_parts() {
+        let item = serde_json::json!({"$ref": "#/components/schemas/Item"});
+        let root = serde_json::json!({
+            "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+            "paths": {"/items/{item_id}": {
+                "parameters": [
+                    {"name": "q", "in": "query", "schema": {"type": "integer"}},
+                    {"name": "item_id", "in": "path", "required": true, "schema": {"type": "integer"}}
+                ],
+                "put": {
+                    "parameters": [
+                        {"name": "q", "in": "query", "required": true, "schema": {"type": "string"}},
+                        {"name": "Accept", "in": "header", "schema": {"type": "string"}},
+                        {"name": "If-Match", "in": "header", "required": true, "schema": {"type": "string"}}
+                    ],
+                    "requestBody": {"required": true, "content": {"text/plain": {}, "application/json": {"schema": item}}},
+                    "responses": {
+                        "default": {"description": "other"},
+                        "4XX": {"description": "refused"},
+                        "200": {"description": "events", "content": {"text/event-stream": {"itemSchema": {
+                            "properties": {"data": {"contentMediaType": "application/json", "contentSchema": item}}
+                        }}}}
+                    }
+                }
+            }},
+            "components": {"schemas": {"Item": {"type": "object", "properties": {"a": {"type": "integer"}}}}}
+        });
+        let document = Document::new(&root).unwrap();
+        let mut schemas = Schemas::new(&document, true).unwrap();
+        let [operation] = operations(&document, &mut schemas).unwrap().try_into().unwrap();
+        let params: Vec<(&str, &Ty, bool, Special)> = operation
+            .params
+            .iter()
+            .map(|p| (p.name.as_str(), &p.ty, p.required, p.special))
+            .collect();
+        // The path's parameter first; the operation's `q` replaces the item's; `Accept` is left out.
+        assert_eq!(
+            params,
+            [
+                ("item_id", &Ty::Int("i64"), true, Special::None),
+                ("q", &Ty::String, true, Special::None),
+                ("If-Match", &Ty::String, false, Special::Precondition),
+            ]
+        );
+        let body = operation.body.as_ref().unwrap();
+        assert_eq!((body.kind, &body.ty), (BodyKind::Json, &Ty::Named("Item".into())));
+        let answers: Vec<(&str, &str, bool)> = operation
+            .responses
+            .iter()
+            .map(|r| (r.status.as_str(), r.variant.as_str(), r.synthetic))
+            .collect();
+        assert_eq!(
+            answers,
+            [
+                ("200", "Ok", false),
+                ("412", "PreconditionFailed", true),
+                ("4XX", "ClientError", false),
+                ("default", "Default", false)
+            ]
+        );
+        assert_eq!(
+            operation.responses[0].payload,
+            Payload::Events(Some(Ty::Named("Item".into())))
+        );
+        assert!(operation.resumable() && operation.names_types());
+    }
+
+    #[test]
     fn templates_split_into_literals_and_parameters() {
         assert_eq!(
             template("/user/{user_id}/item/{item_id}"),

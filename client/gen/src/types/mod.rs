@@ -16,8 +16,8 @@
 //!   `ipvanyaddress` to `std::net`'s, `binary` to a file; integer formats to their width, no
 //!   format to `i64`; any other format stays a `String`;
 //! - what cannot be mapped (a reference outside the document, `not`, a `false` schema, an `allOf`
-//!   of non-objects, a discriminated variant without its tag property) is a [`GenError`] naming
-//!   its pointer, never a guess.
+//!   of non-objects, a discriminated variant without its tag property) is a
+//!   [`GenError`](crate::GenError) naming its pointer, never a guess.
 
 mod declare;
 pub mod emit;
