@@ -32,6 +32,10 @@
 //! it allows at its top); a construct that cannot be mapped is a [`GenError`] naming its JSON
 //! pointer, and nothing is written.
 
+// One way down: the document is read once into typed objects (`document`), its schemas become
+// the type space (`types`), its operations calls that use those types (`operations`), and `file`
+// writes the whole; the names and doc comments they share are `names`' and `docs`'.
+
 // No function over 80 lines (clippy.toml sets the threshold).
 #![warn(clippy::too_many_lines)]
 

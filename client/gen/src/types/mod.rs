@@ -226,7 +226,7 @@ fn enum_variants(values: &[String]) -> Vec<(String, String)> {
 }
 
 /// A variant name for an unnamed type.
-pub(super) fn ty_word(ty: &Ty) -> &'static str {
+fn ty_word(ty: &Ty) -> &'static str {
     match ty {
         Ty::String => "String",
         Ty::Bool => "Boolean",
