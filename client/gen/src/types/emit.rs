@@ -14,8 +14,8 @@ use std::collections::{HashMap, HashSet};
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
+use super::{Field, Kind, Ty, TypeDef};
 use crate::docs::rustdoc;
-use crate::schema::{Field, Kind, Ty, TypeDef};
 
 /// Where a type is named from: inside the `types` module, or beside it.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -148,6 +148,15 @@ impl<'a> Context<'a> {
     /// The definition named `name`.
     pub fn def(&self, name: &str) -> Option<&'a TypeDef> {
         self.defs.get(name).copied()
+    }
+
+    /// The items of `def` name the runtime (`rt::…`): every struct, enum and union derives or
+    /// implements its traits; an alias only if its type is one of the runtime's.
+    pub fn names_runtime(&self, def: &TypeDef) -> bool {
+        match &def.kind {
+            Kind::Struct { .. } | Kind::Enum { .. } | Kind::Union { .. } => true,
+            Kind::Alias(ty) => ty.names_runtime(),
+        }
     }
 
     /// `ty` is written as a parameter's text.
@@ -417,7 +426,7 @@ impl<'a> Context<'a> {
         def: &TypeDef,
         name: &proc_macro2::Ident,
         doc: TokenStream,
-        variants: &[crate::schema::Variant],
+        variants: &[super::Variant],
         tag: Option<&str>,
     ) -> TokenStream {
         let rt = &self.rt;

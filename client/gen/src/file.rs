@@ -1,0 +1,289 @@
+//! The generated file: its header, the `Client` with a method per operation, and the `types` and
+//! `operations` modules, formatted.
+//!
+//! Rules enforced here: the header names the API, the generator's version and how to regenerate
+//! the file; a module imports the runtime (`rt`) or `types` only when its items name them, as
+//! the typed model says (never read back from the printed code); the code is formatted by
+//! prettyplease, with a blank line between items as rustfmt leaves them.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::docs::rustdoc;
+use crate::document::{Document, GenError};
+use crate::operations::emit::operation_items;
+use crate::operations::Operation;
+use crate::types::emit::{doc_attrs, Context};
+use crate::types::TypeDef;
+use crate::{Settings, VERSION};
+
+/// The generated file's code.
+pub fn code(
+    document: &Document<'_>,
+    settings: &Settings,
+    context: &Context<'_>,
+    defs: &[TypeDef],
+    operations: &[Operation],
+) -> Result<String, GenError> {
+    let runtime: TokenStream = settings
+        .runtime
+        .parse()
+        .map_err(|_| GenError::at("#", format!("`{}` is not a path", settings.runtime)))?;
+    let header = header(document, settings);
+    let types_module = types_module(context, defs, &runtime);
+    let (methods, operations_module) = operations_module(context, operations, &runtime);
+    let inner = settings.inner_attributes.then(|| inner_attributes(&header));
+    let info = &document.api().info;
+    let title = info.title.as_deref().unwrap_or("the API");
+    let client = client(context, title, &methods);
+    let rt = &context.rt;
+    let tokens = quote! {
+        #inner
+
+        use #runtime as rt;
+
+        /// The client runtime this code is written for (and the value crates it re-exports).
+        pub use #runtime;
+        pub use #rt::{Answer, Call, Error};
+
+        #client
+        #types_module
+        #operations_module
+    };
+    let file: syn::File = syn::parse2(tokens).map_err(|error| {
+        GenError::at(
+            "#",
+            format!("internal: the generated code does not parse: {error}"),
+        )
+    })?;
+    let mut code = space_items(&prettyplease::unparse(&file));
+    if !settings.inner_attributes {
+        code.insert_str(
+            0,
+            &format!("// {}\n\n", header.lines().next().unwrap_or_default()),
+        );
+    }
+    Ok(code)
+}
+
+/// The file's documentation: what it is a client of, and how to use it.
+fn header(document: &Document<'_>, settings: &Settings) -> String {
+    let info = &document.api().info;
+    let title = info.title.as_deref().unwrap_or("the API");
+    let version = info.version.as_deref().unwrap_or("");
+    let mut header = format!(
+        "A client of {title} {version}, generated from its OpenAPI document by ferrapi-client-gen {VERSION}: do not edit it."
+    );
+    if let Some(command) = &settings.regenerate {
+        header.push_str(&format!(" Regenerate it with `{command}`."));
+    }
+    if let Some(description) = &info.description {
+        header.push_str("\n\n");
+        header.push_str(&rustdoc(description));
+    }
+    header.push_str(
+        "\n\n[`Client`] has a method per operation; each returns a request, sent by `.await`, whose answer is an \
+         [`Answer`] holding the operation's enum of answers ([`operations`]); the document's schemas are in [`types`].",
+    );
+    header
+}
+
+/// The header as inner doc attributes, and the lints the generated code allows.
+fn inner_attributes(header: &str) -> TokenStream {
+    let lines = header.lines().map(|line| {
+        let line = if line.is_empty() {
+            String::new()
+        } else {
+            format!(" {line}")
+        };
+        quote!(#![doc = #line])
+    });
+    quote! {
+        #(#lines)*
+        #![allow(
+            clippy::large_enum_variant,
+            clippy::enum_variant_names,
+            clippy::too_many_arguments,
+            clippy::upper_case_acronyms,
+            clippy::doc_lazy_continuation
+        )]
+    }
+}
+
+/// `Client`, with a method per operation.
+fn client(context: &Context<'_>, title: &str, methods: &[TokenStream]) -> TokenStream {
+    let rt = &context.rt;
+    let doc = doc_attrs(&format!(
+        "A client of {title}: a method per operation of its document."
+    ));
+    quote! {
+        #doc
+        #[derive(Clone, Debug)]
+        pub struct Client {
+            client: #rt::Client,
+        }
+
+        impl Client {
+            /// A client of the API at `base_url` (`http://127.0.0.1:8000`), with the runtime's defaults.
+            pub fn new(base_url: &str) -> Result<Self, Error> {
+                Ok(Client {
+                    client: #rt::Client::new(base_url)?,
+                })
+            }
+
+            /// The API through `client` (its own transport, timeout, retries, default headers).
+            pub fn from_client(client: #rt::Client) -> Self {
+                Client { client }
+            }
+
+            /// The runtime's client.
+            pub fn client(&self) -> &#rt::Client {
+                &self.client
+            }
+
+            #(#methods)*
+        }
+    }
+}
+
+/// The `types` module: a type (or an alias) per declared schema.
+fn types_module(context: &Context<'_>, defs: &[TypeDef], runtime: &TokenStream) -> TokenStream {
+    let types = defs.iter().map(|def| context.def_items(def));
+    let use_rt = defs
+        .iter()
+        .any(|def| context.names_runtime(def))
+        .then(|| quote!(use #runtime as rt;));
+    quote! {
+        /// The document's schemas.
+        pub mod types {
+            #use_rt
+
+            #(#types)*
+        }
+    }
+}
+
+/// The methods of `Client`, and the `operations` module: each operation's request and answers.
+fn operations_module(
+    context: &Context<'_>,
+    operations: &[Operation],
+    runtime: &TokenStream,
+) -> (Vec<TokenStream>, TokenStream) {
+    let mut methods = Vec::new();
+    let mut items = Vec::new();
+    for operation in operations {
+        let generated = operation_items(context, operation);
+        methods.push(generated.method);
+        items.push(generated.items);
+    }
+    // Every request holds the runtime's client; `types` is named only by the schemas an
+    // operation takes or answers.
+    let use_rt = (!operations.is_empty()).then(|| quote!(use #runtime as rt;));
+    let use_types = operations.iter().any(Operation::names_types).then(|| {
+        quote!(
+            use super::types;
+        )
+    });
+    let module = quote! {
+        /// Each operation's request and its answers.
+        pub mod operations {
+            #use_types
+            #use_rt
+
+            #(#items)*
+        }
+    };
+    (methods, module)
+}
+
+/// `code` with a blank line between items, as rustfmt leaves them (prettyplease writes none):
+/// before a line that starts an item (its docs, attributes or keyword) after a line that ends one.
+fn space_items(code: &str) -> String {
+    let starts_item = |line: &str| {
+        [
+            "///", "#[", "#![", "pub ", "impl", "fn ", "async fn", "type ", "use ", "mod ", "struct ",
+            "enum ",
+        ]
+        .iter()
+        .any(|start| line.starts_with(start))
+    };
+    let mut out = String::with_capacity(code.len() + code.len() / 16);
+    let mut previous = "";
+    let mut in_inner_attribute = false;
+    for line in code.lines() {
+        let trimmed = line.trim_start();
+        let ended = previous.ends_with('}')
+            || previous.ends_with(';')
+            || (in_inner_attribute && previous.ends_with(")]"));
+        if !previous.is_empty() && ended && starts_item(trimmed) && !previous.starts_with("//") {
+            out.push('\n');
+        }
+        if trimmed.starts_with("#![") {
+            in_inner_attribute = true;
+        } else if !trimmed.starts_with("//")
+            && !trimmed.starts_with("#![")
+            && in_inner_attribute
+            && previous.ends_with(")]")
+        {
+            in_inner_attribute = false;
+        }
+        out.push_str(line);
+        out.push('\n');
+        previous = trimmed;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::{generate_value, Settings};
+
+    /// The `types` and `operations` modules' imports, in `code`.
+    fn imports(code: &str) -> (bool, bool, bool) {
+        let module = |name: &str| {
+            let start = code.find(&format!("pub mod {name} {{")).unwrap_or(code.len());
+            &code[start..]
+        };
+        let types = module("types");
+        let types = &types[..types.find("pub mod operations").unwrap_or(types.len())];
+        let operations = module("operations");
+        (
+            types.contains("use ::ferrapi_client as rt;"),
+            operations.contains("use ::ferrapi_client as rt;"),
+            operations.contains("use super::types;"),
+        )
+    }
+
+    #[test]
+    fn modules_import_what_their_items_name() {
+        // An alias of a plain type names neither; a description that reads like a path changes
+        // nothing (the decision is the model's, not the printed code's).
+        let document = json!({
+            "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+            "paths": {"/a": {"get": {
+                "parameters": [{"name": "If-Match", "in": "header", "schema": {"$ref": "#/components/schemas/Tag"}}],
+                "responses": {"200": {"description": "see types :: Tag and rt :: Client"}}
+            }}},
+            "components": {"schemas": {"Tag": {"type": "string", "description": "part :: of rt :: x"}}}
+        });
+        let generated = generate_value(&document, &Settings::default()).unwrap();
+        assert_eq!(imports(&generated.code), (false, true, false));
+
+        let document = json!({
+            "openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {},
+            "components": {"schemas": {"When": {"type": "string", "format": "date"}}}
+        });
+        let generated = generate_value(&document, &Settings::default()).unwrap();
+        assert_eq!(imports(&generated.code), (true, false, false));
+
+        let document = json!({
+            "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+            "paths": {"/a": {"get": {"responses": {"200": {"description": "OK", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Ids"}}}}}}}},
+            "components": {"schemas": {"Ids": {"type": "array", "items": {"type": "integer"}}}}
+        });
+        let generated = generate_value(&document, &Settings::default()).unwrap();
+        assert_eq!(imports(&generated.code), (false, true, true));
+    }
+}
