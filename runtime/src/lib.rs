@@ -282,7 +282,7 @@ pub use ferrapi_macros::StrEnum;
 
 /// The argument contract: the two traits an argument type implements, one or the other — a
 /// synchronous extractor ([`Extract`](arg::Extract), [`Body`](arg::Body) for one that reads the
-/// body) or an async, cached dependency ([`Dependency`](crate::Dependency), its second step
+/// body) or an async, cached dependency ([`Dependency`], its second step
 /// [`Resolve`](arg::Resolve)) — and what they work with: the request
 /// ([`RequestCx`](arg::RequestCx), its head [`Parts`](arg::Parts)), the argument's declaration
 /// ([`Param`](arg::Param)), the request's resolved dependencies ([`Deps`](arg::Deps)), the app's
