@@ -85,8 +85,6 @@ runtime_paths! {
 }
 runtime_paths! {
     arg => Arg;
-    arg_doc => doc;
-    arg_check => check;
     depend => depend;
     extract => Extract;
     body => Body;

@@ -417,9 +417,9 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::extract::{
-        body_model, check, depend, doc, enum_form_doc, enum_form_field, path_param, Arg, Arguments, Body,
-        Dependency, DependencyFn, Deps, EffectFuture, Extract, Form, FormField, FormValue, GroupInputs,
-        Param, RequestCx, Resolve, StateMap,
+        body_model, depend, enum_form_doc, enum_form_field, path_param, Arg, Arguments, Body, Dependency,
+        DependencyFn, Deps, EffectFuture, Extract, Form, FormField, FormValue, GroupInputs, Param, RequestCx,
+        Resolve, StateMap,
     };
     pub use crate::group::{Group, GroupParts};
     pub use crate::openapi::{field_schema, with_examples, Operation};

@@ -17,7 +17,7 @@ use syn::parse::{ParseStream, Parser};
 use syn::spanned::Spanned;
 use syn::{Ident, ItemFn, Token, Type};
 
-use super::emit::{arguments, checks, list, Argument};
+use super::emit::{arg_method, arguments, checks, list, Argument};
 use super::infer::{classify, first_type_argument, Classified, Kind};
 use super::openapi::description;
 use super::parse::{params, responses, ExtraResponse};
@@ -171,12 +171,11 @@ fn arg_impl(func: &ItemFn, value: &Value, params: &[Classified], responses: &[Ex
         paths::validation_errors(),
         paths::depend(),
     );
-    let (operation, schema_registry, state_map, into_response, doc_fn) = (
+    let (operation, schema_registry, state_map, into_response) = (
         paths::operation(),
         paths::schema_registry(),
         paths::state_map(),
         paths::into_response(),
-        paths::arg_doc(),
     );
     let ty = &value.ty;
     let slots: Vec<&Ident> = arguments.iter().map(|a| &a.slot).collect();
@@ -201,8 +200,9 @@ fn arg_impl(func: &ItemFn, value: &Value, params: &[Classified], responses: &[Ex
         quote!(const #arg_const: #param_type<#ty> = #param;)
     });
     let docs = arguments.iter().enumerate().map(|(index, argument)| {
-        let arg_const = crate::tokens::arg_const(index);
-        let doc = quote!(#doc_fn(#arg_const, __op, __registry););
+        let (arg_const, ty) = (crate::tokens::arg_const(index), argument.ty);
+        let doc_fn = arg_method(ty, "doc");
+        let doc = quote_spanned!(ty.span()=> #doc_fn(#arg_const, __op, __registry););
         argument.attrs.document_with_examples(&quote!(__op), doc)
     });
     let checks = checks(&arguments, &quote!(__state));

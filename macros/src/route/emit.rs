@@ -1,8 +1,8 @@
 //! Code generation: the route's unit type, its `Route` impl and its handler, which is one call of
 //! the runtime's generic `start` (dropshot's "thin macro, generic runtime"): the expansion writes
-//! only what depends on the argument types, one generic call per argument (`arg`, whose type is
-//! inferred from the argument's declaration and whose trait, extractor or dependency, the
-//! compiler picks), in declaration order, and a block that calls the function; collecting the
+//! only what depends on the argument types, one generic call per argument
+//! (`<T as Arg<_>>::extract`, whose trait, extractor or dependency, the compiler picks by the
+//! marker it infers), in declaration order, and a block that calls the function; collecting the
 //! errors, their order, the groups' dependencies, the 422 and how the blocks run are the
 //! runtime's (`routing::handler`).
 //!
@@ -78,11 +78,27 @@ impl Argument<'_> {
                 quote_spanned!(span=> let #slot = #path_param::<#ty>(__cx, #path_index, #arg_const, __errors);)
             }
             None => {
-                let (arg, ty) = (paths::at(span, paths::arg()), self.ty);
-                quote_spanned!(span=> let #slot = <#ty as #arg<_>>::extract(__cx, #arg_const, __errors);)
+                let extract = arg_method(self.ty, "extract");
+                quote_spanned!(span=> let #slot = #extract(__cx, #arg_const, __errors);)
             }
         }
     }
+}
+
+/// `<T as Arg<_>>::method`, its first tokens at the type's first token and the method's name at
+/// the type's last: the path then spans the whole type (a span cannot be joined on stable), as
+/// the type's own obligations do, so a type that is no argument is one error for all its uses.
+pub(super) fn arg_method(ty: &syn::Type, method: &str) -> TokenStream {
+    let first = ty.span();
+    let last = ty
+        .to_token_stream()
+        .into_iter()
+        .last()
+        .map_or(first, |token| token.span());
+    let arg = paths::at(first, paths::arg());
+    let method = syn::Ident::new(method, last);
+    let head = quote_spanned!(first=> <#ty as #arg<_>>::);
+    quote!(#head #method)
 }
 
 /// The arguments of a route or a dependency, `__argN` for the `N`-th.
@@ -243,21 +259,15 @@ fn handler(model: &RouteModel, arguments: &[Argument<'_>], into_response: &Token
     }
 }
 
-/// `check(__ARGN, state)?;` for each argument but the path parameters: what it needs of the
-/// app's state, checked when the app is built.
+/// `<T as Arg<_>>::check(state)?;` for each argument but the path parameters: what it needs of
+/// the app's state, checked when the app is built. A qualified path at the argument's type, as
+/// its extraction is, so a type that is no argument is one error.
 pub(super) fn checks(arguments: &[Argument<'_>], state: &TokenStream) -> TokenStream {
-    let checks = arguments
-        .iter()
-        .enumerate()
-        .filter(|(_, a)| a.path_index.is_none());
+    let checks = arguments.iter().filter(|a| a.path_index.is_none());
     checks
-        .map(|(index, a)| {
-            let span = a.ty.span();
-            let (check, arg_const) = (
-                paths::at(span, paths::arg_check()),
-                paths::at(span, tokens::arg_const(index).into_token_stream()),
-            );
-            quote_spanned!(span=> #check(#arg_const, #state)?;)
+        .map(|a| {
+            let check = arg_method(a.ty, "check");
+            quote_spanned!(a.ty.span()=> #check(#state)?;)
         })
         .collect()
 }

@@ -54,17 +54,17 @@ const _: () = {
         }
         #[allow(unused_variables)]
         fn doc(__op: &mut __rt::Operation, __registry: &mut __rt::SchemaRegistry) {
-            __rt::doc(__ARG0, __op, __registry);
-            __rt::doc(__ARG1, __op, __registry);
-            __rt::doc(__ARG2, __op, __registry);
+            <String as __rt::Arg<_>>::doc(__ARG0, __op, __registry);
+            <State<Users> as __rt::Arg<_>>::doc(__ARG1, __op, __registry);
+            <Settings as __rt::Arg<_>>::doc(__ARG2, __op, __registry);
             __op.dependency_response(401, "Not authenticated");
         }
         fn check(
             __state: &__rt::StateMap,
         ) -> ::core::result::Result<(), ::std::string::String> {
-            __rt::check(__ARG0, __state)?;
-            __rt::check(__ARG1, __state)?;
-            __rt::check(__ARG2, __state)?;
+            <String as __rt::Arg<_>>::check(__state)?;
+            <State<Users> as __rt::Arg<_>>::check(__state)?;
+            <Settings as __rt::Arg<_>>::check(__state)?;
             ::core::result::Result::Ok(())
         }
     }
@@ -115,14 +115,14 @@ const _: () = {
         }
         #[allow(unused_variables)]
         fn doc(__op: &mut __rt::Operation, __registry: &mut __rt::SchemaRegistry) {
-            __rt::doc(__ARG0, __op, __registry);
-            __rt::doc(__ARG1, __op, __registry);
+            <i64 as __rt::Arg<_>>::doc(__ARG0, __op, __registry);
+            <i64 as __rt::Arg<_>>::doc(__ARG1, __op, __registry);
         }
         fn check(
             __state: &__rt::StateMap,
         ) -> ::core::result::Result<(), ::std::string::String> {
-            __rt::check(__ARG0, __state)?;
-            __rt::check(__ARG1, __state)?;
+            <i64 as __rt::Arg<_>>::check(__state)?;
+            <i64 as __rt::Arg<_>>::check(__state)?;
             ::core::result::Result::Ok(())
         }
     }

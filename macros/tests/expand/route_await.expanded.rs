@@ -54,11 +54,11 @@ const _: () = {
                         &[],
                     );
                     __rt::path_param_doc::<i64>(__ARG0, &mut op, registry);
-                    __rt::doc(__ARG1, &mut op, registry);
+                    <State<Store> as __rt::Arg<_>>::doc(__ARG1, &mut op, registry);
                     op
                 },
                 check: |state| {
-                    __rt::check(__ARG1, state)?;
+                    <State<Store> as __rt::Arg<_>>::check(state)?;
                     ::core::result::Result::Ok(())
                 },
             })

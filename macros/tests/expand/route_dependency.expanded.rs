@@ -61,13 +61,13 @@ const _: () = {
                         &[],
                     );
                     __rt::path_param_doc::<i64>(__ARG0, &mut op, registry);
-                    __rt::doc(__ARG1, &mut op, registry);
-                    __rt::doc(__ARG2, &mut op, registry);
+                    <CurrentUser as __rt::Arg<_>>::doc(__ARG1, &mut op, registry);
+                    <i64 as __rt::Arg<_>>::doc(__ARG2, &mut op, registry);
                     op
                 },
                 check: |state| {
-                    __rt::check(__ARG1, state)?;
-                    __rt::check(__ARG2, state)?;
+                    <CurrentUser as __rt::Arg<_>>::check(state)?;
+                    <i64 as __rt::Arg<_>>::check(state)?;
                     ::core::result::Result::Ok(())
                 },
             })

@@ -79,27 +79,27 @@ const _: () = {
                             op.with_examples(
                                 __rt::json!(["foo", "bar"]),
                                 |op| {
-                                    __rt::doc(__ARG1, op, registry);
+                                    <Option<String> as __rt::Arg<_>>::doc(__ARG1, op, registry);
                                 },
                             );
                         },
                     );
-                    __rt::doc(__ARG2, &mut op, registry);
+                    <i64 as __rt::Arg<_>>::doc(__ARG2, &mut op, registry);
                     op.with_openapi_examples(
                         __rt::json!(
                             { "one" : { "summary" : "One item", "value" : { "name" :
                             "Foo" } } }
                         ),
                         |op| {
-                            __rt::doc(__ARG3, op, registry);
+                            <Item as __rt::Arg<_>>::doc(__ARG3, op, registry);
                         },
                     );
                     op
                 },
                 check: |state| {
-                    __rt::check(__ARG1, state)?;
-                    __rt::check(__ARG2, state)?;
-                    __rt::check(__ARG3, state)?;
+                    <Option<String> as __rt::Arg<_>>::check(state)?;
+                    <i64 as __rt::Arg<_>>::check(state)?;
+                    <Item as __rt::Arg<_>>::check(state)?;
                     ::core::result::Result::Ok(())
                 },
             })

@@ -50,13 +50,13 @@ const _: () = {
                         ::core::option::Option::None,
                         &[],
                     );
-                    __rt::doc(__ARG0, &mut op, registry);
-                    __rt::doc(__ARG1, &mut op, registry);
+                    <State<Counter> as __rt::Arg<_>>::doc(__ARG0, &mut op, registry);
+                    <HeaderMap as __rt::Arg<_>>::doc(__ARG1, &mut op, registry);
                     op
                 },
                 check: |state| {
-                    __rt::check(__ARG0, state)?;
-                    __rt::check(__ARG1, state)?;
+                    <State<Counter> as __rt::Arg<_>>::check(state)?;
+                    <HeaderMap as __rt::Arg<_>>::check(state)?;
                     ::core::result::Result::Ok(())
                 },
             })

@@ -52,7 +52,7 @@ const _: () = {
                         &[],
                     );
                     __rt::path_param_doc::<u32>(__ARG0, &mut op, registry);
-                    __rt::doc(__ARG1, &mut op, registry);
+                    <Item as __rt::Arg<_>>::doc(__ARG1, &mut op, registry);
                     {
                         use __rt::ProbeKnown as _;
                         use __rt::ProbeUnknown as _;
@@ -71,7 +71,7 @@ const _: () = {
                     op
                 },
                 check: |state| {
-                    __rt::check(__ARG1, state)?;
+                    <Item as __rt::Arg<_>>::check(state)?;
                     ::core::result::Result::Ok(())
                 },
             })

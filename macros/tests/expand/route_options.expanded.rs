@@ -48,7 +48,7 @@ const _: () = {
                         ::core::option::Option::None,
                         &["things", "writes"],
                     );
-                    __rt::doc(__ARG0, &mut op, registry);
+                    <Thing as __rt::Arg<_>>::doc(__ARG0, &mut op, registry);
                     {
                         use __rt::ProbeKnown as _;
                         use __rt::ProbeUnknown as _;
@@ -70,7 +70,7 @@ const _: () = {
                     op
                 },
                 check: |state| {
-                    __rt::check(__ARG0, state)?;
+                    <Thing as __rt::Arg<_>>::check(state)?;
                     ::core::result::Result::Ok(())
                 },
             })

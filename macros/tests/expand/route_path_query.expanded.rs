@@ -112,15 +112,15 @@ const _: () = {
                     );
                     __rt::path_param_doc::<i64>(__ARG0, &mut op, registry);
                     __rt::path_param_doc::<String>(__ARG1, &mut op, registry);
-                    __rt::doc(__ARG2, &mut op, registry);
-                    __rt::doc(__ARG3, &mut op, registry);
-                    __rt::doc(__ARG4, &mut op, registry);
+                    <Option<String> as __rt::Arg<_>>::doc(__ARG2, &mut op, registry);
+                    <i64 as __rt::Arg<_>>::doc(__ARG3, &mut op, registry);
+                    <Option<f64> as __rt::Arg<_>>::doc(__ARG4, &mut op, registry);
                     op
                 },
                 check: |state| {
-                    __rt::check(__ARG2, state)?;
-                    __rt::check(__ARG3, state)?;
-                    __rt::check(__ARG4, state)?;
+                    <Option<String> as __rt::Arg<_>>::check(state)?;
+                    <i64 as __rt::Arg<_>>::check(state)?;
+                    <Option<f64> as __rt::Arg<_>>::check(state)?;
                     ::core::result::Result::Ok(())
                 },
             })

@@ -47,7 +47,7 @@ const _: () = {
                         ::core::option::Option::None,
                         &["doctors"],
                     );
-                    __rt::doc(__ARG0, &mut op, registry);
+                    <State<Store> as __rt::Arg<_>>::doc(__ARG0, &mut op, registry);
                     {
                         use __rt::ProbeKnown as _;
                         use __rt::ProbeUnknown as _;
@@ -81,7 +81,7 @@ const _: () = {
                     op
                 },
                 check: |state| {
-                    __rt::check(__ARG0, state)?;
+                    <State<Store> as __rt::Arg<_>>::check(state)?;
                     ::core::result::Result::Ok(())
                 },
             })

@@ -43,12 +43,12 @@ const _: () = {
                         ::core::option::Option::None,
                         &[],
                     );
-                    __rt::doc(__ARG0, &mut op, registry);
+                    <String as __rt::Arg<_>>::doc(__ARG0, &mut op, registry);
                     op.success_status(201);
                     op
                 },
                 check: |state| {
-                    __rt::check(__ARG0, state)?;
+                    <String as __rt::Arg<_>>::check(state)?;
                     ::core::result::Result::Ok(())
                 },
             })

@@ -79,15 +79,15 @@ const _: () = {
                         ::core::option::Option::None,
                         &[],
                     );
-                    __rt::doc(__ARG0, &mut op, registry);
-                    __rt::doc(__ARG1, &mut op, registry);
-                    __rt::doc(__ARG2, &mut op, registry);
+                    <UploadFile as __rt::Arg<_>>::doc(__ARG0, &mut op, registry);
+                    <Option<UploadFile> as __rt::Arg<_>>::doc(__ARG1, &mut op, registry);
+                    <Form<String> as __rt::Arg<_>>::doc(__ARG2, &mut op, registry);
                     op
                 },
                 check: |state| {
-                    __rt::check(__ARG0, state)?;
-                    __rt::check(__ARG1, state)?;
-                    __rt::check(__ARG2, state)?;
+                    <UploadFile as __rt::Arg<_>>::check(state)?;
+                    <Option<UploadFile> as __rt::Arg<_>>::check(state)?;
+                    <Form<String> as __rt::Arg<_>>::check(state)?;
                     ::core::result::Result::Ok(())
                 },
             })

@@ -49,7 +49,7 @@ const _: () = {
                         ::core::option::Option::None,
                         &[],
                     );
-                    __rt::doc(__ARG0, &mut op, registry);
+                    <Vec<String> as __rt::Arg<_>>::doc(__ARG0, &mut op, registry);
                     {
                         use __rt::ProbeKnown as _;
                         use __rt::ProbeUnknown as _;
@@ -68,7 +68,7 @@ const _: () = {
                     op
                 },
                 check: |state| {
-                    __rt::check(__ARG0, state)?;
+                    <Vec<String> as __rt::Arg<_>>::check(state)?;
                     ::core::result::Result::Ok(())
                 },
             })

@@ -135,14 +135,3 @@ impl<D: Dependency> Arg<ByDependency> for D {
         D::check(state)
     }
 }
-
-/// [`Arg::doc`] for the argument declared by `param`.
-pub fn doc<T: Arg<M>, M>(param: Param<T>, op: &mut Operation, registry: &mut SchemaRegistry) {
-    T::doc(param, op, registry);
-}
-
-/// [`Arg::check`] for the argument declared by `param`.
-pub fn check<T: Arg<M>, M>(param: Param<T>, state: &StateMap) -> Result<(), String> {
-    let _ = param;
-    T::check(state)
-}

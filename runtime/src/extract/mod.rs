@@ -62,7 +62,7 @@ mod state;
 mod validation;
 
 pub use crate::body::UploadFile;
-pub use arg::{check, doc, Arg, Body, ByDependency, ByExtract, Extract};
+pub use arg::{Arg, Body, ByDependency, ByExtract, Extract};
 pub use arguments::{depend, Arguments, Extracted};
 pub use background::{BackgroundTasks, TaskOutcome};
 pub use dependency::{Cacheable, Dependency, Deps, Resolve};
