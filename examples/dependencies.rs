@@ -5,7 +5,8 @@
 //! that takes `CurrentUser` (a sub-dependency, resolved once per request even though the route
 //! takes both) and answers 403; a `Pagination` with constrained `skip`/`limit` query parameters,
 //! reused by two list routes, whose errors join the route's own in one 422; the bearer token
-//! itself read by a hand-written `Arg` implementation, the trait `#[dependency]` implements.
+//! itself read by a hand-written `Dependency` implementation, the trait `#[dependency]`
+//! implements.
 //!
 //! Run it from the workspace root:
 //!
@@ -50,12 +51,12 @@ use std::collections::HashMap;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use ferrapi::arg::{Deps, Param, RequestCx, Source};
+use ferrapi::arg::{Deps, RequestCx, Resolve};
 use ferrapi::http::header::{HeaderValue, AUTHORIZATION, WWW_AUTHENTICATE};
 use ferrapi::prelude::*;
 use ferrapi::schema::{Operation, SchemaRegistry};
 use ferrapi::validation::ValidationErrors;
-use ferrapi::Arg;
+use ferrapi::Dependency;
 use serde::Serialize;
 
 /// A user, as the store knows them.
@@ -126,34 +127,31 @@ fn unauthorized(detail: &'static str) -> Response {
         .into_response()
 }
 
-/// The request's bearer token: a dependency implemented by hand (the `Arg` trait), reading one
-/// header. A request without `Authorization: Bearer <token>` is answered 401.
+/// The request's bearer token: a dependency implemented by hand (the `Dependency` trait), reading
+/// one header. A request without `Authorization: Bearer <token>` is answered 401.
 #[derive(Debug, Clone)]
 pub struct BearerToken(String);
 
-impl Arg for BearerToken {
-    const SOURCE: Source = Source::Dependency;
-    /// The header's token, read with the route's other arguments.
-    type Input = Option<String>;
-
-    fn extract(
-        cx: &RequestCx<'_>,
-        _param: Param<Self>,
-        _errors: &mut ValidationErrors,
-    ) -> Option<Self::Input> {
+impl Dependency for BearerToken {
+    fn extract(cx: &RequestCx<'_>, _errors: &mut ValidationErrors) -> Option<impl Resolve<Self> + use<>> {
         let header = cx.headers().get(AUTHORIZATION).and_then(|v| v.to_str().ok());
         let token = header.and_then(|v| v.strip_prefix("Bearer ")).map(str::to_owned);
-        Some(token)
+        Some(Bearer(token))
     }
 
-    async fn resolve(token: Self::Input, _deps: &mut Deps) -> Result<Self, Response> {
-        token
+    fn doc(op: &mut Operation, _registry: &mut SchemaRegistry) {
+        op.dependency_response(401, "Not authenticated");
+    }
+}
+
+/// The header's token, read with the route's other arguments: what resolves a [`BearerToken`].
+pub struct Bearer(Option<String>);
+
+impl Resolve<BearerToken> for Bearer {
+    async fn resolve(self, _deps: &mut Deps) -> Result<BearerToken, Response> {
+        self.0
             .map(BearerToken)
             .ok_or_else(|| unauthorized("Not authenticated"))
-    }
-
-    fn doc(_param: Param<Self>, op: &mut Operation, _registry: &mut SchemaRegistry) {
-        op.dependency_response(401, "Not authenticated");
     }
 }
 

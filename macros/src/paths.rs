@@ -59,7 +59,6 @@ runtime_paths! {
     group_type => Group;
     method => Method;
     into_response => IntoResponse;
-    response => Response;
     request_cx => RequestCx;
     state_map => StateMap;
 }
@@ -68,12 +67,11 @@ runtime_paths! {
     body_mode => BodyMode;
     start => start;
     call => Call;
-    shape => Shape;
-    source_probe => SourceProbe;
-    no_source => NoSource;
+    bodies => Bodies;
+    body_probe => BodyProbe;
+    no_body => NoBody;
     path_param => path_param;
     path_param_doc => path_param_doc;
-    sealed => SEALED;
     group_parts => GroupParts;
 }
 
@@ -87,9 +85,12 @@ runtime_paths! {
 }
 runtime_paths! {
     arg => Arg;
-    source => Source;
+    depend => depend;
+    extract => Extract;
+    body => Body;
+    dependency => Dependency;
+    resolve => Resolve;
     param => Param;
-    deps => Deps;
 }
 runtime_paths! {
     body_model => body_model;
@@ -102,7 +103,6 @@ runtime_paths! {
     param_field => param_field;
     pattern => Pattern;
     pattern_cell => PatternCell;
-    share => Share;
     group_dependency => GroupDependency;
 }
 

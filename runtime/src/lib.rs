@@ -60,7 +60,9 @@
 //!   [`App::routes`] takes), [`RouteInfo`](route::RouteInfo) a row of the app's route table, and
 //!   [`MatchedRoute`](layer::MatchedRoute) the route a request matched, as its layers see it;
 //! - an *argument* is what a route's function takes, read from the path, the query, the headers,
-//!   the body, or *injected* (the app's state, a dependency, background tasks);
+//!   the body, or *injected* (the app's state, a dependency, background tasks); its type is an
+//!   *extractor* ([`arg::Extract`]: read from the request at once) or a *dependency*
+//!   ([`Dependency`]: may await, may answer the request itself, resolved once per request);
 //! - the *state* is the values the app was given with [`App::state`], by type, and nothing else;
 //! - a *response* is what goes back to the client; an *answer* is a response the framework writes
 //!   for the app when something is wrong (a 404, a 422, a 500, a 503 refusal), which the app may
@@ -97,8 +99,8 @@
 //!     its cookies.
 //! 12. [Custom parameter and field types](#custom-parameter-and-field-types): the traits of
 //!     [`convert`] and [`schema`].
-//! 13. [Dependencies](#dependencies): `#[dependency]`, the [`Arg`] trait, sub-dependencies, the
-//!     per-request cache, answering 401.
+//! 13. [Dependencies](#dependencies): `#[dependency]`, the [`Dependency`] trait, sub-dependencies,
+//!     the per-request cache, answering 401.
 //! 14. [Route groups](#route-groups): `group!`, a prefix, tags, default responses, dependencies
 //!     and layers shared by routes, nested groups.
 //! 15. [Differences from FastAPI](#differences-from-fastapi): what is different, and why.
@@ -119,7 +121,7 @@
 //! [`group!`]) and [`Service`] answers requests; [`Server`] serves a service over HTTP/1.1 and
 //! HTTP/2 ([`serve`]: its error, the shutdown signal); [`prelude`] has what a route author writes
 //! with. The crate root holds what nearly every app names; the rest is in the module of its
-//! concept: [`arg`] (the [`Arg`] trait's contract, which a dependency implements), [`convert`]
+//! concept: [`arg`] (the argument traits: an extractor, a dependency, and what they work with), [`convert`]
 //! and [`schema`] (a custom parameter or field type), [`validation`] (the errors), [`route`]
 //! (routes as values), [`http`] (status codes, methods, headers, from `hyper`), [`html`],
 //! [`streaming`] (streamed bodies, server-sent events) and [`ws`] (WebSockets), [`files`] (sent
@@ -186,7 +188,7 @@ pub mod testing;
 pub use app::{App, BuildError};
 pub use config::Config;
 pub use dispatch::Service;
-pub use extract::{Arg, BackgroundTasks, Cookie, Form, Header, State, UploadFile};
+pub use extract::{BackgroundTasks, Cookie, Dependency, Form, Header, State, UploadFile};
 pub use group::Group;
 pub use response::{Body, Html, HttpError, IntoResponse, Json, Response};
 pub use server::Server;
@@ -257,7 +259,7 @@ pub mod serve {
 #[doc = include_str!("../manual/macros/route_options.md")]
 pub use ferrapi_macros::delete;
 /// Makes an `async fn` a dependency: `#[dependency] async fn current_user(..) -> Result<User, E>`
-/// implements [`Arg`] for the type it returns, with its arguments read as a route's are.
+/// implements [`Dependency`] for the type it returns, with its arguments read as a route's are.
 #[doc = include_str!("../manual/macros/dependency.md")]
 pub use ferrapi_macros::dependency;
 /// Declares a `GET` route on an `async fn`: `#[get("/items/{item_id}")]`.
@@ -297,20 +299,24 @@ pub use ferrapi_macros::Model;
 #[doc = include_str!("../manual/macros/str_enum.md")]
 pub use ferrapi_macros::StrEnum;
 
-/// The argument contract: what an [`Arg`] implementation (a dependency, or an argument kind of
-/// your own) works with: the kind of argument it is ([`Source`](arg::Source)), the request
+/// The argument contract: the two traits an argument type implements, one or the other — a
+/// synchronous extractor ([`Extract`](arg::Extract), [`Body`](arg::Body) for one that reads the
+/// body) or an async, cached dependency ([`Dependency`], its second step
+/// [`Resolve`](arg::Resolve)) — and what they work with: the request
 /// ([`RequestCx`](arg::RequestCx), its head [`Parts`](arg::Parts)), the argument's declaration
 /// ([`Param`](arg::Param)), the request's resolved dependencies ([`Deps`](arg::Deps)), the app's
-/// state ([`StateMap`](arg::StateMap)); and the traits and documentation helpers of header,
-/// cookie and multipart arguments. See the manual's [Dependencies](crate#dependencies).
+/// state ([`StateMap`](arg::StateMap)); [`Arg`](arg::Arg), what generated code calls for each
+/// argument; and the traits and documentation helpers of header, cookie and multipart arguments.
+/// See the manual's [Dependencies](crate#dependencies).
 pub mod arg {
     /// Declare a [`ParamName`]: `param_name!(RequestId = "X-Request_ID");` makes a unit type
     /// `RequestId` for `Header<String, RequestId>`, which reads header `X-Request_ID` exactly.
     #[doc(inline)]
     pub use crate::__param_name as param_name;
     pub use crate::extract::{
-        AnyParts, Arg, CookieValue, Deps, FormValue, FromArgument, Param, ParamName, ParamValue, PartDoc,
-        RequestCx, Source, StateMap, TaskOutcome, UploadDoc,
+        AnyParts, Arg, Body, ByDependency, ByExtract, Cacheable, CookieValue, Dependency, Deps, Extract,
+        Extracted, FormValue, FromArgument, Param, ParamName, ParamValue, PartDoc, RequestCx, Resolve,
+        StateMap, TaskOutcome, UploadDoc,
     };
     /// The head of a request (method, URI, headers, extensions): what [`RequestCx::parts`] gives,
     /// and what the app's error answers read ([`App::on_not_found`](crate::App::on_not_found)).
@@ -430,14 +436,15 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod __private {
     pub use crate::extract::{
-        body_model, enum_form_doc, enum_form_field, path_param, Arg, DependencyFn, Deps, EffectFuture, Form,
-        FormField, FormValue, GroupInputs, Param, RequestCx, Share, Sharing, Slots, Source, StateMap, SEALED,
+        body_model, depend, enum_form_doc, enum_form_field, path_param, Arg, Arguments, Body, Dependency,
+        DependencyFn, Deps, EffectFuture, Extract, Form, FormField, FormValue, GroupInputs, Param, RequestCx,
+        Resolve, StateMap,
     };
     pub use crate::group::{Group, GroupParts};
     pub use crate::openapi::{field_schema, with_examples, Operation};
     pub use crate::response::{IntoResponse, Invalid, Response};
     pub use crate::route_checks::*;
-    pub use crate::routing::{start, BodyMode, Call, Handler, Route, RouteDef, RouteParts, Shape, Started};
+    pub use crate::routing::{start, BodyMode, Call, Handler, Route, RouteDef, RouteParts, Started};
     pub use crate::validate::{
         enum_failure, enum_from_json, enum_from_param, enum_schema, fast_enum, field, generic_schema,
         generic_title, param_field, tagged_schema, title_case, untagged_schema, validate_field,

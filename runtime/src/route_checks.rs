@@ -10,31 +10,62 @@
 use serde_json::Value;
 
 use crate::body::UploadFile;
-use crate::extract::{Arg, Cookie, DependencyFn, Form, Header, Param, Source};
+use crate::extract::{Body, Cookie, Dependency, DependencyFn, Form, Header, Param};
 use crate::openapi::Operation;
 use crate::response::{IntoResponse, Response};
+use crate::routing::BodyMode;
 use crate::validate::{FromJson, FromParam, JsonSchema, SchemaRegistry};
 
-/// An argument's source as the route's one-body check folds it: `SourceProbe::<T>::SOURCE` is
-/// `T`'s when `T: Arg` (the inherent constant), else, through [`NoSource`], no source at all. A
-/// type that is no argument is reported once, at the argument, by the route's own use of `Arg`;
-/// with the fallback it does not also stop the check of the arguments after it (a second JSON
-/// body is still reported).
-pub struct SourceProbe<T: ?Sized>(std::marker::PhantomData<T>);
+/// An argument's body mode as the route's one-body check folds it: `BodyProbe::<T>::MODE` is
+/// `T`'s when `T` is a [`Body`] (the inherent constant), else, through [`NoBody`], no body. Asks
+/// nothing else of `T`: a type that is no argument is reported once, at the argument, by the
+/// route's own call, and the check of the arguments after it goes on (a second JSON body is
+/// still reported).
+pub struct BodyProbe<T: ?Sized>(std::marker::PhantomData<T>);
 
-impl<T: Arg> SourceProbe<T> {
-    /// `T`'s source.
-    pub const SOURCE: Source = T::SOURCE;
+impl<T: Body> BodyProbe<T> {
+    /// `T`'s mode.
+    pub const MODE: BodyMode = if T::STREAMED {
+        BodyMode::Stream
+    } else {
+        BodyMode::Whole
+    };
 }
 
-/// The fallback of [`SourceProbe`] for a type that is no argument: an injected value, which
-/// neither is a body nor makes the route wait for a dependency.
-pub trait NoSource {
-    /// No source.
-    const SOURCE: Source = Source::Injected;
+/// The fallback of [`BodyProbe`] for a type that is not a body.
+pub trait NoBody {
+    /// No body.
+    const MODE: BodyMode = BodyMode::None;
 }
 
-impl<T: ?Sized> NoSource for SourceProbe<T> {}
+impl<T: ?Sized> NoBody for BodyProbe<T> {}
+
+/// The bodies of a route's arguments, folded one argument at a time by the route macros, in
+/// constants: the route's body mode, and whether the last argument folded in is a body after
+/// another one (the one-body check's question).
+#[derive(Debug, Clone, Copy)]
+pub struct Bodies {
+    /// The body mode of the arguments so far.
+    pub mode: BodyMode,
+    /// True when the last argument is a body, and an earlier one was.
+    pub repeated: bool,
+}
+
+impl Bodies {
+    /// No argument yet.
+    pub const NONE: Bodies = Bodies {
+        mode: BodyMode::None,
+        repeated: false,
+    };
+
+    /// The bodies with one more argument, read in `mode`.
+    pub const fn with(self, mode: BodyMode) -> Bodies {
+        Bodies {
+            mode: self.mode.with(mode),
+            repeated: self.mode.reads() && mode.reads(),
+        }
+    }
+}
 
 /// Finds a response body's schema when its type has one; `Json<T>` of a type that is only
 /// `Serialize` is documented without a schema instead of failing to compile. (Autoref
@@ -153,8 +184,6 @@ pub const fn assert_digits<T: Digits>() {}
 pub const fn assert_numeric<T: Numeric>() {}
 /// Assert `T: Text`.
 pub const fn assert_text<T: Text>() {}
-/// Assert `T: Arg`.
-pub const fn assert_arg<T: Arg>() {}
 /// Assert `T: IntoResponse`.
 pub const fn assert_into_response<T: IntoResponse>() {}
 
@@ -184,21 +213,19 @@ pub fn success<T: IntoResponse, const STATUS: u16>(output: T) -> Response {
 /// Assert `T: FromJson` (model fields).
 pub const fn assert_from_json<T: FromJson>() {}
 
-/// Compile-time check that a route has at most one JSON body: implemented for every type
-/// unless an earlier argument is the body (`EARLIER`) and this one is too (`BODY`).
+/// Compile-time check that a route has at most one JSON body: implemented for every type unless
+/// it is a body after an earlier one (`REPEATED`, see [`Bodies`]).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` would be another JSON body, and a route takes at most one",
     label = "another argument whose type derives `Model`",
     note = "an earlier argument is already the JSON body; put the fields of both in one struct deriving `Model`"
 )]
-pub trait OneBody<const EARLIER: bool, const BODY: bool> {}
-impl<T: ?Sized> OneBody<false, false> for T {}
-impl<T: ?Sized> OneBody<false, true> for T {}
-impl<T: ?Sized> OneBody<true, false> for T {}
+pub trait OneBody<const REPEATED: bool> {}
+impl<T: ?Sized> OneBody<false> for T {}
 // Form fields share the one form: a field after another body argument is no second body (a model
 // after a field still is).
 #[diagnostic::do_not_recommend]
-impl<T: crate::extract::FormField> OneBody<true, true> for Form<T> {}
+impl<T: crate::extract::FormField> OneBody<true> for Form<T> {}
 
 /// Compile-time check, in a route that takes files, that each other body argument (`BODY`) is a
 /// part of the same `multipart/form-data` form: a form field `Form<T>` of a scalar, `Option` or
@@ -237,24 +264,23 @@ impl<T: ?Sized> NotBody<false> for T {}
 pub const fn assert_not_body<T: NotBody<BODY>, const BODY: bool>() {}
 
 /// Assert that argument `T` is not a second JSON body.
-pub const fn assert_one_body<T: OneBody<EARLIER, BODY>, const EARLIER: bool, const BODY: bool>() {}
+pub const fn assert_one_body<T: OneBody<REPEATED>, const REPEATED: bool>() {}
 
-/// Compile-time check that a type in a group's `dependencies(..)` is a dependency (`DEPENDENCY`:
-/// its `Arg::SOURCE` is `Dependency`) that can be cached for the request, and its record.
+/// Compile-time check that a type in a group's `dependencies(..)` is a dependency, and its
+/// record.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a group's dependency",
-    label = "not a dependency that can be cached for the request",
-    note = "a group's `dependencies(..)` are dependencies: types implementing `ferrapi::Arg` with `SOURCE = Source::Dependency`, such as the type an `async fn` marked `#[dependency]` returns",
-    note = "a dependency is `Clone + Send + 'static`: a route that also takes it gets a clone of the value its group's run resolved"
+    label = "not a dependency",
+    note = "a group's `dependencies(..)` are dependencies: types implementing `ferrapi::Dependency`, such as the type an `async fn` marked `#[dependency]` returns"
 )]
-pub trait GroupDependency<const DEPENDENCY: bool> {
+pub trait GroupDependency {
     /// The dependency, run for its effect.
     fn dependency_fn() -> DependencyFn;
 }
-// Not recommended: the error then names `GroupDependency` with the notes above rather than
-// `Clone` or `Send` alone.
+// Not recommended: the error then names `GroupDependency` with the note above rather than
+// `Dependency` alone.
 #[diagnostic::do_not_recommend]
-impl<T: Arg + Clone + Send + 'static> GroupDependency<true> for T {
+impl<T: Dependency> GroupDependency for T {
     fn dependency_fn() -> DependencyFn {
         DependencyFn::of::<T>()
     }

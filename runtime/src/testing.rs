@@ -128,7 +128,7 @@ impl TestClient {
     /// resolved. A second override of `D` replaces the first; other clients are not affected.
     pub fn override_dependency<D, F, Fut>(mut self, replace: F) -> Self
     where
-        D: crate::Arg + Clone + Send + 'static,
+        D: crate::Dependency,
         F: Fn() -> Fut + Send + Sync + 'static,
         Fut: std::future::Future<Output = Result<D, crate::Response>> + Send + 'static,
     {
@@ -140,7 +140,7 @@ impl TestClient {
     /// gets a clone of `value` for dependency `D`.
     pub fn override_value<D>(self, value: D) -> Self
     where
-        D: crate::Arg + Clone + Send + Sync + 'static,
+        D: crate::Dependency + Sync,
     {
         self.override_dependency(move || std::future::ready(Ok(value.clone())))
     }

@@ -288,45 +288,32 @@ fn schema_impls(model: &ModelInput) -> TokenStream {
     }
 }
 
-/// `Arg`: a model argument is the route's JSON body (the value crosses tasks: a type parameter
-/// is `Send + 'static` there).
+/// `Extract` and `Body`: a model argument is the route's JSON body (the value crosses tasks: a
+/// type parameter is `Send + 'static` there).
 pub(super) fn arg_impl(head: &Head<'_>) -> TokenStream {
-    let (arg, source, request_cx, param, validation_errors, body_model) = (
-        paths::arg(),
-        paths::source(),
+    let (extract, body, request_cx, param, validation_errors, body_model) = (
+        paths::extract(),
+        paths::body(),
         paths::request_cx(),
         paths::param(),
         paths::validation_errors(),
         paths::body_model(),
     );
-    let (schema_registry, operation, json_schema, deps, response) = (
-        paths::schema_registry(),
-        paths::operation(),
-        paths::json_schema(),
-        paths::deps(),
-        paths::response(),
+    let (schema_registry, operation, json_schema) =
+        (paths::schema_registry(), paths::operation(), paths::json_schema());
+    let bound = Some(quote!(::core::marker::Send + 'static));
+    let (extract_impl, body_impl) = (
+        head.impl_for(&extract, bound.clone()),
+        head.impl_for(&body, bound),
     );
-    let arg_impl = head.impl_for(&arg, Some(quote!(::core::marker::Send + 'static)));
     quote! {
-        #arg_impl {
-            const SOURCE: #source = #source::Body;
-            type Input = Self;
-
+        #extract_impl {
             fn extract(
                 cx: &#request_cx<'_>,
                 _param: #param<Self>,
                 errors: &mut #validation_errors,
             ) -> ::core::option::Option<Self> {
                 #body_model::<Self>(cx, errors)
-            }
-
-            fn resolve(
-                input: Self,
-                _deps: &mut #deps,
-            ) -> impl ::core::future::Future<
-                Output = ::core::result::Result<Self, #response>,
-            > + ::core::marker::Send {
-                ::core::future::ready(::core::result::Result::Ok(input))
             }
 
             fn doc(
@@ -337,6 +324,8 @@ pub(super) fn arg_impl(head: &Head<'_>) -> TokenStream {
                 op.request_body(<Self as #json_schema>::schema(registry));
             }
         }
+
+        #body_impl {}
     }
 }
 

@@ -3,13 +3,13 @@
 //!
 //! Rules enforced here: the function is not generic and returns its value, `T` or
 //! `Result<T, E>` with `E: IntoResponse` (an `Err` answers the request), where `T` is a type of
-//! the crate (the generated `impl Arg for T` needs it); it has no path parameters (a dependency
+//! the crate (the generated `impl Dependency for T` needs it); it has no path parameters (a dependency
 //! does not know the route's path) and reads no JSON body; its only option is `responses(..)`,
 //! the answers it may give, documented on every route that uses it; every mistake is reported at
 //! its own span, all of them, and the function is re-emitted beside the errors. The generated
-//! `Arg` impl reads the arguments in declaration order (their errors join the route's 422), and
-//! resolves them before calling the function, each dependency among them through the request's
-//! cache.
+//! `Dependency` impl has a route's shape: one generic call per argument in declaration order
+//! (their errors join the route's 422), then the runtime's `depend` resolves the dependencies
+//! among them through the request's cache and calls the function.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -17,8 +17,8 @@ use syn::parse::{ParseStream, Parser};
 use syn::spanned::Spanned;
 use syn::{Ident, ItemFn, Token, Type};
 
-use super::emit::{arguments, extract_call, Argument};
-use super::infer::{classify, first_type_argument, Classified};
+use super::emit::{arg_method, arguments, checks, list, Argument};
+use super::infer::{classify, first_type_argument, Classified, Kind};
 use super::openapi::description;
 use super::parse::{params, responses, ExtraResponse};
 use crate::diag::Diagnostics;
@@ -141,57 +141,47 @@ fn value_type(func: &ItemFn, diag: &mut Diagnostics) -> Option<Value> {
     })
 }
 
-/// Assertions about the dependency's arguments, at each argument's type: constraints apply, the
-/// type is an argument, and not the body.
+/// Assertions about the dependency's arguments, at each argument's type: constraints apply, and
+/// none is the body.
 fn assertions(arguments: &[Argument<'_>]) -> TokenStream {
     let mut out = TokenStream::new();
+    if !arguments.is_empty() {
+        // `BodyProbe`'s fallback.
+        let no_body = paths::no_body();
+        out.extend(quote!(use #no_body as _;));
+    }
     for argument in arguments {
-        let ty = argument.ty;
-        let span = ty.span();
+        let (ty, span) = (argument.ty, argument.ty.span());
         out.extend(argument.constraint_assertions.clone());
-        let (arg, assert) = (
-            paths::at(span, paths::arg()),
-            paths::at(span, paths::assert_not_body()),
-        );
-        out.extend(quote_spanned! {span=>
-            #assert::<#ty, { <#ty as #arg>::SOURCE.is_body() }>();
-        });
+        let (assert, mode) = (paths::at(span, paths::assert_not_body()), argument.body_mode());
+        out.extend(quote_spanned!(span=> #assert::<#ty, { #mode.reads() }>();));
     }
     out
 }
 
-/// `impl Arg for T`.
+/// `impl Dependency for T`, in a route's shape: the arguments read by one generic call each, then
+/// the runtime's `depend` with the call of the function.
 fn arg_impl(func: &ItemFn, value: &Value, params: &[Classified], responses: &[ExtraResponse]) -> TokenStream {
+    debug_assert!(params.iter().all(|p| matches!(p.kind, Kind::Other)));
     let arguments = arguments(params);
-    let (arg, source, request_cx, param, validation_errors) = (
-        paths::arg(),
-        paths::source(),
+    let (dependency, resolve, request_cx, validation_errors, depend) = (
+        paths::dependency(),
+        paths::resolve(),
         paths::request_cx(),
-        paths::param(),
         paths::validation_errors(),
+        paths::depend(),
     );
-    let (deps, response, operation, schema_registry, state_map, into_response) = (
-        paths::deps(),
-        paths::response(),
+    let (operation, schema_registry, state_map, into_response) = (
         paths::operation(),
         paths::schema_registry(),
         paths::state_map(),
         paths::into_response(),
     );
     let ty = &value.ty;
-    let tys: Vec<&Type> = arguments.iter().map(|a| a.ty).collect();
     let slots: Vec<&Ident> = arguments.iter().map(|a| &a.slot).collect();
     let assertions = assertions(&arguments);
-    let extract = arguments.iter().map(|argument| {
-        let slot = &argument.slot;
-        let call = extract_call(argument, &quote!(__cx), &quote!(__errors));
-        quote!(let #slot = #call;)
-    });
-    let resolve = arguments.iter().map(|argument| {
-        let slot = &argument.slot;
-        let call = argument.resolve(&quote!(#slot), &quote!(__deps));
-        quote!(let #slot = #call.await?;)
-    });
+    let extract = arguments.iter().enumerate().map(|(index, a)| a.extract(index));
+    let list = list(&arguments);
     let fn_name = &func.sig.ident;
     let await_ = func.sig.asyncness.map(|_| quote!(.await));
     let output = match &value.error {
@@ -203,53 +193,45 @@ fn arg_impl(func: &ItemFn, value: &Value, params: &[Classified], responses: &[Ex
             }
         }
     };
-    let docs = arguments.iter().map(|argument| {
-        let (ty, param) = (argument.ty, argument.param());
-        let doc = quote!(<#ty as #arg>::doc(#param, __op, __registry););
+    // The declarations, beside the impl: its three functions use them.
+    let consts = arguments.iter().enumerate().map(|(index, a)| {
+        let (arg_const, param_type, ty, param) =
+            (crate::tokens::arg_const(index), paths::param(), a.ty, a.param());
+        quote!(const #arg_const: #param_type<#ty> = #param;)
+    });
+    let docs = arguments.iter().enumerate().map(|(index, argument)| {
+        let (arg_const, ty) = (crate::tokens::arg_const(index), argument.ty);
+        let doc_fn = arg_method(ty, "doc");
+        let doc = quote_spanned!(ty.span()=> #doc_fn(#arg_const, __op, __registry););
         argument.attrs.document_with_examples(&quote!(__op), doc)
     });
+    let checks = checks(&arguments, &quote!(__state));
     let responses = responses.iter().map(|r| {
         let (status, description) = (&r.status, description(&r.description));
         quote!(__op.dependency_response(#status, #description);)
     });
     paths::runtime_scope(quote! {
-        impl #arg for #ty {
-            const SOURCE: #source = #source::Dependency;
-            type Input = (#(<#tys as #arg>::Input,)*);
+        #(#consts)*
 
-            #[allow(unused_variables)]
+        impl #dependency for #ty {
+            #[allow(unused_variables, clippy::unused_unit)]
             fn extract(
                 __cx: &#request_cx<'_>,
-                _param: #param<Self>,
                 __errors: &mut #validation_errors,
-            ) -> ::core::option::Option<Self::Input> {
+            ) -> ::core::option::Option<impl #resolve<Self> + use<>> {
                 #assertions
                 #(#extract)*
-                ::core::option::Option::Some((#(#slots?,)*))
+                #depend(#list, |#list| async move { #output })
             }
 
             #[allow(unused_variables)]
-            fn resolve(
-                __input: Self::Input,
-                __deps: &mut #deps,
-            ) -> impl ::core::future::Future<
-                Output = ::core::result::Result<Self, #response>,
-            > + ::core::marker::Send {
-                async move {
-                    let (#(#slots,)*) = __input;
-                    #(#resolve)*
-                    #output
-                }
-            }
-
-            #[allow(unused_variables)]
-            fn doc(_param: #param<Self>, __op: &mut #operation, __registry: &mut #schema_registry) {
+            fn doc(__op: &mut #operation, __registry: &mut #schema_registry) {
                 #(#docs)*
                 #(#responses)*
             }
 
             fn check(__state: &#state_map) -> ::core::result::Result<(), ::std::string::String> {
-                #(<#tys as #arg>::check(__state)?;)*
+                #checks
                 ::core::result::Result::Ok(())
             }
         }

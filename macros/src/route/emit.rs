@@ -1,21 +1,21 @@
 //! Code generation: the route's unit type, its `Route` impl and its handler, which is one call of
 //! the runtime's generic `start` (dropshot's "thin macro, generic runtime"): the expansion writes
-//! only what depends on the argument types, each argument's extraction once, in declaration
-//! order, into a slot that resolves itself, and a block that calls the function; collecting the
+//! only what depends on the argument types, one generic call per argument
+//! (`<T as Arg<_>>::extract`, whose trait, extractor or dependency, the compiler picks by the
+//! marker it infers), in declaration order, and a block that calls the function; collecting the
 //! errors, their order, the groups' dependencies, the 422 and how the blocks run are the
 //! runtime's (`routing::handler`).
 //!
 //! Rules enforced here: each argument's declaration (`Param`) is one constant, used by the
-//! handler and the OpenAPI builder alike; the one-body check grows linearly (a constant per
-//! argument folds the sources so far into a `Shape`); nothing generic in the runtime is bounded
-//! by an argument type, so every use of one is written here; and every type requirement is asserted at
-//! the argument's own span so a mistake is reported where it was made, once: assertions,
-//! handler, check and OpenAPI builder are one function body (closures included), and the
-//! compiler reports an unsatisfied bound once per span and message. Internal names in the
-//! handler start with `__`, so a user's names never shadow them.
+//! handler, the check and the OpenAPI builder alike; the one-body check grows linearly (a
+//! constant per argument folds the body modes so far into `Bodies`); and every type requirement
+//! is asserted at the argument's own span so a mistake is reported where it was made, once:
+//! assertions, handler, check and OpenAPI builder are one function body (closures included), and
+//! the compiler reports an unsatisfied bound once per span. Internal names in the handler start
+//! with `__`, so a user's names never shadow them.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 
 use super::infer::{Classified, Kind, RouteModel};
@@ -43,21 +43,6 @@ pub(super) struct Argument<'a> {
 }
 
 impl Argument<'_> {
-    /// `<T as Arg>::SOURCE.is_body()`, at the argument's type (see [`Argument::source`]).
-    pub(super) fn is_body(&self) -> TokenStream {
-        let source = self.source();
-        quote_spanned!(self.ty.span()=> #source.is_body())
-    }
-
-    /// `<T as Arg>::SOURCE`, every token at the argument's type: a type that is no argument is
-    /// then one error there, not a second one at the attribute (the compiler reports an
-    /// unsatisfied bound once per span).
-    pub(super) fn source(&self) -> TokenStream {
-        let (ty, span) = (self.ty, self.ty.span());
-        let arg = paths::at(span, paths::arg());
-        quote_spanned!(span=> <#ty as #arg>::SOURCE)
-    }
-
     /// `Param::new(name, default, constraints)`: the argument's declaration.
     pub(super) fn param(&self) -> TokenStream {
         let (name, default, constraints, param) =
@@ -69,27 +54,51 @@ impl Argument<'_> {
         }
     }
 
-    /// `<T as Arg>::__resolve(input, deps, SHARE)`: the argument's second step, through the
-    /// request's cache when it is a dependency. The `Share` constant is written at the argument's
-    /// type, where a dependency that cannot be cached is reported, and the call is a qualified
-    /// path at that span too, so a type that is no argument is the one error of the assertions.
-    pub(super) fn resolve(&self, input: &TokenStream, deps: &TokenStream) -> TokenStream {
-        let ty = self.ty;
-        let span = ty.span();
-        let (share, arg, sealed) = (
-            paths::at(span, paths::share()),
-            paths::at(span, paths::arg()),
-            paths::at(span, paths::sealed()),
-        );
-        quote_spanned! {span=>
-            <#ty as #arg>::__resolve(
-                #input,
-                #deps,
-                <#ty as #share<{ <#ty as #arg>::SOURCE.is_dependency() }>>::SHARE,
-                #sealed,
-            )
+    /// `BodyProbe::<T>::MODE`, at the argument's type: its body mode (none when it is no body,
+    /// or no argument at all, which its call reports).
+    pub(super) fn body_mode(&self) -> TokenStream {
+        let (ty, span) = (self.ty, self.ty.span());
+        let probe = paths::at(span, paths::body_probe());
+        quote_spanned!(span=> #probe::<#ty>::MODE)
+    }
+
+    /// `let __argN = ..;`: the argument read from the request, `None` inside when missing or
+    /// invalid: a path parameter's value, or any other argument's generic call
+    /// (`<T as Arg<_>>::extract`: its value, or a dependency's pending resolution; the compiler
+    /// infers the marker). Every token is at the argument's type, and the call is a qualified
+    /// path, not a generic function whose result would carry the bound into the runtime's
+    /// `start`: a type that is no argument is then one error, there.
+    pub(super) fn extract(&self, index: usize) -> TokenStream {
+        let (slot, span) = (&self.slot, self.ty.span());
+        let arg_const = paths::at(span, tokens::arg_const(index).into_token_stream());
+        match self.path_index {
+            Some(path_index) => {
+                let path_param = paths::at(span, paths::path_param());
+                let ty = self.ty;
+                quote_spanned!(span=> let #slot = #path_param::<#ty>(__cx, #path_index, #arg_const, __errors);)
+            }
+            None => {
+                let extract = arg_method(self.ty, "extract");
+                quote_spanned!(span=> let #slot = #extract(__cx, #arg_const, __errors);)
+            }
         }
     }
+}
+
+/// `<T as Arg<_>>::method`, its first tokens at the type's first token and the method's name at
+/// the type's last: the path then spans the whole type (a span cannot be joined on stable), as
+/// the type's own obligations do, so a type that is no argument is one error for all its uses.
+pub(super) fn arg_method(ty: &syn::Type, method: &str) -> TokenStream {
+    let first = ty.span();
+    let last = ty
+        .to_token_stream()
+        .into_iter()
+        .last()
+        .map_or(first, |token| token.span());
+    let arg = paths::at(first, paths::arg());
+    let method = syn::Ident::new(method, last);
+    let head = quote_spanned!(first=> <#ty as #arg<_>>::);
+    quote!(#head #method)
 }
 
 /// The arguments of a route or a dependency, `__argN` for the `N`-th.
@@ -100,7 +109,9 @@ pub(super) fn arguments(params: &[Classified]) -> Vec<Argument<'_>> {
         Argument {
             ty: &param.ty,
             name: classified.name.clone(),
-            slot: format_ident!("__arg{}", i),
+            // At the argument's type, as every use of its value: a type that is no argument is
+            // then one error there, not another where the list of arguments is made.
+            slot: syn::Ident::new(&format!("__arg{i}"), param.ty.span()),
             constraints: tokens::constraints(constraints),
             path_index: match classified.kind {
                 Kind::Path { index } => Some(index),
@@ -115,22 +126,21 @@ pub(super) fn arguments(params: &[Classified]) -> Vec<Argument<'_>> {
 }
 
 /// The type requirements of the arguments, each at the argument's type: path parameters are
-/// parsed from text; any other type has an `Arg` impl, and at most one reads the JSON body.
-/// With each argument, the constant of its declaration (its `Param`). Also returns what the
-/// arguments make of the route, as expressions: its body mode (a form when it takes files) and
-/// whether it has a dependency. Both come from the constants `__SHAPEN`, which fold the
-/// arguments' sources one at a time; the one-body check reads them too, so it grows linearly.
-fn argument_assertions(
+/// parsed from text, and at most one argument reads the JSON body (any other requirement is the
+/// argument's call's). With each argument, the constant of its declaration (`__ARGN`). Also
+/// returns the route's body mode (a form when it takes files), from the constants `__BODYN`,
+/// which fold the arguments' body modes one at a time, so the one-body check grows linearly.
+pub(super) fn argument_assertions(
     arguments: &[Argument<'_>],
     takes_files: bool,
-) -> (TokenStream, TokenStream, TokenStream) {
+) -> (TokenStream, TokenStream) {
     let mut out = TokenStream::new();
     if arguments.iter().any(|a| a.path_index.is_none()) {
-        // `SourceProbe`'s fallback, for the shape's constants below.
-        let no_source = paths::no_source();
-        out.extend(quote!(use #no_source as _;));
+        // `BodyProbe`'s fallback, for the constants below.
+        let no_body = paths::no_body();
+        out.extend(quote!(use #no_body as _;));
     }
-    let shape = paths::shape();
+    let bodies = paths::bodies();
     let mut earlier: Option<syn::Ident> = None;
     for (index, argument) in arguments.iter().enumerate() {
         let ty = argument.ty;
@@ -145,44 +155,33 @@ fn argument_assertions(
         if argument.path_index.is_some() {
             continue;
         }
-        // The argument's first use in the def body names `Arg` directly: a type that is none is
-        // reported in `Arg`'s words, which then stand for the uses after it (the extraction's
-        // `Input` would say why no blanket impl applies, a second error at the same type).
-        let is_body = argument.is_body();
-        let source = argument.source();
-        out.extend(quote_spanned!(span=> let _ = #source;));
+        let mode = argument.body_mode();
+        let body_const = format_ident!("__BODY{}", index);
+        let so_far = match &earlier {
+            None => quote!(#bodies::NONE),
+            Some(earlier) => quote!(#earlier),
+        };
+        out.extend(quote!(const #body_const: #bodies = #so_far.with(#mode);));
         if takes_files {
             // One form: every body argument is a field or a file of it.
             let assert = paths::at(span, paths::assert_form_part());
-            out.extend(quote_spanned!(span=> #assert::<#ty, { #is_body }>();));
-        } else if let Some(earlier) = &earlier {
-            // At most one JSON body: asserted at each argument after the first, against the
-            // earlier ones' shape, so a second `Model` argument is reported where it is written,
-            // even when another argument has a mistake of its own. The qualified paths carry no
-            // "required by" note: a type that is no argument is the same error wherever it is
-            // named, which the compiler shows once.
+            out.extend(quote_spanned!(span=> #assert::<#ty, { #mode.reads() }>();));
+        } else if earlier.is_some() {
+            // At most one JSON body: asserted at each argument after the first, so a second
+            // `Model` argument is reported where it is written, even when another argument has a
+            // mistake of its own.
             let assert = paths::at(span, paths::assert_one_body());
-            out.extend(quote_spanned!(span=> #assert::<#ty, { #earlier.body.reads() }, { #is_body }>();));
+            out.extend(quote_spanned!(span=> #assert::<#ty, { #body_const.repeated }>();));
         }
-        let shape_const = format_ident!("__SHAPE{}", index);
-        let so_far = match &earlier {
-            None => quote!(#shape::NONE),
-            Some(earlier) => quote!(#earlier),
-        };
-        let probe = paths::source_probe();
-        out.extend(quote!(const #shape_const: #shape = #so_far.with(#probe::<#ty>::SOURCE);));
-        earlier = Some(shape_const);
+        earlier = Some(body_const);
     }
     let body_mode = paths::body_mode();
-    let (body, dependency) = match earlier {
-        None => (quote!(#body_mode::None), quote!(false)),
-        Some(last) => (quote!(#last.body), quote!(#last.dependency)),
+    let body = match (takes_files, earlier) {
+        (true, _) => quote!(#body_mode::Form),
+        (false, None) => quote!(#body_mode::None),
+        (false, Some(last)) => quote!(#last.mode),
     };
-    let body = match takes_files {
-        true => quote!(#body_mode::Form),
-        false => body,
-    };
-    (out, body, dependency)
+    (out, body)
 }
 
 /// The conversion of the function's result to a response, and its assertion. Named with the
@@ -217,57 +216,22 @@ fn output_conversion(output: &syn::ReturnType, status: Option<&syn::LitInt>) -> 
     }
 }
 
-/// `<T as Arg>::extract(..)` for an argument that is not a path parameter.
-pub(super) fn extract_call(argument: &Argument<'_>, cx: &TokenStream, errors: &TokenStream) -> TokenStream {
-    let (ty, param, span) = (argument.ty, argument.param(), argument.ty.span());
-    let arg = paths::at(span, paths::arg());
-    quote_spanned! {span=>
-        <#ty as #arg>::extract(#cx, #param, #errors)
-    }
-}
-
-/// The handler's statement reading one argument, with its declaration: a path parameter's
-/// value, or another argument's input in its slot, which knows whether it is a dependency (the
-/// `Share` constant, written at the argument's type, where a dependency that cannot be cached is
-/// reported); both `None` inside when missing or invalid. Every token is at the argument's type:
-/// a type that is no argument is then the one error of the assertions.
-fn extract(argument: &Argument<'_>, index: usize) -> TokenStream {
-    let (ty, slot, arg_const, span) = (
-        argument.ty,
-        &argument.slot,
-        tokens::arg_const(index),
-        argument.ty.span(),
-    );
-    if let Some(path_index) = argument.path_index {
-        let path_param = paths::at(span, paths::path_param());
-        return quote_spanned!(span=> let #slot = #path_param::<#ty>(__cx, #path_index, #arg_const, __errors););
-    }
-    let (arg, share) = (paths::at(span, paths::arg()), paths::at(span, paths::share()));
-    quote_spanned! {span=>
-        let #slot = <#ty as #share<{ <#ty as #arg>::SOURCE.is_dependency() }>>::slot(__cx, #arg_const, __errors);
-    }
-}
-
-/// `(a, (b, (.., ())))`: the arguments' slots or values as the runtime's list.
-fn list(arguments: &[Argument<'_>]) -> TokenStream {
+/// `(a, (b, (.., ())))`: the arguments' values, or what their extraction returned, as the
+/// runtime's list.
+pub(super) fn list(arguments: &[Argument<'_>]) -> TokenStream {
     arguments.iter().rev().fold(quote!(()), |tail, argument| {
         let slot = &argument.slot;
         quote!((#slot, #tail))
     })
 }
 
-/// The handler: the runtime's `start` given what only the route knows: whether it has a
-/// dependency, its arguments read into their slots in declaration order (the runtime resolves
-/// them), and a block that calls the function, in place when its body has no `.await` (a body
-/// without one completes on its first poll: no box). The call is converted in a call spanned like the assertion, so a route's mistakes read
-/// the same whichever way it runs.
-fn handler(
-    model: &RouteModel,
-    arguments: &[Argument<'_>],
-    into_response: &TokenStream,
-    dependency: &TokenStream,
-) -> TokenStream {
-    let extract = arguments.iter().enumerate().map(|(index, a)| extract(a, index));
+/// The handler: the runtime's `start` given what only the route knows: its arguments read in
+/// declaration order into their list (the runtime resolves the dependencies among them), and a
+/// block that calls the function, in place when its body has no `.await` (a body without one
+/// completes on its first poll: no box). The call is converted in a call spanned like the
+/// assertion, so a route's mistakes read the same whichever way it runs.
+fn handler(model: &RouteModel, arguments: &[Argument<'_>], into_response: &TokenStream) -> TokenStream {
+    let extract = arguments.iter().enumerate().map(|(index, a)| a.extract(index));
     let list = list(arguments);
     let func = &model.func;
     let fn_name = &func.sig.ident;
@@ -284,7 +248,6 @@ fn handler(
         |__cx, __group| #start(
             __cx,
             __group,
-            #dependency,
             |__cx, __errors| {
                 #(#extract)*
                 #list
@@ -296,20 +259,25 @@ fn handler(
     }
 }
 
-/// The `check` closure: each injected argument's check against the app's state at build time.
+/// `<T as Arg<_>>::check(state)?;` for each argument but the path parameters: what it needs of
+/// the app's state, checked when the app is built. A qualified path at the argument's type, as
+/// its extraction is, so a type that is no argument is one error.
+pub(super) fn checks(arguments: &[Argument<'_>], state: &TokenStream) -> TokenStream {
+    let checks = arguments.iter().filter(|a| a.path_index.is_none());
+    checks
+        .map(|a| {
+            let check = arg_method(a.ty, "check");
+            quote_spanned!(a.ty.span()=> #check(#state)?;)
+        })
+        .collect()
+}
+
+/// The `check` closure: each argument's check against the app's state at build time.
 fn check(arguments: &[Argument<'_>]) -> TokenStream {
-    let arg = paths::arg();
-    let checks = arguments
-        .iter()
-        .filter(|a| a.path_index.is_none())
-        .map(|a| a.ty)
-        .map(|ty| {
-            let arg = paths::at(ty.span(), arg.clone());
-            quote_spanned!(ty.span()=> <#ty as #arg>::check(state)?;)
-        });
+    let checks = checks(arguments, &quote!(state));
     quote! {
         |state| {
-            #(#checks)*
+            #checks
             ::core::result::Result::Ok(())
         }
     }
@@ -321,14 +289,14 @@ fn check(arguments: &[Argument<'_>]) -> TokenStream {
 /// function.
 fn def_body(model: &RouteModel) -> TokenStream {
     let arguments = arguments(&model.params);
-    let (assertions, body, dependency) = argument_assertions(&arguments, model.takes_files);
+    let (assertions, body) = argument_assertions(&arguments, model.takes_files);
     let (output_assertion, into_response) =
         output_conversion(&model.func.sig.output, model.success_status.as_ref());
     let route_def = paths::route_def(RouteDefFields {
         name: &model.func.sig.ident.to_string(),
         method: &syn::Ident::new(model.method, Span::call_site()),
         path: &model.attr.path,
-        handler: handler(model, &arguments, &into_response, &dependency),
+        handler: handler(model, &arguments, &into_response),
         body,
         include_in_schema: model.attr.include_in_schema,
         operation: openapi::operation(model),

@@ -121,13 +121,8 @@ fn emit(args: &GroupArgs) -> TokenStream {
     });
     let dependencies = args.dependencies.iter().map(|ty| {
         let span = ty.span();
-        let (arg, group_dependency) = (
-            paths::at(span, paths::arg()),
-            paths::at(span, paths::group_dependency()),
-        );
-        quote_spanned! {span=>
-            <#ty as #group_dependency<{ <#ty as #arg>::SOURCE.is_dependency() }>>::dependency_fn()
-        }
+        let group_dependency = paths::at(span, paths::group_dependency());
+        quote_spanned!(span=> <#ty as #group_dependency>::dependency_fn())
     });
     quote! {
         {

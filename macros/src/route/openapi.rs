@@ -73,7 +73,7 @@ fn response(ty: &Type) -> Option<TokenStream> {
     }
 }
 
-/// `path_param_doc(..)` for each path parameter, then `<T as Arg>::doc(..)` for each other
+/// `path_param_doc(..)` for each path parameter, then `<T as Arg<_>>::doc(__ARGN, ..)` for each other
 /// argument (a query parameter, the body, a dependency's parameters and responses, or nothing).
 fn parameters(model: &RouteModel) -> TokenStream {
     let mut params = TokenStream::new();
@@ -92,19 +92,18 @@ fn parameters(model: &RouteModel) -> TokenStream {
         };
         params.extend(classified.param.attrs.document_with_examples(&quote!(op), doc));
     }
-    let arg = paths::arg();
     let others = model.params.iter().enumerate();
     for (index, classified) in others.filter(|(_, c)| matches!(c.kind, Kind::Other)) {
-        let ty = &classified.param.ty;
-        // The argument's declaration, a constant of the `def` body (see `emit`).
-        let arg_const = tokens::arg_const(index);
-        // The trait's path is written at the argument's type, as the assertions are: a type that
-        // is no argument is then one error there, not another at the attribute.
-        let span = ty.span();
-        let arg = paths::at(span, arg.clone());
+        // The argument's declaration, a constant of the `def` body (see `emit`), and the call, a
+        // qualified path at the argument's type, as its extraction is: a type that is no
+        // argument is then one error there (a generic function's bound would be another, at the
+        // type's first token).
+        let span = classified.param.ty.span();
+        let arg_const = paths::at(span, tokens::arg_const(index).into_token_stream());
+        let doc_fn = super::emit::arg_method(&classified.param.ty, "doc");
         let doc = match classified.param.attrs.has_examples() {
-            true => quote_spanned!(span=> <#ty as #arg>::doc(#arg_const, op, registry);),
-            false => quote_spanned!(span=> <#ty as #arg>::doc(#arg_const, &mut op, registry);),
+            true => quote_spanned!(span=> #doc_fn(#arg_const, op, registry);),
+            false => quote_spanned!(span=> #doc_fn(#arg_const, &mut op, registry);),
         };
         params.extend(classified.param.attrs.document_with_examples(&quote!(op), doc));
     }

@@ -13,126 +13,58 @@ async fn current_user(
 }
 const _: () = {
     use ::ferrapi::__private as __rt;
-    impl __rt::Arg for CurrentUser {
-        const SOURCE: __rt::Source = __rt::Source::Dependency;
-        type Input = (
-            <String as __rt::Arg>::Input,
-            <State<Users> as __rt::Arg>::Input,
-            <Settings as __rt::Arg>::Input,
-        );
-        #[allow(unused_variables)]
+    const __ARG0: __rt::Param<String> = __rt::Param::constrained(
+        "token",
+        &[__rt::Constraint::MinLength(1usize)],
+    );
+    const __ARG1: __rt::Param<State<Users>> = __rt::Param::named("users");
+    const __ARG2: __rt::Param<Settings> = __rt::Param::named("settings");
+    impl __rt::Dependency for CurrentUser {
+        #[allow(unused_variables, clippy::unused_unit)]
         fn extract(
             __cx: &__rt::RequestCx<'_>,
-            _param: __rt::Param<Self>,
             __errors: &mut __rt::ValidationErrors,
-        ) -> ::core::option::Option<Self::Input> {
+        ) -> ::core::option::Option<impl __rt::Resolve<Self> + use<>> {
+            use __rt::NoBody as _;
             __rt::assert_text::<String>();
             __rt::assert_not_body::<
                 String,
-                { <String as __rt::Arg>::SOURCE.is_body() },
+                { __rt::BodyProbe::<String>::MODE.reads() },
             >();
             __rt::assert_not_body::<
                 State<Users>,
-                { <State<Users> as __rt::Arg>::SOURCE.is_body() },
+                { __rt::BodyProbe::<State<Users>>::MODE.reads() },
             >();
             __rt::assert_not_body::<
                 Settings,
-                { <Settings as __rt::Arg>::SOURCE.is_body() },
+                { __rt::BodyProbe::<Settings>::MODE.reads() },
             >();
-            let __arg0 = <String as __rt::Arg>::extract(
-                __cx,
-                __rt::Param::constrained(
-                    "token",
-                    &[__rt::Constraint::MinLength(1usize)],
-                ),
-                __errors,
-            );
-            let __arg1 = <State<
-                Users,
-            > as __rt::Arg>::extract(__cx, __rt::Param::named("users"), __errors);
-            let __arg2 = <Settings as __rt::Arg>::extract(
-                __cx,
-                __rt::Param::named("settings"),
-                __errors,
-            );
-            ::core::option::Option::Some((__arg0?, __arg1?, __arg2?))
+            let __arg0 = <String as __rt::Arg<_>>::extract(__cx, __ARG0, __errors);
+            let __arg1 = <State<Users> as __rt::Arg<_>>::extract(__cx, __ARG1, __errors);
+            let __arg2 = <Settings as __rt::Arg<_>>::extract(__cx, __ARG2, __errors);
+            __rt::depend(
+                (__arg0, (__arg1, (__arg2, ()))),
+                |(__arg0, (__arg1, (__arg2, ())))| async move {
+                    ::core::result::Result::map_err(
+                        current_user(__arg0, __arg1, __arg2).await,
+                        <HttpError as __rt::IntoResponse>::into_response,
+                    )
+                },
+            )
         }
         #[allow(unused_variables)]
-        fn resolve(
-            __input: Self::Input,
-            __deps: &mut __rt::Deps,
-        ) -> impl ::core::future::Future<
-            Output = ::core::result::Result<Self, __rt::Response>,
-        > + ::core::marker::Send {
-            async move {
-                let (__arg0, __arg1, __arg2) = __input;
-                let __arg0 = <String as __rt::Arg>::__resolve(
-                        __arg0,
-                        __deps,
-                        <String as __rt::Share<
-                            { <String as __rt::Arg>::SOURCE.is_dependency() },
-                        >>::SHARE,
-                        __rt::SEALED,
-                    )
-                    .await?;
-                let __arg1 = <State<
-                    Users,
-                > as __rt::Arg>::__resolve(
-                        __arg1,
-                        __deps,
-                        <State<
-                            Users,
-                        > as __rt::Share<
-                            { <State<Users> as __rt::Arg>::SOURCE.is_dependency() },
-                        >>::SHARE,
-                        __rt::SEALED,
-                    )
-                    .await?;
-                let __arg2 = <Settings as __rt::Arg>::__resolve(
-                        __arg2,
-                        __deps,
-                        <Settings as __rt::Share<
-                            { <Settings as __rt::Arg>::SOURCE.is_dependency() },
-                        >>::SHARE,
-                        __rt::SEALED,
-                    )
-                    .await?;
-                ::core::result::Result::map_err(
-                    current_user(__arg0, __arg1, __arg2).await,
-                    <HttpError as __rt::IntoResponse>::into_response,
-                )
-            }
-        }
-        #[allow(unused_variables)]
-        fn doc(
-            _param: __rt::Param<Self>,
-            __op: &mut __rt::Operation,
-            __registry: &mut __rt::SchemaRegistry,
-        ) {
-            <String as __rt::Arg>::doc(
-                __rt::Param::constrained(
-                    "token",
-                    &[__rt::Constraint::MinLength(1usize)],
-                ),
-                __op,
-                __registry,
-            );
-            <State<
-                Users,
-            > as __rt::Arg>::doc(__rt::Param::named("users"), __op, __registry);
-            <Settings as __rt::Arg>::doc(
-                __rt::Param::named("settings"),
-                __op,
-                __registry,
-            );
+        fn doc(__op: &mut __rt::Operation, __registry: &mut __rt::SchemaRegistry) {
+            <String as __rt::Arg<_>>::doc(__ARG0, __op, __registry);
+            <State<Users> as __rt::Arg<_>>::doc(__ARG1, __op, __registry);
+            <Settings as __rt::Arg<_>>::doc(__ARG2, __op, __registry);
             __op.dependency_response(401, "Not authenticated");
         }
         fn check(
             __state: &__rt::StateMap,
         ) -> ::core::result::Result<(), ::std::string::String> {
-            <String as __rt::Arg>::check(__state)?;
-            <State<Users> as __rt::Arg>::check(__state)?;
-            <Settings as __rt::Arg>::check(__state)?;
+            <String as __rt::Arg<_>>::check(__state)?;
+            <State<Users> as __rt::Arg<_>>::check(__state)?;
+            <Settings as __rt::Arg<_>>::check(__state)?;
             ::core::result::Result::Ok(())
         }
     }
@@ -142,118 +74,55 @@ fn pagination(skip: i64, limit: i64) -> Pagination {
 }
 const _: () = {
     use ::ferrapi::__private as __rt;
-    impl __rt::Arg for Pagination {
-        const SOURCE: __rt::Source = __rt::Source::Dependency;
-        type Input = (<i64 as __rt::Arg>::Input, <i64 as __rt::Arg>::Input);
-        #[allow(unused_variables)]
+    const __ARG0: __rt::Param<i64> = __rt::Param::new(
+        "skip",
+        ::core::option::Option::Some(
+            (|| {
+                let value: i64 = 0;
+                value
+            }) as fn() -> i64,
+        ),
+        &[__rt::Constraint::Ge(__rt::Bound::Int(0i128))],
+    );
+    const __ARG1: __rt::Param<i64> = __rt::Param::new(
+        "limit",
+        ::core::option::Option::Some(
+            (|| {
+                let value: i64 = 10;
+                value
+            }) as fn() -> i64,
+        ),
+        &[],
+    );
+    impl __rt::Dependency for Pagination {
+        #[allow(unused_variables, clippy::unused_unit)]
         fn extract(
             __cx: &__rt::RequestCx<'_>,
-            _param: __rt::Param<Self>,
             __errors: &mut __rt::ValidationErrors,
-        ) -> ::core::option::Option<Self::Input> {
+        ) -> ::core::option::Option<impl __rt::Resolve<Self> + use<>> {
+            use __rt::NoBody as _;
             __rt::assert_numeric::<i64>();
-            __rt::assert_not_body::<i64, { <i64 as __rt::Arg>::SOURCE.is_body() }>();
-            __rt::assert_not_body::<i64, { <i64 as __rt::Arg>::SOURCE.is_body() }>();
-            let __arg0 = <i64 as __rt::Arg>::extract(
-                __cx,
-                __rt::Param::new(
-                    "skip",
-                    ::core::option::Option::Some(
-                        (|| {
-                            let value: i64 = 0;
-                            value
-                        }) as fn() -> i64,
-                    ),
-                    &[__rt::Constraint::Ge(__rt::Bound::Int(0i128))],
-                ),
-                __errors,
-            );
-            let __arg1 = <i64 as __rt::Arg>::extract(
-                __cx,
-                __rt::Param::new(
-                    "limit",
-                    ::core::option::Option::Some(
-                        (|| {
-                            let value: i64 = 10;
-                            value
-                        }) as fn() -> i64,
-                    ),
-                    &[],
-                ),
-                __errors,
-            );
-            ::core::option::Option::Some((__arg0?, __arg1?))
+            __rt::assert_not_body::<i64, { __rt::BodyProbe::<i64>::MODE.reads() }>();
+            __rt::assert_not_body::<i64, { __rt::BodyProbe::<i64>::MODE.reads() }>();
+            let __arg0 = <i64 as __rt::Arg<_>>::extract(__cx, __ARG0, __errors);
+            let __arg1 = <i64 as __rt::Arg<_>>::extract(__cx, __ARG1, __errors);
+            __rt::depend(
+                (__arg0, (__arg1, ())),
+                |(__arg0, (__arg1, ()))| async move {
+                    ::core::result::Result::Ok(pagination(__arg0, __arg1))
+                },
+            )
         }
         #[allow(unused_variables)]
-        fn resolve(
-            __input: Self::Input,
-            __deps: &mut __rt::Deps,
-        ) -> impl ::core::future::Future<
-            Output = ::core::result::Result<Self, __rt::Response>,
-        > + ::core::marker::Send {
-            async move {
-                let (__arg0, __arg1) = __input;
-                let __arg0 = <i64 as __rt::Arg>::__resolve(
-                        __arg0,
-                        __deps,
-                        <i64 as __rt::Share<
-                            { <i64 as __rt::Arg>::SOURCE.is_dependency() },
-                        >>::SHARE,
-                        __rt::SEALED,
-                    )
-                    .await?;
-                let __arg1 = <i64 as __rt::Arg>::__resolve(
-                        __arg1,
-                        __deps,
-                        <i64 as __rt::Share<
-                            { <i64 as __rt::Arg>::SOURCE.is_dependency() },
-                        >>::SHARE,
-                        __rt::SEALED,
-                    )
-                    .await?;
-                ::core::result::Result::Ok(pagination(__arg0, __arg1))
-            }
-        }
-        #[allow(unused_variables)]
-        fn doc(
-            _param: __rt::Param<Self>,
-            __op: &mut __rt::Operation,
-            __registry: &mut __rt::SchemaRegistry,
-        ) {
-            <i64 as __rt::Arg>::doc(
-                __rt::Param::new(
-                    "skip",
-                    ::core::option::Option::Some(
-                        (|| {
-                            let value: i64 = 0;
-                            value
-                        }) as fn() -> i64,
-                    ),
-                    &[__rt::Constraint::Ge(__rt::Bound::Int(0i128))],
-                ),
-                __op,
-                __registry,
-            );
-            <i64 as __rt::Arg>::doc(
-                __rt::Param::new(
-                    "limit",
-                    ::core::option::Option::Some(
-                        (|| {
-                            let value: i64 = 10;
-                            value
-                        }) as fn() -> i64,
-                    ),
-                    &[],
-                ),
-                __op,
-                __registry,
-            );
+        fn doc(__op: &mut __rt::Operation, __registry: &mut __rt::SchemaRegistry) {
+            <i64 as __rt::Arg<_>>::doc(__ARG0, __op, __registry);
+            <i64 as __rt::Arg<_>>::doc(__ARG1, __op, __registry);
         }
         fn check(
             __state: &__rt::StateMap,
         ) -> ::core::result::Result<(), ::std::string::String> {
-            <i64 as __rt::Arg>::check(__state)?;
-            <i64 as __rt::Arg>::check(__state)?;
+            <i64 as __rt::Arg<_>>::check(__state)?;
+            <i64 as __rt::Arg<_>>::check(__state)?;
             ::core::result::Result::Ok(())
         }
     }

@@ -277,27 +277,17 @@ const _: () = {
     where
         T: __rt::FromJson,
     {}
-    impl<T> __rt::Arg for Page<T>
+    impl<T> __rt::Extract for Page<T>
     where
         T: __rt::FromJson,
         T: ::core::marker::Send + 'static,
     {
-        const SOURCE: __rt::Source = __rt::Source::Body;
-        type Input = Self;
         fn extract(
             cx: &__rt::RequestCx<'_>,
             _param: __rt::Param<Self>,
             errors: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::body_model::<Self>(cx, errors)
-        }
-        fn resolve(
-            input: Self,
-            _deps: &mut __rt::Deps,
-        ) -> impl ::core::future::Future<
-            Output = ::core::result::Result<Self, __rt::Response>,
-        > + ::core::marker::Send {
-            ::core::future::ready(::core::result::Result::Ok(input))
         }
         fn doc(
             _param: __rt::Param<Self>,
@@ -307,6 +297,11 @@ const _: () = {
             op.request_body(<Self as __rt::JsonSchema>::schema(registry));
         }
     }
+    impl<T> __rt::Body for Page<T>
+    where
+        T: __rt::FromJson,
+        T: ::core::marker::Send + 'static,
+    {}
 };
 #[derive(Model)]
 struct Pair<A, B: Clone>
@@ -612,7 +607,7 @@ const _: () = {
         A: __rt::FromJson,
         B: __rt::FromJson,
     {}
-    impl<A, B: Clone> __rt::Arg for Pair<A, B>
+    impl<A, B: Clone> __rt::Extract for Pair<A, B>
     where
         A: Clone,
         A: __rt::FromJson,
@@ -620,22 +615,12 @@ const _: () = {
         A: ::core::marker::Send + 'static,
         B: ::core::marker::Send + 'static,
     {
-        const SOURCE: __rt::Source = __rt::Source::Body;
-        type Input = Self;
         fn extract(
             cx: &__rt::RequestCx<'_>,
             _param: __rt::Param<Self>,
             errors: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::body_model::<Self>(cx, errors)
-        }
-        fn resolve(
-            input: Self,
-            _deps: &mut __rt::Deps,
-        ) -> impl ::core::future::Future<
-            Output = ::core::result::Result<Self, __rt::Response>,
-        > + ::core::marker::Send {
-            ::core::future::ready(::core::result::Result::Ok(input))
         }
         fn doc(
             _param: __rt::Param<Self>,
@@ -645,4 +630,12 @@ const _: () = {
             op.request_body(<Self as __rt::JsonSchema>::schema(registry));
         }
     }
+    impl<A, B: Clone> __rt::Body for Pair<A, B>
+    where
+        A: Clone,
+        A: __rt::FromJson,
+        B: __rt::FromJson,
+        A: ::core::marker::Send + 'static,
+        B: ::core::marker::Send + 'static,
+    {}
 };

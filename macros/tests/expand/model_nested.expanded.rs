@@ -345,23 +345,13 @@ const _: () = {
         }
     }
     impl __rt::Constrainable for Invoice {}
-    impl __rt::Arg for Invoice {
-        const SOURCE: __rt::Source = __rt::Source::Body;
-        type Input = Self;
+    impl __rt::Extract for Invoice {
         fn extract(
             cx: &__rt::RequestCx<'_>,
             _param: __rt::Param<Self>,
             errors: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<Self> {
             __rt::body_model::<Self>(cx, errors)
-        }
-        fn resolve(
-            input: Self,
-            _deps: &mut __rt::Deps,
-        ) -> impl ::core::future::Future<
-            Output = ::core::result::Result<Self, __rt::Response>,
-        > + ::core::marker::Send {
-            ::core::future::ready(::core::result::Result::Ok(input))
         }
         fn doc(
             _param: __rt::Param<Self>,
@@ -371,4 +361,5 @@ const _: () = {
             op.request_body(<Self as __rt::JsonSchema>::schema(registry));
         }
     }
+    impl __rt::Body for Invoice {}
 };

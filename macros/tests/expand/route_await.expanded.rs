@@ -12,13 +12,12 @@ const _: () = {
     impl __rt::Route for read_item {
         #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
-            use __rt::NoSource as _;
+            use __rt::NoBody as _;
             __rt::assert_path_param::<i64>();
             const __ARG0: __rt::Param<i64> = __rt::Param::named("id");
             const __ARG1: __rt::Param<State<Store>> = __rt::Param::named("store");
-            let _ = <State<Store> as __rt::Arg>::SOURCE;
-            const __SHAPE1: __rt::Shape = __rt::Shape::NONE
-                .with(__rt::SourceProbe::<State<Store>>::SOURCE);
+            const __BODY1: __rt::Bodies = __rt::Bodies::NONE
+                .with(__rt::BodyProbe::<State<Store>>::MODE);
             __rt::assert_into_response::<Result<Json<Value>, HttpError>>();
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "read_item",
@@ -27,16 +26,13 @@ const _: () = {
                 handler: |__cx, __group| __rt::start(
                     __cx,
                     __group,
-                    __SHAPE1.dependency,
                     |__cx, __errors| {
                         let __arg0 = __rt::path_param::<
                             i64,
                         >(__cx, 0usize, __ARG0, __errors);
                         let __arg1 = <State<
                             Store,
-                        > as __rt::Share<
-                            { <State<Store> as __rt::Arg>::SOURCE.is_dependency() },
-                        >>::slot(__cx, __ARG1, __errors);
+                        > as __rt::Arg<_>>::extract(__cx, __ARG1, __errors);
                         (__arg0, (__arg1, ()))
                     },
                     |(__arg0, (__arg1, ()))| async move {
@@ -48,7 +44,7 @@ const _: () = {
                     > as __rt::IntoResponse>::into_response(__out),
                     __rt::Call::Boxed,
                 ),
-                body: __SHAPE1.body,
+                body: __BODY1.mode,
                 include_in_schema: true,
                 operation: |registry: &mut __rt::SchemaRegistry| -> __rt::Operation {
                     let mut op = __rt::Operation::new(
@@ -58,11 +54,11 @@ const _: () = {
                         &[],
                     );
                     __rt::path_param_doc::<i64>(__ARG0, &mut op, registry);
-                    <State<Store> as __rt::Arg>::doc(__ARG1, &mut op, registry);
+                    <State<Store> as __rt::Arg<_>>::doc(__ARG1, &mut op, registry);
                     op
                 },
                 check: |state| {
-                    <State<Store> as __rt::Arg>::check(state)?;
+                    <State<Store> as __rt::Arg<_>>::check(state)?;
                     ::core::result::Result::Ok(())
                 },
             })

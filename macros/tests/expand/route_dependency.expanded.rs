@@ -12,26 +12,19 @@ const _: () = {
     impl __rt::Route for list_user_items {
         #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
-            use __rt::NoSource as _;
+            use __rt::NoBody as _;
             __rt::assert_path_param::<i64>();
             const __ARG0: __rt::Param<i64> = __rt::Param::named("user_id");
             const __ARG1: __rt::Param<CurrentUser> = __rt::Param::named("user");
-            let _ = <CurrentUser as __rt::Arg>::SOURCE;
-            const __SHAPE1: __rt::Shape = __rt::Shape::NONE
-                .with(__rt::SourceProbe::<CurrentUser>::SOURCE);
+            const __BODY1: __rt::Bodies = __rt::Bodies::NONE
+                .with(__rt::BodyProbe::<CurrentUser>::MODE);
             __rt::assert_numeric::<i64>();
             const __ARG2: __rt::Param<i64> = __rt::Param::constrained(
                 "skip",
                 &[__rt::Constraint::Ge(__rt::Bound::Int(0i128))],
             );
-            let _ = <i64 as __rt::Arg>::SOURCE;
-            __rt::assert_one_body::<
-                i64,
-                { __SHAPE1.body.reads() },
-                { <i64 as __rt::Arg>::SOURCE.is_body() },
-            >();
-            const __SHAPE2: __rt::Shape = __SHAPE1
-                .with(__rt::SourceProbe::<i64>::SOURCE);
+            const __BODY2: __rt::Bodies = __BODY1.with(__rt::BodyProbe::<i64>::MODE);
+            __rt::assert_one_body::<i64, { __BODY2.repeated }>();
             __rt::assert_into_response::<Json<Value>>();
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "list_user_items",
@@ -40,17 +33,16 @@ const _: () = {
                 handler: |__cx, __group| __rt::start(
                     __cx,
                     __group,
-                    __SHAPE2.dependency,
                     |__cx, __errors| {
                         let __arg0 = __rt::path_param::<
                             i64,
                         >(__cx, 0usize, __ARG0, __errors);
-                        let __arg1 = <CurrentUser as __rt::Share<
-                            { <CurrentUser as __rt::Arg>::SOURCE.is_dependency() },
-                        >>::slot(__cx, __ARG1, __errors);
-                        let __arg2 = <i64 as __rt::Share<
-                            { <i64 as __rt::Arg>::SOURCE.is_dependency() },
-                        >>::slot(__cx, __ARG2, __errors);
+                        let __arg1 = <CurrentUser as __rt::Arg<
+                            _,
+                        >>::extract(__cx, __ARG1, __errors);
+                        let __arg2 = <i64 as __rt::Arg<
+                            _,
+                        >>::extract(__cx, __ARG2, __errors);
                         (__arg0, (__arg1, (__arg2, ())))
                     },
                     |(__arg0, (__arg1, (__arg2, ())))| async move {
@@ -59,7 +51,7 @@ const _: () = {
                     |__out| <Json<Value> as __rt::IntoResponse>::into_response(__out),
                     __rt::Call::InPlace("list_user_items"),
                 ),
-                body: __SHAPE2.body,
+                body: __BODY2.mode,
                 include_in_schema: true,
                 operation: |registry: &mut __rt::SchemaRegistry| -> __rt::Operation {
                     let mut op = __rt::Operation::new(
@@ -69,13 +61,13 @@ const _: () = {
                         &[],
                     );
                     __rt::path_param_doc::<i64>(__ARG0, &mut op, registry);
-                    <CurrentUser as __rt::Arg>::doc(__ARG1, &mut op, registry);
-                    <i64 as __rt::Arg>::doc(__ARG2, &mut op, registry);
+                    <CurrentUser as __rt::Arg<_>>::doc(__ARG1, &mut op, registry);
+                    <i64 as __rt::Arg<_>>::doc(__ARG2, &mut op, registry);
                     op
                 },
                 check: |state| {
-                    <CurrentUser as __rt::Arg>::check(state)?;
-                    <i64 as __rt::Arg>::check(state)?;
+                    <CurrentUser as __rt::Arg<_>>::check(state)?;
+                    <i64 as __rt::Arg<_>>::check(state)?;
                     ::core::result::Result::Ok(())
                 },
             })

@@ -17,31 +17,18 @@ const _: () = {
     impl __rt::Route for update_item {
         #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
-            use __rt::NoSource as _;
+            use __rt::NoBody as _;
             __rt::assert_path_param::<i64>();
             const __ARG0: __rt::Param<i64> = __rt::Param::named("item_id");
             const __ARG1: __rt::Param<Option<String>> = __rt::Param::named("q");
-            let _ = <Option<String> as __rt::Arg>::SOURCE;
-            const __SHAPE1: __rt::Shape = __rt::Shape::NONE
-                .with(__rt::SourceProbe::<Option<String>>::SOURCE);
+            const __BODY1: __rt::Bodies = __rt::Bodies::NONE
+                .with(__rt::BodyProbe::<Option<String>>::MODE);
             const __ARG2: __rt::Param<i64> = __rt::Param::named("limit");
-            let _ = <i64 as __rt::Arg>::SOURCE;
-            __rt::assert_one_body::<
-                i64,
-                { __SHAPE1.body.reads() },
-                { <i64 as __rt::Arg>::SOURCE.is_body() },
-            >();
-            const __SHAPE2: __rt::Shape = __SHAPE1
-                .with(__rt::SourceProbe::<i64>::SOURCE);
+            const __BODY2: __rt::Bodies = __BODY1.with(__rt::BodyProbe::<i64>::MODE);
+            __rt::assert_one_body::<i64, { __BODY2.repeated }>();
             const __ARG3: __rt::Param<Item> = __rt::Param::named("item");
-            let _ = <Item as __rt::Arg>::SOURCE;
-            __rt::assert_one_body::<
-                Item,
-                { __SHAPE2.body.reads() },
-                { <Item as __rt::Arg>::SOURCE.is_body() },
-            >();
-            const __SHAPE3: __rt::Shape = __SHAPE2
-                .with(__rt::SourceProbe::<Item>::SOURCE);
+            const __BODY3: __rt::Bodies = __BODY2.with(__rt::BodyProbe::<Item>::MODE);
+            __rt::assert_one_body::<Item, { __BODY3.repeated }>();
             __rt::assert_into_response::<Json<Value>>();
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "update_item",
@@ -50,22 +37,19 @@ const _: () = {
                 handler: |__cx, __group| __rt::start(
                     __cx,
                     __group,
-                    __SHAPE3.dependency,
                     |__cx, __errors| {
                         let __arg0 = __rt::path_param::<
                             i64,
                         >(__cx, 0usize, __ARG0, __errors);
                         let __arg1 = <Option<
                             String,
-                        > as __rt::Share<
-                            { <Option<String> as __rt::Arg>::SOURCE.is_dependency() },
-                        >>::slot(__cx, __ARG1, __errors);
-                        let __arg2 = <i64 as __rt::Share<
-                            { <i64 as __rt::Arg>::SOURCE.is_dependency() },
-                        >>::slot(__cx, __ARG2, __errors);
-                        let __arg3 = <Item as __rt::Share<
-                            { <Item as __rt::Arg>::SOURCE.is_dependency() },
-                        >>::slot(__cx, __ARG3, __errors);
+                        > as __rt::Arg<_>>::extract(__cx, __ARG1, __errors);
+                        let __arg2 = <i64 as __rt::Arg<
+                            _,
+                        >>::extract(__cx, __ARG2, __errors);
+                        let __arg3 = <Item as __rt::Arg<
+                            _,
+                        >>::extract(__cx, __ARG3, __errors);
                         (__arg0, (__arg1, (__arg2, (__arg3, ()))))
                     },
                     |(__arg0, (__arg1, (__arg2, (__arg3, ()))))| async move {
@@ -74,7 +58,7 @@ const _: () = {
                     |__out| <Json<Value> as __rt::IntoResponse>::into_response(__out),
                     __rt::Call::InPlace("update_item"),
                 ),
-                body: __SHAPE3.body,
+                body: __BODY3.mode,
                 include_in_schema: true,
                 operation: |registry: &mut __rt::SchemaRegistry| -> __rt::Operation {
                     let mut op = __rt::Operation::new(
@@ -95,27 +79,27 @@ const _: () = {
                             op.with_examples(
                                 __rt::json!(["foo", "bar"]),
                                 |op| {
-                                    <Option<String> as __rt::Arg>::doc(__ARG1, op, registry);
+                                    <Option<String> as __rt::Arg<_>>::doc(__ARG1, op, registry);
                                 },
                             );
                         },
                     );
-                    <i64 as __rt::Arg>::doc(__ARG2, &mut op, registry);
+                    <i64 as __rt::Arg<_>>::doc(__ARG2, &mut op, registry);
                     op.with_openapi_examples(
                         __rt::json!(
                             { "one" : { "summary" : "One item", "value" : { "name" :
                             "Foo" } } }
                         ),
                         |op| {
-                            <Item as __rt::Arg>::doc(__ARG3, op, registry);
+                            <Item as __rt::Arg<_>>::doc(__ARG3, op, registry);
                         },
                     );
                     op
                 },
                 check: |state| {
-                    <Option<String> as __rt::Arg>::check(state)?;
-                    <i64 as __rt::Arg>::check(state)?;
-                    <Item as __rt::Arg>::check(state)?;
+                    <Option<String> as __rt::Arg<_>>::check(state)?;
+                    <i64 as __rt::Arg<_>>::check(state)?;
+                    <Item as __rt::Arg<_>>::check(state)?;
                     ::core::result::Result::Ok(())
                 },
             })

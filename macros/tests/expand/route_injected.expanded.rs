@@ -12,20 +12,14 @@ const _: () = {
     impl __rt::Route for count {
         #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
-            use __rt::NoSource as _;
+            use __rt::NoBody as _;
             const __ARG0: __rt::Param<State<Counter>> = __rt::Param::named("counter");
-            let _ = <State<Counter> as __rt::Arg>::SOURCE;
-            const __SHAPE0: __rt::Shape = __rt::Shape::NONE
-                .with(__rt::SourceProbe::<State<Counter>>::SOURCE);
+            const __BODY0: __rt::Bodies = __rt::Bodies::NONE
+                .with(__rt::BodyProbe::<State<Counter>>::MODE);
             const __ARG1: __rt::Param<HeaderMap> = __rt::Param::named("headers");
-            let _ = <HeaderMap as __rt::Arg>::SOURCE;
-            __rt::assert_one_body::<
-                HeaderMap,
-                { __SHAPE0.body.reads() },
-                { <HeaderMap as __rt::Arg>::SOURCE.is_body() },
-            >();
-            const __SHAPE1: __rt::Shape = __SHAPE0
-                .with(__rt::SourceProbe::<HeaderMap>::SOURCE);
+            const __BODY1: __rt::Bodies = __BODY0
+                .with(__rt::BodyProbe::<HeaderMap>::MODE);
+            __rt::assert_one_body::<HeaderMap, { __BODY1.repeated }>();
             __rt::assert_into_response::<Json<Value>>();
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "count",
@@ -34,23 +28,20 @@ const _: () = {
                 handler: |__cx, __group| __rt::start(
                     __cx,
                     __group,
-                    __SHAPE1.dependency,
                     |__cx, __errors| {
                         let __arg0 = <State<
                             Counter,
-                        > as __rt::Share<
-                            { <State<Counter> as __rt::Arg>::SOURCE.is_dependency() },
-                        >>::slot(__cx, __ARG0, __errors);
-                        let __arg1 = <HeaderMap as __rt::Share<
-                            { <HeaderMap as __rt::Arg>::SOURCE.is_dependency() },
-                        >>::slot(__cx, __ARG1, __errors);
+                        > as __rt::Arg<_>>::extract(__cx, __ARG0, __errors);
+                        let __arg1 = <HeaderMap as __rt::Arg<
+                            _,
+                        >>::extract(__cx, __ARG1, __errors);
                         (__arg0, (__arg1, ()))
                     },
                     |(__arg0, (__arg1, ()))| async move { count(__arg0, __arg1).await },
                     |__out| <Json<Value> as __rt::IntoResponse>::into_response(__out),
                     __rt::Call::InPlace("count"),
                 ),
-                body: __SHAPE1.body,
+                body: __BODY1.mode,
                 include_in_schema: false,
                 operation: |registry: &mut __rt::SchemaRegistry| -> __rt::Operation {
                     let mut op = __rt::Operation::new(
@@ -59,13 +50,13 @@ const _: () = {
                         ::core::option::Option::None,
                         &[],
                     );
-                    <State<Counter> as __rt::Arg>::doc(__ARG0, &mut op, registry);
-                    <HeaderMap as __rt::Arg>::doc(__ARG1, &mut op, registry);
+                    <State<Counter> as __rt::Arg<_>>::doc(__ARG0, &mut op, registry);
+                    <HeaderMap as __rt::Arg<_>>::doc(__ARG1, &mut op, registry);
                     op
                 },
                 check: |state| {
-                    <State<Counter> as __rt::Arg>::check(state)?;
-                    <HeaderMap as __rt::Arg>::check(state)?;
+                    <State<Counter> as __rt::Arg<_>>::check(state)?;
+                    <HeaderMap as __rt::Arg<_>>::check(state)?;
                     ::core::result::Result::Ok(())
                 },
             })

@@ -13,13 +13,12 @@ const _: () = {
     impl __rt::Route for update_item {
         #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
-            use __rt::NoSource as _;
+            use __rt::NoBody as _;
             __rt::assert_path_param::<u32>();
             const __ARG0: __rt::Param<u32> = __rt::Param::named("id");
             const __ARG1: __rt::Param<Item> = __rt::Param::named("item");
-            let _ = <Item as __rt::Arg>::SOURCE;
-            const __SHAPE1: __rt::Shape = __rt::Shape::NONE
-                .with(__rt::SourceProbe::<Item>::SOURCE);
+            const __BODY1: __rt::Bodies = __rt::Bodies::NONE
+                .with(__rt::BodyProbe::<Item>::MODE);
             __rt::assert_into_response::<Json<Item>>();
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "update_item",
@@ -28,14 +27,13 @@ const _: () = {
                 handler: |__cx, __group| __rt::start(
                     __cx,
                     __group,
-                    __SHAPE1.dependency,
                     |__cx, __errors| {
                         let __arg0 = __rt::path_param::<
                             u32,
                         >(__cx, 0usize, __ARG0, __errors);
-                        let __arg1 = <Item as __rt::Share<
-                            { <Item as __rt::Arg>::SOURCE.is_dependency() },
-                        >>::slot(__cx, __ARG1, __errors);
+                        let __arg1 = <Item as __rt::Arg<
+                            _,
+                        >>::extract(__cx, __ARG1, __errors);
                         (__arg0, (__arg1, ()))
                     },
                     |(__arg0, (__arg1, ()))| async move {
@@ -44,7 +42,7 @@ const _: () = {
                     |__out| <Json<Item> as __rt::IntoResponse>::into_response(__out),
                     __rt::Call::InPlace("update_item"),
                 ),
-                body: __SHAPE1.body,
+                body: __BODY1.mode,
                 include_in_schema: true,
                 operation: |registry: &mut __rt::SchemaRegistry| -> __rt::Operation {
                     let mut op = __rt::Operation::new(
@@ -54,7 +52,7 @@ const _: () = {
                         &[],
                     );
                     __rt::path_param_doc::<u32>(__ARG0, &mut op, registry);
-                    <Item as __rt::Arg>::doc(__ARG1, &mut op, registry);
+                    <Item as __rt::Arg<_>>::doc(__ARG1, &mut op, registry);
                     {
                         use __rt::ProbeKnown as _;
                         use __rt::ProbeUnknown as _;
@@ -73,7 +71,7 @@ const _: () = {
                     op
                 },
                 check: |state| {
-                    <Item as __rt::Arg>::check(state)?;
+                    <Item as __rt::Arg<_>>::check(state)?;
                     ::core::result::Result::Ok(())
                 },
             })

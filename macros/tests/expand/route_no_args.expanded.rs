@@ -22,7 +22,6 @@ const _: () = {
                 handler: |__cx, __group| __rt::start(
                     __cx,
                     __group,
-                    false,
                     |__cx, __errors| { () },
                     |()| async move { health().await },
                     |__out| <&'static str as __rt::IntoResponse>::into_response(__out),

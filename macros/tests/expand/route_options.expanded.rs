@@ -14,11 +14,10 @@ const _: () = {
     impl __rt::Route for create_thing {
         #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
-            use __rt::NoSource as _;
+            use __rt::NoBody as _;
             const __ARG0: __rt::Param<Thing> = __rt::Param::named("thing");
-            let _ = <Thing as __rt::Arg>::SOURCE;
-            const __SHAPE0: __rt::Shape = __rt::Shape::NONE
-                .with(__rt::SourceProbe::<Thing>::SOURCE);
+            const __BODY0: __rt::Bodies = __rt::Bodies::NONE
+                .with(__rt::BodyProbe::<Thing>::MODE);
             __rt::assert_into_response::<(StatusCode, Json<Thing>)>();
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "create_thing",
@@ -27,11 +26,10 @@ const _: () = {
                 handler: |__cx, __group| __rt::start(
                     __cx,
                     __group,
-                    __SHAPE0.dependency,
                     |__cx, __errors| {
-                        let __arg0 = <Thing as __rt::Share<
-                            { <Thing as __rt::Arg>::SOURCE.is_dependency() },
-                        >>::slot(__cx, __ARG0, __errors);
+                        let __arg0 = <Thing as __rt::Arg<
+                            _,
+                        >>::extract(__cx, __ARG0, __errors);
                         (__arg0, ())
                     },
                     |(__arg0, ())| async move { create_thing(__arg0).await },
@@ -41,7 +39,7 @@ const _: () = {
                     ) as __rt::IntoResponse>::into_response(__out),
                     __rt::Call::InPlace("create_thing"),
                 ),
-                body: __SHAPE0.body,
+                body: __BODY0.mode,
                 include_in_schema: true,
                 operation: |registry: &mut __rt::SchemaRegistry| -> __rt::Operation {
                     let mut op = __rt::Operation::new(
@@ -50,7 +48,7 @@ const _: () = {
                         ::core::option::Option::None,
                         &["things", "writes"],
                     );
-                    <Thing as __rt::Arg>::doc(__ARG0, &mut op, registry);
+                    <Thing as __rt::Arg<_>>::doc(__ARG0, &mut op, registry);
                     {
                         use __rt::ProbeKnown as _;
                         use __rt::ProbeUnknown as _;
@@ -72,7 +70,7 @@ const _: () = {
                     op
                 },
                 check: |state| {
-                    <Thing as __rt::Arg>::check(state)?;
+                    <Thing as __rt::Arg<_>>::check(state)?;
                     ::core::result::Result::Ok(())
                 },
             })

@@ -29,7 +29,7 @@ const _: () = {
     impl __rt::Route for list_items {
         #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
-            use __rt::NoSource as _;
+            use __rt::NoBody as _;
             __rt::assert_numeric::<i64>();
             __rt::assert_path_param::<i64>();
             const __ARG0: __rt::Param<i64> = __rt::Param::constrained(
@@ -43,9 +43,8 @@ const _: () = {
                 &[__rt::Constraint::MinLength(3usize)],
             );
             const __ARG2: __rt::Param<Option<String>> = __rt::Param::named("q");
-            let _ = <Option<String> as __rt::Arg>::SOURCE;
-            const __SHAPE2: __rt::Shape = __rt::Shape::NONE
-                .with(__rt::SourceProbe::<Option<String>>::SOURCE);
+            const __BODY2: __rt::Bodies = __rt::Bodies::NONE
+                .with(__rt::BodyProbe::<Option<String>>::MODE);
             __rt::assert_numeric::<i64>();
             const __ARG3: __rt::Param<i64> = __rt::Param::new(
                 "limit",
@@ -60,27 +59,16 @@ const _: () = {
                     __rt::Constraint::Ge(__rt::Bound::Int(0i128)),
                 ],
             );
-            let _ = <i64 as __rt::Arg>::SOURCE;
-            __rt::assert_one_body::<
-                i64,
-                { __SHAPE2.body.reads() },
-                { <i64 as __rt::Arg>::SOURCE.is_body() },
-            >();
-            const __SHAPE3: __rt::Shape = __SHAPE2
-                .with(__rt::SourceProbe::<i64>::SOURCE);
+            const __BODY3: __rt::Bodies = __BODY2.with(__rt::BodyProbe::<i64>::MODE);
+            __rt::assert_one_body::<i64, { __BODY3.repeated }>();
             __rt::assert_numeric::<Option<f64>>();
             const __ARG4: __rt::Param<Option<f64>> = __rt::Param::constrained(
                 "min_price",
                 &[__rt::Constraint::Gt(__rt::Bound::Float(-1.5f64))],
             );
-            let _ = <Option<f64> as __rt::Arg>::SOURCE;
-            __rt::assert_one_body::<
-                Option<f64>,
-                { __SHAPE3.body.reads() },
-                { <Option<f64> as __rt::Arg>::SOURCE.is_body() },
-            >();
-            const __SHAPE4: __rt::Shape = __SHAPE3
-                .with(__rt::SourceProbe::<Option<f64>>::SOURCE);
+            const __BODY4: __rt::Bodies = __BODY3
+                .with(__rt::BodyProbe::<Option<f64>>::MODE);
+            __rt::assert_one_body::<Option<f64>, { __BODY4.repeated }>();
             __rt::assert_into_response::<Json<Value>>();
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "list_items",
@@ -89,7 +77,6 @@ const _: () = {
                 handler: |__cx, __group| __rt::start(
                     __cx,
                     __group,
-                    __SHAPE4.dependency,
                     |__cx, __errors| {
                         let __arg0 = __rt::path_param::<
                             i64,
@@ -99,17 +86,13 @@ const _: () = {
                         >(__cx, 1usize, __ARG1, __errors);
                         let __arg2 = <Option<
                             String,
-                        > as __rt::Share<
-                            { <Option<String> as __rt::Arg>::SOURCE.is_dependency() },
-                        >>::slot(__cx, __ARG2, __errors);
-                        let __arg3 = <i64 as __rt::Share<
-                            { <i64 as __rt::Arg>::SOURCE.is_dependency() },
-                        >>::slot(__cx, __ARG3, __errors);
+                        > as __rt::Arg<_>>::extract(__cx, __ARG2, __errors);
+                        let __arg3 = <i64 as __rt::Arg<
+                            _,
+                        >>::extract(__cx, __ARG3, __errors);
                         let __arg4 = <Option<
                             f64,
-                        > as __rt::Share<
-                            { <Option<f64> as __rt::Arg>::SOURCE.is_dependency() },
-                        >>::slot(__cx, __ARG4, __errors);
+                        > as __rt::Arg<_>>::extract(__cx, __ARG4, __errors);
                         (__arg0, (__arg1, (__arg2, (__arg3, (__arg4, ())))))
                     },
                     |(__arg0, (__arg1, (__arg2, (__arg3, (__arg4, ())))))| async move {
@@ -118,7 +101,7 @@ const _: () = {
                     |__out| <Json<Value> as __rt::IntoResponse>::into_response(__out),
                     __rt::Call::InPlace("list_items"),
                 ),
-                body: __SHAPE4.body,
+                body: __BODY4.mode,
                 include_in_schema: true,
                 operation: |registry: &mut __rt::SchemaRegistry| -> __rt::Operation {
                     let mut op = __rt::Operation::new(
@@ -129,15 +112,15 @@ const _: () = {
                     );
                     __rt::path_param_doc::<i64>(__ARG0, &mut op, registry);
                     __rt::path_param_doc::<String>(__ARG1, &mut op, registry);
-                    <Option<String> as __rt::Arg>::doc(__ARG2, &mut op, registry);
-                    <i64 as __rt::Arg>::doc(__ARG3, &mut op, registry);
-                    <Option<f64> as __rt::Arg>::doc(__ARG4, &mut op, registry);
+                    <Option<String> as __rt::Arg<_>>::doc(__ARG2, &mut op, registry);
+                    <i64 as __rt::Arg<_>>::doc(__ARG3, &mut op, registry);
+                    <Option<f64> as __rt::Arg<_>>::doc(__ARG4, &mut op, registry);
                     op
                 },
                 check: |state| {
-                    <Option<String> as __rt::Arg>::check(state)?;
-                    <i64 as __rt::Arg>::check(state)?;
-                    <Option<f64> as __rt::Arg>::check(state)?;
+                    <Option<String> as __rt::Arg<_>>::check(state)?;
+                    <i64 as __rt::Arg<_>>::check(state)?;
+                    <Option<f64> as __rt::Arg<_>>::check(state)?;
                     ::core::result::Result::Ok(())
                 },
             })

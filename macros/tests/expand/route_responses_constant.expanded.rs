@@ -13,11 +13,10 @@ const _: () = {
     impl __rt::Route for list_doctors {
         #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
-            use __rt::NoSource as _;
+            use __rt::NoBody as _;
             const __ARG0: __rt::Param<State<Store>> = __rt::Param::named("store");
-            let _ = <State<Store> as __rt::Arg>::SOURCE;
-            const __SHAPE0: __rt::Shape = __rt::Shape::NONE
-                .with(__rt::SourceProbe::<State<Store>>::SOURCE);
+            const __BODY0: __rt::Bodies = __rt::Bodies::NONE
+                .with(__rt::BodyProbe::<State<Store>>::MODE);
             __rt::assert_into_response::<Result<Json<Vec<Doctor>>, HttpError>>();
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "list_doctors",
@@ -26,13 +25,10 @@ const _: () = {
                 handler: |__cx, __group| __rt::start(
                     __cx,
                     __group,
-                    __SHAPE0.dependency,
                     |__cx, __errors| {
                         let __arg0 = <State<
                             Store,
-                        > as __rt::Share<
-                            { <State<Store> as __rt::Arg>::SOURCE.is_dependency() },
-                        >>::slot(__cx, __ARG0, __errors);
+                        > as __rt::Arg<_>>::extract(__cx, __ARG0, __errors);
                         (__arg0, ())
                     },
                     |(__arg0, ())| async move { list_doctors(__arg0).await },
@@ -42,7 +38,7 @@ const _: () = {
                     > as __rt::IntoResponse>::into_response(__out),
                     __rt::Call::Boxed,
                 ),
-                body: __SHAPE0.body,
+                body: __BODY0.mode,
                 include_in_schema: true,
                 operation: |registry: &mut __rt::SchemaRegistry| -> __rt::Operation {
                     let mut op = __rt::Operation::new(
@@ -51,7 +47,7 @@ const _: () = {
                         ::core::option::Option::None,
                         &["doctors"],
                     );
-                    <State<Store> as __rt::Arg>::doc(__ARG0, &mut op, registry);
+                    <State<Store> as __rt::Arg<_>>::doc(__ARG0, &mut op, registry);
                     {
                         use __rt::ProbeKnown as _;
                         use __rt::ProbeUnknown as _;
@@ -85,7 +81,7 @@ const _: () = {
                     op
                 },
                 check: |state| {
-                    <State<Store> as __rt::Arg>::check(state)?;
+                    <State<Store> as __rt::Arg<_>>::check(state)?;
                     ::core::result::Result::Ok(())
                 },
             })

@@ -25,7 +25,6 @@ const _: () = {
                 handler: |__cx, __group| __rt::start(
                     __cx,
                     __group,
-                    false,
                     |__cx, __errors| {
                         let __arg0 = __rt::path_param::<
                             u64,

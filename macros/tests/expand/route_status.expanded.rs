@@ -12,11 +12,10 @@ const _: () = {
     impl __rt::Route for create_thing {
         #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
-            use __rt::NoSource as _;
+            use __rt::NoBody as _;
             const __ARG0: __rt::Param<String> = __rt::Param::named("name");
-            let _ = <String as __rt::Arg>::SOURCE;
-            const __SHAPE0: __rt::Shape = __rt::Shape::NONE
-                .with(__rt::SourceProbe::<String>::SOURCE);
+            const __BODY0: __rt::Bodies = __rt::Bodies::NONE
+                .with(__rt::BodyProbe::<String>::MODE);
             __rt::assert_into_response::<Json<Value>>();
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "create_thing",
@@ -25,18 +24,17 @@ const _: () = {
                 handler: |__cx, __group| __rt::start(
                     __cx,
                     __group,
-                    __SHAPE0.dependency,
                     |__cx, __errors| {
-                        let __arg0 = <String as __rt::Share<
-                            { <String as __rt::Arg>::SOURCE.is_dependency() },
-                        >>::slot(__cx, __ARG0, __errors);
+                        let __arg0 = <String as __rt::Arg<
+                            _,
+                        >>::extract(__cx, __ARG0, __errors);
                         (__arg0, ())
                     },
                     |(__arg0, ())| async move { create_thing(__arg0).await },
                     |__out| __rt::success::<Json<Value>, 201>(__out),
                     __rt::Call::InPlace("create_thing"),
                 ),
-                body: __SHAPE0.body,
+                body: __BODY0.mode,
                 include_in_schema: true,
                 operation: |registry: &mut __rt::SchemaRegistry| -> __rt::Operation {
                     let mut op = __rt::Operation::new(
@@ -45,12 +43,12 @@ const _: () = {
                         ::core::option::Option::None,
                         &[],
                     );
-                    <String as __rt::Arg>::doc(__ARG0, &mut op, registry);
+                    <String as __rt::Arg<_>>::doc(__ARG0, &mut op, registry);
                     op.success_status(201);
                     op
                 },
                 check: |state| {
-                    <String as __rt::Arg>::check(state)?;
+                    <String as __rt::Arg<_>>::check(state)?;
                     ::core::result::Result::Ok(())
                 },
             })

@@ -20,31 +20,28 @@ const _: () = {
     impl __rt::Route for upload {
         #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
-            use __rt::NoSource as _;
+            use __rt::NoBody as _;
             const __ARG0: __rt::Param<UploadFile> = __rt::Param::named("file");
-            let _ = <UploadFile as __rt::Arg>::SOURCE;
+            const __BODY0: __rt::Bodies = __rt::Bodies::NONE
+                .with(__rt::BodyProbe::<UploadFile>::MODE);
             __rt::assert_form_part::<
                 UploadFile,
-                { <UploadFile as __rt::Arg>::SOURCE.is_body() },
+                { __rt::BodyProbe::<UploadFile>::MODE.reads() },
             >();
-            const __SHAPE0: __rt::Shape = __rt::Shape::NONE
-                .with(__rt::SourceProbe::<UploadFile>::SOURCE);
             const __ARG1: __rt::Param<Option<UploadFile>> = __rt::Param::named("extra");
-            let _ = <Option<UploadFile> as __rt::Arg>::SOURCE;
+            const __BODY1: __rt::Bodies = __BODY0
+                .with(__rt::BodyProbe::<Option<UploadFile>>::MODE);
             __rt::assert_form_part::<
                 Option<UploadFile>,
-                { <Option<UploadFile> as __rt::Arg>::SOURCE.is_body() },
+                { __rt::BodyProbe::<Option<UploadFile>>::MODE.reads() },
             >();
-            const __SHAPE1: __rt::Shape = __SHAPE0
-                .with(__rt::SourceProbe::<Option<UploadFile>>::SOURCE);
             const __ARG2: __rt::Param<Form<String>> = __rt::Param::named("note");
-            let _ = <Form<String> as __rt::Arg>::SOURCE;
+            const __BODY2: __rt::Bodies = __BODY1
+                .with(__rt::BodyProbe::<Form<String>>::MODE);
             __rt::assert_form_part::<
                 Form<String>,
-                { <Form<String> as __rt::Arg>::SOURCE.is_body() },
+                { __rt::BodyProbe::<Form<String>>::MODE.reads() },
             >();
-            const __SHAPE2: __rt::Shape = __SHAPE1
-                .with(__rt::SourceProbe::<Form<String>>::SOURCE);
             __rt::assert_into_response::<Json<Value>>();
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "upload",
@@ -53,21 +50,16 @@ const _: () = {
                 handler: |__cx, __group| __rt::start(
                     __cx,
                     __group,
-                    __SHAPE2.dependency,
                     |__cx, __errors| {
-                        let __arg0 = <UploadFile as __rt::Share<
-                            { <UploadFile as __rt::Arg>::SOURCE.is_dependency() },
-                        >>::slot(__cx, __ARG0, __errors);
+                        let __arg0 = <UploadFile as __rt::Arg<
+                            _,
+                        >>::extract(__cx, __ARG0, __errors);
                         let __arg1 = <Option<
                             UploadFile,
-                        > as __rt::Share<
-                            { <Option<UploadFile> as __rt::Arg>::SOURCE.is_dependency() },
-                        >>::slot(__cx, __ARG1, __errors);
+                        > as __rt::Arg<_>>::extract(__cx, __ARG1, __errors);
                         let __arg2 = <Form<
                             String,
-                        > as __rt::Share<
-                            { <Form<String> as __rt::Arg>::SOURCE.is_dependency() },
-                        >>::slot(__cx, __ARG2, __errors);
+                        > as __rt::Arg<_>>::extract(__cx, __ARG2, __errors);
                         (__arg0, (__arg1, (__arg2, ())))
                     },
                     |(__arg0, (__arg1, (__arg2, ())))| async move {
@@ -87,15 +79,15 @@ const _: () = {
                         ::core::option::Option::None,
                         &[],
                     );
-                    <UploadFile as __rt::Arg>::doc(__ARG0, &mut op, registry);
-                    <Option<UploadFile> as __rt::Arg>::doc(__ARG1, &mut op, registry);
-                    <Form<String> as __rt::Arg>::doc(__ARG2, &mut op, registry);
+                    <UploadFile as __rt::Arg<_>>::doc(__ARG0, &mut op, registry);
+                    <Option<UploadFile> as __rt::Arg<_>>::doc(__ARG1, &mut op, registry);
+                    <Form<String> as __rt::Arg<_>>::doc(__ARG2, &mut op, registry);
                     op
                 },
                 check: |state| {
-                    <UploadFile as __rt::Arg>::check(state)?;
-                    <Option<UploadFile> as __rt::Arg>::check(state)?;
-                    <Form<String> as __rt::Arg>::check(state)?;
+                    <UploadFile as __rt::Arg<_>>::check(state)?;
+                    <Option<UploadFile> as __rt::Arg<_>>::check(state)?;
+                    <Form<String> as __rt::Arg<_>>::check(state)?;
                     ::core::result::Result::Ok(())
                 },
             })

@@ -12,15 +12,14 @@ const _: () = {
     impl __rt::Route for search {
         #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
-            use __rt::NoSource as _;
+            use __rt::NoBody as _;
             __rt::assert_text::<Vec<String>>();
             const __ARG0: __rt::Param<Vec<String>> = __rt::Param::constrained(
                 "tag",
                 &[__rt::Constraint::MaxLength(5usize)],
             );
-            let _ = <Vec<String> as __rt::Arg>::SOURCE;
-            const __SHAPE0: __rt::Shape = __rt::Shape::NONE
-                .with(__rt::SourceProbe::<Vec<String>>::SOURCE);
+            const __BODY0: __rt::Bodies = __rt::Bodies::NONE
+                .with(__rt::BodyProbe::<Vec<String>>::MODE);
             __rt::assert_into_response::<Json<Vec<String>>>();
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "search",
@@ -29,13 +28,10 @@ const _: () = {
                 handler: |__cx, __group| __rt::start(
                     __cx,
                     __group,
-                    __SHAPE0.dependency,
                     |__cx, __errors| {
                         let __arg0 = <Vec<
                             String,
-                        > as __rt::Share<
-                            { <Vec<String> as __rt::Arg>::SOURCE.is_dependency() },
-                        >>::slot(__cx, __ARG0, __errors);
+                        > as __rt::Arg<_>>::extract(__cx, __ARG0, __errors);
                         (__arg0, ())
                     },
                     |(__arg0, ())| async move { search(__arg0).await },
@@ -44,7 +40,7 @@ const _: () = {
                     > as __rt::IntoResponse>::into_response(__out),
                     __rt::Call::InPlace("search"),
                 ),
-                body: __SHAPE0.body,
+                body: __BODY0.mode,
                 include_in_schema: true,
                 operation: |registry: &mut __rt::SchemaRegistry| -> __rt::Operation {
                     let mut op = __rt::Operation::new(
@@ -53,7 +49,7 @@ const _: () = {
                         ::core::option::Option::None,
                         &[],
                     );
-                    <Vec<String> as __rt::Arg>::doc(__ARG0, &mut op, registry);
+                    <Vec<String> as __rt::Arg<_>>::doc(__ARG0, &mut op, registry);
                     {
                         use __rt::ProbeKnown as _;
                         use __rt::ProbeUnknown as _;
@@ -72,7 +68,7 @@ const _: () = {
                     op
                 },
                 check: |state| {
-                    <Vec<String> as __rt::Arg>::check(state)?;
+                    <Vec<String> as __rt::Arg<_>>::check(state)?;
                     ::core::result::Result::Ok(())
                 },
             })

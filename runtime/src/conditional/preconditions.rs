@@ -15,7 +15,6 @@
 //! - the policy type decides only what the OpenAPI document shows (and the 428): the request's
 //!   method decides between 304 and 412.
 
-use std::future::Future;
 use std::marker::PhantomData;
 
 use hyper::header::{ETAG, IF_MATCH, IF_NONE_MATCH};
@@ -23,7 +22,7 @@ use hyper::{HeaderMap, Method, StatusCode};
 use serde_json::{json, Value};
 
 use super::etag::{Condition, ETag};
-use crate::extract::{Arg, Deps, Param, RequestCx, Source};
+use crate::extract::{Extract, Param, RequestCx};
 use crate::openapi::Operation;
 use crate::response::{HttpError, IntoResponse, Response};
 use crate::validate::{Failure, LocItem, SchemaRegistry, ValidationErrors};
@@ -221,10 +220,7 @@ fn field(headers: &HeaderMap, name: &hyper::header::HeaderName) -> Result<Option
         .map_err(|_| ())
 }
 
-impl<P: Policy> Arg for Preconditions<P> {
-    const SOURCE: Source = Source::Header;
-    type Input = Self;
-
+impl<P: Policy> Extract for Preconditions<P> {
     fn extract(cx: &RequestCx<'_>, _param: Param<Self>, errors: &mut ValidationErrors) -> Option<Self> {
         let method = &cx.parts().method;
         let read = *method == Method::GET || *method == Method::HEAD;
@@ -254,10 +250,6 @@ impl<P: Policy> Arg for Preconditions<P> {
                 None
             }
         }
-    }
-
-    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
-        std::future::ready(Ok(input))
     }
 
     fn doc(_param: Param<Self>, op: &mut Operation, _registry: &mut SchemaRegistry) {

@@ -17,10 +17,10 @@ use std::sync::{Arc, Mutex};
 
 use tokio_util::task::TaskTracker;
 
-use super::arg::{ready, Arg, Deps, Param, Source};
+use super::arg::Extract;
+use super::param::Param;
 use super::request::RequestCx;
 use super::state::StateMap;
-use crate::response::Response;
 use crate::validate::ValidationErrors;
 
 /// One task, its outcome already turned into a log line when it failed.
@@ -123,16 +123,9 @@ async fn run(tasks: Vec<Task>) {
 // Not recommended: kept out of the list of argument kinds a compile error suggests (that list is
 // the common kinds').
 #[diagnostic::do_not_recommend]
-impl Arg for BackgroundTasks {
-    const SOURCE: Source = Source::Injected;
-    type Input = Self;
-
+impl Extract for BackgroundTasks {
     fn extract(cx: &RequestCx<'_>, _param: Param<Self>, _errors: &mut ValidationErrors) -> Option<Self> {
         Some(BackgroundTasks::new(cx.shared.tasks.clone()))
-    }
-
-    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
-        ready(input)
     }
 
     fn check(_state: &StateMap) -> Result<(), String> {

@@ -1,203 +1,144 @@
-//! Dependencies run for their effect alone, without being an argument ([`DependencyFn`], a
-//! plain-data record of fn pointers): what a route group keeps for the dependencies it runs for
-//! every route in it. The trait and the per-request cache are `arg.rs`'s.
+//! Dependencies (FastAPI's `Depends`): the [`Dependency`] trait, what its first step hands to
+//! its second ([`Resolve`]), and the request's cache of resolved dependencies ([`Deps`]).
 //!
-//! Rules enforced here: [`GroupInputs`] reads the group's dependencies with the route's
-//! arguments and resolves them, outermost group first, in the route's [`Deps`] before the route's
-//! own dependencies (so a dependency the route also takes still runs once); one whose inputs were
-//! invalid is skipped (its errors answer 422, unless a dependency answers first), as a route's
-//! own are.
+//! Rules enforced here:
+//! - a dependency is read in two steps: its inputs with the route's other arguments, in
+//!   declaration order (their errors join the route's 422), then, once every argument is read,
+//!   its resolution, which may await and may answer the request with any response;
+//! - a dependency is resolved at most once per request: [`Deps`] keeps the first value of each
+//!   dependency type and every later use gets a clone of it (FastAPI's `use_cache=True`, its
+//!   default); a dependency whose resolution failed answered the request, so nothing is cached
+//!   for it;
+//! - a dependency a test overrides (`overrides`) is resolved by the override instead;
+//! - what the cache needs (`Clone + Send + 'static`) is asked of the type where it is declared a
+//!   dependency ([`Cacheable`], a supertrait), in words that say why.
 
-use std::any::{type_name, Any};
+use std::any::{Any, TypeId};
 use std::future::Future;
-use std::pin::Pin;
 
-use super::arg::{Arg, Deps, Param};
 use super::request::RequestCx;
 use super::state::StateMap;
 use crate::openapi::Operation;
 use crate::response::{internal_error, Response};
 use crate::validate::{SchemaRegistry, ValidationErrors};
 
-/// The future of a [`DependencyFn`]'s second step.
-pub type EffectFuture<'a> = Pin<Box<dyn Future<Output = Result<(), Response>> + Send + 'a>>;
+/// What a dependency is: a value the request's cache can keep and hand out clones of.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is a dependency, so it must be `Clone + Send + 'static`",
+    label = "a dependency that cannot be cached for the request",
+    note = "a dependency used twice in one request runs once, and each use gets a clone of its value, kept in the request's future: derive `Clone` (put what is expensive to copy in an `Arc`), and hold no `Rc`, `RefCell` or borrowed data"
+)]
+pub trait Cacheable: Clone + Send + 'static {}
 
-/// Dependency `D` run for its effect alone (its value discarded), as plain data: what a route
-/// group keeps for each of its `dependencies`, to run them for every route in it without the
-/// routes naming them. The steps are those of an argument: [`extract`](DependencyFn::extract)
-/// with the route's other arguments (its errors join the route's 422), then
-/// [`resolve`](DependencyFn::resolve) through the request's [`Deps`] (so a dependency the route
-/// also takes still runs once) before the route's own dependencies.
-#[derive(Clone, Copy)]
-pub struct DependencyFn {
-    name: &'static str,
-    /// The first step: the dependency's input, type-erased, or `None` with errors recorded.
-    pub extract: for<'a> fn(&RequestCx<'a>, &mut ValidationErrors) -> Option<Box<dyn Any + Send>>,
-    /// The second step: `Err` is the response that answers the request.
-    pub resolve: for<'d> fn(Box<dyn Any + Send>, &'d mut Deps) -> EffectFuture<'d>,
-    /// What the dependency documents, added to each route's operation.
-    pub doc: fn(&mut Operation, &mut SchemaRegistry),
-    /// Its build-time check against the app's state.
-    pub check: fn(&StateMap) -> Result<(), String>,
-}
+// Not recommended: the error then names `Cacheable` with the note above rather than `Clone` or
+// `Send` alone.
+#[diagnostic::do_not_recommend]
+impl<T: Clone + Send + 'static> Cacheable for T {}
 
-impl std::fmt::Debug for DependencyFn {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("DependencyFn").field("name", &self.name).finish()
-    }
-}
+/// An async, cached dependency (FastAPI's `Depends`, axum's `FromRequestParts`): an argument
+/// whose value may take awaiting (a store lookup), may fail with any response (401, 403, 404:
+/// that response answers the request), and may take other arguments, dependencies among them.
+/// The [`#[dependency]`](macro@crate::dependency) attribute implements it from an `fn`; the
+/// manual's [Dependencies](crate#dependencies) chapter shows a hand-written impl too.
+///
+/// It is obtained in two steps: [`extract`](Dependency::extract), synchronous, with the route's
+/// other arguments (so its input errors join the route's one 422), returns what resolves it; that
+/// [`Resolve`] runs once every argument is read, dependencies in the order the route declares
+/// them, the first failure answering the request even when another argument is invalid (as in
+/// FastAPI, a missing credential is a 401, not a 422).
+pub trait Dependency: Cacheable {
+    /// Read what the dependency needs from the request, recording every validation error in
+    /// `errors`; `None` when an input is missing or invalid (the request is then answered 422,
+    /// unless another dependency answers first). What it returns borrows nothing of the request:
+    /// write `impl Resolve<Self> + use<>` (or a type of yours).
+    fn extract(cx: &RequestCx<'_>, errors: &mut ValidationErrors) -> Option<impl Resolve<Self> + use<Self>>;
 
-impl DependencyFn {
-    /// The dependency's type name, for messages.
-    pub(crate) fn name(&self) -> &'static str {
-        self.name
-    }
-
-    /// Dependency `D`, to be run for its effect.
-    pub fn of<D: Arg + Clone + Send + 'static>() -> Self {
-        DependencyFn {
-            name: type_name::<D>(),
-            extract: extract_erased::<D>,
-            resolve: resolve_erased::<D>,
-            doc: doc_erased::<D>,
-            check: D::check,
-        }
-    }
-}
-
-/// The inputs of a route's group dependencies for one request, read by the route's handler
-/// (`Handler`, made by the route macros) with its own arguments when its groups have
-/// dependencies, then resolved first in its future.
-pub struct GroupInputs {
-    // Each dependency whose inputs were valid, with its second step.
-    inputs: Vec<(ResolveFn, Box<dyn Any + Send>)>,
-}
-
-type ResolveFn = for<'d> fn(Box<dyn Any + Send>, &'d mut Deps) -> EffectFuture<'d>;
-
-impl std::fmt::Debug for GroupInputs {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("GroupInputs")
-            .field("valid", &self.inputs.len())
-            .finish()
-    }
-}
-
-impl GroupInputs {
-    /// Read the inputs of `group`'s dependencies (outermost group first) from `cx`, recording
-    /// every validation error in `errors`.
-    pub fn extract(group: &[DependencyFn], cx: &RequestCx<'_>, errors: &mut ValidationErrors) -> Self {
-        let inputs = group
-            .iter()
-            .filter_map(|dependency| Some((dependency.resolve, (dependency.extract)(cx, errors)?)))
-            .collect();
-        GroupInputs { inputs }
+    /// Document what the dependency reads (its parameters, its security scheme) and the responses
+    /// it may answer, in the operation of each route that takes it. The default documents nothing.
+    fn doc(op: &mut Operation, registry: &mut SchemaRegistry) {
+        let _ = (op, registry);
     }
 
-    /// Resolve them in order through `deps`: `Err` is the first failing dependency's answer.
-    pub async fn resolve(self, deps: &mut Deps) -> Result<(), Response> {
-        for (resolve, input) in self.inputs {
-            resolve(input, deps).await?;
-        }
+    /// Check, when the app is built, that what the dependency needs is there (a state).
+    fn check(state: &StateMap) -> Result<(), String> {
+        let _ = state;
         Ok(())
     }
 }
 
-fn extract_erased<D: Arg + 'static>(
-    cx: &RequestCx<'_>,
-    errors: &mut ValidationErrors,
-) -> Option<Box<dyn Any + Send>> {
-    let input = D::extract(cx, Param::new(type_name::<D>(), None, &[]), errors)?;
-    Some(Box::new(input))
+/// The second step of dependency `D`: what [`Dependency::extract`] read, turned into `D`'s value
+/// or the response that answers the request. Sub-dependencies it takes are resolved through
+/// `deps` (with [`Deps::resolve`]), so each still runs once per request.
+pub trait Resolve<D>: Send + 'static {
+    /// The value, or the response that answers the request.
+    fn resolve(self, deps: &mut Deps) -> impl Future<Output = Result<D, Response>> + Send;
 }
 
-fn resolve_erased<D: Arg + Clone + Send + 'static>(
-    input: Box<dyn Any + Send>,
-    deps: &mut Deps,
-) -> EffectFuture<'_> {
-    Box::pin(async move {
-        // Only `extract_erased::<D>` made this box: the downcast cannot fail.
-        let Ok(input) = input.downcast::<D::Input>() else {
-            return Err(internal_error());
-        };
-        deps.resolve::<D>(*input).await.map(drop)
-    })
+/// The dependencies already resolved for one request: each dependency type's value, so that a
+/// dependency used twice (by the route and by another dependency) runs once.
+#[derive(Default)]
+pub struct Deps {
+    // Linear search: a request resolves a handful of dependencies at most.
+    values: Vec<(TypeId, Box<dyn Any + Send>)>,
 }
 
-fn doc_erased<D: Arg>(op: &mut Operation, registry: &mut SchemaRegistry) {
-    D::doc(Param::new(type_name::<D>(), None, &[]), op, registry);
+impl std::fmt::Debug for Deps {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Deps")
+            .field("resolved", &self.values.len())
+            .finish()
+    }
 }
 
-#[cfg(test)]
-mod tests {
-    use std::pin::pin;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::task::{Context, Poll, Waker};
-
-    use super::*;
-    use crate::body::BodyInput;
-    use crate::extract::arg::{resolve, Sharing};
-    use crate::extract::{PathParams, Shared, Source};
-
-    static RUNS: AtomicUsize = AtomicUsize::new(0);
-
-    /// A dependency reading query parameter `n`, counting its resolutions.
-    #[derive(Clone, Debug, PartialEq)]
-    struct Counted(i64);
-
-    impl Arg for Counted {
-        const SOURCE: Source = Source::Dependency;
-        type Input = i64;
-
-        fn extract(cx: &RequestCx<'_>, _param: Param<Self>, errors: &mut ValidationErrors) -> Option<i64> {
-            i64::extract(cx, Param::new("n", None, &[]), errors)
-        }
-
-        async fn resolve(n: i64, _deps: &mut Deps) -> Result<Self, Response> {
-            RUNS.fetch_add(1, Ordering::Relaxed);
-            Ok(Counted(n))
-        }
+impl Deps {
+    /// No dependency resolved yet: one per request that has dependencies.
+    #[doc(hidden)]
+    pub fn new() -> Self {
+        Self::default()
     }
 
-    fn block_on<F: Future>(future: F) -> F::Output {
-        let mut future = pin!(future);
-        loop {
-            if let Poll::Ready(output) = future.as_mut().poll(&mut Context::from_waker(Waker::noop())) {
-                return output;
-            }
-        }
+    /// The value of dependency `D` for this request: a clone of the value already resolved, or
+    /// `input`'s resolution (what `D`'s [`Dependency::extract`] returned), kept for later uses.
+    /// An `Err` is the response that answers the request.
+    pub async fn resolve<D: Dependency>(&mut self, input: impl Resolve<D>) -> Result<D, Response> {
+        self.resolve_cached(input).await?;
+        self.get::<D>().cloned().ok_or_else(internal_error)
     }
 
-    #[test]
-    fn a_dependency_fn_runs_a_dependency_once_per_request_and_discards_its_value() {
-        let (parts, ()) = hyper::Request::builder()
-            .uri("/x?n=5")
-            .body(())
-            .map(hyper::Request::into_parts)
-            .unwrap_or_else(|_| unreachable!());
-        let (params, body, shared) = (PathParams::default(), BodyInput::Missing, Shared::default());
-        let cx = RequestCx {
-            parts: &parts,
-            path: "/x",
-            params: &params,
-            body_input: &body,
-            shared: &shared,
-            charge: None,
-            budget: None,
-        };
-        let group = DependencyFn::of::<Counted>();
-        let mut errors = ValidationErrors::new();
-        let mut deps = Deps::new();
-        for _ in 0..2 {
-            let input = (group.extract)(&cx, &mut errors).unwrap_or_else(|| unreachable!());
-            assert!(block_on((group.resolve)(input, &mut deps)).is_ok());
+    /// [`Deps::resolve`] that keeps the value in the cache only: the route's handler takes it
+    /// once every argument is resolved.
+    pub(super) async fn resolve_cached<D: Dependency>(
+        &mut self,
+        input: impl Resolve<D>,
+    ) -> Result<(), Response> {
+        let id = TypeId::of::<D>();
+        if self.values.iter().any(|(key, _)| *key == id) {
+            return Ok(());
         }
-        assert!(errors.is_empty());
-        assert_eq!(RUNS.load(Ordering::Relaxed), 1);
-        // The route's own use of the dependency finds it resolved.
-        assert_eq!(deps.get::<Counted>(), Some(&Counted(5)));
-        let again = block_on(resolve::<Counted>(5, &mut deps, Some(Sharing::NEW)));
-        assert_eq!(again.ok(), Some(Counted(5)));
-        assert_eq!(RUNS.load(Ordering::Relaxed), 1);
+        let value = match super::overrides::replacement(id) {
+            None => input.resolve(self).await?,
+            Some(replaced) => overridden::<D>(replaced.await?)?,
+        };
+        self.values.push((id, Box::new(value)));
+        Ok(())
+    }
+
+    /// The value of dependency `D`, if it was resolved for this request.
+    pub fn get<D: 'static>(&self) -> Option<&D> {
+        let id = TypeId::of::<D>();
+        self.values
+            .iter()
+            .find(|(key, _)| *key == id)
+            .and_then(|(_, value)| value.downcast_ref::<D>())
+    }
+}
+
+/// The value a test's override gave for dependency `D` (see `overrides`).
+#[cold]
+fn overridden<D: Dependency>(value: Box<dyn Any + Send>) -> Result<D, Response> {
+    match value.downcast::<D>() {
+        Ok(value) => Ok(*value),
+        // `Overrides::set` keys each replacement by its own value's type.
+        Err(_) => Err(internal_error()),
     }
 }

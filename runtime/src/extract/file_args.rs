@@ -18,17 +18,15 @@
 //!   recognise a file only by it (openapi-python-client 0.29 sent the file's `repr` as text
 //!   without it; the docs checks caught it), as `Multipart` parts are documented.
 
-use std::future::Future;
-
 use serde_json::{json, Value};
 
-use super::arg::{ready, Arg, Deps, Param, Source};
+use super::arg::{Body, Extract};
+use super::param::Param;
 use super::request::RequestCx;
 use crate::body::BodyInput;
 use crate::body::UploadFile;
 use crate::body::{FormParts, PartValue};
 use crate::openapi::Operation;
-use crate::response::Response;
 use crate::validate::{title_case, Failure, LocItem, SchemaRegistry, ValidationErrors};
 
 /// The form the dispatcher read for the route; `None` (logged) when the route's body was not
@@ -111,10 +109,7 @@ fn titled(mut schema: Value, name: &str) -> Value {
     schema
 }
 
-impl Arg for UploadFile {
-    const SOURCE: Source = Source::Stream;
-    type Input = Self;
-
+impl Extract for UploadFile {
     fn extract(cx: &RequestCx<'_>, param: Param<Self>, errors: &mut ValidationErrors) -> Option<Self> {
         match one_file(cx, param.name(), errors) {
             Ok(Some(file)) => Some(file),
@@ -126,25 +121,18 @@ impl Arg for UploadFile {
         }
     }
 
-    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
-        ready(input)
-    }
-
     fn doc(param: Param<Self>, op: &mut Operation, _registry: &mut SchemaRegistry) {
         op.file_field(param.name(), titled(file_schema(), param.name()), true);
     }
 }
 
-impl Arg for Option<UploadFile> {
-    const SOURCE: Source = Source::Stream;
-    type Input = Self;
+impl Body for UploadFile {
+    const STREAMED: bool = true;
+}
 
+impl Extract for Option<UploadFile> {
     fn extract(cx: &RequestCx<'_>, param: Param<Self>, errors: &mut ValidationErrors) -> Option<Self> {
         one_file(cx, param.name(), errors).ok()
-    }
-
-    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
-        ready(input)
     }
 
     fn doc(param: Param<Self>, op: &mut Operation, _registry: &mut SchemaRegistry) {
@@ -153,10 +141,11 @@ impl Arg for Option<UploadFile> {
     }
 }
 
-impl Arg for Vec<UploadFile> {
-    const SOURCE: Source = Source::Stream;
-    type Input = Self;
+impl Body for Option<UploadFile> {
+    const STREAMED: bool = true;
+}
 
+impl Extract for Vec<UploadFile> {
     fn extract(cx: &RequestCx<'_>, param: Param<Self>, errors: &mut ValidationErrors) -> Option<Self> {
         let name = param.name();
         let form = form(cx)?;
@@ -188,10 +177,6 @@ impl Arg for Vec<UploadFile> {
         Some(files)
     }
 
-    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
-        ready(input)
-    }
-
     fn doc(param: Param<Self>, op: &mut Operation, _registry: &mut SchemaRegistry) {
         let mut schema = titled(json!({ "items": file_schema(), "type": "array" }), param.name());
         // A default (`#[default(Vec::new())]`, FastAPI's `list[UploadFile] = []`) is written,
@@ -201,4 +186,8 @@ impl Arg for Vec<UploadFile> {
         }
         op.file_field(param.name(), schema, param.default_fn().is_none());
     }
+}
+
+impl Body for Vec<UploadFile> {
+    const STREAMED: bool = true;
 }

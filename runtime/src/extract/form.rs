@@ -29,12 +29,12 @@ use bytes::Bytes;
 use hyper::header::CONTENT_TYPE;
 use serde_json::{Map, Value};
 
-use super::arg::{ready, Arg, Deps, Param, Source};
+use super::arg::{Body, Extract};
 use super::header::ParamValue;
+use super::param::Param;
 use super::request::RequestCx;
 use crate::body::BodyInput;
 use crate::openapi::Operation;
-use crate::response::Response;
 use crate::validate::{
     validate_model, FromJson, FromParam, LocItem, Model, SchemaRegistry, ValidationErrors,
 };
@@ -390,19 +390,14 @@ form_field!(Vec<T>, T);
 // Not recommended: kept out of the list of argument kinds a compile error suggests (that list is
 // the common kinds').
 #[diagnostic::do_not_recommend]
-impl<T: FormValue> Arg for Form<T> {
-    const SOURCE: Source = Source::Body;
-    type Input = Self;
-
+impl<T: FormValue> Extract for Form<T> {
     fn extract(cx: &RequestCx<'_>, param: Param<Self>, errors: &mut ValidationErrors) -> Option<Self> {
         T::from_form(cx, param, errors).map(Form)
-    }
-
-    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
-        ready(input)
     }
 
     fn doc(param: Param<Self>, op: &mut Operation, registry: &mut SchemaRegistry) {
         T::doc(param, op, registry);
     }
 }
+
+impl<T: FormValue> Body for Form<T> {}

@@ -22,16 +22,15 @@
 //! - nothing here runs for a route without such an argument.
 
 use std::borrow::Cow;
-use std::future::Future;
 use std::marker::PhantomData;
 
 use serde::Serialize;
 use serde_json::Value;
 
-use super::arg::{ready, Arg, Deps, Param, Source};
+use super::arg::Extract;
+use super::param::Param;
 use super::request::RequestCx;
 use crate::openapi::{option_param_schema, param_schema, vec_param_schema, Operation};
-use crate::response::Response;
 use crate::validate::{convert_param, Constraint, FromParam, LocItem, SchemaRegistry, ValidationErrors};
 
 /// The name a [`Header`] or [`Cookie`] argument reads, when it is not the argument's own
@@ -306,10 +305,7 @@ pub(crate) fn latin1(bytes: &[u8]) -> Cow<'_, str> {
 // Not recommended: kept out of the list of argument kinds a compile error suggests (that list is
 // the common kinds').
 #[diagnostic::do_not_recommend]
-impl<T: ParamValue, N: ParamName> Arg for Header<T, N> {
-    const SOURCE: Source = Source::Header;
-    type Input = Self;
-
+impl<T: ParamValue, N: ParamName> Extract for Header<T, N> {
     fn extract(cx: &RequestCx<'_>, param: Param<Self>, errors: &mut ValidationErrors) -> Option<Self> {
         let name = header_name::<N>(param.name());
         let values = cx.headers().get_all(name.as_ref()).into_iter();
@@ -317,10 +313,6 @@ impl<T: ParamValue, N: ParamName> Arg for Header<T, N> {
         let default = param.default_value().map(Header::into_inner);
         let loc = |index| loc_at("header", &name, index);
         T::from_values(values, default, param.constraints(), &loc, errors).map(Header::new)
-    }
-
-    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
-        ready(input)
     }
 
     fn doc(param: Param<Self>, op: &mut Operation, registry: &mut SchemaRegistry) {
@@ -334,20 +326,13 @@ impl<T: ParamValue, N: ParamName> Arg for Header<T, N> {
 // Not recommended: kept out of the list of argument kinds a compile error suggests (that list is
 // the common kinds').
 #[diagnostic::do_not_recommend]
-impl<T: CookieValue, N: ParamName> Arg for Cookie<T, N> {
-    const SOURCE: Source = Source::Cookie;
-    type Input = Self;
-
+impl<T: CookieValue, N: ParamName> Extract for Cookie<T, N> {
     fn extract(cx: &RequestCx<'_>, param: Param<Self>, errors: &mut ValidationErrors) -> Option<Self> {
         let name = cookie_name::<N>(param.name());
         let value = cookie(cx, name);
         let default = param.default_value().map(Cookie::into_inner);
         let loc = |index| loc_at("cookie", name, index);
         T::from_values(value.into_iter(), default, param.constraints(), &loc, errors).map(Cookie::new)
-    }
-
-    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
-        ready(input)
     }
 
     fn doc(param: Param<Self>, op: &mut Operation, registry: &mut SchemaRegistry) {

@@ -3,21 +3,17 @@
 //!
 //! Rules enforced here: an injected value records no validation error and documents nothing; a
 //! route taking `State<T>` of a type the app does not hold is refused when the app is built
-//! ([`Arg::check`]), and were one to get through, the miss is logged as an error.
+//! ([`Extract::check`](super::Extract::check)), and were one to get through, the miss is logged as an error.
 
 use std::any::type_name;
-use std::future::Future;
 
-use super::arg::{ready, Arg, Deps, Param, Source};
+use super::arg::Extract;
+use super::param::Param;
 use super::request::RequestCx;
 use super::state::{State, StateMap};
-use crate::response::Response;
 use crate::validate::ValidationErrors;
 
-impl<S: Send + Sync + 'static> Arg for State<S> {
-    const SOURCE: Source = Source::Injected;
-    type Input = Self;
-
+impl<S: Send + Sync + 'static> Extract for State<S> {
     fn extract(cx: &RequestCx<'_>, _param: Param<Self>, _errors: &mut ValidationErrors) -> Option<Self> {
         let state = cx.state::<S>().map(State);
         if state.is_none() {
@@ -27,10 +23,6 @@ impl<S: Send + Sync + 'static> Arg for State<S> {
             );
         }
         state
-    }
-
-    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
-        ready(input)
     }
 
     fn check(state: &StateMap) -> Result<(), String> {
@@ -47,20 +39,13 @@ impl<S: Send + Sync + 'static> Arg for State<S> {
 
 macro_rules! injected {
     ($ty:ty, |$cx:ident| $get:expr) => {
-        impl Arg for $ty {
-            const SOURCE: Source = Source::Injected;
-            type Input = Self;
-
+        impl Extract for $ty {
             fn extract(
                 $cx: &RequestCx<'_>,
                 _param: Param<Self>,
                 _errors: &mut ValidationErrors,
             ) -> Option<Self> {
                 Some($get)
-            }
-
-            fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
-                ready(input)
             }
         }
     };
@@ -73,19 +58,12 @@ injected!(hyper::Uri, |cx| cx.parts().uri.clone());
 // Not recommended: kept out of the list of argument kinds a compile error suggests (that list is
 // the common kinds'; this one is for event streams only).
 #[diagnostic::do_not_recommend]
-impl Arg for crate::response::LastEventId {
-    const SOURCE: Source = Source::Injected;
-    type Input = Self;
-
+impl Extract for crate::response::LastEventId {
     fn extract(cx: &RequestCx<'_>, _param: Param<Self>, _errors: &mut ValidationErrors) -> Option<Self> {
         let id = cx
             .headers()
             .get("last-event-id")
             .and_then(|value| value.to_str().ok());
         Some(crate::response::LastEventId(id.map(str::to_owned)))
-    }
-
-    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
-        ready(input)
     }
 }

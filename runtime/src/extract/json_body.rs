@@ -11,15 +11,14 @@
 //! - a body not declared as JSON is validated as its text: not an object for a model
 //!   (`model_attributes_type`), a JSON string for `Json<T>`.
 
-use std::future::Future;
-
 use serde_json::Value;
 
-use super::arg::{ready, Arg, Deps, Param, Source};
+use super::arg::{Body, Extract};
+use super::param::Param;
 use super::request::RequestCx;
 use crate::body::BodyInput;
 use crate::openapi::Operation;
-use crate::response::{Json, Response};
+use crate::response::Json;
 use crate::validate::json_tree::tree_peak;
 use crate::validate::{
     fast_json, not_an_object, parse_json_value, strip_bom, FromJson, LocItem, Model, SchemaRegistry,
@@ -108,19 +107,14 @@ fn text_cost(bytes: &[u8]) -> usize {
     bytes.len().saturating_mul(4)
 }
 
-impl<T: FromJson + Send + 'static> Arg for Json<T> {
-    const SOURCE: Source = Source::Body;
-    type Input = Self;
-
+impl<T: FromJson + Send + 'static> Extract for Json<T> {
     fn extract(cx: &RequestCx<'_>, _param: Param<Self>, errors: &mut ValidationErrors) -> Option<Self> {
         body_value::<T>(cx, errors).map(Json)
-    }
-
-    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
-        ready(input)
     }
 
     fn doc(_param: Param<Self>, op: &mut Operation, registry: &mut SchemaRegistry) {
         op.request_body(T::schema(registry));
     }
 }
+
+impl<T: FromJson + Send + 'static> Body for Json<T> {}

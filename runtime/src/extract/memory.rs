@@ -15,10 +15,10 @@
 //! - in an app without a budget every reservation succeeds and holds nothing;
 //! - it is injected: it documents nothing, and a route that does not take it pays nothing.
 
-use std::future::Future;
 use std::sync::Arc;
 
-use super::arg::{ready, Arg, Deps, Param, Source};
+use super::arg::Extract;
+use super::param::Param;
 use super::request::RequestCx;
 use crate::budget::{Charge, MemoryBudget, OverBudget, RoomWait, Waiting};
 use crate::response::{over_budget, IntoResponse, Response};
@@ -144,16 +144,9 @@ impl Memory {
     }
 }
 
-impl Arg for Memory {
-    const SOURCE: Source = Source::Injected;
-    type Input = Self;
-
+impl Extract for Memory {
     fn extract(cx: &RequestCx<'_>, _param: Param<Self>, _errors: &mut ValidationErrors) -> Option<Self> {
         Some(Memory::of(cx))
-    }
-
-    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
-        ready(input)
     }
 }
 

@@ -8,12 +8,16 @@
 //!   and where the router found the path parameters' values ([`PathParams`]);
 //! - `path`: extracting a path parameter (percent-decoding, conversion);
 //! - `query`: finding one query parameter without decoding the others;
-//! - `arg`: the [`Arg`] trait (public: a user type implementing it is a dependency), with the
-//!   per-request cache of its second step ([`Deps`]); `slot`, an argument between the generated
-//!   handler's two steps, and the route's arguments as one list;
+//! - `param`: an argument's declaration ([`Param`]: name, default, constraints);
+//! - `arg`: the two kinds of argument, a synchronous extractor ([`Extract`], [`Body`] for one
+//!   that reads the body) or a dependency, and [`Arg`], the generated code's one call per
+//!   argument, which picks between them by trait;
+//! - `dependency`: the [`Dependency`] trait, its second step ([`Resolve`]) and the per-request
+//!   cache ([`Deps`]); `arguments`, a route's arguments between extraction and the call, as one
+//!   list;
 //! - `query_param`, `injected`: the query parameter kinds, and the values the server injects
 //!   (`State<T>`, `HeaderMap`, ...);
-//! - `dependency`: dependencies a route group runs for their effect ([`DependencyFn`]);
+//! - `group_deps`: dependencies a route group runs for their effect ([`DependencyFn`]);
 //!   `overrides`, a test's replacements of dependencies;
 //! - `header`: header and cookie parameters ([`Header<T>`], [`Cookie<T>`]);
 //! - `security`: security schemes, dependencies that read a credential and document themselves;
@@ -28,16 +32,18 @@
 //! - `validation`: the app's answer to errors a route finds itself ([`Validation`]).
 //!
 //! Rules enforced here: nothing of a request is copied or decoded until an argument asks for it;
-//! which kind an argument is (path, query, header, cookie, body, injected, dependency) is decided at compile time,
-//! by the argument's name and type; every failure is a validation error in pydantic's shape, or a
+//! which kind an argument is (path, query, header, cookie, body, injected, dependency) is decided at
+//! compile time, by the argument's name and the trait its type implements; every failure is a validation error in pydantic's shape, or a
 //! dependency's own answer, never a panic; what an argument needs from the app (a state) is checked
-//! when the app is built; a route without a dependency pays nothing for them (see `arg`).
+//! when the app is built; a route without a dependency pays nothing for them (see `arguments`).
 
 mod arg;
+mod arguments;
 mod background;
 mod dependency;
 mod file_args;
 mod form;
+mod group_deps;
 mod header;
 mod injected;
 mod json_body;
@@ -45,28 +51,30 @@ mod memory;
 mod multipart;
 mod oauth2_form;
 mod overrides;
+mod param;
 mod path;
 mod query;
 mod query_param;
 mod request;
 mod security;
 mod single;
-mod slot;
 mod state;
 mod validation;
 
 pub use crate::body::UploadFile;
-pub use arg::sealed::SEALED;
-pub use arg::{Arg, Deps, Param, Sharing, Source};
+pub use arg::{Arg, Body, ByDependency, ByExtract, Extract};
+pub use arguments::{depend, Arguments, Extracted};
 pub use background::{BackgroundTasks, TaskOutcome};
-pub use dependency::{DependencyFn, EffectFuture, GroupInputs};
+pub use dependency::{Cacheable, Dependency, Deps, Resolve};
 pub use form::{enum_form_doc, enum_form_field, Form, FormField, FormValue};
+pub use group_deps::{DependencyFn, EffectFuture, GroupInputs};
 pub use header::{Cookie, CookieValue, FromArgument, Header, ParamName, ParamValue};
 pub use json_body::body_model;
 pub use memory::{Memory, NoRoom, Reserved};
 pub use multipart::{AnyParts, Multipart, Part, PartDoc, UploadDoc};
 pub use oauth2_form::OAuth2PasswordRequestForm;
 pub(crate) use overrides::Overrides;
+pub use param::Param;
 pub use path::path_param;
 pub(crate) use request::MAX_PARAMS;
 pub use request::{PathParams, RequestCx};
@@ -74,7 +82,6 @@ pub use security::{
     ApiKeyCookie, ApiKeyHeader, ApiKeyQuery, HttpBasic, HttpBearer, OAuth2PasswordBearer, TokenUrl,
 };
 pub(crate) use single::{repeated, single_field, sole_field};
-pub use slot::{Share, Slots};
 pub(crate) use state::Shared;
 pub use state::{State, StateMap};
 pub use validation::Validation;

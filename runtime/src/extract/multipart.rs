@@ -22,7 +22,6 @@
 //! - documented as `multipart/form-data` with the parts [`UploadDoc`] lists, files as
 //!   `type: string, format: binary` (Swagger UI shows a file picker for them).
 
-use std::future::Future;
 use std::marker::PhantomData;
 use std::path::Path;
 
@@ -31,12 +30,12 @@ use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tokio::io::AsyncWriteExt;
 
-use super::arg::{ready, Arg, Deps, Param, Source};
+use super::arg::{Body, Extract};
+use super::param::Param;
 use crate::body::{boundary_of, BodyInput, MultipartError, PartialFile};
 
 use super::request::RequestCx;
 use crate::openapi::{form_schema, Operation};
-use crate::response::Response;
 use crate::validate::{title_case, LocItem, SchemaRegistry, ValidationErrors};
 
 /// One part of an upload, as it is declared in the document.
@@ -249,10 +248,7 @@ fn boundary(cx: &RequestCx<'_>) -> Option<String> {
 // Not recommended: kept out of the list of argument kinds a compile error suggests (that list is
 // the common kinds').
 #[diagnostic::do_not_recommend]
-impl<D: UploadDoc> Arg for Multipart<D> {
-    const SOURCE: Source = Source::Stream;
-    type Input = Self;
-
+impl<D: UploadDoc> Extract for Multipart<D> {
     fn extract(cx: &RequestCx<'_>, _param: Param<Self>, errors: &mut ValidationErrors) -> Option<Self> {
         let taken = match cx.body_input() {
             BodyInput::Stream(slot) => boundary(cx).and_then(|b| slot.take().map(|body| (slot, body, b))),
@@ -273,10 +269,6 @@ impl<D: UploadDoc> Arg for Multipart<D> {
         })
     }
 
-    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
-        ready(input)
-    }
-
     fn doc(param: Param<Self>, op: &mut Operation, registry: &mut SchemaRegistry) {
         let name = if D::NAME.is_empty() {
             format!("Body_{}", param.name())
@@ -289,4 +281,8 @@ impl<D: UploadDoc> Arg for Multipart<D> {
         let reference = form_schema(&name, parts, registry);
         op.request_body_as("multipart/form-data", reference);
     }
+}
+
+impl<D: UploadDoc> Body for Multipart<D> {
+    const STREAMED: bool = true;
 }

@@ -10,16 +10,14 @@
 //! documented as FastAPI documents it (the password and client secret as `format: password`), so
 //! Swagger UI's "Authorize" posts to the token route.
 
-use std::future::Future;
-
 use serde_json::{json, Value};
 
-use super::arg::{ready, Arg, Deps, Param, Source};
+use super::arg::{Body, Extract};
 use super::form::{read_field, Form};
 use super::header::is_py_space;
+use super::param::Param;
 use super::request::RequestCx;
 use crate::openapi::Operation;
-use crate::response::Response;
 use crate::validate::{Failure, LocItem, SchemaRegistry, ValidationErrors};
 
 /// The pattern `grant_type` must match, as pydantic reports it.
@@ -87,10 +85,7 @@ fn grant_type(cx: &RequestCx<'_>, errors: &mut ValidationErrors) -> Option<Optio
 // Not recommended: kept out of the list of argument kinds a compile error suggests (that list is
 // the common kinds').
 #[diagnostic::do_not_recommend]
-impl Arg for OAuth2PasswordRequestForm {
-    const SOURCE: Source = Source::Body;
-    type Input = Self;
-
+impl Extract for OAuth2PasswordRequestForm {
     fn extract(cx: &RequestCx<'_>, _param: Param<Self>, errors: &mut ValidationErrors) -> Option<Self> {
         let grant_type = grant_type(cx, errors);
         let username = field::<String>(cx, "username", None, errors);
@@ -110,10 +105,6 @@ impl Arg for OAuth2PasswordRequestForm {
             client_id: client_id?,
             client_secret: client_secret?,
         })
-    }
-
-    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
-        ready(input)
     }
 
     fn doc(_param: Param<Self>, op: &mut Operation, _registry: &mut SchemaRegistry) {
@@ -139,3 +130,5 @@ impl Arg for OAuth2PasswordRequestForm {
         op.form_field("client_secret", secret, false);
     }
 }
+
+impl Body for OAuth2PasswordRequestForm {}

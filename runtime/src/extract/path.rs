@@ -10,7 +10,7 @@
 use percent_encoding::percent_decode_str;
 use serde_json::Value;
 
-use super::arg::Param;
+use super::param::Param;
 use super::request::RequestCx;
 use crate::validate::{convert_param, path_loc, Failure, FromParam, ValidationErrors};
 

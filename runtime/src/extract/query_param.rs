@@ -9,14 +9,12 @@
 //! - `input` in a query error is the raw (decoded) string, as FastAPI reports it;
 //! - each documents itself as a query parameter, with its schema, default and constraints.
 
-use std::future::Future;
-
 use serde::Serialize;
 
-use super::arg::{ready, Arg, Deps, Param, Source};
+use super::arg::Extract;
+use super::param::Param;
 use super::request::RequestCx;
 use crate::openapi::{option_param_schema, param_schema, vec_param_schema, Operation};
-use crate::response::Response;
 use crate::validate::{
     convert_param, query_loc, FromParam, LocItem, Nullable, SchemaRegistry, ValidationErrors,
 };
@@ -24,10 +22,7 @@ use crate::validate::{
 // Not recommended: for a type that is no argument at all, the error names `Arg` and its notes
 // rather than the scalar conversion this impl needs.
 #[diagnostic::do_not_recommend]
-impl<T: FromParam + Serialize + Send + 'static> Arg for T {
-    const SOURCE: Source = Source::Query;
-    type Input = Self;
-
+impl<T: FromParam + Serialize + Send + 'static> Extract for T {
     fn extract(cx: &RequestCx<'_>, param: Param<Self>, errors: &mut ValidationErrors) -> Option<Self> {
         let name = param.name();
         match cx.query_last(name) {
@@ -42,10 +37,6 @@ impl<T: FromParam + Serialize + Send + 'static> Arg for T {
         }
     }
 
-    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
-        ready(input)
-    }
-
     fn doc(param: Param<Self>, op: &mut Operation, registry: &mut SchemaRegistry) {
         let default = param.default_value();
         let schema = param_schema::<T>(param.name(), default.as_ref(), param.constraints(), registry);
@@ -53,10 +44,7 @@ impl<T: FromParam + Serialize + Send + 'static> Arg for T {
     }
 }
 
-impl<T: FromParam + Serialize + Send + 'static> Arg for Option<T> {
-    const SOURCE: Source = Source::Query;
-    type Input = Self;
-
+impl<T: FromParam + Serialize + Send + 'static> Extract for Option<T> {
     fn extract(cx: &RequestCx<'_>, param: Param<Self>, errors: &mut ValidationErrors) -> Option<Self> {
         let name = param.name();
         match cx.query_last(name) {
@@ -65,20 +53,13 @@ impl<T: FromParam + Serialize + Send + 'static> Arg for Option<T> {
         }
     }
 
-    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
-        ready(input)
-    }
-
     fn doc(param: Param<Self>, op: &mut Operation, registry: &mut SchemaRegistry) {
         let schema = option_param_schema::<T>(param.name(), param.constraints(), registry);
         op.query_param(param.name(), schema, false);
     }
 }
 
-impl<T: FromParam + Serialize + Send + 'static> Arg for Nullable<T> {
-    const SOURCE: Source = Source::Query;
-    type Input = Self;
-
+impl<T: FromParam + Serialize + Send + 'static> Extract for Nullable<T> {
     fn extract(cx: &RequestCx<'_>, param: Param<Self>, errors: &mut ValidationErrors) -> Option<Self> {
         let name = param.name();
         match cx.query_last(name) {
@@ -91,20 +72,13 @@ impl<T: FromParam + Serialize + Send + 'static> Arg for Nullable<T> {
         }
     }
 
-    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
-        ready(input)
-    }
-
     fn doc(param: Param<Self>, op: &mut Operation, registry: &mut SchemaRegistry) {
         let schema = option_param_schema::<T>(param.name(), param.constraints(), registry);
         op.query_param(param.name(), schema, true);
     }
 }
 
-impl<T: FromParam + Serialize + Send + 'static> Arg for Vec<T> {
-    const SOURCE: Source = Source::Query;
-    type Input = Self;
-
+impl<T: FromParam + Serialize + Send + 'static> Extract for Vec<T> {
     fn extract(cx: &RequestCx<'_>, param: Param<Self>, errors: &mut ValidationErrors) -> Option<Self> {
         let name = param.name();
         let mut values = Vec::new();
@@ -128,10 +102,6 @@ impl<T: FromParam + Serialize + Send + 'static> Arg for Vec<T> {
             return Some(param.default_value().unwrap_or_default());
         }
         ok.then_some(values)
-    }
-
-    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
-        ready(input)
     }
 
     fn doc(param: Param<Self>, op: &mut Operation, registry: &mut SchemaRegistry) {

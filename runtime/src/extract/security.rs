@@ -33,7 +33,7 @@ use hyper::header::{HeaderValue, WWW_AUTHENTICATE};
 use hyper::StatusCode;
 use serde_json::{json, Value};
 
-use super::arg::{Arg, Deps, Param, Source};
+use super::dependency::{Dependency, Deps, Resolve};
 use super::header::{cookie, is_py_space, latin1, ParamName};
 use super::request::RequestCx;
 use super::single::single_field;
@@ -126,17 +126,27 @@ type Read<T> = Result<T, &'static str>;
 /// [`Read`], or the validation error of a field the request sent twice.
 type Reading<T> = Result<Read<T>, ErrorItem>;
 
+/// What a scheme's first step read, for its second: the credential, or the challenge that
+/// answers 401.
+pub(super) struct Credential<T>(Read<T>);
+
+impl<T: Send + 'static> Resolve<T> for Credential<T> {
+    async fn resolve(self, _deps: &mut Deps) -> Result<T, Response> {
+        self.0.map_err(not_authenticated)
+    }
+}
+
 macro_rules! scheme_arg {
     ($ty:ty, $(<$($generic:ident: $bound:path),*>)?) => {
         // Not recommended: kept out of the list of argument kinds a compile error suggests.
         #[diagnostic::do_not_recommend]
-        impl$(<$($generic: $bound),*>)? Arg for $ty {
-            const SOURCE: Source = Source::Dependency;
-            type Input = Read<Self>;
-
-            fn extract(cx: &RequestCx<'_>, _param: Param<Self>, errors: &mut ValidationErrors) -> Option<Read<Self>> {
+        impl$(<$($generic: $bound),*>)? Dependency for $ty {
+            fn extract(
+                cx: &RequestCx<'_>,
+                errors: &mut ValidationErrors,
+            ) -> Option<impl Resolve<Self> + use<$($($generic),*)?>> {
                 match Self::read(cx) {
-                    Ok(read) => Some(read),
+                    Ok(read) => Some(Credential(read)),
                     Err(repeated) => {
                         errors.push(repeated);
                         None
@@ -144,11 +154,7 @@ macro_rules! scheme_arg {
                 }
             }
 
-            async fn resolve(input: Read<Self>, _deps: &mut Deps) -> Result<Self, Response> {
-                input.map_err(not_authenticated)
-            }
-
-            fn doc(_param: Param<Self>, op: &mut Operation, registry: &mut SchemaRegistry) {
+            fn doc(op: &mut Operation, registry: &mut SchemaRegistry) {
                 let (name, scheme) = Self::scheme();
                 document(name, scheme, op, registry);
             }

@@ -7,9 +7,8 @@
 //! route that takes it a copy of the request head only when the app overrides the answer (the
 //! override is given the head).
 
-use std::future::Future;
-
-use super::arg::{ready, Arg, Deps, Param, Source};
+use super::arg::Extract;
+use super::param::Param;
 use super::request::RequestCx;
 use crate::response::{KeptValidation, Response};
 use crate::validate::ValidationErrors;
@@ -53,15 +52,8 @@ impl Validation {
 // Not recommended: kept out of the list of argument kinds a compile error suggests (that list is
 // the common kinds').
 #[diagnostic::do_not_recommend]
-impl Arg for Validation {
-    const SOURCE: Source = Source::Injected;
-    type Input = Self;
-
+impl Extract for Validation {
     fn extract(cx: &RequestCx<'_>, _param: Param<Self>, _errors: &mut ValidationErrors) -> Option<Self> {
         Some(Validation(KeptValidation::keep(cx.answers(), cx.parts)))
-    }
-
-    fn resolve(input: Self, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
-        ready(input)
     }
 }

@@ -44,7 +44,7 @@ use super::keys::{Begin, KeptResponse, KeyStore};
 use super::memory::MemoryKeys;
 use crate::body::BodyInput;
 use crate::extract::{
-    repeated, single_field, Arg, Deps, Memory, Param, RequestCx, Reserved, Source, StateMap,
+    repeated, single_field, Dependency, Deps, Memory, RequestCx, Reserved, Resolve, StateMap,
 };
 use crate::openapi::Operation;
 use crate::response::{fnv1a, HttpError, IntoResponse, Response};
@@ -360,11 +360,8 @@ fn replay(kept: KeptResponse) -> Response {
 /// (`None`: no key).
 pub struct Pending(Option<(IdempotencyKeys, String, String, Memory)>);
 
-impl Arg for IdempotencyKey {
-    const SOURCE: Source = Source::Dependency;
-    type Input = Pending;
-
-    fn extract(cx: &RequestCx<'_>, _param: Param<Self>, errors: &mut ValidationErrors) -> Option<Pending> {
+impl Dependency for IdempotencyKey {
+    fn extract(cx: &RequestCx<'_>, errors: &mut ValidationErrors) -> Option<impl Resolve<Self> + use<>> {
         let value = match single_field(cx.headers(), HEADER, SHOWN) {
             Ok(Some(value)) => value,
             Ok(None) => return Some(Pending(None)),
@@ -405,8 +402,31 @@ impl Arg for IdempotencyKey {
         ))))
     }
 
-    async fn resolve(input: Pending, _deps: &mut Deps) -> Result<Self, Response> {
-        let Some((keys, key, fingerprint, memory)) = input.0 else {
+    fn doc(op: &mut Operation, _registry: &mut SchemaRegistry) {
+        op.header_param(
+            "Idempotency-Key",
+            json!({ "type": "string", "title": "Idempotency-Key", "maxLength": 255 }),
+            false,
+        );
+        op.dependency_response(409, "A request with this Idempotency-Key is being processed");
+    }
+
+    fn check(state: &StateMap) -> Result<(), String> {
+        if state.contains(std::any::TypeId::of::<IdempotencyKeys>()) {
+            Ok(())
+        } else {
+            Err(
+                "a route takes `IdempotencyKey` but the app holds no `IdempotencyKeys`; add one with \
+                 `App::state(IdempotencyKeys::in_memory(retention))`"
+                    .to_owned(),
+            )
+        }
+    }
+}
+
+impl Resolve<IdempotencyKey> for Pending {
+    async fn resolve(self, _deps: &mut Deps) -> Result<IdempotencyKey, Response> {
+        let Some((keys, key, fingerprint, memory)) = self.0 else {
             return Ok(IdempotencyKey(None));
         };
         // Before the key is looked up: a replay's answer is read under this room, and a first
@@ -439,27 +459,6 @@ impl Arg for IdempotencyKey {
                 tracing::error!(error = %err, "idempotency keys unavailable");
                 Err(refusal(503, "Service Unavailable"))
             }
-        }
-    }
-
-    fn doc(_param: Param<Self>, op: &mut Operation, _registry: &mut SchemaRegistry) {
-        op.header_param(
-            "Idempotency-Key",
-            json!({ "type": "string", "title": "Idempotency-Key", "maxLength": 255 }),
-            false,
-        );
-        op.dependency_response(409, "A request with this Idempotency-Key is being processed");
-    }
-
-    fn check(state: &StateMap) -> Result<(), String> {
-        if state.contains(std::any::TypeId::of::<IdempotencyKeys>()) {
-            Ok(())
-        } else {
-            Err(
-                "a route takes `IdempotencyKey` but the app holds no `IdempotencyKeys`; add one with \
-                 `App::state(IdempotencyKeys::in_memory(retention))`"
-                    .to_owned(),
-            )
         }
     }
 }

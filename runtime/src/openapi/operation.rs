@@ -71,8 +71,8 @@ pub(crate) fn form_schema(
 
 /// The OpenAPI operation object of one route, as it is being built: the route macros write its
 /// path parameters, summary and responses, and each other argument adds what it documents in
-/// [`Arg::doc`](crate::Arg::doc) (a query parameter, the body, or a dependency's parameters and
-/// responses).
+/// [`Extract::doc`](crate::arg::Extract::doc) or [`Dependency::doc`](crate::Dependency::doc) (a
+/// query parameter, the body, or a dependency's parameters and responses).
 #[derive(Debug)]
 pub struct Operation {
     /// The function's name.

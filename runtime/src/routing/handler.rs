@@ -1,31 +1,32 @@
 //! The generic half of every generated handler (dropshot's "thin macro, generic runtime"): what a
 //! route's handler does that does not depend on its argument types is written once, here; the
-//! route macros write only what does: each argument's extraction, once, in declaration order,
-//! into its slot (`extract::Slots`: the slots resolve themselves), and one block that calls the
-//! function.
+//! route macros write only what does: one generic call per argument (`extract::arg`), in
+//! declaration order, making the list of the route's arguments (`extract::Arguments`: values,
+//! and dependencies pending), and one block that calls the function.
 //!
 //! Rules enforced here:
 //! - every validation error of a request is collected before it is answered (the groups'
 //!   dependencies' inputs first, then the arguments), and answered in FastAPI's order: the
 //!   arguments are extracted in declaration order and the errors sorted by their source (path,
 //!   then the rest, then body; stable) only when there are any, so a valid request pays nothing;
-//! - a route with a dependency among its arguments (a constant of the argument types) or in its
-//!   groups (a non-empty slice: one length test) runs as a boxed future: the groups'
-//!   dependencies first, then the arguments' in declaration order (`Slots::resolve`), and the
+//! - a route with a dependency among its arguments (`Arguments::DEPENDENCY`, a constant of the
+//!   list's type) or in its groups (a non-empty slice: one length test) runs as a boxed future:
+//!   the groups' dependencies first, then the arguments' in declaration order
+//!   (`Arguments::resolve`), and the
 //!   first that fails answers the request, even when another argument is invalid (FastAPI's
 //!   order); a body that cannot be validated at all is answered before any dependency runs;
 //! - a route with neither runs exactly as if dependencies did not exist: validation errors are
-//!   answered at once, every value is taken at once (`Slots::now`: no future around the
+//!   answered at once, every value is taken at once (`Arguments::now`: no future around the
 //!   arguments), and the function runs in place when its body cannot suspend (`complete_now`: no
 //!   box, no waker), else boxed;
-//! - every requirement of an argument type is checked in the route's own code, at the argument
-//!   (its `Share` constant among them), so a mistake is one error there: the bounds here are met
-//!   whenever the route's own code compiles.
+//! - every requirement of an argument type is checked in the route's own code, at the argument,
+//!   so a mistake is one error there: the bounds here are met whenever the route's own code
+//!   compiles (a value that is not `Send + 'static` aside, which `Arguments` asks here).
 
 use std::future::Future;
 
 use super::route::{complete_now, Started};
-use crate::extract::{DependencyFn, Deps, GroupInputs, RequestCx, Slots};
+use crate::extract::{Arguments, DependencyFn, Deps, GroupInputs, RequestCx};
 use crate::response::{internal_error, Invalid, Response};
 use crate::validate::ValidationErrors;
 
@@ -39,10 +40,10 @@ pub enum Call {
     Boxed,
 }
 
-/// A route's handler, given what only the route knows: `dependency` (a constant: an argument is
-/// a dependency), `extract`, which reads the arguments (recording every validation error) into
-/// their [`Slots`], `call`, which calls the function with their values, and `convert`, which
-/// makes its output the response. See the module for the order of things.
+/// A route's handler, given what only the route knows: `extract`, which reads the arguments
+/// (recording every validation error) into their list ([`Arguments`]), `call`, which calls the
+/// function with their values, and `convert`, which makes its output the response. See the
+/// module for the order of things.
 ///
 /// The function's future and `convert` are apart so that on the in-place path the future polled
 /// here is the function's own, which the compiler inlines.
@@ -50,14 +51,13 @@ pub enum Call {
 pub fn start<S, E, C, CF, T>(
     cx: &RequestCx<'_>,
     group: &[DependencyFn],
-    dependency: bool,
     extract: E,
     call: C,
     convert: T,
     run: Call,
 ) -> Started
 where
-    S: Slots,
+    S: Arguments,
     E: FnOnce(&RequestCx<'_>, &mut ValidationErrors) -> S,
     C: FnOnce(S::Values) -> CF + Send + 'static,
     CF: Future + Send + 'static,
@@ -69,7 +69,7 @@ where
         false => Some(GroupInputs::extract(group, cx, &mut errors)),
     };
     let slots = extract(cx, &mut errors);
-    if dependency || group.is_some() {
+    if S::DEPENDENCY || group.is_some() {
         return with_dependencies(cx, errors, group, slots, call, convert);
     }
     if let Some(response) = errors.answer_with(|errors| invalid(cx, errors)) {
@@ -99,7 +99,7 @@ fn with_dependencies<S, C, CF, T>(
     convert: T,
 ) -> Started
 where
-    S: Slots,
+    S: Arguments,
     C: FnOnce(S::Values) -> CF + Send + 'static,
     CF: Future + Send + 'static,
     T: FnOnce(CF::Output) -> Response + Send + 'static,

@@ -24,7 +24,7 @@ mod table;
 
 pub use handler::{start, Call};
 pub(crate) use route::BoxFuture;
-pub use route::{BodyMode, Handler, Route, RouteDef, RouteParts, Shape, Started};
+pub use route::{BodyMode, Handler, Route, RouteDef, RouteParts, Started};
 pub(crate) use router::RouteStatus;
 pub(crate) use router::RouterErrorKind;
 pub use router::{Lookup, Router};

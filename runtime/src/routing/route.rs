@@ -12,7 +12,7 @@ use std::task::{Context, Poll, Waker};
 
 use hyper::Method;
 
-use crate::extract::{DependencyFn, RequestCx, Source, StateMap};
+use crate::extract::{DependencyFn, RequestCx, StateMap};
 use crate::openapi::Operation;
 use crate::response::{internal_error, Response};
 use crate::validate::SchemaRegistry;
@@ -92,7 +92,7 @@ pub struct RouteDef {
 
 /// How a route takes its request body: read by the dispatcher before the handler runs, handed
 /// over unread, or not at all. One byte, read once per request; the route macros write it as the
-/// route's data (its arguments' sources folded with [`BodyMode::with`], or [`BodyMode::Form`]).
+/// route's data (its arguments' modes folded with [`BodyMode::with`], or [`BodyMode::Form`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
 pub enum BodyMode {
@@ -108,45 +108,19 @@ pub enum BodyMode {
 }
 
 impl BodyMode {
-    /// The mode of a route that also takes an argument from `source`: streamed when it is read as
-    /// it arrives, read whole when it is the body.
-    pub const fn with(self, source: Source) -> BodyMode {
-        match self {
-            BodyMode::None | BodyMode::Whole if source.is_stream() => BodyMode::Stream,
-            BodyMode::None if source.is_body() => BodyMode::Whole,
-            mode => mode,
+    /// The mode of a route that also takes an argument read in `mode`: streamed when it is read
+    /// as it arrives, read whole when it is the body.
+    pub const fn with(self, mode: BodyMode) -> BodyMode {
+        match (self, mode) {
+            (BodyMode::None | BodyMode::Whole, BodyMode::Stream) => BodyMode::Stream,
+            (BodyMode::None, mode) => mode,
+            (mode, _) => mode,
         }
     }
 
     /// True when the route takes a body.
     pub const fn reads(self) -> bool {
         !matches!(self, BodyMode::None)
-    }
-}
-
-/// What a route's arguments (path parameters aside) make of it, folded one argument at a time by
-/// the route macros, in constants: how it takes its body, and whether it has a dependency.
-#[derive(Debug, Clone, Copy)]
-pub struct Shape {
-    /// The body mode of the arguments so far.
-    pub body: BodyMode,
-    /// True when one of them is a dependency.
-    pub dependency: bool,
-}
-
-impl Shape {
-    /// No argument yet.
-    pub const NONE: Shape = Shape {
-        body: BodyMode::None,
-        dependency: false,
-    };
-
-    /// The shape with one more argument, taken from `source`.
-    pub const fn with(self, source: Source) -> Shape {
-        Shape {
-            body: self.body.with(source),
-            dependency: self.dependency || source.is_dependency(),
-        }
     }
 }
 

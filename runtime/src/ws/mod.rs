@@ -43,7 +43,7 @@ use tokio_tungstenite::tungstenite::handshake::derive_accept_key;
 use tokio_tungstenite::tungstenite::protocol::{Role, WebSocketConfig};
 use tokio_tungstenite::WebSocketStream;
 
-use crate::extract::{sole_field, Arg, Deps, Param, RequestCx, Source};
+use crate::extract::{sole_field, Dependency, Deps, RequestCx, Resolve};
 use crate::openapi::Operation;
 use crate::response::{error_response, Body, Response};
 use crate::validate::{SchemaRegistry, ValidationErrors};
@@ -201,15 +201,8 @@ fn has_token(cx: &RequestCx<'_>, name: hyper::header::HeaderName, token: &str) -
 
 // Not recommended: kept out of the argument kinds a compile error lists (the common kinds').
 #[diagnostic::do_not_recommend]
-impl Arg for WebSocketUpgrade {
-    const SOURCE: Source = Source::Dependency;
-    type Input = Result<WebSocketUpgrade, Refusal>;
-
-    fn extract(
-        cx: &RequestCx<'_>,
-        _param: Param<Self>,
-        _errors: &mut ValidationErrors,
-    ) -> Option<Self::Input> {
+impl Dependency for WebSocketUpgrade {
+    fn extract(cx: &RequestCx<'_>, _errors: &mut ValidationErrors) -> Option<impl Resolve<Self> + use<>> {
         let parts = cx.parts();
         if parts.method != Method::GET
             || !has_token(cx, CONNECTION, "upgrade")
@@ -240,14 +233,17 @@ impl Arg for WebSocketUpgrade {
         }))
     }
 
-    fn resolve(input: Self::Input, _deps: &mut Deps) -> impl Future<Output = Result<Self, Response>> + Send {
-        std::future::ready(input.map_err(refused))
-    }
-
-    fn doc(_param: Param<Self>, op: &mut Operation, _registry: &mut SchemaRegistry) {
+    fn doc(op: &mut Operation, _registry: &mut SchemaRegistry) {
         op.extension("x-websocket", json!(true));
         op.dependency_response(101, "Switching Protocols: the WebSocket connection");
         op.dependency_response(426, "Upgrade Required: the request is not a WebSocket handshake");
+    }
+}
+
+/// The handshake read, or why it is refused: answered at once.
+impl Resolve<WebSocketUpgrade> for Result<WebSocketUpgrade, Refusal> {
+    async fn resolve(self, _deps: &mut Deps) -> Result<WebSocketUpgrade, Response> {
+        self.map_err(refused)
     }
 }
 

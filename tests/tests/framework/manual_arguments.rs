@@ -1,5 +1,6 @@
 //! The manual agrees with the code (issue 24, item 6): every argument type ferrapi exports (a
-//! type with an `Arg` implementation, written out or through one of the runtime's macros, that
+//! type with an `Extract` or `Dependency` implementation, written out or through one of the
+//! runtime's macros, that
 //! the crate root, its prelude or one of its public modules re-exports) has a row in the argument
 //! table of "How arguments are read" (runtime/manual/02-arguments.md). A new extractor without
 //! its row fails here.
@@ -55,14 +56,18 @@ fn macros(text: &str) -> Vec<(String, String)> {
     out
 }
 
-/// The names of the types with an `Arg` implementation in the runtime's sources.
+/// The two traits an argument type implements, one or the other, as an impl names them.
+const ARGUMENT_TRAITS: [&str; 2] = [" Extract for ", " Dependency for "];
+
+/// The names of the types with an `Extract` or `Dependency` implementation in the runtime's
+/// sources.
 fn argument_types() -> BTreeSet<String> {
     let files = sources(&runtime().join("src"));
     let mut names = BTreeSet::new();
-    // Written out: `impl<..> Arg for Type`.
-    for (_, text) in &files {
-        for (at, _) in text.match_indices(" Arg for ") {
-            let written = text[at + " Arg for ".len()..]
+    // Written out: `impl<..> Extract for Type`.
+    for ((_, text), pattern) in files.iter().flat_map(|file| ARGUMENT_TRAITS.map(|p| (file, p))) {
+        for (at, _) in text.match_indices(pattern) {
+            let written = text[at + pattern.len()..]
                 .split([' ', '{', '\n'])
                 .next()
                 .unwrap_or("");
@@ -77,7 +82,9 @@ fn argument_types() -> BTreeSet<String> {
     loop {
         let before = implementing.len();
         for (name, body) in &all {
-            if body.contains("Arg for") || implementing.iter().any(|m| body.contains(&format!("{m}!("))) {
+            if ARGUMENT_TRAITS.iter().any(|p| body.contains(p.trim_start()))
+                || implementing.iter().any(|m| body.contains(&format!("{m}!(")))
+            {
                 implementing.insert(name.clone());
             }
         }
