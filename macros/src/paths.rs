@@ -10,7 +10,8 @@
 //! definition is written by [`route_def`] alone.
 
 use proc_macro2::{Ident, Span, TokenStream, TokenTree};
-use quote::quote;
+use quote::{quote, quote_spanned, ToTokens};
+use syn::spanned::Spanned;
 
 /// `items` inside `const _: () = { .. }` (a scope of their own, so nothing leaks into the
 /// user's module), opened by the `use` of the alias the paths below go through.
@@ -221,4 +222,20 @@ pub fn route_def(fields: RouteDefFields<'_>) -> TokenStream {
             check: #check,
         })
     }
+}
+
+/// `<T as Arg<_>>::method`, its first tokens at the type's first token and the method's name at
+/// the type's last: the path then spans the whole type (a span cannot be joined on stable), as
+/// the type's own obligations do, so a type that is no argument is one error for all its uses.
+pub fn arg_method(ty: &syn::Type, method: &str) -> TokenStream {
+    let first = ty.span();
+    let last = ty
+        .to_token_stream()
+        .into_iter()
+        .last()
+        .map_or(first, |token| token.span());
+    let arg = at(first, arg());
+    let method = syn::Ident::new(method, last);
+    let head = quote_spanned!(first=> <#ty as #arg<_>>::);
+    quote!(#head #method)
 }

@@ -17,7 +17,7 @@ use syn::parse::{ParseStream, Parser};
 use syn::spanned::Spanned;
 use syn::{Ident, ItemFn, Token, Type};
 
-use super::emit::{arg_method, arguments, checks, list, Argument};
+use super::emit::{arguments, checks, list, Argument};
 use super::infer::{classify, first_type_argument, Classified, Kind};
 use super::openapi::description;
 use super::parse::{params, responses, ExtraResponse};
@@ -201,7 +201,7 @@ fn arg_impl(func: &ItemFn, value: &Value, params: &[Classified], responses: &[Ex
     });
     let docs = arguments.iter().enumerate().map(|(index, argument)| {
         let (arg_const, ty) = (crate::tokens::arg_const(index), argument.ty);
-        let doc_fn = arg_method(ty, "doc");
+        let doc_fn = paths::arg_method(ty, "doc");
         let doc = quote_spanned!(ty.span()=> #doc_fn(#arg_const, __op, __registry););
         argument.attrs.document_with_examples(&quote!(__op), doc)
     });

@@ -78,27 +78,11 @@ impl Argument<'_> {
                 quote_spanned!(span=> let #slot = #path_param::<#ty>(__cx, #path_index, #arg_const, __errors);)
             }
             None => {
-                let extract = arg_method(self.ty, "extract");
+                let extract = paths::arg_method(self.ty, "extract");
                 quote_spanned!(span=> let #slot = #extract(__cx, #arg_const, __errors);)
             }
         }
     }
-}
-
-/// `<T as Arg<_>>::method`, its first tokens at the type's first token and the method's name at
-/// the type's last: the path then spans the whole type (a span cannot be joined on stable), as
-/// the type's own obligations do, so a type that is no argument is one error for all its uses.
-pub(super) fn arg_method(ty: &syn::Type, method: &str) -> TokenStream {
-    let first = ty.span();
-    let last = ty
-        .to_token_stream()
-        .into_iter()
-        .last()
-        .map_or(first, |token| token.span());
-    let arg = paths::at(first, paths::arg());
-    let method = syn::Ident::new(method, last);
-    let head = quote_spanned!(first=> <#ty as #arg<_>>::);
-    quote!(#head #method)
 }
 
 /// The arguments of a route or a dependency, `__argN` for the `N`-th.
@@ -266,7 +250,7 @@ pub(super) fn checks(arguments: &[Argument<'_>], state: &TokenStream) -> TokenSt
     let checks = arguments.iter().filter(|a| a.path_index.is_none());
     checks
         .map(|a| {
-            let check = arg_method(a.ty, "check");
+            let check = paths::arg_method(a.ty, "check");
             quote_spanned!(a.ty.span()=> #check(#state)?;)
         })
         .collect()

@@ -100,7 +100,7 @@ fn parameters(model: &RouteModel) -> TokenStream {
         // type's first token).
         let span = classified.param.ty.span();
         let arg_const = paths::at(span, tokens::arg_const(index).into_token_stream());
-        let doc_fn = super::emit::arg_method(&classified.param.ty, "doc");
+        let doc_fn = paths::arg_method(&classified.param.ty, "doc");
         let doc = match classified.param.attrs.has_examples() {
             true => quote_spanned!(span=> #doc_fn(#arg_const, op, registry);),
             false => quote_spanned!(span=> #doc_fn(#arg_const, &mut op, registry);),

@@ -28,6 +28,9 @@ use crate::response::{error_response, internal_answer, Body, BoxError, InternalA
 /// The future of an [`Endpoint`].
 pub type EndpointFuture = Pin<Box<dyn Future<Output = Result<Response, Infallible>> + Send>>;
 
+/// A layer, kept by the app until it is built: wraps an endpoint in itself.
+pub(crate) type LayerFn = std::sync::Arc<dyn Fn(Endpoint) -> Endpoint + Send + Sync>;
+
 /// The routes of an app as a `tower::Service`: what [`App::layer`](crate::App::layer) wraps.
 /// Layers receive it, wrap it, and the app turns the result back into an `Endpoint`; a route
 /// author does not make one.

@@ -61,11 +61,11 @@ mod service;
 
 pub use compiled::MatchedRoute;
 pub(crate) use compiled::{Compiled, Target};
+pub(crate) use endpoint::LayerFn;
 pub use endpoint::{Endpoint, EndpointFuture};
 pub(crate) use observe::{Observed, RequestId, X_REQUEST_ID_NAME};
 pub(crate) use response_future::ResponseFuture;
 pub use response_future::ServiceFuture;
-pub(crate) use service::LayerFn;
 pub use service::Service;
 
 use crate::body::{Handed, Look};

@@ -15,14 +15,13 @@ use bytes::Bytes;
 use hyper::Request;
 
 use super::innermost::stacks;
-use super::{dispatch, Compiled, Endpoint, RequestId, ResponseFuture, ServiceFuture, X_REQUEST_ID_NAME};
+use super::{
+    dispatch, Compiled, Endpoint, LayerFn, RequestId, ResponseFuture, ServiceFuture, X_REQUEST_ID_NAME,
+};
 use crate::body::{Handed, Look, Unhanded};
 use crate::config::Config;
 use crate::response::{BoxError, Response};
 use crate::routing::RouteInfo;
-
-/// A layer, kept by the app until it is built: wraps an endpoint in itself.
-pub(crate) type LayerFn = Arc<dyn Fn(Endpoint) -> Endpoint + Send + Sync>;
 
 /// A compiled app: answers requests in-process ([`Service::handle`]), over HTTP (see
 /// [`Server`](crate::Server)), or as a `tower::Service` inside another stack.
