@@ -25,6 +25,18 @@ pub fn runtime_scope(items: TokenStream) -> TokenStream {
     }
 }
 
+/// [`runtime_scope`] that also imports `NoBody` (unnamed), the fallback of `BodyProbe`, for the
+/// items of a route or dependency that probe their arguments' bodies.
+pub fn runtime_scope_probing(items: TokenStream) -> TokenStream {
+    quote! {
+        const _: () = {
+            use ::ferrapi::__private::{self as __rt, NoBody as _};
+
+            #items
+        };
+    }
+}
+
 /// `tokens` with every token (and every group's delimiters) spanned at `span`, as if written in
 /// `quote_spanned!(span=> ..)`: the compiler then reports a problem with the path there.
 pub fn at(span: Span, tokens: TokenStream) -> TokenStream {
@@ -57,6 +69,7 @@ macro_rules! runtime_paths {
 runtime_paths! {
     route => Route;
     route_def_type => RouteDef;
+    handler_type => Handler;
     group_type => Group;
     method => Method;
     into_response => IntoResponse;
@@ -70,7 +83,6 @@ runtime_paths! {
     call => Call;
     bodies => Bodies;
     body_probe => BodyProbe;
-    no_body => NoBody;
     path_param => path_param;
     path_param_doc => path_param_doc;
     group_parts => GroupParts;
@@ -113,7 +125,6 @@ runtime_paths! {
     assert_text => assert_text;
     assert_matchable => assert_matchable;
     assert_digits => assert_digits;
-    assert_path_param => assert_path_param;
     assert_one_body => assert_one_body;
     assert_form_part => assert_form_part;
 }
@@ -123,8 +134,6 @@ runtime_paths! {
     form_field_marker => FormField;
     enum_form_field => enum_form_field;
     enum_form_doc => enum_form_doc;
-    assert_not_body => assert_not_body;
-    assert_into_response => assert_into_response;
     assert_from_json => assert_from_json;
     success => success;
 }
@@ -224,16 +233,23 @@ pub fn route_def(fields: RouteDefFields<'_>) -> TokenStream {
     }
 }
 
-/// `<T as Arg<_>>::method`, its first tokens at the type's first token and the method's name at
-/// the type's last: the path then spans the whole type (a span cannot be joined on stable), as
-/// the type's own obligations do, so a type that is no argument is one error for all its uses.
-pub fn arg_method(ty: &syn::Type, method: &str) -> TokenStream {
+/// The spans of the type's first and last tokens: a path whose first token is at the one and
+/// whose last is at the other spans the whole type (a span cannot be joined on stable).
+fn first_last(ty: &syn::Type) -> (Span, Span) {
     let first = ty.span();
     let last = ty
         .to_token_stream()
         .into_iter()
         .last()
         .map_or(first, |token| token.span());
+    (first, last)
+}
+
+/// `<T as Arg<_>>::method`, its first tokens at the type's first token and the method's name at
+/// the type's last: the path then spans the whole type, as the type's own obligations do, so a
+/// type that is no argument is one error for all its uses.
+pub fn arg_method(ty: &syn::Type, method: &str) -> TokenStream {
+    let (first, last) = first_last(ty);
     let arg = at(first, arg());
     let method = syn::Ident::new(method, last);
     let head = quote_spanned!(first=> <#ty as #arg<_>>::);

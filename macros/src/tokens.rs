@@ -3,9 +3,9 @@
 //!
 //! Rules enforced here: a constraint's type requirement is asserted at the constraint as written
 //! (once for the numeric ones, once for the length ones), so a mismatch is reported there; a
-//! default value initializes a `let` of the argument's or field's type, so a mistyped default
-//! reads "expected due to this" at that type (a `Form<T>`'s, `Header<T>`'s or `Cookie<T>`'s at
-//! `T`: their default is the value alone).
+//! default value is the body of a closure returning the argument's or field's type, so a
+//! mistyped default reads "expected `T`" at the expression (a `Form<T>`'s, `Header<T>`'s or
+//! `Cookie<T>`'s: `T`, their default is the value alone).
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -125,28 +125,27 @@ pub fn wrapped(ty: &syn::Type) -> Option<(String, &syn::Type)> {
     })
 }
 
-/// `Some(fn() -> T)` returning `expr`, or `None`. For a [`WRAPPERS`] type (`Form<bool>`), `expr` is
-/// the value (`false`): it initializes a `let` of the inner type, so a mistyped default reads
-/// "expected `bool`", then is wrapped.
+/// `Some(fn() -> T)` returning `expr`, or `None`: a closure whose return type is `T`, so a mistyped
+/// default reads "expected `T`" at the expression. For a [`WRAPPERS`] type (`Form<bool>`), `expr`
+/// is the value (`false`): it is returned by a closure of the inner type, so a mistyped default
+/// reads "expected `bool`", then is wrapped.
 pub fn default_fn(ty: &syn::Type, default: Option<&syn::Expr>) -> TokenStream {
     let Some(expr) = default else {
         return quote!(::core::option::Option::None);
     };
+    let closure = default_closure(ty, expr);
+    quote!(::core::option::Option::Some((#closure) as fn() -> #ty))
+}
+
+/// `|| -> T { expr }`, the closure of [`default_fn`], for a place that takes a `fn() -> T`.
+pub fn default_closure(ty: &syn::Type, expr: &syn::Expr) -> TokenStream {
     let value = match wrapped(ty) {
         Some((_, inner)) => quote! {
-            ::core::convert::From::from({
-                let value: #inner = #expr;
-                value
-            })
+            ::core::convert::From::from((|| -> #inner { #expr })())
         },
         None => quote!(#expr),
     };
-    quote! {
-        ::core::option::Option::Some((|| {
-            let value: #ty = #value;
-            value
-        }) as fn() -> #ty)
-    }
+    quote!(|| -> #ty { #value })
 }
 
 /// `Some("text")` or `None`.

@@ -16,26 +16,42 @@ use crate::response::{IntoResponse, Response};
 use crate::routing::BodyMode;
 use crate::validate::{FromJson, FromParam, JsonSchema, SchemaRegistry};
 
-/// An argument's body mode as the route's one-body check folds it: `BodyProbe::<T>::MODE` is
-/// `T`'s when `T` is a [`Body`] (the inherent constant), else, through [`NoBody`], no body. Asks
-/// nothing else of `T`: a type that is no argument is reported once, at the argument, by the
-/// route's own call, and the check of the arguments after it goes on (a second JSON body is
-/// still reported).
+/// An argument's body as the route's one-body check folds it: `BodyProbe::<T>::BODY` is `T`'s
+/// bodies alone when `T` is a [`Body`] (the inherent constant), else, through [`NoBody`], no
+/// body. Asks nothing else of `T`: a type that is no argument is reported once, at the argument,
+/// by the route's own call, and the check of the arguments after it goes on (a second JSON body
+/// is still reported). `BodyProbe::<T>::not_body()`, likewise, is a dependency's check that its
+/// input `T` is no body.
 pub struct BodyProbe<T: ?Sized>(std::marker::PhantomData<T>);
 
 impl<T: Body> BodyProbe<T> {
-    /// `T`'s mode.
-    pub const MODE: BodyMode = if T::STREAMED {
-        BodyMode::Stream
-    } else {
-        BodyMode::Whole
+    /// `T`'s mode, alone.
+    pub const BODY: Bodies = Bodies {
+        mode: if T::STREAMED {
+            BodyMode::Stream
+        } else {
+            BodyMode::Whole
+        },
+        repeated: false,
     };
+
+    /// A dependency's input is no body: an error at the input, in [`NotBody`]'s words.
+    #[inline(always)]
+    pub const fn not_body()
+    where
+        T: NotBody<true>,
+    {
+    }
 }
 
 /// The fallback of [`BodyProbe`] for a type that is not a body.
 pub trait NoBody {
     /// No body.
-    const MODE: BodyMode = BodyMode::None;
+    const BODY: Bodies = Bodies::NONE;
+
+    /// No body: nothing to report.
+    #[inline(always)]
+    fn not_body() {}
 }
 
 impl<T: ?Sized> NoBody for BodyProbe<T> {}
@@ -58,11 +74,11 @@ impl Bodies {
         repeated: false,
     };
 
-    /// The bodies with one more argument, read in `mode`.
-    pub const fn with(self, mode: BodyMode) -> Bodies {
+    /// The bodies with one more argument, whose bodies alone are `next`.
+    pub const fn with(self, next: Bodies) -> Bodies {
         Bodies {
-            mode: self.mode.with(mode),
-            repeated: self.mode.reads() && mode.reads(),
+            mode: self.mode.with(next.mode),
+            repeated: self.mode.reads() && next.mode.reads(),
         }
     }
 }
@@ -96,9 +112,6 @@ impl<T: ?Sized> ProbeUnknown for &SchemaProbe<T> {
         None
     }
 }
-
-/// Compile-time check that a path parameter's type can be parsed from a segment.
-pub const fn assert_path_param<T: FromParam>() {}
 
 /// Compile-time check that a constrained value is a number.
 #[diagnostic::on_unimplemented(
@@ -184,8 +197,6 @@ pub const fn assert_digits<T: Digits>() {}
 pub const fn assert_numeric<T: Numeric>() {}
 /// Assert `T: Text`.
 pub const fn assert_text<T: Text>() {}
-/// Assert `T: IntoResponse`.
-pub const fn assert_into_response<T: IntoResponse>() {}
 
 /// Document path parameter `param` in the route's operation (its type is the parameter's).
 pub fn path_param_doc<T: FromParam + serde::Serialize>(
@@ -251,7 +262,8 @@ impl FormPart<true> for Vec<UploadFile> {}
 /// Assert that argument `T` of a route that takes files is not a body other than the form's.
 pub const fn assert_form_part<T: FormPart<BODY>, const BODY: bool>() {}
 
-/// Compile-time check that an input of a dependency is not the JSON body (`BODY`).
+/// Compile-time check that an input of a dependency is not the JSON body (`BODY`), asked by
+/// [`BodyProbe::not_body`] of a body.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is a JSON body, which a dependency cannot read",
     label = "a dependency's argument whose type derives `Model`",
@@ -259,9 +271,6 @@ pub const fn assert_form_part<T: FormPart<BODY>, const BODY: bool>() {}
 )]
 pub trait NotBody<const BODY: bool> {}
 impl<T: ?Sized> NotBody<false> for T {}
-
-/// Assert that `T`, an input of a dependency, is not the body.
-pub const fn assert_not_body<T: NotBody<BODY>, const BODY: bool>() {}
 
 /// Assert that argument `T` is not a second JSON body.
 pub const fn assert_one_body<T: OneBody<REPEATED>, const REPEATED: bool>() {}

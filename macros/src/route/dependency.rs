@@ -142,19 +142,15 @@ fn value_type(func: &ItemFn, diag: &mut Diagnostics) -> Option<Value> {
 }
 
 /// Assertions about the dependency's arguments, at each argument's type: constraints apply, and
-/// none is the body.
+/// none is the body (`BodyProbe::<T>::not_body()`, the route's body probe: nothing for an input
+/// that is no body, an error there for one that is).
 fn assertions(arguments: &[Argument<'_>]) -> TokenStream {
     let mut out = TokenStream::new();
-    if !arguments.is_empty() {
-        // `BodyProbe`'s fallback.
-        let no_body = paths::no_body();
-        out.extend(quote!(use #no_body as _;));
-    }
     for argument in arguments {
         let (ty, span) = (argument.ty, argument.ty.span());
         out.extend(argument.constraint_assertions.clone());
-        let (assert, mode) = (paths::at(span, paths::assert_not_body()), argument.body_mode());
-        out.extend(quote_spanned!(span=> #assert::<#ty, { #mode.reads() }>();));
+        let probe = paths::at(span, paths::body_probe());
+        out.extend(quote_spanned!(span=> #probe::<#ty>::not_body();));
     }
     out
 }
@@ -210,14 +206,19 @@ fn arg_impl(func: &ItemFn, value: &Value, params: &[Classified], responses: &[Ex
         let (status, description) = (&r.status, description(&r.description));
         quote!(__op.dependency_response(#status, #description);)
     });
-    paths::runtime_scope(quote! {
+    // `NoBody`, the body probe's fallback, in scope for the assertions.
+    let scope = match arguments.is_empty() {
+        true => paths::runtime_scope,
+        false => paths::runtime_scope_probing,
+    };
+    scope(quote! {
         #(#consts)*
 
         impl #dependency for #ty {
             #[allow(unused_variables, clippy::unused_unit)]
             fn extract(
                 __cx: &#request_cx<'_>,
-                __errors: &mut #validation_errors,
+                __err: &mut #validation_errors,
             ) -> ::core::option::Option<impl #resolve<Self> + use<>> {
                 #assertions
                 #(#extract)*
@@ -232,7 +233,6 @@ fn arg_impl(func: &ItemFn, value: &Value, params: &[Classified], responses: &[Ex
 
             fn check(__state: &#state_map) -> ::core::result::Result<(), ::std::string::String> {
                 #checks
-                ::core::result::Result::Ok(())
             }
         }
     })

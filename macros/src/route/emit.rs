@@ -8,11 +8,14 @@
 //!
 //! Rules enforced here: each argument's declaration (`Param`) is one constant, used by the
 //! handler, the check and the OpenAPI builder alike; the one-body check grows linearly (a
-//! constant per argument folds the body modes so far into `Bodies`); and every type requirement
-//! is asserted at the argument's own span so a mistake is reported where it was made, once:
-//! assertions, handler, check and OpenAPI builder are one function body (closures included), and
-//! the compiler reports an unsatisfied bound once per span. Internal names in the handler start
-//! with `__`, so a user's names never shadow them.
+//! constant per argument folds the bodies so far into `Bodies`); and every type requirement is
+//! asserted at the argument's own span so a mistake is reported where it was made, once. The
+//! constants and the handler (`__HANDLER`, a constant too, so its calls sit at a shallow depth)
+//! are items beside the `Route` impl, whose `def` body holds the assertions, the check and the
+//! OpenAPI builder: the compiler reports an unsatisfied bound once per span in a body, and the
+//! same error of two bodies once, so each use of an argument's type is written the same way in
+//! both (`<T as Arg<_>>::method`, `path_param::<T>`) and is one error. Internal names in the
+//! handler start with `__`, so a user's names never shadow them.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned, ToTokens};
@@ -34,8 +37,8 @@ pub(super) struct Argument<'a> {
     constraints: TokenStream,
     /// Position in the path template, for a path parameter.
     pub(super) path_index: Option<usize>,
-    /// `Some(fn() -> T)` / `None`, for an argument that is not a path parameter.
-    default: TokenStream,
+    /// `|| -> T { .. }`, the `#[default(..)]` of an argument that is not a path parameter.
+    default: Option<TokenStream>,
     /// The constraints' own assertions.
     pub(super) constraint_assertions: TokenStream,
     /// `#[examples(..)]` and `#[openapi_examples(..)]`, documented with the argument.
@@ -43,23 +46,27 @@ pub(super) struct Argument<'a> {
 }
 
 impl Argument<'_> {
-    /// `Param::new(name, default, constraints)`: the argument's declaration.
+    /// `Param::named(name)`, then `.default(|| -> T { .. })` and `.constrained(&[..])` when it
+    /// has them: the argument's declaration.
     pub(super) fn param(&self) -> TokenStream {
-        let (name, default, constraints, param) =
-            (&self.name, &self.default, &self.constraints, paths::param());
-        match (&self.attrs.default, self.attrs.constraints.is_empty()) {
-            (None, true) => quote!(#param::named(#name)),
-            (None, false) => quote!(#param::constrained(#name, #constraints)),
-            (Some(_), _) => quote!(#param::new(#name, #default, #constraints)),
+        let (name, param) = (&self.name, paths::param());
+        let mut out = quote!(#param::named(#name));
+        if let Some(default) = &self.default {
+            out.extend(quote!(.default(#default)));
         }
+        if !self.attrs.constraints.is_empty() {
+            let constraints = &self.constraints;
+            out.extend(quote!(.constrained(#constraints)));
+        }
+        out
     }
 
-    /// `BodyProbe::<T>::MODE`, at the argument's type: its body mode (none when it is no body,
-    /// or no argument at all, which its call reports).
-    pub(super) fn body_mode(&self) -> TokenStream {
+    /// `BodyProbe::<T>::BODY`, at the argument's type: its bodies alone (none when it is no
+    /// body, or no argument at all, which its call reports).
+    pub(super) fn body(&self) -> TokenStream {
         let (ty, span) = (self.ty, self.ty.span());
         let probe = paths::at(span, paths::body_probe());
-        quote_spanned!(span=> #probe::<#ty>::MODE)
+        quote_spanned!(span=> #probe::<#ty>::BODY)
     }
 
     /// `let __argN = ..;`: the argument read from the request, `None` inside when missing or
@@ -67,7 +74,8 @@ impl Argument<'_> {
     /// (`<T as Arg<_>>::extract`: its value, or a dependency's pending resolution; the compiler
     /// infers the marker). Every token is at the argument's type, and the call is a qualified
     /// path, not a generic function whose result would carry the bound into the runtime's
-    /// `start`: a type that is no argument is then one error, there.
+    /// `start`, nor `Arg::extract` with `T` inferred from `__ARGN` (a call whose bound is
+    /// another error than the check's): a type that is no argument is then one error, there.
     pub(super) fn extract(&self, index: usize) -> TokenStream {
         let (slot, span) = (&self.slot, self.ty.span());
         let arg_const = paths::at(span, tokens::arg_const(index).into_token_stream());
@@ -75,11 +83,11 @@ impl Argument<'_> {
             Some(path_index) => {
                 let path_param = paths::at(span, paths::path_param());
                 let ty = self.ty;
-                quote_spanned!(span=> let #slot = #path_param::<#ty>(__cx, #path_index, #arg_const, __errors);)
+                quote_spanned!(span=> let #slot = #path_param::<#ty>(__cx, #path_index, #arg_const, __err);)
             }
             None => {
                 let extract = paths::arg_method(self.ty, "extract");
-                quote_spanned!(span=> let #slot = #extract(__cx, #arg_const, __errors);)
+                quote_spanned!(span=> let #slot = #extract(__cx, #arg_const, __err);)
             }
         }
     }
@@ -101,7 +109,11 @@ pub(super) fn arguments(params: &[Classified]) -> Vec<Argument<'_>> {
                 Kind::Path { index } => Some(index),
                 Kind::Other => None,
             },
-            default: tokens::default_fn(&param.ty, param.attrs.default.as_ref()),
+            default: param
+                .attrs
+                .default
+                .as_ref()
+                .map(|expr| tokens::default_closure(&param.ty, expr)),
             constraint_assertions: tokens::constraint_assertions(&param.ty, constraints),
             attrs: &param.attrs,
         }
@@ -109,93 +121,100 @@ pub(super) fn arguments(params: &[Classified]) -> Vec<Argument<'_>> {
     arguments.collect()
 }
 
+/// What [`argument_assertions`] writes.
+#[derive(Default)]
+pub(super) struct Assertions {
+    /// The statements of the route's body.
+    pub(super) statements: TokenStream,
+    /// The constants, items beside the route's impl (`__ARGN`, `__BODYN`).
+    pub(super) consts: TokenStream,
+    /// The route's body mode.
+    pub(super) body: TokenStream,
+    /// True when a constant probes a body: `NoBody` must be in scope.
+    pub(super) probing: bool,
+}
+
 /// The type requirements of the arguments, each at the argument's type: path parameters are
 /// parsed from text, and at most one argument reads the JSON body (any other requirement is the
 /// argument's call's). With each argument, the constant of its declaration (`__ARGN`). Also
 /// returns the route's body mode (a form when it takes files), from the constants `__BODYN`,
-/// which fold the arguments' body modes one at a time, so the one-body check grows linearly.
-pub(super) fn argument_assertions(
-    arguments: &[Argument<'_>],
-    takes_files: bool,
-) -> (TokenStream, TokenStream) {
-    let mut out = TokenStream::new();
-    if arguments.iter().any(|a| a.path_index.is_none()) {
-        // `BodyProbe`'s fallback, for the constants below.
-        let no_body = paths::no_body();
-        out.extend(quote!(use #no_body as _;));
-    }
+/// which fold the arguments' bodies one at a time, so the one-body check grows linearly.
+pub(super) fn argument_assertions(arguments: &[Argument<'_>], takes_files: bool) -> Assertions {
+    let mut out = Assertions::default();
     let bodies = paths::bodies();
     let mut earlier: Option<syn::Ident> = None;
     for (index, argument) in arguments.iter().enumerate() {
         let ty = argument.ty;
         let span = ty.span();
-        out.extend(argument.constraint_assertions.clone());
+        out.statements.extend(argument.constraint_assertions.clone());
         if argument.path_index.is_some() {
-            let assert = paths::at(span, paths::assert_path_param());
-            out.extend(quote_spanned!(span=> #assert::<#ty>();));
+            // Parsed from the path: `path_param::<T>`, the function the handler calls, named
+            // here too, so a type that cannot be parsed is the same error in both bodies (this
+            // one and the handler's), which the compiler reports once.
+            let path_param = paths::at(span, paths::path_param());
+            out.statements
+                .extend(quote_spanned!(span=> let _ = #path_param::<#ty>;));
         }
         let (arg_const, param_type, param) = (tokens::arg_const(index), paths::param(), argument.param());
-        out.extend(quote!(const #arg_const: #param_type<#ty> = #param;));
+        out.consts
+            .extend(quote!(const #arg_const: #param_type<#ty> = #param;));
         if argument.path_index.is_some() {
             continue;
         }
-        let mode = argument.body_mode();
+        let body = argument.body();
         let body_const = format_ident!("__BODY{}", index);
         let so_far = match &earlier {
-            None => quote!(#bodies::NONE),
-            Some(earlier) => quote!(#earlier),
+            None => body.clone(),
+            Some(earlier) => quote!(#earlier.with(#body)),
         };
-        out.extend(quote!(const #body_const: #bodies = #so_far.with(#mode);));
+        out.consts.extend(quote!(const #body_const: #bodies = #so_far;));
         if takes_files {
             // One form: every body argument is a field or a file of it.
             let assert = paths::at(span, paths::assert_form_part());
-            out.extend(quote_spanned!(span=> #assert::<#ty, { #mode.reads() }>();));
+            out.statements
+                .extend(quote_spanned!(span=> #assert::<#ty, { #body.mode.reads() }>();));
         } else if earlier.is_some() {
             // At most one JSON body: asserted at each argument after the first, so a second
             // `Model` argument is reported where it is written, even when another argument has a
             // mistake of its own.
             let assert = paths::at(span, paths::assert_one_body());
-            out.extend(quote_spanned!(span=> #assert::<#ty, { #body_const.repeated }>();));
+            out.statements
+                .extend(quote_spanned!(span=> #assert::<#ty, { #body_const.repeated }>();));
         }
         earlier = Some(body_const);
     }
+    out.probing = earlier.is_some();
     let body_mode = paths::body_mode();
-    let body = match (takes_files, earlier) {
+    out.body = match (takes_files, earlier) {
         (true, _) => quote!(#body_mode::Form),
         (false, None) => quote!(#body_mode::None),
         (false, Some(last)) => quote!(#last.mode),
     };
-    (out, body)
+    out
 }
 
-/// The conversion of the function's result to a response, and its assertion. Named with the
-/// return type's span, so an unsatisfied bound in the conversion is the same error as the
-/// assertion's, which the compiler reports once.
+/// The conversion of the function's result to a response, named with the return type's span:
+/// it asks `IntoResponse` of the type, so a type that is no response is an error there, once
+/// (the conversion is the return type's only requirement; no assertion repeats it).
 ///
 /// With `status` (the route's `status = N`, which the runtime applies), the conversion is the
 /// runtime's `success::<T, N>`: the same call, the status given as data.
-fn output_conversion(output: &syn::ReturnType, status: Option<&syn::LitInt>) -> (TokenStream, TokenStream) {
+fn output_conversion(output: &syn::ReturnType, status: Option<&syn::LitInt>) -> TokenStream {
     let into_response = paths::into_response();
     match (output, status) {
-        (syn::ReturnType::Default, None) => {
-            (TokenStream::new(), quote!(<() as #into_response>::into_response))
-        }
+        (syn::ReturnType::Default, None) => quote!(<() as #into_response>::into_response),
         (syn::ReturnType::Default, Some(status)) => {
             let success = paths::success();
-            (TokenStream::new(), quote!(#success::<(), #status>))
+            quote!(#success::<(), #status>)
         }
         (syn::ReturnType::Type(_, ty), status) => {
             let span = ty.span();
-            let (assert, into_response, success) = (
-                paths::at(span, paths::assert_into_response()),
-                paths::at(span, into_response),
-                paths::at(span, paths::success()),
-            );
-            let convert = match status {
+            let (into_response, success) =
+                (paths::at(span, into_response), paths::at(span, paths::success()));
+            match status {
                 Some(status) => quote_spanned!(span=> #success::<#ty, #status>),
                 None => quote_spanned!(span=> <#ty as #into_response>::into_response),
-            };
-            (quote_spanned!(span=> #assert::<#ty>();), convert)
+            }
         }
     }
 }
@@ -232,7 +251,7 @@ fn handler(model: &RouteModel, arguments: &[Argument<'_>], into_response: &Token
         |__cx, __group| #start(
             __cx,
             __group,
-            |__cx, __errors| {
+            |__cx, __err| {
                 #(#extract)*
                 #list
             },
@@ -243,73 +262,85 @@ fn handler(model: &RouteModel, arguments: &[Argument<'_>], into_response: &Token
     }
 }
 
-/// `<T as Arg<_>>::check(state)?;` for each argument but the path parameters: what it needs of
-/// the app's state, checked when the app is built. A qualified path at the argument's type, as
-/// its extraction is, so a type that is no argument is one error.
+/// `<T as Arg<_>>::check(state)?; ..`, then `Ok(())`, for each argument but the path
+/// parameters: what it needs of the app's state, checked when the app is built (the last check's
+/// result is the result). A qualified path at the argument's type, as its extraction is, so a
+/// type that is no argument is one error.
 pub(super) fn checks(arguments: &[Argument<'_>], state: &TokenStream) -> TokenStream {
-    let checks = arguments.iter().filter(|a| a.path_index.is_none());
-    checks
+    let checks: Vec<TokenStream> = arguments
+        .iter()
+        .filter(|a| a.path_index.is_none())
         .map(|a| {
             let check = paths::arg_method(a.ty, "check");
-            quote_spanned!(a.ty.span()=> #check(#state)?;)
+            quote_spanned!(a.ty.span()=> #check(#state))
         })
-        .collect()
+        .collect();
+    match checks.split_last() {
+        None => quote!(::core::result::Result::Ok(())),
+        Some((last, earlier)) => quote!(#(#earlier?;)* #last),
+    }
 }
 
 /// The `check` closure: each argument's check against the app's state at build time.
 fn check(arguments: &[Argument<'_>]) -> TokenStream {
     let checks = checks(arguments, &quote!(state));
-    quote! {
-        |state| {
-            #checks
-            ::core::result::Result::Ok(())
-        }
-    }
+    quote!(|state| { #checks })
 }
 
 /// The body of `Route::def`. Every type requirement is asserted, and every use of the argument
 /// types is written, inside this one body: the compiler reports an unsatisfied bound once per
 /// span and body, so each mistake is one error at the argument rather than one per generated
 /// function.
-fn def_body(model: &RouteModel) -> TokenStream {
+fn def_body(model: &RouteModel) -> (TokenStream, Assertions) {
     let arguments = arguments(&model.params);
-    let (assertions, body) = argument_assertions(&arguments, model.takes_files);
-    let (output_assertion, into_response) =
-        output_conversion(&model.func.sig.output, model.success_status.as_ref());
+    let mut assertions = argument_assertions(&arguments, model.takes_files);
+    let into_response = output_conversion(&model.func.sig.output, model.success_status.as_ref());
+    let handler_type = paths::handler_type();
+    let handler = handler(model, &arguments, &into_response);
+    assertions
+        .consts
+        .extend(quote!(const __HANDLER: #handler_type = #handler;));
     let route_def = paths::route_def(RouteDefFields {
         name: &model.func.sig.ident.to_string(),
         method: &syn::Ident::new(model.method, Span::call_site()),
         path: &model.attr.path,
-        handler: handler(model, &arguments, &into_response),
-        body,
+        handler: quote!(__HANDLER),
+        body: std::mem::take(&mut assertions.body),
         include_in_schema: model.attr.include_in_schema,
         operation: openapi::operation(model),
         check: check(&arguments),
     });
-    quote! {
-        #assertions
-        #output_assertion
+    let statements = std::mem::take(&mut assertions.statements);
+    let body = quote! {
+        #statements
         #route_def
-    }
+    };
+    (body, assertions)
 }
 
 /// The whole expansion of a route attribute: the function, a unit type of the same name (with
-/// its docs) and the type's `Route` impl.
+/// its docs) and the type's `Route` impl, after the constants of its arguments and its handler.
 pub fn emit(model: &RouteModel) -> TokenStream {
     let func = &model.func;
     let fn_name = &func.sig.ident;
     let vis = &func.vis;
     let docs = func.attrs.iter().filter(|a| a.path().is_ident("doc"));
-    let body = def_body(model);
+    let (body, assertions) = def_body(model);
     let (route, route_def) = (paths::route(), paths::route_def_type());
-    let route_impl = paths::runtime_scope(quote! {
+    let consts = assertions.consts;
+    let items = quote! {
+        #consts
+
         impl #route for #fn_name {
-            #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
             fn def(&self) -> #route_def {
                 #body
             }
         }
-    });
+    };
+    let route_impl = match assertions.probing {
+        true => paths::runtime_scope_probing(items),
+        false => paths::runtime_scope(items),
+    };
     quote! {
         #func
 
@@ -318,6 +349,7 @@ pub fn emit(model: &RouteModel) -> TokenStream {
         #[derive(Debug, Clone, Copy)]
         #vis struct #fn_name {}
 
+        #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         #route_impl
     }
 }

@@ -157,14 +157,20 @@ fn metadata(attr: &super::parse::RouteAttr) -> TokenStream {
 /// what the route's groups state).
 pub fn operation(model: &RouteModel) -> TokenStream {
     let name = model.func.sig.ident.to_string();
-    let summary = tokens::option_str(model.doc.summary.as_deref());
+    let summary = model.doc.summary.as_deref();
     // With `summary = ".."`, the whole doc comment is the description, as FastAPI takes the
     // whole docstring.
     let whole_doc = match &model.attr.summary {
         Some(_) => model.doc.whole.clone(),
         None => model.doc.description.clone(),
     };
-    let description = tokens::option_str(whole_doc.as_deref());
+    // The doc comment: `op.doc(summary, description)`, or the one it has.
+    let doc = match (summary, whole_doc.as_deref()) {
+        (Some(summary), Some(description)) => quote!(op.doc(#summary, #description);),
+        (Some(summary), None) => quote!(op.summary(#summary);),
+        (None, Some(description)) => quote!(op.description(#description);),
+        (None, None) => TokenStream::new(),
+    };
     let tags = &model.attr.tags;
     let params = parameters(model);
     let response = match &model.func.sig.output {
@@ -176,7 +182,8 @@ pub fn operation(model: &RouteModel) -> TokenStream {
     let (schema_registry, operation) = (paths::schema_registry(), paths::operation());
     quote! {
         |registry: &mut #schema_registry| -> #operation {
-            let mut op = #operation::new(#name, #summary, #description, &[#(#tags),*]);
+            let mut op = #operation::new(#name, &[#(#tags),*]);
+            #doc
             #params
             #response
             #statuses

@@ -12,36 +12,24 @@ async fn current_user(
         .ok_or_else(|| HttpError::new(401, "Not authenticated"))
 }
 const _: () = {
-    use ::ferrapi::__private as __rt;
-    const __ARG0: __rt::Param<String> = __rt::Param::constrained(
-        "token",
-        &[__rt::Constraint::MinLength(1usize)],
-    );
+    use ::ferrapi::__private::{self as __rt, NoBody as _};
+    const __ARG0: __rt::Param<String> = __rt::Param::named("token")
+        .constrained(&[__rt::Constraint::MinLength(1usize)]);
     const __ARG1: __rt::Param<State<Users>> = __rt::Param::named("users");
     const __ARG2: __rt::Param<Settings> = __rt::Param::named("settings");
     impl __rt::Dependency for CurrentUser {
         #[allow(unused_variables, clippy::unused_unit)]
         fn extract(
             __cx: &__rt::RequestCx<'_>,
-            __errors: &mut __rt::ValidationErrors,
+            __err: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<impl __rt::Resolve<Self> + use<>> {
-            use __rt::NoBody as _;
             __rt::assert_text::<String>();
-            __rt::assert_not_body::<
-                String,
-                { __rt::BodyProbe::<String>::MODE.reads() },
-            >();
-            __rt::assert_not_body::<
-                State<Users>,
-                { __rt::BodyProbe::<State<Users>>::MODE.reads() },
-            >();
-            __rt::assert_not_body::<
-                Settings,
-                { __rt::BodyProbe::<Settings>::MODE.reads() },
-            >();
-            let __arg0 = <String as __rt::Arg<_>>::extract(__cx, __ARG0, __errors);
-            let __arg1 = <State<Users> as __rt::Arg<_>>::extract(__cx, __ARG1, __errors);
-            let __arg2 = <Settings as __rt::Arg<_>>::extract(__cx, __ARG2, __errors);
+            __rt::BodyProbe::<String>::not_body();
+            __rt::BodyProbe::<State<Users>>::not_body();
+            __rt::BodyProbe::<Settings>::not_body();
+            let __arg0 = <String as __rt::Arg<_>>::extract(__cx, __ARG0, __err);
+            let __arg1 = <State<Users> as __rt::Arg<_>>::extract(__cx, __ARG1, __err);
+            let __arg2 = <Settings as __rt::Arg<_>>::extract(__cx, __ARG2, __err);
             __rt::depend(
                 (__arg0, (__arg1, (__arg2, ()))),
                 |(__arg0, (__arg1, (__arg2, ())))| async move {
@@ -64,8 +52,7 @@ const _: () = {
         ) -> ::core::result::Result<(), ::std::string::String> {
             <String as __rt::Arg<_>>::check(__state)?;
             <State<Users> as __rt::Arg<_>>::check(__state)?;
-            <Settings as __rt::Arg<_>>::check(__state)?;
-            ::core::result::Result::Ok(())
+            <Settings as __rt::Arg<_>>::check(__state)
         }
     }
 };
@@ -73,39 +60,23 @@ fn pagination(skip: i64, limit: i64) -> Pagination {
     Pagination { skip, limit }
 }
 const _: () = {
-    use ::ferrapi::__private as __rt;
-    const __ARG0: __rt::Param<i64> = __rt::Param::new(
-        "skip",
-        ::core::option::Option::Some(
-            (|| {
-                let value: i64 = 0;
-                value
-            }) as fn() -> i64,
-        ),
-        &[__rt::Constraint::Ge(__rt::Bound::Int(0i128))],
-    );
-    const __ARG1: __rt::Param<i64> = __rt::Param::new(
-        "limit",
-        ::core::option::Option::Some(
-            (|| {
-                let value: i64 = 10;
-                value
-            }) as fn() -> i64,
-        ),
-        &[],
-    );
+    use ::ferrapi::__private::{self as __rt, NoBody as _};
+    const __ARG0: __rt::Param<i64> = __rt::Param::named("skip")
+        .default(|| -> i64 { 0 })
+        .constrained(&[__rt::Constraint::Ge(__rt::Bound::Int(0i128))]);
+    const __ARG1: __rt::Param<i64> = __rt::Param::named("limit")
+        .default(|| -> i64 { 10 });
     impl __rt::Dependency for Pagination {
         #[allow(unused_variables, clippy::unused_unit)]
         fn extract(
             __cx: &__rt::RequestCx<'_>,
-            __errors: &mut __rt::ValidationErrors,
+            __err: &mut __rt::ValidationErrors,
         ) -> ::core::option::Option<impl __rt::Resolve<Self> + use<>> {
-            use __rt::NoBody as _;
             __rt::assert_numeric::<i64>();
-            __rt::assert_not_body::<i64, { __rt::BodyProbe::<i64>::MODE.reads() }>();
-            __rt::assert_not_body::<i64, { __rt::BodyProbe::<i64>::MODE.reads() }>();
-            let __arg0 = <i64 as __rt::Arg<_>>::extract(__cx, __ARG0, __errors);
-            let __arg1 = <i64 as __rt::Arg<_>>::extract(__cx, __ARG1, __errors);
+            __rt::BodyProbe::<i64>::not_body();
+            __rt::BodyProbe::<i64>::not_body();
+            let __arg0 = <i64 as __rt::Arg<_>>::extract(__cx, __ARG0, __err);
+            let __arg1 = <i64 as __rt::Arg<_>>::extract(__cx, __ARG1, __err);
             __rt::depend(
                 (__arg0, (__arg1, ())),
                 |(__arg0, (__arg1, ()))| async move {
@@ -122,8 +93,7 @@ const _: () = {
             __state: &__rt::StateMap,
         ) -> ::core::result::Result<(), ::std::string::String> {
             <i64 as __rt::Arg<_>>::check(__state)?;
-            <i64 as __rt::Arg<_>>::check(__state)?;
-            ::core::result::Result::Ok(())
+            <i64 as __rt::Arg<_>>::check(__state)
         }
     }
 };

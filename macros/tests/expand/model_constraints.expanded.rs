@@ -70,12 +70,7 @@ const _: () = {
                 >(
                     object,
                     "quantity",
-                    ::core::option::Option::Some(
-                        (|| {
-                            let value: u32 = 1;
-                            value
-                        }) as fn() -> u32,
-                    ),
+                    ::core::option::Option::Some((|| -> u32 { 1 }) as fn() -> u32),
                     &[
                         __rt::Constraint::Le(__rt::Bound::Int(1000i128)),
                         __rt::Constraint::Gt(__rt::Bound::Int(0i128)),
@@ -155,10 +150,7 @@ const _: () = {
                                     >(
                                         "quantity",
                                         (::core::option::Option::Some(
-                                            (|| {
-                                                let value: u32 = 1;
-                                                value
-                                            }) as fn() -> u32,
+                                            (|| -> u32 { 1 }) as fn() -> u32,
                                         ))
                                             .and_then(|default: fn() -> u32| {
                                                 __rt::serde_json::to_value(&default()).ok()
@@ -388,10 +380,7 @@ const _: () = {
                         ::core::option::Option::Some(value) => value,
                         ::core::option::Option::None => {
                             match (::core::option::Option::Some(
-                                (|| {
-                                    let value: u32 = 1;
-                                    value
-                                }) as fn() -> u32,
+                                (|| -> u32 { 1 }) as fn() -> u32,
                             ))
                                 .map(|default: fn() -> u32| default())
                                 .or_else(|| (&__probe2).absent())

@@ -36,12 +36,7 @@ const _: () = {
                 >(
                     object,
                     "page",
-                    ::core::option::Option::Some(
-                        (|| {
-                            let value: u32 = 1;
-                            value
-                        }) as fn() -> u32,
-                    ),
+                    ::core::option::Option::Some((|| -> u32 { 1 }) as fn() -> u32),
                     &[],
                     loc,
                     errors,
@@ -52,10 +47,7 @@ const _: () = {
                     object,
                     "order",
                     ::core::option::Option::Some(
-                        (|| {
-                            let value: String = String::from("asc");
-                            value
-                        }) as fn() -> String,
+                        (|| -> String { String::from("asc") }) as fn() -> String,
                     ),
                     &[],
                     loc,
@@ -67,10 +59,7 @@ const _: () = {
                     object,
                     "tags",
                     ::core::option::Option::Some(
-                        (|| {
-                            let value: Vec<String> = Vec::new();
-                            value
-                        }) as fn() -> Vec<String>,
+                        (|| -> Vec<String> { Vec::new() }) as fn() -> Vec<String>,
                     ),
                     &[],
                     loc,
@@ -99,10 +88,7 @@ const _: () = {
                                     >(
                                         "page",
                                         (::core::option::Option::Some(
-                                            (|| {
-                                                let value: u32 = 1;
-                                                value
-                                            }) as fn() -> u32,
+                                            (|| -> u32 { 1 }) as fn() -> u32,
                                         ))
                                             .and_then(|default: fn() -> u32| {
                                                 __rt::serde_json::to_value(&default()).ok()
@@ -123,10 +109,7 @@ const _: () = {
                                     >(
                                         "order",
                                         (::core::option::Option::Some(
-                                            (|| {
-                                                let value: String = String::from("asc");
-                                                value
-                                            }) as fn() -> String,
+                                            (|| -> String { String::from("asc") }) as fn() -> String,
                                         ))
                                             .and_then(|default: fn() -> String| {
                                                 __rt::serde_json::to_value(&default()).ok()
@@ -147,10 +130,7 @@ const _: () = {
                                     >(
                                         "tags",
                                         (::core::option::Option::Some(
-                                            (|| {
-                                                let value: Vec<String> = Vec::new();
-                                                value
-                                            }) as fn() -> Vec<String>,
+                                            (|| -> Vec<String> { Vec::new() }) as fn() -> Vec<String>,
                                         ))
                                             .and_then(|default: fn() -> Vec<String>| {
                                                 __rt::serde_json::to_value(&default()).ok()
@@ -291,10 +271,7 @@ const _: () = {
                         ::core::option::Option::Some(value) => value,
                         ::core::option::Option::None => {
                             match (::core::option::Option::Some(
-                                (|| {
-                                    let value: u32 = 1;
-                                    value
-                                }) as fn() -> u32,
+                                (|| -> u32 { 1 }) as fn() -> u32,
                             ))
                                 .map(|default: fn() -> u32| default())
                                 .or_else(|| (&__probe0).absent())
@@ -314,10 +291,7 @@ const _: () = {
                         ::core::option::Option::Some(value) => value,
                         ::core::option::Option::None => {
                             match (::core::option::Option::Some(
-                                (|| {
-                                    let value: String = String::from("asc");
-                                    value
-                                }) as fn() -> String,
+                                (|| -> String { String::from("asc") }) as fn() -> String,
                             ))
                                 .map(|default: fn() -> String| default())
                                 .or_else(|| (&__probe1).absent())
@@ -337,10 +311,7 @@ const _: () = {
                         ::core::option::Option::Some(value) => value,
                         ::core::option::Option::None => {
                             match (::core::option::Option::Some(
-                                (|| {
-                                    let value: Vec<String> = Vec::new();
-                                    value
-                                }) as fn() -> Vec<String>,
+                                (|| -> Vec<String> { Vec::new() }) as fn() -> Vec<String>,
                             ))
                                 .map(|default: fn() -> Vec<String>| default())
                                 .or_else(|| (&__probe2).absent())

@@ -12,61 +12,46 @@ async fn update_item(
 #[allow(non_camel_case_types, missing_docs)]
 #[derive(Debug, Clone, Copy)]
 struct update_item {}
+#[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
 const _: () = {
-    use ::ferrapi::__private as __rt;
+    use ::ferrapi::__private::{self as __rt, NoBody as _};
+    const __ARG0: __rt::Param<i64> = __rt::Param::named("item_id");
+    const __ARG1: __rt::Param<Option<String>> = __rt::Param::named("q");
+    const __BODY1: __rt::Bodies = __rt::BodyProbe::<Option<String>>::BODY;
+    const __ARG2: __rt::Param<i64> = __rt::Param::named("limit");
+    const __BODY2: __rt::Bodies = __BODY1.with(__rt::BodyProbe::<i64>::BODY);
+    const __ARG3: __rt::Param<Item> = __rt::Param::named("item");
+    const __BODY3: __rt::Bodies = __BODY2.with(__rt::BodyProbe::<Item>::BODY);
+    const __HANDLER: __rt::Handler = |__cx, __group| __rt::start(
+        __cx,
+        __group,
+        |__cx, __err| {
+            let __arg0 = __rt::path_param::<i64>(__cx, 0usize, __ARG0, __err);
+            let __arg1 = <Option<String> as __rt::Arg<_>>::extract(__cx, __ARG1, __err);
+            let __arg2 = <i64 as __rt::Arg<_>>::extract(__cx, __ARG2, __err);
+            let __arg3 = <Item as __rt::Arg<_>>::extract(__cx, __ARG3, __err);
+            (__arg0, (__arg1, (__arg2, (__arg3, ()))))
+        },
+        |(__arg0, (__arg1, (__arg2, (__arg3, ()))))| async move {
+            update_item(__arg0, __arg1, __arg2, __arg3).await
+        },
+        |__out| <Json<Value> as __rt::IntoResponse>::into_response(__out),
+        __rt::Call::InPlace("update_item"),
+    );
     impl __rt::Route for update_item {
-        #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
-            use __rt::NoBody as _;
-            __rt::assert_path_param::<i64>();
-            const __ARG0: __rt::Param<i64> = __rt::Param::named("item_id");
-            const __ARG1: __rt::Param<Option<String>> = __rt::Param::named("q");
-            const __BODY1: __rt::Bodies = __rt::Bodies::NONE
-                .with(__rt::BodyProbe::<Option<String>>::MODE);
-            const __ARG2: __rt::Param<i64> = __rt::Param::named("limit");
-            const __BODY2: __rt::Bodies = __BODY1.with(__rt::BodyProbe::<i64>::MODE);
+            let _ = __rt::path_param::<i64>;
             __rt::assert_one_body::<i64, { __BODY2.repeated }>();
-            const __ARG3: __rt::Param<Item> = __rt::Param::named("item");
-            const __BODY3: __rt::Bodies = __BODY2.with(__rt::BodyProbe::<Item>::MODE);
             __rt::assert_one_body::<Item, { __BODY3.repeated }>();
-            __rt::assert_into_response::<Json<Value>>();
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "update_item",
                 method: __rt::Method::POST,
                 path: "/items/{item_id}",
-                handler: |__cx, __group| __rt::start(
-                    __cx,
-                    __group,
-                    |__cx, __errors| {
-                        let __arg0 = __rt::path_param::<
-                            i64,
-                        >(__cx, 0usize, __ARG0, __errors);
-                        let __arg1 = <Option<
-                            String,
-                        > as __rt::Arg<_>>::extract(__cx, __ARG1, __errors);
-                        let __arg2 = <i64 as __rt::Arg<
-                            _,
-                        >>::extract(__cx, __ARG2, __errors);
-                        let __arg3 = <Item as __rt::Arg<
-                            _,
-                        >>::extract(__cx, __ARG3, __errors);
-                        (__arg0, (__arg1, (__arg2, (__arg3, ()))))
-                    },
-                    |(__arg0, (__arg1, (__arg2, (__arg3, ()))))| async move {
-                        update_item(__arg0, __arg1, __arg2, __arg3).await
-                    },
-                    |__out| <Json<Value> as __rt::IntoResponse>::into_response(__out),
-                    __rt::Call::InPlace("update_item"),
-                ),
+                handler: __HANDLER,
                 body: __BODY3.mode,
                 include_in_schema: true,
                 operation: |registry: &mut __rt::SchemaRegistry| -> __rt::Operation {
-                    let mut op = __rt::Operation::new(
-                        "update_item",
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        &[],
-                    );
+                    let mut op = __rt::Operation::new("update_item", &[]);
                     op.with_examples(
                         __rt::json!([42]),
                         |op| {
@@ -99,8 +84,7 @@ const _: () = {
                 check: |state| {
                     <Option<String> as __rt::Arg<_>>::check(state)?;
                     <i64 as __rt::Arg<_>>::check(state)?;
-                    <Item as __rt::Arg<_>>::check(state)?;
-                    ::core::result::Result::Ok(())
+                    <Item as __rt::Arg<_>>::check(state)
                 },
             })
         }

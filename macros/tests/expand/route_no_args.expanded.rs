@@ -9,33 +9,29 @@ async fn health() -> &'static str {
 #[allow(non_camel_case_types, missing_docs)]
 #[derive(Debug, Clone, Copy)]
 struct health {}
+#[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
 const _: () = {
     use ::ferrapi::__private as __rt;
+    const __HANDLER: __rt::Handler = |__cx, __group| __rt::start(
+        __cx,
+        __group,
+        |__cx, __err| { () },
+        |()| async move { health().await },
+        |__out| <&'static str as __rt::IntoResponse>::into_response(__out),
+        __rt::Call::InPlace("health"),
+    );
     impl __rt::Route for health {
-        #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
-            __rt::assert_into_response::<&'static str>();
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "health",
                 method: __rt::Method::GET,
                 path: "/health",
-                handler: |__cx, __group| __rt::start(
-                    __cx,
-                    __group,
-                    |__cx, __errors| { () },
-                    |()| async move { health().await },
-                    |__out| <&'static str as __rt::IntoResponse>::into_response(__out),
-                    __rt::Call::InPlace("health"),
-                ),
+                handler: __HANDLER,
                 body: __rt::BodyMode::None,
                 include_in_schema: true,
                 operation: |registry: &mut __rt::SchemaRegistry| -> __rt::Operation {
-                    let mut op = __rt::Operation::new(
-                        "health",
-                        ::core::option::Option::Some("Liveness probe."),
-                        ::core::option::Option::None,
-                        &[],
-                    );
+                    let mut op = __rt::Operation::new("health", &[]);
+                    op.summary("Liveness probe.");
                     op.response("text/plain", __rt::json!({ "type" : "string" }));
                     op
                 },

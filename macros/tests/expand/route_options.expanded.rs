@@ -9,45 +9,37 @@ async fn create_thing(thing: Thing) -> (StatusCode, Json<Thing>) {
 #[allow(non_camel_case_types, missing_docs)]
 #[derive(Debug, Clone, Copy)]
 struct create_thing {}
+#[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
 const _: () = {
-    use ::ferrapi::__private as __rt;
+    use ::ferrapi::__private::{self as __rt, NoBody as _};
+    const __ARG0: __rt::Param<Thing> = __rt::Param::named("thing");
+    const __BODY0: __rt::Bodies = __rt::BodyProbe::<Thing>::BODY;
+    const __HANDLER: __rt::Handler = |__cx, __group| __rt::start(
+        __cx,
+        __group,
+        |__cx, __err| {
+            let __arg0 = <Thing as __rt::Arg<_>>::extract(__cx, __ARG0, __err);
+            (__arg0, ())
+        },
+        |(__arg0, ())| async move { create_thing(__arg0).await },
+        |__out| <(StatusCode, Json<Thing>) as __rt::IntoResponse>::into_response(__out),
+        __rt::Call::InPlace("create_thing"),
+    );
     impl __rt::Route for create_thing {
-        #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
-            use __rt::NoBody as _;
-            const __ARG0: __rt::Param<Thing> = __rt::Param::named("thing");
-            const __BODY0: __rt::Bodies = __rt::Bodies::NONE
-                .with(__rt::BodyProbe::<Thing>::MODE);
-            __rt::assert_into_response::<(StatusCode, Json<Thing>)>();
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "create_thing",
                 method: __rt::Method::POST,
                 path: "/things",
-                handler: |__cx, __group| __rt::start(
-                    __cx,
-                    __group,
-                    |__cx, __errors| {
-                        let __arg0 = <Thing as __rt::Arg<
-                            _,
-                        >>::extract(__cx, __ARG0, __errors);
-                        (__arg0, ())
-                    },
-                    |(__arg0, ())| async move { create_thing(__arg0).await },
-                    |__out| <(
-                        StatusCode,
-                        Json<Thing>,
-                    ) as __rt::IntoResponse>::into_response(__out),
-                    __rt::Call::InPlace("create_thing"),
-                ),
+                handler: __HANDLER,
                 body: __BODY0.mode,
                 include_in_schema: true,
                 operation: |registry: &mut __rt::SchemaRegistry| -> __rt::Operation {
                     let mut op = __rt::Operation::new(
                         "create_thing",
-                        ::core::option::Option::Some("Create a thing."),
-                        ::core::option::Option::None,
                         &["things", "writes"],
                     );
+                    op.summary("Create a thing.");
                     <Thing as __rt::Arg<_>>::doc(__ARG0, &mut op, registry);
                     {
                         use __rt::ProbeKnown as _;
@@ -69,10 +61,7 @@ const _: () = {
                     op.extra_response(422, "Invalid");
                     op
                 },
-                check: |state| {
-                    <Thing as __rt::Arg<_>>::check(state)?;
-                    ::core::result::Result::Ok(())
-                },
+                check: |state| { <Thing as __rt::Arg<_>>::check(state) },
             })
         }
     }

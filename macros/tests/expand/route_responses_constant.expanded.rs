@@ -8,45 +8,36 @@ async fn list_doctors(store: State<Store>) -> Result<Json<Vec<Doctor>>, HttpErro
 #[allow(non_camel_case_types, missing_docs)]
 #[derive(Debug, Clone, Copy)]
 struct list_doctors {}
+#[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
 const _: () = {
-    use ::ferrapi::__private as __rt;
+    use ::ferrapi::__private::{self as __rt, NoBody as _};
+    const __ARG0: __rt::Param<State<Store>> = __rt::Param::named("store");
+    const __BODY0: __rt::Bodies = __rt::BodyProbe::<State<Store>>::BODY;
+    const __HANDLER: __rt::Handler = |__cx, __group| __rt::start(
+        __cx,
+        __group,
+        |__cx, __err| {
+            let __arg0 = <State<Store> as __rt::Arg<_>>::extract(__cx, __ARG0, __err);
+            (__arg0, ())
+        },
+        |(__arg0, ())| async move { list_doctors(__arg0).await },
+        |__out| <Result<
+            Json<Vec<Doctor>>,
+            HttpError,
+        > as __rt::IntoResponse>::into_response(__out),
+        __rt::Call::Boxed,
+    );
     impl __rt::Route for list_doctors {
-        #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
-            use __rt::NoBody as _;
-            const __ARG0: __rt::Param<State<Store>> = __rt::Param::named("store");
-            const __BODY0: __rt::Bodies = __rt::Bodies::NONE
-                .with(__rt::BodyProbe::<State<Store>>::MODE);
-            __rt::assert_into_response::<Result<Json<Vec<Doctor>>, HttpError>>();
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "list_doctors",
                 method: __rt::Method::GET,
                 path: "/doctors",
-                handler: |__cx, __group| __rt::start(
-                    __cx,
-                    __group,
-                    |__cx, __errors| {
-                        let __arg0 = <State<
-                            Store,
-                        > as __rt::Arg<_>>::extract(__cx, __ARG0, __errors);
-                        (__arg0, ())
-                    },
-                    |(__arg0, ())| async move { list_doctors(__arg0).await },
-                    |__out| <Result<
-                        Json<Vec<Doctor>>,
-                        HttpError,
-                    > as __rt::IntoResponse>::into_response(__out),
-                    __rt::Call::Boxed,
-                ),
+                handler: __HANDLER,
                 body: __BODY0.mode,
                 include_in_schema: true,
                 operation: |registry: &mut __rt::SchemaRegistry| -> __rt::Operation {
-                    let mut op = __rt::Operation::new(
-                        "list_doctors",
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        &["doctors"],
-                    );
+                    let mut op = __rt::Operation::new("list_doctors", &["doctors"]);
                     <State<Store> as __rt::Arg<_>>::doc(__ARG0, &mut op, registry);
                     {
                         use __rt::ProbeKnown as _;
@@ -80,10 +71,7 @@ const _: () = {
                     );
                     op
                 },
-                check: |state| {
-                    <State<Store> as __rt::Arg<_>>::check(state)?;
-                    ::core::result::Result::Ok(())
-                },
+                check: |state| { <State<Store> as __rt::Arg<_>>::check(state) },
             })
         }
     }

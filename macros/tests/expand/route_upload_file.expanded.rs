@@ -15,69 +15,58 @@ async fn upload(
 #[allow(non_camel_case_types, missing_docs)]
 #[derive(Debug, Clone, Copy)]
 struct upload {}
+#[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
 const _: () = {
-    use ::ferrapi::__private as __rt;
+    use ::ferrapi::__private::{self as __rt, NoBody as _};
+    const __ARG0: __rt::Param<UploadFile> = __rt::Param::named("file");
+    const __BODY0: __rt::Bodies = __rt::BodyProbe::<UploadFile>::BODY;
+    const __ARG1: __rt::Param<Option<UploadFile>> = __rt::Param::named("extra");
+    const __BODY1: __rt::Bodies = __BODY0
+        .with(__rt::BodyProbe::<Option<UploadFile>>::BODY);
+    const __ARG2: __rt::Param<Form<String>> = __rt::Param::named("note");
+    const __BODY2: __rt::Bodies = __BODY1.with(__rt::BodyProbe::<Form<String>>::BODY);
+    const __HANDLER: __rt::Handler = |__cx, __group| __rt::start(
+        __cx,
+        __group,
+        |__cx, __err| {
+            let __arg0 = <UploadFile as __rt::Arg<_>>::extract(__cx, __ARG0, __err);
+            let __arg1 = <Option<
+                UploadFile,
+            > as __rt::Arg<_>>::extract(__cx, __ARG1, __err);
+            let __arg2 = <Form<String> as __rt::Arg<_>>::extract(__cx, __ARG2, __err);
+            (__arg0, (__arg1, (__arg2, ())))
+        },
+        |(__arg0, (__arg1, (__arg2, ())))| async move {
+            upload(__arg0, __arg1, __arg2).await
+        },
+        |__out| <Json<Value> as __rt::IntoResponse>::into_response(__out),
+        __rt::Call::InPlace("upload"),
+    );
     impl __rt::Route for upload {
-        #[allow(unused_variables, clippy::redundant_closure, clippy::unused_unit)]
         fn def(&self) -> __rt::RouteDef {
-            use __rt::NoBody as _;
-            const __ARG0: __rt::Param<UploadFile> = __rt::Param::named("file");
-            const __BODY0: __rt::Bodies = __rt::Bodies::NONE
-                .with(__rt::BodyProbe::<UploadFile>::MODE);
             __rt::assert_form_part::<
                 UploadFile,
-                { __rt::BodyProbe::<UploadFile>::MODE.reads() },
+                { __rt::BodyProbe::<UploadFile>::BODY.mode.reads() },
             >();
-            const __ARG1: __rt::Param<Option<UploadFile>> = __rt::Param::named("extra");
-            const __BODY1: __rt::Bodies = __BODY0
-                .with(__rt::BodyProbe::<Option<UploadFile>>::MODE);
             __rt::assert_form_part::<
                 Option<UploadFile>,
-                { __rt::BodyProbe::<Option<UploadFile>>::MODE.reads() },
+                { __rt::BodyProbe::<Option<UploadFile>>::BODY.mode.reads() },
             >();
-            const __ARG2: __rt::Param<Form<String>> = __rt::Param::named("note");
-            const __BODY2: __rt::Bodies = __BODY1
-                .with(__rt::BodyProbe::<Form<String>>::MODE);
             __rt::assert_form_part::<
                 Form<String>,
-                { __rt::BodyProbe::<Form<String>>::MODE.reads() },
+                { __rt::BodyProbe::<Form<String>>::BODY.mode.reads() },
             >();
-            __rt::assert_into_response::<Json<Value>>();
             __rt::RouteDef::from(__rt::RouteParts {
                 name: "upload",
                 method: __rt::Method::POST,
                 path: "/upload",
-                handler: |__cx, __group| __rt::start(
-                    __cx,
-                    __group,
-                    |__cx, __errors| {
-                        let __arg0 = <UploadFile as __rt::Arg<
-                            _,
-                        >>::extract(__cx, __ARG0, __errors);
-                        let __arg1 = <Option<
-                            UploadFile,
-                        > as __rt::Arg<_>>::extract(__cx, __ARG1, __errors);
-                        let __arg2 = <Form<
-                            String,
-                        > as __rt::Arg<_>>::extract(__cx, __ARG2, __errors);
-                        (__arg0, (__arg1, (__arg2, ())))
-                    },
-                    |(__arg0, (__arg1, (__arg2, ())))| async move {
-                        upload(__arg0, __arg1, __arg2).await
-                    },
-                    |__out| <Json<Value> as __rt::IntoResponse>::into_response(__out),
-                    __rt::Call::InPlace("upload"),
-                ),
+                handler: __HANDLER,
                 body: __rt::BodyMode::Form,
                 include_in_schema: true,
                 operation: |registry: &mut __rt::SchemaRegistry| -> __rt::Operation {
-                    let mut op = __rt::Operation::new(
-                        "upload",
-                        ::core::option::Option::Some(
-                            "A route that takes files: its body is read as a form first (`__reads_form`), and every body argument is asserted to be a part of that form.",
-                        ),
-                        ::core::option::Option::None,
-                        &[],
+                    let mut op = __rt::Operation::new("upload", &[]);
+                    op.summary(
+                        "A route that takes files: its body is read as a form first (`__reads_form`), and every body argument is asserted to be a part of that form.",
                     );
                     <UploadFile as __rt::Arg<_>>::doc(__ARG0, &mut op, registry);
                     <Option<UploadFile> as __rt::Arg<_>>::doc(__ARG1, &mut op, registry);
@@ -87,8 +76,7 @@ const _: () = {
                 check: |state| {
                     <UploadFile as __rt::Arg<_>>::check(state)?;
                     <Option<UploadFile> as __rt::Arg<_>>::check(state)?;
-                    <Form<String> as __rt::Arg<_>>::check(state)?;
-                    ::core::result::Result::Ok(())
+                    <Form<String> as __rt::Arg<_>>::check(state)
                 },
             })
         }

@@ -51,18 +51,26 @@ impl<T> Param<T> {
         }
     }
 
-    /// [`Param::new`] without a default or constraints (a shorter expansion).
+    /// [`Param::new`] without a default or constraints: what the route macros start from (a
+    /// shorter expansion), adding [`Param::default`] and [`Param::constrained`].
     #[doc(hidden)]
     #[inline(always)]
     pub const fn named(name: &'static str) -> Self {
         Self::new(name, None, &[])
     }
 
-    /// [`Param::new`] without a default.
+    /// The declaration with the `#[default(..)]` value `default` gives.
     #[doc(hidden)]
     #[inline(always)]
-    pub const fn constrained(name: &'static str, constraints: &'static [Constraint]) -> Self {
-        Self::new(name, None, constraints)
+    pub const fn default(self, default: fn() -> T) -> Self {
+        Self::new(self.name, Some(default), self.constraints)
+    }
+
+    /// The declaration with `constraints`.
+    #[doc(hidden)]
+    #[inline(always)]
+    pub const fn constrained(self, constraints: &'static [Constraint]) -> Self {
+        Self::new(self.name, self.default, constraints)
     }
 
     /// The argument's name: the parameter's name in the API.

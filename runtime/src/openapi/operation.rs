@@ -111,20 +111,16 @@ pub struct Operation {
 }
 
 impl Operation {
-    /// A new operation for function `name` with its doc comment split into summary/description.
+    /// A new operation for function `name`, summarized by its title until its doc comment says
+    /// otherwise ([`Operation::summary`], [`Operation::description`]).
     #[doc(hidden)]
-    pub fn new(
-        name: &'static str,
-        summary: Option<&'static str>,
-        description: Option<&'static str>,
-        tags: &'static [&'static str],
-    ) -> Self {
+    pub fn new(name: &'static str, tags: &'static [&'static str]) -> Self {
         Operation {
             function: name,
             operation_id: None,
             unique_id: name.to_owned(),
-            summary: summary.map_or_else(|| title_case(name), str::to_owned),
-            description,
+            summary: title_case(name),
+            description: None,
             tags: tags.to_vec(),
             parameters: Vec::new(),
             body: None,
@@ -157,9 +153,24 @@ impl Operation {
         self.unique_id = id.to_owned();
     }
 
-    /// The `summary` (the route's `summary = ".."`), in place of the doc comment's first line.
+    /// The `summary`: the doc comment's first paragraph, or the route's `summary = ".."` in its
+    /// place.
     pub fn summary(&mut self, summary: &'static str) {
         self.summary = summary.to_owned();
+    }
+
+    /// The `description`: the rest of the doc comment (all of it with `summary = ".."`).
+    #[doc(hidden)]
+    pub fn description(&mut self, description: &'static str) {
+        self.description = Some(description);
+    }
+
+    /// [`Operation::summary`] and [`Operation::description`]: a doc comment of more than one
+    /// paragraph.
+    #[doc(hidden)]
+    pub fn doc(&mut self, summary: &'static str, description: &'static str) {
+        self.summary(summary);
+        self.description(description);
     }
 
     /// The success response's description (the route's `response_description = ".."`).
