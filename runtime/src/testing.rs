@@ -132,7 +132,8 @@ impl TestClient {
         F: Fn() -> Fut + Send + Sync + 'static,
         Fut: std::future::Future<Output = Result<D, crate::Response>> + Send + 'static,
     {
-        self.overrides.set::<D, F, Fut>(replace);
+        self.overrides
+            .set::<D, F, Fut>(replace, crate::extract::Cacheable::kept);
         self
     }
 
@@ -140,9 +141,9 @@ impl TestClient {
     /// gets a clone of `value` for dependency `D`.
     pub fn override_value<D>(self, value: D) -> Self
     where
-        D: crate::Dependency + Sync,
+        D: crate::Dependency + Send + Sync,
     {
-        self.override_dependency(move || std::future::ready(Ok(value.clone())))
+        self.override_dependency(move || std::future::ready(Ok(crate::extract::Cacheable::cached(&value))))
     }
 
     /// This client, sending header `name: value` with every request (a credential every test

@@ -114,7 +114,7 @@ impl<D: Dependency, R: Resolve<D>> Extracted for Pending<D, R> {
 
     #[inline]
     fn take((): (), deps: &Deps) -> Option<D> {
-        deps.get::<D>().cloned()
+        deps.get::<D>().map(D::cached)
     }
 }
 

@@ -22,18 +22,36 @@ use crate::openapi::Operation;
 use crate::response::{internal_error, Response};
 use crate::validate::{SchemaRegistry, ValidationErrors};
 
-/// What a dependency is: a value the request's cache can keep and hand out clones of.
+/// What a dependency is: a value the request's cache can keep and hand out clones of. Its own
+/// trait, not `Clone + Send` as supertraits, so a type that is neither is reported in its words
+/// (a supertrait's bound would be reported as `Clone` or `Send` alone).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is a dependency, so it must be `Clone + Send + 'static`",
     label = "a dependency that cannot be cached for the request",
     note = "a dependency used twice in one request runs once, and each use gets a clone of its value, kept in the request's future: derive `Clone` (put what is expensive to copy in an `Arc`), and hold no `Rc`, `RefCell` or borrowed data"
 )]
-pub trait Cacheable: Clone + Send + 'static {}
+pub trait Cacheable: Sized + 'static {
+    /// A clone of the value, for another use in the same request.
+    fn cached(&self) -> Self;
+
+    /// The value, kept in the request's cache.
+    fn kept(self) -> Box<dyn Any + Send>;
+}
 
 // Not recommended: the error then names `Cacheable` with the note above rather than `Clone` or
 // `Send` alone.
 #[diagnostic::do_not_recommend]
-impl<T: Clone + Send + 'static> Cacheable for T {}
+impl<T: Clone + Send + 'static> Cacheable for T {
+    #[inline]
+    fn cached(&self) -> Self {
+        self.clone()
+    }
+
+    #[inline]
+    fn kept(self) -> Box<dyn Any + Send> {
+        Box::new(self)
+    }
+}
 
 /// An async, cached dependency (FastAPI's `Depends`, axum's `FromRequestParts`): an argument
 /// whose value may take awaiting (a store lookup), may fail with any response (401, 403, 404:
@@ -102,7 +120,7 @@ impl Deps {
     /// An `Err` is the response that answers the request.
     pub async fn resolve<D: Dependency>(&mut self, input: impl Resolve<D>) -> Result<D, Response> {
         self.resolve_cached(input).await?;
-        self.get::<D>().cloned().ok_or_else(internal_error)
+        self.get::<D>().map(D::cached).ok_or_else(internal_error)
     }
 
     /// [`Deps::resolve`] that keeps the value in the cache only: the route's handler takes it
@@ -119,7 +137,7 @@ impl Deps {
             None => input.resolve(self).await?,
             Some(replaced) => overridden::<D>(replaced.await?)?,
         };
-        self.values.push((id, Box::new(value)));
+        self.values.push((id, value.kept()));
         Ok(())
     }
 

@@ -45,17 +45,18 @@ tokio::task_local! {
 }
 
 impl Overrides {
-    /// Replace dependency `D` by `replace()`, or the override of `D` made before.
-    pub(crate) fn set<D, F, Fut>(&mut self, replace: F)
+    /// Replace dependency `D` by `replace()`, or the override of `D` made before; `keep` puts
+    /// its value in the request's cache (`Cacheable::kept`).
+    pub(crate) fn set<D, F, Fut>(&mut self, replace: F, keep: fn(D) -> Box<dyn Any + Send>)
     where
-        D: Send + 'static,
+        D: 'static,
         F: Fn() -> Fut + Send + Sync + 'static,
         Fut: Future<Output = Result<D, Response>> + Send + 'static,
     {
         ANY.store(true, Ordering::Relaxed);
         let replacement: Replacement = Arc::new(move || {
             let replaced = replace();
-            Box::pin(async move { replaced.await.map(|value| Box::new(value) as Box<dyn Any + Send>) })
+            Box::pin(async move { replaced.await.map(keep) })
         });
         self.0.retain(|(id, _)| *id != TypeId::of::<D>());
         self.0.push((TypeId::of::<D>(), replacement));
