@@ -127,6 +127,7 @@ runtime_paths! {
     assert_digits => assert_digits;
     assert_one_body => assert_one_body;
     assert_form_part => assert_form_part;
+    assert_acyclic => assert_acyclic;
 }
 
 // A string enumeration as a form field.

@@ -272,6 +272,14 @@ pub const fn assert_form_part<T: FormPart<BODY>, const BODY: bool>() {}
 pub trait NotBody<const BODY: bool> {}
 impl<T: ?Sized> NotBody<false> for T {}
 
+/// Compile-time check of a `#[dependency]`'s resolution (what its `extract` returns): `Unpin`,
+/// which every resolution is, asked so that the compiler looks into the resolutions of the
+/// dependencies it takes. Dependencies that take each other, which could never be resolved, are
+/// then a cycle reported at their `#[dependency]`, rather than an overflow reported without a
+/// place when the types are laid out.
+#[inline(always)]
+pub const fn assert_acyclic<T: Unpin>(_resolve: &T) {}
+
 /// Assert that argument `T` is not a second JSON body.
 pub const fn assert_one_body<T: OneBody<REPEATED>, const REPEATED: bool>() {}
 

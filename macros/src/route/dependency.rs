@@ -202,6 +202,11 @@ fn arg_impl(func: &ItemFn, value: &Value, params: &[Classified], responses: &[Ex
         argument.attrs.document_with_examples(&quote!(__op), doc)
     });
     let checks = checks(&arguments, &quote!(__state));
+    // What the function returns, asked `Unpin` here, which looks into the resolutions of the
+    // dependencies it takes (the types their `extract` returns): dependencies that take each
+    // other are then a cycle the compiler reports at the attribute, not an overflow it reports
+    // nowhere when it lays the types out.
+    let assert_acyclic = paths::assert_acyclic();
     let responses = responses.iter().map(|r| {
         let (status, description) = (&r.status, description(&r.description));
         quote!(__op.dependency_response(#status, #description);)
@@ -222,7 +227,9 @@ fn arg_impl(func: &ItemFn, value: &Value, params: &[Classified], responses: &[Ex
             ) -> ::core::option::Option<impl #resolve<Self> + use<>> {
                 #assertions
                 #(#extract)*
-                #depend(#list, |#list| async move { #output })
+                let __resolve = #depend(#list, |#list| async move { #output });
+                #assert_acyclic(&__resolve);
+                __resolve
             }
 
             #[allow(unused_variables)]

@@ -30,7 +30,7 @@ const _: () = {
             let __arg0 = <String as __rt::Arg<_>>::extract(__cx, __ARG0, __err);
             let __arg1 = <State<Users> as __rt::Arg<_>>::extract(__cx, __ARG1, __err);
             let __arg2 = <Settings as __rt::Arg<_>>::extract(__cx, __ARG2, __err);
-            __rt::depend(
+            let __resolve = __rt::depend(
                 (__arg0, (__arg1, (__arg2, ()))),
                 |(__arg0, (__arg1, (__arg2, ())))| async move {
                     ::core::result::Result::map_err(
@@ -38,7 +38,9 @@ const _: () = {
                         <HttpError as __rt::IntoResponse>::into_response,
                     )
                 },
-            )
+            );
+            __rt::assert_acyclic(&__resolve);
+            __resolve
         }
         #[allow(unused_variables)]
         fn doc(__op: &mut __rt::Operation, __registry: &mut __rt::SchemaRegistry) {
@@ -77,12 +79,14 @@ const _: () = {
             __rt::BodyProbe::<i64>::not_body();
             let __arg0 = <i64 as __rt::Arg<_>>::extract(__cx, __ARG0, __err);
             let __arg1 = <i64 as __rt::Arg<_>>::extract(__cx, __ARG1, __err);
-            __rt::depend(
+            let __resolve = __rt::depend(
                 (__arg0, (__arg1, ())),
                 |(__arg0, (__arg1, ()))| async move {
                     ::core::result::Result::Ok(pagination(__arg0, __arg1))
                 },
-            )
+            );
+            __rt::assert_acyclic(&__resolve);
+            __resolve
         }
         #[allow(unused_variables)]
         fn doc(__op: &mut __rt::Operation, __registry: &mut __rt::SchemaRegistry) {
