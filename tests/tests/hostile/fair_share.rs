@@ -25,7 +25,7 @@ use hyper_util::rt::{TokioExecutor, TokioIo};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
-use crate::support::{app, exclusive, fresh, refusals, rss, serve};
+use crate::support::{app, exclusive, frame_types, fresh, refusals, rss, serve};
 
 /// The budget of the attacked app.
 const BUDGET: usize = 8 << 20;
@@ -532,14 +532,7 @@ async fn an_idle_http2_connection_closed_for_room_is_sent_a_goaway() {
             Err(_) => {}
         }
     }
-    let mut kinds = Vec::new();
-    let mut at = 0;
-    while at + 9 <= bytes.len() {
-        let length =
-            usize::from(bytes[at]) << 16 | usize::from(bytes[at + 1]) << 8 | usize::from(bytes[at + 2]);
-        kinds.push(bytes[at + 3]);
-        at += 9 + length;
-    }
+    let kinds = frame_types(&bytes);
     assert!(kinds.contains(&7), "no GOAWAY among the frames sent: {kinds:?}");
     let (status, took) = newcomer.await.unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(status, 200);

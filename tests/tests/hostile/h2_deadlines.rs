@@ -13,7 +13,7 @@ use tokio::io::AsyncWriteExt;
 use tokio::net::TcpStream;
 
 use crate::support::{
-    app, closed_within, cpu_time, exclusive, fresh_clients_are_served, refusals, rss, serve, BIG,
+    app, closed_within, cpu_time, exclusive, frame_types, fresh_clients_are_served, refusals, rss, serve, BIG,
 };
 
 const PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
@@ -66,17 +66,6 @@ async fn an_idle_http2_connection_is_closed_like_an_idle_http1_one() {
         .unwrap_or_else(|_| panic!("an idle HTTP/2 client connection was open after 4 s"))
         .unwrap_or_else(|e| panic!("{e}"))
         .unwrap_or_else(|e| panic!("the connection ended with an error: {e}"));
-}
-
-/// The frame types in `bytes`, a sequence of HTTP/2 frames.
-fn frame_types(mut bytes: &[u8]) -> Vec<u8> {
-    let mut types = Vec::new();
-    while bytes.len() >= 9 {
-        let length = usize::from(bytes[0]) << 16 | usize::from(bytes[1]) << 8 | usize::from(bytes[2]);
-        types.push(bytes[3]);
-        bytes = bytes.get(9 + length..).unwrap_or_default();
-    }
-    types
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -132,3 +132,14 @@ pub async fn refusals(addr: SocketAddr, reason: &str) -> u64 {
         .and_then(|n| n.trim().parse().ok())
         .unwrap_or(0)
 }
+
+/// The frame types in `bytes`, a sequence of HTTP/2 frames.
+pub fn frame_types(mut bytes: &[u8]) -> Vec<u8> {
+    let mut types = Vec::new();
+    while bytes.len() >= 9 {
+        let length = usize::from(bytes[0]) << 16 | usize::from(bytes[1]) << 8 | usize::from(bytes[2]);
+        types.push(bytes[3]);
+        bytes = bytes.get(9 + length..).unwrap_or_default();
+    }
+    types
+}
