@@ -26,7 +26,7 @@ for step in "${steps[@]}"; do
       python3 -B -m unittest discover --quiet -s scripts/tests
       echo "== module cycles and layers (scripts/check-cycles.py, scripts/layers.toml)"
       python3 scripts/check-cycles.py runtime/src runtime/template/src macros/src service/src \
-        client/runtime/src client/gen/src
+        client/runtime/src client/gen/src wire/src
       echo "== ARCHITECTURE.md against the code (scripts/check-architecture.py)"
       python3 scripts/check-architecture.py
       ;;

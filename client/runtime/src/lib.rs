@@ -58,7 +58,7 @@ pub use retry::RetryPolicy;
 pub use stream::{ByteStream, Event, EventStream, JsonLines};
 pub use transport::{BoxFuture, HyperSettings, HyperTransport, ServiceTransport, Transport};
 #[cfg(feature = "chrono")]
-pub use value::{DateTime, Duration};
+pub use value::{DateTime, Duration, Time};
 
 // The crates generated code names, re-exported so a generated client depends on this crate alone
 // (and names the versions this crate reads and writes).

@@ -14,6 +14,7 @@ use ferrapi_client::chrono::{NaiveDate, NaiveTime};
 use ferrapi_client::rust_decimal::Decimal;
 use ferrapi_client::url::Url;
 use ferrapi_client::uuid::Uuid;
+use ferrapi_client::Time;
 use ferrapi_client::{Client as Runtime, DateTime, Duration, ServiceTransport};
 use ferrapi_client_tests::types_example::operations::{BookResponse, PutEventResponse, ReadEventResponse};
 use ferrapi_client_tests::types_example::types::{
@@ -36,7 +37,7 @@ fn event() -> EventInput {
         code: "RSN-2025".into(),
         starts: "2025-06-01T19:30:00+02:00".parse().unwrap(),
         length: "PT2H30M".parse().unwrap(),
-        doors_open: NaiveTime::from_hms_opt(19, 0, 0).unwrap(),
+        doors_open: Time::from(NaiveTime::from_hms_opt(19, 0, 0).unwrap()),
         sales_end: "2025-06-01T18:00:00".parse().unwrap(),
         organiser: "Ferris <Ferris@Example.ORG>".into(),
         link: Url::parse("https://example.org/rust-nights").unwrap(),
@@ -116,7 +117,7 @@ async fn round_trip(api: &Client) {
     let day = NaiveDate::from_ymd_opt(2025, 6, 1).unwrap();
     let on_day = api
         .events_on(day)
-        .doors_from(NaiveTime::from_hms_opt(18, 30, 0).unwrap())
+        .doors_from(Time::from(NaiveTime::from_hms_opt(18, 30, 0).unwrap()))
         .await
         .unwrap();
     assert_eq!(on_day.into_ok().unwrap().len(), 1);

@@ -195,7 +195,7 @@ impl<'a> Context<'a> {
             Ty::Object => quote!(#rt::serde_json::Map<String, #rt::serde_json::Value>),
             Ty::DateTime => quote!(#rt::DateTime),
             Ty::Date => quote!(#rt::chrono::NaiveDate),
-            Ty::Time => quote!(#rt::chrono::NaiveTime),
+            Ty::Time => quote!(#rt::Time),
             Ty::Duration => quote!(#rt::Duration),
             Ty::Uuid => quote!(#rt::uuid::Uuid),
             Ty::Decimal => quote!(#rt::rust_decimal::Decimal),

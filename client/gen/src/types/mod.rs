@@ -51,7 +51,7 @@ pub enum Ty {
     DateTime,
     /// `chrono::NaiveDate`.
     Date,
-    /// `chrono::NaiveTime`.
+    /// `ferrapi_client::Time` (aware or naive, as sent).
     Time,
     /// `ferrapi_client::Duration`.
     Duration,

@@ -1,14 +1,15 @@
 //! `format: date-time`: pydantic writes the same schema for an aware datetime (with an offset)
 //! and a naive one (without), so a client cannot know which it gets.
 //!
-//! Rules enforced here: [`DateTime`] holds either, as it came (RFC 3339 with its offset, or a
-//! local date-time), never guessing an offset for a naive one; it is written back as pydantic
-//! writes it (`Z` for UTC, fractions only when there are some).
+//! Rules enforced here: [`DateTime`] holds either, as it came (with its offset, or a local
+//! date-time), never guessing an offset for a naive one; it is read as pydantic reads a
+//! `datetime` and written back as pydantic (and ferrapi's server) writes it (`Z` for UTC, six
+//! digits of fraction when there is one): both by `ferrapi-wire`, the server's own code.
 
 use std::fmt;
 use std::str::FromStr;
 
-use chrono::{FixedOffset, NaiveDateTime, SecondsFormat, TimeZone, Utc};
+use chrono::{FixedOffset, NaiveDateTime, TimeZone, Utc};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::param::ToParam;
@@ -69,17 +70,13 @@ impl PartialEq<NaiveDateTime> for DateTime {
     }
 }
 
-/// The text is not a date-time.
+/// The text is not a date-time (pydantic's words for why).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct InvalidDateTime(String);
 
 impl fmt::Display for InvalidDateTime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "not a date-time (RFC 3339, with or without an offset): `{}`",
-            self.0
-        )
+        f.write_str(&self.0)
     }
 }
 
@@ -88,24 +85,28 @@ impl std::error::Error for InvalidDateTime {}
 impl FromStr for DateTime {
     type Err = InvalidDateTime;
 
+    /// As pydantic reads a `datetime`: with or without an offset, a date alone (midnight,
+    /// naive), or a unix timestamp (UTC).
     fn from_str(text: &str) -> Result<Self, InvalidDateTime> {
-        if let Ok(aware) = chrono::DateTime::parse_from_rfc3339(text) {
-            return Ok(DateTime::Aware(aware));
+        let invalid = |error: ferrapi_wire::WireError| InvalidDateTime(format!("`{text}`: {error}"));
+        let (local, offset) = ferrapi_wire::datetime::datetime_text(text).map_err(invalid)?;
+        match offset {
+            None => Ok(DateTime::Naive(local)),
+            Some(_) => ferrapi_wire::datetime::aware((local, offset))
+                .map(DateTime::Aware)
+                .map_err(invalid),
         }
-        for format in ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%d %H:%M:%S%.f", "%Y-%m-%dT%H:%M"] {
-            if let Ok(naive) = NaiveDateTime::parse_from_str(text, format) {
-                return Ok(DateTime::Naive(naive));
-            }
-        }
-        Err(InvalidDateTime(text.to_owned()))
     }
 }
 
 impl fmt::Display for DateTime {
+    /// pydantic's text: `2024-05-01T09:30:00.500000+02:00`, UTC as `Z`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            DateTime::Aware(aware) => f.write_str(&aware.to_rfc3339_opts(SecondsFormat::AutoSi, true)),
-            DateTime::Naive(naive) => write!(f, "{}", naive.format("%Y-%m-%dT%H:%M:%S%.f")),
+            DateTime::Aware(aware) => {
+                ferrapi_wire::datetime::write_datetime(f, aware.naive_local(), Some(*aware.offset()), "Z")
+            }
+            DateTime::Naive(naive) => ferrapi_wire::datetime::write_datetime(f, *naive, None, "Z"),
         }
     }
 }
@@ -141,7 +142,7 @@ mod tests {
             "2024-05-01T09:30:00+02:00",
             "2024-05-01T07:30:00.123456Z",
             "2024-05-01T07:30:00",
-            "2024-05-01T07:30:00.500",
+            "2024-05-01T07:30:00.500000",
         ] {
             let value: DateTime = text.parse().unwrap();
             assert_eq!(value.to_string(), text);
@@ -166,6 +167,9 @@ mod tests {
         assert_eq!("2024-05-01T09:30:00+02:00".parse::<DateTime>().unwrap(), utc);
         assert_eq!(DateTime::from(utc).to_string(), "2024-05-01T07:30:00Z");
         assert!("yesterday".parse::<DateTime>().is_err());
+        // Six digits of fraction, as the server (and pydantic) writes them.
+        let quarter = "2024-05-01T10:30:00.25+02:00".parse::<DateTime>().unwrap();
+        assert_eq!(quarter.to_string(), "2024-05-01T10:30:00.250000+02:00");
         assert!(serde_json::from_str::<DateTime>("1714548600").is_err());
     }
 }

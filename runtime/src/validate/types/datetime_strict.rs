@@ -13,42 +13,14 @@
 //! - a time reads text as the lax `NaiveTime` does;
 //! - any JSON value but a string is the type error: `date_type`, `datetime_type`, `time_type`.
 
-use chrono::{DateTime, Datelike, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, Utc};
+use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, Utc};
+use ferrapi_wire::datetime::{aware, naive, strict_date, strict_datetime};
 
-use super::datetime::{aware, date_of, naive, parsing, read_instant, time_text};
-use super::speedate::{self, Instant};
+use super::datetime::time_text;
 use super::strict::{sealed::Sealed, StrictValue};
 use crate::validate::error::Failure;
 
-const DATE_WORDS: &str = "Input should be a valid date in the format YYYY-MM-DD";
-const NOT_EXACT: &str = "Timestamp is not an exact date";
 const DATETIME_WORDS: &str = "Input should be a valid datetime";
-
-/// The day a whole integer timestamp names, when it is midnight UTC of a year Python has.
-fn exact_day(stamp: i64) -> Option<NaiveDate> {
-    let (local, _) = speedate::timestamp(stamp as f64)
-        .ok()
-        .and_then(|i| read_instant(i).ok())?;
-    Some(local.date())
-        .filter(|_| local.time() == NaiveTime::MIN)
-        .filter(|day| (1..=9999).contains(&day.year()))
-}
-
-fn strict_date(raw: &str) -> Result<NaiveDate, Failure> {
-    match speedate::date(raw) {
-        Ok(parts) => date_of(parts),
-        Err(error) => match speedate::integer_text(raw) {
-            Some(stamp) => exact_day(stamp).ok_or_else(|| parsing("date_parsing", DATE_WORDS, NOT_EXACT)),
-            None => Err(parsing("date_parsing", DATE_WORDS, error)),
-        },
-    }
-}
-
-fn strict_datetime(raw: &str) -> Result<(NaiveDateTime, Option<i32>), Failure> {
-    speedate::datetime_strict(raw)
-        .map_err(|error| parsing("datetime_parsing", DATETIME_WORDS, error))
-        .and_then(|instant: Instant| read_instant(instant))
-}
 
 fn datetime_type() -> Failure {
     Failure::new("datetime_type", DATETIME_WORDS)
@@ -57,7 +29,7 @@ fn datetime_type() -> Failure {
 impl Sealed for NaiveDate {}
 impl StrictValue for NaiveDate {
     fn from_strict_text(raw: &str) -> Result<Self, Failure> {
-        strict_date(raw)
+        Ok(strict_date(raw)?)
     }
     fn type_error() -> Failure {
         Failure::new("date_type", "Input should be a valid date")
@@ -67,7 +39,7 @@ impl StrictValue for NaiveDate {
 impl Sealed for NaiveDateTime {}
 impl StrictValue for NaiveDateTime {
     fn from_strict_text(raw: &str) -> Result<Self, Failure> {
-        strict_datetime(raw).and_then(naive)
+        Ok(naive(strict_datetime(raw)?)?)
     }
     fn type_error() -> Failure {
         datetime_type()
@@ -77,7 +49,7 @@ impl StrictValue for NaiveDateTime {
 impl Sealed for DateTime<FixedOffset> {}
 impl StrictValue for DateTime<FixedOffset> {
     fn from_strict_text(raw: &str) -> Result<Self, Failure> {
-        strict_datetime(raw).and_then(aware)
+        Ok(aware(strict_datetime(raw)?)?)
     }
     fn type_error() -> Failure {
         datetime_type()
@@ -87,9 +59,7 @@ impl StrictValue for DateTime<FixedOffset> {
 impl Sealed for DateTime<Utc> {}
 impl StrictValue for DateTime<Utc> {
     fn from_strict_text(raw: &str) -> Result<Self, Failure> {
-        strict_datetime(raw)
-            .and_then(aware)
-            .map(|t| t.with_timezone(&Utc))
+        Ok(aware(strict_datetime(raw)?)?.with_timezone(&Utc))
     }
     fn type_error() -> Failure {
         datetime_type()
@@ -133,7 +103,7 @@ mod tests {
             "date_parsing Input should be a valid date in the format YYYY-MM-DD, Timestamp is not an exact date"
         );
         assert!(
-            error::<NaiveDate>("253402300800").ends_with(NOT_EXACT),
+            error::<NaiveDate>("253402300800").ends_with("Timestamp is not an exact date"),
             "year 10000"
         );
         assert!(error::<NaiveDate>("1714521600.0").ends_with("invalid date separator, expected `-`"));

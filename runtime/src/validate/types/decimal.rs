@@ -23,41 +23,8 @@ use super::{text_value, TextValue};
 use crate::validate::constraint::{Bound, Constrainable};
 use crate::validate::error::Failure;
 
-fn parsing() -> Failure {
-    Failure::new("decimal_parsing", "Input should be a valid decimal")
-}
-
-/// `text` without the `_` separators Python allows between digits; `None` for a misplaced one.
-fn without_separators(text: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut out = String::with_capacity(text.len());
-    for (i, c) in text.char_indices() {
-        if c == '_' {
-            let between =
-                i > 0 && bytes[i - 1].is_ascii_digit() && bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
-            if !between {
-                return None;
-            }
-        } else {
-            out.push(c);
-        }
-    }
-    Some(out)
-}
-
 fn decimal_text(raw: &str) -> Result<Decimal, Failure> {
-    let text = without_separators(raw.trim()).ok_or_else(parsing)?;
-    let unsigned = text.trim_start_matches(['+', '-']).to_ascii_lowercase();
-    if matches!(unsigned.as_str(), "nan" | "snan" | "inf" | "infinity") {
-        return Err(Failure::new("finite_number", "Input should be a finite number"));
-    }
-    let plain = text.strip_prefix('+').unwrap_or(&text);
-    let parsed = if plain.contains(['e', 'E']) {
-        Decimal::from_scientific(plain)
-    } else {
-        Decimal::from_str_exact(plain)
-    };
-    parsed.map_err(|_| parsing())
+    Ok(ferrapi_wire::decimal::decimal_text(raw)?)
 }
 
 impl TextValue for Decimal {

@@ -31,10 +31,6 @@ mod email;
 mod ip;
 #[cfg(feature = "datetime")]
 mod plain_datetime;
-#[cfg(feature = "datetime")]
-mod speedate;
-#[cfg(feature = "datetime")]
-mod speedate_duration;
 mod strict;
 #[cfg(feature = "url")]
 mod url;
@@ -50,6 +46,19 @@ pub use plain_datetime::Datetime;
 pub use strict::{Strict, StrictValue};
 #[cfg(feature = "url")]
 pub use url::HttpUrl;
+
+/// A wire format's error (the grammars and their words are `ferrapi-wire`'s, shared with the
+/// generated clients) as the failure a 422 item is made of: `ctx` is `{"error": words}`.
+impl From<ferrapi_wire::WireError> for Failure {
+    #[inline]
+    fn from(error: ferrapi_wire::WireError) -> Self {
+        Failure {
+            kind: error.kind,
+            msg: error.msg,
+            ctx: error.error.map(|words| serde_json::json!({ "error": words })),
+        }
+    }
+}
 
 /// A type read from text (a parameter, or a JSON string) and from a JSON value by one reader
 /// each: what the macro [`text_value!`] turns into the five traits of a parameter and field type.

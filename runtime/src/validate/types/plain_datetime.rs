@@ -12,7 +12,7 @@
 
 use std::fmt;
 
-use chrono::{DateTime, FixedOffset, NaiveDateTime, TimeZone, Timelike, Utc};
+use chrono::{DateTime, FixedOffset, NaiveDateTime, TimeZone, Utc};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
@@ -76,25 +76,7 @@ impl Datetime {
 
     /// FastAPI's text: `utc` is what UTC is written as (`Z` or `+00:00`).
     fn write(&self, out: &mut impl fmt::Write, utc: &str) -> fmt::Result {
-        write!(out, "{}", self.local.format("%Y-%m-%dT%H:%M:%S"))?;
-        let micro = self.local.nanosecond() / 1000 % 1_000_000;
-        if micro != 0 {
-            write!(out, ".{micro:06}")?;
-        }
-        let Some(offset) = self.offset else {
-            return Ok(());
-        };
-        let seconds = offset.local_minus_utc();
-        if seconds == 0 {
-            return out.write_str(utc);
-        }
-        let sign = if seconds < 0 { '-' } else { '+' };
-        let magnitude = seconds.unsigned_abs();
-        write!(out, "{sign}{:02}:{:02}", magnitude / 3600, magnitude % 3600 / 60)?;
-        if magnitude % 60 != 0 {
-            write!(out, ":{:02}", magnitude % 60)?;
-        }
-        Ok(())
+        ferrapi_wire::datetime::write_datetime(out, self.local, self.offset, utc)
     }
 }
 

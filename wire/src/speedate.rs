@@ -15,20 +15,28 @@
 
 /// A calendar day as written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct DateParts {
-    pub(super) year: i32,
-    pub(super) month: u32,
-    pub(super) day: u32,
+pub struct DateParts {
+    /// The year (0 to 9999 as written).
+    pub year: i32,
+    /// The month, 1 to 12.
+    pub month: u32,
+    /// The day of the month, checked against the month.
+    pub day: u32,
 }
 
 /// A time of day as written, with its offset from UTC in seconds when it has one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct TimeParts {
-    pub(super) hour: u32,
-    pub(super) minute: u32,
-    pub(super) second: u32,
-    pub(super) micro: u32,
-    pub(super) offset: Option<i32>,
+pub struct TimeParts {
+    /// The hour, 0 to 23.
+    pub hour: u32,
+    /// The minute, 0 to 59.
+    pub minute: u32,
+    /// The second, 0 to 59.
+    pub second: u32,
+    /// The microseconds (digits beyond the sixth are dropped).
+    pub micro: u32,
+    /// The offset from UTC in seconds, when one was written.
+    pub offset: Option<i32>,
 }
 
 impl TimeParts {
@@ -43,15 +51,17 @@ impl TimeParts {
 
 /// What a date-time text or number reads as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Instant {
+pub enum Instant {
     /// A date and a time as written (the offset, if any, in the time).
     Civil(DateParts, TimeParts),
     /// A unix timestamp: seconds and microseconds (always UTC).
     Unix(i64, u32),
 }
 
-pub(super) const TOO_SHORT: &str = "input is too short";
-pub(super) const EXTRA: &str = "unexpected extra characters at the end of the input";
+/// speedate's words for text that ends too soon.
+pub const TOO_SHORT: &str = "input is too short";
+/// speedate's words for text left over after a value.
+pub const EXTRA: &str = "unexpected extra characters at the end of the input";
 const DATETIME_SEPARATOR: &str = "invalid datetime separator, expected `T`, `t`, `_` or space";
 
 fn is_leap(year: i32) -> bool {
@@ -106,7 +116,8 @@ fn date_prefix(bytes: &[u8]) -> Result<DateParts, &'static str> {
 }
 
 /// A whole text as a date.
-pub(super) fn date(text: &str) -> Result<DateParts, &'static str> {
+#[inline]
+pub fn date(text: &str) -> Result<DateParts, &'static str> {
     let date = date_prefix(text.as_bytes())?;
     if text.len() > 10 {
         return Err(EXTRA);
@@ -140,7 +151,8 @@ fn offset(bytes: &[u8]) -> Result<(i32, usize), &'static str> {
 
 /// A time of day at the start of `bytes` (`HH:MM[:SS[.fraction]]`, no offset) and its length:
 /// speedate's `PureTime`, which a duration's clock reads too.
-pub(super) fn pure_time(bytes: &[u8]) -> Result<(TimeParts, usize), &'static str> {
+#[inline]
+pub fn pure_time(bytes: &[u8]) -> Result<(TimeParts, usize), &'static str> {
     if bytes.len() < 5 {
         return Err(TOO_SHORT);
     }
@@ -187,7 +199,8 @@ pub(super) fn pure_time(bytes: &[u8]) -> Result<(TimeParts, usize), &'static str
 }
 
 /// A whole text as a time of day.
-pub(super) fn time(text: &str) -> Result<TimeParts, &'static str> {
+#[inline]
+pub fn time(text: &str) -> Result<TimeParts, &'static str> {
     let bytes = text.as_bytes();
     let (mut parts, mut at) = pure_time(bytes)?;
     if at < bytes.len() {
@@ -213,7 +226,8 @@ fn numeric_text(text: &str) -> Option<Result<Instant, &'static str>> {
 }
 
 /// A JSON number or numeric text as a unix timestamp.
-pub(super) fn timestamp(value: f64) -> Result<Instant, &'static str> {
+#[inline]
+pub fn timestamp(value: f64) -> Result<Instant, &'static str> {
     if !value.is_finite() {
         return Err("invalid timestamp");
     }
@@ -229,7 +243,8 @@ pub(super) fn timestamp(value: f64) -> Result<Instant, &'static str> {
 
 /// A text that is an integer (an optional sign, then digits, within `i64`), as speedate reads a
 /// timestamp where a date is expected.
-pub(super) fn integer_text(text: &str) -> Option<i64> {
+#[inline]
+pub fn integer_text(text: &str) -> Option<i64> {
     let digits = text.strip_prefix(['+', '-']).unwrap_or(text);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;
@@ -239,7 +254,8 @@ pub(super) fn integer_text(text: &str) -> Option<i64> {
 
 /// A whole text as a date-time, as pydantic's strict mode reads it: a date, a separator and a
 /// time (the error is the date-time's own), else a timestamp when the text is a number.
-pub(super) fn datetime_strict(text: &str) -> Result<Instant, &'static str> {
+#[inline]
+pub fn datetime_strict(text: &str) -> Result<Instant, &'static str> {
     let bytes = text.as_bytes();
     let civil = date_prefix(bytes).and_then(|date| {
         if !matches!(bytes.get(10), Some(b'T' | b't' | b'_' | b' ')) {
@@ -253,7 +269,8 @@ pub(super) fn datetime_strict(text: &str) -> Result<Instant, &'static str> {
 
 /// A whole text as a date-time (or a timestamp). The error is the date reading's, as speedate's
 /// fallback reports it.
-pub(super) fn datetime(text: &str) -> Result<Instant, &'static str> {
+#[inline]
+pub fn datetime(text: &str) -> Result<Instant, &'static str> {
     if let Some(number) = numeric_text(text) {
         return number;
     }

@@ -10,27 +10,33 @@
 //! - each mistake is speedate's own error, found where speedate finds it (so `P1D2H` is a bad
 //!   date unit and `forever` a bad hour).
 
-use super::speedate::{pure_time, EXTRA, TOO_SHORT};
+use crate::speedate::{pure_time, EXTRA, TOO_SHORT};
 
 /// A duration as speedate holds it: the sign, whole days, seconds (below a day) and
 /// microseconds (below a second).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct DurationParts {
-    pub(super) positive: bool,
-    pub(super) day: u32,
-    pub(super) second: u32,
-    pub(super) micro: u32,
+pub struct DurationParts {
+    /// False for a negative duration.
+    pub positive: bool,
+    /// Whole days.
+    pub day: u32,
+    /// Seconds below a day.
+    pub second: u32,
+    /// Microseconds below a second.
+    pub micro: u32,
 }
 
 const TOO_LARGE: &str = "a numeric value in the duration is too large";
-pub(super) const TOO_MANY_DAYS: &str = "durations may not exceed 999,999,999 days";
+/// speedate's words for a duration beyond 999,999,999 days.
+pub const TOO_MANY_DAYS: &str = "durations may not exceed 999,999,999 days";
 const TOO_MANY_HOURS: &str = "durations may not exceed 999,999,999 hours";
 const BAD_DAYS: &str = "\"day\" identifier in duration not correctly formatted";
 const BAD_NUMBER: &str = "invalid digit in duration";
 
 impl DurationParts {
     /// Carry microseconds into seconds and seconds into days; refuse more than 999,999,999 days.
-    pub(super) fn normalized(mut self) -> Result<Self, &'static str> {
+    #[inline]
+    pub fn normalized(mut self) -> Result<Self, &'static str> {
         if self.micro >= 1_000_000 {
             self.second = self.second.checked_add(self.micro / 1_000_000).ok_or(TOO_LARGE)?;
             self.micro %= 1_000_000;
@@ -232,7 +238,8 @@ fn days_and_clock(bytes: &[u8]) -> Result<DurationParts, &'static str> {
 }
 
 /// A whole text as a duration.
-pub(super) fn duration(text: &str) -> Result<DurationParts, &'static str> {
+#[inline]
+pub fn duration(text: &str) -> Result<DurationParts, &'static str> {
     let (positive, bytes) = match text.as_bytes() {
         [b'-', rest @ ..] => (false, rest),
         [b'+', rest @ ..] => (true, rest),
