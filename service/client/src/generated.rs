@@ -487,7 +487,7 @@ impl Client {
     /// `POST /api/bird/`; answers [`operations::CreateBirdResponse`].
     pub fn create_bird<'a>(
         &'a self,
-        body: &'a rt::serde_json::Map<String, rt::serde_json::Value>,
+        body: &'a rt::JsonObject,
     ) -> operations::CreateBird<'a> {
         operations::CreateBird {
             client: &self.client,
@@ -984,10 +984,10 @@ pub mod types {
         pub type_: String,
         /// `input`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub input: Option<rt::serde_json::Value>,
+        pub input: Option<rt::Json>,
         /// `ctx`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub ctx: Option<rt::serde_json::Map<String, rt::serde_json::Value>>,
+        pub ctx: Option<rt::JsonObject>,
     }
 
     /// A schema at `#/components/schemas/ValidationError/properties/loc/items`.
@@ -3665,7 +3665,7 @@ pub mod operations {
     #[derive(Debug)]
     pub enum HelloResponse {
         /// `200`: Successful Response
-        Ok(rt::serde_json::Value),
+        Ok(rt::Json),
         /// A status the document does not list for this operation.
         Unexpected(rt::Unexpected),
     }
@@ -3682,9 +3682,9 @@ pub mod operations {
     }
 
     impl rt::Outcome for HelloResponse {
-        type Ok = rt::serde_json::Value;
+        type Ok = rt::Json;
 
-        fn into_ok(self) -> Result<rt::serde_json::Value, Self> {
+        fn into_ok(self) -> Result<rt::Json, Self> {
             match self {
                 Self::Ok(value) => Ok(value),
                 other => Err(other),
@@ -3740,7 +3740,7 @@ pub mod operations {
     #[derive(Debug)]
     pub enum ReadStudentResponse {
         /// `200`: Successful Response
-        Ok(rt::serde_json::Value),
+        Ok(rt::Json),
         /// `422`: Validation Error
         UnprocessableEntity(types::HTTPValidationError),
         /// A status the document does not list for this operation.
@@ -3760,9 +3760,9 @@ pub mod operations {
     }
 
     impl rt::Outcome for ReadStudentResponse {
-        type Ok = rt::serde_json::Value;
+        type Ok = rt::Json;
 
-        fn into_ok(self) -> Result<rt::serde_json::Value, Self> {
+        fn into_ok(self) -> Result<rt::Json, Self> {
             match self {
                 Self::Ok(value) => Ok(value),
                 other => Err(other),
@@ -4126,7 +4126,7 @@ pub mod operations {
     #[derive(Debug)]
     pub enum ReadEnvResponse {
         /// `200`: Successful Response
-        Ok(rt::serde_json::Value),
+        Ok(rt::Json),
         /// A status the document does not list for this operation.
         Unexpected(rt::Unexpected),
     }
@@ -4143,9 +4143,9 @@ pub mod operations {
     }
 
     impl rt::Outcome for ReadEnvResponse {
-        type Ok = rt::serde_json::Value;
+        type Ok = rt::Json;
 
-        fn into_ok(self) -> Result<rt::serde_json::Value, Self> {
+        fn into_ok(self) -> Result<rt::Json, Self> {
             match self {
                 Self::Ok(value) => Ok(value),
                 other => Err(other),
@@ -4160,7 +4160,7 @@ pub mod operations {
     #[must_use = "a request is sent when it is awaited"]
     pub struct CreateBird<'a> {
         pub(super) client: &'a rt::Client,
-        pub(super) body: &'a rt::serde_json::Map<String, rt::serde_json::Value>,
+        pub(super) body: &'a rt::JsonObject,
         pub(super) options: rt::CallOptions,
     }
 
@@ -4201,7 +4201,7 @@ pub mod operations {
     #[derive(Debug)]
     pub enum CreateBirdResponse {
         /// `200`: Successful Response
-        Ok(rt::serde_json::Value),
+        Ok(rt::Json),
         /// `400`: The request body could not be read or is not UTF-8
         BadRequest(rt::HttpError),
         /// `413`: The request body is larger than the limit
@@ -4230,9 +4230,9 @@ pub mod operations {
     }
 
     impl rt::Outcome for CreateBirdResponse {
-        type Ok = rt::serde_json::Value;
+        type Ok = rt::Json;
 
-        fn into_ok(self) -> Result<rt::serde_json::Value, Self> {
+        fn into_ok(self) -> Result<rt::Json, Self> {
             match self {
                 Self::Ok(value) => Ok(value),
                 other => Err(other),
@@ -4288,7 +4288,7 @@ pub mod operations {
     #[derive(Debug)]
     pub enum ReadBirdResponse {
         /// `200`: Successful Response
-        Ok(rt::serde_json::Value),
+        Ok(rt::Json),
         /// `404`: Not Found
         NotFound(rt::HttpError),
         /// `422`: Validation Error
@@ -4314,9 +4314,9 @@ pub mod operations {
     }
 
     impl rt::Outcome for ReadBirdResponse {
-        type Ok = rt::serde_json::Value;
+        type Ok = rt::Json;
 
-        fn into_ok(self) -> Result<rt::serde_json::Value, Self> {
+        fn into_ok(self) -> Result<rt::Json, Self> {
             match self {
                 Self::Ok(value) => Ok(value),
                 other => Err(other),

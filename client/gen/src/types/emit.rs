@@ -191,8 +191,8 @@ impl<'a> Context<'a> {
                 let ident = format_ident!("{}", kind);
                 quote!(#ident)
             }
-            Ty::Value => quote!(#rt::serde_json::Value),
-            Ty::Object => quote!(#rt::serde_json::Map<String, #rt::serde_json::Value>),
+            Ty::Value => quote!(#rt::Json),
+            Ty::Object => quote!(#rt::JsonObject),
             Ty::DateTime => quote!(#rt::DateTime),
             Ty::Date => quote!(#rt::chrono::NaiveDate),
             Ty::Time => quote!(#rt::Time),

@@ -43,9 +43,9 @@ pub enum Ty {
     Int(&'static str),
     /// A float type (`f64`, `f32`).
     Float(&'static str),
-    /// Any JSON (`{}`).
+    /// Any JSON (`{}`): `ferrapi_client::Json`, numbers kept as written.
     Value,
-    /// Any JSON object (`type: object` alone).
+    /// Any JSON object (`type: object` alone): `ferrapi_client::JsonObject`.
     Object,
     /// `ferrapi_client::DateTime`.
     DateTime,

@@ -2,10 +2,11 @@
 //! birds in the store (their 404 is the text `Not Found`), the connection string; group B's
 //! employee (shadowed by group A's in `--group all`, so outside the document) through the runtime.
 
+use ferrapi_client::{Json, JsonObject};
 use resource_api::config::Group;
 use resource_api::group_b::{EMPLOYEES, X_MESSAGE};
 use resource_api::store::{Store, StoreLocation};
-use resource_api_client::operations::ReadBirdResponse;
+use resource_api_client::operations::{CreateBirdResponse, ReadBirdResponse};
 use serde_json::json;
 
 use super::{raw_get, serve};
@@ -48,7 +49,7 @@ async fn every_route(store: Store, conn: StoreLocation) {
     // Birds: stored as sent, found by name, numbers as sent; an unknown name is a 404 whose body
     // is the text `Not Found`.
     let name = crate::support::unique("wren");
-    let bird = json!({"name": name, "wingspan": 1.50, "tags": ["small", "brown"]});
+    let bird = Json::from(json!({"name": name, "wingspan": 1.50, "tags": ["small", "brown"]}));
     let created = api
         .create_bird(bird.as_object().unwrap())
         .await
@@ -62,6 +63,7 @@ async fn every_route(store: Store, conn: StoreLocation) {
         found,
         json!({"_id": id, "name": name, "wingspan": 1.50, "tags": ["small", "brown"]})
     );
+    exact_numbers(&api).await;
     match api.read_bird("nobody-of-that-name").await.unwrap().into_body() {
         ReadBirdResponse::NotFound(error) => assert_eq!(error.text(), "Not Found"),
         other => panic!("{other:?}"),
@@ -70,6 +72,48 @@ async fn every_route(store: Store, conn: StoreLocation) {
     // The HTML form of /student/:username is shadowed by its JSON form in every mode.
     let student = raw_get(&api, "/student/ada").await;
     assert_eq!(student.text(), r#"{"student":"ada"}"#);
+}
+
+/// 2^64 and 1e400 go through the client and the service and come back as they were written
+/// (issue 43, item 1); a 40-digit decimal, which no store keeps exactly (34 significant digits at
+/// most), is refused with a 422 whose `input` is the number as the client sent it.
+async fn exact_numbers(api: &resource_api_client::Client) {
+    let name = crate::support::unique("exact");
+    let bird: JsonObject = [
+        ("name", Json::from(name.as_str())),
+        ("big", Json::Number("18446744073709551616".parse().unwrap())),
+        ("huge", Json::Number("1e400".parse().unwrap())),
+        ("nested", "[0.1000,{\"x\":-0.0}]".parse::<Json>().unwrap()),
+    ]
+    .into_iter()
+    .collect();
+    let created = api.create_bird(&bird).await.unwrap().into_ok().unwrap();
+    let id = created["id"].as_str().expect("an id").to_owned();
+    let found = api.read_bird(&name).await.unwrap().into_ok().unwrap();
+    assert_eq!(
+        found.to_string(),
+        format!(
+            r#"{{"_id":"{id}","name":"{name}","big":18446744073709551616,"huge":1e400,"nested":[0.1000,{{"x":-0.0}}]}}"#
+        )
+    );
+    assert_eq!(found["big"].as_number().unwrap().parse::<u128>(), Ok(1u128 << 64));
+
+    let forty_digits = "1234567890123456789012345678901234.567891";
+    let refused: JsonObject = [
+        ("name", Json::from(crate::support::unique("precise").as_str())),
+        ("v", Json::Number(forty_digits.parse().unwrap())),
+    ]
+    .into_iter()
+    .collect();
+    match api.create_bird(&refused).await.unwrap().into_body() {
+        CreateBirdResponse::UnprocessableEntity(error) => {
+            let items = error.detail.unwrap_or_default();
+            assert_eq!(items.len(), 1, "{items:?}");
+            assert_eq!(items[0].type_, "number_too_precise");
+            assert_eq!(items[0].input, Some(Json::from(forty_digits)), "sent exactly");
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 async fn group_b_alone(store: Store, conn: StoreLocation) {
