@@ -101,14 +101,15 @@ pub struct Config {
         value_name = "BOOL"
     )]
     pub request_ids: bool,
-    /// How long, in milliseconds, a request with an `Idempotency-Key` holds its key when its
-    /// process dies before answering: a retry of it runs again (and finds the visit it booked)
-    /// once this has passed. Longer than the slowest booking.
+    /// How long, in milliseconds, a request with an `Idempotency-Key` holds its key past its last
+    /// renewal (renewed every third of it while the request runs): when its process dies before
+    /// answering, a retry runs again (and finds the visit it booked) this long after, and a retry
+    /// meanwhile gets 409 with `Retry-After`. Longer than the store may take to answer a renewal.
     #[arg(
         long,
         env = "IDEMPOTENCY_LEASE_MS",
         value_name = "MS",
-        default_value_t = 60_000
+        default_value_t = 6_000
     )]
     pub idempotency_lease_ms: u64,
     /// Serve Prometheus metrics at `GET /metrics`: requests by method, route and status, their

@@ -8,6 +8,9 @@
 //! - every change of a key's record is a write at the version it was read at (or an insert of an
 //!   id nobody holds), so of two processes deciding on one key at once exactly one wins; the loser
 //!   reads again and decides again ([`decide`]: it then sees the winner's record);
+//! - a running attempt's lease is renewed as every other change is, by a write at the version
+//!   read, and only while the record is still that attempt's (running, its fingerprint): a
+//!   renewal that loses to the attempt's own answer or to a retry's takeover changes nothing;
 //! - the record is the framework's [`Record`]: running (fingerprint, lease end) or done
 //!   (fingerprint, status, headers and body, expiry); a record that does not read back is a store
 //!   failure (503), never a replay of something else;
@@ -48,8 +51,10 @@ use crate::store::{Checked, Document, Stale, Store, StoreError, Versioned};
 pub const KEYS: &str = "idempotency_keys";
 /// How long a key's answer is kept: a day, Stripe's period.
 pub const RETENTION: std::time::Duration = std::time::Duration::from_secs(24 * 60 * 60);
-/// How long a first attempt holds its key unless the configuration says otherwise: a minute.
-pub const LEASE: std::time::Duration = std::time::Duration::from_secs(60);
+/// How long a first attempt holds its key past its last renewal unless the configuration says
+/// otherwise: the framework's default, 6 s, renewed every 2 s while the attempt runs (issue 43: a
+/// fixed minute held a killed process's key longer than a client's retries waited).
+pub const LEASE: std::time::Duration = ferrapi::idempotency::DEFAULT_LEASE;
 /// How many times a decision is made again after losing a race on one key.
 const ATTEMPTS: usize = 8;
 
@@ -308,13 +313,18 @@ impl StoreKeys {
     }
 
     /// If the key is this request's running one (`fingerprint`), replace its record by `next`
-    /// (`None`: delete it).
-    async fn settle(&self, key: &str, fingerprint: &str, next: Option<Record>) -> Result<(), KeyStoreError> {
+    /// (`None`: delete it): `true` when done, `false` when the key is not this request's.
+    async fn settle(
+        &self,
+        key: &str,
+        fingerprint: &str,
+        next: Option<Record>,
+    ) -> Result<bool, KeyStoreError> {
         let id = key_id(key);
         for _ in 0..ATTEMPTS {
             let current = match self.read(&id, key).await {
                 Ok(current) => current,
-                Err(err) if err.0.is_empty() => return Ok(()),
+                Err(err) if err.0.is_empty() => return Ok(false),
                 Err(err) => return Err(err),
             };
             let Some((
@@ -324,10 +334,10 @@ impl StoreKeys {
                 version,
             )) = current
             else {
-                return Ok(());
+                return Ok(false);
             };
             if theirs != fingerprint {
-                return Ok(());
+                return Ok(false);
             }
             let done = match &next {
                 Some(record) => self.write_at(&id, key, record, version).await?,
@@ -337,7 +347,7 @@ impl StoreKeys {
                 }
             };
             if done {
-                return Ok(());
+                return Ok(true);
             }
         }
         Err(contended())
@@ -405,11 +415,19 @@ impl KeyStore for StoreKeys {
             answer,
             expires,
         };
-        Box::pin(self.settle(key, fingerprint, Some(done)))
+        Box::pin(async move { self.settle(key, fingerprint, Some(done)).await.map(drop) })
     }
 
     fn release<'a>(&'a self, key: &'a str, fingerprint: &'a str) -> KeyFuture<'a, ()> {
-        Box::pin(self.settle(key, fingerprint, None))
+        Box::pin(async move { self.settle(key, fingerprint, None).await.map(drop) })
+    }
+
+    fn renew<'a>(&'a self, key: &'a str, fingerprint: &'a str, lease_until: u64) -> KeyFuture<'a, bool> {
+        let running = Record::Running {
+            fingerprint: fingerprint.to_owned(),
+            lease_until,
+        };
+        Box::pin(self.settle(key, fingerprint, Some(running)))
     }
 
     fn memory_per_byte(&self) -> usize {

@@ -4,12 +4,12 @@
 //! Rules enforced here: a call's request is built afresh for each attempt by the operation's own
 //! code (nothing is cloned on the way when there is no retry); each attempt, from sending to the
 //! end of a buffered body, is bounded by the call's timeout (a stream's body, handed over unread,
-//! is not); a retry happens only as [`RetryPolicy`](crate::RetryPolicy) allows, with the same
-//! `Idempotency-Key`; a request that cannot be built is an error before anything is sent. The
+//! is not); a retry happens only as [`RetryPolicy`](crate::RetryPolicy) allows (its attempts, and
+//! its budget of time from the call's start), with the same `Idempotency-Key`; a request that cannot be built is an error before anything is sent. The
 //! client is cheap to clone: clones share their connections.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use hyper::header::{HeaderMap, HeaderName, HeaderValue, AUTHORIZATION};
@@ -99,6 +99,8 @@ impl Client {
         let inner = &*self.inner;
         let policy = options.retry.as_ref().unwrap_or(&inner.retry);
         let timeout = options.timeout.or(inner.timeout);
+        // The retry budget counts from here (one clock read per call).
+        let started = Instant::now();
         let mut retry = 0;
         loop {
             let mut request = RequestBuilder::new(method.clone(), &inner.prefix);
@@ -121,12 +123,13 @@ impl Client {
             let sent = self.attempt::<R>(request, resume, timeout);
             match sent.await {
                 Ok(answer) => {
-                    match attempted.after_answer(policy, retry, answer.status(), answer.headers()) {
+                    let elapsed = started.elapsed();
+                    match attempted.after_answer(policy, retry, elapsed, answer.status(), answer.headers()) {
                         Some(wait) => tokio::time::sleep(wait).await,
                         None => return Ok(answer),
                     }
                 }
-                Err(error) => match attempted.after_error(policy, retry, &error) {
+                Err(error) => match attempted.after_error(policy, retry, started.elapsed(), &error) {
                     Some(wait) => tokio::time::sleep(wait).await,
                     None => return Err(error),
                 },

@@ -1,7 +1,9 @@
 //! The client runtime over real HTTP on 127.0.0.1 (and in-process): retries (what is retried, what
 //! is not, `Retry-After`, a key kept across attempts), timeouts, HTTP/2 without TLS, TLS with
 //! rustls (HTTP/2 by ALPN), an app called in-process through its `tower::Service`, a byte stream
-//! that is never buffered, Server-Sent Events resumed with `Last-Event-ID` after a cut, JSON lines.
+//! that is never buffered, Server-Sent Events resumed with `Last-Event-ID` after a cut, JSON lines,
+//! and an idempotency key held by an attempt that died (409 with `Retry-After`, then `Created`
+//! under the default policy).
 //! Each test answers with a small app of its own (ferrapi's, or hyper's where the protocol
 //! version is what is checked).
 
@@ -16,6 +18,9 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use ferrapi::http::header::{HeaderName, HeaderValue};
+use ferrapi::idempotency::{
+    Begin, IdempotencyKey, IdempotencyKeys, Kept, KeptResponse, KeyFuture, KeyStore, MemoryKeys,
+};
 use ferrapi::prelude::*;
 use ferrapi::streaming::{Event as SseEvent, LastEventId, Sse, StreamingResponse};
 use ferrapi_client::{
@@ -527,4 +532,104 @@ async fn a_request_that_cannot_be_built_is_refused_before_anything_is_sent() {
         .unwrap_err();
     assert!(matches!(error, Error::InvalidRequest(_)), "{error}");
     assert_eq!(seen.attempts.load(Ordering::SeqCst), 0);
+}
+
+/// What the dead-holder test's booking route counts: attempts started, bookings made.
+#[derive(Default)]
+struct Bookings {
+    started: AtomicUsize,
+    booked: AtomicUsize,
+}
+
+/// Book, keyed: the first attempt hangs for good (its process "died" after taking the key), the
+/// next ones book.
+#[post("/book", status = 201)]
+async fn book(bookings: State<Arc<Bookings>>, key: IdempotencyKey) -> Kept<(StatusCode, Json<Value>)> {
+    if bookings.started.fetch_add(1, Ordering::SeqCst) == 0 {
+        std::future::pending::<()>().await;
+    }
+    let n = bookings.booked.fetch_add(1, Ordering::SeqCst) + 1;
+    key.keep((StatusCode::CREATED, Json(json!({ "visit": n })))).await
+}
+
+/// Keys kept in memory whose renewals never arrive, as a process that died sends none: a key's
+/// lease runs out one lease after it was taken, though its first attempt is still "running".
+struct NoRenewals(MemoryKeys);
+
+impl KeyStore for NoRenewals {
+    fn begin<'a>(&'a self, key: &'a str, fingerprint: &'a str, now: u64, until: u64) -> KeyFuture<'a, Begin> {
+        self.0.begin(key, fingerprint, now, until)
+    }
+    fn finish<'a>(
+        &'a self,
+        key: &'a str,
+        fingerprint: &'a str,
+        answer: KeptResponse,
+        expires: u64,
+    ) -> KeyFuture<'a, ()> {
+        self.0.finish(key, fingerprint, answer, expires)
+    }
+    fn release<'a>(&'a self, key: &'a str, fingerprint: &'a str) -> KeyFuture<'a, ()> {
+        self.0.release(key, fingerprint)
+    }
+    fn renew<'a>(&'a self, _: &'a str, _: &'a str, _: u64) -> KeyFuture<'a, bool> {
+        Box::pin(std::future::ready(Ok(true)))
+    }
+}
+
+#[tokio::test]
+async fn a_dead_holders_key_is_answered_409_with_retry_after_and_the_default_policy_ends_created() {
+    // Issue 43, item 3. A 3 s lease (the default is 6 s: the same path, faster).
+    let lease = Duration::from_secs(3);
+    let bookings = Arc::new(Bookings::default());
+    let keys = IdempotencyKeys::new(NoRenewals(MemoryKeys::new()), Duration::from_secs(60)).lease(lease);
+    let app = App::new()
+        .state(bookings.clone())
+        .state(keys)
+        .routes(routes![book]);
+    let addr = spawn(app).await;
+    let headers = [("Idempotency-Key", "visit-1")];
+    let first =
+        tokio::spawn(async move { ferrapi_tests::client::send(addr, "POST", "/book", &headers, None).await });
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while bookings.started.load(Ordering::SeqCst) == 0 {
+        assert!(Instant::now() < deadline, "the first attempt started");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+
+    // The key is held by an attempt that will never answer: 409, and when to come back.
+    let probe = ferrapi_tests::client::send(addr, "POST", "/book", &headers, None).await;
+    assert_eq!(probe.status, 409, "{}", probe.text());
+    assert_eq!(
+        probe.text(),
+        r#"{"detail":"A request with this Idempotency-Key is being processed; retry later"}"#
+    );
+    let wait: u64 = probe
+        .header("retry-after")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    assert!((1..=3).contains(&wait), "{:?}", probe.header("retry-after"));
+
+    // The client's default policy waits as told, and its retry runs once the lease is over.
+    let started = Instant::now();
+    let client = Client::new(&format!("http://{addr}")).unwrap();
+    let answer = client
+        .call::<Raw, _>(Method::POST, CallOptions::default(), |request| {
+            request.path("/book");
+            request.header("Idempotency-Key", &"visit-1");
+        })
+        .await
+        .unwrap();
+    let took = started.elapsed();
+    assert_eq!(
+        (answer.status().as_u16(), answer.body().text().as_ref()),
+        (201, r#"{"visit":1}"#)
+    );
+    assert_eq!(bookings.booked.load(Ordering::SeqCst), 1, "one booking");
+    assert!(
+        took < Duration::from_secs(25),
+        "within the default budget: {took:?}"
+    );
+    println!("a dead holder's key: Created after {took:?}");
+    first.abort();
 }

@@ -4,8 +4,16 @@
 //! Rules enforced here:
 //! - the key is read before the route runs (the argument is a dependency): a retry of a finished
 //!   request gets the kept answer with `Idempotent-Replayed: true`, one while the first is running
-//!   409, the same key with another request 422, all without running the route; a store of keys
-//!   that fails is 503;
+//!   409 with `Retry-After` (the time left on the first attempt's lease, in whole seconds rounded
+//!   up, at least 1), the same key with another request 422, all without running the route; a
+//!   store of keys that fails is 503;
+//! - a request that took its key holds it by a short lease ([`IdempotencyKeys::lease`], 6 s unless
+//!   set) that a task of its own renews every third of it until the answer is kept or the key
+//!   given up ([`KeyStore::renew`]): a slow route keeps its key however long it runs, and the key
+//!   of a process that died frees a lease after its last renewal, not a minute. Issue 43: with a
+//!   fixed lease of a minute and no `Retry-After`, a client's default retries gave up with 409
+//!   after a killed process. Only a request that took a key starts the task; the task holds no
+//!   reference to the request, and ends with it;
 //! - the key is `1` to `255` visible ASCII characters, bare or as a structured-field string
 //!   (`"…"`, as the draft writes it); anything else is a validation error at
 //!   `["header", "idempotency-key"]`; without the header the route runs as it would without the
@@ -56,9 +64,11 @@ pub const REPLAYED: &str = "idempotent-replayed";
 const HEADER: &str = "idempotency-key";
 /// The request header as the error messages write it.
 const SHOWN: &str = "Idempotency-Key";
-/// How long a first attempt holds its key when it neither finishes nor releases it (its process
-/// died), unless [`IdempotencyKeys::lease`] says otherwise.
-const DEFAULT_LEASE: Duration = Duration::from_secs(60);
+/// How long a first attempt holds its key past its last renewal (renewed every third of it while
+/// it runs), unless [`IdempotencyKeys::lease`] says otherwise: when its process dies, a retry runs
+/// at most this long after. A few seconds: two renewals may be late before a live attempt loses
+/// its key, and a client's default retries (`ferrapi-client`'s, 30 s in all) outlast it.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(6);
 /// The largest answer kept for a key unless [`IdempotencyKeys::max_kept`] says otherwise: 64 KiB,
 /// far above a created resource's answer, far below what a key's retention should hold.
 pub const DEFAULT_MAX_KEPT: usize = 64 * 1024;
@@ -102,9 +112,11 @@ impl IdempotencyKeys {
         Self::new(MemoryKeys::new(), retention)
     }
 
-    /// How long a first attempt holds its key before a retry may run again, when it neither
-    /// finishes nor gives the key up (its process died); one minute unless set. Longer than the
-    /// route's slowest answer, or a slow first attempt and its retry would both run.
+    /// How long a first attempt holds its key past its last renewal ([`DEFAULT_LEASE`], 6 s,
+    /// unless set). The attempt renews it every third of it while it runs, so the lease need not
+    /// outlast the route's slowest answer; it is how soon a retry runs after the process holding
+    /// the key died, and what a retry meanwhile is told to wait (`Retry-After` on the 409). Longer
+    /// than the store of keys may take to answer a renewal.
     pub fn lease(mut self, lease: Duration) -> Self {
         self.lease = lease;
         self
@@ -145,6 +157,17 @@ struct Held {
     kept: AtomicBool,
     /// The room reserved for keeping the answer, given back when the key is kept or released.
     _room: Option<Reserved>,
+    /// The task renewing the key's lease, stopped when the answer is kept or the key given up.
+    renewal: Option<tokio::task::AbortHandle>,
+}
+
+impl Held {
+    /// Stop renewing the lease: the key is about to be kept or given up.
+    fn stop_renewing(&self) {
+        if let Some(renewal) = &self.renewal {
+            renewal.abort();
+        }
+    }
 }
 
 impl std::fmt::Debug for Held {
@@ -155,6 +178,7 @@ impl std::fmt::Debug for Held {
 
 impl Drop for Held {
     fn drop(&mut self) {
+        self.stop_renewing();
         if self.kept.load(Ordering::Acquire) {
             return;
         }
@@ -196,6 +220,7 @@ impl IdempotencyKey {
             return response;
         };
         held.kept.store(true, Ordering::Release);
+        held.stop_renewing();
         let store = &held.keys.store;
         let size = kept_size(&response);
         let kept = match response.body().whole() {
@@ -268,6 +293,44 @@ fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
+/// The `Retry-After` of a 409 at `now` for a key held until `lease_until` (both ms since the Unix
+/// epoch): the seconds left, rounded up (a retry sent then finds the lease over, not a
+/// millisecond early), at least 1 (`0` would invite a retry at once, into the same 409).
+fn retry_after_secs(lease_until: u64, now: u64) -> u64 {
+    lease_until.saturating_sub(now).div_ceil(1000).max(1)
+}
+
+/// Keep the key of a running attempt: renew its lease every third of it, until aborted (the
+/// answer is kept or the key given up) or the key is no longer the attempt's. A failed renewal is
+/// logged and tried again at the next; the key is lost only if renewals fail for a whole lease.
+async fn renew(keys: IdempotencyKeys, key: String, fingerprint: String) {
+    // A lease under 3 ms renews every millisecond rather than in a loop that never sleeps.
+    let every = (keys.lease / 3).max(Duration::from_millis(1));
+    loop {
+        tokio::time::sleep(every).await;
+        let lease_until = now_ms().saturating_add(millis(keys.lease));
+        match keys.store.renew(&key, &fingerprint, lease_until).await {
+            Ok(true) => {}
+            Ok(false) => {
+                tracing::warn!(
+                    "an idempotency key's lease ran out while its request ran (renewals failed for \
+                     a whole lease): a retry may have run the route again"
+                );
+                return;
+            }
+            Err(err) => tracing::warn!(error = %err, "an idempotency key's lease could not be renewed"),
+        }
+    }
+}
+
+/// Start renewing the lease of a key this request took, in a task of its own (none without a
+/// runtime: nothing then renews, and the key is held for one lease).
+fn start_renewing(keys: &IdempotencyKeys, key: &str, fingerprint: &str) -> Option<tokio::task::AbortHandle> {
+    let runtime = tokio::runtime::Handle::try_current().ok()?;
+    let task = runtime.spawn(renew(keys.clone(), key.to_owned(), fingerprint.to_owned()));
+    Some(task.abort_handle())
+}
+
 /// Why a header value is not a key.
 #[derive(Debug, PartialEq, Eq)]
 enum BadKey {
@@ -323,6 +386,20 @@ fn fingerprint(cx: &RequestCx<'_>) -> String {
 /// The answer to a request whose key is busy or used for another request.
 fn refusal(status: u16, detail: &str) -> Response {
     HttpError::new(status, detail).into_response()
+}
+
+/// The 409 of a key whose first attempt still holds it until `lease_until`, at `now`: in the
+/// app's error format, with `Retry-After` (see [`retry_after_secs`]).
+fn busy(lease_until: u64, now: u64) -> Response {
+    HttpError::new(
+        409,
+        "A request with this Idempotency-Key is being processed; retry later",
+    )
+    .with_header(
+        hyper::header::RETRY_AFTER,
+        HeaderValue::from(retry_after_secs(lease_until, now)),
+    )
+    .into_response()
 }
 
 /// The 422 of a key used for another request, in the shape of every other 422 (the document's
@@ -409,6 +486,15 @@ impl Dependency for IdempotencyKey {
             false,
         );
         op.dependency_response(409, "A request with this Idempotency-Key is being processed");
+        op.dependency_response_header(
+            409,
+            "Retry-After",
+            json!({
+                "description": "Seconds until the first attempt's lease on the key ends (at least 1): \
+                                when a retry may run",
+                "schema": { "type": "integer", "minimum": 1 }
+            }),
+        );
     }
 
     fn check(state: &StateMap) -> Result<(), String> {
@@ -440,20 +526,21 @@ impl Resolve<IdempotencyKey> for Pending {
         let now = now_ms();
         let lease_until = now.saturating_add(millis(keys.lease));
         match keys.store.begin(&key, &fingerprint, now, lease_until).await {
-            Ok(Begin::Run) => Ok(IdempotencyKey(Some(Arc::new(Held {
-                keys,
-                key,
-                fingerprint,
-                kept: AtomicBool::new(false),
-                _room: room,
-            })))),
+            Ok(Begin::Run) => {
+                let renewal = start_renewing(&keys, &key, &fingerprint);
+                Ok(IdempotencyKey(Some(Arc::new(Held {
+                    keys,
+                    key,
+                    fingerprint,
+                    kept: AtomicBool::new(false),
+                    _room: room,
+                    renewal,
+                }))))
+            }
             // The room is given back as the replayed answer is handed on (charged in its turn
             // when it is 4 KiB or more).
             Ok(Begin::Replay(kept)) => Err(replay(kept)),
-            Ok(Begin::InProgress) => Err(refusal(
-                409,
-                "A request with this Idempotency-Key is being processed; retry later",
-            )),
+            Ok(Begin::InProgress { lease_until }) => Err(busy(lease_until, now)),
             Ok(Begin::Mismatch) => Err(reused(&key)),
             Err(err) => {
                 tracing::error!(error = %err, "idempotency keys unavailable");
@@ -488,6 +575,86 @@ mod tests {
             assert_eq!(parse_key(bad), Err(BadKey::Invalid), "{bad:?}");
         }
         assert!(parse_key(&[b'a'; 255]).is_ok());
+    }
+
+    #[test]
+    fn retry_after_is_the_lease_left_in_whole_seconds_rounded_up_at_least_one() {
+        assert_eq!(retry_after_secs(10_000, 4_000), 6, "a whole lease left");
+        assert_eq!(retry_after_secs(10_000, 8_999), 2, "1.001 s: 2, never early");
+        assert_eq!(retry_after_secs(10_000, 9_000), 1);
+        assert_eq!(retry_after_secs(10_000, 9_999), 1);
+        assert_eq!(retry_after_secs(10_000, 10_000), 1, "never 0");
+        assert_eq!(retry_after_secs(10_000, 20_000), 1, "a clock past the lease");
+        assert_eq!(retry_after_secs(u64::MAX, 0), u64::MAX.div_ceil(1000));
+    }
+
+    use crate::idempotency::KeyFuture;
+
+    /// A store of keys that counts its renewals, and answers them "no longer yours" once `lost`.
+    #[derive(Default)]
+    struct Renewals {
+        renewed: std::sync::Mutex<Vec<u64>>,
+        lost: AtomicBool,
+    }
+
+    impl KeyStore for Arc<Renewals> {
+        fn begin<'a>(&'a self, _: &'a str, _: &'a str, _: u64, _: u64) -> KeyFuture<'a, Begin> {
+            Box::pin(std::future::ready(Ok(Begin::Run)))
+        }
+        fn finish<'a>(&'a self, _: &'a str, _: &'a str, _: KeptResponse, _: u64) -> KeyFuture<'a, ()> {
+            Box::pin(std::future::ready(Ok(())))
+        }
+        fn release<'a>(&'a self, _: &'a str, _: &'a str) -> KeyFuture<'a, ()> {
+            Box::pin(std::future::ready(Ok(())))
+        }
+        fn renew<'a>(&'a self, _: &'a str, _: &'a str, lease_until: u64) -> KeyFuture<'a, bool> {
+            if let Ok(mut renewed) = self.renewed.lock() {
+                renewed.push(lease_until);
+            }
+            Box::pin(std::future::ready(Ok(!self.lost.load(Ordering::SeqCst))))
+        }
+    }
+
+    fn renewals(store: &Arc<Renewals>) -> Vec<u64> {
+        store.renewed.lock().map(|r| r.clone()).unwrap_or_default()
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_running_key_is_renewed_every_third_of_its_lease_until_stopped() {
+        let store = Arc::new(Renewals::default());
+        let keys = IdempotencyKeys::new(store.clone(), Duration::from_secs(60)).lease(Duration::from_secs(3));
+        let renewal = start_renewing(&keys, "k", "f");
+        assert!(renewal.is_some(), "a runtime: renewed");
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        assert_eq!(renewals(&store).len(), 0, "not before a third of the lease");
+        tokio::time::sleep(Duration::from_millis(2_600)).await;
+        let renewed = renewals(&store);
+        assert_eq!(renewed.len(), 3, "at 1 s, 2 s and 3 s");
+        let now = now_ms();
+        assert!(
+            renewed.iter().all(|until| *until > now && *until <= now + 3_000),
+            "each holds a lease from its time: {renewed:?} at {now}"
+        );
+        if let Some(renewal) = renewal {
+            renewal.abort();
+        }
+        tokio::time::sleep(Duration::from_secs(10)).await;
+        assert_eq!(renewals(&store).len(), 3, "stopped: the answer is kept");
+
+        // A key no longer the attempt's: the renewals end by themselves.
+        let lost = Arc::new(Renewals::default());
+        lost.lost.store(true, Ordering::SeqCst);
+        let keys = IdempotencyKeys::new(lost.clone(), Duration::from_secs(60)).lease(Duration::from_secs(3));
+        let renewal = start_renewing(&keys, "k", "f");
+        tokio::time::sleep(Duration::from_secs(10)).await;
+        assert_eq!(renewals(&lost).len(), 1, "one renewal found the key gone");
+        assert!(renewal.is_some_and(|task| task.is_finished()));
+    }
+
+    #[test]
+    fn without_a_runtime_nothing_renews() {
+        let keys = IdempotencyKeys::in_memory(Duration::from_secs(60));
+        assert!(start_renewing(&keys, "k", "f").is_none());
     }
 
     #[test]

@@ -5,8 +5,9 @@
 //! Rules enforced here (the IETF httpapi draft "The Idempotency-Key HTTP Header Field", §2.6):
 //! - a key unknown, or whose record has expired (its answer past retention, or its first attempt
 //!   past its lease: that process died), is taken by this request, which runs;
-//! - a key whose first attempt is still running answers 409 to the same request, and 422 to
-//!   another one (another fingerprint): the key was used for something else;
+//! - a key whose first attempt is still running answers 409 to the same request (with when its
+//!   lease ends: the attempt renews it while it runs, so only a dead process's lease runs out),
+//!   and 422 to another one (another fingerprint): the key was used for something else;
 //! - a key whose answer is kept replays it to the same request, and answers 422 to another one.
 
 use std::future::Future;
@@ -44,7 +45,8 @@ pub struct KeptResponse {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Record {
     /// A first attempt is running; another may take over after `lease_until` (milliseconds since
-    /// the Unix epoch): the process running it died.
+    /// the Unix epoch), which the attempt pushes back while it runs ([`KeyStore::renew`]): once it
+    /// passes, the process running it died.
     Running {
         /// The request's fingerprint.
         fingerprint: String,
@@ -67,8 +69,11 @@ pub enum Record {
 pub enum Begin {
     /// The key is this request's: run, then keep the answer.
     Run,
-    /// The first attempt is still running: 409.
-    InProgress,
+    /// The first attempt is still running: 409, with `Retry-After` the time left on its lease.
+    InProgress {
+        /// When the first attempt's lease ends (ms since the Unix epoch), unless it renews it.
+        lease_until: u64,
+    },
     /// The key was used for another request: 422.
     Mismatch,
     /// The first attempt's answer, to replay.
@@ -84,10 +89,13 @@ pub fn decide(existing: Option<&Record>, fingerprint: &str, now: u64) -> Begin {
         Some(Record::Running { lease_until, .. }) if *lease_until <= now => Begin::Run,
         Some(Record::Done { expires, .. }) if *expires <= now => Begin::Run,
         Some(Record::Running {
-            fingerprint: theirs, ..
+            fingerprint: theirs,
+            lease_until,
         }) => {
             if theirs == fingerprint {
-                Begin::InProgress
+                Begin::InProgress {
+                    lease_until: *lease_until,
+                }
             } else {
                 Begin::Mismatch
             }
@@ -135,6 +143,13 @@ pub trait KeyStore: Send + Sync + 'static {
     /// request's: a retry runs again.
     fn release<'a>(&'a self, key: &'a str, fingerprint: &'a str) -> KeyFuture<'a, ()>;
 
+    /// Hold `key` until `lease_until` (ms since the Unix epoch) instead, if it is still this
+    /// request's running one (`fingerprint`): `true` when renewed, `false` when the key is no
+    /// longer this request's (its lease ran out and another attempt took it, or it is finished).
+    /// The framework calls it every third of the lease while the request runs, so a lease can be
+    /// a few seconds however slow the route: a dead process's key frees that soon after it died.
+    fn renew<'a>(&'a self, key: &'a str, fingerprint: &'a str, lease_until: u64) -> KeyFuture<'a, bool>;
+
     /// The most bytes this store holds in this process, per byte of a kept answer, while it keeps
     /// one ([`finish`](Self::finish)) or reads one back ([`begin`](Self::begin)): its encodings,
     /// the documents and messages it makes of it. A request with a key reserves that much of the
@@ -170,7 +185,10 @@ mod tests {
             expires: 100,
         };
         assert_eq!(decide(None, "a", 50), Begin::Run);
-        assert_eq!(decide(Some(&running), "a", 50), Begin::InProgress);
+        assert_eq!(
+            decide(Some(&running), "a", 50),
+            Begin::InProgress { lease_until: 100 }
+        );
         assert_eq!(decide(Some(&running), "b", 50), Begin::Mismatch);
         assert_eq!(
             decide(Some(&running), "b", 100),

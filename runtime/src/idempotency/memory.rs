@@ -102,6 +102,22 @@ impl KeyStore for MemoryKeys {
             }
         })))
     }
+
+    fn renew<'a>(&'a self, key: &'a str, fingerprint: &'a str, lease_until: u64) -> KeyFuture<'a, bool> {
+        Box::pin(std::future::ready(self.with(|records, _| {
+            match records.get_mut(key) {
+                Some(Record::Running {
+                    fingerprint: theirs,
+                    lease_until: until,
+                }) if theirs == fingerprint => {
+                    // Never shortened: a renewal that arrives late changes nothing.
+                    *until = (*until).max(lease_until);
+                    true
+                }
+                _ => false,
+            }
+        })))
+    }
 }
 
 #[cfg(test)]
@@ -120,6 +136,39 @@ mod tests {
             std::task::Poll::Ready(result) => result,
             std::task::Poll::Pending => Err(KeyStoreError("pending".into())),
         }
+    }
+
+    #[test]
+    fn a_running_key_is_renewed_only_by_its_own_attempt() {
+        let keys = MemoryKeys::new();
+        assert_eq!(run(&keys, "k", 0, 100), Begin::Run);
+        assert_eq!(ready(keys.renew("k", "f", 300)), Ok(true));
+        assert_eq!(
+            run(&keys, "k", 200, 500),
+            Begin::InProgress { lease_until: 300 },
+            "held past its first lease"
+        );
+        assert_eq!(ready(keys.renew("k", "f", 250)), Ok(true));
+        assert_eq!(
+            run(&keys, "k", 200, 500),
+            Begin::InProgress { lease_until: 300 },
+            "a late renewal never shortens the lease"
+        );
+        assert_eq!(
+            ready(keys.renew("k", "other", 900)),
+            Ok(false),
+            "another request's"
+        );
+        assert_eq!(ready(keys.renew("unknown", "f", 900)), Ok(false));
+        // Past its lease (its process died), a retry takes it over, and keeps its answer.
+        assert_eq!(run(&keys, "k", 300, 600), Begin::Run);
+        let answer = KeptResponse {
+            status: 201,
+            headers: Vec::new(),
+            body: bytes::Bytes::new(),
+        };
+        assert_eq!(ready(keys.finish("k", "f", answer, 1000)), Ok(()));
+        assert_eq!(ready(keys.renew("k", "f", 2000)), Ok(false), "finished");
     }
 
     #[test]

@@ -8,13 +8,15 @@
 //!
 //! Rules enforced here: a route that does not take an [`IdempotencyKey`] runs no code of it; a
 //! store of keys shared by several processes makes every decision atomically ([`KeyStore::begin`]),
-//! so a key runs its request once whichever process each attempt reaches.
+//! so a key runs its request once whichever process each attempt reaches; a request holding a
+//! key renews its short lease while it runs ([`KeyStore::renew`]), so the key of a process that
+//! died frees within seconds, and a retry meanwhile is told when (`Retry-After` on the 409).
 
 mod arg;
 mod keys;
 mod memory;
 
-pub use arg::{IdempotencyKey, IdempotencyKeys, Kept, Pending, DEFAULT_MAX_KEPT, REPLAYED};
+pub use arg::{IdempotencyKey, IdempotencyKeys, Kept, Pending, DEFAULT_LEASE, DEFAULT_MAX_KEPT, REPLAYED};
 pub use keys::{decide, Begin, KeptResponse, KeyFuture, KeyStore, KeyStoreError, Record};
 pub use memory::MemoryKeys;
 

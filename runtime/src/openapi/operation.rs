@@ -100,6 +100,9 @@ pub struct Operation {
     response: Option<(&'static str, Value)>,
     extra_responses: Vec<(u16, &'static str)>,
     dependency_responses: Vec<(u16, &'static str)>,
+    /// Headers a dependency answers with at a status (`Retry-After` on an idempotency key's 409),
+    /// each its header object: written on whichever response the document has at that status.
+    response_headers: Vec<(u16, &'static str, Value)>,
     /// Answers FastAPI gives but leaves out of its document (a security scheme's `401`),
     /// documented when the app asks (`App::document_implicit_responses`).
     implicit_responses: Vec<(u16, &'static str)>,
@@ -132,6 +135,7 @@ impl Operation {
             response: None,
             extra_responses: Vec::new(),
             dependency_responses: Vec::new(),
+            response_headers: Vec::new(),
             implicit_responses: Vec::new(),
             security: Vec::new(),
             success_status: 200,
@@ -333,6 +337,20 @@ impl Operation {
         }
     }
 
+    /// Document header `name` of the response a dependency answers at `status` (its header object:
+    /// `description`, `schema`), on whichever response the document has at that status: the
+    /// dependency's own ([`Operation::dependency_response`]) or the one the route declares. A
+    /// header documented twice for a status is written once, as first documented.
+    pub fn dependency_response_header(&mut self, status: u16, name: &'static str, header: Value) {
+        if !self
+            .response_headers
+            .iter()
+            .any(|(s, n, _)| *s == status && n.eq_ignore_ascii_case(name))
+        {
+            self.response_headers.push((status, name, header));
+        }
+    }
+
     /// Document a response the framework answers for an argument but FastAPI leaves out of its
     /// document (a security scheme's `401` "Not authenticated"): written only when the app asks
     /// for them (`App::document_implicit_responses`), and never over a status the route states.
@@ -490,6 +508,13 @@ impl Operation {
                 responses
                     .entry(status.to_string())
                     .or_insert_with(|| json!({ "description": description }));
+            }
+        }
+        for (status, name, header) in self.response_headers {
+            if let Some(Value::Object(response)) = responses.get_mut(&status.to_string()) {
+                if let Value::Object(headers) = response.entry("headers").or_insert_with(|| json!({})) {
+                    headers.entry(name).or_insert(header);
+                }
             }
         }
         if validates {

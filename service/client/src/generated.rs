@@ -3255,6 +3255,8 @@ pub mod operations {
         /// `400`: The request body could not be read or is not UTF-8
         BadRequest(rt::HttpError),
         /// `409`: A request with this Idempotency-Key is being processed
+        ///
+        /// Headers: `Retry-After` (read them from the [`Answer`](super::Answer)).
         Conflict(rt::HttpError),
         /// `413`: The request body is larger than the limit
         PayloadTooLarge(rt::HttpError),

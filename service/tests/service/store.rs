@@ -550,6 +550,52 @@ async fn expired_keys_are_swept(store: Store) {
     assert_eq!(count().await, 0);
 }
 
+/// A running attempt's lease is renewed (issue 43) only while the key is that attempt's: held past
+/// its first lease, a renewal never shortens it, and a finished, released, or other request's key
+/// is left alone.
+async fn running_keys_are_renewed_by_their_own_attempt(store: Store) {
+    use ferrapi::idempotency::{Begin, KeptResponse, KeyStore};
+    use resource_api::idempotency::StoreKeys;
+
+    StoreKeys::prepare(&store).await.unwrap();
+    let keys = StoreKeys::new(store.clone());
+    assert_eq!(keys.begin("k", "f", 0, 100).await, Ok(Begin::Run));
+    assert_eq!(keys.renew("k", "f", 300).await, Ok(true));
+    assert_eq!(
+        keys.begin("k", "f", 200, 500).await,
+        Ok(Begin::InProgress { lease_until: 300 }),
+        "held past its first lease, told when it ends"
+    );
+    assert_eq!(keys.renew("k", "g", 900).await, Ok(false), "another request's");
+    assert_eq!(keys.renew("unknown", "f", 900).await, Ok(false));
+    assert_eq!(
+        keys.begin("k", "f", 250, 500).await,
+        Ok(Begin::InProgress { lease_until: 300 })
+    );
+    // Not renewed any more (its process died): taken over once the lease is past.
+    assert_eq!(keys.begin("k", "f", 300, 600).await, Ok(Begin::Run));
+    let answer = KeptResponse {
+        status: 201,
+        headers: Vec::new(),
+        body: b"{}".to_vec().into(),
+    };
+    keys.finish("k", "f", answer.clone(), 1000).await.unwrap();
+    assert_eq!(
+        keys.renew("k", "f", 2000).await,
+        Ok(false),
+        "finished: left alone"
+    );
+    assert_eq!(keys.begin("k", "f", 400, 700).await, Ok(Begin::Replay(answer)));
+    assert_eq!(keys.begin("gone", "f", 0, 100).await, Ok(Begin::Run));
+    keys.release("gone", "f").await.unwrap();
+    assert_eq!(
+        keys.renew("gone", "f", 2000).await,
+        Ok(false),
+        "released: not brought back"
+    );
+    assert_eq!(keys.begin("gone", "g", 50, 100).await, Ok(Begin::Run));
+}
+
 /// Kept answers (issue 41): text or base64, never hex, so a record is at most 4/3 of its answer;
 /// a record kept in hex by the version before reads back (a deployment keeps replaying them).
 async fn kept_answers_are_text_and_old_records_read(store: Store) {
@@ -727,6 +773,7 @@ conformance![
     invalid_names_are_refused,
     delete_below_deletes_what_is_past,
     expired_keys_are_swept,
+    running_keys_are_renewed_by_their_own_attempt,
     kept_answers_are_text_and_old_records_read,
     exact_documents_read_back_as_their_text,
     a_field_name_with_nul_is_kept_or_refused,

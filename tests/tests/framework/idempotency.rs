@@ -1,6 +1,7 @@
 //! Idempotency keys over real HTTP: a route taking `IdempotencyKey` runs once per key, a retry
 //! gets the first answer (status, headers, body) with `Idempotent-Replayed: true`, a retry while
-//! the first attempt runs gets 409, the key with another request 422, and after the retention
+//! the first attempt runs gets 409 with `Retry-After` (and keeps getting it past the lease, which
+//! the running attempt renews), the key with another request 422, and after the retention
 //! period the key is forgotten; an answer larger than a key keeps is sent and its key released,
 //! and a keyed request reserves room in the memory budget before its key is looked up. The decision table is unit-tested in `runtime/src/idempotency/`.
 
@@ -144,11 +145,59 @@ async fn a_retry_while_the_first_runs_is_409_then_replayed() {
     tokio::time::sleep(Duration::from_millis(100)).await;
     let retry = post(addr, "/orders?slow=true", Some("busy"), r#"{"item":"x"}"#).await;
     assert_eq!(retry.status, 409, "{}", retry.text());
+    // In the app's error format, as before; the lease left (under the 6 s default) in seconds.
+    assert_eq!(
+        retry.text(),
+        r#"{"detail":"A request with this Idempotency-Key is being processed; retry later"}"#
+    );
+    let wait: u64 = retry
+        .header("retry-after")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    assert!((1..=6).contains(&wait), "{:?}", retry.header("retry-after"));
     let first = first.await.expect("the first request");
     assert_eq!(first.status, 201);
     let later = post(addr, "/orders?slow=true", Some("busy"), r#"{"item":"x"}"#).await;
     assert_eq!((later.status, later.text()), (201, first.text()));
     assert_eq!(later.header("idempotent-replayed"), Some("true"));
+}
+
+/// A booking slower than its key's lease, numbered as it starts.
+#[post("/long", status = 201)]
+async fn long(booked: State<Booked>, key: IdempotencyKey) -> Kept<(StatusCode, Json<Value>)> {
+    let n = booked.0.fetch_add(1, Ordering::SeqCst) + 1;
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    key.keep((StatusCode::CREATED, Json(json!({ "n": n })))).await
+}
+
+#[tokio::test]
+async fn a_running_attempt_keeps_its_key_past_its_lease_by_renewing_it() {
+    // A 600 ms lease, renewed every 200 ms; the route takes 2.5 s.
+    let app = App::new()
+        .state(Booked::default())
+        .state(IdempotencyKeys::in_memory(Duration::from_secs(60)).lease(Duration::from_millis(600)))
+        .routes(routes![long]);
+    let addr = spawn(app).await;
+    let first = tokio::spawn(async move { post(addr, "/long", Some("slow"), "").await });
+    // Well past the first lease: still held, told to come back when the renewed lease ends.
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    let retry = post(addr, "/long", Some("slow"), "").await;
+    assert_eq!(
+        (retry.status, retry.header("retry-after")),
+        (409, Some("1")),
+        "{}",
+        retry.text()
+    );
+    let first = first.await.expect("the first request");
+    assert_eq!((first.status, first.json()["n"].clone()), (201, json!(1)));
+    let later = post(addr, "/long", Some("slow"), "").await;
+    assert_eq!(
+        (later.status, later.text(), later.header("idempotent-replayed")),
+        (201, first.text(), Some("true"))
+    );
+    // The next run is the second: the retry never took the key over and ran.
+    let other = post(addr, "/long", Some("other"), "").await;
+    assert_eq!(other.json()["n"], 2);
 }
 
 #[tokio::test]
@@ -333,7 +382,13 @@ fn the_document_shows_the_header_and_an_app_without_keys_is_refused() {
     );
     assert_eq!(
         op["responses"]["409"],
-        json!({"description": "A request with this Idempotency-Key is being processed"})
+        json!({
+            "description": "A request with this Idempotency-Key is being processed",
+            "headers": {"Retry-After": {
+                "description": "Seconds until the first attempt's lease on the key ends (at least 1): when a retry may run",
+                "schema": {"type": "integer", "minimum": 1}
+            }}
+        })
     );
     assert_eq!(
         op["responses"]["201"]["content"]["application/json"]["schema"],

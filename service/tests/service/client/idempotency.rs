@@ -6,11 +6,16 @@
 //! with the same key: the relay now reaches the second process, which answers 409 while the
 //! dead process's lease on the key lasts, then finds the visit the first booked and answers it.
 //! One visit, and the client got it. On both stores.
+//!
+//! Everything at its defaults (issue 43, item 3): the service's lease (6 s, renewed every 2 s
+//! while the booking runs) and the client's `RetryPolicy` (4 attempts, 30 s). While the doomed
+//! process hangs alive, its key stays held past a whole lease (it renews it): another request
+//! with the key gets 409 with `Retry-After`; once it is killed, its key frees a lease later.
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use ferrapi_client::{Client as Runtime, RetryPolicy};
+use ferrapi_client::{Call as _, Client as Runtime, RetryPolicy};
 use resource_api_client::types::{DoctorIn, PatientIn, Specialty, VisitIn};
 use resource_api_client::Client;
 use tokio::net::{TcpListener, TcpStream};
@@ -18,8 +23,11 @@ use tokio::net::{TcpListener, TcpStream};
 use crate::support::process::Service;
 use crate::support::{mongo_uri, TempDir};
 
-const LEASE_MS: &str = "1500";
 const RUST_LOG: &str = "warn,ferrapi::server=info";
+/// The service's default lease, which a live holder renews and a dead one's key outlives by.
+const LEASE: Duration = resource_api::idempotency::LEASE;
+/// The booking's key: the client's, chosen here so that the test can send it too.
+const KEY: &str = "crash-visit-1";
 
 /// A relay on a free port to the first of `backends` that accepts each connection.
 async fn relay(backends: Vec<SocketAddr>) -> SocketAddr {
@@ -42,15 +50,14 @@ async fn relay(backends: Vec<SocketAddr>) -> SocketAddr {
 }
 
 async fn booked_once_across_a_kill(db: &str) {
-    let lease = ["--idempotency-lease-ms", LEASE_MS];
     let doomed = Service::start_env(
         db,
         "a",
         RUST_LOG,
-        &lease,
+        &[],
         &[("RESOURCE_API_TEST_FAULT", "hang-after-booking")],
     );
-    let survivor = Service::start_with(db, "a", RUST_LOG, &lease);
+    let survivor = Service::start_with(db, "a", RUST_LOG, &[]);
     let direct = super::client(survivor.addr);
     let doctor = direct
         .create_doctor(&DoctorIn {
@@ -73,18 +80,9 @@ async fn booked_once_across_a_kill(db: &str) {
         .into_ok()
         .unwrap();
 
-    // The client of the deployment: retries spread over a few seconds, enough to outlast the lease.
+    // The client of the deployment, with the default settings.
     let balanced = relay(vec![doomed.addr, survivor.addr]).await;
-    let retry = RetryPolicy {
-        max_attempts: 30,
-        base_delay: Duration::from_millis(100),
-        max_delay: Duration::from_millis(400),
-        ..RetryPolicy::new()
-    };
-    let runtime = Runtime::builder(&format!("http://{balanced}"))
-        .retry(retry)
-        .build()
-        .unwrap();
+    let runtime = Runtime::builder(&format!("http://{balanced}")).build().unwrap();
     let api = Client::from_client(runtime);
     let booking = VisitIn {
         doctor_id: doctor.id.clone(),
@@ -94,7 +92,8 @@ async fn booked_once_across_a_kill(db: &str) {
         reason: "crash".into(),
         notes: None,
     };
-    let call = tokio::spawn(async move { api.create_visit(&booking).await });
+    let probe = booking.clone();
+    let call = tokio::spawn(async move { api.create_visit(&booking).idempotency_key(KEY).await });
 
     // The first attempt reaches the doomed process, which books and stops before answering.
     let deadline = Instant::now() + Duration::from_secs(30);
@@ -102,13 +101,33 @@ async fn booked_once_across_a_kill(db: &str) {
         assert!(Instant::now() < deadline, "the first attempt booked within 30 s");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    doomed.kill();
 
+    // Past a whole lease, the live (hung) holder still holds its key, renewed: the same request
+    // at the other process is told 409, and when its lease ends.
+    tokio::time::sleep(LEASE + Duration::from_secs(1)).await;
+    let held = direct
+        .create_visit(&probe)
+        .idempotency_key(KEY)
+        .with_retry(RetryPolicy::none())
+        .await
+        .unwrap();
+    let retry_after = held.headers().get("retry-after").and_then(|v| v.to_str().ok());
+    let wait: u64 = retry_after.and_then(|v| v.parse().ok()).unwrap_or(0);
+    assert_eq!(held.status(), 409, "{held:?}");
+    assert!(
+        (1..=LEASE.as_secs()).contains(&wait),
+        "Retry-After {retry_after:?}"
+    );
+
+    doomed.kill();
+    let killed = Instant::now();
     let answer = call
         .await
         .expect("the call's task")
         .expect("an answer after the retries");
+    let took = killed.elapsed();
     assert_eq!(answer.status(), 201, "{answer:?}");
+    println!("killed-process booking: Created {took:?} after the kill");
     let visit = answer.into_ok().unwrap();
     let visits = direct
         .list_visits()
