@@ -305,4 +305,50 @@ mod tests {
         let generated = generate_value(&document, &Settings::default()).unwrap();
         assert_eq!(imports(&generated.code), (false, true, true));
     }
+
+    #[test]
+    fn a_property_that_may_be_null_and_left_out_is_nullable_but_in_forms() {
+        let properties = json!({
+            "type": "object", "required": ["kept"],
+            "properties": {
+                "kept": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                "note": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                "input": {},
+                "count": {"type": "integer"}
+            }
+        });
+        let document = json!({
+            "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+            "paths": {"/form": {"post": {
+                "requestBody": {"content": {"application/x-www-form-urlencoded": {"schema": {"$ref": "#/components/schemas/Form"}}}},
+                "responses": {"200": {"description": "OK"}}
+            }}},
+            "components": {"schemas": {"Json": properties, "Form": properties}}
+        });
+        let code = generate_value(&document, &Settings::default()).unwrap().code;
+        let json = &code[code.find("pub struct Json {").unwrap()..];
+        let json = &json[..json.find("\n    }").unwrap()];
+        let form = &code[code.find("pub struct Form {").unwrap()..];
+        let form = &form[..form.find("\n    }").unwrap()];
+        // Required and nullable: always there, `null` is `None`; not required and not nullable:
+        // `None` is absent.
+        for body in [json, form] {
+            assert!(body.contains("pub kept: Option<String>,"), "{body}");
+            assert!(body.contains("pub count: Option<i64>,"), "{body}");
+        }
+        let nullable = "#[serde(default, skip_serializing_if = \"rt::Nullable::is_absent\")]";
+        assert!(
+            json.contains(&format!("{nullable}\n        pub note: rt::Nullable<String>,")),
+            "{json}"
+        );
+        assert!(
+            json.contains("pub input: rt::Nullable<rt::serde_json::Value>,"),
+            "{json}"
+        );
+        assert!(form.contains("pub note: Option<String>,"), "{form}");
+        assert!(
+            form.contains("pub input: Option<rt::serde_json::Value>,"),
+            "{form}"
+        );
+    }
 }

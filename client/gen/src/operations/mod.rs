@@ -560,4 +560,33 @@ mod tests {
         );
         assert_eq!(template("/"), [Segment::Literal("/".into())]);
     }
+
+    #[test]
+    fn an_operations_items_never_take_a_schemas_name() {
+        // `signup` beside a schema `Signup` (the glob-import clash) and one named `SignupRequest`.
+        let answer = serde_json::json!({"200": {"description": "OK"}});
+        let object = serde_json::json!({"type": "object", "properties": {"a": {"type": "integer"}}});
+        let document = serde_json::json!({
+            "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+            "paths": {
+                "/signup": {"post": {"operationId": "signup", "responses": answer}},
+                "/profile": {"get": {"operationId": "profile", "responses": answer}}
+            },
+            "components": {"schemas": {"Signup": object, "SignupRequest": object, "Profile": object}}
+        });
+        let generated = crate::generate(&document.to_string(), &crate::Settings::default()).unwrap();
+        let code = &generated.code;
+        for item in [
+            "pub struct Signup2Request<",
+            "pub enum Signup2Response {",
+            "pub struct ProfileRequest<",
+            "pub enum ProfileResponse {",
+            "pub struct Signup {",
+            "pub struct SignupRequest {",
+            "pub struct Profile {",
+        ] {
+            assert!(code.contains(item), "{item}");
+        }
+        assert!(!code.contains("pub struct Signup<"));
+    }
 }
