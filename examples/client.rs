@@ -22,7 +22,7 @@
 
 use std::process::ExitCode;
 
-use resource_api_client::ferrapi_client::{chrono::NaiveDate, DateTime, Error};
+use resource_api_client::ferrapi_client::{chrono::NaiveDate, DateTime, Error, Nullable};
 use resource_api_client::operations::{ReadEmployeeResponse, ReadPersonsResponse, ReplaceDoctorResponse};
 use resource_api_client::types::{DoctorIn, Item, PatientIn, Specialty, VisitIn};
 use resource_api_client::{Call as _, Client};
@@ -38,15 +38,15 @@ pub async fn tour(api: &Client) -> Result<Vec<String>, Error> {
     // A write: optional fields are `Option`s, left out when `None`.
     let item = Item {
         name: "Foo".into(),
-        description: None,
+        description: Nullable::Absent,
         price: 35.4,
-        tax: Some(3.2),
+        tax: Nullable::Value(3.2),
     };
     let created = api.create_item(&item).await?.into_ok()?;
     said.push(format!(
         "created {} at {:.1} with tax",
         created.name,
-        created.price_with_tax.unwrap_or(created.price)
+        created.price_with_tax.into_option().unwrap_or(created.price)
     ));
 
     // Every documented status is a variant: a 404 is matched, not caught.
@@ -71,14 +71,14 @@ pub async fn tour(api: &Client) -> Result<Vec<String>, Error> {
         .create_doctor(&DoctorIn {
             name: "Gregory House".into(),
             specialty: Specialty::Neurology,
-            email: None,
+            email: Nullable::Absent,
         })
         .await?
         .into_ok()?;
     let someone_else = DoctorIn {
         name: "Dr. House".into(),
         specialty: Specialty::Neurology,
-        email: None,
+        email: Nullable::Absent,
     };
     let mut interfere = true;
     loop {
@@ -95,7 +95,7 @@ pub async fn tour(api: &Client) -> Result<Vec<String>, Error> {
                 email: current.email,
             }
         };
-        changed.email = Some("house@example.org".into());
+        changed.email = Nullable::Value("house@example.org".into());
         if interfere {
             // Someone else writes between our read and our write (once, for the example).
             api.replace_doctor(&doctor.id, &someone_else).await?.into_ok()?;
@@ -111,7 +111,7 @@ pub async fn tour(api: &Client) -> Result<Vec<String>, Error> {
                 said.push(format!(
                     "updated {} <{}>",
                     updated.name,
-                    updated.email.unwrap_or_default()
+                    updated.email.into_option().unwrap_or_default()
                 ));
                 break;
             }
@@ -131,7 +131,7 @@ pub async fn tour(api: &Client) -> Result<Vec<String>, Error> {
         .create_patient(&PatientIn {
             name: "Bob".into(),
             date_of_birth: NaiveDate::from_ymd_opt(1990, 1, 31).unwrap_or_default(),
-            phone: None,
+            phone: Nullable::Absent,
         })
         .await?
         .into_ok()?;
@@ -144,7 +144,7 @@ pub async fn tour(api: &Client) -> Result<Vec<String>, Error> {
         start_time,
         duration_minutes: None,
         reason: "check-up".into(),
-        notes: None,
+        notes: Nullable::Absent,
     };
     let key = format!("booking-{}", doctor.id);
     let first = api.create_visit(&booking).idempotency_key(&key).await?;

@@ -2,12 +2,14 @@
 //! `operations` modules, formatted.
 //!
 //! Rules enforced here: the header names the API, the generator's version and how to regenerate
-//! the file; a module imports the runtime (`rt`) or `types` only when its items name them, as
-//! the typed model says (never read back from the printed code); the code is formatted by
-//! prettyplease, with a blank line between items as rustfmt leaves them.
+//! the file; the runtime is the file's module `rt`, which requires the runtime's features the
+//! types name (one `compile_error!` per feature that is off, and no other error: see
+//! `ferrapi_client::require_features!`); a module imports `rt` or `types` only when its items
+//! name them, as the typed model says (never read back from the printed code); the code is
+//! formatted by prettyplease, with a blank line between items as rustfmt leaves them.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
 
 use crate::docs::rustdoc;
 use crate::document::{Document, GenError};
@@ -24,26 +26,42 @@ pub fn code(
     context: &Context<'_>,
     defs: &[TypeDef],
     operations: &[Operation],
+    features: &[&str],
 ) -> Result<String, GenError> {
     let runtime: TokenStream = settings
         .runtime
         .parse()
         .map_err(|_| GenError::at("#", format!("`{}` is not a path", settings.runtime)))?;
     let header = header(document, settings);
-    let types_module = types_module(context, defs, &runtime);
-    let (methods, operations_module) = operations_module(context, operations, &runtime);
+    let types_module = types_module(context, defs);
+    let (methods, operations_module) = operations_module(context, operations);
     let inner = settings.inner_attributes.then(|| inner_attributes(&header));
     let info = &document.api().info;
     let title = info.title.as_deref().unwrap_or("the API");
     let client = client(context, title, &methods);
     let rt = &context.rt;
+    // In a binary crate, `pub` does not keep an item alive: the re-exports, the methods and the
+    // types a program does not use would each warn (unused import, dead code). A client is an
+    // API surface of which a program uses a part, and its file is not the user's to edit, so
+    // these items allow it (and only it); the modules' own imports are the model's and stay checked.
+    let require = (!features.is_empty()).then(|| {
+        let features = features.iter().map(|feature| format_ident!("{}", feature));
+        quote!(#runtime::require_features!(#(#features),*);)
+    });
     let tokens = quote! {
         #inner
 
-        use #runtime as rt;
+        /// The client runtime, and the features of it this client needs.
+        mod #rt {
+            pub use #runtime::*;
+
+            #require
+        }
 
         /// The client runtime this code is written for (and the value crates it re-exports).
+        #[allow(unused_imports)]
         pub use #runtime;
+        #[allow(unused_imports)]
         pub use #rt::{Answer, Call, Error};
 
         #client
@@ -119,10 +137,12 @@ fn client(context: &Context<'_>, title: &str, methods: &[TokenStream]) -> TokenS
     quote! {
         #doc
         #[derive(Clone, Debug)]
+        #[allow(dead_code)]
         pub struct Client {
             client: #rt::Client,
         }
 
+        #[allow(dead_code)]
         impl Client {
             /// A client of the API at `base_url` (`http://127.0.0.1:8000`), with the runtime's defaults.
             pub fn new(base_url: &str) -> Result<Self, Error> {
@@ -147,14 +167,16 @@ fn client(context: &Context<'_>, title: &str, methods: &[TokenStream]) -> TokenS
 }
 
 /// The `types` module: a type (or an alias) per declared schema.
-fn types_module(context: &Context<'_>, defs: &[TypeDef], runtime: &TokenStream) -> TokenStream {
+fn types_module(context: &Context<'_>, defs: &[TypeDef]) -> TokenStream {
+    let rt = &context.rt;
     let types = defs.iter().map(|def| context.def_items(def));
     let use_rt = defs
         .iter()
         .any(|def| context.names_runtime(def))
-        .then(|| quote!(use #runtime as rt;));
+        .then(|| quote!(use super::#rt;));
     quote! {
         /// The document's schemas.
+        #[allow(dead_code)]
         pub mod types {
             #use_rt
 
@@ -164,11 +186,8 @@ fn types_module(context: &Context<'_>, defs: &[TypeDef], runtime: &TokenStream) 
 }
 
 /// The methods of `Client`, and the `operations` module: each operation's request and answers.
-fn operations_module(
-    context: &Context<'_>,
-    operations: &[Operation],
-    runtime: &TokenStream,
-) -> (Vec<TokenStream>, TokenStream) {
+fn operations_module(context: &Context<'_>, operations: &[Operation]) -> (Vec<TokenStream>, TokenStream) {
+    let rt = &context.rt;
     let mut methods = Vec::new();
     let mut items = Vec::new();
     for operation in operations {
@@ -178,7 +197,7 @@ fn operations_module(
     }
     // Every request holds the runtime's client; `types` is named only by the schemas an
     // operation takes or answers.
-    let use_rt = (!operations.is_empty()).then(|| quote!(use #runtime as rt;));
+    let use_rt = (!operations.is_empty()).then(|| quote!(use super::#rt;));
     let use_types = operations.iter().any(Operation::names_types).then(|| {
         quote!(
             use super::types;
@@ -186,6 +205,7 @@ fn operations_module(
     });
     let module = quote! {
         /// Each operation's request and its answers.
+        #[allow(dead_code)]
         pub mod operations {
             #use_types
             #use_rt
@@ -218,14 +238,13 @@ fn space_items(code: &str) -> String {
         if !previous.is_empty() && ended && starts_item(trimmed) && !previous.starts_with("//") {
             out.push('\n');
         }
+        // The line after an inner attribute's end is past it, whatever that line is (an outer
+        // attribute's `)]` later must not read as the end of an inner one).
+        if in_inner_attribute && previous.ends_with(")]") {
+            in_inner_attribute = false;
+        }
         if trimmed.starts_with("#![") {
             in_inner_attribute = true;
-        } else if !trimmed.starts_with("//")
-            && !trimmed.starts_with("#![")
-            && in_inner_attribute
-            && previous.ends_with(")]")
-        {
-            in_inner_attribute = false;
         }
         out.push_str(line);
         out.push('\n');
@@ -250,8 +269,8 @@ mod tests {
         let types = &types[..types.find("pub mod operations").unwrap_or(types.len())];
         let operations = module("operations");
         (
-            types.contains("use ::ferrapi_client as rt;"),
-            operations.contains("use ::ferrapi_client as rt;"),
+            types.contains("use super::rt;"),
+            operations.contains("use super::rt;"),
             operations.contains("use super::types;"),
         )
     }
@@ -285,5 +304,51 @@ mod tests {
         });
         let generated = generate_value(&document, &Settings::default()).unwrap();
         assert_eq!(imports(&generated.code), (false, true, true));
+    }
+
+    #[test]
+    fn a_property_that_may_be_null_and_left_out_is_nullable_but_in_forms() {
+        let properties = json!({
+            "type": "object", "required": ["kept"],
+            "properties": {
+                "kept": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                "note": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                "input": {},
+                "count": {"type": "integer"}
+            }
+        });
+        let document = json!({
+            "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+            "paths": {"/form": {"post": {
+                "requestBody": {"content": {"application/x-www-form-urlencoded": {"schema": {"$ref": "#/components/schemas/Form"}}}},
+                "responses": {"200": {"description": "OK"}}
+            }}},
+            "components": {"schemas": {"Json": properties, "Form": properties}}
+        });
+        let code = generate_value(&document, &Settings::default()).unwrap().code;
+        let json = &code[code.find("pub struct Json {").unwrap()..];
+        let json = &json[..json.find("\n    }").unwrap()];
+        let form = &code[code.find("pub struct Form {").unwrap()..];
+        let form = &form[..form.find("\n    }").unwrap()];
+        // Required and nullable: always there, `null` is `None`; not required and not nullable:
+        // `None` is absent.
+        for body in [json, form] {
+            assert!(body.contains("pub kept: Option<String>,"), "{body}");
+            assert!(body.contains("pub count: Option<i64>,"), "{body}");
+        }
+        let nullable = "#[serde(default, skip_serializing_if = \"rt::Nullable::is_absent\")]";
+        assert!(
+            json.contains(&format!("{nullable}\n        pub note: rt::Nullable<String>,")),
+            "{json}"
+        );
+        assert!(
+            json.contains("pub input: rt::Nullable<rt::serde_json::Value>,"),
+            "{json}"
+        );
+        assert!(form.contains("pub note: Option<String>,"), "{form}");
+        assert!(
+            form.contains("pub input: Option<rt::serde_json::Value>,"),
+            "{form}"
+        );
     }
 }

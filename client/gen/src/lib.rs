@@ -21,7 +21,7 @@
 //!     "components": {"schemas": {"Item": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}}}
 //! }"##;
 //! let generated = ferrapi_client_gen::generate(document, &ferrapi_client_gen::Settings::default())?;
-//! assert!(generated.code.contains("pub fn read_item(&self, item_id: i64) -> operations::ReadItem<'_>"));
+//! assert!(generated.code.contains("pub fn read_item(&self, item_id: i64) -> operations::ReadItemRequest<'_>"));
 //! assert!(generated.code.contains("pub struct Item {"));
 //! # Ok::<(), ferrapi_client_gen::GenError>(())
 //! ```
@@ -113,21 +113,34 @@ pub fn generate_value(document: &Value, settings: &Settings) -> Result<Generated
     let document = Document::new(document)?;
     let mut schemas = Schemas::new(&document, settings.decimals)?;
     let operations = operations::operations(&document, &mut schemas)?;
-    // The models sent as multipart bodies write themselves as parts.
-    let multipart: HashSet<String> = operations
-        .iter()
-        .filter_map(|operation| operation.body.as_ref())
-        .filter(|body| body.kind == BodyKind::Multipart)
-        .filter_map(|body| match &body.ty {
-            Ty::Named(name) => Some(name.clone()),
-            _ => None,
-        })
-        .collect();
-    let context = Context::new(&schemas.defs, multipart);
-    let code = file::code(&document, settings, &context, &schemas.defs, &operations)?;
+    // The models sent as multipart bodies write themselves as parts; those sent as forms or
+    // parts have no `null` (their fields that may be null stay `Option`s).
+    let bodies = |kinds: &[BodyKind]| -> HashSet<String> {
+        operations
+            .iter()
+            .filter_map(|operation| operation.body.as_ref())
+            .filter(|body| kinds.contains(&body.kind))
+            .filter_map(|body| match &body.ty {
+                Ty::Named(name) => Some(name.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    let multipart = bodies(&[BodyKind::Multipart]);
+    let flat = bodies(&[BodyKind::Multipart, BodyKind::Form]);
+    let context = Context::new(&schemas.defs, multipart, flat);
+    let features: Vec<&'static str> = schemas.features.iter().copied().collect();
+    let code = file::code(
+        &document,
+        settings,
+        &context,
+        &schemas.defs,
+        &operations,
+        &features,
+    )?;
     Ok(Generated {
         code,
-        features: schemas.features.iter().copied().collect(),
+        features,
         operations: operations.len(),
         types: schemas.defs.len(),
     })

@@ -1,6 +1,7 @@
 //! The `ferrapi-client` command and the generator as a user meets them: a document in, a file out
 //! (the same bytes every time), the features it needs said; a construct that cannot be mapped is
-//! an error naming its JSON pointer, and nothing is written; a usage mistake exits 2.
+//! an error naming its JSON pointer, and nothing is written; a usage mistake exits 2 (usage on
+//! stderr), asking for help exits 0 (usage on stdout).
 
 // Test code: a failed expectation is a test failure, reported with its message.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
@@ -86,6 +87,30 @@ fn usage_mistakes_exit_2() {
         assert_eq!(run.status.code(), Some(2), "{args:?}");
         assert!(String::from_utf8_lossy(&run.stderr).contains("usage: ferrapi-client generate"));
     }
+}
+
+#[test]
+fn help_is_on_stdout_and_exits_0() {
+    for args in [&["--help"][..], &["-h"][..], &["generate", "--help"][..]] {
+        let run = command().args(args).output().unwrap();
+        assert_eq!(run.status.code(), Some(0), "{args:?}");
+        let said = String::from_utf8_lossy(&run.stdout);
+        assert!(
+            said.starts_with("usage: ferrapi-client generate"),
+            "{args:?}: {said}"
+        );
+        assert!(said.contains("cargo install"), "{said}");
+        assert!(
+            run.stderr.is_empty(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+    }
+    // No argument at all is a mistake, not a question.
+    let run = command().output().unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    assert!(run.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&run.stderr).contains("usage: ferrapi-client generate"));
 }
 
 #[test]

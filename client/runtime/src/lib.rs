@@ -16,6 +16,9 @@
 //!   that is not what the document says.
 //! - Streams: [`ByteStream`] for downloads, [`EventStream`] for Server-Sent Events (typed data,
 //!   reconnection with `Last-Event-ID`), [`JsonLines`].
+//! - Values: [`Nullable`] for a property that is absent, `null` or a value; with the `chrono`,
+//!   `uuid`, `decimal` and `url` features, the value crates the document's formats map to (a
+//!   generated client names the ones it needs, [`require_features!`]).
 //! - Safe writes: an `Idempotency-Key` per logical call ([`idempotency_key`]), retried as
 //!   [`RetryPolicy`] allows; an [`ETag`] carried from an answer into `If-Match`.
 //!
@@ -31,9 +34,11 @@ mod client;
 mod decode;
 mod error;
 mod etag;
+mod features;
 mod form;
 mod json;
 mod multipart;
+mod nullable;
 mod param;
 mod random;
 mod request;
@@ -53,6 +58,7 @@ pub use error::{BoxError, DecodeError, Error, StatusError};
 pub use etag::{ETag, InvalidETag};
 pub use json::{InvalidNumber, Json, JsonNumber, JsonObject};
 pub use multipart::{File, Multipart, ToParts};
+pub use nullable::Nullable;
 pub use param::{ParamValues, ToParam};
 pub use random::idempotency_key;
 pub use request::{RequestBuilder, IDEMPOTENCY_KEY};

@@ -15,7 +15,7 @@ use ferrapi_client::rust_decimal::Decimal;
 use ferrapi_client::url::Url;
 use ferrapi_client::uuid::Uuid;
 use ferrapi_client::Time;
-use ferrapi_client::{Client as Runtime, DateTime, Duration, ServiceTransport};
+use ferrapi_client::{Client as Runtime, DateTime, Duration, Nullable, ServiceTransport};
 use ferrapi_client_tests::types_example::operations::{BookResponse, PutEventResponse, ReadEventResponse};
 use ferrapi_client_tests::types_example::types::{
     Booking, BookingContact, ByEmail, ByPhone, EventInput, EventInputTicketsItem, EventOutputTicketsItem,
@@ -41,7 +41,7 @@ fn event() -> EventInput {
         sales_end: "2025-06-01T18:00:00".parse().unwrap(),
         organiser: "Ferris <Ferris@Example.ORG>".into(),
         link: Url::parse("https://example.org/rust-nights").unwrap(),
-        calendar: Some(Url::parse("webcal://example.org/rust.ics").unwrap()),
+        calendar: Url::parse("webcal://example.org/rust.ics").unwrap().into(),
         tickets: vec![
             EventInputTicketsItem::StandardInput(StandardInput {
                 kind: Default::default(),
@@ -77,7 +77,7 @@ async fn round_trip(api: &Client) {
     assert_eq!(stored.link.as_str(), "https://example.org/rust-nights");
     assert_eq!(
         stored.calendar.as_ref().map(Url::as_str),
-        Some("webcal://example.org/rust.ics")
+        Nullable::Value("webcal://example.org/rust.ics")
     );
     match &stored.tickets[..] {
         [EventOutputTicketsItem::StandardOutput(standard), EventOutputTicketsItem::VipOutput(vip)] => {
@@ -131,7 +131,7 @@ async fn round_trip(api: &Client) {
         contact: BookingContact::ByEmail(ByEmail {
             email: "ada@example.org".into(),
         }),
-        terminal: Some("192.0.2.7".parse().unwrap()),
+        terminal: Nullable::Value("192.0.2.7".parse().unwrap()),
     };
     let receipt = api
         .book(id, booking_id, &by_email)
@@ -150,7 +150,7 @@ async fn round_trip(api: &Client) {
         contact: BookingContact::ByPhone(ByPhone {
             phone: "+41791234567".into(),
         }),
-        terminal: None,
+        terminal: Nullable::Absent,
         ..by_email.clone()
     };
     let receipt = api

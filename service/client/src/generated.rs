@@ -11,19 +11,27 @@
     clippy::doc_lazy_continuation
 )]
 
-use ::ferrapi_client as rt;
+/// The client runtime, and the features of it this client needs.
+mod rt {
+    pub use ::ferrapi_client::*;
+    ::ferrapi_client::require_features!(chrono);
+}
 
 /// The client runtime this code is written for (and the value crates it re-exports).
+#[allow(unused_imports)]
 pub use ::ferrapi_client;
 
+#[allow(unused_imports)]
 pub use rt::{Answer, Call, Error};
 
 /// A client of Resource API: a method per operation of its document.
 #[derive(Clone, Debug)]
+#[allow(dead_code)]
 pub struct Client {
     client: rt::Client,
 }
 
+#[allow(dead_code)]
 impl Client {
     /// A client of the API at `base_url` (`http://127.0.0.1:8000`), with the runtime's defaults.
     pub fn new(base_url: &str) -> Result<Self, Error> {
@@ -45,8 +53,8 @@ impl Client {
     /// Greets.
     ///
     /// `GET /`; answers [`operations::RootResponse`].
-    pub fn root(&self) -> operations::Root<'_> {
-        operations::Root {
+    pub fn root(&self) -> operations::RootRequest<'_> {
+        operations::RootRequest {
             client: &self.client,
             options: rt::CallOptions::default(),
         }
@@ -55,8 +63,8 @@ impl Client {
     /// Read an item by integer id (the simple form, served).
     ///
     /// `GET /item/{id}`; answers [`operations::ReadItemResponse`].
-    pub fn read_item(&self, id: i64) -> operations::ReadItem<'_> {
-        operations::ReadItem {
+    pub fn read_item(&self, id: i64) -> operations::ReadItemRequest<'_> {
+        operations::ReadItemRequest {
             client: &self.client,
             id,
             options: rt::CallOptions::default(),
@@ -66,8 +74,8 @@ impl Client {
     /// The current user.
     ///
     /// `GET /user/me`; answers [`operations::ReadUserMeResponse`].
-    pub fn read_user_me(&self) -> operations::ReadUserMe<'_> {
-        operations::ReadUserMe {
+    pub fn read_user_me(&self) -> operations::ReadUserMeRequest<'_> {
+        operations::ReadUserMeRequest {
             client: &self.client,
             options: rt::CallOptions::default(),
         }
@@ -76,8 +84,8 @@ impl Client {
     /// A user by id.
     ///
     /// `GET /user/{id}`; answers [`operations::ReadUserResponse`].
-    pub fn read_user<'a>(&'a self, id: &'a str) -> operations::ReadUser<'a> {
-        operations::ReadUser {
+    pub fn read_user<'a>(&'a self, id: &'a str) -> operations::ReadUserRequest<'a> {
+        operations::ReadUserRequest {
             client: &self.client,
             id,
             options: rt::CallOptions::default(),
@@ -91,8 +99,8 @@ impl Client {
         &'a self,
         user_id: i64,
         item_id: &'a str,
-    ) -> operations::ReadUserItem<'a> {
-        operations::ReadUserItem {
+    ) -> operations::ReadUserItemRequest<'a> {
+        operations::ReadUserItemRequest {
             client: &self.client,
             user_id,
             item_id,
@@ -109,8 +117,8 @@ impl Client {
         &'a self,
         symbol: &'a str,
         type_: types::OrderType,
-    ) -> operations::ReadStock<'a> {
-        operations::ReadStock {
+    ) -> operations::ReadStockRequest<'a> {
+        operations::ReadStockRequest {
             client: &self.client,
             symbol,
             type_,
@@ -121,8 +129,8 @@ impl Client {
     /// A page of persons: indexes `skip` up to (not including) `skip + limit`.
     ///
     /// `GET /person`; answers [`operations::ReadPersonsResponse`].
-    pub fn read_persons(&self) -> operations::ReadPersons<'_> {
-        operations::ReadPersons {
+    pub fn read_persons(&self) -> operations::ReadPersonsRequest<'_> {
+        operations::ReadPersonsRequest {
             client: &self.client,
             skip: None,
             limit: None,
@@ -136,8 +144,8 @@ impl Client {
     pub fn create_item<'a>(
         &'a self,
         body: &'a types::Item,
-    ) -> operations::CreateItem<'a> {
-        operations::CreateItem {
+    ) -> operations::CreateItemRequest<'a> {
+        operations::CreateItemRequest {
             client: &self.client,
             body,
             options: rt::CallOptions::default(),
@@ -151,8 +159,8 @@ impl Client {
         &'a self,
         item_id: i64,
         body: &'a types::Item,
-    ) -> operations::UpdateItem<'a> {
-        operations::UpdateItem {
+    ) -> operations::UpdateItemRequest<'a> {
+        operations::UpdateItemRequest {
             client: &self.client,
             item_id,
             q: None,
@@ -164,8 +172,8 @@ impl Client {
     /// An employee by id; 404 `{"detail": "Employee not found"}` for an unknown id.
     ///
     /// `GET /employee/{id}`; answers [`operations::ReadEmployeeResponse`].
-    pub fn read_employee(&self, id: i64) -> operations::ReadEmployee<'_> {
-        operations::ReadEmployee {
+    pub fn read_employee(&self, id: i64) -> operations::ReadEmployeeRequest<'_> {
+        operations::ReadEmployeeRequest {
             client: &self.client,
             id,
             options: rt::CallOptions::default(),
@@ -175,8 +183,8 @@ impl Client {
     /// List doctors, optionally of one specialty or name, sorted and paged.
     ///
     /// `GET /doctors`; answers [`operations::ListDoctorsResponse`].
-    pub fn list_doctors(&self) -> operations::ListDoctors<'_> {
-        operations::ListDoctors {
+    pub fn list_doctors(&self) -> operations::ListDoctorsRequest<'_> {
+        operations::ListDoctorsRequest {
             client: &self.client,
             specialty: None,
             name: None,
@@ -194,8 +202,8 @@ impl Client {
     pub fn create_doctor<'a>(
         &'a self,
         body: &'a types::DoctorIn,
-    ) -> operations::CreateDoctor<'a> {
-        operations::CreateDoctor {
+    ) -> operations::CreateDoctorRequest<'a> {
+        operations::CreateDoctorRequest {
             client: &self.client,
             body,
             options: rt::CallOptions::default(),
@@ -205,8 +213,11 @@ impl Client {
     /// A doctor by id.
     ///
     /// `GET /doctors/{doctor_id}`; answers [`operations::ReadDoctorResponse`].
-    pub fn read_doctor<'a>(&'a self, doctor_id: &'a str) -> operations::ReadDoctor<'a> {
-        operations::ReadDoctor {
+    pub fn read_doctor<'a>(
+        &'a self,
+        doctor_id: &'a str,
+    ) -> operations::ReadDoctorRequest<'a> {
+        operations::ReadDoctorRequest {
             client: &self.client,
             doctor_id,
             if_match: None,
@@ -222,8 +233,8 @@ impl Client {
         &'a self,
         doctor_id: &'a str,
         body: &'a types::DoctorIn,
-    ) -> operations::ReplaceDoctor<'a> {
-        operations::ReplaceDoctor {
+    ) -> operations::ReplaceDoctorRequest<'a> {
+        operations::ReplaceDoctorRequest {
             client: &self.client,
             doctor_id,
             if_match: None,
@@ -239,8 +250,8 @@ impl Client {
     pub fn delete_doctor<'a>(
         &'a self,
         doctor_id: &'a str,
-    ) -> operations::DeleteDoctor<'a> {
-        operations::DeleteDoctor {
+    ) -> operations::DeleteDoctorRequest<'a> {
+        operations::DeleteDoctorRequest {
             client: &self.client,
             doctor_id,
             if_match: None,
@@ -252,8 +263,8 @@ impl Client {
     /// List patients, optionally by name or date of birth, sorted and paged.
     ///
     /// `GET /patients`; answers [`operations::ListPatientsResponse`].
-    pub fn list_patients(&self) -> operations::ListPatients<'_> {
-        operations::ListPatients {
+    pub fn list_patients(&self) -> operations::ListPatientsRequest<'_> {
+        operations::ListPatientsRequest {
             client: &self.client,
             name: None,
             date_of_birth: None,
@@ -271,8 +282,8 @@ impl Client {
     pub fn create_patient<'a>(
         &'a self,
         body: &'a types::PatientIn,
-    ) -> operations::CreatePatient<'a> {
-        operations::CreatePatient {
+    ) -> operations::CreatePatientRequest<'a> {
+        operations::CreatePatientRequest {
             client: &self.client,
             body,
             options: rt::CallOptions::default(),
@@ -285,8 +296,8 @@ impl Client {
     pub fn read_patient<'a>(
         &'a self,
         patient_id: &'a str,
-    ) -> operations::ReadPatient<'a> {
-        operations::ReadPatient {
+    ) -> operations::ReadPatientRequest<'a> {
+        operations::ReadPatientRequest {
             client: &self.client,
             patient_id,
             if_match: None,
@@ -302,8 +313,8 @@ impl Client {
         &'a self,
         patient_id: &'a str,
         body: &'a types::PatientIn,
-    ) -> operations::ReplacePatient<'a> {
-        operations::ReplacePatient {
+    ) -> operations::ReplacePatientRequest<'a> {
+        operations::ReplacePatientRequest {
             client: &self.client,
             patient_id,
             if_match: None,
@@ -319,8 +330,8 @@ impl Client {
     pub fn delete_patient<'a>(
         &'a self,
         patient_id: &'a str,
-    ) -> operations::DeletePatient<'a> {
-        operations::DeletePatient {
+    ) -> operations::DeletePatientRequest<'a> {
+        operations::DeletePatientRequest {
             client: &self.client,
             patient_id,
             if_match: None,
@@ -332,8 +343,8 @@ impl Client {
     /// List visits, optionally of one doctor or patient, sorted and paged.
     ///
     /// `GET /visits`; answers [`operations::ListVisitsResponse`].
-    pub fn list_visits(&self) -> operations::ListVisits<'_> {
-        operations::ListVisits {
+    pub fn list_visits(&self) -> operations::ListVisitsRequest<'_> {
+        operations::ListVisitsRequest {
             client: &self.client,
             doctor_id: None,
             patient_id: None,
@@ -351,8 +362,8 @@ impl Client {
     pub fn create_visit<'a>(
         &'a self,
         body: &'a types::VisitIn,
-    ) -> operations::CreateVisit<'a> {
-        operations::CreateVisit {
+    ) -> operations::CreateVisitRequest<'a> {
+        operations::CreateVisitRequest {
             client: &self.client,
             idempotency_key: None,
             body,
@@ -363,8 +374,11 @@ impl Client {
     /// A visit by id.
     ///
     /// `GET /visits/{visit_id}`; answers [`operations::ReadVisitResponse`].
-    pub fn read_visit<'a>(&'a self, visit_id: &'a str) -> operations::ReadVisit<'a> {
-        operations::ReadVisit {
+    pub fn read_visit<'a>(
+        &'a self,
+        visit_id: &'a str,
+    ) -> operations::ReadVisitRequest<'a> {
+        operations::ReadVisitRequest {
             client: &self.client,
             visit_id,
             if_match: None,
@@ -380,8 +394,8 @@ impl Client {
         &'a self,
         visit_id: &'a str,
         body: &'a types::VisitIn,
-    ) -> operations::ReplaceVisit<'a> {
-        operations::ReplaceVisit {
+    ) -> operations::ReplaceVisitRequest<'a> {
+        operations::ReplaceVisitRequest {
             client: &self.client,
             visit_id,
             if_match: None,
@@ -394,8 +408,11 @@ impl Client {
     /// Cancel a visit.
     ///
     /// `DELETE /visits/{visit_id}`; answers [`operations::DeleteVisitResponse`].
-    pub fn delete_visit<'a>(&'a self, visit_id: &'a str) -> operations::DeleteVisit<'a> {
-        operations::DeleteVisit {
+    pub fn delete_visit<'a>(
+        &'a self,
+        visit_id: &'a str,
+    ) -> operations::DeleteVisitRequest<'a> {
+        operations::DeleteVisitRequest {
             client: &self.client,
             visit_id,
             if_match: None,
@@ -407,8 +424,8 @@ impl Client {
     /// A greeting.
     ///
     /// `GET /api/hello`; answers [`operations::HelloResponse`].
-    pub fn hello(&self) -> operations::Hello<'_> {
-        operations::Hello {
+    pub fn hello(&self) -> operations::HelloRequest<'_> {
+        operations::HelloRequest {
             client: &self.client,
             options: rt::CallOptions::default(),
         }
@@ -417,8 +434,11 @@ impl Client {
     /// A student, as JSON.
     ///
     /// `GET /student/{username}`; answers [`operations::ReadStudentResponse`].
-    pub fn read_student<'a>(&'a self, username: &'a str) -> operations::ReadStudent<'a> {
-        operations::ReadStudent {
+    pub fn read_student<'a>(
+        &'a self,
+        username: &'a str,
+    ) -> operations::ReadStudentRequest<'a> {
+        operations::ReadStudentRequest {
             client: &self.client,
             username,
             options: rt::CallOptions::default(),
@@ -428,8 +448,8 @@ impl Client {
     /// A static HTML page with a heading.
     ///
     /// `GET /page`; answers [`operations::PageResponse`].
-    pub fn page(&self) -> operations::Page<'_> {
-        operations::Page {
+    pub fn page(&self) -> operations::PageRequest<'_> {
+        operations::PageRequest {
             client: &self.client,
             options: rt::CallOptions::default(),
         }
@@ -438,8 +458,8 @@ impl Client {
     /// Which page of a post the client wants, as text; sets `X-Message`. Without `page`, page \[`DEFAULT_PAGE`\] is meant.
     ///
     /// `GET /post/{id}`; answers [`operations::ReadPostResponse`].
-    pub fn read_post<'a>(&'a self, id: &'a str) -> operations::ReadPost<'a> {
-        operations::ReadPost {
+    pub fn read_post<'a>(&'a self, id: &'a str) -> operations::ReadPostRequest<'a> {
+        operations::ReadPostRequest {
             client: &self.client,
             id,
             page: None,
@@ -450,8 +470,8 @@ impl Client {
     /// Delete a post, as text.
     ///
     /// `DELETE /post/{id}`; answers [`operations::DeletePostResponse`].
-    pub fn delete_post<'a>(&'a self, id: &'a str) -> operations::DeletePost<'a> {
-        operations::DeletePost {
+    pub fn delete_post<'a>(&'a self, id: &'a str) -> operations::DeletePostRequest<'a> {
+        operations::DeletePostRequest {
             client: &self.client,
             id,
             options: rt::CallOptions::default(),
@@ -461,8 +481,8 @@ impl Client {
     /// Create a post: 201 with a text body.
     ///
     /// `POST /post/`; answers [`operations::CreatePostResponse`].
-    pub fn create_post(&self) -> operations::CreatePost<'_> {
-        operations::CreatePost {
+    pub fn create_post(&self) -> operations::CreatePostRequest<'_> {
+        operations::CreatePostRequest {
             client: &self.client,
             options: rt::CallOptions::default(),
         }
@@ -471,8 +491,8 @@ impl Client {
     /// The database connection string in effect (the spec requires this route; it discloses any credential the string carries).
     ///
     /// `GET /api/env`; answers [`operations::ReadEnvResponse`].
-    pub fn read_env(&self) -> operations::ReadEnv<'_> {
-        operations::ReadEnv {
+    pub fn read_env(&self) -> operations::ReadEnvRequest<'_> {
+        operations::ReadEnvRequest {
             client: &self.client,
             options: rt::CallOptions::default(),
         }
@@ -488,8 +508,8 @@ impl Client {
     pub fn create_bird<'a>(
         &'a self,
         body: &'a rt::JsonObject,
-    ) -> operations::CreateBird<'a> {
-        operations::CreateBird {
+    ) -> operations::CreateBirdRequest<'a> {
+        operations::CreateBirdRequest {
             client: &self.client,
             body,
             options: rt::CallOptions::default(),
@@ -501,8 +521,8 @@ impl Client {
     /// Its numbers are the texts they were sent as.
     ///
     /// `GET /api/bird/{name}`; answers [`operations::ReadBirdResponse`].
-    pub fn read_bird<'a>(&'a self, name: &'a str) -> operations::ReadBird<'a> {
-        operations::ReadBird {
+    pub fn read_bird<'a>(&'a self, name: &'a str) -> operations::ReadBirdRequest<'a> {
+        operations::ReadBirdRequest {
             client: &self.client,
             name,
             options: rt::CallOptions::default(),
@@ -511,8 +531,9 @@ impl Client {
 }
 
 /// The document's schemas.
+#[allow(dead_code)]
 pub mod types {
-    use ::ferrapi_client as rt;
+    use super::rt;
 
     /// The current user.
     #[derive(Clone, Debug, PartialEq, rt::serde::Serialize, rt::serde::Deserialize)]
@@ -533,8 +554,8 @@ pub mod types {
         /// Medical specialty.
         pub specialty: Specialty,
         /// Contact e-mail address.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub email: Option<String>,
+        #[serde(default, skip_serializing_if = "rt::Nullable::is_absent")]
+        pub email: rt::Nullable<String>,
     }
 
     /// A doctor as a client creates or replaces one.
@@ -546,8 +567,8 @@ pub mod types {
         /// Medical specialty.
         pub specialty: Specialty,
         /// Contact e-mail address.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub email: Option<String>,
+        #[serde(default, skip_serializing_if = "rt::Nullable::is_absent")]
+        pub email: rt::Nullable<String>,
     }
 
     /// The fields doctors can be sorted by.
@@ -621,13 +642,13 @@ pub mod types {
         /// The item's name.
         pub name: String,
         /// An optional description.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub description: Option<String>,
+        #[serde(default, skip_serializing_if = "rt::Nullable::is_absent")]
+        pub description: rt::Nullable<String>,
         /// The price.
         pub price: f64,
         /// An optional tax, added to the price in `price_with_tax`.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub tax: Option<f64>,
+        #[serde(default, skip_serializing_if = "rt::Nullable::is_absent")]
+        pub tax: rt::Nullable<f64>,
     }
 
     /// An item id, as an integer.
@@ -645,16 +666,16 @@ pub mod types {
         /// The item's name.
         pub name: String,
         /// An optional description.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub description: Option<String>,
+        #[serde(default, skip_serializing_if = "rt::Nullable::is_absent")]
+        pub description: rt::Nullable<String>,
         /// The price.
         pub price: f64,
         /// An optional tax.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub tax: Option<f64>,
+        #[serde(default, skip_serializing_if = "rt::Nullable::is_absent")]
+        pub tax: rt::Nullable<f64>,
         /// `price + tax`, present only when a tax is given.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub price_with_tax: Option<f64>,
+        #[serde(default, skip_serializing_if = "rt::Nullable::is_absent")]
+        pub price_with_tax: rt::Nullable<f64>,
     }
 
     /// A greeting.
@@ -721,8 +742,8 @@ pub mod types {
         /// Date of birth, `YYYY-MM-DD`.
         pub date_of_birth: rt::chrono::NaiveDate,
         /// Contact phone number.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub phone: Option<String>,
+        #[serde(default, skip_serializing_if = "rt::Nullable::is_absent")]
+        pub phone: rt::Nullable<String>,
     }
 
     /// A patient as a client creates or replaces one.
@@ -734,8 +755,8 @@ pub mod types {
         /// Date of birth, `YYYY-MM-DD`, not in the future.
         pub date_of_birth: rt::chrono::NaiveDate,
         /// Contact phone number.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub phone: Option<String>,
+        #[serde(default, skip_serializing_if = "rt::Nullable::is_absent")]
+        pub phone: rt::Nullable<String>,
     }
 
     /// The fields patients can be sorted by.
@@ -935,16 +956,16 @@ pub mod types {
         /// The item's name.
         pub name: String,
         /// An optional description.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub description: Option<String>,
+        #[serde(default, skip_serializing_if = "rt::Nullable::is_absent")]
+        pub description: rt::Nullable<String>,
         /// The price.
         pub price: f64,
         /// An optional tax.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub tax: Option<f64>,
+        #[serde(default, skip_serializing_if = "rt::Nullable::is_absent")]
+        pub tax: rt::Nullable<f64>,
         /// The query `q`, when given and not empty.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub q: Option<String>,
+        #[serde(default, skip_serializing_if = "rt::Nullable::is_absent")]
+        pub q: rt::Nullable<String>,
     }
 
     /// A user id, as a string.
@@ -964,11 +985,11 @@ pub mod types {
         /// The user id from the path.
         pub owner_id: i64,
         /// The query `q`, when given and not empty.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub q: Option<String>,
+        #[serde(default, skip_serializing_if = "rt::Nullable::is_absent")]
+        pub q: rt::Nullable<String>,
         /// A long description, unless `short` is true.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub description: Option<String>,
+        #[serde(default, skip_serializing_if = "rt::Nullable::is_absent")]
+        pub description: rt::Nullable<String>,
     }
 
     /// The schema `ValidationError`.
@@ -983,8 +1004,8 @@ pub mod types {
         #[serde(rename = "type")]
         pub type_: String,
         /// `input`.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub input: Option<rt::Json>,
+        #[serde(default, skip_serializing_if = "rt::Nullable::is_absent")]
+        pub input: rt::Nullable<rt::Json>,
         /// `ctx`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub ctx: Option<rt::JsonObject>,
@@ -1027,8 +1048,8 @@ pub mod types {
         /// Why the patient comes.
         pub reason: String,
         /// The doctor's notes.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub notes: Option<String>,
+        #[serde(default, skip_serializing_if = "rt::Nullable::is_absent")]
+        pub notes: rt::Nullable<String>,
     }
 
     /// A visit as a client books or replaces one.
@@ -1050,8 +1071,8 @@ pub mod types {
         /// Why the patient comes.
         pub reason: String,
         /// The doctor's notes.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub notes: Option<String>,
+        #[serde(default, skip_serializing_if = "rt::Nullable::is_absent")]
+        pub notes: rt::Nullable<String>,
     }
 
     /// The fields visits can be sorted by.
@@ -1101,22 +1122,23 @@ pub mod types {
 }
 
 /// Each operation's request and its answers.
+#[allow(dead_code)]
 pub mod operations {
     use super::types;
 
-    use ::ferrapi_client as rt;
+    use super::rt;
 
     /// The request of [`Client::root`](super::Client::root): `GET /`.
     ///
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct Root<'a> {
+    pub struct RootRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> Root<'a> {
+    impl<'a> RootRequest<'a> {
         /// Send the request: the server's answer, whatever its status, or why there is none.
         pub async fn send(self) -> Result<rt::Answer<RootResponse>, rt::Error> {
             let Self { client, options } = self;
@@ -1132,7 +1154,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for Root<'a> {
+    impl<'a> ::std::future::IntoFuture for RootRequest<'a> {
         type Output = Result<rt::Answer<RootResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -1142,7 +1164,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for Root<'_> {
+    impl rt::Call for RootRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -1184,13 +1206,13 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct ReadItem<'a> {
+    pub struct ReadItemRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) id: i64,
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> ReadItem<'a> {
+    impl<'a> ReadItemRequest<'a> {
         /// Send the request: the server's answer, whatever its status, or why there is none.
         pub async fn send(self) -> Result<rt::Answer<ReadItemResponse>, rt::Error> {
             let Self { client, id, options } = self;
@@ -1207,7 +1229,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for ReadItem<'a> {
+    impl<'a> ::std::future::IntoFuture for ReadItemRequest<'a> {
         type Output = Result<rt::Answer<ReadItemResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -1217,7 +1239,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for ReadItem<'_> {
+    impl rt::Call for ReadItemRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -1262,12 +1284,12 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct ReadUserMe<'a> {
+    pub struct ReadUserMeRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> ReadUserMe<'a> {
+    impl<'a> ReadUserMeRequest<'a> {
         /// Send the request: the server's answer, whatever its status, or why there is none.
         pub async fn send(self) -> Result<rt::Answer<ReadUserMeResponse>, rt::Error> {
             let Self { client, options } = self;
@@ -1283,7 +1305,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for ReadUserMe<'a> {
+    impl<'a> ::std::future::IntoFuture for ReadUserMeRequest<'a> {
         type Output = Result<rt::Answer<ReadUserMeResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -1293,7 +1315,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for ReadUserMe<'_> {
+    impl rt::Call for ReadUserMeRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -1335,13 +1357,13 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct ReadUser<'a> {
+    pub struct ReadUserRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) id: &'a str,
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> ReadUser<'a> {
+    impl<'a> ReadUserRequest<'a> {
         /// Send the request: the server's answer, whatever its status, or why there is none.
         pub async fn send(self) -> Result<rt::Answer<ReadUserResponse>, rt::Error> {
             let Self { client, id, options } = self;
@@ -1358,7 +1380,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for ReadUser<'a> {
+    impl<'a> ::std::future::IntoFuture for ReadUserRequest<'a> {
         type Output = Result<rt::Answer<ReadUserResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -1368,7 +1390,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for ReadUser<'_> {
+    impl rt::Call for ReadUserRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -1413,7 +1435,7 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct ReadUserItem<'a> {
+    pub struct ReadUserItemRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) user_id: i64,
         pub(super) item_id: &'a str,
@@ -1422,7 +1444,7 @@ pub mod operations {
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> ReadUserItem<'a> {
+    impl<'a> ReadUserItemRequest<'a> {
         /// The query parameter `q`.
         pub fn q(mut self, q: impl Into<String>) -> Self {
             self.q = Some(q.into());
@@ -1457,7 +1479,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for ReadUserItem<'a> {
+    impl<'a> ::std::future::IntoFuture for ReadUserItemRequest<'a> {
         type Output = Result<rt::Answer<ReadUserItemResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -1467,7 +1489,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for ReadUserItem<'_> {
+    impl rt::Call for ReadUserItemRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -1512,14 +1534,14 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct ReadStock<'a> {
+    pub struct ReadStockRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) symbol: &'a str,
         pub(super) type_: types::OrderType,
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> ReadStock<'a> {
+    impl<'a> ReadStockRequest<'a> {
         /// Send the request: the server's answer, whatever its status, or why there is none.
         pub async fn send(self) -> Result<rt::Answer<ReadStockResponse>, rt::Error> {
             let Self { client, symbol, type_, options } = self;
@@ -1538,7 +1560,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for ReadStock<'a> {
+    impl<'a> ::std::future::IntoFuture for ReadStockRequest<'a> {
         type Output = Result<rt::Answer<ReadStockResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -1548,7 +1570,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for ReadStock<'_> {
+    impl rt::Call for ReadStockRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -1593,14 +1615,14 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct ReadPersons<'a> {
+    pub struct ReadPersonsRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) skip: Option<i64>,
         pub(super) limit: Option<i64>,
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> ReadPersons<'a> {
+    impl<'a> ReadPersonsRequest<'a> {
         /// The query parameter `skip`.
         ///
         /// Default: `0`.
@@ -1634,7 +1656,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for ReadPersons<'a> {
+    impl<'a> ::std::future::IntoFuture for ReadPersonsRequest<'a> {
         type Output = Result<rt::Answer<ReadPersonsResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -1644,7 +1666,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for ReadPersons<'_> {
+    impl rt::Call for ReadPersonsRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -1689,13 +1711,13 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct CreateItem<'a> {
+    pub struct CreateItemRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) body: &'a types::Item,
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> CreateItem<'a> {
+    impl<'a> CreateItemRequest<'a> {
         /// Send the request: the server's answer, whatever its status, or why there is none.
         pub async fn send(self) -> Result<rt::Answer<CreateItemResponse>, rt::Error> {
             let Self { client, body, options } = self;
@@ -1712,7 +1734,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for CreateItem<'a> {
+    impl<'a> ::std::future::IntoFuture for CreateItemRequest<'a> {
         type Output = Result<rt::Answer<CreateItemResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -1722,7 +1744,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for CreateItem<'_> {
+    impl rt::Call for CreateItemRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -1773,7 +1795,7 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct UpdateItem<'a> {
+    pub struct UpdateItemRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) item_id: i64,
         pub(super) q: Option<String>,
@@ -1781,7 +1803,7 @@ pub mod operations {
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> UpdateItem<'a> {
+    impl<'a> UpdateItemRequest<'a> {
         /// The query parameter `q`.
         pub fn q(mut self, q: impl Into<String>) -> Self {
             self.q = Some(q.into());
@@ -1806,7 +1828,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for UpdateItem<'a> {
+    impl<'a> ::std::future::IntoFuture for UpdateItemRequest<'a> {
         type Output = Result<rt::Answer<UpdateItemResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -1816,7 +1838,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for UpdateItem<'_> {
+    impl rt::Call for UpdateItemRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -1867,13 +1889,13 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct ReadEmployee<'a> {
+    pub struct ReadEmployeeRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) id: i64,
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> ReadEmployee<'a> {
+    impl<'a> ReadEmployeeRequest<'a> {
         /// Send the request: the server's answer, whatever its status, or why there is none.
         pub async fn send(self) -> Result<rt::Answer<ReadEmployeeResponse>, rt::Error> {
             let Self { client, id, options } = self;
@@ -1890,7 +1912,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for ReadEmployee<'a> {
+    impl<'a> ::std::future::IntoFuture for ReadEmployeeRequest<'a> {
         type Output = Result<rt::Answer<ReadEmployeeResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -1900,7 +1922,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for ReadEmployee<'_> {
+    impl rt::Call for ReadEmployeeRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -1948,7 +1970,7 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct ListDoctors<'a> {
+    pub struct ListDoctorsRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) specialty: Option<types::Specialty>,
         pub(super) name: Option<String>,
@@ -1959,7 +1981,7 @@ pub mod operations {
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> ListDoctors<'a> {
+    impl<'a> ListDoctorsRequest<'a> {
         /// The query parameter `specialty`.
         pub fn specialty(mut self, specialty: types::Specialty) -> Self {
             self.specialty = Some(specialty);
@@ -2023,7 +2045,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for ListDoctors<'a> {
+    impl<'a> ::std::future::IntoFuture for ListDoctorsRequest<'a> {
         type Output = Result<rt::Answer<ListDoctorsResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -2033,7 +2055,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for ListDoctors<'_> {
+    impl rt::Call for ListDoctorsRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -2081,13 +2103,13 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct CreateDoctor<'a> {
+    pub struct CreateDoctorRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) body: &'a types::DoctorIn,
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> CreateDoctor<'a> {
+    impl<'a> CreateDoctorRequest<'a> {
         /// Send the request: the server's answer, whatever its status, or why there is none.
         pub async fn send(self) -> Result<rt::Answer<CreateDoctorResponse>, rt::Error> {
             let Self { client, body, options } = self;
@@ -2104,7 +2126,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for CreateDoctor<'a> {
+    impl<'a> ::std::future::IntoFuture for CreateDoctorRequest<'a> {
         type Output = Result<rt::Answer<CreateDoctorResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -2114,7 +2136,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for CreateDoctor<'_> {
+    impl rt::Call for CreateDoctorRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -2168,7 +2190,7 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct ReadDoctor<'a> {
+    pub struct ReadDoctorRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) doctor_id: &'a str,
         pub(super) if_match: Option<rt::ETag>,
@@ -2176,7 +2198,7 @@ pub mod operations {
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> ReadDoctor<'a> {
+    impl<'a> ReadDoctorRequest<'a> {
         /// `If-Match`: the entity tag (`ETag`) of the version you have.
         pub fn if_match(mut self, if_match: &rt::ETag) -> Self {
             self.if_match = Some(if_match.clone());
@@ -2207,7 +2229,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for ReadDoctor<'a> {
+    impl<'a> ::std::future::IntoFuture for ReadDoctorRequest<'a> {
         type Output = Result<rt::Answer<ReadDoctorResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -2217,7 +2239,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for ReadDoctor<'_> {
+    impl rt::Call for ReadDoctorRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -2277,7 +2299,7 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct ReplaceDoctor<'a> {
+    pub struct ReplaceDoctorRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) doctor_id: &'a str,
         pub(super) if_match: Option<rt::ETag>,
@@ -2286,7 +2308,7 @@ pub mod operations {
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> ReplaceDoctor<'a> {
+    impl<'a> ReplaceDoctorRequest<'a> {
         /// `If-Match`: the entity tag (`ETag`) of the version you have.
         pub fn if_match(mut self, if_match: &rt::ETag) -> Self {
             self.if_match = Some(if_match.clone());
@@ -2318,7 +2340,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for ReplaceDoctor<'a> {
+    impl<'a> ::std::future::IntoFuture for ReplaceDoctorRequest<'a> {
         type Output = Result<rt::Answer<ReplaceDoctorResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -2328,7 +2350,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for ReplaceDoctor<'_> {
+    impl rt::Call for ReplaceDoctorRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -2388,7 +2410,7 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct DeleteDoctor<'a> {
+    pub struct DeleteDoctorRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) doctor_id: &'a str,
         pub(super) if_match: Option<rt::ETag>,
@@ -2396,7 +2418,7 @@ pub mod operations {
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> DeleteDoctor<'a> {
+    impl<'a> DeleteDoctorRequest<'a> {
         /// `If-Match`: the entity tag (`ETag`) of the version you have.
         pub fn if_match(mut self, if_match: &rt::ETag) -> Self {
             self.if_match = Some(if_match.clone());
@@ -2427,7 +2449,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for DeleteDoctor<'a> {
+    impl<'a> ::std::future::IntoFuture for DeleteDoctorRequest<'a> {
         type Output = Result<rt::Answer<DeleteDoctorResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -2437,7 +2459,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for DeleteDoctor<'_> {
+    impl rt::Call for DeleteDoctorRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -2497,7 +2519,7 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct ListPatients<'a> {
+    pub struct ListPatientsRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) name: Option<String>,
         pub(super) date_of_birth: Option<rt::chrono::NaiveDate>,
@@ -2508,7 +2530,7 @@ pub mod operations {
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> ListPatients<'a> {
+    impl<'a> ListPatientsRequest<'a> {
         /// The query parameter `name`.
         pub fn name(mut self, name: impl Into<String>) -> Self {
             self.name = Some(name.into());
@@ -2581,7 +2603,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for ListPatients<'a> {
+    impl<'a> ::std::future::IntoFuture for ListPatientsRequest<'a> {
         type Output = Result<rt::Answer<ListPatientsResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -2591,7 +2613,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for ListPatients<'_> {
+    impl rt::Call for ListPatientsRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -2639,13 +2661,13 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct CreatePatient<'a> {
+    pub struct CreatePatientRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) body: &'a types::PatientIn,
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> CreatePatient<'a> {
+    impl<'a> CreatePatientRequest<'a> {
         /// Send the request: the server's answer, whatever its status, or why there is none.
         pub async fn send(self) -> Result<rt::Answer<CreatePatientResponse>, rt::Error> {
             let Self { client, body, options } = self;
@@ -2662,7 +2684,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for CreatePatient<'a> {
+    impl<'a> ::std::future::IntoFuture for CreatePatientRequest<'a> {
         type Output = Result<rt::Answer<CreatePatientResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -2672,7 +2694,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for CreatePatient<'_> {
+    impl rt::Call for CreatePatientRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -2726,7 +2748,7 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct ReadPatient<'a> {
+    pub struct ReadPatientRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) patient_id: &'a str,
         pub(super) if_match: Option<rt::ETag>,
@@ -2734,7 +2756,7 @@ pub mod operations {
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> ReadPatient<'a> {
+    impl<'a> ReadPatientRequest<'a> {
         /// `If-Match`: the entity tag (`ETag`) of the version you have.
         pub fn if_match(mut self, if_match: &rt::ETag) -> Self {
             self.if_match = Some(if_match.clone());
@@ -2765,7 +2787,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for ReadPatient<'a> {
+    impl<'a> ::std::future::IntoFuture for ReadPatientRequest<'a> {
         type Output = Result<rt::Answer<ReadPatientResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -2775,7 +2797,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for ReadPatient<'_> {
+    impl rt::Call for ReadPatientRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -2835,7 +2857,7 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct ReplacePatient<'a> {
+    pub struct ReplacePatientRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) patient_id: &'a str,
         pub(super) if_match: Option<rt::ETag>,
@@ -2844,7 +2866,7 @@ pub mod operations {
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> ReplacePatient<'a> {
+    impl<'a> ReplacePatientRequest<'a> {
         /// `If-Match`: the entity tag (`ETag`) of the version you have.
         pub fn if_match(mut self, if_match: &rt::ETag) -> Self {
             self.if_match = Some(if_match.clone());
@@ -2878,7 +2900,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for ReplacePatient<'a> {
+    impl<'a> ::std::future::IntoFuture for ReplacePatientRequest<'a> {
         type Output = Result<rt::Answer<ReplacePatientResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -2888,7 +2910,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for ReplacePatient<'_> {
+    impl rt::Call for ReplacePatientRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -2948,7 +2970,7 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct DeletePatient<'a> {
+    pub struct DeletePatientRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) patient_id: &'a str,
         pub(super) if_match: Option<rt::ETag>,
@@ -2956,7 +2978,7 @@ pub mod operations {
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> DeletePatient<'a> {
+    impl<'a> DeletePatientRequest<'a> {
         /// `If-Match`: the entity tag (`ETag`) of the version you have.
         pub fn if_match(mut self, if_match: &rt::ETag) -> Self {
             self.if_match = Some(if_match.clone());
@@ -2987,7 +3009,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for DeletePatient<'a> {
+    impl<'a> ::std::future::IntoFuture for DeletePatientRequest<'a> {
         type Output = Result<rt::Answer<DeletePatientResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -2997,7 +3019,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for DeletePatient<'_> {
+    impl rt::Call for DeletePatientRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -3057,7 +3079,7 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct ListVisits<'a> {
+    pub struct ListVisitsRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) doctor_id: Option<String>,
         pub(super) patient_id: Option<String>,
@@ -3068,7 +3090,7 @@ pub mod operations {
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> ListVisits<'a> {
+    impl<'a> ListVisitsRequest<'a> {
         /// The query parameter `doctor_id`.
         pub fn doctor_id(mut self, doctor_id: impl Into<String>) -> Self {
             self.doctor_id = Some(doctor_id.into());
@@ -3141,7 +3163,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for ListVisits<'a> {
+    impl<'a> ::std::future::IntoFuture for ListVisitsRequest<'a> {
         type Output = Result<rt::Answer<ListVisitsResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -3151,7 +3173,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for ListVisits<'_> {
+    impl rt::Call for ListVisitsRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -3199,14 +3221,14 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct CreateVisit<'a> {
+    pub struct CreateVisitRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) idempotency_key: Option<String>,
         pub(super) body: &'a types::VisitIn,
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> CreateVisit<'a> {
+    impl<'a> CreateVisitRequest<'a> {
         /// The `Idempotency-Key` (default: a fresh one for this call, kept across its retries).
         pub fn idempotency_key(mut self, idempotency_key: impl Into<String>) -> Self {
             self.idempotency_key = Some(idempotency_key.into());
@@ -3231,7 +3253,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for CreateVisit<'a> {
+    impl<'a> ::std::future::IntoFuture for CreateVisitRequest<'a> {
         type Output = Result<rt::Answer<CreateVisitResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -3241,7 +3263,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for CreateVisit<'_> {
+    impl rt::Call for CreateVisitRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -3300,7 +3322,7 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct ReadVisit<'a> {
+    pub struct ReadVisitRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) visit_id: &'a str,
         pub(super) if_match: Option<rt::ETag>,
@@ -3308,7 +3330,7 @@ pub mod operations {
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> ReadVisit<'a> {
+    impl<'a> ReadVisitRequest<'a> {
         /// `If-Match`: the entity tag (`ETag`) of the version you have.
         pub fn if_match(mut self, if_match: &rt::ETag) -> Self {
             self.if_match = Some(if_match.clone());
@@ -3339,7 +3361,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for ReadVisit<'a> {
+    impl<'a> ::std::future::IntoFuture for ReadVisitRequest<'a> {
         type Output = Result<rt::Answer<ReadVisitResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -3349,7 +3371,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for ReadVisit<'_> {
+    impl rt::Call for ReadVisitRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -3409,7 +3431,7 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct ReplaceVisit<'a> {
+    pub struct ReplaceVisitRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) visit_id: &'a str,
         pub(super) if_match: Option<rt::ETag>,
@@ -3418,7 +3440,7 @@ pub mod operations {
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> ReplaceVisit<'a> {
+    impl<'a> ReplaceVisitRequest<'a> {
         /// `If-Match`: the entity tag (`ETag`) of the version you have.
         pub fn if_match(mut self, if_match: &rt::ETag) -> Self {
             self.if_match = Some(if_match.clone());
@@ -3450,7 +3472,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for ReplaceVisit<'a> {
+    impl<'a> ::std::future::IntoFuture for ReplaceVisitRequest<'a> {
         type Output = Result<rt::Answer<ReplaceVisitResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -3460,7 +3482,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for ReplaceVisit<'_> {
+    impl rt::Call for ReplaceVisitRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -3520,7 +3542,7 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct DeleteVisit<'a> {
+    pub struct DeleteVisitRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) visit_id: &'a str,
         pub(super) if_match: Option<rt::ETag>,
@@ -3528,7 +3550,7 @@ pub mod operations {
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> DeleteVisit<'a> {
+    impl<'a> DeleteVisitRequest<'a> {
         /// `If-Match`: the entity tag (`ETag`) of the version you have.
         pub fn if_match(mut self, if_match: &rt::ETag) -> Self {
             self.if_match = Some(if_match.clone());
@@ -3559,7 +3581,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for DeleteVisit<'a> {
+    impl<'a> ::std::future::IntoFuture for DeleteVisitRequest<'a> {
         type Output = Result<rt::Answer<DeleteVisitResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -3569,7 +3591,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for DeleteVisit<'_> {
+    impl rt::Call for DeleteVisitRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -3626,12 +3648,12 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct Hello<'a> {
+    pub struct HelloRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> Hello<'a> {
+    impl<'a> HelloRequest<'a> {
         /// Send the request: the server's answer, whatever its status, or why there is none.
         pub async fn send(self) -> Result<rt::Answer<HelloResponse>, rt::Error> {
             let Self { client, options } = self;
@@ -3647,7 +3669,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for Hello<'a> {
+    impl<'a> ::std::future::IntoFuture for HelloRequest<'a> {
         type Output = Result<rt::Answer<HelloResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -3657,7 +3679,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for Hello<'_> {
+    impl rt::Call for HelloRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -3699,13 +3721,13 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct ReadStudent<'a> {
+    pub struct ReadStudentRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) username: &'a str,
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> ReadStudent<'a> {
+    impl<'a> ReadStudentRequest<'a> {
         /// Send the request: the server's answer, whatever its status, or why there is none.
         pub async fn send(self) -> Result<rt::Answer<ReadStudentResponse>, rt::Error> {
             let Self { client, username, options } = self;
@@ -3722,7 +3744,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for ReadStudent<'a> {
+    impl<'a> ::std::future::IntoFuture for ReadStudentRequest<'a> {
         type Output = Result<rt::Answer<ReadStudentResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -3732,7 +3754,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for ReadStudent<'_> {
+    impl rt::Call for ReadStudentRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -3777,12 +3799,12 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct Page<'a> {
+    pub struct PageRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> Page<'a> {
+    impl<'a> PageRequest<'a> {
         /// Send the request: the server's answer, whatever its status, or why there is none.
         pub async fn send(self) -> Result<rt::Answer<PageResponse>, rt::Error> {
             let Self { client, options } = self;
@@ -3798,7 +3820,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for Page<'a> {
+    impl<'a> ::std::future::IntoFuture for PageRequest<'a> {
         type Output = Result<rt::Answer<PageResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -3808,7 +3830,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for Page<'_> {
+    impl rt::Call for PageRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -3850,14 +3872,14 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct ReadPost<'a> {
+    pub struct ReadPostRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) id: &'a str,
         pub(super) page: Option<String>,
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> ReadPost<'a> {
+    impl<'a> ReadPostRequest<'a> {
         /// The query parameter `page`.
         pub fn page(mut self, page: impl Into<String>) -> Self {
             self.page = Some(page.into());
@@ -3881,7 +3903,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for ReadPost<'a> {
+    impl<'a> ::std::future::IntoFuture for ReadPostRequest<'a> {
         type Output = Result<rt::Answer<ReadPostResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -3891,7 +3913,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for ReadPost<'_> {
+    impl rt::Call for ReadPostRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -3936,13 +3958,13 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct DeletePost<'a> {
+    pub struct DeletePostRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) id: &'a str,
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> DeletePost<'a> {
+    impl<'a> DeletePostRequest<'a> {
         /// Send the request: the server's answer, whatever its status, or why there is none.
         pub async fn send(self) -> Result<rt::Answer<DeletePostResponse>, rt::Error> {
             let Self { client, id, options } = self;
@@ -3959,7 +3981,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for DeletePost<'a> {
+    impl<'a> ::std::future::IntoFuture for DeletePostRequest<'a> {
         type Output = Result<rt::Answer<DeletePostResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -3969,7 +3991,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for DeletePost<'_> {
+    impl rt::Call for DeletePostRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -4014,12 +4036,12 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct CreatePost<'a> {
+    pub struct CreatePostRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> CreatePost<'a> {
+    impl<'a> CreatePostRequest<'a> {
         /// Send the request: the server's answer, whatever its status, or why there is none.
         pub async fn send(self) -> Result<rt::Answer<CreatePostResponse>, rt::Error> {
             let Self { client, options } = self;
@@ -4035,7 +4057,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for CreatePost<'a> {
+    impl<'a> ::std::future::IntoFuture for CreatePostRequest<'a> {
         type Output = Result<rt::Answer<CreatePostResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -4045,7 +4067,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for CreatePost<'_> {
+    impl rt::Call for CreatePostRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -4087,12 +4109,12 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct ReadEnv<'a> {
+    pub struct ReadEnvRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> ReadEnv<'a> {
+    impl<'a> ReadEnvRequest<'a> {
         /// Send the request: the server's answer, whatever its status, or why there is none.
         pub async fn send(self) -> Result<rt::Answer<ReadEnvResponse>, rt::Error> {
             let Self { client, options } = self;
@@ -4108,7 +4130,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for ReadEnv<'a> {
+    impl<'a> ::std::future::IntoFuture for ReadEnvRequest<'a> {
         type Output = Result<rt::Answer<ReadEnvResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -4118,7 +4140,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for ReadEnv<'_> {
+    impl rt::Call for ReadEnvRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -4160,13 +4182,13 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct CreateBird<'a> {
+    pub struct CreateBirdRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) body: &'a rt::JsonObject,
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> CreateBird<'a> {
+    impl<'a> CreateBirdRequest<'a> {
         /// Send the request: the server's answer, whatever its status, or why there is none.
         pub async fn send(self) -> Result<rt::Answer<CreateBirdResponse>, rt::Error> {
             let Self { client, body, options } = self;
@@ -4183,7 +4205,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for CreateBird<'a> {
+    impl<'a> ::std::future::IntoFuture for CreateBirdRequest<'a> {
         type Output = Result<rt::Answer<CreateBirdResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -4193,7 +4215,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for CreateBird<'_> {
+    impl rt::Call for CreateBirdRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }
@@ -4247,13 +4269,13 @@ pub mod operations {
     /// Send it with `.await` (or [`send`](Self::send)); its optional parameters and [`Call`](super::Call)'s options first.
     #[derive(Debug)]
     #[must_use = "a request is sent when it is awaited"]
-    pub struct ReadBird<'a> {
+    pub struct ReadBirdRequest<'a> {
         pub(super) client: &'a rt::Client,
         pub(super) name: &'a str,
         pub(super) options: rt::CallOptions,
     }
 
-    impl<'a> ReadBird<'a> {
+    impl<'a> ReadBirdRequest<'a> {
         /// Send the request: the server's answer, whatever its status, or why there is none.
         pub async fn send(self) -> Result<rt::Answer<ReadBirdResponse>, rt::Error> {
             let Self { client, name, options } = self;
@@ -4270,7 +4292,7 @@ pub mod operations {
         }
     }
 
-    impl<'a> ::std::future::IntoFuture for ReadBird<'a> {
+    impl<'a> ::std::future::IntoFuture for ReadBirdRequest<'a> {
         type Output = Result<rt::Answer<ReadBirdResponse>, rt::Error>;
 
         type IntoFuture = rt::BoxFuture<'a, Self::Output>;
@@ -4280,7 +4302,7 @@ pub mod operations {
         }
     }
 
-    impl rt::Call for ReadBird<'_> {
+    impl rt::Call for ReadBirdRequest<'_> {
         fn options(&mut self) -> &mut rt::CallOptions {
             &mut self.options
         }

@@ -10,13 +10,14 @@
 //!
 //! ```no_run
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! use resource_api_client::ferrapi_client::Nullable;
 //! use resource_api_client::types::Item;
 //! use resource_api_client::Client;
 //!
 //! let api = Client::new("http://127.0.0.1:8000")?;
-//! let item = Item { name: "Foo".into(), description: None, price: 35.4, tax: Some(3.2) };
+//! let item = Item { name: "Foo".into(), description: Nullable::Absent, price: 35.4, tax: 3.2.into() };
 //! let created = api.create_item(&item).await?.into_ok()?;
-//! assert_eq!(created.price_with_tax, Some(35.4 + 3.2));
+//! assert_eq!(created.price_with_tax, Nullable::Value(35.4 + 3.2));
 //! # Ok(()) }
 //! ```
 //!

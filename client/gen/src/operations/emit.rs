@@ -240,7 +240,7 @@ fn statements(
 fn client_method(context: &Context<'_>, operation: &Operation, request: &Request) -> TokenStream {
     let rt = &context.rt;
     let function = format_ident!("{}", operation.function);
-    let name = format_ident!("{}", operation.type_name);
+    let name = format_ident!("{}Request", operation.type_name);
     let (lifetime, self_ref, returned) = if request.borrowed {
         (
             Some(quote!(<'a>)),
@@ -273,7 +273,7 @@ fn client_method(context: &Context<'_>, operation: &Operation, request: &Request
 /// The request type (a builder that is a future) and the answer enum.
 fn request_items(context: &Context<'_>, operation: &Operation, request: Request) -> TokenStream {
     let rt = &context.rt;
-    let name = format_ident!("{}", operation.type_name);
+    let name = format_ident!("{}Request", operation.type_name);
     let answer = format_ident!("{}Response", operation.type_name);
     let method = format_ident!("{}", operation.method);
     let (prelude, statements) = statements(context, operation, request.body);

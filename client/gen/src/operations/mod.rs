@@ -25,6 +25,8 @@ pub mod emit;
 mod emit_answers;
 mod params;
 
+use std::collections::HashSet;
+
 use serde_json::Value;
 
 use crate::document::model::{self, PathItem};
@@ -193,7 +195,8 @@ pub struct Operation {
     pub path: String,
     /// The method's name.
     pub function: String,
-    /// The request builder's name (the answer enum adds `Response`).
+    /// The operation's type name: its request builder is `{type_name}Request`, its enum of
+    /// answers `{type_name}Response` (neither is a schema's name).
     pub type_name: String,
     /// `summary`.
     pub summary: Option<String>,
@@ -313,14 +316,28 @@ pub fn operations(document: &Document<'_>, schemas: &mut Schemas<'_>) -> Result<
         .collect();
     let names = function_names(&found);
     let mut operations = Vec::new();
-    let mut type_names = Namer::default();
+    // The schemas' names are taken: under `use types::*; use operations::*;` an operation's items
+    // must not name a schema's type (`types::Signup` and the request of `signup`).
+    let mut used: HashSet<String> = schemas.defs.iter().map(|def| def.name.clone()).collect();
     for (found, function) in found.iter().zip(names) {
-        let type_base = type_name(&function);
-        let type_name = type_names.claim(&type_base);
-        type_names.claim(&format!("{type_name}Response"));
+        let type_name = claim_operation(&mut used, &type_name(&function));
         operations.push(read(document, schemas, found, function, type_name)?);
     }
     Ok(operations)
+}
+
+/// The first of `base`, `base2`, … whose request (`{name}Request`) and answers
+/// (`{name}Response`) are both unused; now used.
+fn claim_operation(used: &mut HashSet<String>, base: &str) -> String {
+    let mut name = base.to_owned();
+    let mut n = 2;
+    while used.contains(&format!("{name}Request")) || used.contains(&format!("{name}Response")) {
+        name = format!("{base}{n}");
+        n += 1;
+    }
+    used.insert(format!("{name}Request"));
+    used.insert(format!("{name}Response"));
+    name
 }
 
 /// Each operation's method name.
@@ -404,13 +421,14 @@ mod tests {
         assert_eq!(fastapi_function("_item__id__get", "GET", "/item/{id}"), None);
     }
 
-    /// The client's method names in `code`, in order.
+    /// The client's method names in `code`, in order (a signature may be wrapped over lines).
     fn methods(code: &str) -> Vec<&str> {
-        code.lines()
+        let client = &code[..code.find("pub mod types").unwrap_or(code.len())];
+        client
+            .lines()
             .filter_map(|line| line.trim().strip_prefix("pub fn "))
-            .filter(|rest| rest.contains("self"))
             .filter_map(|rest| rest.split(['(', '<']).next())
-            .filter(|name| *name != "client")
+            .filter(|name| !["new", "from_client", "client"].contains(name))
             .collect()
     }
 
@@ -541,5 +559,34 @@ mod tests {
             ]
         );
         assert_eq!(template("/"), [Segment::Literal("/".into())]);
+    }
+
+    #[test]
+    fn an_operations_items_never_take_a_schemas_name() {
+        // `signup` beside a schema `Signup` (the glob-import clash) and one named `SignupRequest`.
+        let answer = serde_json::json!({"200": {"description": "OK"}});
+        let object = serde_json::json!({"type": "object", "properties": {"a": {"type": "integer"}}});
+        let document = serde_json::json!({
+            "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+            "paths": {
+                "/signup": {"post": {"operationId": "signup", "responses": answer}},
+                "/profile": {"get": {"operationId": "profile", "responses": answer}}
+            },
+            "components": {"schemas": {"Signup": object, "SignupRequest": object, "Profile": object}}
+        });
+        let generated = crate::generate(&document.to_string(), &crate::Settings::default()).unwrap();
+        let code = &generated.code;
+        for item in [
+            "pub struct Signup2Request<",
+            "pub enum Signup2Response {",
+            "pub struct ProfileRequest<",
+            "pub enum ProfileResponse {",
+            "pub struct Signup {",
+            "pub struct SignupRequest {",
+            "pub struct Profile {",
+        ] {
+            assert!(code.contains(item), "{item}");
+        }
+        assert!(!code.contains("pub struct Signup<"));
     }
 }

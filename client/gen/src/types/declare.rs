@@ -72,12 +72,15 @@ impl Schemas<'_> {
             let context = format!("{name}_{json}");
             let (ty, nullable) = self.ty(property, &property_pointer, &context)?.unwrap_option();
             let is_required = schema.required.contains(json);
+            // Any JSON (`{}`) may be `null` too: an error's `input` that was `null`.
+            let may_be_null = nullable || ty == Ty::Value;
             fields.push(Field {
                 name: field_names.claim(&member(json)),
                 json: json.clone(),
                 ty,
                 optional: nullable || !is_required,
                 skip_none: !is_required,
+                nullable: may_be_null,
                 doc: property.description(),
                 default: property.default().cloned(),
             });

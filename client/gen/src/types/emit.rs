@@ -3,7 +3,9 @@
 //!
 //! Rules enforced here: every item and field has a doc comment (the schema's description, else a
 //! sentence naming the schema), so a crate with `missing_docs` builds; a property whose name is
-//! not the field's is renamed for serde; an optional property is an `Option` left out when `None`;
+//! not the field's is renamed for serde; an optional property is an `Option` left out when `None`,
+//! unless it may also be `null`: then a `Nullable`, left out when `Absent`, `null` when `Null`
+//! (but in a model sent as a form or multipart parts, which have no `null`);
 //! a type that contains itself without an indirection is boxed where the cycle closes; a model
 //! holding a file (an upload) derives neither serde trait (it is sent as multipart parts, by its
 //! generated `ToParts`); a string enum writes itself as a parameter (`ToParam`), as does a union of
@@ -39,11 +41,14 @@ pub struct Context<'a> {
     boxed: HashSet<(String, String)>,
     /// Models sent as `multipart/form-data` (they write themselves as parts).
     multipart: HashSet<String>,
+    /// Models sent as forms or multipart parts, which have no `null`.
+    flat: HashSet<String>,
 }
 
 impl<'a> Context<'a> {
-    /// The context of `defs`, of which `multipart` are sent as multipart bodies.
-    pub fn new(defs: &'a [TypeDef], multipart: HashSet<String>) -> Self {
+    /// The context of `defs`, of which `multipart` are sent as multipart bodies, and `flat` as
+    /// forms or multipart bodies.
+    pub fn new(defs: &'a [TypeDef], multipart: HashSet<String>, flat: HashSet<String>) -> Self {
         let rt_text = "rt";
         let rt = quote!(rt);
         let by_name: HashMap<&str, &TypeDef> = defs.iter().map(|def| (def.name.as_str(), def)).collect();
@@ -54,6 +59,7 @@ impl<'a> Context<'a> {
             files: HashSet::new(),
             boxed: HashSet::new(),
             multipart,
+            flat,
         };
         context.files = context.find_files(defs);
         context.boxed = context.find_cycles(defs);
@@ -277,9 +283,16 @@ impl<'a> Context<'a> {
         extra: Option<&Ty>,
     ) -> TokenStream {
         let with_files = self.files.contains(&def.name);
+        // Forms and parts have no `null` (FastAPI reads none): such a model keeps `Option`s.
+        let as_parts = with_files || self.flat.contains(&def.name);
         let members = fields.iter().map(|field| {
             let ident = format_ident!("{}", field.name);
-            let ty = if field.optional {
+            let three_states = field.three_states() && !as_parts;
+            let ty = if three_states {
+                let rt = &self.rt;
+                let inner = self.member_ty(&def.name, &field.name, &field.ty);
+                quote!(#rt::Nullable<#inner>)
+            } else if field.optional {
                 self.member_ty(&def.name, &field.name, &Ty::Option(Box::new(field.ty.clone())))
             } else {
                 self.member_ty(&def.name, &field.name, &field.ty)
@@ -291,7 +304,10 @@ impl<'a> Context<'a> {
                     let json = &field.json;
                     serde.push(quote!(rename = #json));
                 }
-                if field.optional && field.skip_none {
+                if three_states {
+                    let is_absent = format!("{}::Nullable::is_absent", self.rt_text);
+                    serde.push(quote!(default, skip_serializing_if = #is_absent));
+                } else if field.optional && field.skip_none {
                     serde.push(quote!(default, skip_serializing_if = "Option::is_none"));
                 }
             }

@@ -158,10 +158,20 @@ pub struct Field {
     pub optional: bool,
     /// `None` is left out when sending (the property is not required).
     pub skip_none: bool,
+    /// The property may be `null` (`null` is one of its types, or it is any JSON): when it is
+    /// not required either, the field is a `Nullable`, which tells `null` from absent.
+    pub nullable: bool,
     /// Its description.
     pub doc: Option<String>,
     /// Its default, as the document says.
     pub default: Option<Value>,
+}
+
+impl Field {
+    /// The field tells absent from `null`: it may be left out, and it may be `null`.
+    pub fn three_states(&self) -> bool {
+        self.skip_none && self.nullable
+    }
 }
 
 /// A variant of a union.

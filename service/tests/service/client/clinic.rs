@@ -5,7 +5,7 @@
 //! once and replayed.
 
 use ferrapi_client::chrono::NaiveDate;
-use ferrapi_client::DateTime;
+use ferrapi_client::{DateTime, Nullable};
 use resource_api::config::Group;
 use resource_api::store::{Store, StoreLocation};
 use resource_api_client::operations::{
@@ -22,7 +22,7 @@ fn doctor(name: &str, specialty: Specialty) -> DoctorIn {
     DoctorIn {
         name: name.to_owned(),
         specialty,
-        email: None,
+        email: Nullable::Absent,
     }
 }
 
@@ -88,7 +88,7 @@ async fn doctors_with_etags(store: Store, conn: StoreLocation) {
 
     // A conditional update is one call; the new version comes back.
     let renamed = DoctorIn {
-        email: Some("house@example.org".into()),
+        email: Nullable::Value("house@example.org".into()),
         ..doctor("Greg House", Specialty::Neurology)
     };
     let replaced = api
@@ -99,7 +99,7 @@ async fn doctors_with_etags(store: Store, conn: StoreLocation) {
     let newer = replaced.etag().expect("a new ETag");
     assert_ne!(newer, etag);
     assert_eq!(
-        replaced.into_ok().unwrap().email.as_deref(),
+        replaced.into_ok().unwrap().email.as_option().map(String::as_str),
         Some("house@example.org")
     );
 
@@ -141,7 +141,7 @@ async fn patients_and_visits(store: Store, conn: StoreLocation) {
         .create_patient(&PatientIn {
             name: "Bob".into(),
             date_of_birth: born,
-            phone: Some("+41791234567".into()),
+            phone: Nullable::Value("+41791234567".into()),
         })
         .await
         .unwrap()
@@ -167,7 +167,7 @@ async fn patients_and_visits(store: Store, conn: StoreLocation) {
         start_time: starts,
         duration_minutes: None,
         reason: "check-up".into(),
-        notes: None,
+        notes: Nullable::Absent,
     };
     let first = api
         .create_visit(&booking)
@@ -252,7 +252,7 @@ async fn patients_and_visits(store: Store, conn: StoreLocation) {
     let patch = PatientIn {
         name: "Bob".into(),
         date_of_birth: born,
-        phone: None,
+        phone: Nullable::Absent,
     };
     assert_eq!(
         api.replace_patient(&patient.id, &patch).await.unwrap().status(),

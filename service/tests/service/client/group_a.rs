@@ -2,6 +2,7 @@
 //! items, the 404 as a typed `NotFound`, the shadowed forms and the docs pages (outside the
 //! document) through the runtime.
 
+use ferrapi_client::Nullable;
 use resource_api::config::Group;
 use resource_api::group_a::{EMPLOYEES, INSTRUMENTS, PERSONS};
 use resource_api::store::{Store, StoreLocation};
@@ -67,9 +68,9 @@ async fn every_route(store: Store, conn: StoreLocation) {
             full.item_id.as_str(),
             full.owner_id,
             full.q,
-            full.description.as_deref()
+            full.description.as_option().map(String::as_str)
         ),
-        ("foo", 7, None, Some(LONG))
+        ("foo", 7, Nullable::Absent, Some(LONG))
     );
     let short = api
         .read_user_item(7, "foo")
@@ -79,7 +80,10 @@ async fn every_route(store: Store, conn: StoreLocation) {
         .unwrap()
         .into_ok()
         .unwrap();
-    assert_eq!((short.q.as_deref(), short.description), (Some("a&b=c"), None));
+    assert_eq!(
+        (short.q.as_option().map(String::as_str), short.description),
+        (Some("a&b=c"), Nullable::Absent)
+    );
 
     // GET /stock/{symbol}/{type}: the ask when buying, the bid when selling.
     let (symbol, bid, ask) = INSTRUMENTS[0];
@@ -130,31 +134,32 @@ async fn every_route(store: Store, conn: StoreLocation) {
         other => panic!("{other:?}"),
     }
 
-    // POST /item: `price_with_tax` only with a tax; the optional fields may be left out.
+    // POST /item: `price_with_tax` only with a tax; the optional fields may be left out or sent
+    // as `null`, and the answer tells the `null`s it writes from the property it leaves out.
     let plain = Item {
         name: "Foo".into(),
-        description: None,
+        description: Nullable::Absent,
         price: 35.4,
-        tax: None,
+        tax: Nullable::Null,
     };
     let created = api.create_item(&plain).await.unwrap().into_ok().unwrap();
     assert_eq!(
         created,
         ItemWithTax {
             name: "Foo".into(),
-            description: None,
+            description: Nullable::Null,
             price: 35.4,
-            tax: None,
-            price_with_tax: None
+            tax: Nullable::Null,
+            price_with_tax: Nullable::Absent
         }
     );
     let taxed = Item {
-        tax: Some(3.2),
-        description: Some("d".into()),
+        tax: Nullable::Value(3.2),
+        description: Nullable::Value("d".into()),
         ..plain.clone()
     };
     let created = api.create_item(&taxed).await.unwrap().into_ok().unwrap();
-    assert_eq!(created.price_with_tax, Some(35.4 + 3.2));
+    assert_eq!(created.price_with_tax, Nullable::Value(35.4 + 3.2));
 
     // PUT /item/{item_id}, with `q`.
     let updated = api
@@ -169,10 +174,10 @@ async fn every_route(store: Store, conn: StoreLocation) {
         UpdatedItem {
             item_id: 5,
             name: "Foo".into(),
-            description: Some("d".into()),
+            description: Nullable::Value("d".into()),
             price: 35.4,
-            tax: Some(3.2),
-            q: Some("x".into())
+            tax: Nullable::Value(3.2),
+            q: Nullable::Value("x".into())
         }
     );
 

@@ -2,7 +2,7 @@
 //! birds in the store (their 404 is the text `Not Found`), the connection string; group B's
 //! employee (shadowed by group A's in `--group all`, so outside the document) through the runtime.
 
-use ferrapi_client::{Json, JsonObject};
+use ferrapi_client::{Json, JsonObject, Nullable};
 use resource_api::config::Group;
 use resource_api::group_b::{EMPLOYEES, X_MESSAGE};
 use resource_api::store::{Store, StoreLocation};
@@ -110,7 +110,11 @@ async fn exact_numbers(api: &resource_api_client::Client) {
             let items = error.detail.unwrap_or_default();
             assert_eq!(items.len(), 1, "{items:?}");
             assert_eq!(items[0].type_, "number_too_precise");
-            assert_eq!(items[0].input, Some(Json::from(forty_digits)), "sent exactly");
+            assert_eq!(
+                items[0].input,
+                Nullable::Value(Json::from(forty_digits)),
+                "sent exactly"
+            );
         }
         other => panic!("{other:?}"),
     }

@@ -15,7 +15,7 @@
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use ferrapi_client::{Call as _, Client as Runtime, RetryPolicy};
+use ferrapi_client::{Call as _, Client as Runtime, Nullable, RetryPolicy};
 use resource_api_client::types::{DoctorIn, PatientIn, Specialty, VisitIn};
 use resource_api_client::Client;
 use tokio::net::{TcpListener, TcpStream};
@@ -63,7 +63,7 @@ async fn booked_once_across_a_kill(db: &str) {
         .create_doctor(&DoctorIn {
             name: "Ada".into(),
             specialty: Specialty::Cardiology,
-            email: None,
+            email: Nullable::Absent,
         })
         .await
         .unwrap()
@@ -73,7 +73,7 @@ async fn booked_once_across_a_kill(db: &str) {
         .create_patient(&PatientIn {
             name: "Bob".into(),
             date_of_birth: "1990-01-01".parse().unwrap(),
-            phone: None,
+            phone: Nullable::Absent,
         })
         .await
         .unwrap()
@@ -90,7 +90,7 @@ async fn booked_once_across_a_kill(db: &str) {
         start_time: "2031-02-03T09:30:00Z".parse().unwrap(),
         duration_minutes: Some(20),
         reason: "crash".into(),
-        notes: None,
+        notes: Nullable::Absent,
     };
     let probe = booking.clone();
     let call = tokio::spawn(async move { api.create_visit(&booking).idempotency_key(KEY).await });
