@@ -553,7 +553,7 @@ async fn expired_keys_are_swept(store: Store) {
 /// A running attempt's lease is renewed (issue 43) only while the key is that attempt's: held past
 /// its first lease, a renewal never shortens it, and a finished, released, or other request's key
 /// is left alone.
-async fn running_keys_are_renewed_by_their_own_attempt(store: Store) {
+async fn keys_are_renewed_by_their_attempt(store: Store) {
     use ferrapi::idempotency::{Begin, KeptResponse, KeyStore};
     use resource_api::idempotency::StoreKeys;
 
@@ -773,7 +773,7 @@ conformance![
     invalid_names_are_refused,
     delete_below_deletes_what_is_past,
     expired_keys_are_swept,
-    running_keys_are_renewed_by_their_own_attempt,
+    keys_are_renewed_by_their_attempt,
     kept_answers_are_text_and_old_records_read,
     exact_documents_read_back_as_their_text,
     a_field_name_with_nul_is_kept_or_refused,
