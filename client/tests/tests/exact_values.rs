@@ -13,7 +13,7 @@ use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 
-use ferrapi_client::{Json, JsonNumber, JsonObject};
+use ferrapi_client::{Json, JsonNumber, JsonObject, Nullable};
 use ferrapi_client_tests::{example_app, fastapi_client};
 use http_body_util::BodyExt as _;
 use hyper_util::rt::{TokioExecutor, TokioIo};
@@ -118,7 +118,7 @@ async fn a_time_with_an_offset_round_trips_aware() {
         any_ip: "::1".parse().unwrap(),
         tags: None,
         scores: None,
-        note: None,
+        note: Nullable::Absent,
     };
     let back = api.echo_values(&values).await.unwrap().into_ok().unwrap();
     let sent = seen.lock().unwrap().clone();
