@@ -341,14 +341,8 @@ mod tests {
             json.contains(&format!("{nullable}\n        pub note: rt::Nullable<String>,")),
             "{json}"
         );
-        assert!(
-            json.contains("pub input: rt::Nullable<rt::serde_json::Value>,"),
-            "{json}"
-        );
+        assert!(json.contains("pub input: rt::Nullable<rt::Json>,"), "{json}");
         assert!(form.contains("pub note: Option<String>,"), "{form}");
-        assert!(
-            form.contains("pub input: Option<rt::serde_json::Value>,"),
-            "{form}"
-        );
+        assert!(form.contains("pub input: Option<rt::Json>,"), "{form}");
     }
 }
