@@ -2,7 +2,7 @@
 //! forms or a number of seconds, written in pydantic's ISO 8601.
 //!
 //! Rules enforced here:
-//! - text is read by [`speedate_duration`](crate::speedate_duration); each mistake is
+//! - text is read by [`speedate_duration`]; each mistake is
 //!   `time_delta_parsing` with speedate's words as its `ctx`;
 //! - a number is seconds, split as pydantic splits it: whole days, seconds of the day,
 //!   microseconds rounded; beyond 999,999,999 days, or not finite, it is refused;
