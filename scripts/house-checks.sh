@@ -9,8 +9,8 @@
 #      docs): `cargo doc --workspace --no-deps` with RUSTDOCFLAGS="-D warnings"; the doctests run
 #      with the tests (`cargo test --workspace` includes them);
 #   3. the publishable crates package and their packages build on their own
-#      (`cargo package` of ferrapi-template, ferrapi-macros and ferrapi, verified against a local
-#      registry of the three, and of the client runtime and generator, ferrapi-client and
+#      (`cargo package` of ferrapi-wire, ferrapi-template, ferrapi-macros and ferrapi, verified against a local
+#      registry of the four, and of the client runtime and generator, ferrapi-client and
 #      ferrapi-client-gen; needs the crates.io index, which this machine reaches).
 # Usage: scripts/house-checks.sh [cycles|doc|package]...   (default: all three)
 set -euo pipefail
@@ -35,7 +35,7 @@ for step in "${steps[@]}"; do
       RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
       ;;
     package)
-      echo "== cargo package -p ferrapi-template -p ferrapi-macros -p ferrapi -p ferrapi-client -p ferrapi-client-gen"
+      echo "== cargo package -p ferrapi-wire -p ferrapi-template -p ferrapi-macros -p ferrapi -p ferrapi-client -p ferrapi-client-gen"
       # To verify `ferrapi` against the packaged `ferrapi-macros`, cargo puts the packages in a
       # temporary registry, unpacks them under $CARGO_HOME/registry/src/-<hash>/ and builds them
       # like any registry crate — and reuses an unpacked or built registry crate of the same name
@@ -48,7 +48,7 @@ for step in "${steps[@]}"; do
       rm -rf "$verify_dir/package" "$verify_dir"/debug/.fingerprint/ferrapi* "$verify_dir"/debug/deps/*ferrapi* \
         "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/ferrapi-*
       # --allow-dirty: the check is that the crates package and build, not that the tree is clean.
-      CARGO_TARGET_DIR="$verify_dir" cargo package --quiet --allow-dirty -p ferrapi-template -p ferrapi-macros -p ferrapi \
+      CARGO_TARGET_DIR="$verify_dir" cargo package --quiet --allow-dirty -p ferrapi-wire -p ferrapi-template -p ferrapi-macros -p ferrapi \
         -p ferrapi-client -p ferrapi-client-gen
       ;;
     *)
