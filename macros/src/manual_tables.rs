@@ -70,6 +70,7 @@ fn route_option_sample(name: &str) -> &'static str {
         "operation_id" => r#"operation_id = "x""#,
         "summary" => r#"summary = "x""#,
         "response_description" => r#"response_description = "x""#,
+        "paged" => r#"paged(offset = "offset", limit = "size")"#,
         other => {
             panic!("route option `{other}` has no sample here: add one, and its row to the manual's tables")
         }

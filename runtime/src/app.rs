@@ -370,6 +370,7 @@ impl App {
         let mut registry = SchemaRegistry::new();
         registry.separate_input_output(self.info.separate_schemas);
         let mut operations = Vec::new();
+        let mut mistakes = Vec::new();
         let served = table.router.statuses().iter().zip(&table.templates);
         for (route, (status, template)) in self.routes.iter().zip(served) {
             let def = &route.def;
@@ -385,13 +386,18 @@ impl App {
                 }
                 let path = document_path(template, &route.path);
                 operation.place(def.method.as_str(), &path, &mut registry);
-                operations.push((
-                    def.method.to_string(),
-                    path,
-                    operation.finish(self.info.implicit_responses),
-                ));
+                let operation = operation.finish(self.info.implicit_responses);
+                let problems = crate::openapi::paging_problems(def.method.as_str(), &operation);
+                if !problems.is_empty() {
+                    mistakes.push(Mistake::new(
+                        MistakeKind::Paging { problems },
+                        checks::declared(route),
+                    ));
+                }
+                operations.push((def.method.to_string(), path, operation));
             }
         }
+        BuildError::of(mistakes)?;
         let mut doc = document(&self.info, operations, registry, validation_error);
         if self.answers_problems() {
             crate::problem::document_problems(&mut doc);

@@ -339,6 +339,7 @@ pub fn infer(
     check_output(&func, diag);
     let template_params = template_params(&attr, &params, diag);
     check_files(method, &params, diag);
+    check_paged(method, &attr, diag);
     let takes_files = params.iter().any(|param| is_file(&param.ty));
     let params = params
         .into_iter()
@@ -354,6 +355,20 @@ pub fn infer(
         doc,
         takes_files,
         success_status,
+    }
+}
+
+/// `paged` only on a `GET`: a page is read, and a client turning pages sends the request again
+/// and again (whether its parameters are there, and its answer a list, the app checks when it is
+/// built: they may come from a dependency, which the macro cannot see).
+fn check_paged(method: &str, attr: &RouteAttr, diag: &mut Diagnostics) {
+    if let Some(paged) = &attr.paged {
+        if method != "GET" {
+            diag.error(
+                paged.span,
+                format!("`paged` goes on a `#[get]` route: a client turns pages by sending the request again, which a `{method}` must not be"),
+            );
+        }
     }
 }
 

@@ -134,7 +134,7 @@ fn statuses(model: &RouteModel) -> TokenStream {
     quote!(#(#status)* #(#extra)*)
 }
 
-/// The options `deprecated`, `operation_id`, `summary` and `response_description`; nothing for a
+/// The options `deprecated`, `operation_id`, `summary`, `response_description` and `paged`; nothing for a
 /// route without them, whose operation is built as before.
 fn metadata(attr: &super::parse::RouteAttr) -> TokenStream {
     let mut out = TokenStream::new();
@@ -149,6 +149,10 @@ fn metadata(attr: &super::parse::RouteAttr) -> TokenStream {
     }
     if let Some(description) = &attr.response_description {
         out.extend(quote!(op.response_description(#description);));
+    }
+    if let Some(paged) = &attr.paged {
+        let (offset, limit) = (&paged.offset, &paged.limit);
+        out.extend(quote!(op.paged(#offset, #limit);));
     }
     out
 }

@@ -3,8 +3,8 @@
 //!
 //! Rules enforced here: the attribute starts with the path template as a string literal and
 //! takes only the options of [`ROUTE_OPTIONS`] (`tags(..)`, `status = N`, `responses(N = "..")`,
-//! `include_in_schema = bool`, `deprecated = bool`, `operation_id = ".."`, `summary = ".."` and
-//! `response_description = ".."`), the one list the parser, its error and the manual's tables
+//! `include_in_schema = bool`, `deprecated = bool`, `operation_id = ".."`, `summary = ".."`,
+//! `response_description = ".."` and `paged` or `paged(offset = "..", limit = "..")`), the one list the parser, its error and the manual's tables
 //! are checked against (`manual_tables.rs`); a status is an unsuffixed integer literal from 100 to 599 and a
 //! response's description a string literal or the path of a `&str` constant, each mistake
 //! reported at the culprit (all of them, not only the first); a route function takes no `self`
@@ -38,6 +38,20 @@ pub struct RouteAttr {
     pub summary: Option<LitStr>,
     /// `response_description = ".."`, in place of "Successful Response".
     pub response_description: Option<LitStr>,
+    /// `paged` or `paged(offset = "..", limit = "..")`: the route answers a list page by page.
+    pub paged: Option<Paged>,
+}
+
+/// A route that pages: the names of its offset and limit query parameters (`skip` and `limit`
+/// unless `paged(..)` names others), and where the option was written (a `paged` on a route that
+/// is not a `GET` is an error there).
+pub struct Paged {
+    /// Where `paged` was written.
+    pub span: Span,
+    /// The offset's query parameter.
+    pub offset: String,
+    /// The page size's query parameter.
+    pub limit: String,
 }
 
 /// One entry of `responses(..)`: a documented response besides the success.
@@ -201,6 +215,7 @@ pub(crate) const ROUTE_OPTIONS: &[(&str, &str)] = &[
     ("operation_id", "operation_id = \"..\""),
     ("summary", "summary = \"..\""),
     ("response_description", "response_description = \"..\""),
+    ("paged", "paged(offset = \"..\", limit = \"..\")"),
 ];
 
 /// The error for an option `key` that is not one of [`ROUTE_OPTIONS`], listing them.
@@ -256,6 +271,7 @@ fn route_option(
             };
             *slot = Some(text);
         }
+        "paged" => attr.paged = Some(paged(key, input, diag)?),
         // Listed but not read here: `manual_tables.rs` parses every listed option, so this is
         // a test failure before it can be anyone's compile error.
         listed => {
@@ -266,6 +282,61 @@ fn route_option(
         }
     }
     Ok(())
+}
+
+/// `paged`, or `paged(offset = "..", limit = "..")` naming either parameter (the other keeps its
+/// default): each name a non-empty string, the two different; a mistake is recorded in `diag`
+/// and the default kept, so parsing goes on.
+fn paged(key: &Ident, input: ParseStream, diag: &mut Diagnostics) -> syn::Result<Paged> {
+    let mut paged = Paged {
+        span: key.span(),
+        offset: "skip".to_owned(),
+        limit: "limit".to_owned(),
+    };
+    if !input.peek(syn::token::Paren) {
+        return Ok(paged);
+    }
+    let content;
+    syn::parenthesized!(content in input);
+    while !content.is_empty() {
+        let name: Ident = content.parse()?;
+        content.parse::<Token![=]>()?;
+        let value: LitStr = content.parse()?;
+        let slot = match name.to_string().as_str() {
+            "offset" => &mut paged.offset,
+            "limit" => &mut paged.limit,
+            _ => {
+                return Err(syn::Error::new(
+                    name.span(),
+                    format!(
+                        "unknown `paged` option `{name}`; expected `offset = \"..\"` or `limit = \"..\"`"
+                    ),
+                ))
+            }
+        };
+        if value.value().is_empty() {
+            diag.error(
+                value.span(),
+                "expected the name of a query parameter, e.g. `offset = \"skip\"`",
+            );
+        } else {
+            *slot = value.value();
+        }
+        if content.is_empty() {
+            break;
+        }
+        content.parse::<Token![,]>()?;
+    }
+    if paged.offset == paged.limit {
+        diag.error(
+            paged.span,
+            format!(
+                "`paged` names `{}` for both the offset and the limit: they are two query parameters",
+                paged.offset
+            ),
+        );
+    }
+    Ok(paged)
 }
 
 /// The path template and the options after it.
@@ -286,6 +357,7 @@ fn parse_route_attr(input: ParseStream, diag: &mut Diagnostics) -> syn::Result<R
         operation_id: None,
         summary: None,
         response_description: None,
+        paged: None,
     };
     while !input.is_empty() {
         input.parse::<Token![,]>()?;

@@ -6,7 +6,8 @@
 //!   round instead of one build per mistake;
 //! - the order is stable: by the check that found them (group prefixes, then the route table,
 //!   then the states the routes and their groups' dependencies take, then the app's own
-//!   settings), and in declaration order within each check;
+//!   settings, then — once those pass, as the document is written — the routes' `paged`
+//!   promises), and in declaration order within each check;
 //! - each mistake says what is wrong ([`MistakeKind`]) and where it was declared
 //!   ([`Declared`]): the route's method, full path and function, or the group's prefix, with
 //!   where it was added to the app (the caller of `App::routes`, `Group::route`, ...), or the
@@ -164,6 +165,13 @@ pub enum MistakeKind {
         /// What is wrong with it.
         problem: String,
     },
+    /// A route declared `paged`, but its query parameters or its answer are not what the
+    /// `x-paging` extension promises clients (both parameters integers, the 200 answer a JSON
+    /// array): one sentence per problem.
+    Paging {
+        /// What is wrong.
+        problems: Vec<String>,
+    },
     /// The OpenAPI document could not be written.
     Document {
         /// The serializer's message.
@@ -174,7 +182,9 @@ pub enum MistakeKind {
 impl fmt::Display for MistakeKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MistakeKind::GroupPrefix { problems } => f.write_str(&problems.join("; ")),
+            MistakeKind::GroupPrefix { problems } | MistakeKind::Paging { problems } => {
+                f.write_str(&problems.join("; "))
+            }
             MistakeKind::Template { problem }
             | MistakeKind::RouteConflict { problem }
             | MistakeKind::MissingState { problem }

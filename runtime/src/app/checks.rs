@@ -100,7 +100,7 @@ impl App {
 }
 
 /// Where `route` was declared, for its mistakes.
-fn declared(route: &Mounted) -> Declared {
+pub(super) fn declared(route: &Mounted) -> Declared {
     Declared::Route {
         method: route.def.method.clone(),
         path: route.path.clone(),

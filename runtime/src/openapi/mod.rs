@@ -8,6 +8,7 @@
 //! - `fields`: the schemas of parameters and model fields, pydantic's titles and keywords;
 //! - `examples`: where `#[examples(..)]` of a field or an argument goes;
 //! - `document`: the whole document (`info`, `paths`, `components`, `tags`);
+//! - `paging`: the `x-paging` extension of a route that pages, and its check;
 //! - `layout`: the order of every object's keys, and nulls, as FastAPI writes them;
 //! - `docs`: the OpenAPI document's URL and the Swagger UI and ReDoc pages, served offline.
 //!
@@ -21,6 +22,7 @@ mod examples;
 mod fields;
 mod layout;
 mod operation;
+mod paging;
 
 pub(crate) use docs::{url_mistakes, DocsRoutes};
 pub use docs::{CONTENT_SECURITY_POLICY_VALUE, REDOC_VERSION, SWAGGER_UI_VERSION};
@@ -32,3 +34,4 @@ pub(crate) use fields::{option_param_schema, param_schema, vec_param_schema};
 pub(crate) use layout::fastapi_layout;
 pub(crate) use operation::form_schema;
 pub use operation::Operation;
+pub(crate) use paging::problems as paging_problems;

@@ -378,6 +378,13 @@ impl Operation {
         self.extra_responses.push((status, description));
     }
 
+    /// Mark the operation as paged by its query parameters `offset` and `limit` (the route's
+    /// `paged` option): its `x-paging` extension, which the app checks when it is built.
+    #[doc(hidden)]
+    pub fn paged(&mut self, offset: &'static str, limit: &'static str) {
+        self.extension(super::paging::EXTENSION, super::paging::extension(offset, limit));
+    }
+
     /// Add a specification extension (`x-websocket`, ...) to the operation object; a name given
     /// twice keeps its last value.
     pub fn extension(&mut self, name: &'static str, value: Value) {

@@ -23,7 +23,7 @@ use super::{Clinic, DOCTORS, DOCTOR_NOT_FOUND};
 use crate::store::ListOptions;
 
 /// List doctors, optionally of one specialty or name, sorted and paged.
-#[get("")]
+#[get("", paged)]
 pub async fn list_doctors(
     clinic: State<Clinic>,
     specialty: Option<Specialty>,

@@ -25,7 +25,7 @@ use super::{Clinic, PATIENTS, PATIENT_NOT_FOUND};
 use crate::store::ListOptions;
 
 /// List patients, optionally by name or date of birth, sorted and paged.
-#[get("")]
+#[get("", paged)]
 pub async fn list_patients(
     clinic: State<Clinic>,
     #[max_length(100)] name: Option<String>,

@@ -32,7 +32,7 @@ use super::{Clinic, VISITS, VISIT_NOT_FOUND};
 use crate::store::{Checked, ListOptions};
 
 /// List visits, optionally of one doctor or patient, sorted and paged.
-#[get("")]
+#[get("", paged)]
 pub async fn list_visits(
     clinic: State<Clinic>,
     #[pattern(r"^[0-9a-f]{24}$")] doctor_id: Option<String>,

@@ -42,6 +42,7 @@ mod memory_budget;
 mod observability;
 mod openapi_document;
 mod openapi_schema;
+mod paging;
 mod problem_details;
 mod recorded;
 mod route_metadata;
