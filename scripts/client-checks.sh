@@ -14,7 +14,7 @@
 #      fields must type-check, as it does against FastAPI's document: a `"default": null` made
 #      openapi-typescript type every optional field as required; issue 32); `tsc --strict` checks
 #      both against their types, and node runs both against the service;
-#   3. client/typescript/ferrapi-fetch.ts (issue 43, item 6), compiled with the checks: its unit
+#   3. client/typescript/ferrapi-fetch.ts (issue 43, item 6), compiled with its checks: its unit
 #      checks (tests/client-checks/ferrapi_fetch_units.ts: numbers, the paging rules through a
 #      fake fetch) and, against the service, ferrapi_fetch_check.ts: a bird's 2^64, 1e400 and
 #      40-digit decimal read back exactly, 45 doctors across pages with the page size of the
@@ -127,32 +127,36 @@ fastapi_clients() {
 #   ferrapi's `description: str | None = None` would have to be sent;
 # - generated/resource-api-defaults.ts with the default options, for default_options_check.ts,
 #   which is what a team that never read the line above gets.
-# Beside them, as a project using it would hold them: generated/ferrapi-fetch.ts, a copy of
-# client/typescript/ferrapi-fetch.ts (so its imports resolve in this node_modules), and
-# generated/paging.ts, the paging table of the document (`ferrapi-client typescript-paging`).
 typescript() {
-  rm -rf "$CHECKS/generated" "$CHECKS/out" &&
-    mkdir -p "$CHECKS/generated" &&
-    cp client/typescript/ferrapi-fetch.ts "$CHECKS/generated/ferrapi-fetch.ts" &&
+  (
+    cd "$CHECKS" &&
+      rm -rf generated out &&
+      npx --no-install openapi-typescript "$work/openapi.json" -o generated/resource-api.ts --silent \
+        --default-non-nullable false &&
+      npx --no-install openapi-typescript "$work/openapi.json" -o generated/resource-api-defaults.ts --silent &&
+      npx --no-install tsc -p . &&
+      node out/resource_api_check.js "$base" &&
+      node out/default_options_check.js "$base"
+  )
+}
+# client/typescript/ferrapi-fetch.ts with the types typescript() generated, beside them as a
+# project using it would hold them: generated/ferrapi-fetch.ts, a copy (so its imports resolve in
+# this node_modules), and generated/paging.ts, the document's paging table written by
+# `ferrapi-client typescript-paging`; compiled by its own `tsc --strict`
+# (tsconfig.ferrapi-fetch.json), then its unit checks and the service's exact numbers and pages.
+ferrapi_fetch() {
+  if [ ! -f "$CHECKS/generated/resource-api.ts" ]; then
+    echo "no generated/resource-api.ts: see the check above" >&2
+    return 1
+  fi
+  cp client/typescript/ferrapi-fetch.ts "$CHECKS/generated/ferrapi-fetch.ts" &&
     "$generator" typescript-paging "$work/openapi.json" -o "$CHECKS/generated/paging.ts" &&
     (
       cd "$CHECKS" &&
-        npx --no-install openapi-typescript "$work/openapi.json" -o generated/resource-api.ts --silent \
-          --default-non-nullable false &&
-        npx --no-install openapi-typescript "$work/openapi.json" -o generated/resource-api-defaults.ts --silent &&
-        npx --no-install tsc -p . &&
-        node out/resource_api_check.js "$base" &&
-        node out/default_options_check.js "$base"
+        npx --no-install tsc -p tsconfig.ferrapi-fetch.json &&
+        node out/ferrapi_fetch_units.js &&
+        node out/ferrapi_fetch_check.js "$base"
     )
-}
-# client/typescript/ferrapi-fetch.ts, compiled by typescript() above: its unit checks, then the
-# service's exact numbers and pages.
-ferrapi_fetch() {
-  [ -f "$CHECKS/out/ferrapi_fetch_check.js" ] || {
-    echo "not compiled: see the check above" >&2
-    return 1
-  }
-  (cd "$CHECKS" && node out/ferrapi_fetch_units.js && node out/ferrapi_fetch_check.js "$base")
 }
 
 for app in client reference group_a forms uploads; do
