@@ -13,7 +13,12 @@
 #      with its default options for default_options_check.ts (a body holding only its required
 #      fields must type-check, as it does against FastAPI's document: a `"default": null` made
 #      openapi-typescript type every optional field as required; issue 32); `tsc --strict` checks
-#      both against their types, and node runs both against the service.
+#      both against their types, and node runs both against the service;
+#   3. client/typescript/ferrapi-fetch.ts (issue 43, item 6), compiled with its checks: its unit
+#      checks (tests/client-checks/ferrapi_fetch_units.ts: numbers, the paging rules through a
+#      fake fetch) and, against the service, ferrapi_fetch_check.ts: a bird's 2^64, 1e400 and
+#      40-digit decimal read back exactly, 45 doctors across pages with the page size of the
+#      paging table that `ferrapi-client typescript-paging` writes from the live document.
 # (The service's own Rust client is checked by its test binary: service/tests/service/client.)
 #
 # Usage: scripts/client-checks.sh                 (scripts/test.sh calls it)
@@ -40,14 +45,16 @@ UPDATE=""
 # ---- 1. What the checks need.
 started="$(now)"
 ensure_venv "$VENV" -r "$CHECKS/requirements.txt"
-ensure_node_modules "$CHECKS" "openapi-typescript, openapi-fetch and typescript"
+ensure_node_modules "$CHECKS" "openapi-typescript, openapi-fetch, lossless-json and typescript"
 say "tools ready ($(since "$started"))"
 
 # ---- 2. The servers, on free loopback ports.
 started="$(now)"
-cargo build --quiet -p resource-api || die "cargo build -p resource-api failed"
+cargo build --quiet -p resource-api -p ferrapi-client-gen || die "cargo build -p resource-api -p ferrapi-client-gen failed"
 binary="$TARGET/debug/resource-api"
 [ -x "$binary" ] || die "no service binary at $binary"
+generator="$TARGET/debug/ferrapi-client"
+[ -x "$generator" ] || die "no ferrapi-client binary at $generator"
 open_work client-checks
 declare -A app_urls app_pids
 for app in client reference group_a forms uploads; do
@@ -132,11 +139,31 @@ typescript() {
       node out/default_options_check.js "$base"
   )
 }
+# client/typescript/ferrapi-fetch.ts with the types typescript() generated, beside them as a
+# project using it would hold them: generated/ferrapi-fetch.ts, a copy (so its imports resolve in
+# this node_modules), and generated/paging.ts, the document's paging table written by
+# `ferrapi-client typescript-paging`; compiled by its own `tsc --strict`
+# (tsconfig.ferrapi-fetch.json), then its unit checks and the service's exact numbers and pages.
+ferrapi_fetch() {
+  if [ ! -f "$CHECKS/generated/resource-api.ts" ]; then
+    echo "no generated/resource-api.ts: see the check above" >&2
+    return 1
+  fi
+  cp client/typescript/ferrapi-fetch.ts "$CHECKS/generated/ferrapi-fetch.ts" &&
+    "$generator" typescript-paging "$work/openapi.json" -o "$CHECKS/generated/paging.ts" &&
+    (
+      cd "$CHECKS" &&
+        npx --no-install tsc -p tsconfig.ferrapi-fetch.json &&
+        node out/ferrapi_fetch_units.js &&
+        node out/ferrapi_fetch_check.js "$base"
+    )
+}
 
 for app in client reference group_a forms uploads; do
   run "FastAPI serves the recorded document of tests/fastapi/${app}_app.py" same_document "$app"
 done
 run "Rust clients generated from FastAPI's documents call the apps (client/tests/tests/fastapi.rs)" fastapi_clients
 run "TypeScript: openapi-typescript + openapi-fetch, tsc --strict: each group A route, a clinic round trip, a body of only required fields" typescript
+run "TypeScript: ferrapi-fetch: 2^64, 1e400 and a 40-digit decimal exact; 45 doctors across pages; PageLimitError and a failed page" ferrapi_fetch
 
 finish
