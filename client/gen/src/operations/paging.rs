@@ -562,6 +562,25 @@ mod tests {
     }
 
     #[test]
+    fn the_extension_and_inference_generate_the_same_client() {
+        // The service's lists are inferred today and will say `x-paging` later: no change.
+        let params = json!([
+            skip("skip", Some(10_000)),
+            query("limit", json!({"type": "integer", "maximum": 100}))
+        ]);
+        let inferred = document(params.clone(), things(), Value::Null, thing());
+        let extension = json!({"style": "offset", "offset": "skip", "limit": "limit"});
+        let declared = document(params, things(), extension, thing());
+        let code = |root: &Value| {
+            crate::generate_value(root, &crate::Settings::default())
+                .unwrap()
+                .code
+        };
+        assert!(code(&inferred).contains("pub fn pages("));
+        assert_eq!(code(&inferred), code(&declared));
+    }
+
+    #[test]
     fn the_typescript_table_of_the_services_shape() {
         // The clinic's lists: `skip` 0..=10,000, `limit` 1..=100 (default 20); a list of visits
         // without a maximum skip, an item read, and a POST beside them.
