@@ -4,7 +4,8 @@ client/tests/tests/fastapi.rs): dates, times, aware and naive datetimes, duratio
 e-mail addresses, URLs, IP addresses, a discriminated and an untagged union, generic models, a
 model split into Name-Input / Name-Output, uploads (one file, several, an optional one, with form
 fields), a form, header, cookie and repeated query parameters, a typed Server-Sent Events stream
-that resumes from Last-Event-ID, JSON lines, a streamed download, a 404 and 422 bodies.
+that resumes from Last-Event-ID, JSON lines, a streamed download, a 404 and 422 bodies, and two
+lists that page by `skip` and `limit` (one whose maximum `skip` is below its length).
 
 Nothing here is written for the generator: each route is FastAPI as its documentation teaches it.
 """
@@ -200,3 +201,23 @@ def download(kib: int = 64):
         for _ in range(kib):
             yield b"\0" * 1024
     return StreamingResponse(chunks(), media_type="application/octet-stream")
+
+
+class Entry(BaseModel):
+    n: int
+    name: str
+
+
+ENTRIES = [Entry(n=n, name=f"entry {n}") for n in range(53)]
+
+
+@app.get("/entries", response_model=list[Entry])
+def list_entries(odd: bool = False, skip: int = Query(0, ge=0, le=1000),
+                 limit: int = Query(10, ge=1, le=20)):
+    entries = [entry for entry in ENTRIES if entry.n % 2 == 1] if odd else ENTRIES
+    return entries[skip:skip + limit]
+
+
+@app.get("/entries/shallow", response_model=list[Entry])
+def list_entries_shallow(skip: int = Query(0, ge=0, le=20), limit: int = Query(10, ge=1, le=10)):
+    return ENTRIES[skip:skip + limit]

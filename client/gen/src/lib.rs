@@ -45,6 +45,7 @@ mod file;
 mod names;
 mod operations;
 mod types;
+mod typescript;
 
 use std::collections::HashSet;
 
@@ -99,6 +100,9 @@ pub struct Generated {
     pub operations: usize,
     /// How many types it declares.
     pub types: usize,
+    /// What the generator left aside, and where (an `x-paging` it cannot use): the client is
+    /// still whole, but the command prints these.
+    pub warnings: Vec<GenError>,
 }
 
 /// Generate a client from `document` (JSON text).
@@ -112,7 +116,8 @@ pub fn generate(document: &str, settings: &Settings) -> Result<Generated, GenErr
 pub fn generate_value(document: &Value, settings: &Settings) -> Result<Generated, GenError> {
     let document = Document::new(document)?;
     let mut schemas = Schemas::new(&document, settings.decimals)?;
-    let operations = operations::operations(&document, &mut schemas)?;
+    let mut warnings = Vec::new();
+    let operations = operations::operations(&document, &mut schemas, &mut warnings)?;
     // The models sent as multipart bodies write themselves as parts; those sent as forms or
     // parts have no `null` (their fields that may be null stay `Option`s).
     let bodies = |kinds: &[BodyKind]| -> HashSet<String> {
@@ -143,5 +148,18 @@ pub fn generate_value(document: &Value, settings: &Settings) -> Result<Generated
         features,
         operations: operations.len(),
         types: schemas.defs.len(),
+        warnings,
     })
+}
+
+/// The TypeScript client's paging table of `document` (JSON text): the `GET` operations that
+/// page, by path, as `ferrapi-client typescript-paging` writes them; and the warnings (an
+/// `x-paging` that cannot be used).
+pub fn typescript_paging(document: &str) -> Result<(String, Vec<GenError>), GenError> {
+    let value: Value = serde_json::from_str(document)
+        .map_err(|error| GenError::at("#", format!("not a JSON document: {error}")))?;
+    let document = Document::new(&value)?;
+    let mut warnings = Vec::new();
+    let paged = operations::paged_paths(&document, &mut warnings)?;
+    Ok((typescript::paging_table(&document, &paged), warnings))
 }

@@ -3,13 +3,15 @@
 //! ```text
 //! ferrapi-client generate openapi.json -o src/lib.rs
 //! ferrapi-client generate - -o src/client.rs < openapi.json
+//! ferrapi-client typescript-paging openapi.json -o src/paging.ts
 //! ```
 //!
 //! Rules enforced here: the output file is written only when generation succeeded (an error
 //! names the construct's JSON pointer and exits 1); a usage error exits 2 with the usage on
 //! standard error, while asking for it (`-h`, `--help`, alone or after `generate`) prints it on
 //! standard output and exits 0, as command-line tools do; the features the client needs of
-//! `ferrapi-client` are printed, with the time generation took.
+//! `ferrapi-client` are printed, with the time generation took; a warning (an `x-paging` the
+//! generator cannot use) is printed and does not fail the command.
 
 // No function over 80 lines (clippy.toml sets the threshold).
 #![warn(clippy::too_many_lines)]
@@ -18,9 +20,16 @@ use std::io::Read as _;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use ferrapi_client_gen::{generate, Settings};
+use ferrapi_client_gen::{generate, GenError, Settings};
 
 const USAGE: &str = "usage: ferrapi-client generate DOCUMENT.json|- -o OUTPUT.rs [--runtime PATH] [--include] [--regenerate COMMAND]
+       ferrapi-client typescript-paging DOCUMENT.json|- [-o OUTPUT.ts]
+
+  generate           writes the Rust client of the document
+  typescript-paging  writes the TypeScript client's paging table: the GET operations that page
+                     (by `x-paging`, or inferred from `skip`/`limit` or `offset`/`limit` integer
+                     query parameters and a JSON array answer), keyed by path, with their offset
+                     and limit parameters, page size and maximum offset (standard output without -o)
 
   DOCUMENT.json   the OpenAPI 3.1 document (`-`: standard input)
   -o OUTPUT.rs    where the client is written (`-`: standard output)
@@ -65,6 +74,7 @@ fn run(args: &[String]) -> Result<(), Stop> {
     let mut args = args.iter();
     match args.next().map(String::as_str) {
         Some("generate") => {}
+        Some("typescript-paging") => return typescript_paging(args.as_slice()),
         None => return Err(usage("no command")),
         Some(other) => return Err(usage(&format!("unknown command `{other}`"))),
     }
@@ -95,18 +105,11 @@ fn run(args: &[String]) -> Result<(), Stop> {
     }
     let input = input.ok_or_else(|| usage("no document"))?;
     let output = output.ok_or_else(|| usage("no output file (-o)"))?;
-    let document = if input == "-" {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|error| fail(format!("reading standard input: {error}")))?;
-        text
-    } else {
-        std::fs::read_to_string(&input).map_err(|error| fail(format!("{input}: {error}")))?
-    };
+    let document = read(&input)?;
     let started = Instant::now();
     let generated = generate(&document, &settings).map_err(|error| fail(format!("{input}: {error}")))?;
     let took = started.elapsed();
+    warn(&input, &generated.warnings);
     if output == "-" {
         print!("{}", generated.code);
     } else {
@@ -127,5 +130,53 @@ fn run(args: &[String]) -> Result<(), Stop> {
             )
         }
     );
+    Ok(())
+}
+
+/// The document at `input` (`-`: standard input).
+fn read(input: &str) -> Result<String, Stop> {
+    if input == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|error| Stop::Fail(1, format!("reading standard input: {error}")))?;
+        Ok(text)
+    } else {
+        std::fs::read_to_string(input).map_err(|error| Stop::Fail(1, format!("{input}: {error}")))
+    }
+}
+
+/// Print each warning about `input` on standard error.
+fn warn(input: &str, warnings: &[GenError]) {
+    for warning in warnings {
+        eprintln!("ferrapi-client: warning: {input}: {warning}");
+    }
+}
+
+/// `typescript-paging DOCUMENT [-o OUTPUT]`.
+fn typescript_paging(args: &[String]) -> Result<(), Stop> {
+    let usage = |why: &str| Stop::Fail(2, format!("{why}\n{USAGE}"));
+    let (mut input, mut output) = (None, None);
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "-o" | "--output" => output = Some(args.next().ok_or_else(|| usage("-o needs a file"))?.clone()),
+            other if input.is_none() && (other == "-" || !other.starts_with('-')) => {
+                input = Some(other.to_owned())
+            }
+            other => return Err(usage(&format!("unexpected argument `{other}`"))),
+        }
+    }
+    let input = input.ok_or_else(|| usage("no document"))?;
+    let document = read(&input)?;
+    let (table, warnings) = ferrapi_client_gen::typescript_paging(&document)
+        .map_err(|error| Stop::Fail(1, format!("{input}: {error}")))?;
+    warn(&input, &warnings);
+    match output.as_deref() {
+        None | Some("-") => print!("{table}"),
+        Some(output) => {
+            std::fs::write(output, &table).map_err(|error| Stop::Fail(1, format!("{output}: {error}")))?
+        }
+    }
     Ok(())
 }

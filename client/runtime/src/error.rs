@@ -13,6 +13,8 @@ use bytes::Bytes;
 use hyper::header::HeaderMap;
 use hyper::StatusCode;
 
+use crate::stream::PageLimitError;
+
 /// Any error, boxed: what a transport or a body reports.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
@@ -41,6 +43,9 @@ pub enum Error {
     Decode(Box<DecodeError>),
     /// [`Answer::into_ok`](crate::Answer::into_ok) met an answer of another status.
     Status(Box<StatusError>),
+    /// A list read page after page ([`Pages`](crate::Pages)) reached the largest offset the
+    /// server serves with a full page: items may remain that it will not serve.
+    PageLimit(PageLimitError),
 }
 
 impl Error {
@@ -98,6 +103,7 @@ impl fmt::Display for Error {
             Error::Body(source) => write!(f, "the answer's body broke off: {}", chain(source.as_ref())),
             Error::Decode(decode) => decode.fmt(f),
             Error::Status(status) => status.fmt(f),
+            Error::PageLimit(limit) => limit.fmt(f),
         }
     }
 }

@@ -15,7 +15,8 @@
 //!   rest); [`Error`] is only for no answer (no connection, a timeout, a cut connection) or a body
 //!   that is not what the document says.
 //! - Streams: [`ByteStream`] for downloads, [`EventStream`] for Server-Sent Events (typed data,
-//!   reconnection with `Last-Event-ID`), [`JsonLines`].
+//!   reconnection with `Last-Event-ID`), [`JsonLines`]; a list that pages as [`Pages`] and
+//!   [`Items`] (ending with [`Error::PageLimit`] where the server stops serving pages).
 //! - Values: [`Nullable`] for a property that is absent, `null` or a value; with the `chrono`,
 //!   `uuid`, `decimal` and `url` features, the value crates the document's formats map to (a
 //!   generated client names the ones it needs, [`require_features!`]).
@@ -63,7 +64,7 @@ pub use param::{ParamValues, ToParam};
 pub use random::idempotency_key;
 pub use request::{RequestBuilder, IDEMPOTENCY_KEY};
 pub use retry::RetryPolicy;
-pub use stream::{ByteStream, Event, EventStream, JsonLines};
+pub use stream::{ByteStream, Event, EventStream, Items, JsonLines, PageLimitError, Pages, Paging};
 pub use transport::{BoxFuture, HyperSettings, HyperTransport, ServiceTransport, Transport};
 #[cfg(feature = "chrono")]
 pub use value::{DateTime, Duration, Time};

@@ -589,3 +589,89 @@ async fn files_reach_fastapi_as_uploads() {
         json!({"file": null, "note": null})
     );
 }
+
+#[tokio::test]
+async fn fastapis_skip_and_limit_lists_page_themselves() {
+    use fastapi_client::types::Entry;
+    use ferrapi_client::{Call as _, Error};
+    let Some(base) = base("client") else { return };
+    let api = fastapi_client::Client::new(&base).unwrap();
+    let numbers = |entries: &[Entry]| entries.iter().map(|entry| entry.n).collect::<Vec<_>>();
+
+    // Item by item: all 53, in order, in pages of 20 (the limit's `le`).
+    let items: Vec<Entry> = api
+        .list_entries()
+        .items()
+        .map(|item| item.expect("an item"))
+        .collect()
+        .await;
+    assert_eq!(numbers(&items), (0..53).collect::<Vec<_>>());
+    assert!(items
+        .iter()
+        .all(|entry| entry.name == format!("entry {}", entry.n)));
+
+    // Page by page: 20, 20, 13.
+    let pages: Vec<Vec<Entry>> = api
+        .list_entries()
+        .pages()
+        .map(|page| page.expect("a page"))
+        .collect()
+        .await;
+    assert_eq!(pages.iter().map(Vec::len).collect::<Vec<_>>(), [20, 20, 13]);
+
+    // The caller's skip and limit, and a call option (here the filter, as an extra query
+    // parameter) kept on every page.
+    let pages: Vec<Vec<Entry>> = api
+        .list_entries()
+        .skip(5)
+        .limit(7)
+        .with_query("odd", "true")
+        .pages()
+        .map(|page| page.expect("a page"))
+        .collect()
+        .await;
+    // 21 odd entries from the 6th: three full pages, so a fourth, empty, says the list ended.
+    assert_eq!(pages.iter().map(Vec::len).collect::<Vec<_>>(), [7, 7, 7, 0]);
+    let odd: Vec<i64> = (0..53).filter(|n| n % 2 == 1).skip(5).collect();
+    assert_eq!(numbers(&pages.concat()), odd);
+    // The same by the operation's own parameter.
+    let items: Vec<Entry> = api
+        .list_entries()
+        .odd(true)
+        .skip(5)
+        .limit(7)
+        .items()
+        .map(|item| item.expect("an item"))
+        .collect()
+        .await;
+    assert_eq!(numbers(&items), odd);
+
+    // A limit past FastAPI's `le`: the first page is its 422, and that ends the stream.
+    let mut items = api.list_entries().limit(21).items();
+    let ended = items.next().await.expect("an item").expect_err("a 422");
+    assert_eq!(ended.status().map(|s| s.as_u16()), Some(422), "{ended}");
+    assert!(matches!(ended, Error::Status(_)));
+    assert!(items.next().await.is_none());
+
+    // A list longer than its maximum skip (20, pages of 10): the pages at 0, 10, 20, then the
+    // error that says more may exist, never a silent end.
+    let mut items = api.list_entries_shallow().items();
+    let mut read = Vec::new();
+    let ended = loop {
+        match items.next().await {
+            Some(Ok(entry)) => read.push(entry),
+            Some(Err(error)) => break error,
+            None => panic!("the stream ended without saying items remain"),
+        }
+    };
+    assert_eq!(numbers(&read), (0..30).collect::<Vec<_>>());
+    let Error::PageLimit(limit) = &ended else {
+        panic!("PageLimit, not {ended:?}")
+    };
+    assert_eq!((limit.max_offset, limit.read), (20, 30));
+    assert_eq!(
+        ended.to_string(),
+        "the server serves no page past offset 20 (30 items read); more may exist: narrow the query"
+    );
+    assert!(items.next().await.is_none());
+}

@@ -1654,6 +1654,37 @@ pub mod operations {
                 )
                 .await
         }
+
+        /// Every page of `GET /person`, asked one after the other: from the offset [`skip`](Self::skip) (default 0), [`limit`](Self::limit) items a page (default 5: the limit's default); the other parameters and call options are sent with every page.
+        ///
+        /// The stream ends after a page shorter than the limit asked (an empty one included); a page that fails ends it with its error (another status: [`Error::Status`](super::Error::Status)). The document gives the offset no maximum.
+        pub fn pages(self) -> rt::Pages<'a, types::Person> {
+            let Self { client, skip, limit, options } = self;
+            rt::Pages::new(
+                rt::Paging {
+                    page_size: 5,
+                    max_offset: None,
+                },
+                skip,
+                limit,
+                move |page_offset, page_limit| {
+                    let page = Self {
+                        client,
+                        skip: Some(page_offset),
+                        limit: Some(page_limit),
+                        options: Clone::clone(&options),
+                    };
+                    Box::pin(async move {
+                        page.send().await?.into_ok().map_err(rt::Error::from)
+                    })
+                },
+            )
+        }
+
+        /// Every item of `GET /person`, read page after page as [`pages`](Self::pages) reads them (the same stop rules, the same ending at the maximum offset).
+        pub fn items(self) -> rt::Items<'a, types::Person> {
+            self.pages().items()
+        }
     }
 
     impl<'a> ::std::future::IntoFuture for ReadPersonsRequest<'a> {
@@ -2042,6 +2073,41 @@ pub mod operations {
                     },
                 )
                 .await
+        }
+
+        /// Every page of `GET /doctors`, asked one after the other: from the offset [`skip`](Self::skip) (default 0), [`limit`](Self::limit) items a page (default 100: the limit's maximum); the other parameters and call options are sent with every page.
+        ///
+        /// The stream ends after a page shorter than the limit asked (an empty one included); a page that fails ends it with its error (another status: [`Error::Status`](super::Error::Status)). The server serves no page past offset 10000: when a full page leaves the next offset past it, the stream ends with [`Error::PageLimit`](super::Error::PageLimit) (more may exist: narrow the query).
+        pub fn pages(self) -> rt::Pages<'a, types::Doctor> {
+            let Self { client, specialty, name, sort, order, skip, limit, options } = self;
+            rt::Pages::new(
+                rt::Paging {
+                    page_size: 100,
+                    max_offset: Some(10000),
+                },
+                skip,
+                limit,
+                move |page_offset, page_limit| {
+                    let page = Self {
+                        client,
+                        specialty: Clone::clone(&specialty),
+                        name: Clone::clone(&name),
+                        sort: Clone::clone(&sort),
+                        order: Clone::clone(&order),
+                        skip: Some(page_offset),
+                        limit: Some(page_limit),
+                        options: Clone::clone(&options),
+                    };
+                    Box::pin(async move {
+                        page.send().await?.into_ok().map_err(rt::Error::from)
+                    })
+                },
+            )
+        }
+
+        /// Every item of `GET /doctors`, read page after page as [`pages`](Self::pages) reads them (the same stop rules, the same ending at the maximum offset).
+        pub fn items(self) -> rt::Items<'a, types::Doctor> {
+            self.pages().items()
         }
     }
 
@@ -2600,6 +2666,50 @@ pub mod operations {
                     },
                 )
                 .await
+        }
+
+        /// Every page of `GET /patients`, asked one after the other: from the offset [`skip`](Self::skip) (default 0), [`limit`](Self::limit) items a page (default 100: the limit's maximum); the other parameters and call options are sent with every page.
+        ///
+        /// The stream ends after a page shorter than the limit asked (an empty one included); a page that fails ends it with its error (another status: [`Error::Status`](super::Error::Status)). The server serves no page past offset 10000: when a full page leaves the next offset past it, the stream ends with [`Error::PageLimit`](super::Error::PageLimit) (more may exist: narrow the query).
+        pub fn pages(self) -> rt::Pages<'a, types::Patient> {
+            let Self {
+                client,
+                name,
+                date_of_birth,
+                sort,
+                order,
+                skip,
+                limit,
+                options,
+            } = self;
+            rt::Pages::new(
+                rt::Paging {
+                    page_size: 100,
+                    max_offset: Some(10000),
+                },
+                skip,
+                limit,
+                move |page_offset, page_limit| {
+                    let page = Self {
+                        client,
+                        name: Clone::clone(&name),
+                        date_of_birth: Clone::clone(&date_of_birth),
+                        sort: Clone::clone(&sort),
+                        order: Clone::clone(&order),
+                        skip: Some(page_offset),
+                        limit: Some(page_limit),
+                        options: Clone::clone(&options),
+                    };
+                    Box::pin(async move {
+                        page.send().await?.into_ok().map_err(rt::Error::from)
+                    })
+                },
+            )
+        }
+
+        /// Every item of `GET /patients`, read page after page as [`pages`](Self::pages) reads them (the same stop rules, the same ending at the maximum offset).
+        pub fn items(self) -> rt::Items<'a, types::Patient> {
+            self.pages().items()
         }
     }
 
@@ -3160,6 +3270,50 @@ pub mod operations {
                     },
                 )
                 .await
+        }
+
+        /// Every page of `GET /visits`, asked one after the other: from the offset [`skip`](Self::skip) (default 0), [`limit`](Self::limit) items a page (default 100: the limit's maximum); the other parameters and call options are sent with every page.
+        ///
+        /// The stream ends after a page shorter than the limit asked (an empty one included); a page that fails ends it with its error (another status: [`Error::Status`](super::Error::Status)). The server serves no page past offset 10000: when a full page leaves the next offset past it, the stream ends with [`Error::PageLimit`](super::Error::PageLimit) (more may exist: narrow the query).
+        pub fn pages(self) -> rt::Pages<'a, types::Visit> {
+            let Self {
+                client,
+                doctor_id,
+                patient_id,
+                sort,
+                order,
+                skip,
+                limit,
+                options,
+            } = self;
+            rt::Pages::new(
+                rt::Paging {
+                    page_size: 100,
+                    max_offset: Some(10000),
+                },
+                skip,
+                limit,
+                move |page_offset, page_limit| {
+                    let page = Self {
+                        client,
+                        doctor_id: Clone::clone(&doctor_id),
+                        patient_id: Clone::clone(&patient_id),
+                        sort: Clone::clone(&sort),
+                        order: Clone::clone(&order),
+                        skip: Some(page_offset),
+                        limit: Some(page_limit),
+                        options: Clone::clone(&options),
+                    };
+                    Box::pin(async move {
+                        page.send().await?.into_ok().map_err(rt::Error::from)
+                    })
+                },
+            )
+        }
+
+        /// Every item of `GET /visits`, read page after page as [`pages`](Self::pages) reads them (the same stop rules, the same ending at the maximum offset).
+        pub fn items(self) -> rt::Items<'a, types::Visit> {
+            self.pages().items()
         }
     }
 

@@ -82,6 +82,9 @@ pub struct Operation {
     pub request_body: Option<RequestBody>,
     /// `responses`: status → answer, in the document's order.
     pub responses: IndexMap<String, Response>,
+    /// `x-paging`: how the operation pages, as written (read by `operations::paging`, which
+    /// ignores, with a warning, what it cannot read: an extension never fails a document).
+    pub paging: Option<Value>,
 }
 
 /// A parameter.
@@ -203,6 +206,7 @@ impl Operation {
             parameters: object.list("parameters", Parameter::read)?.unwrap_or_default(),
             request_body: object.with("requestBody", RequestBody::read)?,
             responses: object.map("responses", Response::read)?.unwrap_or_default(),
+            paging: object.value("x-paging").cloned(),
         })
     }
 }

@@ -96,6 +96,8 @@ pub struct SchemaObject {
     pub prefix_items: Option<Vec<Schema>>,
     /// `maxItems`.
     pub max_items: Option<u64>,
+    /// `maximum` (any JSON number, as written).
+    pub maximum: Option<Value>,
     /// `anyOf`.
     pub any_of: Option<Vec<Schema>>,
     /// `oneOf`.
@@ -183,6 +185,7 @@ impl SchemaObject {
             items: schema("items")?,
             prefix_items: schemas("prefixItems")?,
             max_items: object.count("maxItems")?,
+            maximum: object.value("maximum").cloned(),
             any_of: schemas("anyOf")?,
             one_of: schemas("oneOf")?,
             all_of: schemas("allOf")?,

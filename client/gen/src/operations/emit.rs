@@ -14,7 +14,8 @@ use crate::types::emit::{doc_attrs, Context, Scope};
 use crate::types::Ty;
 
 use super::emit_answers::answer_items;
-use super::{Body, BodyKind, Location, Operation, Param, Segment, Special};
+use super::paging::PageSizeFrom;
+use super::{Body, BodyKind, Location, Operation, Paged, Param, Segment, Special};
 
 /// An operation's method of `Client`, and its items in the `operations` module.
 pub struct OperationItems {
@@ -299,6 +300,10 @@ fn request_items(context: &Context<'_>, operation: &Operation, request: Request)
     ));
     let (answer_items, answer_doc) = answer_items(context, operation, &answer);
     let (fields, setters) = (request.fields, request.setters);
+    let paging = operation
+        .paging
+        .as_ref()
+        .map(|paged| paging_methods(context, operation, paged, &field_names));
     quote! {
         #doc
         #[derive(Debug)]
@@ -322,6 +327,8 @@ fn request_items(context: &Context<'_>, operation: &Operation, request: Request)
                     })
                     .await
             }
+
+            #paging
         }
 
         impl<'a> ::std::future::IntoFuture for #name<'a> {
@@ -386,4 +393,137 @@ fn method_doc(operation: &Operation) -> String {
     ));
     parts.push(line);
     parts.join("\n\n")
+}
+
+/// `.pages()` and `.items()` of a request that pages: each page is this request again, its other
+/// parameters and call options kept (cloned), its offset and limit set by the stream.
+fn paging_methods(
+    context: &Context<'_>,
+    operation: &Operation,
+    paged: &Paged,
+    fields: &[TokenStream],
+) -> TokenStream {
+    let rt = &context.rt;
+    let item = context.ty(&paged.item, Scope::Operations);
+    let rules = &paged.rules;
+    let page_size = proc_macro2::Literal::u64_unsuffixed(rules.page_size);
+    let max_offset = match rules.max_offset {
+        Some(max) => {
+            let max = proc_macro2::Literal::u64_unsuffixed(max);
+            quote!(Some(#max))
+        }
+        None => quote!(None),
+    };
+    let param = |name: &str| {
+        operation
+            .params
+            .iter()
+            .find(|p| p.name == name && p.location == Location::Query)
+    };
+    let (Some(offset), Some(limit)) = (param(&rules.offset), param(&rules.limit)) else {
+        return TokenStream::new();
+    };
+    let (offset_given, limit_given) = (given(offset), given(limit));
+    let (offset_set, limit_set) = (set(offset, quote!(page_offset)), set(limit, quote!(page_limit)));
+    let kept = kept_fields(operation, offset, limit);
+    let pages_doc = doc_attrs(&pages_doc(operation, paged, offset, limit));
+    let items_doc = doc_attrs(&format!(
+        "Every item of `{} {}`, read page after page as [`pages`](Self::pages) reads them (the same stop rules, the same ending at the maximum offset).",
+        operation.method, operation.path
+    ));
+    quote! {
+        #pages_doc
+        pub fn pages(self) -> #rt::Pages<'a, #item> {
+            let Self { client, #(#fields,)* options } = self;
+            #rt::Pages::new(
+                #rt::Paging { page_size: #page_size, max_offset: #max_offset },
+                #offset_given,
+                #limit_given,
+                move |page_offset, page_limit| {
+                    let page = Self {
+                        client,
+                        #(#kept)*
+                        #offset_set
+                        #limit_set
+                        options: Clone::clone(&options),
+                    };
+                    Box::pin(async move { page.send().await?.into_ok().map_err(#rt::Error::from) })
+                },
+            )
+        }
+
+        #items_doc
+        pub fn items(self) -> #rt::Items<'a, #item> {
+            self.pages().items()
+        }
+    }
+}
+
+/// What the caller set of a paging parameter (an optional one is an `Option` already).
+fn given(param: &Param) -> TokenStream {
+    let ident = format_ident!("{}", param.rust);
+    if param.required {
+        quote!(Some(#ident))
+    } else {
+        quote!(#ident)
+    }
+}
+
+/// A page's field of a paging parameter, set to `value`.
+fn set(param: &Param, value: TokenStream) -> TokenStream {
+    let ident = format_ident!("{}", param.rust);
+    if param.required {
+        quote!(#ident: #value,)
+    } else {
+        quote!(#ident: Some(#value),)
+    }
+}
+
+/// The fields every page keeps as the caller set them: all but the offset and the limit.
+/// `Clone::clone(&x)` rather than `x.clone()`: clippy's `clone_on_copy` would flag the latter on
+/// a `Copy` field, and the generated code must not care which fields are.
+fn kept_fields(operation: &Operation, offset: &Param, limit: &Param) -> Vec<TokenStream> {
+    operation
+        .params
+        .iter()
+        .filter(|p| p.rust != offset.rust && p.rust != limit.rust)
+        .map(|p| {
+            let ident = format_ident!("{}", p.rust);
+            quote!(#ident: Clone::clone(&#ident),)
+        })
+        .chain(
+            operation
+                .body
+                .is_some()
+                .then(|| quote!(body: Clone::clone(&body),)),
+        )
+        .collect()
+}
+
+fn pages_doc(operation: &Operation, paged: &Paged, offset: &Param, limit: &Param) -> String {
+    let rules = &paged.rules;
+    // A link to the setter, when the parameter is optional (a required one is the method's argument).
+    let name = |param: &Param| {
+        if param.required {
+            format!("`{}`", param.rust)
+        } else {
+            format!("[`{0}`](Self::{0})", param.rust)
+        }
+    };
+    let (offset, limit) = (name(offset), name(limit));
+    let size = match rules.page_size_from {
+        PageSizeFrom::Maximum => "the limit's maximum",
+        PageSizeFrom::Default => "the limit's default",
+        PageSizeFrom::Fallback => "the document gives the limit no maximum or default",
+    };
+    let maximum = match rules.max_offset {
+        Some(max) => format!(
+            "The server serves no page past offset {max}: when a full page leaves the next offset past it, the stream ends with [`Error::PageLimit`](super::Error::PageLimit) (more may exist: narrow the query)."
+        ),
+        None => "The document gives the offset no maximum.".to_owned(),
+    };
+    format!(
+        "Every page of `{} {}`, asked one after the other: from the offset {offset} (default 0), {limit} items a page (default {}: {size}); the other parameters and call options are sent with every page.\n\nThe stream ends after a page shorter than the limit asked (an empty one included); a page that fails ends it with its error (another status: [`Error::Status`](super::Error::Status)). {maximum}",
+        operation.method, operation.path, rules.page_size
+    )
 }

@@ -17,14 +17,18 @@
 //! - the body is the first of JSON, a form, multipart, text, bytes that the operation accepts;
 //!   an answer's content the first of JSON (problem details too), Server-Sent Events, JSON lines,
 //!   text, bytes; an answer without content is nothing (`204`, `205`, `304`), a byte stream
-//!   (other 1xx–3xx) or an error body (4xx, 5xx).
+//!   (other 1xx–3xx) or an error body (4xx, 5xx);
+//! - an operation pages as [`paging`] says, when its request can send the offset and limit (both
+//!   integer query parameters) and its one success is the `200` array (else a warning).
 
 mod answers;
 mod body;
 pub mod emit;
 mod emit_answers;
+pub mod paging;
 mod params;
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use serde_json::Value;
@@ -210,6 +214,17 @@ pub struct Operation {
     pub body: Option<Body>,
     /// The answers, in status order (exact codes, then ranges, then `default`).
     pub responses: Vec<Response>,
+    /// How it pages, when it does.
+    pub paging: Option<Paged>,
+}
+
+/// How an operation's request pages: the rules, and the items' type.
+#[derive(Clone, Debug)]
+pub struct Paged {
+    /// The document's rules.
+    pub rules: paging::Paging,
+    /// The type of one item.
+    pub item: Ty,
 }
 
 impl Operation {
@@ -295,14 +310,22 @@ struct Found<'a> {
     pointer: String,
 }
 
-/// Every operation of `document`, in document order.
-pub fn operations(document: &Document<'_>, schemas: &mut Schemas<'_>) -> Result<Vec<Operation>, GenError> {
+/// A path item (its `$ref` followed) with its path and pointer.
+type Located<'d> = (&'d str, Cow<'d, PathItem>, String);
+
+/// The path items of `document` (their `$ref`s followed) with their paths and pointers.
+fn path_items<'d>(document: &'d Document<'_>) -> Result<Vec<Located<'d>>, GenError> {
     let mut items = Vec::new();
     for (path, item) in &document.api().paths {
         let (item, pointer) = document.resolve(item, &child("#/paths", path))?;
-        items.push((path, item, pointer));
+        items.push((path.as_str(), item, pointer));
     }
-    let found: Vec<Found<'_>> = items
+    Ok(items)
+}
+
+/// Every operation of the path items `items`, in document order.
+fn found<'a>(items: &'a [Located<'a>]) -> Vec<Found<'a>> {
+    items
         .iter()
         .flat_map(|(path, item, item_pointer)| {
             item.operations.iter().map(move |(method, operation)| Found {
@@ -313,7 +336,18 @@ pub fn operations(document: &Document<'_>, schemas: &mut Schemas<'_>) -> Result<
                 pointer: child(item_pointer, method),
             })
         })
-        .collect();
+        .collect()
+}
+
+/// Every operation of `document`, in document order; what the generator leaves aside (an
+/// `x-paging` it cannot use) is pushed on `warnings`.
+pub fn operations(
+    document: &Document<'_>,
+    schemas: &mut Schemas<'_>,
+    warnings: &mut Vec<GenError>,
+) -> Result<Vec<Operation>, GenError> {
+    let items = path_items(document)?;
+    let found = found(&items);
     let names = function_names(&found);
     let mut operations = Vec::new();
     // The schemas' names are taken: under `use types::*; use operations::*;` an operation's items
@@ -321,9 +355,27 @@ pub fn operations(document: &Document<'_>, schemas: &mut Schemas<'_>) -> Result<
     let mut used: HashSet<String> = schemas.defs.iter().map(|def| def.name.clone()).collect();
     for (found, function) in found.iter().zip(names) {
         let type_name = claim_operation(&mut used, &type_name(&function));
-        operations.push(read(document, schemas, found, function, type_name)?);
+        operations.push(read(document, schemas, found, function, type_name, warnings)?);
     }
     Ok(operations)
+}
+
+/// The `GET` operations of `document` that page, by path, in document order (what the
+/// TypeScript client's paging table lists); warnings as [`operations`] gives them.
+pub fn paged_paths(
+    document: &Document<'_>,
+    warnings: &mut Vec<GenError>,
+) -> Result<Vec<(String, paging::Paging)>, GenError> {
+    let items = path_items(document)?;
+    let mut paged = Vec::new();
+    for found in found(&items) {
+        if let Some(rules) = paging::detect(document, &found, warnings)? {
+            if found.method == "GET" {
+                paged.push((found.path.to_owned(), rules));
+            }
+        }
+    }
+    Ok(paged)
 }
 
 /// The first of `base`, `base2`, … whose request (`{name}Request`) and answers
@@ -373,6 +425,7 @@ fn read(
     found: &Found<'_>,
     function: String,
     type_name: String,
+    warnings: &mut Vec<GenError>,
 ) -> Result<Operation, GenError> {
     let context = type_name.clone();
     let operation = found.operation;
@@ -388,6 +441,10 @@ fn read(
         None => None,
     };
     let responses = answers::responses(document, schemas, found, &context, &params)?;
+    let paging = match paging::detect(document, found, warnings)? {
+        Some(rules) => paged(schemas, rules, &params, &responses, found, &context, warnings)?,
+        None => None,
+    };
     Ok(Operation {
         method: found.method.clone(),
         path: found.path.to_owned(),
@@ -399,7 +456,37 @@ fn read(
         params,
         body,
         responses,
+        paging,
     })
+}
+
+/// The paging `rules` of an operation, when its request can follow them: the offset and limit
+/// are integer query parameters of its request, and its one success the `200` JSON answer.
+fn paged(
+    schemas: &mut Schemas<'_>,
+    rules: paging::Paging,
+    params: &[Param],
+    responses: &[Response],
+    found: &Found<'_>,
+    context: &str,
+    warnings: &mut Vec<GenError>,
+) -> Result<Option<Paged>, GenError> {
+    let integer = |name: &str| {
+        params
+            .iter()
+            .any(|p| p.name == name && p.location == Location::Query && matches!(p.ty, Ty::Int(_)))
+    };
+    let successes: Vec<&Response> = responses.iter().filter(|r| r.status.starts_with('2')).collect();
+    let answers_array = matches!(successes.as_slice(), [only] if only.status == "200" && matches!(only.payload, Payload::Json(_)));
+    if !(integer(&rules.offset) && integer(&rules.limit) && answers_array) {
+        warnings.push(GenError::at(
+            &found.pointer,
+            "it pages, but its request cannot: the offset and limit must be integer query parameters, and the 200 JSON array its one success; the operation is not paged",
+        ));
+        return Ok(None);
+    }
+    let item = schemas.ty(&rules.item, &rules.item_pointer, &format!("{context}_item"))?;
+    Ok(Some(Paged { rules, item }))
 }
 
 #[cfg(test)]
@@ -509,7 +596,10 @@ mod tests {
         });
         let document = Document::new(&root).unwrap();
         let mut schemas = Schemas::new(&document, true).unwrap();
-        let [operation] = operations(&document, &mut schemas).unwrap().try_into().unwrap();
+        let [operation] = operations(&document, &mut schemas, &mut Vec::new())
+            .unwrap()
+            .try_into()
+            .unwrap();
         let params: Vec<(&str, &Ty, bool, Special)> = operation
             .params
             .iter()

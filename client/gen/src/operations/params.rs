@@ -35,7 +35,7 @@ pub(super) fn parameters(
 }
 
 /// The path item's parameters, then the operation's, which replace one of the same name and place.
-fn declared<'p>(
+pub(super) fn declared<'p>(
     document: &'p Document<'_>,
     found: &Found<'p>,
 ) -> Result<Vec<(Cow<'p, Parameter>, String)>, GenError> {

@@ -1,4 +1,5 @@
-//! Answers read as they come: bytes (a download, a file), Server-Sent Events, JSON lines.
+//! Answers read as they come: bytes (a download, a file), Server-Sent Events, JSON lines; and a
+//! list that pages, read page after page.
 //!
 //! Rules enforced here: nothing is buffered beyond the chunk or line being parsed, so a stream of
 //! any length runs in constant memory; each item is a `Result`, so a broken connection or an
@@ -7,10 +8,12 @@
 mod bytes_stream;
 mod events;
 mod lines;
+mod pages;
 pub(crate) mod sse;
 
 pub use bytes_stream::ByteStream;
 pub use events::{Event, EventStream};
 pub use lines::JsonLines;
+pub use pages::{Items, PageLimitError, Pages, Paging};
 
 pub(crate) use events::Resume;

@@ -2,7 +2,8 @@
 //! with filters, sorting and paging, replace and delete; a read's `ETag` carried into `If-Match`
 //! (a stale one is the typed `PreconditionFailed`), `If-None-Match` (`NotModified`); references
 //! (a typed 422 naming the body field, a typed 409); a booking with an `Idempotency-Key` answered
-//! once and replayed.
+//! once and replayed; a list read page after page through `.items()` and `.pages()` (more than
+//! one page, a filter kept on every page).
 
 use ferrapi_client::chrono::NaiveDate;
 use ferrapi_client::{DateTime, Nullable};
@@ -260,4 +261,88 @@ async fn patients_and_visits(store: Store, conn: StoreLocation) {
     );
 }
 
-both_stores![doctors_with_etags, patients_and_visits];
+/// The clinic's doctors page themselves: `skip`/`limit` are inferred from the document (or its
+/// `x-paging`), so `.items()` reads every doctor across pages and `.pages()` shows the pages.
+async fn doctors_page_themselves(store: Store, conn: StoreLocation) {
+    use futures_util::StreamExt as _;
+
+    let api = serve(Group::A, store, &conn).await;
+    // 45 doctors, one in three a neurologist (15), created in this order.
+    let mut created = Vec::new();
+    for n in 0..45 {
+        let specialty = if n % 3 == 0 {
+            Specialty::Neurology
+        } else {
+            Specialty::Cardiology
+        };
+        let answer = api
+            .create_doctor(&doctor(&format!("Doctor {n:02}"), specialty))
+            .await
+            .unwrap();
+        created.push(answer.into_ok().unwrap());
+    }
+    let names = |list: &[Doctor]| list.iter().map(|d| d.name.clone()).collect::<Vec<_>>();
+
+    // Pages of 20: three pages (20, 20, 5), every doctor once, in creation order.
+    let pages: Vec<Vec<Doctor>> = api
+        .list_doctors()
+        .limit(20)
+        .pages()
+        .map(|page| page.unwrap())
+        .collect()
+        .await;
+    assert_eq!(pages.iter().map(Vec::len).collect::<Vec<_>>(), [20, 20, 5]);
+    assert_eq!(pages.concat(), created);
+
+    // Item by item with the default page size (100, the limit's maximum): one page.
+    let items: Vec<Doctor> = api
+        .list_doctors()
+        .items()
+        .map(|item| item.unwrap())
+        .collect()
+        .await;
+    assert_eq!(items, created);
+
+    // A filter and a sort are sent with every page: 15 neurologists by name, newest first, in
+    // pages of 4 (4, 4, 4, 3).
+    let pages: Vec<Vec<Doctor>> = api
+        .list_doctors()
+        .specialty(Specialty::Neurology)
+        .sort(DoctorSort::Name)
+        .order(SortOrder::Desc)
+        .limit(4)
+        .pages()
+        .map(|page| page.unwrap())
+        .collect()
+        .await;
+    assert_eq!(pages.iter().map(Vec::len).collect::<Vec<_>>(), [4, 4, 4, 3]);
+    let neurologists: Vec<String> = (0..45)
+        .rev()
+        .filter(|n| n % 3 == 0)
+        .map(|n| format!("Doctor {n:02}"))
+        .collect();
+    assert_eq!(names(&pages.concat()), neurologists);
+
+    // From the caller's skip on.
+    let items: Vec<Doctor> = api
+        .list_doctors()
+        .skip(40)
+        .limit(2)
+        .items()
+        .map(|item| item.unwrap())
+        .collect()
+        .await;
+    assert_eq!(items, created[40..]);
+
+    // A page the service refuses (a limit past its maximum, 100) ends the stream with its 422.
+    let mut items = api.list_doctors().limit(101).items();
+    let refused = items.next().await.unwrap().unwrap_err();
+    assert_eq!(
+        refused.status().map(|status| status.as_u16()),
+        Some(422),
+        "{refused}"
+    );
+    assert!(items.next().await.is_none());
+}
+
+both_stores![doctors_with_etags, patients_and_visits, doctors_page_themselves];
