@@ -210,11 +210,12 @@ impl Client {
     fn uri(&self, target: String) -> Result<Uri, Error> {
         let path = PathAndQuery::from_maybe_shared(Bytes::from(target))
             .map_err(|error| ErrorKind::InvalidRequest(format!("the request's path: {error}")))?;
-        Uri::builder()
-            .scheme(self.inner.scheme.clone())
-            .authority(self.inner.authority.clone())
-            .path_and_query(path)
-            .build()
+        // The parts set at once: `Uri::builder` moves them through a `Result` per part.
+        let mut parts = hyper::http::uri::Parts::default();
+        parts.scheme = Some(self.inner.scheme.clone());
+        parts.authority = Some(self.inner.authority.clone());
+        parts.path_and_query = Some(path);
+        Uri::from_parts(parts)
             .map_err(|error| ErrorKind::InvalidRequest(format!("the request's URL: {error}")).into())
     }
 
