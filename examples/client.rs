@@ -9,7 +9,8 @@
 //! into `If-Match`: a lost update is a `PreconditionFailed` to read again and retry, never a
 //! silent overwrite); a visit booked with an `Idempotency-Key` (the client sends a fresh one per
 //! call and retries it after a lost answer, so a crash never books twice; the same key sent again
-//! gets the first answer back); a request id sent and returned.
+//! gets the first answer back); a request id sent and returned, one the client makes, and an
+//! answer's body as received.
 //!
 //! Run the service, then this program, from the workspace root:
 //!
@@ -22,7 +23,7 @@
 
 use std::process::ExitCode;
 
-use resource_api_client::ferrapi_client::{chrono::NaiveDate, DateTime, Error, Nullable};
+use resource_api_client::ferrapi_client::{chrono::NaiveDate, DateTime, Error, ErrorKind, Nullable};
 use resource_api_client::operations::{ReadEmployeeResponse, ReadPersonsResponse, ReplaceDoctorResponse};
 use resource_api_client::types::{DoctorIn, Item, PatientIn, Specialty, VisitIn};
 use resource_api_client::{Call as _, Client};
@@ -137,7 +138,7 @@ pub async fn tour(api: &Client) -> Result<Vec<String>, Error> {
         .into_ok()?;
     let start_time: DateTime = "2030-05-01T09:30:00+02:00"
         .parse()
-        .map_err(|error| Error::InvalidRequest(format!("{error}")))?;
+        .map_err(|error| ErrorKind::InvalidRequest(format!("{error}")))?;
     let booking = VisitIn {
         doctor_id: doctor.id.clone(),
         patient_id: patient.id,
@@ -169,6 +170,20 @@ pub async fn tour(api: &Client) -> Result<Vec<String>, Error> {
     // A request id of ours, returned by the service (and on its log lines).
     let answer = api.root().with_request_id("example-1").await?;
     said.push(format!("request id {}", answer.request_id().unwrap_or("none")));
+
+    // Without one, the client makes an id per call (32 hex digits; every error of the call
+    // names it), and an answer keeps its body's bytes as sent.
+    let answer = api.root().await?;
+    let made = answer
+        .request_id()
+        .is_some_and(|id| id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit()));
+    let raw = answer
+        .raw_body()
+        .map(|body| String::from_utf8_lossy(body).into_owned());
+    said.push(format!(
+        "request id made by the client: {made}; raw body {}",
+        raw.as_deref().unwrap_or("none")
+    ));
     Ok(said)
 }
 

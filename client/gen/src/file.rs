@@ -62,7 +62,7 @@ pub fn code(
         #[allow(unused_imports)]
         pub use #runtime;
         #[allow(unused_imports)]
-        pub use #rt::{Answer, Call, Error};
+        pub use #rt::{Answer, Call, Error, ErrorKind};
 
         #client
         #types_module

@@ -5,22 +5,26 @@
 //! code (nothing is cloned on the way when there is no retry); each attempt, from sending to the
 //! end of a buffered body, is bounded by the call's timeout (a stream's body, handed over unread,
 //! is not); a retry happens only as [`RetryPolicy`](crate::RetryPolicy) allows (its attempts, and
-//! its budget of time from the call's start), with the same `Idempotency-Key`; a request that cannot be built is an error before anything is sent. The
-//! client is cheap to clone: clones share their connections.
+//! its budget of time from the call's start), with the same `Idempotency-Key`; every attempt of a
+//! call carries the call's one `X-Request-Id` (made unless the call, the client or the operation
+//! gives one, or the client turned ids off), and every error of an attempt names it; a request
+//! that cannot be built is an error before anything is sent. The client is cheap to clone: clones
+//! share their connections.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use hyper::header::{HeaderMap, HeaderName, HeaderValue, AUTHORIZATION};
+use hyper::header::{Entry, HeaderMap, HeaderName, HeaderValue, AUTHORIZATION};
 use hyper::http::uri::{Authority, PathAndQuery, Scheme};
 use hyper::{Method, Request, Uri};
 
 use crate::answer::{Answer, X_REQUEST_ID};
 use crate::body::RequestBody;
 use crate::decode::{Decode, Incoming};
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::request::RequestBuilder;
+use crate::request_id;
 use crate::retry::{Attempted, RetryPolicy};
 use crate::stream::Resume;
 use crate::transport::{Carrier, HyperTransport, Transport};
@@ -43,6 +47,8 @@ struct Inner {
     headers: HeaderMap,
     timeout: Option<Duration>,
     retry: RetryPolicy,
+    /// Calls without an id of their own are sent with a made one.
+    request_ids: bool,
 }
 
 impl std::fmt::Debug for Client {
@@ -72,6 +78,7 @@ impl Client {
             headers: HeaderMap::new(),
             timeout: Some(DEFAULT_TIMEOUT),
             retry: RetryPolicy::new(),
+            request_ids: true,
             error: None,
             #[cfg(feature = "rustls")]
             root_certificates: None,
@@ -102,6 +109,8 @@ impl Client {
         // The retry budget counts from here (one clock read per call).
         let started = Instant::now();
         let mut retry = 0;
+        // The call's id, made at its first attempt when it needs one, sent by every attempt.
+        let mut made = None;
         loop {
             let mut request = RequestBuilder::new(method.clone(), &inner.prefix);
             build(&mut request);
@@ -112,16 +121,17 @@ impl Client {
             request.extra_headers(&inner.headers);
             request.finish_cookies();
             if let Some(why) = request.error.take() {
-                return Err(Error::InvalidRequest(why));
+                return Err(ErrorKind::InvalidRequest(why).into());
             }
+            let sent = self.identify(&mut request, &mut made);
             let attempted = Attempted {
                 method: &method,
                 keyed: request.keyed,
                 replayable: request.replayable,
             };
             let resume = options.resumable.then(|| self.resume(&request)).transpose()?;
-            let sent = self.attempt::<R>(request, resume, timeout);
-            match sent.await {
+            let answered = self.attempt::<R>(request, resume, timeout, sent.clone());
+            match answered.await {
                 Ok(answer) => {
                     let elapsed = started.elapsed();
                     match attempted.after_answer(policy, retry, elapsed, answer.status(), answer.headers()) {
@@ -131,32 +141,58 @@ impl Client {
                 }
                 Err(error) => match attempted.after_error(policy, retry, started.elapsed(), &error) {
                     Some(wait) => tokio::time::sleep(wait).await,
-                    None => return Err(error),
+                    None => return Err(error.named(request_id::boxed(sent.as_ref()))),
                 },
             }
             retry += 1;
         }
     }
 
-    /// One attempt: send, then decode, within `timeout`.
+    /// The id `request` is sent with: its own `X-Request-Id` (the operation's, the call's or
+    /// the client's), else the call's made id (`made`, made at the first attempt that needs it),
+    /// unless ids are turned off.
+    fn identify(&self, request: &mut RequestBuilder, made: &mut Option<HeaderValue>) -> Option<HeaderValue> {
+        // One lookup: the entry is the header if present, else the place to put it.
+        match request.headers.try_entry(X_REQUEST_ID).ok()? {
+            Entry::Occupied(given) => Some(given.get().clone()),
+            Entry::Vacant(slot) if self.inner.request_ids => {
+                if made.is_none() {
+                    *made = request_id::made();
+                }
+                // Clones share the id's bytes.
+                let id = made.clone()?;
+                slot.try_insert(id.clone()).ok()?;
+                Some(id)
+            }
+            Entry::Vacant(_) => None,
+        }
+    }
+
+    /// One attempt: send, then decode, within `timeout`; `sent` is the request's id.
     async fn attempt<R: Decode>(
         &self,
         request: RequestBuilder,
         resume: Option<Resume>,
         timeout: Option<Duration>,
+        sent: Option<HeaderValue>,
     ) -> Result<Answer<R>, Error> {
         let request = self.request(request)?;
         let exchange = async move {
             let response = self.inner.carrier.send(request).await?;
             let (head, body) = response.into_parts();
-            let mut incoming = Incoming::new(head.status, head.headers, body, resume);
+            let mut incoming = Incoming::new(head.status, head.headers, body, resume, sent);
             let decoded = R::decode(&mut incoming).await?;
-            Ok(Answer::new(incoming.status(), incoming.headers, decoded))
+            Ok(Answer::received(
+                incoming.status(),
+                incoming.headers,
+                decoded,
+                incoming.raw,
+            ))
         };
         match timeout {
             Some(limit) => tokio::time::timeout(limit, exchange)
                 .await
-                .unwrap_or(Err(Error::Timeout(limit))),
+                .unwrap_or_else(|_| Err(ErrorKind::Timeout(limit).into())),
             None => exchange.await,
         }
     }
@@ -173,13 +209,14 @@ impl Client {
 
     fn uri(&self, target: String) -> Result<Uri, Error> {
         let path = PathAndQuery::from_maybe_shared(Bytes::from(target))
-            .map_err(|error| Error::InvalidRequest(format!("the request's path: {error}")))?;
-        Uri::builder()
-            .scheme(self.inner.scheme.clone())
-            .authority(self.inner.authority.clone())
-            .path_and_query(path)
-            .build()
-            .map_err(|error| Error::InvalidRequest(format!("the request's URL: {error}")))
+            .map_err(|error| ErrorKind::InvalidRequest(format!("the request's path: {error}")))?;
+        // The parts set at once: `Uri::builder` moves them through a `Result` per part.
+        let mut parts = hyper::http::uri::Parts::default();
+        parts.scheme = Some(self.inner.scheme.clone());
+        parts.authority = Some(self.inner.authority.clone());
+        parts.path_and_query = Some(path);
+        Uri::from_parts(parts)
+            .map_err(|error| ErrorKind::InvalidRequest(format!("the request's URL: {error}")).into())
     }
 
     /// What a stream needs to send `request` again.
@@ -203,6 +240,7 @@ pub struct ClientBuilder {
     headers: HeaderMap,
     timeout: Option<Duration>,
     retry: RetryPolicy,
+    request_ids: bool,
     error: Option<String>,
     #[cfg(feature = "rustls")]
     root_certificates: Option<Vec<u8>>,
@@ -259,6 +297,14 @@ impl ClientBuilder {
         self
     }
 
+    /// Send each call without an id of its own with a made `X-Request-Id` (32 lowercase hex
+    /// digits, the same on every retry of the call), which its errors name. On by default;
+    /// `false` sends only the ids calls give ([`Call::with_request_id`], a default header).
+    pub fn request_ids(mut self, on: bool) -> Self {
+        self.request_ids = on;
+        self
+    }
+
     /// Trust only the TLS root certificates of `pem` (a private CA, a test's self-signed
     /// certificate) instead of Mozilla's.
     #[cfg(feature = "rustls")]
@@ -274,9 +320,14 @@ impl ClientBuilder {
     /// The client.
     pub fn build(self) -> Result<Client, Error> {
         if let Some(why) = self.error {
-            return Err(Error::InvalidRequest(why));
+            return Err(ErrorKind::InvalidRequest(why).into());
         }
-        let invalid = |why: &str| Error::InvalidRequest(format!("base URL `{}`: {why}", self.base_url));
+        let invalid = |why: &str| {
+            Error::from(ErrorKind::InvalidRequest(format!(
+                "base URL `{}`: {why}",
+                self.base_url
+            )))
+        };
         let uri: Uri = self.base_url.parse().map_err(|_| invalid("not a URL"))?;
         let scheme = uri.scheme().cloned().ok_or_else(|| invalid("no scheme"))?;
         if scheme != Scheme::HTTP && scheme != Scheme::HTTPS {
@@ -311,6 +362,7 @@ impl ClientBuilder {
                 headers: self.headers,
                 timeout: self.timeout,
                 retry: self.retry,
+                request_ids: self.request_ids,
             }),
         })
     }
@@ -328,8 +380,10 @@ pub struct CallOptions {
 }
 
 impl CallOptions {
-    /// Send `X-Request-Id: id` (the server logs it and returns it:
-    /// [`Answer::request_id`](crate::Answer::request_id)).
+    /// Send `X-Request-Id: id` instead of a made id (the server logs it and returns it:
+    /// [`Answer::request_id`](crate::Answer::request_id); the call's errors name it). A ferrapi
+    /// server keeps an id of letters, digits and `-_.:/+=@`, at most 128 bytes, and replaces
+    /// any other.
     pub fn request_id(&mut self, id: &str) {
         self.set_header(X_REQUEST_ID, id);
     }
@@ -381,7 +435,7 @@ impl CallOptions {
     /// The first invalid option, as the call's error.
     pub fn check(&self) -> Result<(), Error> {
         match &self.error {
-            Some(why) => Err(Error::InvalidRequest(why.clone())),
+            Some(why) => Err(ErrorKind::InvalidRequest(why.clone()).into()),
             None => Ok(()),
         }
     }
@@ -393,7 +447,8 @@ pub trait Call: Sized {
     /// The request's options.
     fn options(&mut self) -> &mut CallOptions;
 
-    /// Send `X-Request-Id: id` with this call.
+    /// Send `X-Request-Id: id` with this call, instead of a made id (see
+    /// [`CallOptions::request_id`]).
     fn with_request_id(mut self, id: &str) -> Self {
         self.options().request_id(id);
         self

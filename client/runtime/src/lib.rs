@@ -12,11 +12,14 @@
 //!   the `rustls` feature; or any [`Transport`], such as an app's `tower::Service` answering
 //!   in-process ([`ServiceTransport`]).
 //! - Answers: every status is an answer (a variant per documented status, `Unexpected` for the
-//!   rest); [`Error`] is only for no answer (no connection, a timeout, a cut connection) or a body
-//!   that is not what the document says.
+//!   rest), with its status, headers and (read whole) its body's bytes as received
+//!   ([`Answer::raw_body`]); [`Error`] is only for no answer (no connection, a timeout, a cut
+//!   connection) or a body that is not what the document says.
+//! - Request ids: every call sends an `X-Request-Id` (its own, or one made per call and kept
+//!   across its retries; [`ClientBuilder::request_ids`]), and every [`Error`] names it.
 //! - Streams: [`ByteStream`] for downloads, [`EventStream`] for Server-Sent Events (typed data,
 //!   reconnection with `Last-Event-ID`), [`JsonLines`]; a list that pages as [`Pages`] and
-//!   [`Items`] (ending with [`Error::PageLimit`] where the server stops serving pages).
+//!   [`Items`] (ending with [`ErrorKind::PageLimit`] where the server stops serving pages).
 //! - Values: [`Nullable`] for a property that is absent, `null` or a value; with the `chrono`,
 //!   `uuid`, `decimal` and `url` features, the value crates the document's formats map to (a
 //!   generated client names the ones it needs, [`require_features!`]).
@@ -43,6 +46,7 @@ mod nullable;
 mod param;
 mod random;
 mod request;
+mod request_id;
 mod retry;
 mod stream;
 pub mod tagged;
@@ -55,7 +59,7 @@ pub use bodies::{HttpError, ProblemDetails, Unexpected};
 pub use body::{ChunkStream, RequestBody, ResponseBody};
 pub use client::{Call, CallOptions, Client, ClientBuilder, DEFAULT_TIMEOUT};
 pub use decode::{Decode, Incoming, Raw};
-pub use error::{BoxError, DecodeError, Error, StatusError};
+pub use error::{BoxError, DecodeError, Error, ErrorKind, StatusError};
 pub use etag::{ETag, InvalidETag};
 pub use json::{InvalidNumber, Json, JsonNumber, JsonObject};
 pub use multipart::{File, Multipart, ToParts};

@@ -19,7 +19,7 @@ use std::time::{Duration, SystemTime};
 use hyper::header::{HeaderMap, RETRY_AFTER};
 use hyper::{Method, StatusCode};
 
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 
 /// How a call is retried.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -128,9 +128,9 @@ impl Attempted<'_> {
         if retry + 1 >= policy.max_attempts || !self.replayable {
             return None;
         }
-        let again = match error {
-            Error::Connect(_) => true,
-            Error::Transport(_) | Error::Timeout(_) => self.repeatable(),
+        let again = match error.kind() {
+            ErrorKind::Connect(_) => true,
+            ErrorKind::Transport(_) | ErrorKind::Timeout(_) => self.repeatable(),
             _ => false,
         };
         policy.within_budget(elapsed, again.then(|| policy.backoff(retry))?)
@@ -211,7 +211,7 @@ mod tests {
     #[test]
     fn a_request_never_sent_is_always_retried() {
         let policy = RetryPolicy::new();
-        let connect = Error::Connect("refused".into());
+        let connect = Error::from(ErrorKind::Connect("refused".into()));
         assert!(attempt(&Method::POST, false)
             .after_error(&policy, 0, Duration::ZERO, &connect)
             .is_some());
@@ -226,7 +226,7 @@ mod tests {
     #[test]
     fn a_request_that_may_have_arrived_needs_a_safe_method_or_a_key() {
         let policy = RetryPolicy::new();
-        let cut = Error::Transport("closed".into());
+        let cut = Error::from(ErrorKind::Transport("closed".into()));
         assert!(attempt(&Method::GET, false)
             .after_error(&policy, 0, Duration::ZERO, &cut)
             .is_some());
@@ -245,7 +245,7 @@ mod tests {
             replayable: false,
         };
         assert!(streamed
-            .after_error(&policy, 0, Duration::ZERO, &Error::Connect("x".into()))
+            .after_error(&policy, 0, Duration::ZERO, &ErrorKind::Connect("x".into()).into())
             .is_none());
     }
 
@@ -354,7 +354,7 @@ mod tests {
                 &six
             )
             .is_none());
-        let cut = Error::Transport("closed".into());
+        let cut = Error::from(ErrorKind::Transport("closed".into()));
         assert!(keyed
             .after_error(&policy, 1, Duration::from_millis(9_000), &cut)
             .is_some());
@@ -369,7 +369,7 @@ mod tests {
         // the run. Within the default's attempts and budget, with room for a second 409.
         let policy = RetryPolicy::default();
         let keyed = attempt(&Method::POST, true);
-        let cut = Error::Transport("closed".into());
+        let cut = Error::from(ErrorKind::Transport("closed".into()));
         let first = keyed
             .after_error(&policy, 0, Duration::ZERO, &cut)
             .expect("retried after the cut");

@@ -21,7 +21,7 @@ use ferrapi_client::rust_decimal::Decimal;
 use ferrapi_client::serde_json::json;
 use ferrapi_client::url::Url;
 use ferrapi_client::uuid::Uuid;
-use ferrapi_client::{File, Nullable};
+use ferrapi_client::{ErrorKind, File, Nullable};
 use ferrapi_client_tests::{
     fastapi_client, fastapi_forms, fastapi_group_a, fastapi_reference, fastapi_uploads,
 };
@@ -593,7 +593,7 @@ async fn files_reach_fastapi_as_uploads() {
 #[tokio::test]
 async fn fastapis_skip_and_limit_lists_page_themselves() {
     use fastapi_client::types::Entry;
-    use ferrapi_client::{Call as _, Error};
+    use ferrapi_client::Call as _;
     let Some(base) = base("client") else { return };
     let api = fastapi_client::Client::new(&base).unwrap();
     let numbers = |entries: &[Entry]| entries.iter().map(|entry| entry.n).collect::<Vec<_>>();
@@ -650,7 +650,7 @@ async fn fastapis_skip_and_limit_lists_page_themselves() {
     let mut items = api.list_entries().limit(21).items();
     let ended = items.next().await.expect("an item").expect_err("a 422");
     assert_eq!(ended.status().map(|s| s.as_u16()), Some(422), "{ended}");
-    assert!(matches!(ended, Error::Status(_)));
+    assert!(matches!(ended.kind(), ErrorKind::Status(_)));
     assert!(items.next().await.is_none());
 
     // A list longer than its maximum skip (20, pages of 10): the pages at 0, 10, 20, then the
@@ -665,7 +665,7 @@ async fn fastapis_skip_and_limit_lists_page_themselves() {
         }
     };
     assert_eq!(numbers(&read), (0..30).collect::<Vec<_>>());
-    let Error::PageLimit(limit) = &ended else {
+    let ErrorKind::PageLimit(limit) = ended.kind() else {
         panic!("PageLimit, not {ended:?}")
     };
     assert_eq!((limit.max_offset, limit.read), (20, 30));

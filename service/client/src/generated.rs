@@ -22,7 +22,7 @@ mod rt {
 pub use ::ferrapi_client;
 
 #[allow(unused_imports)]
-pub use rt::{Answer, Call, Error};
+pub use rt::{Answer, Call, Error, ErrorKind};
 
 /// A client of Resource API: a method per operation of its document.
 #[derive(Clone, Debug)]
@@ -1657,7 +1657,7 @@ pub mod operations {
 
         /// Every page of `GET /person`, asked one after the other: from the offset [`skip`](Self::skip) (default 0), [`limit`](Self::limit) items a page (default 5: the limit's default); the other parameters and call options are sent with every page.
         ///
-        /// The stream ends after a page shorter than the limit asked (an empty one included); a page that fails ends it with its error (another status: [`Error::Status`](super::Error::Status)). The document gives the offset no maximum.
+        /// The stream ends after a page shorter than the limit asked (an empty one included); a page that fails ends it with its error (another status: an [`Error`](super::Error) of kind `Status`). The document gives the offset no maximum.
         pub fn pages(self) -> rt::Pages<'a, types::Person> {
             let Self { client, skip, limit, options } = self;
             rt::Pages::new(
@@ -2077,7 +2077,7 @@ pub mod operations {
 
         /// Every page of `GET /doctors`, asked one after the other: from the offset [`skip`](Self::skip) (default 0), [`limit`](Self::limit) items a page (default 100: the limit's maximum); the other parameters and call options are sent with every page.
         ///
-        /// The stream ends after a page shorter than the limit asked (an empty one included); a page that fails ends it with its error (another status: [`Error::Status`](super::Error::Status)). The server serves no page past offset 10000: when a full page leaves the next offset past it, the stream ends with [`Error::PageLimit`](super::Error::PageLimit) (more may exist: narrow the query).
+        /// The stream ends after a page shorter than the limit asked (an empty one included); a page that fails ends it with its error (another status: an [`Error`](super::Error) of kind `Status`). The server serves no page past offset 10000: when a full page leaves the next offset past it, the stream ends with an [`Error`](super::Error) of kind `PageLimit` (more may exist: narrow the query).
         pub fn pages(self) -> rt::Pages<'a, types::Doctor> {
             let Self { client, specialty, name, sort, order, skip, limit, options } = self;
             rt::Pages::new(
@@ -2670,7 +2670,7 @@ pub mod operations {
 
         /// Every page of `GET /patients`, asked one after the other: from the offset [`skip`](Self::skip) (default 0), [`limit`](Self::limit) items a page (default 100: the limit's maximum); the other parameters and call options are sent with every page.
         ///
-        /// The stream ends after a page shorter than the limit asked (an empty one included); a page that fails ends it with its error (another status: [`Error::Status`](super::Error::Status)). The server serves no page past offset 10000: when a full page leaves the next offset past it, the stream ends with [`Error::PageLimit`](super::Error::PageLimit) (more may exist: narrow the query).
+        /// The stream ends after a page shorter than the limit asked (an empty one included); a page that fails ends it with its error (another status: an [`Error`](super::Error) of kind `Status`). The server serves no page past offset 10000: when a full page leaves the next offset past it, the stream ends with an [`Error`](super::Error) of kind `PageLimit` (more may exist: narrow the query).
         pub fn pages(self) -> rt::Pages<'a, types::Patient> {
             let Self {
                 client,
@@ -3274,7 +3274,7 @@ pub mod operations {
 
         /// Every page of `GET /visits`, asked one after the other: from the offset [`skip`](Self::skip) (default 0), [`limit`](Self::limit) items a page (default 100: the limit's maximum); the other parameters and call options are sent with every page.
         ///
-        /// The stream ends after a page shorter than the limit asked (an empty one included); a page that fails ends it with its error (another status: [`Error::Status`](super::Error::Status)). The server serves no page past offset 10000: when a full page leaves the next offset past it, the stream ends with [`Error::PageLimit`](super::Error::PageLimit) (more may exist: narrow the query).
+        /// The stream ends after a page shorter than the limit asked (an empty one included); a page that fails ends it with its error (another status: an [`Error`](super::Error) of kind `Status`). The server serves no page past offset 10000: when a full page leaves the next offset past it, the stream ends with an [`Error`](super::Error) of kind `PageLimit` (more may exist: narrow the query).
         pub fn pages(self) -> rt::Pages<'a, types::Visit> {
             let Self {
                 client,

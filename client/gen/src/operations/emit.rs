@@ -518,12 +518,12 @@ fn pages_doc(operation: &Operation, paged: &Paged, offset: &Param, limit: &Param
     };
     let maximum = match rules.max_offset {
         Some(max) => format!(
-            "The server serves no page past offset {max}: when a full page leaves the next offset past it, the stream ends with [`Error::PageLimit`](super::Error::PageLimit) (more may exist: narrow the query)."
+            "The server serves no page past offset {max}: when a full page leaves the next offset past it, the stream ends with an [`Error`](super::Error) of kind `PageLimit` (more may exist: narrow the query)."
         ),
         None => "The document gives the offset no maximum.".to_owned(),
     };
     format!(
-        "Every page of `{} {}`, asked one after the other: from the offset {offset} (default 0), {limit} items a page (default {}: {size}); the other parameters and call options are sent with every page.\n\nThe stream ends after a page shorter than the limit asked (an empty one included); a page that fails ends it with its error (another status: [`Error::Status`](super::Error::Status)). {maximum}",
+        "Every page of `{} {}`, asked one after the other: from the offset {offset} (default 0), {limit} items a page (default {}: {size}); the other parameters and call options are sent with every page.\n\nThe stream ends after a page shorter than the limit asked (an empty one included); a page that fails ends it with its error (another status: an [`Error`](super::Error) of kind `Status`). {maximum}",
         operation.method, operation.path, rules.page_size
     )
 }

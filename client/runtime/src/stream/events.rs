@@ -21,7 +21,7 @@ use hyper::{Method, Request, Response, StatusCode, Uri};
 
 use super::sse::{Parser, RawEvent};
 use crate::body::{RequestBody, ResponseBody};
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::transport::{BoxFuture, Carrier};
 
 /// The delay before a reconnection until the stream sets one with `retry`.
@@ -95,6 +95,10 @@ pub struct EventStream<T> {
     attempts: u32,
     max_reconnects: u32,
     reconnect_on_end: bool,
+    /// The call's request id (every reconnection sends it too), for the errors.
+    request_id: Option<Box<str>>,
+    /// The headers of the answer being read, for an event's decode error.
+    headers: HeaderMap,
 }
 
 impl<T> std::fmt::Debug for EventStream<T> {
@@ -121,7 +125,21 @@ impl<T> EventStream<T> {
             attempts: 0,
             max_reconnects: MAX_RECONNECTS,
             reconnect_on_end: false,
+            request_id: None,
+            headers: HeaderMap::new(),
         }
+    }
+
+    /// This stream of an answer with `headers`, its errors naming request `id`.
+    pub(crate) fn named(mut self, id: Option<Box<str>>, headers: HeaderMap) -> Self {
+        self.request_id = id;
+        self.headers = headers;
+        self
+    }
+
+    /// `error`, naming the stream's request id.
+    fn named_error(&self, error: impl Into<Error>) -> Error {
+        error.into().named(self.request_id.clone())
     }
 
     /// The last event id received (what a reconnection sends as `Last-Event-ID`).
@@ -167,7 +185,11 @@ impl<T> EventStream<T> {
                 id: raw.id,
                 retry: raw.retry,
             }),
-            Err(error) => Err(Error::decode(StatusCode::OK, error, Bytes::from(raw.data))),
+            Err(error) => {
+                let decode =
+                    Error::decode_answer(StatusCode::OK, self.headers.clone(), error, Bytes::from(raw.data));
+                Err(self.named_error(decode))
+            }
         }
     }
 }
@@ -189,23 +211,23 @@ impl<T> Stream for EventStream<T> {
                 this.reconnecting = None;
                 match answer {
                     Ok(response) if response.status() == StatusCode::OK => {
-                        this.body = Some(response.into_body());
+                        let (head, body) = response.into_parts();
+                        this.headers = head.headers;
+                        this.body = Some(body);
                     }
                     Ok(response) if response.status() == StatusCode::NO_CONTENT => return Poll::Ready(None),
                     Ok(response) => {
                         this.resume = None;
-                        return Poll::Ready(Some(Err(Error::Transport(
-                            format!(
-                                "the event stream's reconnection was answered {}",
-                                response.status()
-                            )
-                            .into(),
-                        ))));
+                        let why = format!(
+                            "the event stream's reconnection was answered {}",
+                            response.status()
+                        );
+                        return Poll::Ready(Some(Err(this.named_error(ErrorKind::Transport(why.into())))));
                     }
                     Err(error) => {
                         if !this.reconnect() {
                             this.resume = None;
-                            return Poll::Ready(Some(Err(error)));
+                            return Poll::Ready(Some(Err(this.named_error(error))));
                         }
                     }
                 }
@@ -230,7 +252,7 @@ impl<T> Stream for EventStream<T> {
                 Poll::Ready(Some(Err(error))) => {
                     if !this.reconnect() {
                         this.resume = None;
-                        return Poll::Ready(Some(Err(Error::Body(error))));
+                        return Poll::Ready(Some(Err(this.named_error(ErrorKind::Body(error)))));
                     }
                 }
             }

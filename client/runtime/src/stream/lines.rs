@@ -2,7 +2,8 @@
 //!
 //! Rules enforced here: a line is parsed as soon as it ends (`\n`, a `\r` before it dropped);
 //! blank lines are skipped; a last line without its `\n` is parsed at the end; a line that does
-//! not parse is an [`Error::Decode`](crate::Error::Decode) item and the stream goes on.
+//! not parse is an [`ErrorKind::Decode`](crate::ErrorKind::Decode) item (with the answer's status
+//! and headers, naming the call's request id) and the stream goes on.
 
 use std::marker::PhantomData;
 use std::pin::Pin;
@@ -10,7 +11,7 @@ use std::task::{Context, Poll};
 
 use bytes::Bytes;
 use futures_core::Stream;
-use hyper::StatusCode;
+use hyper::{HeaderMap, StatusCode};
 use serde::de::DeserializeOwned;
 
 use super::ByteStream;
@@ -21,6 +22,8 @@ use crate::error::Error;
 #[derive(Debug)]
 pub struct JsonLines<T> {
     status: StatusCode,
+    /// The answer's headers, for a line's decode error.
+    headers: HeaderMap,
     chunks: ByteStream,
     pending: Vec<u8>,
     ended: bool,
@@ -28,10 +31,16 @@ pub struct JsonLines<T> {
 }
 
 impl<T> JsonLines<T> {
-    pub(crate) fn new(status: StatusCode, body: ResponseBody) -> Self {
+    pub(crate) fn new(
+        status: StatusCode,
+        headers: HeaderMap,
+        body: ResponseBody,
+        request_id: Option<Box<str>>,
+    ) -> Self {
         JsonLines {
             status,
-            chunks: ByteStream::new(body),
+            headers,
+            chunks: ByteStream::new(body).named(request_id),
             pending: Vec::new(),
             ended: false,
             item: PhantomData,
@@ -54,10 +63,11 @@ impl<T: DeserializeOwned> JsonLines<T> {
             if text.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            return Some(
-                serde_json::from_slice(text)
-                    .map_err(|error| Error::decode(self.status, error, Bytes::copy_from_slice(text))),
-            );
+            return Some(serde_json::from_slice(text).map_err(|error| {
+                let body = Bytes::copy_from_slice(text);
+                Error::decode_answer(self.status, self.headers.clone(), error, body)
+                    .named(self.chunks.request_id())
+            }));
         }
     }
 }

@@ -8,10 +8,10 @@
 //! - a page shorter than the limit asked ends the stream after it, an empty page included (so a
 //!   server that answers nothing, or a limit of 0, can never make the stream loop);
 //! - when the next offset would exceed the server's maximum offset after a full page, the stream
-//!   ends with [`Error::PageLimit`] (items may remain that the server will not serve: saying so
+//!   ends with [`ErrorKind::PageLimit`] (items may remain that the server will not serve: saying so
 //!   beats ending as if the list were whole);
 //! - an offset or limit that the parameter's type cannot hold, or a page that fails (no answer,
-//!   another status: [`Error::Status`](crate::Error::Status)), ends the stream with that error;
+//!   another status: [`ErrorKind::Status`](crate::ErrorKind::Status)), ends the stream with that error;
 //! - one page is in flight at a time, asked only when the stream is polled; nothing panics.
 
 use std::collections::VecDeque;
@@ -21,7 +21,7 @@ use std::task::{Context, Poll};
 
 use futures_core::Stream;
 
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::transport::BoxFuture;
 
 /// What the document says of a list that pages: its page size and its maximum offset.
@@ -106,8 +106,10 @@ impl<'a, T: Send + 'a> Pages<'a, T> {
             Box::new(
                 move |offset, limit| match (O::try_from(offset), L::try_from(limit)) {
                     (Ok(offset), Ok(limit)) => send(offset, limit),
-                    _ => Box::pin(std::future::ready(Err(Error::InvalidRequest(format!(
-                        "a page's offset {offset} or limit {limit} does not fit its parameter's type"
+                    _ => Box::pin(std::future::ready(Err(Error::from(ErrorKind::InvalidRequest(
+                        format!(
+                            "a page's offset {offset} or limit {limit} does not fit its parameter's type"
+                        ),
                     ))))),
                 },
             );
@@ -154,10 +156,10 @@ impl<'a, T: Send + 'a> Pages<'a, T> {
             (_, max) => {
                 // Past what the server serves (or past u64, which no server serves either).
                 self.next = None;
-                self.ending = Some(Error::PageLimit(PageLimitError {
+                self.ending = Some(Error::from(ErrorKind::PageLimit(PageLimitError {
                     max_offset: max.unwrap_or(u64::MAX),
                     read: self.read,
-                }));
+                })));
             }
         }
     }
@@ -165,9 +167,9 @@ impl<'a, T: Send + 'a> Pages<'a, T> {
 
 /// `value` as a non-negative offset or limit, or the error that says it is not one.
 fn unsigned<V: TryInto<u64> + fmt::Display + Copy>(value: V, what: &str) -> Result<u64, Error> {
-    value
-        .try_into()
-        .map_err(|_| Error::InvalidRequest(format!("a page's {what} must not be negative (it is {value})")))
+    value.try_into().map_err(|_| {
+        ErrorKind::InvalidRequest(format!("a page's {what} must not be negative (it is {value})")).into()
+    })
 }
 
 impl<'a, T: Send + 'a> Stream for Pages<'a, T> {
@@ -365,9 +367,10 @@ mod tests {
         }
         assert_eq!(read, (0..40).collect::<Vec<_>>(), "every page the server serves");
         assert_eq!(*asked.lock().unwrap(), [(0, 10), (10, 10), (20, 10), (30, 10)]);
-        let Some(Error::PageLimit(limit)) = ending else {
+        let Some(ErrorKind::PageLimit(limit)) = ending.as_ref().map(Error::kind) else {
             panic!("ends with PageLimit, not {ending:?}");
         };
+        let limit = *limit;
         assert_eq!(
             limit,
             PageLimitError {
@@ -376,7 +379,7 @@ mod tests {
             }
         );
         assert_eq!(
-            Error::PageLimit(limit).to_string(),
+            Error::from(ErrorKind::PageLimit(limit)).to_string(),
             "the server serves no page past offset 30 (40 items read); more may exist: narrow the query"
         );
         assert!(items.next().await.is_none(), "the error is the end");
@@ -436,13 +439,17 @@ mod tests {
                 let page = if calls == 1 {
                     Ok(vec![offset, offset + 1])
                 } else {
-                    Err(Error::Timeout(std::time::Duration::from_secs(1)))
+                    Err(ErrorKind::Timeout(std::time::Duration::from_secs(1)).into())
                 };
                 Box::pin(std::future::ready(page))
             },
         );
         assert_eq!(pages.next().await.map(|page| page.ok()), Some(Some(vec![0, 1])));
-        assert!(matches!(pages.next().await, Some(Err(Error::Timeout(_)))));
+        let ended = pages.next().await;
+        assert!(matches!(
+            ended.as_ref().map(|page| page.as_ref().map_err(Error::kind)),
+            Some(Err(ErrorKind::Timeout(_)))
+        ));
         assert!(pages.next().await.is_none());
     }
 
@@ -455,8 +462,11 @@ mod tests {
             None::<i64>,
             list(5, None, asked.clone()),
         );
-        let Some(Err(Error::InvalidRequest(why))) = pages.next().await else {
+        let Some(Err(error)) = pages.next().await else {
             panic!("a negative offset is refused");
+        };
+        let ErrorKind::InvalidRequest(why) = error.kind() else {
+            panic!("InvalidRequest, not {error:?}");
         };
         assert_eq!(why, "a page's offset must not be negative (it is -1)");
         assert!(pages.next().await.is_none() && asked.lock().unwrap().is_empty());
@@ -471,7 +481,11 @@ mod tests {
             },
         );
         assert!(matches!(pages.next().await, Some(Ok(page)) if page.len() == 300));
-        assert!(matches!(pages.next().await, Some(Err(Error::InvalidRequest(_)))));
+        let ended = pages.next().await;
+        assert!(matches!(
+            ended.as_ref().map(|page| page.as_ref().map_err(Error::kind)),
+            Some(Err(ErrorKind::InvalidRequest(_)))
+        ));
         assert!(pages.next().await.is_none());
     }
 

@@ -4,7 +4,7 @@
 //! Rules enforced here: connections are kept and reused (per host, idle ones closed after a
 //! while); `TCP_NODELAY` is on, so a small request is not held back by Nagle's algorithm; a
 //! connection that cannot be made within the connect timeout is an
-//! [`Error::Connect`](crate::Error::Connect); HTTP/2 is used when TLS negotiates it, or for every
+//! [`ErrorKind::Connect`](crate::ErrorKind::Connect); HTTP/2 is used when TLS negotiates it, or for every
 //! request with [`http2_only`](HyperTransport::http2_only) (a server known to speak HTTP/2
 //! without TLS).
 
@@ -103,7 +103,7 @@ mod tls {
     //! The TLS connector: rustls with ring, HTTP/1.1 and HTTP/2 offered by ALPN.
 
     use super::{Connector, HttpConnector, HyperSettings};
-    use crate::Error;
+    use crate::{Error, ErrorKind};
 
     /// `http` wrapped in TLS for `https://`, passed through for `http://`.
     pub(super) fn connector(mut http: HttpConnector, settings: &HyperSettings) -> Result<Connector, Error> {
@@ -112,7 +112,7 @@ mod tls {
         let builder = match &settings.root_certificates {
             None => builder
                 .with_provider_and_webpki_roots(rustls::crypto::ring::default_provider())
-                .map_err(|error| Error::InvalidRequest(format!("TLS: {error}")))?,
+                .map_err(|error| ErrorKind::InvalidRequest(format!("TLS: {error}")))?,
             Some(pem) => builder.with_tls_config(config(pem)?),
         };
         Ok(builder
@@ -126,7 +126,7 @@ mod tls {
     fn config(pem: &[u8]) -> Result<rustls::ClientConfig, Error> {
         use rustls::pki_types::pem::PemObject as _;
         use rustls::pki_types::CertificateDer;
-        let invalid = |why: String| Error::InvalidRequest(format!("TLS root certificates: {why}"));
+        let invalid = |why: String| ErrorKind::InvalidRequest(format!("TLS root certificates: {why}"));
         let mut roots = rustls::RootCertStore::empty();
         for certificate in CertificateDer::pem_slice_iter(pem) {
             let certificate = certificate.map_err(|error| invalid(error.to_string()))?;
@@ -135,7 +135,7 @@ mod tls {
                 .map_err(|error| invalid(error.to_string()))?;
         }
         if roots.is_empty() {
-            return Err(invalid("no certificate in the PEM text".to_owned()));
+            return Err(invalid("no certificate in the PEM text".to_owned()).into());
         }
         let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
         Ok(rustls::ClientConfig::builder_with_provider(provider)

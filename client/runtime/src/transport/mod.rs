@@ -3,7 +3,7 @@
 //!
 //! Rules enforced here: a transport only carries requests and answers, it never retries, times
 //! out or decodes (the [`Client`](crate::Client) does that, the same for every transport); it
-//! tells a request that was never sent ([`Error::Connect`](crate::Error::Connect)) from one that
+//! tells a request that was never sent ([`ErrorKind::Connect`](crate::ErrorKind::Connect)) from one that
 //! may have been; the default transport's future is hyper-util's own, not boxed again.
 
 mod hyper_client;
@@ -31,8 +31,8 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 pub trait Transport: Send + Sync + 'static {
     /// Send `request`; its answer (head first, the body as it comes).
     ///
-    /// Fail with [`Error::Connect`] when the request surely did not reach the server, else
-    /// with [`Error::Transport`].
+    /// Fail with [`ErrorKind::Connect`](crate::ErrorKind::Connect) when the request surely did not reach the server, else
+    /// with [`ErrorKind::Transport`](crate::ErrorKind::Transport) ([`Error::from_transport`] tells them apart for hyper-util's errors).
     fn send(
         &self,
         request: Request<RequestBody>,

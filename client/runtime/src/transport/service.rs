@@ -3,7 +3,7 @@
 //!
 //! Rules enforced here: each request gets its own clone of the service (as a server gives each
 //! connection one), readied before it is called; the service's error is a
-//! [`Error::Transport`](crate::Error::Transport), since the request reached it.
+//! [`ErrorKind::Transport`](crate::ErrorKind::Transport), since the request reached it.
 
 use std::future::poll_fn;
 
@@ -13,7 +13,7 @@ use tower_service::Service;
 
 use super::{BoxFuture, Transport};
 use crate::body::{RequestBody, ResponseBody};
-use crate::error::{BoxError, Error};
+use crate::error::{BoxError, Error, ErrorKind};
 
 /// A `tower::Service` answering requests in-process.
 ///
@@ -75,11 +75,11 @@ where
         Box::pin(async move {
             poll_fn(|cx| service.poll_ready(cx))
                 .await
-                .map_err(|error| Error::Transport(error.into()))?;
+                .map_err(|error| Error::from(ErrorKind::Transport(error.into())))?;
             let response = service
                 .call(request)
                 .await
-                .map_err(|error| Error::Transport(error.into()))?;
+                .map_err(|error| Error::from(ErrorKind::Transport(error.into())))?;
             Ok(response.map(ResponseBody::new))
         })
     }

@@ -27,6 +27,7 @@ async fn the_client_example_runs_against_the_service() {
             "updated Dr. House <house@example.org>",
             "booked one visit at 2030-05-01T07:30:00Z (replayed: false); again: the same visit (replayed: true)",
             "request id example-1",
+            r#"request id made by the client: true; raw body {"message":"Hello World"}"#,
         ]
     );
 }
