@@ -254,6 +254,17 @@ impl App {
         self
     }
 
+    /// Serve the address [`App::bind`] binds over TLS with this certificate and key (the `tls`
+    /// feature): HTTP/2 and HTTP/1.1 chosen by ALPN on the one port, TLS 1.2 and 1.3, with every
+    /// protection of a plain connection, and the handshake's own deadline and cap (see
+    /// [`TlsConfig`](crate::tls::TlsConfig)). [`Server::also_bind`](crate::Server::also_bind)
+    /// adds a plain listener beside it.
+    #[cfg(feature = "tls")]
+    pub fn tls(mut self, tls: crate::config::TlsConfig) -> Self {
+        self.config.tls = Some(tls);
+        self
+    }
+
     /// Set the time in-flight requests get after a shutdown signal.
     pub fn shutdown_timeout(mut self, timeout: Duration) -> Self {
         self.config.shutdown_timeout = timeout;

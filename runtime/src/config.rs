@@ -118,6 +118,10 @@ pub struct Config {
     /// returned in the response's `X-Request-Id`, and a `tracing` span the handler runs in
     /// (default off).
     pub request_ids: bool,
+    /// TLS on the listener the app is bound to (`None`: plain HTTP, the default; see
+    /// [`App::tls`](crate::App::tls)).
+    #[cfg(feature = "tls")]
+    pub tls: Option<TlsConfig>,
     /// The app answers problem details ([`App::problem_details`](crate::App::problem_details)):
     /// the server's own answers (503 for overload, 400 for a refused head) are problems too.
     pub(crate) problem_details: bool,
@@ -146,7 +150,60 @@ impl Default for Config {
             docs_url: Some("/docs".to_owned()),
             redoc_url: Some("/redoc".to_owned()),
             request_ids: false,
+            #[cfg(feature = "tls")]
+            tls: None,
             problem_details: false,
         }
+    }
+}
+
+/// TLS settings of a listener (the `tls` feature): where its certificate and key are, and how its
+/// handshakes are bounded. The files are read when the server binds (a missing or bad file stops
+/// it with one line) and again when they change or on `SIGHUP` (`server/tls/`).
+#[cfg(feature = "tls")]
+#[derive(Debug, Clone)]
+pub struct TlsConfig {
+    /// A PEM file with the certificate chain, the server's own certificate first.
+    pub cert_path: std::path::PathBuf,
+    /// A PEM file with the private key of the first certificate (PKCS#8, PKCS#1 or SEC1).
+    pub key_path: std::path::PathBuf,
+    /// Time a new connection has to complete its TLS handshake (default 10 s), from its accept
+    /// to its `Finished`: a connection that sends nothing, part of a `ClientHello`, or stops
+    /// midway is closed then. The connection's first request head then has `header_read_timeout`.
+    pub handshake_timeout: std::time::Duration,
+    /// Handshakes past their `ClientHello` (the part where the server computes its key share and
+    /// signs) in progress at once (default 256); one more waits for a place within its
+    /// `handshake_timeout`. Reading a `ClientHello` takes no place: a client that never sends
+    /// one holds only its connection (counted against `max_connections`, and closed for room
+    /// like an idle one).
+    pub max_handshakes: usize,
+}
+
+#[cfg(feature = "tls")]
+impl TlsConfig {
+    /// The certificate chain and key in these PEM files, with the default handshake bounds.
+    pub fn from_pem_files(
+        cert_path: impl Into<std::path::PathBuf>,
+        key_path: impl Into<std::path::PathBuf>,
+    ) -> Self {
+        TlsConfig {
+            cert_path: cert_path.into(),
+            key_path: key_path.into(),
+            handshake_timeout: Duration::from_secs(10),
+            max_handshakes: 256,
+        }
+    }
+
+    /// Set the time a handshake may take (see [`TlsConfig::handshake_timeout`]).
+    pub fn handshake_timeout(mut self, timeout: Duration) -> Self {
+        self.handshake_timeout = timeout;
+        self
+    }
+
+    /// Set how many handshakes past their `ClientHello` run at once (see
+    /// [`TlsConfig::max_handshakes`]; at least one).
+    pub fn max_handshakes(mut self, limit: usize) -> Self {
+        self.max_handshakes = limit.max(1);
+        self
     }
 }

@@ -249,9 +249,16 @@ pub mod build {
 }
 
 /// Serving, beside [`Server`]: why serving stopped ([`ServeError`](serve::ServeError))
-/// and the signal that starts a graceful shutdown ([`shutdown_signal`](serve::shutdown_signal)).
+/// and the signal that starts a graceful shutdown ([`shutdown_signal`](serve::shutdown_signal)),
+/// and what a listener speaks ([`Scheme`](serve::Scheme)).
 pub mod serve {
-    pub use crate::server::{shutdown_signal, ServeError};
+    pub use crate::server::{shutdown_signal, Scheme, ServeError};
+}
+
+/// TLS on the listener (the `tls` feature): [`App::tls`] with a [`TlsConfig`](tls::TlsConfig).
+#[cfg(feature = "tls")]
+pub mod tls {
+    pub use crate::config::TlsConfig;
 }
 
 /// Declares a `DELETE` route on an `async fn`: `#[delete("/items/{item_id}")]`.

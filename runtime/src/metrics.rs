@@ -196,11 +196,14 @@ pub(crate) enum Refusal {
     /// 503 and closed (HTTP/2: the stream reset): a body that made no progress while its memory
     /// was needed, reset to give it back.
     MemoryReset,
+    /// A TLS handshake that failed (not TLS, no protocol or version in common, a bad record) or
+    /// did not finish within its deadline; the connection is closed.
+    TlsHandshake,
 }
 
 impl Refusal {
     /// Every reason, in label order.
-    pub(crate) const ALL: [Refusal; 8] = [
+    pub(crate) const ALL: [Refusal; 9] = [
         Refusal::Overload,
         Refusal::BodyTimeout,
         Refusal::WriteTimeout,
@@ -209,6 +212,7 @@ impl Refusal {
         Refusal::Malformed,
         Refusal::MemoryBudget,
         Refusal::MemoryReset,
+        Refusal::TlsHandshake,
     ];
 
     /// The label value.
@@ -222,6 +226,7 @@ impl Refusal {
             Refusal::Malformed => "malformed",
             Refusal::MemoryBudget => "memory_budget",
             Refusal::MemoryReset => "memory_reset",
+            Refusal::TlsHandshake => "tls_handshake",
         }
     }
 }

@@ -4,6 +4,8 @@
 //! 127.0.0.1:8000 with the embedded store under `./data/`; a bad value stops the program with one
 //! clear line (see `main.rs`; `DB_CONN_STRING` is parsed by [`Config::store_location`]).
 
+use std::path::PathBuf;
+
 use clap::{Parser, ValueEnum};
 use ferrapi::logging::LogFormat;
 
@@ -126,6 +128,17 @@ pub struct Config {
         value_name = "BOOL"
     )]
     pub metrics: bool,
+    /// A PEM file with the TLS certificate chain (the server's own first); with `--tls-key`,
+    /// `--port` speaks HTTPS: HTTP/2 and HTTP/1.1 by ALPN, TLS 1.3 and 1.2.
+    #[arg(long, env = "TLS_CERT", value_name = "FILE", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+    /// A PEM file with the private key of `--tls-cert`'s first certificate.
+    #[arg(long, env = "TLS_KEY", value_name = "FILE", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+    /// With TLS on `--port`, also serve plain HTTP on this port (0 picks a free one; the log
+    /// says which): say, for a health check or a proxy on the same host.
+    #[arg(long, env = "PLAIN_PORT", value_name = "PORT", requires = "tls_cert")]
+    pub plain_port: Option<u16>,
 }
 
 fn parse_log_format(value: &str) -> Result<LogFormat, String> {
@@ -153,6 +166,14 @@ fn parse_size(value: &str) -> Result<usize, String> {
 }
 
 impl Config {
+    /// The TLS settings `--tls-cert` and `--tls-key` name, if both are given.
+    pub fn tls(&self) -> Option<ferrapi::tls::TlsConfig> {
+        match (&self.tls_cert, &self.tls_key) {
+            (Some(cert), Some(key)) => Some(ferrapi::tls::TlsConfig::from_pem_files(cert, key)),
+            _ => None,
+        }
+    }
+
     /// The store the connection string names (`--db`, else `DB_CONN_STRING`, else the default).
     pub fn store_location(&self) -> Result<StoreLocation, ConnError> {
         StoreLocation::parse(self.db.as_deref())
@@ -167,6 +188,26 @@ pub struct ReportedConnString(pub String);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tls_needs_both_files_from_flags_or_the_environment() {
+        let both = Config::try_parse_from(["resource-api", "--tls-cert", "c.pem", "--tls-key", "k.pem"]);
+        let tls = both.ok().and_then(|config| config.tls());
+        assert!(
+            tls.is_some_and(|tls| tls.cert_path == std::path::Path::new("c.pem")
+                && tls.key_path == std::path::Path::new("k.pem"))
+        );
+        assert!(
+            Config::try_parse_from(["resource-api", "--tls-cert", "c.pem"]).is_err(),
+            "a certificate without a key"
+        );
+        assert!(
+            Config::try_parse_from(["resource-api", "--plain-port", "8080"]).is_err(),
+            "a plain port without TLS"
+        );
+        let plain = Config::try_parse_from(["resource-api"]).ok();
+        assert!(plain.is_some_and(|config| config.tls().is_none()));
+    }
 
     #[test]
     fn sizes_are_bytes_or_binary_units() {

@@ -13,6 +13,7 @@ use std::time::Duration;
 use clap::Parser;
 use ferrapi::logging::Logging;
 use ferrapi::metrics::Metrics;
+use ferrapi::serve::Scheme;
 use resource_api::config::Config;
 use resource_api::store::{MeteredStore, Store};
 use resource_api::Db;
@@ -126,15 +127,34 @@ async fn serve() -> ExitCode {
     if let Some(metrics) = metrics {
         app = app.metrics(metrics);
     }
-    match app.bind((config.host.as_str(), config.port)).await {
-        Ok(server) => {
-            server.run().await;
-            ExitCode::SUCCESS
-        }
+    if let Some(tls) = config.tls() {
+        app = app.tls(tls);
+    }
+    let mut server = match app.bind((config.host.as_str(), config.port)).await {
+        Ok(server) => server,
         Err(err) => {
             // The lines logged so far come first.
             ferrapi::logging::flush();
             eprintln!("resource-api: {err} ({}:{})", config.host, config.port);
+            return ExitCode::FAILURE;
+        }
+    };
+    let plain = match config.plain_port {
+        Some(port) => server
+            .also_bind((config.host.as_str(), port), Scheme::Http)
+            .await
+            .map(|_| ())
+            .map_err(|err| (err, port)),
+        None => Ok(()),
+    };
+    match plain {
+        Ok(()) => {
+            server.run().await;
+            ExitCode::SUCCESS
+        }
+        Err((err, port)) => {
+            ferrapi::logging::flush();
+            eprintln!("resource-api: {err} ({}:{port})", config.host);
             ExitCode::FAILURE
         }
     }

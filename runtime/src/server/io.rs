@@ -58,9 +58,10 @@ pub(crate) fn is_write_stall(error: &(dyn std::error::Error + 'static)) -> bool 
     false
 }
 
-/// One connection's socket (see the module rules).
-pub(crate) struct ConnIo {
-    stream: TcpStream,
+/// One connection's socket (see the module rules): a TCP stream, or (the `tls` feature) a TLS
+/// stream over one, whose reads and writes are the decrypted bytes.
+pub(crate) struct ConnIo<S = TcpStream> {
+    stream: S,
     first: Sniffed,
     /// HTTP/1 only.
     scanner: Option<Scanner>,
@@ -73,12 +74,12 @@ pub(crate) struct ConnIo {
     state: Arc<ConnState>,
 }
 
-impl ConnIo {
+impl<S: AsyncRead + AsyncWrite + Unpin> ConnIo<S> {
     /// `stream`, whose `first` bytes were read already, with writes cut after `write_timeout`, and
     /// (HTTP/1) its reads scanned by `scanner` and bounded by `head`; its stalls are told to
     /// `state`.
     pub(crate) fn new(
-        stream: TcpStream,
+        stream: S,
         first: Sniffed,
         (scanner, head): (Option<Scanner>, Option<HeadClock>),
         write_timeout: Duration,
@@ -142,7 +143,7 @@ impl ConnIo {
     }
 }
 
-impl AsyncRead for ConnIo {
+impl<S: AsyncRead + AsyncWrite + Unpin> AsyncRead for ConnIo<S> {
     #[inline]
     fn poll_read(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<io::Result<()>> {
         let this = self.get_mut();
@@ -164,7 +165,7 @@ impl AsyncRead for ConnIo {
     }
 }
 
-impl AsyncWrite for ConnIo {
+impl<S: AsyncRead + AsyncWrite + Unpin> AsyncWrite for ConnIo<S> {
     #[inline]
     fn poll_write(self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<io::Result<usize>> {
         let this = self.get_mut();

@@ -43,15 +43,24 @@
 //! - an accept error (e.g. out of file descriptors) is logged and retried after a pause, never
 //!   fatal;
 //! - HTTP/1 connections can be upgraded (a WebSocket route's 101): the connection is then the
-//!   route's, no longer the server's (it is not drained on shutdown).
+//!   route's, no longer the server's (it is not drained on shutdown);
+//! - a server has one listener or more ([`Server::also_bind`]), each plain or (the `tls` feature)
+//!   TLS (`tls/`); all share the connection limit, the concurrency limit and the drain. A TLS
+//!   connection is placed under the connection limit at accept like a plain one, does its
+//!   handshake within `handshake_timeout` while idle (closed for room like a connection reading
+//!   a head), then is served by the same code over the decrypted stream, its protocol the one
+//!   ALPN chose.
 
 use std::future::Future;
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::Poll;
 use std::time::Duration;
 
 use hyper::server::conn::{http1, http2};
 use hyper_util::rt::{TokioIo, TokioTimer};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 
 mod admit;
@@ -69,6 +78,8 @@ mod protocol;
 mod refusals;
 mod served;
 mod strict;
+#[cfg(feature = "tls")]
+mod tls;
 
 use crate::app::{start, stop, App, BuildError, Lifecycle};
 use crate::dispatch::Service;
@@ -89,10 +100,42 @@ use strict::{Scanner, Verdicts};
 /// A bound, not yet running server.
 #[derive(Debug)]
 pub struct Server {
-    listener: TcpListener,
+    /// The first is the one [`Server::bind`] bound.
+    listeners: Vec<Listening>,
     service: Service,
     local_addr: SocketAddr,
     after: After,
+    /// The TLS of the app's TLS listeners (when it has a [`TlsConfig`](crate::tls::TlsConfig)).
+    #[cfg(feature = "tls")]
+    tls: Option<Arc<tls::Tls>>,
+}
+
+/// What a listener speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scheme {
+    /// Plain HTTP/1.1, and HTTP/2 with prior knowledge.
+    Http,
+    /// TLS, with HTTP/2 or HTTP/1.1 chosen by ALPN (the `tls` feature, and [`App::tls`]).
+    #[cfg(feature = "tls")]
+    Https,
+}
+
+impl Scheme {
+    /// The URL scheme, for the log.
+    fn name(self) -> &'static str {
+        match self {
+            Scheme::Http => "http",
+            #[cfg(feature = "tls")]
+            Scheme::Https => "https",
+        }
+    }
+}
+
+/// One listening socket, and what it speaks.
+#[derive(Debug)]
+struct Listening {
+    listener: TcpListener,
+    scheme: Scheme,
 }
 
 /// What a server of an [`App`] does after its connections drained: wait for the app's background
@@ -132,6 +175,9 @@ pub enum ServeError {
     Bind(std::io::Error),
     /// A startup hook ([`App::on_startup`]) failed: its name and error, on one line.
     Startup(String),
+    /// TLS could not be set up (a certificate or key file missing, unreadable or not matching,
+    /// or a TLS listener asked of an app without [`App::tls`]): one line naming the file.
+    Tls(String),
 }
 
 impl std::fmt::Display for ServeError {
@@ -139,7 +185,7 @@ impl std::fmt::Display for ServeError {
         match self {
             ServeError::Build(e) => write!(f, "invalid app: {e}"),
             ServeError::Bind(e) => write!(f, "cannot listen: {e}"),
-            ServeError::Startup(line) => f.write_str(line),
+            ServeError::Startup(line) | ServeError::Tls(line) => f.write_str(line),
         }
     }
 }
@@ -179,19 +225,55 @@ impl App {
 }
 
 impl Server {
-    /// Bind `addr` for `service`.
+    /// Bind `addr` for `service`: over TLS when its app has a [`TlsConfig`](crate::tls::TlsConfig)
+    /// (whose files are read now), plain otherwise.
     pub async fn bind(service: Service, addr: impl ToSocketAddrs) -> Result<Server, ServeError> {
+        #[cfg(feature = "tls")]
+        let tls = match &service.config().tls {
+            Some(settings) => Some(tls::Tls::new(settings).map_err(ServeError::Tls)?),
+            None => None,
+        };
+        #[cfg(feature = "tls")]
+        let scheme = if tls.is_some() {
+            Scheme::Https
+        } else {
+            Scheme::Http
+        };
+        #[cfg(not(feature = "tls"))]
+        let scheme = Scheme::Http;
         let listener = listener::listen(addr).await.map_err(ServeError::Bind)?;
         let local_addr = listener.local_addr().map_err(ServeError::Bind)?;
         Ok(Server {
-            listener,
+            listeners: vec![Listening { listener, scheme }],
             service,
             local_addr,
             after: After::default(),
+            #[cfg(feature = "tls")]
+            tls,
         })
     }
 
-    /// The address actually bound.
+    /// Bind `addr` too, speaking `scheme` (say, a plain listener beside the TLS one, or the
+    /// reverse); returns the address bound. Every listener shares the server's limits.
+    /// [`Scheme::Https`] needs the app's [`App::tls`].
+    pub async fn also_bind(
+        &mut self,
+        addr: impl ToSocketAddrs,
+        scheme: Scheme,
+    ) -> Result<SocketAddr, ServeError> {
+        #[cfg(feature = "tls")]
+        if scheme == Scheme::Https && self.tls.is_none() {
+            return Err(ServeError::Tls(
+                "a TLS listener needs a certificate: App::tls".to_owned(),
+            ));
+        }
+        let listener = listener::listen(addr).await.map_err(ServeError::Bind)?;
+        let local_addr = listener.local_addr().map_err(ServeError::Bind)?;
+        self.listeners.push(Listening { listener, scheme });
+        Ok(local_addr)
+    }
+
+    /// The address actually bound (by [`Server::bind`]; [`Server::also_bind`] returns its own).
     pub fn local_addr(&self) -> SocketAddr {
         self.local_addr
     }
@@ -209,10 +291,12 @@ impl Server {
     /// Serve until `shutdown` completes, then drain in-flight requests (bounded).
     pub async fn run_until(self, shutdown: impl Future<Output = ()>) {
         let Server {
-            listener,
+            listeners,
             service,
-            local_addr,
+            local_addr: _,
             after,
+            #[cfg(feature = "tls")]
+            tls,
         } = self;
         let descriptors = descriptors::raise_to_hard_limit();
         for row in service.route_table() {
@@ -221,7 +305,11 @@ impl Server {
                 Some(_) => tracing::warn!("route {row}"),
             }
         }
-        tracing::info!("listening on http://{local_addr}");
+        for listening in &listeners {
+            if let Ok(addr) = listening.listener.local_addr() {
+                tracing::info!("listening on {}://{addr}", listening.scheme.name());
+            }
+        }
 
         let config = service.config();
         let max_connections = connections::limit_in_force(config.max_connections, descriptors);
@@ -263,10 +351,13 @@ impl Server {
         let shutdown_timeout = config.shutdown_timeout;
         let reporter = refusals.spawn_reporter();
         let accept = Accept {
-            listener,
+            listeners,
             protocols,
             limit,
             service,
+            drain: Drain::default(),
+            #[cfg(feature = "tls")]
+            tls,
         };
         accept.until(shutdown, shutdown_timeout).await;
         after.run(shutdown_timeout).await;
@@ -277,71 +368,104 @@ impl Server {
     }
 }
 
-/// The accept loop of a server.
+/// The accept loops of a server.
 struct Accept {
-    listener: TcpListener,
+    listeners: Vec<Listening>,
     protocols: Arc<Protocols>,
     limit: Option<ConnLimit>,
     service: Service,
+    drain: Drain,
+    #[cfg(feature = "tls")]
+    tls: Option<Arc<tls::Tls>>,
 }
 
+/// One listener's accept loop (it never ends; the server drops it at shutdown).
+type AcceptLoop<'a> = Pin<Box<dyn Future<Output = ()> + Send + 'a>>;
+
 impl Accept {
-    /// Accept connections until `shutdown` completes, then drain in-flight requests (bounded).
-    async fn until(self, shutdown: impl Future<Output = ()>, shutdown_timeout: Duration) {
-        let Accept {
-            listener,
-            protocols,
-            limit,
-            service,
-        } = self;
-        let drain = Drain::default();
-        let mut shutdown = std::pin::pin!(shutdown);
-        loop {
-            let stream = tokio::select! {
-                accepted = listener.accept() => match accepted {
-                    Ok((stream, _peer)) => stream,
-                    Err(err) => {
-                        tracing::warn!(error = %err, "accept failed; retrying");
-                        tokio::time::sleep(Duration::from_millis(50)).await;
-                        continue;
-                    }
-                },
-                () = &mut shutdown => break,
-            };
-            let state = ConnState::new();
-            // Accepted first, then placed: only a client actually waiting makes room.
-            let place = match &limit {
-                None => None,
-                Some(limit) => match limit.try_take(&state) {
-                    Some(place) => Some(place),
-                    None => {
-                        protocols.gate.refusals().count(Refusal::ConnectionLimit);
-                        tokio::select! {
-                            place = limit.make_room(&state) => place,
-                            () = &mut shutdown => break,
-                        }
-                    }
-                },
-            };
-            let _ = stream.set_nodelay(true);
-            tokio::spawn(serve_connection(
-                stream,
-                protocols.clone(),
-                service.clone(),
-                drain.open(),
-                (place, state),
-            ));
+    /// Accept connections on every listener until `shutdown` completes, then drain in-flight
+    /// requests (bounded).
+    async fn until(mut self, shutdown: impl Future<Output = ()>, shutdown_timeout: Duration) {
+        let listeners = std::mem::take(&mut self.listeners);
+        let this = &self;
+        let mut loops: Vec<AcceptLoop<'_>> = listeners
+            .into_iter()
+            .map(|listening| Box::pin(this.accept(listening)) as AcceptLoop<'_>)
+            .collect();
+        // Polled together: the loops never end, and each registers the task's waker.
+        let accepting = std::future::poll_fn(|cx| {
+            for accept in &mut loops {
+                let _ = accept.as_mut().poll(cx);
+            }
+            Poll::<()>::Pending
+        });
+        tokio::select! {
+            () = accepting => {}
+            () = shutdown => {}
         }
-        drop(listener);
+        // The listeners close at once.
+        drop(loops);
         tracing::info!(
             "shutting down: waiting up to {:?} for in-flight requests",
             shutdown_timeout
         );
-        if tokio::time::timeout(shutdown_timeout, drain.shutdown())
+        if tokio::time::timeout(shutdown_timeout, self.drain.shutdown())
             .await
             .is_err()
         {
             tracing::warn!("shutdown timeout reached; closing remaining connections");
+        }
+    }
+
+    /// Accept connections on `listening` and serve each in its own task.
+    async fn accept(&self, listening: Listening) {
+        let Listening { listener, scheme } = listening;
+        loop {
+            let stream = match listener.accept().await {
+                Ok((stream, _peer)) => stream,
+                Err(err) => {
+                    tracing::warn!(error = %err, "accept failed; retrying");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            };
+            let state = ConnState::new();
+            // Accepted first, then placed: only a client actually waiting makes room.
+            let place = match &self.limit {
+                None => None,
+                Some(limit) => match limit.try_take(&state) {
+                    Some(place) => Some(place),
+                    None => {
+                        self.protocols.gate.refusals().count(Refusal::ConnectionLimit);
+                        limit.make_room(&state).await
+                    }
+                },
+            };
+            let _ = stream.set_nodelay(true);
+            let open = self.drain.open();
+            match scheme {
+                Scheme::Http => {
+                    tokio::spawn(serve_connection(
+                        stream,
+                        self.protocols.clone(),
+                        self.service.clone(),
+                        open,
+                        (place, state),
+                    ));
+                }
+                #[cfg(feature = "tls")]
+                Scheme::Https => {
+                    if let Some(tls) = &self.tls {
+                        tokio::spawn(serve_tls_connection(
+                            stream,
+                            (self.protocols.clone(), tls.clone()),
+                            self.service.clone(),
+                            open,
+                            (place, state),
+                        ));
+                    }
+                }
+            }
         }
     }
 }
@@ -386,28 +510,89 @@ async fn serve_connection(
         std::task::Poll::Ready(())
     })
     .await;
-    serve_protocol(stream, &protocols, service, open, &state).await;
+    serve_protocol(stream, &protocols, service, open, &state, None).await;
     if state.left() {
         protocols.gate.refusals().count(Refusal::Evicted);
     }
     drop(place);
 }
 
-/// Decide the connection's protocol from its first bytes, then serve it with hyper.
-async fn serve_protocol(
-    mut stream: TcpStream,
-    protocols: &Protocols,
+/// Serve one accepted TLS connection: its handshake (see `tls/`), then its protocol as
+/// [`serve_connection`] does, the one ALPN chose.
+#[cfg(feature = "tls")]
+async fn serve_tls_connection(
+    stream: TcpStream,
+    (protocols, tls): (Arc<Protocols>, Arc<tls::Tls>),
     service: Service,
     open: Open,
-    state: &Arc<ConnState>,
+    (place, state): (Option<ConnPlace>, Arc<ConnState>),
 ) {
-    let leave = std::future::poll_fn(|_| {
+    std::future::poll_fn(|cx| {
+        state.set_waker(cx.waker());
+        std::task::Poll::Ready(())
+    })
+    .await;
+    let handshake = tokio::select! {
+        done = tokio::time::timeout(tls.timeout(), tls.handshake(stream)) => done,
+        () = open.closing() => {
+            tracing::debug!("connection closed in its TLS handshake: shutting down");
+            return;
+        }
+        () = leaving(&state) => {
+            tracing::debug!("connection closed in its TLS handshake: room for a new one");
+            protocols.gate.refusals().count(Refusal::Evicted);
+            return;
+        }
+    };
+    let stream = match handshake {
+        Ok(Ok(stream)) => stream,
+        Ok(Err(err)) => {
+            tracing::debug!(error = %err, "TLS handshake failed");
+            protocols.gate.refusals().count(Refusal::TlsHandshake);
+            return;
+        }
+        Err(_) => {
+            tracing::debug!("TLS handshake not finished within the handshake timeout; closed");
+            protocols.gate.refusals().count(Refusal::TlsHandshake);
+            return;
+        }
+    };
+    let expected = match stream.get_ref().1.alpn_protocol() {
+        Some(b"h2") => Some(Protocol::Http2),
+        Some(_) => Some(Protocol::Http1),
+        None => None,
+    };
+    serve_protocol(stream, &protocols, service, open, &state, expected).await;
+    if state.left() {
+        protocols.gate.refusals().count(Refusal::Evicted);
+    }
+    drop(place);
+}
+
+/// Completes when the connection of `state` has been asked to leave (for room) and leaves.
+fn leaving(state: &ConnState) -> impl Future<Output = ()> + '_ {
+    std::future::poll_fn(|_| {
         if state.should_leave() {
             std::task::Poll::Ready(())
         } else {
             std::task::Poll::Pending
         }
-    });
+    })
+}
+
+/// Decide the connection's protocol from its first bytes, then serve it with hyper; `expected`
+/// is the protocol its TLS handshake chose (by ALPN), which the first bytes must speak.
+async fn serve_protocol<S>(
+    mut stream: S,
+    protocols: &Protocols,
+    service: Service,
+    open: Open,
+    state: &Arc<ConnState>,
+    expected: Option<Protocol>,
+) where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let leave = leaving(state);
     let sniffed = tokio::select! {
         sniffed = tokio::time::timeout(protocols.first_bytes_timeout, sniff(&mut stream)) => sniffed,
         () = open.closing() => {
@@ -430,6 +615,10 @@ async fn serve_protocol(
             return;
         }
     };
+    if expected.is_some_and(|expected| expected != protocol) {
+        tracing::debug!("connection spoke another protocol than the one its TLS handshake chose; closed");
+        return;
+    }
     let gate = protocols.gate.clone();
     let outcome = match protocol {
         Protocol::Http1 => {

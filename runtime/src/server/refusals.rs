@@ -119,6 +119,9 @@ fn describe(reason: Refusal, n: u64, config: &Config, max_connections: Option<us
             crate::budget::STALE_AFTER,
             config.memory_budget.unwrap_or(usize::MAX)
         ),
+        Refusal::TlsHandshake => format!(
+            "{n} TLS handshakes failed or missed their deadline in the last second (not TLS, nothing in common, or slower than handshake_timeout); their connections were closed"
+        ),
         Refusal::Malformed => format!(
             "{n} requests refused with 400 or 501 in the last second: framing or Host headers that HTTP/1.1 does not allow"
         ),

@@ -40,4 +40,5 @@ mod scale_out;
 mod security;
 mod soak;
 mod store;
+mod tls;
 mod versions;

@@ -12,6 +12,10 @@
 //! Run one module with a filter, e.g. `cargo test -p ferrapi-tests --test framework http_params::`.
 
 mod build_errors;
+/// Shared helpers of the test modules.
+mod support {
+    pub mod tls;
+}
 mod conditional;
 mod constraints;
 mod datetimes;
@@ -55,6 +59,7 @@ mod streaming;
 mod strict_http1;
 mod strict_types;
 mod test_client;
+mod tls;
 mod types;
 mod unions;
 mod upload_args;

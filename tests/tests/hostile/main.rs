@@ -4,6 +4,8 @@
 //! this process, which serves them).
 
 mod support;
+#[path = "../framework/support/tls.rs"]
+mod tls_support;
 
 mod body_deadline;
 mod connection_limit;
@@ -11,3 +13,4 @@ mod fair_share;
 mod h2_deadlines;
 mod refusals;
 mod slow_readers;
+mod tls;

@@ -1,0 +1,84 @@
+//! One connection's TLS handshake, in two steps, and the cap on the costly one.
+//!
+//! Rules enforced here (the caller, `server/mod.rs`, bounds the whole by `handshake_timeout`,
+//! and ends it when the connection is asked to leave for room or the server shuts down):
+//! - first the `ClientHello` is read (tokio-rustls' `LazyConfigAcceptor`): parsing it costs
+//!   little and holds one record buffer (rustls bounds a handshake message at 64 KiB), so it
+//!   takes no place under the cap. Bytes that are not a TLS `ClientHello` end the connection
+//!   there (rustls sends its alert);
+//! - then the rest (the server's key share and signature, the client's `Finished`) holds one of
+//!   `max_handshakes` places: the CPU of a flood of completed handshakes, and the state of many
+//!   handshakes in flight, are bounded by it; a handshake past its `ClientHello` with no place
+//!   free waits for one, inside its deadline;
+//! - the pair in force when the `ClientHello` has arrived is the one used (`certs.rs`).
+
+use std::io;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rustls::server::Acceptor;
+use rustls::ServerConfig;
+use tokio::net::TcpStream;
+use tokio::sync::Semaphore;
+use tokio_rustls::server::TlsStream;
+use tokio_rustls::LazyConfigAcceptor;
+
+use super::certs::{self, Current};
+use crate::config::TlsConfig;
+
+/// The TLS side of a listener: its rustls configuration, the pair in force, and the cap on
+/// handshakes.
+pub(crate) struct Tls {
+    config: Arc<ServerConfig>,
+    places: Semaphore,
+    timeout: Duration,
+}
+
+impl std::fmt::Debug for Tls {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tls")
+            .field("timeout", &self.timeout)
+            .field("places", &self.places.available_permits())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The protocols offered by ALPN, in the server's order of preference.
+pub(crate) const ALPN: [&[u8]; 2] = [b"h2", b"http/1.1"];
+
+impl Tls {
+    /// Read the pair `settings` names and build the listener's TLS; the error is one line.
+    pub(crate) fn new(settings: &TlsConfig) -> Result<Arc<Self>, String> {
+        let provider = certs::provider();
+        let pair = certs::load(&settings.cert_path, &settings.key_path, &provider)?;
+        let current = Current::new(pair);
+        let mut config = ServerConfig::builder_with_provider(provider)
+            .with_protocol_versions(&[&rustls::version::TLS13, &rustls::version::TLS12])
+            .map_err(|e| format!("TLS: {e}"))?
+            .with_no_client_auth()
+            .with_cert_resolver(current);
+        config.alpn_protocols = ALPN.iter().map(|p| p.to_vec()).collect();
+        Ok(Arc::new(Tls {
+            config: Arc::new(config),
+            places: Semaphore::new(settings.max_handshakes.clamp(1, Semaphore::MAX_PERMITS)),
+            timeout: settings.handshake_timeout,
+        }))
+    }
+
+    /// The time a handshake may take.
+    pub(crate) fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// Perform the handshake on `stream` (unbounded in time: the caller bounds it).
+    pub(crate) async fn handshake(&self, stream: TcpStream) -> io::Result<TlsStream<TcpStream>> {
+        let start = LazyConfigAcceptor::new(Acceptor::default(), stream).await?;
+        // Never closed: `acquire` fails only on a closed semaphore.
+        let _place = self
+            .places
+            .acquire()
+            .await
+            .map_err(|_| io::Error::other("the handshake cap is closed"))?;
+        start.into_stream(self.config.clone()).await
+    }
+}

@@ -1,0 +1,26 @@
+//! TLS on a listener (the `tls` feature): rustls with the `ring` provider, named explicitly (no
+//! process-wide default is installed, so an app that also holds another provider is not
+//! confused), through tokio-rustls.
+//!
+//! Rules enforced here:
+//! - the certificate chain and key come from PEM files (`certs.rs`), read when the server binds:
+//!   a missing file, a file without a certificate or key, or a key that is not the first
+//!   certificate's, stops the start with one line naming the file;
+//! - TLS 1.3 and 1.2 only; ALPN offers `h2` then `http/1.1` on the one port, and the protocol the
+//!   handshake chose is the one served: a connection whose first bytes speak the other is closed
+//!   (`server/mod.rs`). A client that offers no ALPN is served as a plain connection is, by its
+//!   first bytes; one that offers only protocols we do not speak is refused by rustls (alert
+//!   `no_application_protocol`);
+//! - the handshake is inside the connection's protections (`handshake.rs`): its connection took
+//!   its place under `max_connections` at accept, is idle (so closed for room like a connection
+//!   reading a head) until its first request, and the whole handshake has `handshake_timeout`;
+//!   handshakes past their `ClientHello` are capped at `max_handshakes`;
+//! - session resumption: rustls's defaults (an in-memory cache of 256 sessions for TLS 1.2 ids
+//!   and TLS 1.3 stateful tickets);
+//! - a failed or late handshake is counted (`http_refusals{reason="tls_handshake"}`) and
+//!   reported once a second, like every other refusal.
+
+mod certs;
+mod handshake;
+
+pub(crate) use handshake::Tls;

@@ -1,0 +1,102 @@
+//! The binary over TLS (issue 46): `--tls-cert` and `--tls-key` (or `TLS_CERT` and `TLS_KEY`)
+//! make `--port` speak HTTPS, which the generated client calls trusting the test's own
+//! certificate; `--plain-port` serves plain HTTP beside; a key that is not the certificate's
+//! stops the start with one line.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use resource_api_client::operations::ReadItemResponse;
+use resource_api_client::Client;
+
+use crate::support::process::Service;
+use crate::support::TempDir;
+
+/// A self-signed certificate for `localhost` written to `dir` as `name.crt`/`name.key`: the
+/// certificate's PEM (made now: no key is ever committed).
+fn certificate(dir: &TempDir, name: &str) -> String {
+    let made = rcgen::generate_simple_self_signed(vec!["localhost".to_owned()]).expect("rcgen");
+    std::fs::write(dir.path().join(format!("{name}.crt")), made.cert.pem()).expect("write");
+    std::fs::write(
+        dir.path().join(format!("{name}.key")),
+        made.key_pair.serialize_pem(),
+    )
+    .expect("write");
+    made.cert.pem()
+}
+
+/// The HTTPS address the service logged.
+fn https_addr(service: &Service) -> SocketAddr {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let found = service.lines().iter().find_map(|line| {
+            let rest = line.split("listening on https://").nth(1)?;
+            let addr: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_digit() || *c == '.' || *c == ':')
+                .collect();
+            addr.parse().ok()
+        });
+        if let Some(addr) = found {
+            return addr;
+        }
+        assert!(std::time::Instant::now() < deadline, "no https address logged");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_generated_client_calls_the_service_over_tls_beside_plain_http() {
+    let dir = TempDir::new("tls");
+    let pem = certificate(&dir, "server");
+    let cert = dir.path().join("server.crt");
+    let key = dir.path().join("server.key");
+    let (cert, key) = (cert.to_string_lossy(), key.to_string_lossy());
+    // The key by its environment variable, the rest by flags.
+    let service = Service::start_env(
+        &dir.sqlite("items.db"),
+        "a",
+        "info",
+        &["--tls-cert", &cert, "--plain-port", "0"],
+        &[("TLS_KEY", &key)],
+    );
+    let https = https_addr(&service);
+    let api = Client::from_client(
+        ferrapi_client::Client::builder(&format!("https://localhost:{}", https.port()))
+            .root_certificates(pem.as_bytes())
+            .build()
+            .expect("a client"),
+    );
+    let answer = api.read_item(42).await.expect("an answer over TLS");
+    assert!(matches!(answer.body(), ReadItemResponse::Ok(item) if item.id == 42));
+    // The plain port (the address `Service` found) answers the same.
+    let plain = ferrapi_tests::client::get(service.addr, "/item/42").await;
+    assert_eq!(plain.status, 200);
+    assert_ne!(service.addr, https);
+}
+
+#[test]
+fn a_key_that_is_not_the_certificate_s_stops_the_start() {
+    let dir = TempDir::new("tls_mismatch");
+    certificate(&dir, "one");
+    certificate(&dir, "two");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_resource-api"))
+        .args(["--host", "127.0.0.1", "--port", "0", "--group", "a"])
+        .arg("--tls-cert")
+        .arg(dir.path().join("one.crt"))
+        .arg("--tls-key")
+        .arg(dir.path().join("two.key"))
+        .env("DB_CONN_STRING", dir.sqlite("items.db"))
+        .env("RUST_LOG", "off")
+        .env_remove("TLS_CERT")
+        .env_remove("TLS_KEY")
+        .output()
+        .expect("run resource-api");
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("one.crt") && stderr.contains("two.key"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+}

@@ -1,0 +1,205 @@
+//! TLS on the listener (issue 46): HTTP/2 and HTTP/1.1 chosen by ALPN on one port, TLS 1.3 and
+//! 1.2, a plain listener beside, and certificate files that stop the start when they are wrong.
+
+use std::time::Duration;
+
+use ferrapi::serve::{Scheme, ServeError};
+use ferrapi::App;
+use ferrapi_tests::app::app;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+use crate::support::tls::{client, connect, get, pair, settings, BOTH};
+
+/// Serve `app` over TLS (and, with `plain`, a plain listener beside): the TLS address, and the
+/// plain one.
+async fn serve_tls(app: App, plain: bool) -> (std::net::SocketAddr, Option<std::net::SocketAddr>) {
+    let mut server = app.bind("127.0.0.1:0").await.unwrap_or_else(|e| panic!("{e}"));
+    let plain = if plain {
+        Some(
+            server
+                .also_bind("127.0.0.1:0", Scheme::Http)
+                .await
+                .unwrap_or_else(|e| panic!("{e}")),
+        )
+    } else {
+        None
+    };
+    let addr = server.local_addr();
+    tokio::spawn(server.run_until(std::future::pending()));
+    (addr, plain)
+}
+
+#[tokio::test]
+async fn alpn_chooses_http2_or_http1_on_one_port() {
+    let pair = pair();
+    let (addr, _) = serve_tls(app().tls(settings(&pair)), false).await;
+
+    let h2 = get(addr, &client(&pair.cert, &[b"h2", b"http/1.1"], BOTH), "/")
+        .await
+        .unwrap_or_else(|e| panic!("h2: {e}"));
+    assert_eq!(h2.alpn.as_deref(), Some(&b"h2"[..]));
+    assert_eq!(h2.version, hyper::Version::HTTP_2);
+    assert_eq!(
+        (h2.status, h2.body.as_str()),
+        (200, r#"{"message":"Hello World"}"#)
+    );
+
+    let h1 = get(addr, &client(&pair.cert, &[b"http/1.1"], BOTH), "/")
+        .await
+        .unwrap_or_else(|e| panic!("http/1.1: {e}"));
+    assert_eq!(h1.alpn.as_deref(), Some(&b"http/1.1"[..]));
+    assert_eq!(h1.version, hyper::Version::HTTP_11);
+    assert_eq!(h1.status, 200);
+
+    // No ALPN at all: served as a plain connection is, by its first bytes.
+    let bare = get(addr, &client(&pair.cert, &[], BOTH), "/")
+        .await
+        .unwrap_or_else(|e| panic!("no ALPN: {e}"));
+    assert_eq!(bare.alpn, None);
+    assert_eq!((bare.version, bare.status), (hyper::Version::HTTP_11, 200));
+}
+
+#[tokio::test]
+async fn tls_1_2_and_1_3_are_both_served() {
+    let pair = pair();
+    let (addr, _) = serve_tls(app().tls(settings(&pair)), false).await;
+    for (version, expected) in [
+        (&rustls::version::TLS13, rustls::ProtocolVersion::TLSv1_3),
+        (&rustls::version::TLS12, rustls::ProtocolVersion::TLSv1_2),
+    ] {
+        let answer = get(addr, &client(&pair.cert, &[b"h2"], &[version]), "/")
+            .await
+            .unwrap_or_else(|e| panic!("{expected:?}: {e}"));
+        assert_eq!(answer.tls, Some(expected));
+        assert_eq!((answer.version, answer.status), (hyper::Version::HTTP_2, 200));
+    }
+}
+
+#[tokio::test]
+async fn a_plain_listener_serves_beside_the_tls_one() {
+    let pair = pair();
+    let (addr, plain) = serve_tls(app().tls(settings(&pair)), true).await;
+    let plain = plain.unwrap_or_else(|| panic!("no plain listener"));
+    let reply = ferrapi_tests::client::get(plain, "/").await;
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.text(), r#"{"message":"Hello World"}"#);
+    // Plain bytes to the TLS port are not served, TLS to the plain port neither.
+    let mut raw = tokio::net::TcpStream::connect(addr)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    raw.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut answer = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(5), raw.read_to_end(&mut answer)).await;
+    assert!(
+        !answer.starts_with(b"HTTP/1.1 200"),
+        "plain HTTP served on the TLS port"
+    );
+    assert!(connect(plain, &client(&pair.cert, &[b"h2"], BOTH)).await.is_err());
+    // And the TLS listener still serves.
+    let tls = get(addr, &client(&pair.cert, &[b"h2"], BOTH), "/")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(tls.status, 200);
+}
+
+#[tokio::test]
+async fn a_tls_listener_beside_a_plain_one_needs_a_certificate() {
+    let mut server = app().bind("127.0.0.1:0").await.unwrap_or_else(|e| panic!("{e}"));
+    let refused = server.also_bind("127.0.0.1:0", Scheme::Https).await;
+    assert!(matches!(refused, Err(ServeError::Tls(_))), "{refused:?}");
+
+    let pair = pair();
+    let mut server = app()
+        .tls(settings(&pair))
+        .bind("127.0.0.1:0")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let second = server
+        .also_bind("127.0.0.1:0", Scheme::Https)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    tokio::spawn(server.run_until(std::future::pending()));
+    let answer = get(second, &client(&pair.cert, &[b"http/1.1"], BOTH), "/")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(answer.status, 200);
+}
+
+#[tokio::test]
+async fn missing_or_mismatched_files_stop_the_start_with_one_line() {
+    let pair = pair();
+    let other = crate::support::tls::pair();
+    let missing = ferrapi::tls::TlsConfig::from_pem_files("/nonexistent/cert.pem", &pair.key_path);
+    let err = app().tls(missing).bind("127.0.0.1:0").await.err();
+    let line = err.map(|e| e.to_string()).unwrap_or_default();
+    assert!(line.contains("/nonexistent/cert.pem"), "{line}");
+
+    let mismatched = ferrapi::tls::TlsConfig::from_pem_files(&pair.cert_path, &other.key_path);
+    let line = app()
+        .tls(mismatched)
+        .bind("127.0.0.1:0")
+        .await
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(
+        line.contains(&*pair.cert_path.to_string_lossy()) && !line.contains('\n'),
+        "{line}"
+    );
+
+    // A key file given as the certificate: no certificate in it.
+    let swapped = ferrapi::tls::TlsConfig::from_pem_files(&pair.key_path, &pair.key_path);
+    let line = app()
+        .tls(swapped)
+        .bind("127.0.0.1:0")
+        .await
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(line.contains("no CERTIFICATE"), "{line}");
+}
+
+#[tokio::test]
+async fn a_connection_speaking_another_protocol_than_alpn_chose_is_closed() {
+    let pair = pair();
+    let (addr, _) = serve_tls(app().tls(settings(&pair)), false).await;
+    let mut stream = connect(addr, &client(&pair.cert, &[b"h2"], BOTH))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(stream.get_ref().1.alpn_protocol(), Some(&b"h2"[..]));
+    stream
+        .write_all(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut answer)).await;
+    assert!(read.is_ok(), "still open");
+    assert!(
+        answer.is_empty(),
+        "answered: {:?}",
+        String::from_utf8_lossy(&answer)
+    );
+}
+
+#[tokio::test]
+async fn the_head_deadline_holds_over_tls() {
+    let pair = pair();
+    let app = app()
+        .tls(settings(&pair))
+        .header_read_timeout(Duration::from_millis(500));
+    let (addr, _) = serve_tls(app, false).await;
+    let mut stream = connect(addr, &client(&pair.cert, &[b"http/1.1"], BOTH))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let started = std::time::Instant::now();
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut answer)).await;
+    assert!(read.is_ok(), "an idle TLS connection outlived the head deadline");
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_millis(400) && took < Duration::from_secs(3),
+        "{took:?}"
+    );
+}
