@@ -177,6 +177,12 @@ pub struct TlsConfig {
     /// one holds only its connection (counted against `max_connections`, and closed for room
     /// like an idle one).
     pub max_handshakes: usize,
+    /// How often the two files are looked at for a change (default every second; `None`: only
+    /// `SIGHUP` reloads them). A change is taken once the files look the same at the next look,
+    /// so a pair being written is not taken half-way; a pair that cannot be read, or whose key
+    /// is not the certificate's, is refused with a `WARN` line and the one in force kept. New
+    /// handshakes use the new pair; open connections keep theirs.
+    pub reload_poll: Option<Duration>,
 }
 
 #[cfg(feature = "tls")]
@@ -191,12 +197,20 @@ impl TlsConfig {
             key_path: key_path.into(),
             handshake_timeout: Duration::from_secs(10),
             max_handshakes: 256,
+            reload_poll: Some(Duration::from_secs(1)),
         }
     }
 
     /// Set the time a handshake may take (see [`TlsConfig::handshake_timeout`]).
     pub fn handshake_timeout(mut self, timeout: Duration) -> Self {
         self.handshake_timeout = timeout;
+        self
+    }
+
+    /// Set how often the files are looked at for a change (`None`: only on `SIGHUP`; see
+    /// [`TlsConfig::reload_poll`]).
+    pub fn reload_poll(mut self, every: Option<Duration>) -> Self {
+        self.reload_poll = every;
         self
     }
 

@@ -350,6 +350,8 @@ impl Server {
         let limit = max_connections.map(ConnLimit::new);
         let shutdown_timeout = config.shutdown_timeout;
         let reporter = refusals.spawn_reporter();
+        #[cfg(feature = "tls")]
+        let reloader = tls.as_ref().map(|tls| tls.spawn_reloader());
         let accept = Accept {
             listeners,
             protocols,
@@ -362,6 +364,8 @@ impl Server {
         accept.until(shutdown, shutdown_timeout).await;
         after.run(shutdown_timeout).await;
         drop(reporter);
+        #[cfg(feature = "tls")]
+        drop(reloader);
         refusals.report();
         // The drained requests' lines are out before the caller (main) returns.
         crate::logging::flush();

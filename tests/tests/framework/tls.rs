@@ -203,3 +203,115 @@ async fn the_head_deadline_holds_over_tls() {
         "{took:?}"
     );
 }
+
+/// Copy `cert`'s certificate file and `key`'s key file over `pair`'s files.
+fn overwrite(
+    pair: &crate::support::tls::Pair,
+    cert: &crate::support::tls::Pair,
+    key: &crate::support::tls::Pair,
+) {
+    std::fs::copy(&cert.cert_path, &pair.cert_path).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::copy(&key.key_path, &pair.key_path).unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// True once a client trusting only `cert` is served by `addr`, within `within`.
+async fn trusted_within(
+    addr: std::net::SocketAddr,
+    cert: &crate::support::tls::Pair,
+    within: Duration,
+) -> bool {
+    let deadline = std::time::Instant::now() + within;
+    loop {
+        if get(addr, &client(&cert.cert, &[b"h2"], BOTH), "/")
+            .await
+            .is_ok_and(|a| a.status == 200)
+        {
+            return true;
+        }
+        if std::time::Instant::now() >= deadline {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test]
+async fn changed_files_are_taken_by_new_handshakes_while_open_connections_go_on() {
+    let served = pair();
+    let (next, other) = (pair(), pair());
+    let tls = settings(&served).reload_poll(Some(Duration::from_millis(100)));
+    let (addr, _) = serve_tls(app().tls(tls), false).await;
+    // An HTTP/2 connection opened with the first pair.
+    let stream = connect(addr, &client(&served.cert, &[b"h2"], BOTH))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let (mut open, conn) = hyper::client::conn::http2::handshake(
+        hyper_util::rt::TokioExecutor::new(),
+        hyper_util::rt::TokioIo::new(stream),
+    )
+    .await
+    .unwrap_or_else(|e| panic!("{e}"));
+    tokio::spawn(conn);
+    let request = || {
+        hyper::Request::get("https://localhost/")
+            .body(http_body_util::Empty::<bytes::Bytes>::new())
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+
+    overwrite(&served, &next, &next);
+    assert!(
+        trusted_within(addr, &next, Duration::from_secs(3)).await,
+        "the new pair was not taken"
+    );
+    assert!(
+        !trusted_within(addr, &served, Duration::ZERO).await,
+        "the old pair is still served"
+    );
+    let answer = open
+        .send_request(request())
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        answer.status(),
+        200,
+        "the connection opened before the change was cut"
+    );
+
+    // A pair whose key is not the certificate's is refused: the one in force stays.
+    overwrite(&served, &other, &next);
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert!(
+        trusted_within(addr, &next, Duration::ZERO).await,
+        "a bad pair replaced a good one"
+    );
+    assert!(
+        !trusted_within(addr, &other, Duration::ZERO).await,
+        "a mismatched pair was taken"
+    );
+    let answer = open
+        .send_request(request())
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(answer.status(), 200);
+}
+
+#[tokio::test]
+async fn sighup_reloads_the_files_at_once() {
+    let served = pair();
+    let next = pair();
+    let tls = settings(&served).reload_poll(None);
+    let (addr, _) = serve_tls(app().tls(tls), false).await;
+    overwrite(&served, &next, &next);
+    // Without polling, nothing changes until the signal.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(trusted_within(addr, &served, Duration::ZERO).await);
+    let status = std::process::Command::new("kill")
+        .args(["-HUP", &std::process::id().to_string()])
+        .status()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(status.success());
+    assert!(
+        trusted_within(addr, &next, Duration::from_secs(2)).await,
+        "SIGHUP did not reload"
+    );
+}

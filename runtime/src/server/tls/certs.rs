@@ -67,6 +67,11 @@ impl Current {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .clone()
     }
+
+    /// Put `pair` in force for the handshakes that start from now on.
+    pub(crate) fn replace(&self, pair: CertifiedKey) {
+        *self.pair.write().unwrap_or_else(|poisoned| poisoned.into_inner()) = Arc::new(pair);
+    }
 }
 
 impl ResolvesServerCert for Current {

@@ -24,12 +24,14 @@ use tokio_rustls::server::TlsStream;
 use tokio_rustls::LazyConfigAcceptor;
 
 use super::certs::{self, Current};
+use super::reload::{Reload, Reloader};
 use crate::config::TlsConfig;
 
 /// The TLS side of a listener: its rustls configuration, the pair in force, and the cap on
 /// handshakes.
 pub(crate) struct Tls {
     config: Arc<ServerConfig>,
+    reload: Arc<Reload>,
     places: Semaphore,
     timeout: Duration,
 }
@@ -52,6 +54,13 @@ impl Tls {
         let provider = certs::provider();
         let pair = certs::load(&settings.cert_path, &settings.key_path, &provider)?;
         let current = Current::new(pair);
+        let reload = Arc::new(Reload {
+            cert: settings.cert_path.clone(),
+            key: settings.key_path.clone(),
+            current: current.clone(),
+            provider: provider.clone(),
+            poll: settings.reload_poll,
+        });
         let mut config = ServerConfig::builder_with_provider(provider)
             .with_protocol_versions(&[&rustls::version::TLS13, &rustls::version::TLS12])
             .map_err(|e| format!("TLS: {e}"))?
@@ -60,6 +69,7 @@ impl Tls {
         config.alpn_protocols = ALPN.iter().map(|p| p.to_vec()).collect();
         Ok(Arc::new(Tls {
             config: Arc::new(config),
+            reload,
             places: Semaphore::new(settings.max_handshakes.clamp(1, Semaphore::MAX_PERMITS)),
             timeout: settings.handshake_timeout,
         }))
@@ -68,6 +78,11 @@ impl Tls {
     /// The time a handshake may take.
     pub(crate) fn timeout(&self) -> Duration {
         self.timeout
+    }
+
+    /// Reload the pair on `SIGHUP` and when its files change, until the guard is dropped.
+    pub(crate) fn spawn_reloader(&self) -> Reloader {
+        self.reload.clone().spawn()
     }
 
     /// Perform the handshake on `stream` (unbounded in time: the caller bounds it).

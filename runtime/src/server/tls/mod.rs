@@ -17,10 +17,14 @@
 //!   handshakes past their `ClientHello` are capped at `max_handshakes`;
 //! - session resumption: rustls's defaults (an in-memory cache of 256 sessions for TLS 1.2 ids
 //!   and TLS 1.3 stateful tickets);
+//! - the pair is reloaded without a restart, on `SIGHUP` and when its files change
+//!   (`reload.rs`): new handshakes use the new pair, open connections keep theirs, a bad pair is
+//!   refused with a log line and the old one kept;
 //! - a failed or late handshake is counted (`http_refusals{reason="tls_handshake"}`) and
 //!   reported once a second, like every other refusal.
 
 mod certs;
 mod handshake;
+mod reload;
 
 pub(crate) use handshake::Tls;
