@@ -110,7 +110,7 @@ class Server:
     limits = None
     mongodb = None
 
-    def __init__(self, binary, port, data):
+    def __init__(self, binary, port, data, extra_args=()):
         db = os.path.join(data, "birds.db")
         if Server.mongodb:
             # A fresh database per attack: the URI's path replaced (its options kept).
@@ -121,7 +121,7 @@ class Server:
         env = dict(os.environ, RUST_LOG="warn", DB_CONN_STRING=db)
         limits = Server.limits
         restore = (lambda: resource.setrlimit(resource.RLIMIT_NOFILE, limits)) if limits else None
-        self.proc = subprocess.Popen([binary, "--port", str(port)], env=env, preexec_fn=restore,
+        self.proc = subprocess.Popen([binary, "--port", str(port), *extra_args], env=env, preexec_fn=restore,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         self.port = port
         deadline = time.time() + 60

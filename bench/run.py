@@ -32,10 +32,14 @@ Usage:
                                     # by default with --metrics (service-metrics), in one run
   bench/run.py --peers service --observability --scenario 'GET /item/42' --rounds 15 --no-write
                                     # one scenario, many rounds: a small difference pinned down
+  bench/run.py --tls --no-write     # over TLS (issue 46): the service, hyper-raw over tokio-rustls
+                                    # and axum-server, a certificate made by `openssl` for the run;
+                                    # one more scenario opens a connection (a handshake) per request
 """
 
 import argparse
 import http.client
+import ssl
 import json
 import os
 import shutil
@@ -68,6 +72,14 @@ SCENARIOS = [
     ("POST /api/bird/", "POST", "/api/bird/", BIRD_BODY, True, "post_bird.lua"),
     ("GET /api/bird/{name}", "GET", "/api/bird/bench-bird", None, True, None),
 ]
+
+# --tls (issue 46): the peers that serve TLS, and the scenario that makes a handshake per request
+# (wrk reconnects after each answer to `Connection: close`: the handshakes a second of each peer).
+TLS_PEERS = ["service", "hyper-raw", "axum"]
+HANDSHAKE_SCENARIO = ("GET /item/42 (a TLS handshake each)", "GET", "/item/42", None, False, None)
+SCENARIO_HEADERS = {HANDSHAKE_SCENARIO[0]: ["Connection: close"]}
+# Set by --tls: the certificate's and key's files, and the client context trusting the certificate.
+TLS = None
 
 PEERS = ["service", "ferrapi-bare", "hyper-raw", "axum", "actix", "fastapi", "express"]
 RUST_PEERS = ["ferrapi-bare", "hyper-raw", "axum", "actix"]
@@ -286,6 +298,9 @@ class Server:
         self.peer = peer
         self.port = free_port()
         env = dict(os.environ)
+        if TLS:
+            # The service reads them as its --tls-cert/--tls-key; the peers by peer_common::tls.
+            env.update(TLS_CERT=TLS["cert"], TLS_KEY=TLS["key"])
         if peer.startswith("service"):
             level, flags = SERVICE_MODES.get(peer, ("warn", []))
             if level is None:
@@ -342,7 +357,10 @@ class Server:
         return int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
 
     def request(self, method, path, body=None):
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        if TLS:
+            conn = http.client.HTTPSConnection("localhost", self.port, timeout=10, context=TLS["context"])
+        else:
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
         headers = {"Content-Type": "application/json"} if body is not None else {}
         conn.request(method, path, body=body, headers=headers)
         resp = conn.getresponse()
@@ -428,7 +446,7 @@ def wrk(port, scenario, duration, connections, headers=()):
         cmd += ["-H", header]
     if script:
         cmd += ["-s", os.path.join(LUA, script)]
-    cmd.append(f"http://127.0.0.1:{port}{path}")
+    cmd.append(f"{'https' if TLS else 'http'}://127.0.0.1:{port}{path}")
     out = subprocess.run(cmd, check=True, capture_output=True, text=True, timeout=duration + 60).stdout
     result = {"errors": 0}
     for line in out.splitlines():
@@ -469,7 +487,8 @@ def load_round(peers, bins, workdir, openapi_file, duration, connections, result
                     continue
                 srv = servers[peer]
                 before = srv.cpu_ticks()
-                r = wrk(srv.port, scenario, duration, connections, LAYER_HEADERS.get(peer, ()))
+                headers = [*LAYER_HEADERS.get(peer, ()), *SCENARIO_HEADERS.get(scenario[0], ())]
+                r = wrk(srv.port, scenario, duration, connections, headers)
                 after = srv.cpu_ticks()
                 r["cpu_us"] = (after - before) / CLK_TCK * 1e6 / max(r["requests"], 1)
                 results.setdefault((peer, scenario[0]), []).append(r)
@@ -577,6 +596,20 @@ def write_benchmarks(text):
     log(f"wrote {path}")
 
 
+def use_tls(workdir):
+    """Serve every peer over TLS from now on, with a certificate for `localhost` and 127.0.0.1
+    made for this run by the `openssl` command (EC P-256, the curve a browser's first choice
+    signs with; no key is ever committed)."""
+    global TLS
+    cert, key = os.path.join(workdir, "tls-cert.pem"), os.path.join(workdir, "tls-key.pem")
+    if shutil.which("openssl") is None:
+        die("--tls needs the openssl command to make the run's certificate (Debian: apt-get install openssl)")
+    run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+         "-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=localhost",
+         "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    TLS = {"cert": cert, "key": key, "context": ssl.create_default_context(cafile=cert)}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--smoke", action="store_true",
@@ -600,6 +633,9 @@ def main():
     ap.add_argument("--service-bin", action="append", default=[], metavar="LABEL=PATH",
                     help="also run this resource-api binary as peer service@LABEL (e.g. a build of the "
                          "commit before a change), with the service's arguments and scenarios")
+    ap.add_argument("--tls", action="store_true",
+                    help="serve over TLS: " + ", ".join(TLS_PEERS) + " (the default peers then), plus the "
+                         "scenario '" + HANDSHAKE_SCENARIO[0] + "'; the table is printed, never written")
     ap.add_argument("--wait-load", type=float, default=0.0, metavar="MINUTES",
                     help="first wait (polling every 30 s, at most MINUTES) for a 1-minute load below 0.7")
     args = ap.parse_args()
@@ -616,7 +652,13 @@ def main():
         if not explicit:
             verify_extra = list(SMOKE_VERIFY_PEERS)
     else:
-        peers = explicit or list(PEERS)
+        peers = explicit or list(TLS_PEERS if args.tls else PEERS)
+    if args.tls:
+        refused = [p for p in peers if p not in TLS_PEERS and not p.startswith("service")]
+        if refused:
+            die(f"--tls: {', '.join(refused)} serve no TLS here (peers over TLS: {', '.join(TLS_PEERS)})")
+        args.no_write = True  # BENCHMARKS.md's table is the plain one
+        SCENARIOS.append(HANDSHAKE_SCENARIO)
     if args.with_info_log and "service-info" not in peers:
         peers.append("service-info")
     extra_services = {}
@@ -653,6 +695,8 @@ def main():
     load = open("/proc/loadavg").read().split()[:3]
     log(f"load average: {' '.join(load)}")
     with tempfile.TemporaryDirectory(prefix="ferrapi-bench-") as workdir:
+        if args.tls:
+            use_tls(workdir)
         openapi_file = capture_openapi(bins, workdir)
         verify([p for p in peers + verify_extra if p != "service-info"], bins, workdir, openapi_file)
         if args.verify_only:

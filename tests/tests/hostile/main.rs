@@ -14,3 +14,4 @@ mod h2_deadlines;
 mod refusals;
 mod slow_readers;
 mod tls;
+mod tls_key_update;

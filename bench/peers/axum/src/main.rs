@@ -1,4 +1,5 @@
-//! axum 0.8: the scenarios with serde extractors (usage: `peer-axum PORT OPENAPI_FILE`).
+//! axum 0.8: the scenarios with serde extractors (usage: `peer-axum PORT OPENAPI_FILE`); over TLS
+//! by axum-server when `TLS_CERT` and `TLS_KEY` name a pair (issue 46's cost table).
 //!
 //! Rules: typed `Path`/`Query`/`Json` extractors; a rejected integer path parameter becomes the
 //! framework's 422 body through a custom rejection (`Result<Path<_>, PathRejection>` mapped once).
@@ -168,6 +169,11 @@ async fn main() -> std::io::Result<()> {
                 )),
             other => return Err(std::io::Error::other(format!("unknown layer {other}"))),
         };
+    }
+    if let Some(tls) = peer_common::tls::server_config_from_env(&[b"h2", b"http/1.1"]) {
+        let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port()));
+        let tls = axum_server::tls_rustls::RustlsConfig::from_config(tls);
+        return axum_server::bind_rustls(addr, tls).serve(app.into_make_service()).await;
     }
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port())).await?;
     axum::serve(listener, app).await

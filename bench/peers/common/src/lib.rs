@@ -5,6 +5,9 @@
 
 use serde::{Deserialize, Serialize};
 
+#[cfg(feature = "tls")]
+pub mod tls;
+
 /// `GET /`.
 #[derive(Serialize)]
 pub struct Message {

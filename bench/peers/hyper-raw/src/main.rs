@@ -1,4 +1,6 @@
-//! hyper-raw: the scenarios hand-written on hyper 1 + tokio (usage: `peer-hyper-raw PORT OPENAPI_FILE`).
+//! hyper-raw: the scenarios hand-written on hyper 1 + tokio (usage: `peer-hyper-raw PORT OPENAPI_FILE`);
+//! over TLS when `TLS_CERT` and `TLS_KEY` name a pair (tokio-rustls, ALPN `http/1.1`: the
+//! hand-written TLS peer of issue 46's cost table).
 //!
 //! Rules: a `match` on the path segments, no router, no middleware; the same serde models as the
 //! other peers; HTTP/1.1 keep-alive, as the framework serves it. Only the benchmark scenarios.
@@ -106,17 +108,23 @@ async fn handle(req: Request<Incoming>, openapi: Arc<Bytes>) -> Result<Response<
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
     let openapi = Arc::new(Bytes::from(openapi_bytes()));
+    let tls = peer_common::tls::server_config_from_env(&[b"http/1.1"]).map(tokio_rustls::TlsAcceptor::from);
     let listener = TcpListener::bind(("127.0.0.1", port())).await?;
     loop {
         let (stream, _) = listener.accept().await?;
         let _ = stream.set_nodelay(true);
         let openapi = openapi.clone();
+        let tls = tls.clone();
         tokio::spawn(async move {
             let service = service_fn(move |req| handle(req, openapi.clone()));
-            let _ = http1::Builder::new()
-                .keep_alive(true)
-                .serve_connection(TokioIo::new(stream), service)
-                .await;
+            let http = http1::Builder::new();
+            let _ = match tls {
+                None => http.serve_connection(TokioIo::new(stream), service).await,
+                Some(tls) => match tls.accept(stream).await {
+                    Ok(stream) => http.serve_connection(TokioIo::new(stream), service).await,
+                    Err(_) => return,
+                },
+            };
         });
     }
 }
