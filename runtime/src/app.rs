@@ -38,6 +38,7 @@ use crate::openapi::{document, document_path, fastapi_layout, DocsRoutes, ErrorB
 use crate::response::{Body, BoxError, ErrorAnswers};
 use crate::routing::{Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable, Router};
 use crate::validate::SchemaRegistry;
+use crate::versions::{VersionSet, Versions};
 
 /// An application under construction: `App::new().routes(routes![...]).serve(addr)`.
 pub struct App {
@@ -57,6 +58,8 @@ pub struct App {
     layers: Vec<LayerFn>,
     metrics: Option<Metrics>,
     lifecycle: Lifecycle,
+    /// The app's API versions (`App::versions`), when it has them.
+    versions: Option<Versions>,
 }
 
 impl std::fmt::Debug for App {
@@ -69,6 +72,7 @@ impl std::fmt::Debug for App {
             .field("info", &self.info)
             .field("layers", &self.layers.len())
             .field("metrics", &self.metrics)
+            .field("versions", &self.versions)
             .finish()
     }
 }
@@ -101,6 +105,7 @@ impl App {
             layers: Vec::new(),
             metrics: None,
             lifecycle: Lifecycle::default(),
+            versions: None,
         }
     }
 
@@ -171,6 +176,19 @@ impl App {
     /// of the app's own in [`Metrics::registry`] first; they are served with these.
     pub fn metrics(mut self, metrics: Metrics) -> Self {
         self.metrics = Some(metrics);
+        self
+    }
+
+    /// Serve these API versions (see [`Versions`] and the manual's *API versions*): a request
+    /// names one in the versions' header (`API-Version` unless set) or gets the default; one the
+    /// app does not serve is answered 400, listing the served ones; every answer echoes the
+    /// version served in that header, with `Vary` naming it; a route reads it as an
+    /// [`ApiVersion`](crate::versions::ApiVersion) argument. A declaration out of order, or
+    /// whose dates or header are malformed, stops the build ([`MistakeKind::Versions`]).
+    ///
+    /// An app without versions does not pay for them: its requests take the path they took.
+    pub fn versions(mut self, versions: Versions) -> Self {
+        self.versions = Some(versions);
         self
     }
 
@@ -347,9 +365,11 @@ impl App {
     /// OpenAPI document), compile it (what requests run on). Every mistake the checks find is
     /// reported at once.
     pub fn build(self) -> Result<Service, BuildError> {
-        let app = self.wrap_problems();
+        let mut app = self.wrap_problems();
         let mut mistakes = Vec::new();
         let table = app.table().map_err(|found| mistakes.extend(found)).ok();
+        // Before the routes' checks: a route taking `ApiVersion` needs the app's versions.
+        let versions = app.declare_versions(&mut mistakes);
         app.check(&mut mistakes);
         let validation_error = app
             .validation_error_body()
@@ -361,7 +381,30 @@ impl App {
         };
         BuildError::of(mistakes)?;
         let openapi_json = app.document(&table, validation_error)?;
-        app.compile(table, openapi_json)
+        app.compile(table, openapi_json, versions)
+    }
+
+    /// The app's versions compiled (`None` without them), held as a state of the framework's own
+    /// so the `ApiVersion` argument finds them (and its check, when the app is built); every
+    /// problem of the declaration is a mistake.
+    fn declare_versions(&mut self, mistakes: &mut Vec<Mistake>) -> Option<Arc<VersionSet>> {
+        let declared = self.versions.as_ref()?;
+        match declared.compile() {
+            Ok(set) => {
+                self.state.insert(set);
+                self.state.get::<VersionSet>()
+            }
+            Err(problems) => {
+                self.state.insert(VersionSet::refused());
+                mistakes.extend(problems.into_iter().map(|problem| {
+                    Mistake::new(
+                        MistakeKind::Versions { problem },
+                        Declared::App { setting: "versions" },
+                    )
+                }));
+                None
+            }
+        }
     }
 
     /// The OpenAPI document, serialized: the operations of the routes the router serves (a
@@ -414,7 +457,12 @@ impl App {
     /// The data the per-request path runs on ([`Compiled`]): the router, each route's target
     /// with its groups' layer stacks, the docs pages and metrics (a route they hide is warned
     /// of), the app's layer stack around it all.
-    fn compile(mut self, table: RouteTable, openapi_json: Bytes) -> Result<Service, BuildError> {
+    fn compile(
+        mut self,
+        table: RouteTable,
+        openapi_json: Bytes,
+        versions: Option<Arc<VersionSet>>,
+    ) -> Result<Service, BuildError> {
         let route_table = table.rows();
         let matched: Vec<MatchedRoute> = route_table
             .iter()
@@ -460,6 +508,7 @@ impl App {
             docs,
             route_table,
             metrics,
+            versions,
         };
         Ok(Service::new(compiled, &self.layers))
     }

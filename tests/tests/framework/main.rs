@@ -60,4 +60,5 @@ mod unions;
 mod upload_args;
 mod uploads;
 mod validators;
+mod versions;
 mod websocket;
