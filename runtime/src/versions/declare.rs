@@ -8,7 +8,7 @@
 //! version; the header is a valid header name, and not one HTTP or ferrapi gives a meaning of its
 //! own (`Vary`, `Content-Type`...), which would make the echo overwrite it.
 
-use hyper::header::{HeaderName, HeaderValue};
+use hyper::header::HeaderName;
 
 use super::chosen::VersionSet;
 
@@ -180,11 +180,6 @@ pub(crate) fn is_date(text: &str) -> bool {
         _ => return false,
     };
     year >= 1 && (1..=days).contains(&day)
-}
-
-/// `date` as a header value (a checked date is visible ASCII).
-pub(crate) fn header_value(date: &'static str) -> HeaderValue {
-    HeaderValue::from_static(date)
 }
 
 #[cfg(test)]
