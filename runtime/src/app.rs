@@ -23,6 +23,7 @@ mod checks;
 mod errors;
 mod lifecycle;
 mod problem_details;
+mod versioned;
 
 pub use build_error::{BuildError, Declared, Mistake, MistakeKind};
 
@@ -36,7 +37,7 @@ use crate::group::{Group, Inherited, Mounted, RefusedPrefix};
 use crate::metrics::{HttpMetrics, Metrics};
 use crate::openapi::{document, document_path, fastapi_layout, DocsRoutes, ErrorBody, Info};
 use crate::response::{Body, BoxError, ErrorAnswers};
-use crate::routing::{Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable, Router};
+use crate::routing::{Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable, Router, VersionRouter};
 use crate::validate::SchemaRegistry;
 use crate::versions::{VersionSet, Versions};
 
@@ -370,6 +371,19 @@ impl App {
         let table = app.table().map_err(|found| mistakes.extend(found)).ok();
         // Before the routes' checks: a route taking `ApiVersion` needs the app's versions.
         let versions = app.declare_versions(&mut mistakes);
+        match (&app.versions, &versions) {
+            (None, _) => app.check_route_versions(None, &mut mistakes),
+            (Some(_), Some(set)) => app.check_route_versions(Some(set), &mut mistakes),
+            // A refused declaration is the mistake; the ranges are checked once it is fixed.
+            (Some(_), None) => {}
+        }
+        let routers = match (&table, &versions) {
+            (Some(table), Some(set)) if mistakes.is_empty() => app
+                .version_routers(table, set)
+                .map_err(|found| mistakes.extend(found))
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
         app.check(&mut mistakes);
         let validation_error = app
             .validation_error_body()
@@ -380,8 +394,17 @@ impl App {
             return Err(BuildError::new(mistakes));
         };
         BuildError::of(mistakes)?;
-        let openapi_json = app.document(&table, validation_error)?;
-        app.compile(table, openapi_json, versions)
+        // The document is the default version's, in an app with versions (one per version is
+        // item 4 of issue 44).
+        let statuses = match (&versions, routers.as_slice()) {
+            (Some(set), [_, ..]) => routers
+                .get(set.default_index())
+                .map(|router| versioned::statuses_at(router, app.routes.len())),
+            _ => None,
+        };
+        let statuses = statuses.unwrap_or_else(|| table.router.statuses().to_vec());
+        let openapi_json = app.document(&table, &statuses, validation_error)?;
+        app.compile(table, openapi_json, (versions, routers))
     }
 
     /// The app's versions compiled (`None` without them), held as a state of the framework's own
@@ -409,12 +432,17 @@ impl App {
 
     /// The OpenAPI document, serialized: the operations of the routes the router serves (a
     /// shadowed route is left out) with what their groups add.
-    fn document(&self, table: &RouteTable, validation_error: Option<ErrorBody>) -> Result<Bytes, BuildError> {
+    fn document(
+        &self,
+        table: &RouteTable,
+        statuses: &[RouteStatus],
+        validation_error: Option<ErrorBody>,
+    ) -> Result<Bytes, BuildError> {
         let mut registry = SchemaRegistry::new();
         registry.separate_input_output(self.info.separate_schemas);
         let mut operations = Vec::new();
         let mut mistakes = Vec::new();
-        let served = table.router.statuses().iter().zip(&table.templates);
+        let served = statuses.iter().zip(&table.templates);
         for (route, (status, template)) in self.routes.iter().zip(served) {
             let def = &route.def;
             if def.include_in_schema && *status == RouteStatus::Served {
@@ -461,9 +489,12 @@ impl App {
         mut self,
         table: RouteTable,
         openapi_json: Bytes,
-        versions: Option<Arc<VersionSet>>,
+        (versions, routers): (Option<Arc<VersionSet>>, Vec<VersionRouter>),
     ) -> Result<Service, BuildError> {
-        let route_table = table.rows();
+        let route_table = match routers.is_empty() {
+            true => table.rows(),
+            false => versioned::rows_per_version(table.rows(), &routers),
+        };
         let matched: Vec<MatchedRoute> = route_table
             .iter()
             .map(|row| MatchedRoute::new(row.path.clone(), row.name))
@@ -509,6 +540,7 @@ impl App {
             route_table,
             metrics,
             versions,
+            routers: routers.into_boxed_slice(),
         };
         Ok(Service::new(compiled, &self.layers))
     }

@@ -17,7 +17,7 @@ use crate::config::Config;
 use crate::extract::{DependencyFn, Shared};
 use crate::metrics::HttpMetrics;
 use crate::openapi::DocsRoutes;
-use crate::routing::{RouteDef, RouteInfo, Router};
+use crate::routing::{RouteDef, RouteInfo, Router, VersionRouter};
 use crate::versions::VersionSet;
 
 /// Everything a request needs of the app, built once by `App::build` and shared by every
@@ -40,6 +40,8 @@ pub(crate) struct Compiled {
     pub(crate) budget: Option<Arc<MemoryBudget>>,
     /// The app's API versions, when it has them (`App::versions`).
     pub(crate) versions: Option<Arc<VersionSet>>,
+    /// In an app with versions, each version's router (by the version's index); empty without.
+    pub(crate) routers: Box<[VersionRouter]>,
 }
 
 /// One route as the pipeline runs it: what its attribute generated, and what its groups add per

@@ -5,7 +5,8 @@
 //! - the metrics endpoint (`App::metrics`) first, then the docs pages and the OpenAPI document,
 //!   then, in an app with versions, the request's version (one it does not serve is a 400 before
 //!   any route is looked up; an app without versions pays one `Option` test), then the router
-//!   (declaration order; a route, else 404, else 405 with `Allow`);
+//!   (the version's own, in an app with versions; declaration order; a route, else 404, else
+//!   405 with `Allow`);
 //! - a request is routed once, before any layer runs, so a layer sees which route answers (the
 //!   [`MatchedRoute`](super::MatchedRoute) extension) and the route is never looked up again;
 //! - the places that are not routes are answered after the layers, so a CORS or compression
@@ -68,17 +69,17 @@ pub(super) fn route<H: Hook>(inner: &Compiled, parts: &Parts, hook: &mut H) -> R
         hook.docs(path);
         return Routed::Docs;
     }
-    let version = match &inner.versions {
-        None => Chosen::NONE,
+    let (version, lookup) = match &inner.versions {
+        None => (Chosen::NONE, inner.router.lookup(&parts.method, path)),
         Some(versions) => match versions.choose(&parts.headers) {
-            Ok(chosen) => chosen,
+            Ok(chosen) => (chosen, lookup_at(inner, chosen, parts, path)),
             Err(_) => {
                 hook.routed(RouteKey::Unmatched);
                 return Routed::UnknownVersion;
             }
         },
     };
-    match inner.router.lookup(&parts.method, path) {
+    match lookup {
         Lookup::Found { route, params } => {
             hook.routed(RouteKey::Route(route));
             Routed::Route {
@@ -95,6 +96,15 @@ pub(super) fn route<H: Hook>(inner: &Compiled, parts: &Parts, hook: &mut H) -> R
             hook.routed(RouteKey::Unmatched);
             Routed::MethodNotAllowed(allow)
         }
+    }
+}
+
+/// The lookup of the request at version `chosen`, in that version's router.
+#[inline(never)]
+fn lookup_at(inner: &Compiled, chosen: Chosen, parts: &Parts, path: &str) -> Lookup {
+    match inner.routers.get(usize::from(chosen.index)) {
+        Some(router) => router.lookup(&parts.method, path),
+        None => Lookup::NotFound,
     }
 }
 

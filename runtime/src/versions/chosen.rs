@@ -125,6 +125,16 @@ impl VersionSet {
         &self.header
     }
 
+    /// The index of the default version.
+    pub(crate) fn default_index(&self) -> usize {
+        usize::from(self.default)
+    }
+
+    /// The served versions' dates, oldest first.
+    pub(crate) fn dates(&self) -> &[&'static str] {
+        &self.dates
+    }
+
     /// The header's name as the app spelled it.
     pub(crate) fn spelled(&self) -> &'static str {
         self.spelled
@@ -174,10 +184,7 @@ mod tests {
     use crate::versions::Versions;
 
     fn set() -> VersionSet {
-        Versions::released(["2026-01-15", "2026-03-01"])
-            .unreleased("2026-06-01")
-            .compile()
-            .unwrap_or_else(|problems| panic!("{problems:?}"))
+        crate::versions::sample()
     }
 
     fn headers(value: &str) -> HeaderMap {

@@ -10,6 +10,8 @@
 
 use hyper::header::HeaderName;
 
+use ferrapi_template::version::is_date;
+
 use super::chosen::VersionSet;
 
 /// The header a request names its version in unless the app names another.
@@ -155,51 +157,12 @@ fn header_name(name: &str) -> Result<HeaderName, String> {
     Ok(parsed)
 }
 
-/// Whether `text` is a calendar date written `YYYY-MM-DD` (years 1 to 9999).
-pub(crate) fn is_date(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    let digits = |range: std::ops::Range<usize>| {
-        bytes.get(range).and_then(|digits| {
-            digits.iter().try_fold(0u32, |n, &b| {
-                b.is_ascii_digit().then(|| n * 10 + u32::from(b - b'0'))
-            })
-        })
-    };
-    if bytes.len() != 10 || bytes[4] != b'-' || bytes[7] != b'-' {
-        return false;
-    }
-    let (Some(year), Some(month), Some(day)) = (digits(0..4), digits(5..7), digits(8..10)) else {
-        return false;
-    };
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-    let days = match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => return false,
-    };
-    year >= 1 && (1..=days).contains(&day)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn problems(versions: Versions) -> Vec<String> {
         versions.compile().err().unwrap_or_default()
-    }
-
-    #[test]
-    fn dates_are_calendar_dates() {
-        assert!(is_date("2026-01-15"));
-        assert!(is_date("2024-02-29"));
-        assert!(!is_date("2026-02-29"));
-        assert!(!is_date("2026-13-01"));
-        assert!(!is_date("2026-1-15"));
-        assert!(!is_date("v1"));
-        assert!(!is_date("2026-01-1x"));
-        assert!(!is_date("0000-01-01"));
     }
 
     #[test]

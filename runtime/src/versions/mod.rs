@@ -2,7 +2,8 @@
 //!
 //! Its files: `declare`, what an app declares ([`Versions`]) and the checks of it; `chosen`, the
 //! compiled set a request is answered from ([`VersionSet`]) and what a request chose
-//! ([`Chosen`]); `argument`, what a route sees of it ([`ApiVersion`]).
+//! ([`Chosen`]); `argument`, what a route sees of it ([`ApiVersion`]); `range`, the versions a
+//! route exists in ([`VersionRange`]).
 //!
 //! Rules enforced here:
 //! - a version is a date, `YYYY-MM-DD` (Stripe's and Cadwyn's choice: it says when, and sorts as
@@ -20,7 +21,18 @@
 mod argument;
 mod chosen;
 mod declare;
+mod range;
 
 pub use argument::{ApiVersion, VersionSource};
 pub(crate) use chosen::{Chosen, Echo, VersionSet};
 pub use declare::Versions;
+pub use range::VersionRange;
+
+/// The versions the tests of this folder serve: two released, one unreleased.
+#[cfg(test)]
+fn sample() -> VersionSet {
+    Versions::released(["2026-01-15", "2026-03-01"])
+        .unreleased("2026-06-01")
+        .compile()
+        .unwrap_or_else(|problems| panic!("{problems:?}"))
+}

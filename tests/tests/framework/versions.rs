@@ -1,9 +1,10 @@
-//! API versions (issue 44, item 1) over real HTTP: the version a request names in `API-Version`
+//! API versions (issue 44, items 1 and 2) over real HTTP: the version a request names in `API-Version`
 //! (or another header the app names) is served and echoed; a request naming none gets the newest
 //! released version, or the pinned default; the unreleased version is served only when named; an
 //! unknown or retired version is a 400 in the app's error format listing the served ones; every
 //! answer says `Vary: API-Version`; a route sees its version as an argument. A declaration the app
 //! cannot serve does not build, every problem reported; an app without versions answers as before.
+//! Routes declare the versions they exist in: each version routes its own, with its own 404 and 405.
 
 use ferrapi::build::{Declared, MistakeKind};
 use ferrapi::prelude::*;
@@ -255,4 +256,150 @@ fn a_bad_declaration_reports_every_problem() {
         ]
     );
     // The route taking `ApiVersion` is not reported as well (its app declared versions).
+}
+
+// Item 2: routes that come and go.
+
+/// The widget as the oldest version has it.
+#[get("/widget/{id}", versions = .."2026-03-01")]
+async fn read_widget_v1(id: i64) -> Json<Value> {
+    Json(json!({"id": id, "title": "Foo"}))
+}
+
+/// The widget from 2026-03-01 on.
+#[get("/widget/{id}", versions = "2026-03-01"..)]
+async fn read_widget(id: i64) -> Json<Value> {
+    Json(json!({"id": id, "name": "Foo"}))
+}
+
+#[put("/widget/{id}", versions = "2026-03-01"..)]
+async fn replace_widget(id: i64) -> Json<Value> {
+    Json(json!({"replaced": id}))
+}
+
+/// Only in the unreleased version.
+#[get("/gadget", versions = "2026-06-01"..)]
+async fn gadget() -> &'static str {
+    "gadget"
+}
+
+fn ranged() -> App {
+    App::new()
+        .versions(versions())
+        .routes(routes![read_widget_v1, read_widget, replace_widget, gadget])
+}
+
+#[tokio::test]
+async fn each_version_routes_its_own_routes() {
+    let addr = spawn(ranged()).await;
+    let reply = named(addr, "/widget/3", "2026-01-15").await;
+    assert_eq!(reply.json(), json!({"id": 3, "title": "Foo"}));
+    let reply = named(addr, "/widget/3", "2026-03-01").await;
+    assert_eq!(reply.json(), json!({"id": 3, "name": "Foo"}));
+    assert_eq!(
+        get(addr, "/widget/3").await.json(),
+        json!({"id": 3, "name": "Foo"})
+    );
+    let reply = named(addr, "/gadget", "2026-06-01").await;
+    assert_eq!((reply.status, reply.text().as_str()), (200, "gadget"));
+}
+
+#[tokio::test]
+async fn not_found_and_method_not_allowed_are_each_versions() {
+    let addr = spawn(ranged()).await;
+    // Not there yet: 404 at the older versions, echoed.
+    for version in ["2026-01-15", "2026-03-01"] {
+        let reply = named(addr, "/gadget", version).await;
+        assert_eq!(
+            (reply.status, reply.json()),
+            (404, json!({"detail": "Not Found"})),
+            "{version}"
+        );
+        assert_eq!(reply.header("vary"), Some("API-Version"));
+    }
+    // PUT exists from 2026-03-01 on: before, the path is served for GET only.
+    let old = send(addr, "PUT", "/widget/3", &[("API-Version", "2026-01-15")], None).await;
+    assert_eq!(old.status, 405);
+    assert_eq!(old.header("allow"), Some("GET, HEAD"));
+    let new = send(addr, "PUT", "/widget/3", &[("API-Version", "2026-03-01")], None).await;
+    assert_eq!(new.json(), json!({"replaced": 3}));
+    let new = send(
+        addr,
+        "DELETE",
+        "/widget/3",
+        &[("API-Version", "2026-03-01")],
+        None,
+    )
+    .await;
+    assert_eq!((new.status, new.header("allow")), (405, Some("GET, PUT, HEAD")));
+}
+
+#[test]
+fn a_route_in_other_versions_is_not_shadowed() {
+    let service = ranged().build().expect("builds");
+    let shadowed: Vec<(&str, Option<&str>)> = service
+        .route_table()
+        .iter()
+        .map(|row| (row.name, row.shadowed_by.as_ref().map(|(name, _)| *name)))
+        .collect();
+    assert_eq!(
+        shadowed,
+        [
+            ("read_widget_v1", None),
+            ("read_widget", None),
+            ("replace_widget", None),
+            ("gadget", None)
+        ]
+    );
+    // The document is the default version's: the widget of 2026-03-01, no gadget.
+    let doc: Value = serde_json::from_slice(service.openapi_json()).expect("JSON");
+    let get_widget = &doc["paths"]["/widget/{id}"]["get"];
+    assert_eq!(get_widget["operationId"], "read_widget_widget__id__get");
+    assert!(doc["paths"].get("/gadget").is_none(), "{doc}");
+}
+
+#[test]
+fn a_range_naming_an_undeclared_version_or_in_an_app_without_versions_does_not_build() {
+    #[get("/odd", versions = "2026-02-01"..)]
+    async fn odd() -> &'static str {
+        "odd"
+    }
+    let error = App::new()
+        .versions(versions())
+        .routes(routes![read_widget, odd])
+        .build()
+        .map(drop)
+        .expect_err("an undeclared version");
+    let found: Vec<(String, &str)> = error
+        .errors()
+        .map(|mistake| match (mistake.kind(), mistake.declared()) {
+            (MistakeKind::RouteVersions { problem }, Declared::Route { name, .. }) => {
+                (problem.clone(), *name)
+            }
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [(
+            "`2026-02-01` is not a version of the app; its versions are 2026-01-15, 2026-03-01 (default), 2026-06-01 (unreleased)".to_owned(),
+            "odd"
+        )]
+    );
+    let error = App::new()
+        .routes(routes![read_widget])
+        .build()
+        .map(drop)
+        .expect_err("no versions");
+    assert!(
+        matches!(
+            error
+                .errors()
+                .map(|mistake| mistake.kind())
+                .collect::<Vec<_>>()
+                .as_slice(),
+            [MistakeKind::RouteVersions { .. }]
+        ),
+        "{error}"
+    );
 }
