@@ -108,7 +108,8 @@ where
     if log || inner.observe {
         return dispatch_observed(inner, stack, parts, body, log, is_head);
     }
-    let (run, echo) = begin(inner, stack, parts, body, &mut ());
+    let mut echo = None;
+    let run = begin(inner, stack, parts, body, (&mut (), &mut echo));
     ResponseFuture::new(run, None, is_head, echo)
 }
 
@@ -130,7 +131,8 @@ where
     // The answer is recorded where it was made, then moved once, into the future built where it
     // is returned: a future finished in a local was copied out again (≈ 30 instructions per
     // request, callgrind), and moving the answer out of its `Run` cost three copies (≈ 90).
-    let (mut run, echo) = begin(inner, stack, parts, body, &mut observed);
+    let mut echo = None;
+    let mut run = begin(inner, stack, parts, body, (&mut observed, &mut echo));
     // Answered synchronously (most requests): recorded now, so the observer stays on the stack;
     // only an answer still under way takes it along, boxed.
     let pending = match &mut run {
@@ -149,28 +151,30 @@ where
 }
 
 /// Steps 2 to 5 of the module's flow for the request of `parts` and `body`: route it, then down
-/// the app's layers (when it has them) or on to the route; with what the answer echoes of the
-/// request's version, in an app with versions.
+/// the app's layers (when it has them) or on to the route; in an app with versions, what the
+/// answer echoes of the request's version is set in `echo`.
+// `echo` is written through rather than returned beside the `Run`: returned as a tuple, the
+// answer took one more copy (callgrind `GET /item/42` without versions: +64 instructions over the
+// base with the tuple, -30 written through; BENCHMARKS.md, issue 44).
 #[inline(always)]
 fn begin<B, H: Hook>(
     inner: &Arc<Compiled>,
     stack: Option<&Endpoint>,
     parts: Parts,
     body: Received<'_, B>,
-    hook: &mut H,
-) -> (Run<B>, Option<Echo>)
+    (hook, echo): (&mut H, &mut Option<Echo>),
+) -> Run<B>
 where
     B: hyper::body::Body<Data = Bytes> + Look + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
     let routed = route(inner, &parts, hook);
-    let echo = inner
-        .versions
-        .as_ref()
-        .map(|versions| Echo::new(versions, routed.version()));
+    if let Some(versions) = &inner.versions {
+        *echo = Some(Echo::new(versions, routed.version()));
+    }
     // The layers' `call`, the extraction and the handler's first poll run in the request.
     let _entered = hook.enter();
-    let run = match stack {
+    match stack {
         // The app's stack routes again what reaches its bottom: routed here for the layers'
         // `MatchedRoute` and the observer.
         Some(stack) => {
@@ -181,6 +185,5 @@ where
             proceed::through(stack, inner, parts, body, target)
         }
         None => proceed::onward(inner, parts, body, routed),
-    };
-    (run, echo)
+    }
 }
