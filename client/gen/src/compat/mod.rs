@@ -43,6 +43,11 @@
 //! - what is not a break: anything added that is optional (an operation, a status, a parameter, a
 //!   response field, a request field not required), a response narrowed, a request widened,
 //!   descriptions, titles, examples, `info`, the order of anything.
+//!
+//! Not compared (yet): response headers, parameters' `style`/`explode`, `readOnly`/`writeOnly`,
+//! `not`, `if`/`then`/`else`, `dependentRequired`, security schemes; a status key is matched as
+//! written (`default` and `2XX` are keys like any other); a union member's change that another
+//! member absorbs is not reported (the union as a whole still takes the value).
 
 mod blessed;
 mod operations;

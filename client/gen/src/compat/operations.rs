@@ -300,13 +300,16 @@ impl Pair<'_, '_, '_> {
                 continue;
             };
             let at = child(&at, status);
-            let (before, was_at) = match self.old.resolve(before, &was_at) {
-                Ok(resolved) => resolved,
-                Err(error) => return unresolved(found, self.name, &error),
-            };
-            let (answer, at) = match self.new.resolve(answer, &at) {
-                Ok(resolved) => resolved,
-                Err(error) => return unresolved(found, self.name, &error),
+            let resolved = self
+                .old
+                .resolve(before, &was_at)
+                .and_then(|before| Ok((before, self.new.resolve(answer, &at)?)));
+            let ((before, was_at), (answer, at)) = match resolved {
+                Ok(pair) => pair,
+                Err(error) => {
+                    unresolved(found, self.name, &error);
+                    continue;
+                }
             };
             self.answer(status, (&before.content, &was_at), (&answer.content, &at), found);
         }

@@ -112,11 +112,8 @@ impl<'a> Schemas<'a> {
         };
         let mut unmet = Vec::new();
         for alt in from {
-            match meet(to, &alt.ty) {
-                Some(other) => match self.side {
-                    Side::Request => self.alternative(alt, other, found),
-                    Side::Response => self.alternative(other, alt, found),
-                },
+            match self.choose(alt, to) {
+                Some(other) => self.pair(alt, other, found),
                 None if !unmet.contains(&alt.ty) => unmet.push(alt.ty.clone()),
                 None => {}
             }
@@ -141,6 +138,47 @@ impl<'a> Schemas<'a> {
         self.add(found, kind, type_pointer, what);
     }
 
+    /// Compare `alt` (of the side's `from` schema) with `other` (of its `to` schema): old with
+    /// new, whichever side each is on.
+    fn pair(&mut self, alt: &Alt, other: &Alt, found: &mut Found) {
+        match self.side {
+            Side::Request => self.alternative(alt, other, found),
+            Side::Response => self.alternative(other, alt, found),
+        }
+    }
+
+    /// The alternative of `to` that `alt` is compared with: one of its type (or the `number` an
+    /// `integer` is contained in: a request's old integer is accepted as a number, a response's
+    /// new integer was possible as one). Of several (the members of a union of models), the
+    /// first that takes `alt` without a break, tried in this order: the same schema (its
+    /// resolved pointer), the same type, the others; if none does, the first of that order
+    /// (whose breaks are then reported).
+    fn choose<'t>(&self, alt: &Alt, to: &'t [Alt]) -> Option<&'t Alt> {
+        let meets =
+            |other: &&Alt| other.ty == alt.ty || (alt.ty == Type::Integer && other.ty == Type::Number);
+        let mut candidates: Vec<&Alt> = to.iter().filter(meets).collect();
+        candidates.sort_by_key(|other| (other.pointer != alt.pointer, other.ty != alt.ty));
+        if candidates.len() < 2 {
+            return candidates.first().copied();
+        }
+        for other in &candidates {
+            let mut trial = Schemas {
+                old: self.old,
+                new: self.new,
+                side: self.side,
+                operation: self.operation,
+                visited: self.visited.clone(),
+                depth: self.depth,
+            };
+            let mut scratch = Found::default();
+            trial.pair(alt, other, &mut scratch);
+            if scratch.breaks.is_empty() {
+                return Some(other);
+            }
+        }
+        candidates.first().copied()
+    }
+
     /// Compare two alternatives of one type (`old`'s `integer` may be `new`'s `number`).
     fn alternative(&mut self, old: &Alt, new: &Alt, found: &mut Found) {
         self.enums(old, new, found);
@@ -159,7 +197,7 @@ impl<'a> Schemas<'a> {
                 Side::Request => (was, now),
                 Side::Response => (now, was),
             };
-            let what = format!("the constraint is {word}: {keyword} {was} → {now}");
+            let what = format!("the constraint is {word}: {}", change(&was, &now));
             self.add(found, kind, pointer, what);
         }
         match old.ty {
@@ -310,16 +348,6 @@ impl<'a> Schemas<'a> {
             self.schema((a, &op), (b, &np), found);
         }
     }
-}
-
-/// The alternative of `candidates` that meets `ty`: the same type, else the type an `integer`
-/// is contained in (`number`): a request's old integer is accepted as a number, a response's new
-/// integer was possible as a number.
-fn meet<'c>(candidates: &'c [Alt], ty: &Type) -> Option<&'c Alt> {
-    candidates.iter().find(|alt| alt.ty == *ty).or_else(|| match ty {
-        Type::Integer => candidates.iter().find(|alt| alt.ty == Type::Number),
-        _ => None,
-    })
 }
 
 /// `schema`'s alternatives, one per JSON type, its `$ref`s followed.
@@ -587,10 +615,26 @@ fn cuts(a: Option<Bound>, b: Option<Bound>, upper: bool) -> bool {
     }
 }
 
-fn shown(bound: Option<Bound>) -> String {
+/// A keyword's value as shown in a break: the keyword (the bound's own, which may differ from the
+/// one reported: `maximum` against `exclusiveMaximum`) and its value, `none` when absent.
+type Shown = (&'static str, String);
+
+fn shown(bound: Option<Bound>, keyword: &'static str) -> Shown {
     match bound {
-        None => "none".to_owned(),
-        Some((value, _, keyword)) => format!("{keyword} {value}"),
+        None => (keyword, "none".to_owned()),
+        Some((value, _, own)) => (own, value.to_string()),
+    }
+}
+
+/// A change of a keyword in words, old → new: `maxLength 200 → 100`, `maximum 10 →
+/// exclusiveMaximum 10`, `pattern none → `^a``.
+fn change(was: &Shown, now: &Shown) -> String {
+    if was.1 == "none" {
+        format!("{} none → {}", now.0, now.1)
+    } else if now.1 == "none" || now.0 == was.0 {
+        format!("{} {} → {}", was.0, was.1, now.1)
+    } else {
+        format!("{} {} → {} {}", was.0, was.1, now.0, now.1)
     }
 }
 
@@ -606,12 +650,12 @@ fn count(value: Option<u64>) -> Option<f64> {
 
 /// The constraints of `b` (for type `ty`) that refuse a value `a` allows: each keyword, with its
 /// value in `a` and in `b`.
-fn excludes(a: &SchemaObject, b: &SchemaObject, ty: &Type) -> Vec<(&'static str, String, String)> {
+fn excludes(a: &SchemaObject, b: &SchemaObject, ty: &Type) -> Vec<(&'static str, Shown, Shown)> {
     let mut out = Vec::new();
     let mut bounds = |upper: bool, a: Option<Bound>, b: Option<Bound>, keyword: &'static str| {
         if cuts(a, b, upper) {
             let keyword = b.map_or(keyword, |b| b.2);
-            out.push((keyword, shown(a), shown(b)));
+            out.push((keyword, shown(a, keyword), shown(b, keyword)));
         }
     };
     match ty {
@@ -636,9 +680,8 @@ fn excludes(a: &SchemaObject, b: &SchemaObject, ty: &Type) -> Vec<(&'static str,
                     false,
                 ),
             };
-            let (upper_keyword, lower_keyword) = ("maximum", "minimum");
-            bounds(true, limit(a, true), limit(b, true), upper_keyword);
-            bounds(false, limit(a, false), limit(b, false), lower_keyword);
+            bounds(true, limit(a, true), limit(b, true), "maximum");
+            bounds(false, limit(a, false), limit(b, false), "minimum");
         }
         Type::Array => {
             bounds(
@@ -656,6 +699,14 @@ fn excludes(a: &SchemaObject, b: &SchemaObject, ty: &Type) -> Vec<(&'static str,
         }
         _ => {}
     }
+    out.extend(keywords(a, b, ty));
+    out
+}
+
+/// [`excludes`] for the keywords that are not bounds: `multipleOf`, `uniqueItems`, `pattern`,
+/// `format`.
+fn keywords(a: &SchemaObject, b: &SchemaObject, ty: &Type) -> Vec<(&'static str, Shown, Shown)> {
+    let mut out = Vec::new();
     if matches!(ty, Type::Integer | Type::Number) {
         let (was, now) = (number(a.multiple_of.as_ref()), number(b.multiple_of.as_ref()));
         // Every multiple of `was` is a multiple of `now` exactly when `was / now` is whole.
@@ -666,20 +717,28 @@ fn excludes(a: &SchemaObject, b: &SchemaObject, ty: &Type) -> Vec<(&'static str,
         };
         if refused {
             let show = |m: Option<f64>| m.map_or_else(|| "none".to_owned(), |m| m.to_string());
-            out.push(("multipleOf", show(was), show(now)));
+            out.push(("multipleOf", ("multipleOf", show(was)), ("multipleOf", show(now))));
         }
     }
     if *ty == Type::Array && b.unique_items && !a.unique_items {
-        out.push(("uniqueItems", "false".to_owned(), "true".to_owned()));
+        out.push((
+            "uniqueItems",
+            ("uniqueItems", "false".to_owned()),
+            ("uniqueItems", "true".to_owned()),
+        ));
     }
     if *ty == Type::String {
         // Regular expressions (and formats) cannot be compared: a change at all may refuse.
         let text = |o: &Option<String>| o.as_ref().map_or_else(|| "none".to_owned(), |t| format!("`{t}`"));
         if b.pattern.is_some() && b.pattern != a.pattern {
-            out.push(("pattern", text(&a.pattern), text(&b.pattern)));
+            out.push((
+                "pattern",
+                ("pattern", text(&a.pattern)),
+                ("pattern", text(&b.pattern)),
+            ));
         }
         if b.format.is_some() && b.format != a.format {
-            out.push(("format", text(&a.format), text(&b.format)));
+            out.push(("format", ("format", text(&a.format)), ("format", text(&b.format))));
         }
     }
     out

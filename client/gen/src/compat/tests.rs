@@ -356,6 +356,27 @@ fn a_constraint_tightened_breaks_requests_and_loosened_breaks_responses() {
 }
 
 #[test]
+fn a_constraint_change_says_both_values() {
+    let field = |field: Value| both(json!({"type": "object", "properties": {"f": field}}));
+    let found = breaks_of(
+        &field(json!({"type": "integer", "maximum": 10})),
+        &field(json!({"type": "integer", "exclusiveMaximum": 10})),
+    );
+    let said: Vec<&str> = found.iter().map(|b| b.what.as_str()).collect();
+    assert_eq!(
+        said,
+        ["the constraint is tighter: maximum 10 → exclusiveMaximum 10"],
+        "{found:#?}"
+    );
+    let found = breaks_of(
+        &field(json!({"type": "string", "maxLength": 200})),
+        &field(json!({"type": "string"})),
+    );
+    let said: Vec<&str> = found.iter().map(|b| b.what.as_str()).collect();
+    assert_eq!(said, ["the constraint is looser: maxLength 200 → none"]);
+}
+
+#[test]
 fn a_pattern_changed_at_all_breaks_both_sides() {
     let field = |pattern: &str| json!({"type": "object", "properties": {"f": {"type": "string", "pattern": pattern}}});
     let found = breaks_of(&both(field("^a")), &both(field("^[ab]")));
@@ -531,6 +552,30 @@ fn compatible_changes_pass() {
     assert_eq!(breaks_of(&old, &old), []);
 }
 
+/// A union of models: each member is compared with its own counterpart, not the first object.
+#[test]
+fn a_union_of_models_compares_member_with_member() {
+    let pets = |dog_name: Value| {
+        document(
+            id(),
+            json!({"oneOf": [{"$ref": "#/components/schemas/Cat"}, {"$ref": "#/components/schemas/Dog"}]}),
+            json!(true),
+            json!({
+                "Cat": {"type": "object", "properties": {"kind": {"const": "cat"}, "lives": {"type": "integer"}}},
+                "Dog": {"type": "object", "properties": {"kind": {"const": "dog"}, "name": dog_name}}
+            }),
+        )
+    };
+    let old = pets(json!({"type": "string"}));
+    assert_eq!(breaks_of(&old, &old), []);
+    let found = breaks_of(&old, &pets(json!({"type": "string", "maxLength": 5})));
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(
+        found[0].pointer,
+        "#/components/schemas/Dog/properties/name/maxLength"
+    );
+}
+
 #[test]
 fn one_change_reached_from_two_operations_is_one_break() {
     let mut old = both(json!({"type": "object", "properties": {"n": {"type": "integer"}}}));
@@ -540,6 +585,29 @@ fn one_change_reached_from_two_operations_is_one_break() {
     let found = breaks_of(&old, &new);
     assert_eq!(found.len(), 1, "{found:#?}");
     assert_eq!(found[0].operations, ["POST /item/{id}", "GET /copy"]);
+}
+
+/// No false break: every document the repository keeps (ferrapi's, FastAPI's), against itself.
+#[test]
+fn the_repositorys_documents_do_not_break_themselves() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let mut compared = 0;
+    for dir in ["tests/snapshots", "client/tests/documents", "service/openapi"] {
+        let Ok(entries) = std::fs::read_dir(format!("{root}/{dir}")) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.extension().is_none_or(|ext| ext != "json") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("a document");
+            let found = breaks_between(&text, &text).expect("a document");
+            assert_eq!(found, [], "{}", path.display());
+            compared += 1;
+        }
+    }
+    assert!(compared >= 8, "{compared} documents");
 }
 
 #[test]
