@@ -71,6 +71,7 @@ fn route_option_sample(name: &str) -> &'static str {
         "summary" => r#"summary = "x""#,
         "response_description" => r#"response_description = "x""#,
         "paged" => r#"paged(offset = "offset", limit = "size")"#,
+        "versions" => r#"versions = "2026-01-15".."2026-06-01""#,
         other => {
             panic!("route option `{other}` has no sample here: add one, and its row to the manual's tables")
         }

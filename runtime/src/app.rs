@@ -23,6 +23,7 @@ mod checks;
 mod errors;
 mod lifecycle;
 mod problem_details;
+mod versioned;
 
 pub use build_error::{BuildError, Declared, Mistake, MistakeKind};
 
@@ -36,8 +37,9 @@ use crate::group::{Group, Inherited, Mounted, RefusedPrefix};
 use crate::metrics::{HttpMetrics, Metrics};
 use crate::openapi::{document, document_path, fastapi_layout, DocsRoutes, ErrorBody, Info};
 use crate::response::{Body, BoxError, ErrorAnswers};
-use crate::routing::{Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable, Router};
+use crate::routing::{Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable, Router, VersionRouter};
 use crate::validate::SchemaRegistry;
+use crate::versions::{VersionSet, Versions};
 
 /// An application under construction: `App::new().routes(routes![...]).serve(addr)`.
 pub struct App {
@@ -57,6 +59,8 @@ pub struct App {
     layers: Vec<LayerFn>,
     metrics: Option<Metrics>,
     lifecycle: Lifecycle,
+    /// The app's API versions (`App::versions`), when it has them.
+    versions: Option<Versions>,
 }
 
 impl std::fmt::Debug for App {
@@ -69,6 +73,7 @@ impl std::fmt::Debug for App {
             .field("info", &self.info)
             .field("layers", &self.layers.len())
             .field("metrics", &self.metrics)
+            .field("versions", &self.versions)
             .finish()
     }
 }
@@ -101,6 +106,7 @@ impl App {
             layers: Vec::new(),
             metrics: None,
             lifecycle: Lifecycle::default(),
+            versions: None,
         }
     }
 
@@ -171,6 +177,19 @@ impl App {
     /// of the app's own in [`Metrics::registry`] first; they are served with these.
     pub fn metrics(mut self, metrics: Metrics) -> Self {
         self.metrics = Some(metrics);
+        self
+    }
+
+    /// Serve these API versions (see [`Versions`] and the manual's *API versions*): a request
+    /// names one in the versions' header (`API-Version` unless set) or gets the default; one the
+    /// app does not serve is answered 400, listing the served ones; every answer echoes the
+    /// version served in that header, with `Vary` naming it; a route reads it as an
+    /// [`ApiVersion`](crate::versions::ApiVersion) argument. A declaration out of order, or
+    /// whose dates or header are malformed, stops the build ([`MistakeKind::Versions`]).
+    ///
+    /// An app without versions does not pay for them: its requests take the path they took.
+    pub fn versions(mut self, versions: Versions) -> Self {
+        self.versions = Some(versions);
         self
     }
 
@@ -358,9 +377,24 @@ impl App {
     /// OpenAPI document), compile it (what requests run on). Every mistake the checks find is
     /// reported at once.
     pub fn build(self) -> Result<Service, BuildError> {
-        let app = self.wrap_problems();
+        let mut app = self.wrap_problems();
         let mut mistakes = Vec::new();
         let table = app.table().map_err(|found| mistakes.extend(found)).ok();
+        // Before the routes' checks: a route taking `ApiVersion` needs the app's versions.
+        let versions = app.declare_versions(&mut mistakes);
+        match (&app.versions, &versions) {
+            (None, _) => app.check_route_versions(None, &mut mistakes),
+            (Some(_), Some(set)) => app.check_route_versions(Some(set), &mut mistakes),
+            // A refused declaration is the mistake; the ranges are checked once it is fixed.
+            (Some(_), None) => {}
+        }
+        let routers = match (&table, &versions) {
+            (Some(table), Some(set)) if mistakes.is_empty() => app
+                .version_routers(table, set)
+                .map_err(|found| mistakes.extend(found))
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
         app.check(&mut mistakes);
         let validation_error = app
             .validation_error_body()
@@ -371,18 +405,55 @@ impl App {
             return Err(BuildError::new(mistakes));
         };
         BuildError::of(mistakes)?;
-        let openapi_json = app.document(&table, validation_error)?;
-        app.compile(table, openapi_json)
+        // The document is the default version's, in an app with versions (one per version is
+        // item 4 of issue 44).
+        let statuses = match (&versions, routers.as_slice()) {
+            (Some(set), [_, ..]) => routers
+                .get(set.default_index())
+                .map(|router| versioned::statuses_at(router, app.routes.len())),
+            _ => None,
+        };
+        let statuses = statuses.unwrap_or_else(|| table.router.statuses().to_vec());
+        let openapi_json = app.document(&table, &statuses, validation_error)?;
+        app.compile(table, openapi_json, (versions, routers))
+    }
+
+    /// The app's versions compiled (`None` without them), held as a state of the framework's own
+    /// so the `ApiVersion` argument finds them (and its check, when the app is built); every
+    /// problem of the declaration is a mistake.
+    fn declare_versions(&mut self, mistakes: &mut Vec<Mistake>) -> Option<Arc<VersionSet>> {
+        let declared = self.versions.as_ref()?;
+        match declared.compile() {
+            Ok(set) => {
+                self.state.insert(set);
+                self.state.get::<VersionSet>()
+            }
+            Err(problems) => {
+                self.state.insert(VersionSet::refused());
+                mistakes.extend(problems.into_iter().map(|problem| {
+                    Mistake::new(
+                        MistakeKind::Versions { problem },
+                        Declared::App { setting: "versions" },
+                    )
+                }));
+                None
+            }
+        }
     }
 
     /// The OpenAPI document, serialized: the operations of the routes the router serves (a
     /// shadowed route is left out) with what their groups add.
-    fn document(&self, table: &RouteTable, validation_error: Option<ErrorBody>) -> Result<Bytes, BuildError> {
+    fn document(
+        &self,
+        table: &RouteTable,
+        statuses: &[RouteStatus],
+        validation_error: Option<ErrorBody>,
+    ) -> Result<Bytes, BuildError> {
         let mut registry = SchemaRegistry::new();
         registry.separate_input_output(self.info.separate_schemas);
         let mut operations = Vec::new();
         let mut mistakes = Vec::new();
-        let served = table.router.statuses().iter().zip(&table.templates);
+        let served = statuses.iter().zip(&table.templates);
         for (route, (status, template)) in self.routes.iter().zip(served) {
             let def = &route.def;
             if def.include_in_schema && *status == RouteStatus::Served {
@@ -425,8 +496,16 @@ impl App {
     /// The data the per-request path runs on ([`Compiled`]): the router, each route's target
     /// with its groups' layer stacks, the docs pages and metrics (a route they hide is warned
     /// of), the app's layer stack around it all.
-    fn compile(mut self, table: RouteTable, openapi_json: Bytes) -> Result<Service, BuildError> {
-        let route_table = table.rows();
+    fn compile(
+        mut self,
+        table: RouteTable,
+        openapi_json: Bytes,
+        (versions, routers): (Option<Arc<VersionSet>>, Vec<VersionRouter>),
+    ) -> Result<Service, BuildError> {
+        let route_table = match routers.is_empty() {
+            true => table.rows(),
+            false => versioned::rows_per_version(table.rows(), &routers),
+        };
         let matched: Vec<MatchedRoute> = route_table
             .iter()
             .map(|row| MatchedRoute::new(row.path.clone(), row.name))
@@ -471,6 +550,8 @@ impl App {
             docs,
             route_table,
             metrics,
+            versions,
+            routers: routers.into_boxed_slice(),
         };
         Ok(Service::new(compiled, &self.layers))
     }

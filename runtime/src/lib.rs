@@ -149,6 +149,7 @@
 #![doc = include_str!("../manual/18-safe-writes.md")]
 #![doc = include_str!("../manual/19-types.md")]
 #![doc = include_str!("../manual/20-clients.md")]
+#![doc = include_str!("../manual/21-versions.md")]
 // Early answers travel as `Err(Response)`; a response is large, but boxing it on every error
 // path would cost an allocation for nothing.
 #![allow(clippy::result_large_err)]
@@ -176,6 +177,7 @@ mod route_checks;
 mod routing;
 mod server;
 mod validate;
+pub mod versions;
 pub mod ws;
 
 pub mod logging;

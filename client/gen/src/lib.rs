@@ -39,6 +39,7 @@
 // No function over 80 lines (clippy.toml sets the threshold).
 #![warn(clippy::too_many_lines)]
 
+pub mod compat;
 mod docs;
 mod document;
 mod file;
@@ -51,10 +52,9 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
-pub use document::GenError;
+pub use document::{Document, GenError};
 pub use operations::fastapi_function;
 
-use document::Document;
 use operations::BodyKind;
 use types::emit::Context;
 use types::{Schemas, Ty};

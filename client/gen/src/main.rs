@@ -4,6 +4,7 @@
 //! ferrapi-client generate openapi.json -o src/lib.rs
 //! ferrapi-client generate - -o src/client.rs < openapi.json
 //! ferrapi-client typescript-paging openapi.json -o src/paging.ts
+//! ferrapi-client compat released.json openapi.json
 //! ```
 //!
 //! Rules enforced here: the output file is written only when generation succeeded (an error
@@ -11,7 +12,9 @@
 //! standard error, while asking for it (`-h`, `--help`, alone or after `generate`) prints it on
 //! standard output and exits 0, as command-line tools do; the features the client needs of
 //! `ferrapi-client` are printed, with the time generation took; a warning (an `x-paging` the
-//! generator cannot use) is printed and does not fail the command.
+//! generator cannot use) is printed and does not fail the command; `compat` exits 1 when the new
+//! document breaks a caller of the old one (each break on standard error), 0 when it does not,
+//! and 2 when it cannot compare (a usage mistake, a document it cannot read).
 
 // No function over 80 lines (clippy.toml sets the threshold).
 #![warn(clippy::too_many_lines)]
@@ -24,12 +27,16 @@ use ferrapi_client_gen::{generate, GenError, Settings};
 
 const USAGE: &str = "usage: ferrapi-client generate DOCUMENT.json|- -o OUTPUT.rs [--runtime PATH] [--include] [--regenerate COMMAND]
        ferrapi-client typescript-paging DOCUMENT.json|- [-o OUTPUT.ts]
+       ferrapi-client compat OLD.json NEW.json
 
   generate           writes the Rust client of the document
   typescript-paging  writes the TypeScript client's paging table: the GET operations that page
                      (by `x-paging`, or inferred from `skip`/`limit` or `offset`/`limit` integer
                      query parameters and a JSON array answer), keyed by path, with their offset
                      and limit parameters, page size and maximum offset (standard output without -o)
+  compat             lists each change of NEW.json that breaks a caller of OLD.json (a released
+                     version's committed document) by its JSON pointer: exit 1 if there is one,
+                     0 if there is none, 2 if the documents cannot be compared
 
   DOCUMENT.json   the OpenAPI 3.1 document (`-`: standard input)
   -o OUTPUT.rs    where the client is written (`-`: standard output)
@@ -75,6 +82,7 @@ fn run(args: &[String]) -> Result<(), Stop> {
     match args.next().map(String::as_str) {
         Some("generate") => {}
         Some("typescript-paging") => return typescript_paging(args.as_slice()),
+        Some("compat") => return compat(args.as_slice()),
         None => return Err(usage("no command")),
         Some(other) => return Err(usage(&format!("unknown command `{other}`"))),
     }
@@ -179,4 +187,35 @@ fn typescript_paging(args: &[String]) -> Result<(), Stop> {
         }
     }
     Ok(())
+}
+
+/// `compat OLD NEW`.
+fn compat(args: &[String]) -> Result<(), Stop> {
+    let usage = |why: &str| Stop::Fail(2, format!("{why}\n{USAGE}"));
+    let [old, new] = args else {
+        return Err(usage("compat needs two documents: OLD.json NEW.json"));
+    };
+    // A document that cannot be read is "cannot compare" (2), never "breaks" (1).
+    let read = |path: &str| {
+        read(path).map_err(|stop| match stop {
+            Stop::Fail(_, message) => Stop::Fail(2, message),
+            Stop::Help => Stop::Help,
+        })
+    };
+    let (old_text, new_text) = (read(old)?, read(new)?);
+    let breaks = ferrapi_client_gen::compat::breaks_between(&old_text, &new_text)
+        .map_err(|error| Stop::Fail(2, error.to_string()))?;
+    if breaks.is_empty() {
+        eprintln!("ferrapi-client: {new} breaks no caller of {old}");
+        return Ok(());
+    }
+    let mut message = format!(
+        "{new} breaks callers of {old} ({} change{}):",
+        breaks.len(),
+        if breaks.len() == 1 { "" } else { "s" }
+    );
+    for found in &breaks {
+        message.push_str(&format!("\n  - {found}"));
+    }
+    Err(Stop::Fail(1, message))
 }

@@ -174,3 +174,45 @@ fn an_unusable_x_paging_is_a_warning_not_a_failure() {
         );
     }
 }
+
+#[test]
+fn compat_exits_1_naming_each_break_0_when_compatible_2_when_it_cannot_compare() {
+    let document = |answer: &str| {
+        format!(
+            r#"{{"openapi": "3.1.0", "info": {{"title": "t", "version": "1"}}, "paths": {{"/n": {{"get": {{
+                "responses": {{"200": {{"description": "OK", "content": {{"application/json": {{"schema": {answer}}}}}}}}}}}}}}}}}"#
+        )
+    };
+    let old = scratch("compat-old.json");
+    let new = scratch("compat-new.json");
+    std::fs::write(&old, document(r#"{"type": "integer"}"#)).unwrap();
+    std::fs::write(&new, document(r#"{"type": ["integer", "null"]}"#)).unwrap();
+    let run = command().arg("compat").args([&old, &new]).output().unwrap();
+    let said = String::from_utf8_lossy(&run.stderr).into_owned();
+    assert_eq!(run.status.code(), Some(1), "{said}");
+    assert!(said.contains("(1 change):"), "{said}");
+    assert!(
+        said.contains(
+            "response of GET /n: the type is wider: null may now be sent (it was integer) \
+             (at #/paths/~1n/get/responses/200/content/application~1json/schema/type)"
+        ),
+        "{said}"
+    );
+    // The other way round: an answer narrowed breaks no one.
+    let run = command().arg("compat").args([&new, &old]).output().unwrap();
+    assert_eq!(
+        run.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let run = command().arg("compat").arg(&old).output().unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    let run = command()
+        .arg("compat")
+        .arg(&old)
+        .arg(scratch("absent.json"))
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+}

@@ -311,6 +311,18 @@ fn def_body(model: &RouteModel) -> (TokenStream, Assertions) {
         check: check(&arguments),
     });
     let statements = std::mem::take(&mut assertions.statements);
+    // Only a route that names its versions says so: the others' expansion is unchanged.
+    let route_def = match &model.attr.versions {
+        None => route_def,
+        Some(range) => {
+            let some = |end: &Option<syn::LitStr>| match end {
+                Some(date) => quote!(::core::option::Option::Some(#date)),
+                None => quote!(::core::option::Option::None),
+            };
+            let (from, until) = (some(&range.from), some(&range.until));
+            quote!((#route_def).in_versions(#from, #until))
+        }
+    };
     let body = quote! {
         #statements
         #route_def

@@ -4,7 +4,9 @@
 //! Rules enforced here: the attribute starts with the path template as a string literal and
 //! takes only the options of [`ROUTE_OPTIONS`] (`tags(..)`, `status = N`, `responses(N = "..")`,
 //! `include_in_schema = bool`, `deprecated = bool`, `operation_id = ".."`, `summary = ".."`,
-//! `response_description = ".."` and `paged` or `paged(offset = "..", limit = "..")`), the one list the parser, its error and the manual's tables
+//! `response_description = ".."`, `paged` or `paged(offset = "..", limit = "..")` and
+//! `versions = "from".."until"`, each end a `YYYY-MM-DD` date, the end exclusive and after the
+//! start), the one list the parser, its error and the manual's tables
 //! are checked against (`manual_tables.rs`); a status is an unsuffixed integer literal from 100 to 599 and a
 //! response's description a string literal or the path of a `&str` constant, each mistake
 //! reported at the culprit (all of them, not only the first); a route function takes no `self`
@@ -14,6 +16,8 @@
 use proc_macro2::{Span, TokenStream, TokenTree};
 use syn::parse::{ParseStream, Parser};
 use syn::{Attribute, FnArg, Ident, ItemFn, LitInt, LitStr, Pat, Token, Type};
+
+use ferrapi_template::version::is_date;
 
 use crate::attrs::{doc_text, param_attrs, ParamAttrs};
 use crate::diag::Diagnostics;
@@ -40,6 +44,17 @@ pub struct RouteAttr {
     pub response_description: Option<LitStr>,
     /// `paged` or `paged(offset = "..", limit = "..")`: the route answers a list page by page.
     pub paged: Option<Paged>,
+    /// `versions = "2026-01-15"..`: the API versions the route exists in.
+    pub versions: Option<VersionRange>,
+}
+
+/// `versions = "from".."until"`: the first version the route exists in and the first it is gone
+/// in (either left out), each a `YYYY-MM-DD` date; the app checks that they are its versions.
+pub struct VersionRange {
+    /// The first version the route exists in; `None` from the oldest.
+    pub from: Option<LitStr>,
+    /// The first version the route is gone in; `None` to the newest.
+    pub until: Option<LitStr>,
 }
 
 /// A route that pages: the names of its offset and limit query parameters (`skip` and `limit`
@@ -216,6 +231,7 @@ pub(crate) const ROUTE_OPTIONS: &[(&str, &str)] = &[
     ("summary", "summary = \"..\""),
     ("response_description", "response_description = \"..\""),
     ("paged", "paged(offset = \"..\", limit = \"..\")"),
+    ("versions", "versions = \"YYYY-MM-DD\".."),
 ];
 
 /// The error for an option `key` that is not one of [`ROUTE_OPTIONS`], listing them.
@@ -272,6 +288,10 @@ fn route_option(
             *slot = Some(text);
         }
         "paged" => attr.paged = Some(paged(key, input, diag)?),
+        "versions" => {
+            let eq: Token![=] = input.parse()?;
+            attr.versions = versions(tokens_until(input, ',')?, eq.span, diag);
+        }
         // Listed but not read here: `manual_tables.rs` parses every listed option, so this is
         // a test failure before it can be anyone's compile error.
         listed => {
@@ -358,6 +378,7 @@ fn parse_route_attr(input: ParseStream, diag: &mut Diagnostics) -> syn::Result<R
         summary: None,
         response_description: None,
         paged: None,
+        versions: None,
     };
     while !input.is_empty() {
         input.parse::<Token![,]>()?;
@@ -435,4 +456,61 @@ pub fn doc(attrs: &[Attribute]) -> Doc {
         description: (!rest.is_empty()).then(|| rest.to_owned()),
         whole: Some(text),
     }
+}
+
+/// `versions = "from".."until"` (either end left out; `..` for every version): each end a string
+/// literal that is a `YYYY-MM-DD` date, the end exclusive and after the start. Every mistake is
+/// recorded in `diag`, at the culprit (inside the range), and `None` returned.
+fn versions(tokens: TokenStream, span: Span, diag: &mut Diagnostics) -> Option<VersionRange> {
+    const EXAMPLE: &str = "e.g. `versions = \"2026-01-15\"..` (from that version on) or `versions = \"2026-01-15\"..\"2026-06-01\"`";
+    let Ok(syn::Expr::Range(range)) = syn::parse2::<syn::Expr>(tokens.clone()) else {
+        let at = tokens.clone().into_iter().next().map_or(span, |t| t.span());
+        diag.error(at, format!("expected a range of versions, {EXAMPLE}"));
+        return None;
+    };
+    if let syn::RangeLimits::Closed(dots) = range.limits {
+        diag.error(
+            dots.spans[0],
+            "a range of versions does not include its end (the first version the route is gone in): write `..`, not `..=`",
+        );
+        return None;
+    }
+    let mut date = |end: Option<Box<syn::Expr>>| -> Result<Option<LitStr>, ()> {
+        match end.as_deref() {
+            None => Ok(None),
+            Some(syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(lit),
+                ..
+            })) if is_date(&lit.value()) => Ok(Some(lit.clone())),
+            Some(other) => {
+                let message = match other {
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Str(lit),
+                        ..
+                    }) => format!("`{}` is not a version: a date written `YYYY-MM-DD`", lit.value()),
+                    _ => format!("a version is a string literal, a date written `YYYY-MM-DD`; {EXAMPLE}"),
+                };
+                diag.error(syn::spanned::Spanned::span(other), message);
+                Err(())
+            }
+        }
+    };
+    let (from, until) = (date(range.start), date(range.end));
+    let (Ok(from), Ok(until)) = (from, until) else {
+        return None;
+    };
+    if let (Some(from), Some(until)) = (&from, &until) {
+        if from.value() >= until.value() {
+            diag.error(
+                until.span(),
+                format!(
+                    "the range of versions is empty: it ends (the first version the route is gone in, `{}`) before it starts (`{}`)",
+                    until.value(),
+                    from.value()
+                ),
+            );
+            return None;
+        }
+    }
+    Some(VersionRange { from, until })
 }

@@ -5,7 +5,8 @@
 //! - a build reports every mistake of the app at once, not the first: a user fixes them in one
 //!   round instead of one build per mistake;
 //! - the order is stable: by the check that found them (group prefixes, then the route table,
-//!   then the states the routes and their groups' dependencies take, then the app's own
+//!   then the app's versions and the routes' ranges of versions, then the states the routes and their groups' dependencies take,
+//!   then the app's own
 //!   settings, then — once those pass, as the document is written — the routes' `paged`
 //!   promises), and in declaration order within each check;
 //! - each mistake says what is wrong ([`MistakeKind`]) and where it was declared
@@ -172,6 +173,21 @@ pub enum MistakeKind {
         /// What is wrong.
         problems: Vec<String>,
     },
+    /// The app's versions (`App::versions`) are declared wrong: a date that is not
+    /// `YYYY-MM-DD`, released versions out of order or repeated, an unreleased version older
+    /// than a released one, a default that is not released, a malformed header. One mistake per
+    /// problem.
+    Versions {
+        /// What is wrong.
+        problem: String,
+    },
+    /// A route's versions (`versions = "from".."until"`) name a version the app does not
+    /// declare, hold none of its versions, or the app declares no versions. One mistake per
+    /// problem, where the route was added.
+    RouteVersions {
+        /// What is wrong.
+        problem: String,
+    },
     /// The OpenAPI document could not be written.
     Document {
         /// The serializer's message.
@@ -188,7 +204,9 @@ impl fmt::Display for MistakeKind {
             MistakeKind::Template { problem }
             | MistakeKind::RouteConflict { problem }
             | MistakeKind::MissingState { problem }
-            | MistakeKind::DocsUrl { problem } => f.write_str(problem),
+            | MistakeKind::DocsUrl { problem }
+            | MistakeKind::Versions { problem }
+            | MistakeKind::RouteVersions { problem } => f.write_str(problem),
             MistakeKind::TooManyPathParams { max } => write!(f, "more than {max} path parameters"),
             MistakeKind::GroupDependencyState { dependency, problem } => {
                 write!(f, "its groups' dependency `{dependency}`: {problem}")

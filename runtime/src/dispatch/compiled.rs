@@ -17,7 +17,8 @@ use crate::config::Config;
 use crate::extract::{DependencyFn, Shared};
 use crate::metrics::HttpMetrics;
 use crate::openapi::DocsRoutes;
-use crate::routing::{RouteDef, RouteInfo, Router};
+use crate::routing::{RouteDef, RouteInfo, Router, VersionRouter};
+use crate::versions::VersionSet;
 
 /// Everything a request needs of the app, built once by `App::build` and shared by every
 /// connection: the data the pipeline runs on, which every file of this folder reads.
@@ -37,6 +38,10 @@ pub(crate) struct Compiled {
     pub(crate) observe: bool,
     /// What clients can make the process hold (`Config::memory_budget`), when it has a budget.
     pub(crate) budget: Option<Arc<MemoryBudget>>,
+    /// The app's API versions, when it has them (`App::versions`).
+    pub(crate) versions: Option<Arc<VersionSet>>,
+    /// In an app with versions, each version's router (by the version's index); empty without.
+    pub(crate) routers: Box<[VersionRouter]>,
 }
 
 /// One route as the pipeline runs it: what its attribute generated, and what its groups add per

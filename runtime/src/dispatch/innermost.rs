@@ -26,12 +26,11 @@ use hyper::Request;
 
 use super::proceed::onward;
 use super::response_future::ResponseFuture;
-use super::routed::route;
+use super::routed::{route, Routed};
 use super::run::{run, Run};
 use super::{Compiled, Endpoint, LayerFn, Received, ServiceFuture};
 use crate::body::{Handed, HandedOwned, Unhanded};
 use crate::response::{internal_answer, Body, InternalAnswer, Response};
-use crate::routing::Lookup;
 
 /// Build the stacks of `compiled`: each route's (its groups' layers, `Target::layers`) and the
 /// app's (`app_layers`); the compiled app, and the app's stack when it has layers.
@@ -96,7 +95,7 @@ impl<T: Bottom> tower::Service<Request<Body>> for Innermost<T> {
         let owned = parts.extensions.remove::<HandedOwned>();
         let handed = owned.as_ref().map_or_else(Handed::default, HandedOwned::borrow);
         let run = self.0.answer(parts, (Unhanded(body), handed));
-        ServiceFuture(ResponseFuture::new(run, None, false))
+        ServiceFuture(ResponseFuture::new(run, None, false, None))
     }
 }
 
@@ -127,12 +126,17 @@ impl Bottom for RouteOnly {
         let Some(app) = self.app.upgrade() else {
             return Run::ready(internal_answer(self.internal.as_ref()));
         };
-        let found = match app.router.lookup(&parts.method, parts.uri.path()) {
-            Lookup::Found { route, params } if route == self.index => Some(params),
+        // Routed again, as the app's bottom does: the version too is the request's own.
+        let found = match route(&app, &parts, &mut ()) {
+            Routed::Route {
+                index,
+                params,
+                version,
+            } if index == self.index => Some((params, version)),
             _ => None,
         };
         match (found, app.targets.get(self.index)) {
-            (Some(params), Some(target)) => run(&app, self.index, target, parts, body, params),
+            (Some(found), Some(target)) => run(&app, self.index, target, parts, body, found),
             _ => Run::ready(moved_off(&app, &parts)),
         }
     }

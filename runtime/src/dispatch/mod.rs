@@ -71,6 +71,7 @@ pub use service::Service;
 use crate::body::{Handed, Look};
 use crate::logging::ACCESS_TARGET;
 use crate::response::BoxError;
+use crate::versions::Echo;
 use observe::Hook;
 use routed::route;
 use run::Run;
@@ -107,8 +108,9 @@ where
     if log || inner.observe {
         return dispatch_observed(inner, stack, parts, body, log, is_head);
     }
-    let run = begin(inner, stack, parts, body, &mut ());
-    ResponseFuture::new(run, None, is_head)
+    let mut echo = None;
+    let run = begin(inner, stack, parts, body, (&mut (), &mut echo));
+    ResponseFuture::new(run, None, is_head, echo)
 }
 
 /// [`dispatch`] for a request that is observed (see `observe.rs`).
@@ -129,34 +131,47 @@ where
     // The answer is recorded where it was made, then moved once, into the future built where it
     // is returned: a future finished in a local was copied out again (≈ 30 instructions per
     // request, callgrind), and moving the answer out of its `Run` cost three copies (≈ 90).
-    let mut run = begin(inner, stack, parts, body, &mut observed);
+    let mut echo = None;
+    let mut run = begin(inner, stack, parts, body, (&mut observed, &mut echo));
     // Answered synchronously (most requests): recorded now, so the observer stays on the stack;
     // only an answer still under way takes it along, boxed.
     let pending = match &mut run {
         Run::Ready(Poll::Ready(response)) => {
+            if let Some(echo) = &echo {
+                echo.apply(response.headers_mut());
+            }
             observed.record(response);
             None
         }
         _ => Some(Box::new(observed)),
     };
-    ResponseFuture::new(run, pending, is_head)
+    // Echoed already when recorded above (an echo twice would repeat `Vary`).
+    let echo = if pending.is_some() { echo } else { None };
+    ResponseFuture::new(run, pending, is_head, echo)
 }
 
 /// Steps 2 to 5 of the module's flow for the request of `parts` and `body`: route it, then down
-/// the app's layers (when it has them) or on to the route.
+/// the app's layers (when it has them) or on to the route; in an app with versions, what the
+/// answer echoes of the request's version is set in `echo`.
+// `echo` is written through rather than returned beside the `Run`: returned as a tuple, the
+// answer took one more copy (callgrind `GET /item/42` without versions: +64 instructions over the
+// base with the tuple, -30 written through; BENCHMARKS.md, issue 44).
 #[inline(always)]
 fn begin<B, H: Hook>(
     inner: &Arc<Compiled>,
     stack: Option<&Endpoint>,
     parts: Parts,
     body: Received<'_, B>,
-    hook: &mut H,
+    (hook, echo): (&mut H, &mut Option<Echo>),
 ) -> Run<B>
 where
     B: hyper::body::Body<Data = Bytes> + Look + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
     let routed = route(inner, &parts, hook);
+    if let Some(versions) = &inner.versions {
+        *echo = Some(Echo::new(versions, routed.version()));
+    }
     // The layers' `call`, the extraction and the handler's first poll run in the request.
     let _entered = hook.enter();
     match stack {

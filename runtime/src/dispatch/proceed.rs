@@ -36,14 +36,19 @@ where
     B: hyper::body::Body<Data = Bytes> + Look + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
 {
-    let Routed::Route { index, params } = routed else {
+    let Routed::Route {
+        index,
+        params,
+        version,
+    } = routed
+    else {
         return Run::ready(respond_unrouted(inner, &parts, routed));
     };
     let Some(target) = inner.targets.get(index) else {
         return Run::ready(internal_error());
     };
     match &target.stack {
-        None => run(inner, index, target, parts, body, params),
+        None => run(inner, index, target, parts, body, (params, version)),
         Some(stack) => through(stack, inner, parts, body, Some(target)),
     }
 }

@@ -23,23 +23,32 @@ use super::observe::Observed;
 use super::run::Run;
 use crate::body::Unhanded;
 use crate::response::{internal_error, Body, BoxError, Response};
+use crate::versions::Echo;
 
 /// The future of one request's answer.
 pub(crate) struct ResponseFuture<B> {
     run: Run<B>,
     observed: Option<Box<Observed>>,
     is_head: bool,
+    /// The version echoed in the answer, in an app with versions.
+    echo: Option<Echo>,
 }
 
 impl<B> ResponseFuture<B> {
     /// The future of the answer `run`, observed by `observed` (when it is), for a HEAD request
-    /// when `is_head`.
+    /// when `is_head`, echoing `echo` (in an app with versions).
     #[inline(always)]
-    pub(super) fn new(run: Run<B>, observed: Option<Box<Observed>>, is_head: bool) -> Self {
+    pub(super) fn new(
+        run: Run<B>,
+        observed: Option<Box<Observed>>,
+        is_head: bool,
+        echo: Option<Echo>,
+    ) -> Self {
         ResponseFuture {
             run,
             observed,
             is_head,
+            echo,
         }
     }
 }
@@ -56,7 +65,9 @@ where
         // Answered synchronously (most requests): nothing to enter the request for.
         if let Run::Ready(slot) = &mut this.run {
             match slot {
-                Poll::Ready(response) => complete(&mut this.observed, this.is_head, response),
+                Poll::Ready(response) => {
+                    complete(&mut this.observed, (this.is_head, this.echo.as_ref()), response)
+                }
                 // Polled again after answering.
                 Poll::Pending => *slot = Poll::Ready(internal_error()),
             }
@@ -68,14 +79,25 @@ where
             Poll::Ready(response) => response,
         };
         drop(entered);
-        complete(&mut this.observed, this.is_head, &mut response);
+        complete(
+            &mut this.observed,
+            (this.is_head, this.echo.as_ref()),
+            &mut response,
+        );
         Poll::Ready(response)
     }
 }
 
-/// Record the answer (when observed: its id, the access line, the metrics) and drop the body of
-/// a HEAD answer.
-fn complete(observed: &mut Option<Box<Observed>>, is_head: bool, response: &mut Response) {
+/// Echo the version (in an app with versions), record the answer (when observed: its id, the
+/// access line, the metrics) and drop the body of a HEAD answer.
+fn complete(
+    observed: &mut Option<Box<Observed>>,
+    (is_head, echo): (bool, Option<&Echo>),
+    response: &mut Response,
+) {
+    if let Some(echo) = echo {
+        echo.apply(response.headers_mut());
+    }
     if let Some(mut observed) = observed.take() {
         observed.record(response);
     }

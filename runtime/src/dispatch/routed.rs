@@ -3,7 +3,10 @@
 //!
 //! Rules enforced here:
 //! - the metrics endpoint (`App::metrics`) first, then the docs pages and the OpenAPI document,
-//!   then the router (declaration order; a route, else 404, else 405 with `Allow`);
+//!   then, in an app with versions, the request's version (one it does not serve is a 400 before
+//!   any route is looked up; an app without versions pays one `Option` test), then the router
+//!   (the version's own, in an app with versions; declaration order; a route, else 404, else
+//!   405 with `Allow`);
 //! - a request is routed once, before any layer runs, so a layer sees which route answers (the
 //!   [`MatchedRoute`](super::MatchedRoute) extension) and the route is never looked up again;
 //! - the places that are not routes are answered after the layers, so a CORS or compression
@@ -11,21 +14,26 @@
 
 use hyper::header::HeaderValue;
 use hyper::http::request::Parts;
+use hyper::StatusCode;
+use serde_json::Value;
 
 use super::observe::Hook;
 use super::Compiled;
 use crate::extract::PathParams;
 use crate::metrics::RouteKey;
-use crate::response::Response;
+use crate::response::{error_response, Response};
 use crate::routing::Lookup;
+use crate::versions::{Chosen, VersionSet};
 
 /// What routing found for a request.
 #[derive(Debug, Clone)]
 pub(crate) enum Routed {
-    /// Route `index` (declaration order) answers; `params` are its parameters' byte ranges.
+    /// Route `index` (declaration order) answers at `version`; `params` are its parameters'
+    /// byte ranges.
     Route {
         index: usize,
         params: PathParams,
+        version: Chosen,
     },
     /// A docs page or the OpenAPI document (or their 405).
     Docs,
@@ -34,6 +42,19 @@ pub(crate) enum Routed {
     NotFound,
     /// The path exists for the methods of `Allow`.
     MethodNotAllowed(HeaderValue),
+    /// The request named a version the app does not serve.
+    UnknownVersion,
+}
+
+impl Routed {
+    /// The version the request is answered at (`Chosen::NONE` but for a route).
+    #[inline(always)]
+    pub(super) fn version(&self) -> Chosen {
+        match self {
+            Routed::Route { version, .. } => *version,
+            _ => Chosen::NONE,
+        }
+    }
 }
 
 /// Route the request of `parts`, telling `hook` (the observer, or nothing) where it went.
@@ -48,10 +69,24 @@ pub(super) fn route<H: Hook>(inner: &Compiled, parts: &Parts, hook: &mut H) -> R
         hook.docs(path);
         return Routed::Docs;
     }
-    match inner.router.lookup(&parts.method, path) {
+    let (version, lookup) = match &inner.versions {
+        None => (Chosen::NONE, inner.router.lookup(&parts.method, path)),
+        Some(versions) => match versions.choose(&parts.headers) {
+            Ok(chosen) => (chosen, lookup_at(inner, chosen, parts, path)),
+            Err(_) => {
+                hook.routed(RouteKey::Unmatched);
+                return Routed::UnknownVersion;
+            }
+        },
+    };
+    match lookup {
         Lookup::Found { route, params } => {
             hook.routed(RouteKey::Route(route));
-            Routed::Route { index: route, params }
+            Routed::Route {
+                index: route,
+                params,
+                version,
+            }
         }
         Lookup::NotFound => {
             hook.routed(RouteKey::Unmatched);
@@ -61,6 +96,15 @@ pub(super) fn route<H: Hook>(inner: &Compiled, parts: &Parts, hook: &mut H) -> R
             hook.routed(RouteKey::Unmatched);
             Routed::MethodNotAllowed(allow)
         }
+    }
+}
+
+/// The lookup of the request at version `chosen`, in that version's router.
+#[inline(never)]
+fn lookup_at(inner: &Compiled, chosen: Chosen, parts: &Parts, path: &str) -> Lookup {
+    match inner.routers.get(usize::from(chosen.index)) {
+        Some(router) => router.lookup(&parts.method, path),
+        None => Lookup::NotFound,
     }
 }
 
@@ -79,6 +123,29 @@ pub(super) fn respond_unrouted(inner: &Compiled, parts: &Parts, routed: Routed) 
             None => answers.not_found(parts),
         },
         Routed::MethodNotAllowed(allow) => answers.method_not_allowed(parts, allow),
+        Routed::UnknownVersion => match &inner.versions {
+            Some(versions) => unknown_version(versions, parts),
+            None => answers.not_found(parts),
+        },
         Routed::NotFound | Routed::Route { .. } => answers.not_found(parts),
     }
+}
+
+/// The 400 of a request naming a version the app does not serve (unknown, or retired): FastAPI's
+/// `{"detail": …}` (problem details where the app answers with them), naming the header, the
+/// value and every served version.
+#[cold]
+fn unknown_version(versions: &VersionSet, parts: &Parts) -> Response {
+    let header = versions.header();
+    let named = parts
+        .headers
+        .get(header)
+        .map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned())
+        .unwrap_or_default();
+    let detail = format!(
+        "API version '{named}' is not served; name one of these in the {} header: {}",
+        versions.spelled(),
+        versions.listed()
+    );
+    error_response(StatusCode::BAD_REQUEST, &Value::String(detail))
 }

@@ -177,6 +177,7 @@ mod tests {
             shared: &shared,
             charge: None,
             budget: None,
+            version: crate::versions::Chosen::NONE,
         };
         let group = DependencyFn::of::<Counted>();
         let mut errors = ValidationErrors::new();

@@ -1,5 +1,5 @@
 //! The injected arguments: values the server hands a route, which are not part of the API
-//! (`State<T>`, `HeaderMap`, `Method`, `Uri`, `LastEventId`).
+//! (`State<T>`, `HeaderMap`, `Method`, `Uri`, `LastEventId`, `ApiVersion`).
 //!
 //! Rules enforced here: an injected value records no validation error and documents nothing; a
 //! route taking `State<T>` of a type the app does not hold is refused when the app is built
@@ -12,6 +12,7 @@ use super::param::Param;
 use super::request::RequestCx;
 use super::state::{State, StateMap};
 use crate::validate::ValidationErrors;
+use crate::versions::{ApiVersion, VersionSet};
 
 impl<S: Send + Sync + 'static> Extract for State<S> {
     fn extract(cx: &RequestCx<'_>, _param: Param<Self>, _errors: &mut ValidationErrors) -> Option<Self> {
@@ -54,6 +55,27 @@ macro_rules! injected {
 injected!(hyper::HeaderMap, |cx| cx.headers().clone());
 injected!(hyper::Method, |cx| cx.parts().method.clone());
 injected!(hyper::Uri, |cx| cx.parts().uri.clone());
+
+impl Extract for ApiVersion {
+    fn extract(cx: &RequestCx<'_>, _param: Param<Self>, _errors: &mut ValidationErrors) -> Option<Self> {
+        let version = cx
+            .state::<VersionSet>()
+            .and_then(|set| set.get(cx.version.index))
+            .map(|(date, released)| ApiVersion::new(date, cx.version.source, released));
+        if version.is_none() {
+            tracing::error!("route asks for its API version in an app without versions");
+        }
+        version
+    }
+
+    fn check(state: &StateMap) -> Result<(), String> {
+        if state.contains(std::any::TypeId::of::<VersionSet>()) {
+            Ok(())
+        } else {
+            Err("a route takes `ApiVersion` but the app declares no versions; declare them with `App::versions(Versions::released([...]))`".to_owned())
+        }
+    }
+}
 
 // Not recommended: kept out of the list of argument kinds a compile error suggests (that list is
 // the common kinds'; this one is for event streams only).

@@ -20,6 +20,7 @@ use crate::body::BodyInput;
 use crate::budget::{Charge, MemoryBudget};
 use crate::response::ErrorAnswers;
 use crate::validate::{BadBody, ValidationErrors};
+use crate::versions::Chosen;
 
 /// Most parameters a template may have (their ranges are kept inline, without allocating).
 pub(crate) const MAX_PARAMS: usize = 8;
@@ -74,6 +75,8 @@ pub struct RequestCx<'a> {
     pub(crate) charge: Option<&'a Charge>,
     /// The app's memory budget, when it has one (the [`Memory`](super::Memory) argument).
     pub(crate) budget: Option<&'a Arc<MemoryBudget>>,
+    /// The version the request is served at ([`Chosen::NONE`] in an app without versions).
+    pub(crate) version: Chosen,
 }
 
 impl<'a> RequestCx<'a> {

@@ -10,7 +10,9 @@
 //!   OpenAPI fragment builder), the contract between the route macros and the runtime;
 //! - `router`: declaration-order matching on top of matchit, the shadow report, 404/405;
 //! - `table`: templates parsed and the router compiled from the route list (full paths, group
-//!   prefixes included), and the route table.
+//!   prefixes included), and the route table;
+//! - `versioned`: in an app with API versions, one router per version, of the routes that exist
+//!   in it.
 //!
 //! Rules enforced here: the first declared route that matches a request's method and path answers
 //! it, whatever matchit's own preference for static segments; a route that an earlier one always
@@ -21,6 +23,7 @@ mod handler;
 mod route;
 mod router;
 mod table;
+mod versioned;
 
 pub use handler::{start, Call};
 pub(crate) use route::BoxFuture;
@@ -30,3 +33,4 @@ pub(crate) use router::RouterErrorKind;
 pub use router::{Lookup, Router};
 pub use table::RouteInfo;
 pub(crate) use table::{RouteTable, TableError, TableErrorKind};
+pub(crate) use versioned::VersionRouter;

@@ -16,6 +16,7 @@ use crate::extract::{DependencyFn, RequestCx, StateMap};
 use crate::openapi::Operation;
 use crate::response::{internal_error, Response};
 use crate::validate::SchemaRegistry;
+use crate::versions::VersionRange;
 
 /// The boxed future a handler returns.
 pub(crate) type BoxFuture = Pin<Box<dyn Future<Output = Response> + Send + 'static>>;
@@ -88,6 +89,8 @@ pub struct RouteDef {
     pub(crate) include_in_schema: bool,
     pub(crate) operation: fn(&mut SchemaRegistry) -> Operation,
     pub(crate) check: fn(&StateMap) -> Result<(), String>,
+    /// The API versions the route exists in (`versions = ..`; every version unless it says).
+    pub(crate) versions: VersionRange,
 }
 
 /// How a route takes its request body: read by the dispatcher before the handler runs, handed
@@ -141,6 +144,18 @@ impl RouteDef {
     pub fn path(&self) -> &'static str {
         self.path
     }
+
+    /// The API versions the route exists in.
+    pub fn versions(&self) -> VersionRange {
+        self.versions
+    }
+
+    /// The route in the versions from `from` until, not including, `until` (the route option
+    /// `versions = "from".."until"` writes this call).
+    pub fn in_versions(mut self, from: Option<&'static str>, until: Option<&'static str>) -> Self {
+        self.versions = VersionRange::new(from, until);
+        self
+    }
 }
 
 /// What a route attribute generates for one route; [`RouteDef`] is made from it. Named fields,
@@ -185,6 +200,7 @@ impl From<RouteParts> for RouteDef {
             include_in_schema,
             operation,
             check,
+            versions: VersionRange::ALL,
         }
     }
 }

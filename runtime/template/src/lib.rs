@@ -1,6 +1,7 @@
 //! The path-template grammar of ferrapi, in one place: the route macros check a template with it
 //! at compile time (so a mistake is reported at the attribute), and the router compiles it at
-//! start-up. Dependency-free.
+//! start-up. Dependency-free. Its `version` module is the grammar of an API version (a date),
+//! shared the same way by the route option `versions = ..` and `App::versions`.
 //!
 //! ```
 //! use ferrapi_template::Template;
@@ -27,6 +28,8 @@
 //!   parameters of its own template); [`join`] puts it before a route's template.
 
 #![forbid(unsafe_code)]
+
+pub mod version;
 
 use std::fmt;
 

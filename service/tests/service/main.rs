@@ -1,6 +1,6 @@
 //! The Resource API's tests over real HTTP on 127.0.0.1: its routes served in-process on both
 //! stores (`group_a`, `group_b`, `bird_numbers`, `bird_text`, `clinic`, `openapi`, `security`,
-//! `faults`), the store conformance suite (`store`, `references` for the reference-checked writes and what a
+//! `faults`), the released document checked for breaks (`compat`), the store conformance suite (`store`, `references` for the reference-checked writes and what a
 //! killed process leaves of them, `versions` for the versioned writes), and the real
 //! `resource-api` binary started, signalled and killed (`clinic_restart`, `durability`, `graceful_shutdown`, and the ignored `soak`), three of
 //! them over one store at once (`scale_out`, and `safe_writes` for `If-Match` and
@@ -25,6 +25,7 @@ mod bird_text;
 mod client;
 mod clinic;
 mod clinic_restart;
+mod compat;
 mod deep_paging;
 mod durability;
 mod faults;

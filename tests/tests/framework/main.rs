@@ -65,4 +65,5 @@ mod unions;
 mod upload_args;
 mod uploads;
 mod validators;
+mod versions;
 mod websocket;

@@ -96,8 +96,26 @@ pub struct SchemaObject {
     pub prefix_items: Option<Vec<Schema>>,
     /// `maxItems`.
     pub max_items: Option<u64>,
+    /// `minItems`.
+    pub min_items: Option<u64>,
+    /// `uniqueItems`.
+    pub unique_items: bool,
+    /// `maxLength`.
+    pub max_length: Option<u64>,
+    /// `minLength`.
+    pub min_length: Option<u64>,
+    /// `pattern`.
+    pub pattern: Option<String>,
     /// `maximum` (any JSON number, as written).
     pub maximum: Option<Value>,
+    /// `exclusiveMaximum` (a number in 3.1; as written).
+    pub exclusive_maximum: Option<Value>,
+    /// `minimum` (as written).
+    pub minimum: Option<Value>,
+    /// `exclusiveMinimum` (a number in 3.1; as written).
+    pub exclusive_minimum: Option<Value>,
+    /// `multipleOf` (as written).
+    pub multiple_of: Option<Value>,
     /// `anyOf`.
     pub any_of: Option<Vec<Schema>>,
     /// `oneOf`.
@@ -185,7 +203,16 @@ impl SchemaObject {
             items: schema("items")?,
             prefix_items: schemas("prefixItems")?,
             max_items: object.count("maxItems")?,
+            min_items: object.count("minItems")?,
+            unique_items: object.boolean("uniqueItems")? == Some(true),
+            max_length: object.count("maxLength")?,
+            min_length: object.count("minLength")?,
+            pattern: object.string("pattern")?,
             maximum: object.value("maximum").cloned(),
+            exclusive_maximum: object.value("exclusiveMaximum").cloned(),
+            minimum: object.value("minimum").cloned(),
+            exclusive_minimum: object.value("exclusiveMinimum").cloned(),
+            multiple_of: object.value("multipleOf").cloned(),
             any_of: schemas("anyOf")?,
             one_of: schemas("oneOf")?,
             all_of: schemas("allOf")?,

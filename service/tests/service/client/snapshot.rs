@@ -3,25 +3,11 @@
 //! a change to the document fails this test until the client is regenerated with the command in
 //! its message (and in the file's header).
 
-use resource_api::config::Group;
-use resource_api::Db;
-
 /// The command that regenerates the client.
 const REGENERATE: &str = "UPDATE_SNAPSHOTS=1 cargo test -p resource-api --test service client::snapshot";
 
 fn document() -> String {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    runtime.block_on(async {
-        let (store, conn, _dir) = crate::support::sqlite_store("client_snapshot").await;
-        let db = Db::prepare(store, conn.effective()).await.expect("prepare");
-        let service = resource_api::app(Group::All, Some(db))
-            .build()
-            .expect("the app builds");
-        String::from_utf8(service.openapi_json().to_vec()).expect("UTF-8")
-    })
+    crate::support::served_document("client_snapshot")
 }
 
 #[test]

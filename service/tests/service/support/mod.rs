@@ -66,6 +66,25 @@ pub async fn sqlite_store(tag: &str) -> (Store, StoreLocation, TempDir) {
     (store, conn, dir)
 }
 
+/// The document the service serves with the binary's defaults (`--group all`, `GET /api/env`
+/// served), as JSON text: the one its generated client and its released baseline are made of.
+pub fn served_document(tag: &str) -> String {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async {
+        let (store, conn, _dir) = sqlite_store(tag).await;
+        let db = resource_api::Db::prepare(store, conn.effective())
+            .await
+            .expect("prepare");
+        let service = resource_api::app(resource_api::config::Group::All, Some(db))
+            .build()
+            .expect("the app builds");
+        String::from_utf8(service.openapi_json().to_vec()).expect("UTF-8")
+    })
+}
+
 /// `MONGODB_TEST_URI` with its database replaced by a fresh one named after `tag`, or `None`
 /// (outside CI only) when no test server was given.
 pub fn mongo_uri(tag: &str) -> Option<String> {

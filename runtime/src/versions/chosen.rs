@@ -1,0 +1,254 @@
+//! The versions an app serves, compiled for requests ([`VersionSet`]); what one request chose
+//! ([`Chosen`]); and what its answer carries back ([`Echo`]).
+//!
+//! Rules enforced here: choosing reads one header (by its compiled name) and compares its value
+//! with the served versions, newest first, byte for byte (a value that is not exactly a served
+//! version's date, whitespace or case included, is not one); the header named twice is answered
+//! by its first value; the answer echoes the version served and says it varies by that header,
+//! added to whatever `Vary` it has already.
+
+use std::sync::Arc;
+
+use hyper::header::{HeaderMap, HeaderName, HeaderValue, VARY};
+
+use super::argument::VersionSource;
+
+/// The served versions, oldest first (the released ones, then the unreleased one), with what a
+/// request needs of them made once.
+#[derive(Debug)]
+pub(crate) struct VersionSet {
+    header: HeaderName,
+    /// The header's name as the app spelled it (`API-Version`), for `Vary` and messages.
+    spelled: &'static str,
+    /// `header` as a `Vary` value.
+    vary: HeaderValue,
+    dates: Vec<&'static str>,
+    /// Each version's date as a header value, for the echo.
+    values: Vec<HeaderValue>,
+    /// How many of `dates` are released (the rest, at most one, is the unreleased one).
+    released: usize,
+    /// The index of the version a request naming none gets.
+    default: u8,
+}
+
+/// What a request chose: the index of its version among the served ones, and where the choice
+/// came from. Two bytes, carried from routing to the route's `RequestCx`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Chosen {
+    pub(crate) index: u8,
+    pub(crate) source: VersionSource,
+}
+
+impl Chosen {
+    /// The choice of a request to an app without versions.
+    pub(crate) const NONE: Chosen = Chosen {
+        index: u8::MAX,
+        source: VersionSource::Default,
+    };
+}
+
+/// What an answer of a versioned app carries back: the served version (none for a request whose
+/// version was refused) in the version's header, and `Vary` naming that header.
+#[derive(Debug, Clone)]
+pub(crate) struct Echo {
+    set: Arc<VersionSet>,
+    index: u8,
+}
+
+impl VersionSet {
+    /// The set of `dates` (oldest first; the first `released` released), read from `header`,
+    /// `default` the index of the default version. The caller checked them (`declare.rs`), so
+    /// there are at most 255 and `default` is one of them.
+    /// `Vary` names the header as the app spelled it (`spelled`).
+    pub(crate) fn new(
+        (header, spelled): (HeaderName, &'static str),
+        dates: Vec<&'static str>,
+        released: usize,
+        default: usize,
+    ) -> Self {
+        let vary = HeaderValue::from_str(spelled).unwrap_or(HeaderValue::from_static("api-version"));
+        VersionSet {
+            vary,
+            spelled,
+            // A checked date is visible ASCII, so a valid header value.
+            values: dates.iter().map(|date| HeaderValue::from_static(date)).collect(),
+            header,
+            dates,
+            released,
+            default: u8::try_from(default).unwrap_or(0),
+        }
+    }
+
+    /// The version the request of `headers` chose, or `Err` with the value it named when the app
+    /// does not serve that version.
+    #[inline]
+    pub(crate) fn choose<'h>(&self, headers: &'h HeaderMap) -> Result<Chosen, &'h HeaderValue> {
+        let Some(named) = headers.get(&self.header) else {
+            return Ok(Chosen {
+                index: self.default,
+                source: VersionSource::Default,
+            });
+        };
+        let bytes = named.as_bytes();
+        match self.dates.iter().rposition(|date| date.as_bytes() == bytes) {
+            Some(index) => Ok(Chosen {
+                index: u8::try_from(index).unwrap_or(u8::MAX),
+                source: VersionSource::Header,
+            }),
+            None => Err(named),
+        }
+    }
+
+    /// The date of version `index`, and whether it is released.
+    pub(crate) fn get(&self, index: u8) -> Option<(&'static str, bool)> {
+        let index = usize::from(index);
+        self.dates.get(index).map(|date| (*date, index < self.released))
+    }
+
+    /// The set of an app whose declaration was refused: it serves nothing (the app does not
+    /// build), but tells the routes' checks that the app declared versions, so a route taking
+    /// `ApiVersion` is not reported as well as the declaration.
+    pub(crate) fn refused() -> Self {
+        VersionSet {
+            header: HeaderName::from_static("api-version"),
+            spelled: "API-Version",
+            vary: HeaderValue::from_static("API-Version"),
+            dates: Vec::new(),
+            values: Vec::new(),
+            released: 0,
+            default: 0,
+        }
+    }
+
+    /// The header requests name their version in.
+    pub(crate) fn header(&self) -> &HeaderName {
+        &self.header
+    }
+
+    /// The index of the default version.
+    pub(crate) fn default_index(&self) -> usize {
+        usize::from(self.default)
+    }
+
+    /// The served versions' dates, oldest first.
+    pub(crate) fn dates(&self) -> &[&'static str] {
+        &self.dates
+    }
+
+    /// The header's name as the app spelled it.
+    pub(crate) fn spelled(&self) -> &'static str {
+        self.spelled
+    }
+
+    /// The served versions, oldest first, each with what it is to a caller (`default`,
+    /// `unreleased`), for the answer to a refused version: `2026-01-15, 2026-03-01 (default)`.
+    pub(crate) fn listed(&self) -> String {
+        let mut listed = Vec::with_capacity(self.dates.len());
+        for (index, date) in self.dates.iter().enumerate() {
+            listed.push(if index == usize::from(self.default) {
+                format!("{date} (default)")
+            } else if index >= self.released {
+                format!("{date} (unreleased)")
+            } else {
+                (*date).to_owned()
+            });
+        }
+        listed.join(", ")
+    }
+}
+
+impl Echo {
+    /// The echo of `chosen` (`Chosen::NONE` for a refused version) from `set`.
+    #[inline]
+    pub(crate) fn new(set: &Arc<VersionSet>, chosen: Chosen) -> Self {
+        Echo {
+            set: set.clone(),
+            index: chosen.index,
+        }
+    }
+
+    /// Add the echo to the headers of an answer: the version served, and `Vary`.
+    #[inline]
+    pub(crate) fn apply(&self, headers: &mut HeaderMap) {
+        let set = &self.set;
+        if let Some(value) = set.values.get(usize::from(self.index)) {
+            headers.insert(set.header.clone(), value.clone());
+        }
+        headers.append(VARY, set.vary.clone());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::versions::Versions;
+
+    fn set() -> VersionSet {
+        crate::versions::sample()
+    }
+
+    fn headers(value: &str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert("api-version", HeaderValue::from_str(value).unwrap());
+        headers
+    }
+
+    #[test]
+    fn a_request_naming_none_gets_the_newest_released() {
+        let chosen = set().choose(&HeaderMap::new()).unwrap();
+        assert_eq!((chosen.index, chosen.source), (1, VersionSource::Default));
+    }
+
+    #[test]
+    fn a_named_version_is_served_exactly() {
+        let set = set();
+        assert_eq!(set.choose(&headers("2026-01-15")).unwrap().index, 0);
+        assert_eq!(set.choose(&headers("2026-06-01")).unwrap().index, 2);
+        assert_eq!(
+            set.choose(&headers("2026-01-15")).unwrap().source,
+            VersionSource::Header
+        );
+        assert!(set.choose(&headers(" 2026-01-15")).is_err());
+        assert!(set.choose(&headers("2025-12-31")).is_err());
+        assert_eq!(set.get(2), Some(("2026-06-01", false)));
+        assert_eq!(set.get(1), Some(("2026-03-01", true)));
+        assert_eq!(set.get(3), None);
+    }
+
+    #[test]
+    fn the_list_marks_the_default_and_the_unreleased() {
+        assert_eq!(
+            set().listed(),
+            "2026-01-15, 2026-03-01 (default), 2026-06-01 (unreleased)"
+        );
+    }
+
+    #[test]
+    fn the_echo_adds_to_vary() {
+        let set = Arc::new(set());
+        let mut headers = HeaderMap::new();
+        headers.insert(VARY, HeaderValue::from_static("accept-encoding"));
+        Echo::new(
+            &set,
+            Chosen {
+                index: 0,
+                source: VersionSource::Header,
+            },
+        )
+        .apply(&mut headers);
+        assert_eq!(headers["api-version"], "2026-01-15");
+        let vary: Vec<_> = headers.get_all(VARY).iter().collect();
+        assert_eq!(vary, ["accept-encoding", "API-Version"]);
+        let spelled = Versions::released(["2026-01-15"])
+            .header("x-version")
+            .compile()
+            .unwrap();
+        let mut echoed = HeaderMap::new();
+        Echo::new(&Arc::new(spelled), Chosen::NONE).apply(&mut echoed);
+        assert_eq!(echoed[VARY], "x-version");
+        let mut refused = HeaderMap::new();
+        Echo::new(&set, Chosen::NONE).apply(&mut refused);
+        assert!(!refused.contains_key("api-version"));
+        assert_eq!(refused[VARY], "API-Version");
+    }
+}

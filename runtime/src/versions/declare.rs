@@ -1,0 +1,219 @@
+//! What an app declares of its versions ([`Versions`]), and the checks that turn a declaration
+//! into the set requests are answered from (`VersionSet`), or into every problem found.
+//!
+//! Rules enforced here: every problem of a declaration is reported at once (the app's build turns
+//! each into a `MistakeKind::Versions`); a version is a real calendar date written `YYYY-MM-DD`;
+//! released versions strictly increase (a repeated one is out of order too); the unreleased
+//! version, when there is one, is newer than every released one; the default is a released
+//! version; the header is a valid header name, and not one HTTP or ferrapi gives a meaning of its
+//! own (`Vary`, `Content-Type`...), which would make the echo overwrite it.
+
+use hyper::header::HeaderName;
+
+use ferrapi_template::version::is_date;
+
+use super::chosen::VersionSet;
+
+/// The header a request names its version in unless the app names another.
+pub(crate) const DEFAULT_HEADER: &str = "API-Version";
+
+/// The most versions an app may declare (a request's choice is one byte).
+pub(crate) const MAX_VERSIONS: usize = 255;
+
+/// The versions of an app, for [`App::versions`](crate::App::versions): its released versions,
+/// oldest first, as dates (`"2026-01-15"`), and at most one unreleased version under
+/// development.
+///
+/// ```
+/// use ferrapi::versions::Versions;
+/// let versions = Versions::released(["2026-01-15", "2026-03-01"])
+///     .unreleased("2026-06-01")
+///     .header("API-Version");
+/// # let _ = versions;
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Versions {
+    pub(crate) released: Vec<&'static str>,
+    pub(crate) unreleased: Option<&'static str>,
+    pub(crate) header: &'static str,
+    pub(crate) default: Option<&'static str>,
+}
+
+impl Versions {
+    /// The released versions, oldest first (each `YYYY-MM-DD`, strictly increasing). A request
+    /// that names none gets the newest (see [`Versions::default_version`]).
+    pub fn released(dates: impl IntoIterator<Item = &'static str>) -> Self {
+        Versions {
+            released: dates.into_iter().collect(),
+            unreleased: None,
+            header: DEFAULT_HEADER,
+            default: None,
+        }
+    }
+
+    /// The version under development, newer than every released one: served only to a request
+    /// that names it, never the default, and (once documents are committed) free to change.
+    pub fn unreleased(mut self, date: &'static str) -> Self {
+        self.unreleased = Some(date);
+        self
+    }
+
+    /// The header a request names its version in, and the answer echoes it in (`API-Version`
+    /// unless set; any case, as header names are).
+    pub fn header(mut self, name: &'static str) -> Self {
+        self.header = name;
+        self
+    }
+
+    /// Pin the version a request naming none gets to a released one other than the newest (a
+    /// service that releases a version before moving its default callers onto it).
+    pub fn default_version(mut self, date: &'static str) -> Self {
+        self.default = Some(date);
+        self
+    }
+
+    /// The set requests are answered from, or every problem of the declaration (one sentence
+    /// each, in the order: header, dates, order, unreleased, default, count).
+    pub(crate) fn compile(&self) -> Result<VersionSet, Vec<String>> {
+        let mut problems = Vec::new();
+        let header = header_name(self.header)
+            .map_err(|problem| problems.push(problem))
+            .ok();
+        if self.released.is_empty() {
+            problems.push("no released version: declare at least one, oldest first".to_owned());
+        }
+        let all = self.released.iter().chain(&self.unreleased);
+        for date in all.clone().filter(|date| !is_date(date)) {
+            problems.push(format!("version `{date}` is not a date written `YYYY-MM-DD`"));
+        }
+        for pair in self.released.windows(2) {
+            if let [older, newer] = pair {
+                if older >= newer {
+                    problems.push(format!(
+                        "released versions must be declared oldest first, each once: `{newer}` comes after `{older}`"
+                    ));
+                }
+            }
+        }
+        let newest = self.released.last().copied();
+        if let (Some(unreleased), Some(newest)) = (self.unreleased, newest) {
+            if unreleased <= newest {
+                problems.push(format!(
+                    "the unreleased version `{unreleased}` must be newer than the newest released one, `{newest}`"
+                ));
+            }
+        }
+        let default = match self.default {
+            None => self.released.len().checked_sub(1),
+            Some(date) => {
+                let found = self.released.iter().position(|released| *released == date);
+                if found.is_none() {
+                    let unreleased = self.unreleased == Some(date);
+                    problems.push(if unreleased {
+                        format!("the default version `{date}` is unreleased; pin a released one")
+                    } else {
+                        format!("the default version `{date}` is not one of the released versions")
+                    });
+                }
+                found
+            }
+        };
+        if all.clone().count() > MAX_VERSIONS {
+            problems.push(format!("more than {MAX_VERSIONS} versions"));
+        }
+        match (header, default) {
+            (Some(header), Some(default)) if problems.is_empty() => Ok(VersionSet::new(
+                (header, self.header),
+                self.released.iter().copied().chain(self.unreleased).collect(),
+                self.released.len(),
+                default,
+            )),
+            _ => Err(problems),
+        }
+    }
+}
+
+/// The header `name`, checked: a valid name (compared in lower case), and not one whose meaning
+/// HTTP or ferrapi fixes.
+fn header_name(name: &str) -> Result<HeaderName, String> {
+    let parsed = HeaderName::from_bytes(name.as_bytes())
+        .map_err(|_| format!("`{name}` is not a valid header name"))?;
+    const TAKEN: &[&str] = &[
+        "vary",
+        "content-type",
+        "content-length",
+        "etag",
+        "host",
+        "x-request-id",
+        "idempotency-key",
+        "deprecation",
+        "sunset",
+    ];
+    if TAKEN.contains(&parsed.as_str()) {
+        return Err(format!(
+            "`{name}` has a meaning of its own in HTTP or ferrapi; name the version's header otherwise"
+        ));
+    }
+    Ok(parsed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problems(versions: Versions) -> Vec<String> {
+        versions.compile().err().unwrap_or_default()
+    }
+
+    #[test]
+    fn a_good_declaration_compiles() {
+        let set = Versions::released(["2026-01-15", "2026-03-01"])
+            .unreleased("2026-06-01")
+            .compile();
+        assert!(set.is_ok(), "{set:?}");
+    }
+
+    #[test]
+    fn every_problem_is_reported() {
+        let found = problems(
+            Versions::released(["2026-03-01", "2026-01-15", "2026-02-30"])
+                .unreleased("2026-02-01")
+                .default_version("2025-01-01")
+                .header("Vary"),
+        );
+        assert_eq!(
+            found,
+            [
+                "`Vary` has a meaning of its own in HTTP or ferrapi; name the version's header otherwise",
+                "version `2026-02-30` is not a date written `YYYY-MM-DD`",
+                "released versions must be declared oldest first, each once: `2026-01-15` comes after `2026-03-01`",
+                "the unreleased version `2026-02-01` must be newer than the newest released one, `2026-02-30`",
+                "the default version `2025-01-01` is not one of the released versions",
+            ]
+        );
+    }
+
+    #[test]
+    fn repeated_empty_and_unreleased_default_are_refused() {
+        assert_eq!(
+            problems(Versions::released(["2026-01-15", "2026-01-15"])),
+            ["released versions must be declared oldest first, each once: `2026-01-15` comes after `2026-01-15`"]
+        );
+        assert_eq!(
+            problems(Versions::released([])),
+            ["no released version: declare at least one, oldest first"]
+        );
+        assert_eq!(
+            problems(
+                Versions::released(["2026-01-15"])
+                    .unreleased("2026-06-01")
+                    .default_version("2026-06-01")
+            ),
+            ["the default version `2026-06-01` is unreleased; pin a released one"]
+        );
+        assert_eq!(
+            problems(Versions::released(["2026-01-15"]).header("bad header")),
+            ["`bad header` is not a valid header name"]
+        );
+    }
+}

@@ -1,0 +1,38 @@
+//! API versions (issue 44): the dated versions an app serves, and the choice of one per request.
+//!
+//! Its files: `declare`, what an app declares ([`Versions`]) and the checks of it; `chosen`, the
+//! compiled set a request is answered from ([`VersionSet`]) and what a request chose
+//! ([`Chosen`]); `argument`, what a route sees of it ([`ApiVersion`]); `range`, the versions a
+//! route exists in ([`VersionRange`]).
+//!
+//! Rules enforced here:
+//! - a version is a date, `YYYY-MM-DD` (Stripe's and Cadwyn's choice: it says when, and sorts as
+//!   text); the released ones are declared oldest first, strictly increasing, and at most one
+//!   unreleased version comes after the newest released one;
+//! - a request names its version in one header (`API-Version` unless the app names another);
+//!   a request naming none gets the default (the newest released version unless the app pins
+//!   another released one); the unreleased version is served only to a request that names it;
+//! - a request naming a version the app does not serve (unknown, or retired: removed from the
+//!   list) is refused before it is routed (the dispatcher answers 400, listing the served ones);
+//! - everything a request needs is computed when the app is built: the header's name, each
+//!   version's echoed header value; choosing is one header lookup and a few 10-byte compares,
+//!   newest first; an app without versions never comes here (its `Option` is `None`).
+
+mod argument;
+mod chosen;
+mod declare;
+mod range;
+
+pub use argument::{ApiVersion, VersionSource};
+pub(crate) use chosen::{Chosen, Echo, VersionSet};
+pub use declare::Versions;
+pub use range::VersionRange;
+
+/// The versions the tests of this folder serve: two released, one unreleased.
+#[cfg(test)]
+fn sample() -> VersionSet {
+    Versions::released(["2026-01-15", "2026-03-01"])
+        .unreleased("2026-06-01")
+        .compile()
+        .unwrap_or_else(|problems| panic!("{problems:?}"))
+}
