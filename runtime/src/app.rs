@@ -37,6 +37,7 @@ use crate::metrics::{HttpMetrics, Metrics};
 use crate::openapi::{document, document_path, fastapi_layout, DocsRoutes, ErrorBody, Info};
 use crate::response::{Body, BoxError, ErrorAnswers};
 use crate::routing::{Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable, Router};
+use crate::trace::{Tracing, TracingOn};
 use crate::validate::SchemaRegistry;
 
 /// An application under construction: `App::new().routes(routes![...]).serve(addr)`.
@@ -44,7 +45,8 @@ pub struct App {
     routes: Vec<Mounted>,
     /// Groups with a malformed prefix, refused when the app is built.
     refused: Vec<RefusedPrefix>,
-    /// The user's state (`App::state`), and nothing else.
+    /// The user's state (`App::state`), and nothing else but the marker of tracing
+    /// (`trace::TracingOn`), which a `TraceContext` argument checks for.
     state: StateMap,
     /// The app's error answers (`App::on_not_found`, ...).
     answers: ErrorAnswers,
@@ -56,6 +58,8 @@ pub struct App {
     info: Info,
     layers: Vec<LayerFn>,
     metrics: Option<Metrics>,
+    /// The app's tracing (`App::tracing`), when it traces.
+    tracing: Option<Tracing>,
     lifecycle: Lifecycle,
 }
 
@@ -69,6 +73,7 @@ impl std::fmt::Debug for App {
             .field("info", &self.info)
             .field("layers", &self.layers.len())
             .field("metrics", &self.metrics)
+            .field("tracing", &self.tracing)
             .finish()
     }
 }
@@ -100,6 +105,7 @@ impl App {
             },
             layers: Vec::new(),
             metrics: None,
+            tracing: None,
             lifecycle: Lifecycle::default(),
         }
     }
@@ -171,6 +177,19 @@ impl App {
     /// of the app's own in [`Metrics::registry`] first; they are served with these.
     pub fn metrics(mut self, metrics: Metrics) -> Self {
         self.metrics = Some(metrics);
+        self
+    }
+
+    /// Trace every request with W3C Trace Context (off by default): its `traceparent` read (the
+    /// caller's trace continued when valid, a new one otherwise), a span id of its own, the
+    /// sampler's decision; its trace id, span id and flags on the access line and on every line
+    /// logged while it is handled; a route can take them as a
+    /// [`TraceContext`](crate::trace::TraceContext) argument. `Tracing::from_env()` reads
+    /// OpenTelemetry's `OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG` and `OTEL_PROPAGATORS`.
+    /// See the manual's *Tracing* section.
+    pub fn tracing(mut self, tracing: Tracing) -> Self {
+        self.state.insert(TracingOn);
+        self.tracing = Some(tracing);
         self
     }
 
@@ -453,7 +472,8 @@ impl App {
                 answers: self.answers,
                 tasks: self.tasks,
             },
-            observe: self.config.request_ids || metrics.is_some(),
+            observe: self.config.request_ids || metrics.is_some() || self.tracing.is_some(),
+            tracer: self.tracing.as_ref().map(Tracing::compile),
             budget: self.config.memory_budget.map(MemoryBudget::new),
             config: self.config,
             openapi_json,

@@ -157,6 +157,7 @@ where
     B::Error: Into<BoxError>,
 {
     let routed = route(inner, &parts, hook);
+    let trace = hook.trace();
     // The layers' `call`, the extraction and the handler's first poll run in the request.
     let _entered = hook.enter();
     match stack {
@@ -167,8 +168,8 @@ where
                 routed::Routed::Route { index, .. } => inner.targets.get(*index),
                 _ => None,
             };
-            proceed::through(stack, inner, parts, body, target)
+            proceed::through(stack, inner, parts, body, (target, trace))
         }
-        None => proceed::onward(inner, parts, body, routed),
+        None => proceed::onward(inner, parts, body, routed, trace),
     }
 }

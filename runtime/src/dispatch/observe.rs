@@ -28,10 +28,8 @@
 //! - a request dropped before it is answered (the client went away) leaves the in-flight gauge
 //!   and closes its span, and is neither logged nor counted as answered.
 
-use std::cell::{Cell, RefCell};
-use std::hash::BuildHasher;
+use std::cell::RefCell;
 use std::sync::Arc;
-use std::time::Instant;
 
 use bytes::Bytes;
 use hyper::header::{HeaderName, HeaderValue};
@@ -42,10 +40,12 @@ use tracing::field::Empty;
 use tracing::Span;
 
 use super::Compiled;
-use crate::extract::sole_field;
 use crate::logging::{self, clock, AccessLine, ACCESS_TARGET, REQUEST_TARGET};
 use crate::metrics::{RouteKey, UNMATCHED};
 use crate::response::Response;
+use crate::trace::{
+    random_pair, sole_value, with_random, ResponseHeader, TraceIds, TRACEPARENT, TRACERESPONSE,
+};
 
 /// `X-Request-Id`, to look for.
 static X_REQUEST_ID: HeaderName = X_REQUEST_ID_NAME;
@@ -90,6 +90,16 @@ impl RequestId {
         }
     }
 
+    /// The trace id of `trace` as the id (32 lowercase hex digits), for
+    /// `Tracing::trace_request_ids`.
+    pub(crate) fn of_trace(trace: &TraceIds) -> Self {
+        // Hex digits are always a valid header value; the fallback is never taken.
+        RequestId(
+            HeaderValue::from_bytes(&trace.trace_id.to_hex())
+                .unwrap_or_else(|_| HeaderValue::from_static("invalid-id")),
+        )
+    }
+
     /// The id's bytes (ASCII, see the module rules).
     pub(crate) fn as_bytes(&self) -> &[u8] {
         self.0.as_bytes()
@@ -106,33 +116,11 @@ impl RequestId {
     }
 }
 
-/// The heads with at most this many fields are searched for `X-Request-Id` name by name.
-const SCANNED_FIELDS: usize = 16;
-
-/// The request's `X-Request-Id` when it sent exactly one. A small head is searched name by name:
-/// `HeaderMap::get` hashes the custom name first, ≈ 140 instructions per request against ≈ 15
-/// for wrk's one-field head (callgrind, `GET /item/42`); a field's name compares its length
-/// first, so only a 12-byte custom name compares bytes.
+/// The request's `X-Request-Id` when it sent exactly one (`trace::sole_value`: a small head is
+/// searched name by name, not hashed).
+#[inline]
 fn sent_id(headers: &hyper::HeaderMap) -> Option<&HeaderValue> {
-    if headers.keys_len() > SCANNED_FIELDS {
-        return headers
-            .get(&X_REQUEST_ID)
-            .and_then(|_| sole_field(headers, &X_REQUEST_ID));
-    }
-    // Most heads have none: the names alone are cheaper to walk than the fields.
-    if !headers.keys().any(|name| *name == X_REQUEST_ID) {
-        return None;
-    }
-    let mut found = None;
-    for (name, value) in headers {
-        if *name == X_REQUEST_ID {
-            if found.is_some() {
-                return None;
-            }
-            found = Some(value);
-        }
-    }
-    found
+    sole_value(headers, &X_REQUEST_ID)
 }
 
 /// A new id (see [`new_id`]) as a header value: a slice of this thread's block of ids made ahead
@@ -177,14 +165,12 @@ impl IdBlock {
     #[cold]
     fn fresh() -> Self {
         let mut ids = Vec::with_capacity(ID_SPACE_BYTES);
-        RANDOM.with(|state| {
-            let mut s = state.get();
+        with_random(|s| {
             let mut id = [0u8; ID_LEN];
             while ids.len() + ID_LEN <= ID_SPACE_BYTES {
-                put_id(&mut id, &mut s);
+                put_id(&mut id, s);
                 ids.extend_from_slice(&id);
             }
-            state.set(s);
         });
         IdBlock {
             ids: Bytes::from(ids),
@@ -198,37 +184,10 @@ thread_local! {
     static ID_BLOCK: RefCell<IdBlock> = const { RefCell::new(IdBlock { ids: Bytes::new(), next: 0 }) };
 }
 
-thread_local! {
-    /// This thread's random number generator (wyrand), seeded from the standard library's
-    /// randomly keyed hasher.
-    static RANDOM: Cell<u64> = Cell::new(
-        std::collections::hash_map::RandomState::new()
-            .hash_one((std::thread::current().id(), Instant::now())),
-    );
-}
-
-/// The next 128 random bits of the generator whose state is `s`.
-fn random_pair(s: &mut u64) -> [u64; 2] {
-    let first = s.wrapping_add(0xa076_1d64_78bd_642f);
-    let second = first.wrapping_add(0xa076_1d64_78bd_642f);
-    *s = second;
-    [wyrand_mix(first), wyrand_mix(second)]
-}
-
-/// wyrand's output function of the state `s`.
-fn wyrand_mix(s: u64) -> u64 {
-    let t = u128::from(s).wrapping_mul(u128::from(s ^ 0xe703_7ed1_a0b4_28db));
-    ((t >> 64) as u64) ^ (t as u64)
-}
-
 /// A new id: 32 lowercase hex digits of fresh random bits (see [`put_id`]).
 fn new_id() -> [u8; ID_LEN] {
     let mut out = [0u8; ID_LEN];
-    RANDOM.with(|state| {
-        let mut s = state.get();
-        put_id(&mut out, &mut s);
-        state.set(s);
-    });
+    with_random(|s| put_id(&mut out, s));
     out
 }
 
@@ -315,6 +274,8 @@ pub(super) trait Hook {
     fn docs(&mut self, path: &str);
     /// Enter the request on this thread, until the guard is dropped.
     fn enter(&self) -> Option<InRequest<'_>>;
+    /// The request's trace context, when the app traces.
+    fn trace(&self) -> Option<TraceIds>;
 }
 
 impl Hook for () {
@@ -324,6 +285,10 @@ impl Hook for () {
     fn docs(&mut self, _path: &str) {}
     #[inline(always)]
     fn enter(&self) -> Option<InRequest<'_>> {
+        None
+    }
+    #[inline(always)]
+    fn trace(&self) -> Option<TraceIds> {
         None
     }
 }
@@ -339,6 +304,10 @@ impl Hook for Observed {
     fn enter(&self) -> Option<InRequest<'_>> {
         Observed::enter(self)
     }
+    #[inline]
+    fn trace(&self) -> Option<TraceIds> {
+        self.trace
+    }
 }
 
 /// What one request records, from its start to its answer.
@@ -351,6 +320,8 @@ pub(crate) struct Observed {
     /// The request's path and query, for the access line (`None` when it is off).
     path: Option<PathCopy>,
     id: Option<RequestId>,
+    /// The request's trace context (when the app traces: `trace/`).
+    trace: Option<TraceIds>,
     /// The request's span (with a subscriber other than ferrapi's log; else disabled).
     span: Span,
     /// ferrapi's log is installed: the request is entered as a `logging::RequestScope`.
@@ -373,12 +344,22 @@ impl Observed {
         if let Some(metrics) = metrics {
             metrics.started();
         }
+        let trace = inner.tracer.as_ref().map(|tracer| tracer.begin(&request.headers));
+        let id = match trace {
+            Some(trace)
+                if inner.config.request_ids && inner.tracer.as_ref().is_some_and(|t| t.trace_request_ids) =>
+            {
+                Some(RequestId::of_trace(&trace))
+            }
+            _ => inner.config.request_ids.then(|| RequestId::of(&request.headers)),
+        };
         Observed {
             inner: inner.clone(),
             started: (log || metrics.is_some()).then(clock::now),
             method: request.method.clone(),
             path: log.then(|| PathCopy::of(&request.uri)),
-            id: inner.config.request_ids.then(|| RequestId::of(&request.headers)),
+            id,
+            trace,
             span: Span::none(),
             scoped: logging::is_installed(),
             key: RouteKey::Unmatched,
@@ -389,7 +370,7 @@ impl Observed {
     #[inline]
     pub(crate) fn routed(&mut self, key: RouteKey) {
         self.key = key;
-        if self.id.is_some() && !self.scoped {
+        if (self.id.is_some() || self.trace.is_some()) && !self.scoped {
             self.open_span();
         }
     }
@@ -400,9 +381,6 @@ impl Observed {
     #[cold]
     #[inline(never)]
     fn open_span(&mut self) {
-        let Some(id) = self.id.as_ref() else {
-            return;
-        };
         let route = match self.key {
             RouteKey::Route(index) => self
                 .inner
@@ -411,23 +389,37 @@ impl Observed {
                 .map_or(UNMATCHED, |t| t.matched.path()),
             _ => UNMATCHED,
         };
+        let hex = self.trace.map(|t| {
+            (
+                t.trace_id.to_string(),
+                t.span_id.to_string(),
+                format!("{:02x}", t.flags),
+            )
+        });
         self.span = tracing::info_span!(
             target: REQUEST_TARGET,
             "request",
-            request_id = id.as_str(),
+            request_id = self.id.as_ref().map(RequestId::as_str),
             method = prefix_of(self.method.as_str(), logging::MAX_VALUE_BYTES),
             route,
             status = Empty,
             latency_ms = Empty,
+            trace_id = hex.as_ref().map(|h| h.0.as_str()),
+            span_id = hex.as_ref().map(|h| h.1.as_str()),
+            trace_flags = hex.as_ref().map(|h| h.2.as_str()),
         );
     }
 
-    /// Enter the request on this thread, until the guard is dropped; `None` without request ids.
+    /// Enter the request on this thread, until the guard is dropped; `None` without request ids
+    /// or tracing.
     pub(crate) fn enter(&self) -> Option<InRequest<'_>> {
-        let id = self.id.as_ref()?;
+        if self.id.is_none() && self.trace.is_none() {
+            return None;
+        }
         Some(if self.scoped {
+            let id = self.id.as_ref().map_or(&[][..], RequestId::as_bytes);
             InRequest::Scope {
-                _scope: logging::enter_request(id.as_bytes()),
+                _scope: logging::enter_request(id, self.trace.as_ref()),
             }
         } else {
             InRequest::Span {
@@ -473,6 +465,7 @@ impl Observed {
                 status: status.as_u16(),
                 micros: elapsed / 1000,
                 request_id: self.id.as_ref().map(RequestId::as_bytes),
+                trace: self.trace.as_ref(),
                 at: now,
             };
             if !logging::access_line(&line) {
@@ -484,6 +477,11 @@ impl Observed {
         }
         if let Some(id) = self.id.take() {
             response.headers_mut().insert(X_REQUEST_ID_NAME, id.into_header());
+        }
+        if let (Some(trace), Some(tracer)) = (&self.trace, &self.inner.tracer) {
+            if tracer.response_header != ResponseHeader::None {
+                answer_trace(response, trace, tracer.response_header);
+            }
         }
     }
 
@@ -518,6 +516,22 @@ impl Observed {
             status = line.status,
             latency_ms = elapsed as f64 / 1e6,
         );
+    }
+}
+
+/// Put the request's `traceparent` on its answer, under the name `header` says (out of line: off
+/// by default).
+#[cold]
+#[inline(never)]
+fn answer_trace(response: &mut Response, trace: &TraceIds, header: ResponseHeader) {
+    let name = match header {
+        ResponseHeader::Traceparent => TRACEPARENT.clone(),
+        ResponseHeader::Traceresponse => TRACERESPONSE.clone(),
+        ResponseHeader::None => return,
+    };
+    // Lowercase hex and dashes: always a valid value.
+    if let Ok(value) = HeaderValue::from_bytes(&trace.traceparent()) {
+        response.headers_mut().insert(name, value);
     }
 }
 
@@ -613,7 +627,8 @@ mod tests {
 
     #[test]
     fn an_incoming_id_sent_twice_is_replaced_in_small_and_large_heads() {
-        for fields in [0, SCANNED_FIELDS + 1] {
+        // 17: more than `sole_value` walks by name.
+        for fields in [0, 17] {
             let mut headers = hyper::HeaderMap::new();
             for i in 0..fields {
                 let name = HeaderName::from_bytes(format!("x-field-{i}").as_bytes()).unwrap();

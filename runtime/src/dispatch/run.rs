@@ -41,6 +41,7 @@ use crate::response::{
     internal_answer, internal_error, Body, BoxError, ErrorAnswers, InternalAnswer, MemoryRefused, Response,
 };
 use crate::routing::{BodyMode, BoxFuture, Started};
+use crate::trace::TraceIds;
 
 /// Where the answer to a request is, until it is ready.
 pub(crate) enum Run<B> {
@@ -73,6 +74,7 @@ pub(crate) struct Reading<B> {
     route: usize,
     parts: Parts,
     params: PathParams,
+    trace: Option<TraceIds>,
     reader: BodyReader<B>,
 }
 
@@ -163,7 +165,7 @@ where
         let heard = self.reader.heard();
         Poll::Ready(call(
             (&self.inner, target),
-            (&self.parts, &self.params),
+            (&self.parts, &self.params, self.trace),
             &input,
             (charge, heard),
         ))
@@ -179,7 +181,7 @@ pub(super) fn run<B>(
     target: &Target,
     parts: Parts,
     (body, handed): Received<'_, B>,
-    params: PathParams,
+    (params, trace): (PathParams, Option<TraceIds>),
 ) -> Run<B>
 where
     B: hyper::body::Body<Data = Bytes> + Look + Send + Unpin + 'static,
@@ -207,6 +209,7 @@ where
                         route: index,
                         parts,
                         params,
+                        trace,
                         reader,
                     }))
                 }
@@ -216,9 +219,11 @@ where
             Ok(slot) => (BodyInput::Stream(slot), None),
             Err(response) => return Run::ready(response),
         },
-        BodyMode::Form => return form_then_call(inner, (index, target), parts, (body, heard), params),
+        BodyMode::Form => {
+            return form_then_call(inner, (index, target), parts, (body, heard), (params, trace))
+        }
     };
-    call((inner, target), (&parts, &params), &input, (charge, heard))
+    call((inner, target), (&parts, &params, trace), &input, (charge, heard))
 }
 
 /// The answer `response` of the route's reader, now, told to `heard` when it is a refusal.
@@ -247,7 +252,7 @@ fn form_then_call<B>(
     (index, target): (usize, &Target),
     parts: Parts,
     (body, heard): (B, Option<&Arc<Heard>>),
-    params: PathParams,
+    (params, trace): (PathParams, Option<TraceIds>),
 ) -> Run<B>
 where
     B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
@@ -275,7 +280,7 @@ where
             return internal_error();
         };
         // This future's answer is told to the server (`heard`), the handler's with it.
-        let mut run: Run<B> = call((&inner, target), (&parts, &params), &input, (charge, None));
+        let mut run: Run<B> = call((&inner, target), (&parts, &params, trace), &input, (charge, None));
         std::future::poll_fn(|cx| run.poll_answer(cx)).await
     };
     Run::running(Box::pin(future), name, answers, (None, heard))
@@ -288,7 +293,7 @@ fn request_cx<'a>(
     parts: &'a Parts,
     params: &'a PathParams,
     input: &'a BodyInput,
-    charge: Option<&'a Charge>,
+    (charge, trace): (Option<&'a Charge>, Option<TraceIds>),
 ) -> RequestCx<'a> {
     RequestCx {
         parts,
@@ -298,6 +303,8 @@ fn request_cx<'a>(
         shared: &inner.shared,
         charge,
         budget: inner.budget.as_ref(),
+        trace,
+        tracer: inner.tracer.as_ref(),
     }
 }
 
@@ -308,11 +315,11 @@ fn request_cx<'a>(
 #[inline(always)]
 fn call<B>(
     (inner, target): (&Arc<Compiled>, &Target),
-    (parts, params): (&Parts, &PathParams),
+    (parts, params, trace): (&Parts, &PathParams, Option<TraceIds>),
     input: &BodyInput,
     (charge, heard): (Option<Charge>, Option<&Arc<Heard>>),
 ) -> Run<B> {
-    let cx = request_cx(inner, parts, params, input, charge.as_ref());
+    let cx = request_cx(inner, parts, params, input, (charge.as_ref(), trace));
     let def = &target.def;
     let answers = &inner.shared.answers;
     match catch_unwind(AssertUnwindSafe(|| (def.handler)(&cx, &target.dependencies))) {

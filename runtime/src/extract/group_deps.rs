@@ -177,6 +177,8 @@ mod tests {
             shared: &shared,
             charge: None,
             budget: None,
+            trace: None,
+            tracer: None,
         };
         let group = DependencyFn::of::<Counted>();
         let mut errors = ValidationErrors::new();

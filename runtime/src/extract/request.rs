@@ -19,6 +19,7 @@ use super::state::Shared;
 use crate::body::BodyInput;
 use crate::budget::{Charge, MemoryBudget};
 use crate::response::ErrorAnswers;
+use crate::trace::{TraceIds, Tracer};
 use crate::validate::{BadBody, ValidationErrors};
 
 /// Most parameters a template may have (their ranges are kept inline, without allocating).
@@ -74,6 +75,10 @@ pub struct RequestCx<'a> {
     pub(crate) charge: Option<&'a Charge>,
     /// The app's memory budget, when it has one (the [`Memory`](super::Memory) argument).
     pub(crate) budget: Option<&'a Arc<MemoryBudget>>,
+    /// The request's trace context, when the app traces (`App::tracing`).
+    pub(crate) trace: Option<TraceIds>,
+    /// The app's tracing, when it traces.
+    pub(crate) tracer: Option<&'a Tracer>,
 }
 
 impl<'a> RequestCx<'a> {
@@ -138,6 +143,13 @@ impl<'a> RequestCx<'a> {
     /// The body as validation sees it (JSON text, other text, or missing).
     pub fn body_input(&self) -> &'a BodyInput {
         self.body_input
+    }
+
+    /// The request's trace ids (its trace, its span, its caller's span, whether it is sampled),
+    /// when the app traces (`App::tracing`); a route takes them as a
+    /// [`TraceContext`](crate::trace::TraceContext) argument.
+    pub fn trace_ids(&self) -> Option<TraceIds> {
+        self.trace
     }
 
     /// The application state of type `T`, if the app registered one.

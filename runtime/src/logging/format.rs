@@ -50,6 +50,7 @@ use tracing::field::{Field, Visit};
 use tracing::Level;
 
 use super::clock::{self, NANOS_PER_SEC};
+use crate::trace::TraceIds;
 
 /// The target of the framework's access line (one per request, at `INFO`).
 pub(crate) const ACCESS_TARGET: &str = "ferrapi::access";
@@ -987,6 +988,36 @@ pub(crate) fn request_id(out: &mut Vec<u8>, json: bool, id: &[u8]) {
     }
 }
 
+/// Append the trace context of the request a line was logged in, as OpenTelemetry's "Trace
+/// Context in non-OTLP Log Formats" names its fields: ` trace_id=… span_id=… trace_flags=01`, or
+/// `,"trace_id":"…","span_id":"…","trace_flags":"01"`. Lowercase hex, never escaped; the text
+/// form in one append of known length (82 bytes).
+pub(crate) fn trace_ids(out: &mut Vec<u8>, json: bool, trace: &TraceIds) {
+    let flags = [
+        HEX[usize::from(trace.flags >> 4)],
+        HEX[usize::from(trace.flags & 0xf)],
+    ];
+    if json {
+        out.extend_from_slice(b",\"trace_id\":\"");
+        out.extend_from_slice(&trace.trace_id.to_hex());
+        out.extend_from_slice(b"\",\"span_id\":\"");
+        out.extend_from_slice(&trace.span_id.to_hex());
+        out.extend_from_slice(b"\",\"trace_flags\":\"");
+        out.extend_from_slice(&flags);
+        out.push(b'"');
+    } else {
+        let mut piece =
+            *b" trace_id=00000000000000000000000000000000 span_id=0000000000000000 trace_flags=00";
+        piece[10..42].copy_from_slice(&trace.trace_id.to_hex());
+        piece[51..67].copy_from_slice(&trace.span_id.to_hex());
+        piece[80..82].copy_from_slice(&flags);
+        out.extend_from_slice(&piece);
+    }
+}
+
+/// The most bytes [`trace_ids`] writes.
+const TRACE_IDS_MAX: usize = 96;
+
 /// The access line of one request: what [`access`] writes.
 pub(crate) struct AccessLine<'a> {
     pub(crate) method: &'a str,
@@ -1002,6 +1033,8 @@ pub(crate) struct AccessLine<'a> {
     /// Written as it is: only ids that need no escaping are accepted or made (see
     /// `dispatch/observe.rs`).
     pub(crate) request_id: Option<&'a [u8]>,
+    /// The request's trace context, when the app traces: written after everything else.
+    pub(crate) trace: Option<&'a TraceIds>,
     /// When it was answered (the line's timestamp): a reading of `clock.rs`.
     pub(crate) at: u64,
 }
@@ -1038,7 +1071,7 @@ pub(crate) fn access(out: &mut Vec<u8>, style: Style, line: &AccessLine<'_>) {
 /// written into it. Fixed parts are over-counted; an escaped text byte takes at most 4 (`\xNN`),
 /// an escaped JSON byte 6 (`\u001f`); a client's value at most [`MAX_VALUE_BYTES`] and its note.
 pub(crate) fn access_bound(style: Style, line: &AccessLine<'_>) -> usize {
-    let id = line.request_id.map_or(0, <[u8]>::len);
+    let id = line.request_id.map_or(0, <[u8]>::len) + line.trace.map_or(0, |_| TRACE_IDS_MAX);
     let value = |len: usize, per_byte: usize| len.saturating_mul(per_byte).min(MAX_VALUE_BYTES) + NOTE_MAX;
     match style.format {
         LogFormat::Text => {
@@ -1078,6 +1111,9 @@ fn access_text(out: &mut Vec<u8>, line: &AccessLine<'_>) {
             out.extend_from_slice(id);
         }
         None => {}
+    }
+    if let Some(trace) = line.trace {
+        trace_ids(out, false, trace);
     }
 }
 
@@ -1119,6 +1155,9 @@ fn access_json(out: &mut Vec<u8>, line: &AccessLine<'_>) {
     push_millis(out, line.micros);
     if let Some(id) = line.request_id {
         request_id(out, true, id);
+    }
+    if let Some(trace) = line.trace {
+        trace_ids(out, true, trace);
     }
     out.push(b'}');
 }
@@ -1284,6 +1323,7 @@ mod tests {
             status: 200,
             micros: 1_234,
             request_id: id.map(str::as_bytes),
+            trace: None,
             at: clock::now(),
         }
     }
@@ -1362,6 +1402,7 @@ mod tests {
                             status: 65_535,
                             micros: u64::MAX,
                             request_id: Some(id.as_bytes()),
+                            trace: None,
                             at: clock::now(),
                         };
                         let written = text(|out| access(out, style, &line)).len();
@@ -1542,6 +1583,7 @@ mod tests {
                 method,
                 path: path.as_bytes(),
                 request_id: Some(id.as_bytes()),
+                trace: None,
                 ..line("/", None)
             };
             let written = text(|out| access(out, TEXT, &line));

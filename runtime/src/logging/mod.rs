@@ -25,6 +25,8 @@ use std::time::Duration;
 
 use tracing_subscriber::filter::Targets;
 
+use crate::trace::TraceIds;
+
 pub(crate) mod clock;
 mod format;
 mod sink;
@@ -209,24 +211,29 @@ pub(crate) fn is_installed() -> bool {
     LOGGER.get().is_some()
 }
 
-/// The request being handled on this thread, while its future is polled: its id goes on every
-/// line logged meanwhile. Dropping the scope leaves it.
+/// The request being handled on this thread, while its future is polled: its id and trace
+/// context go on every line logged meanwhile. Dropping the scope leaves it.
 #[must_use = "the scope ends when dropped"]
 pub(crate) struct RequestScope {
     /// Where this id starts in the thread's stack of ids.
     start: usize,
     /// Where the id of the scope this one is in starts.
     outer: usize,
+    /// The trace context of the scope this one is in.
+    outer_trace: Option<TraceIds>,
 }
 
-/// Enter the request with this id on this thread (see [`RequestScope`]).
-pub(crate) fn enter_request(id: &[u8]) -> RequestScope {
+/// Enter the request with this id (empty: none) and trace context on this thread (see
+/// [`RequestScope`]).
+pub(crate) fn enter_request(id: &[u8], trace: Option<&TraceIds>) -> RequestScope {
+    let outer_trace = subscriber::REQUEST_TRACE.replace(trace.copied());
     subscriber::REQUEST_IDS.with(|ids| {
         let mut ids = ids.borrow_mut();
         let (stack, current) = &mut *ids;
         let scope = RequestScope {
             start: stack.len(),
             outer: *current,
+            outer_trace,
         };
         *current = stack.len();
         stack.extend_from_slice(id);
@@ -241,5 +248,6 @@ impl Drop for RequestScope {
             ids.0.truncate(self.start);
             ids.1 = self.outer;
         });
+        subscriber::REQUEST_TRACE.set(self.outer_trace);
     }
 }

@@ -55,6 +55,7 @@ mod streaming;
 mod strict_http1;
 mod strict_types;
 mod test_client;
+mod trace_context;
 mod types;
 mod unions;
 mod upload_args;
