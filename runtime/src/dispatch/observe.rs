@@ -23,6 +23,11 @@
 //!   `logging/format.rs`); of a longer path only that much is copied for it, with the length of
 //!   the rest (a length comparison per request); with another subscriber, the method and path it
 //!   is handed are cut to that many bytes, with `method_cut_bytes`/`path_cut_bytes` when cut;
+//! - with tracing on (`App::tracing`), every request gets its trace context (`trace/`) before it
+//!   is routed; it goes on the access line and on every line logged in the request (after the
+//!   request id), down to the route (`RequestCx`, through a layer stack as a request extension),
+//!   and, when asked, on the answer (`traceparent` or `traceresponse`); with
+//!   `Tracing::trace_request_ids`, its trace id is the request id;
 //! - the clock is read only when the access line or the metrics need it: at the start (before
 //!   routing) and when the response is ready;
 //! - a request dropped before it is answered (the client went away) leaves the in-flight gauge

@@ -293,7 +293,7 @@ fn request_cx<'a>(
     parts: &'a Parts,
     params: &'a PathParams,
     input: &'a BodyInput,
-    (charge, trace): (Option<&'a Charge>, Option<TraceIds>),
+    (charge, trace): (Option<&'a Charge>, Option<&'a TraceIds>),
 ) -> RequestCx<'a> {
     RequestCx {
         parts,
@@ -319,7 +319,7 @@ fn call<B>(
     input: &BodyInput,
     (charge, heard): (Option<Charge>, Option<&Arc<Heard>>),
 ) -> Run<B> {
-    let cx = request_cx(inner, parts, params, input, (charge.as_ref(), trace));
+    let cx = request_cx(inner, parts, params, input, (charge.as_ref(), trace.as_ref()));
     let def = &target.def;
     let answers = &inner.shared.answers;
     match catch_unwind(AssertUnwindSafe(|| (def.handler)(&cx, &target.dependencies))) {

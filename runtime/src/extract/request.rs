@@ -76,7 +76,7 @@ pub struct RequestCx<'a> {
     /// The app's memory budget, when it has one (the [`Memory`](super::Memory) argument).
     pub(crate) budget: Option<&'a Arc<MemoryBudget>>,
     /// The request's trace context, when the app traces (`App::tracing`).
-    pub(crate) trace: Option<TraceIds>,
+    pub(crate) trace: Option<&'a TraceIds>,
     /// The app's tracing, when it traces.
     pub(crate) tracer: Option<&'a Tracer>,
 }
@@ -149,7 +149,7 @@ impl<'a> RequestCx<'a> {
     /// when the app traces (`App::tracing`); a route takes them as a
     /// [`TraceContext`](crate::trace::TraceContext) argument.
     pub fn trace_ids(&self) -> Option<TraceIds> {
-        self.trace
+        self.trace.copied()
     }
 
     /// The application state of type `T`, if the app registered one.

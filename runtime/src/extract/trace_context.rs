@@ -17,7 +17,7 @@ impl Extract for TraceContext {
         let propagators = cx.tracer.map(|tracer| tracer.propagators).unwrap_or_default();
         // Every request of an app that traces has its ids (`check` refuses an app that does not):
         // the fresh unsampled context is for a caller of the handler outside the pipeline.
-        let ids = cx.trace.unwrap_or_else(|| TraceIds {
+        let ids = cx.trace.copied().unwrap_or_else(|| TraceIds {
             trace_id: TraceId::random(),
             span_id: SpanId::random(),
             parent_span_id: None,

@@ -10,6 +10,8 @@
 //!   `path`, `route`, `status`, `latency_ms` and `request_id` are keys and the `message` names the
 //!   route's template instead of the path (`GET /item/{id} 200 0.123ms`; without a route
 //!   `GET 404 0.123ms`), so the path is written once;
+//! - a line of a traced request (the access line, an event in it) ends, after everything else,
+//!   with ` trace_id=… span_id=… trace_flags=01` in text, the same keys in JSON ([`trace_ids`]);
 //! - JSON strings are escaped as RFC 8259 requires (quote, backslash, control characters), so a
 //!   value can never end the line or the object early; a text value holding a space, `=`, `"` or
 //!   a character that can break or reorder a line ([`forges`]) is written quoted and escaped, so

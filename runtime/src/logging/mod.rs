@@ -219,17 +219,19 @@ pub(crate) struct RequestScope {
     start: usize,
     /// Where the id of the scope this one is in starts.
     outer: usize,
-    /// The trace context of the scope this one is in.
-    outer_trace: Option<TraceIds>,
+    /// The trace context of the scope this one is in, when this one replaced it (a scope with
+    /// none inside one with none, the case of an app that does not trace, touches nothing).
+    outer_trace: Option<Option<TraceIds>>,
 }
 
 /// Enter the request with this id (empty: none) and trace context on this thread (see
 /// [`RequestScope`]).
 pub(crate) fn enter_request(id: &[u8], trace: Option<&TraceIds>) -> RequestScope {
-    let outer_trace = subscriber::REQUEST_TRACE.replace(trace.copied());
     subscriber::REQUEST_IDS.with(|ids| {
         let mut ids = ids.borrow_mut();
-        let (stack, current) = &mut *ids;
+        let (stack, current, current_trace) = &mut *ids;
+        let outer_trace = (trace.is_some() || current_trace.is_some())
+            .then(|| std::mem::replace(current_trace, trace.copied()));
         let scope = RequestScope {
             start: stack.len(),
             outer: *current,
@@ -247,7 +249,9 @@ impl Drop for RequestScope {
             let mut ids = ids.borrow_mut();
             ids.0.truncate(self.start);
             ids.1 = self.outer;
+            if let Some(outer) = self.outer_trace.take() {
+                ids.2 = outer;
+            }
         });
-        subscriber::REQUEST_TRACE.set(self.outer_trace);
     }
 }

@@ -18,7 +18,7 @@
 //!   values (message and fields, the spans' too) capped as `format` says (`MAX_VALUE_BYTES`): a
 //!   value may be a client's, and a subscriber cannot tell.
 
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::num::NonZeroU64;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
@@ -75,9 +75,8 @@ thread_local! {
     static LINE: RefCell<(Vec<u8>, Vec<u8>, Vec<u8>)> = const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
     /// The ids of the requests entered on this thread (`logging::RequestScope`), one after the
     /// other, and where the innermost starts; empty outside a request.
-    pub(super) static REQUEST_IDS: RefCell<(Vec<u8>, usize)> = const { RefCell::new((Vec::new(), 0)) };
-    /// The trace context of the innermost request entered on this thread, when it has one.
-    pub(super) static REQUEST_TRACE: Cell<Option<TraceIds>> = const { Cell::new(None) };
+    /// The trace context of the innermost request, when it has one.
+    pub(super) static REQUEST_IDS: RefCell<(Vec<u8>, usize, Option<TraceIds>)> = const { RefCell::new((Vec::new(), 0, None)) };
 }
 
 fn slot_of(id: &Id) -> usize {
@@ -271,11 +270,11 @@ impl Subscriber for Logger {
                     if let Some(id) = ids.0.get(ids.1..).filter(|id| !id.is_empty()) {
                         request_id(out, json, id);
                     }
+                    if let Some(trace) = &ids.2 {
+                        trace_ids(out, json, trace);
+                    }
                 }
             });
-            if let Some(trace) = REQUEST_TRACE.get() {
-                trace_ids(out, json, &trace);
-            }
             if json {
                 out.push(b'}');
             }

@@ -188,7 +188,7 @@ mod tests {
     #[test]
     fn a_long_list_is_cut_by_whole_members_long_ones_first() {
         let long = format!("long={}", "x".repeat(200));
-        let mut fields = vec![format!("first=1"), long.clone()];
+        let mut fields = vec!["first=1".to_owned(), long];
         fields.extend((0..20).map(|i| format!("k{i:02}={}", "v".repeat(20))));
         let kept = read_of(&[&fields.join(",")]).unwrap();
         assert!(kept.len() <= 512, "{}", kept.len());
