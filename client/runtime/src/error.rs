@@ -15,8 +15,6 @@ use bytes::Bytes;
 use hyper::header::HeaderMap;
 use hyper::StatusCode;
 
-use crate::stream::PageLimitError;
-
 /// Any error, boxed: what a transport or a body reports.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
@@ -215,6 +213,29 @@ fn chain(error: &(dyn std::error::Error + 'static)) -> String {
     }
     text
 }
+
+/// The end of a list the server will not page past ([`Pages`](crate::Pages)): a full page ended
+/// at the maximum offset. Kept here, with the errors, so that the streams depend on the errors and
+/// not the other way round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PageLimitError {
+    /// The largest offset the server serves.
+    pub max_offset: u64,
+    /// How many items the stream read before it.
+    pub read: u64,
+}
+
+impl fmt::Display for PageLimitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the server serves no page past offset {} ({} items read); more may exist: narrow the query",
+            self.max_offset, self.read
+        )
+    }
+}
+
+impl std::error::Error for PageLimitError {}
 
 /// An answer whose body is not what the document says for its status: its status, headers and
 /// body as received.

@@ -59,7 +59,7 @@ pub use bodies::{HttpError, ProblemDetails, Unexpected};
 pub use body::{ChunkStream, RequestBody, ResponseBody};
 pub use client::{Call, CallOptions, Client, ClientBuilder, DEFAULT_TIMEOUT};
 pub use decode::{Decode, Incoming, Raw};
-pub use error::{BoxError, DecodeError, Error, ErrorKind, StatusError};
+pub use error::{BoxError, DecodeError, Error, ErrorKind, PageLimitError, StatusError};
 pub use etag::{ETag, InvalidETag};
 pub use json::{InvalidNumber, Json, JsonNumber, JsonObject};
 pub use multipart::{File, Multipart, ToParts};
@@ -68,7 +68,7 @@ pub use param::{ParamValues, ToParam};
 pub use random::idempotency_key;
 pub use request::{RequestBuilder, IDEMPOTENCY_KEY};
 pub use retry::RetryPolicy;
-pub use stream::{ByteStream, Event, EventStream, Items, JsonLines, PageLimitError, Pages, Paging};
+pub use stream::{ByteStream, Event, EventStream, Items, JsonLines, Pages, Paging};
 pub use transport::{BoxFuture, HyperSettings, HyperTransport, ServiceTransport, Transport};
 #[cfg(feature = "chrono")]
 pub use value::{DateTime, Duration, Time};

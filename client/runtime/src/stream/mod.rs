@@ -14,6 +14,6 @@ pub(crate) mod sse;
 pub use bytes_stream::ByteStream;
 pub use events::{Event, EventStream};
 pub use lines::JsonLines;
-pub use pages::{Items, PageLimitError, Pages, Paging};
+pub use pages::{Items, Pages, Paging};
 
 pub(crate) use events::Resume;

@@ -21,7 +21,7 @@ use std::task::{Context, Poll};
 
 use futures_core::Stream;
 
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, ErrorKind, PageLimitError};
 use crate::transport::BoxFuture;
 
 /// What the document says of a list that pages: its page size and its maximum offset.
@@ -33,27 +33,6 @@ pub struct Paging {
     /// The largest offset the server serves (the offset parameter's `maximum`), if it has one.
     pub max_offset: Option<u64>,
 }
-
-/// The end of a list the server will not page past: a full page ended at the maximum offset.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PageLimitError {
-    /// The largest offset the server serves.
-    pub max_offset: u64,
-    /// How many items the stream read before it.
-    pub read: u64,
-}
-
-impl fmt::Display for PageLimitError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "the server serves no page past offset {} ({} items read); more may exist: narrow the query",
-            self.max_offset, self.read
-        )
-    }
-}
-
-impl std::error::Error for PageLimitError {}
 
 /// One page being asked: the items of its `200` answer, or the error.
 type PageFuture<'a, T> = BoxFuture<'a, Result<Vec<T>, Error>>;
