@@ -110,7 +110,7 @@ impl Bottom for AppRoutes {
     fn answer(&self, parts: Parts, body: Received<'_, Unhanded<Body>>) -> Run<Unhanded<Body>> {
         let routed = route(&self.0, &parts, &mut ());
         let trace = parts.extensions.get::<TraceIds>().copied();
-        onward(&self.0, parts, body, routed, trace)
+        onward(&self.0, parts, body, routed, trace.as_ref())
     }
 }
 
@@ -136,7 +136,7 @@ impl Bottom for RouteOnly {
         match (found, app.targets.get(self.index)) {
             (Some(params), Some(target)) => {
                 let trace = parts.extensions.get::<TraceIds>().copied();
-                run(&app, self.index, target, parts, body, (params, trace))
+                run(&app, self.index, target, parts, body, (params, trace.as_ref()))
             }
             _ => Run::ready(moved_off(&app, &parts)),
         }

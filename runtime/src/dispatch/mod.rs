@@ -58,6 +58,7 @@ mod response_future;
 mod routed;
 mod run;
 mod service;
+mod span;
 
 pub use compiled::MatchedRoute;
 pub(crate) use compiled::{Compiled, Target};

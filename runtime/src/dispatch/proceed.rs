@@ -37,7 +37,7 @@ pub(super) fn onward<B>(
     parts: Parts,
     body: Received<'_, B>,
     routed: Routed,
-    trace: Option<TraceIds>,
+    trace: Option<&TraceIds>,
 ) -> Run<B>
 where
     B: hyper::body::Body<Data = Bytes> + Look + Send + Unpin + 'static,
@@ -65,7 +65,7 @@ pub(super) fn through<B>(
     inner: &Compiled,
     mut parts: Parts,
     (body, handed): Received<'_, B>,
-    (target, trace): (Option<&Target>, Option<TraceIds>),
+    (target, trace): (Option<&Target>, Option<&TraceIds>),
 ) -> Run<B>
 where
     B: hyper::body::Body<Data = Bytes> + Send + 'static,
@@ -83,7 +83,7 @@ where
         parts.extensions.insert(handed);
     }
     if let Some(trace) = trace {
-        parts.extensions.insert(trace);
+        parts.extensions.insert(*trace);
     }
     let future = stack.clone().oneshot(Request::from_parts(parts, Body::new(body)));
     Run::running(

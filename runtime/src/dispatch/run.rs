@@ -165,7 +165,7 @@ where
         let heard = self.reader.heard();
         Poll::Ready(call(
             (&self.inner, target),
-            (&self.parts, &self.params, self.trace),
+            (&self.parts, &self.params, self.trace.as_ref()),
             &input,
             (charge, heard),
         ))
@@ -181,7 +181,7 @@ pub(super) fn run<B>(
     target: &Target,
     parts: Parts,
     (body, handed): Received<'_, B>,
-    (params, trace): (PathParams, Option<TraceIds>),
+    (params, trace): (PathParams, Option<&TraceIds>),
 ) -> Run<B>
 where
     B: hyper::body::Body<Data = Bytes> + Look + Send + Unpin + 'static,
@@ -209,7 +209,7 @@ where
                         route: index,
                         parts,
                         params,
-                        trace,
+                        trace: trace.copied(),
                         reader,
                     }))
                 }
@@ -252,7 +252,7 @@ fn form_then_call<B>(
     (index, target): (usize, &Target),
     parts: Parts,
     (body, heard): (B, Option<&Arc<Heard>>),
-    (params, trace): (PathParams, Option<TraceIds>),
+    (params, trace): (PathParams, Option<&TraceIds>),
 ) -> Run<B>
 where
     B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
@@ -270,6 +270,7 @@ where
     }
     let (name, answers) = (target.def.name, &inner.shared.answers);
     let inner = inner.clone();
+    let trace = trace.copied();
     let future = async move {
         let charge = inner.budget.as_ref().map(Charge::new);
         let input = match read_form(&parts.headers, Body::new(body), limits, charge.as_ref()).await {
@@ -280,7 +281,12 @@ where
             return internal_error();
         };
         // This future's answer is told to the server (`heard`), the handler's with it.
-        let mut run: Run<B> = call((&inner, target), (&parts, &params, trace), &input, (charge, None));
+        let mut run: Run<B> = call(
+            (&inner, target),
+            (&parts, &params, trace.as_ref()),
+            &input,
+            (charge, None),
+        );
         std::future::poll_fn(|cx| run.poll_answer(cx)).await
     };
     Run::running(Box::pin(future), name, answers, (None, heard))
@@ -315,11 +321,11 @@ fn request_cx<'a>(
 #[inline(always)]
 fn call<B>(
     (inner, target): (&Arc<Compiled>, &Target),
-    (parts, params, trace): (&Parts, &PathParams, Option<TraceIds>),
+    (parts, params, trace): (&Parts, &PathParams, Option<&TraceIds>),
     input: &BodyInput,
     (charge, heard): (Option<Charge>, Option<&Arc<Heard>>),
 ) -> Run<B> {
-    let cx = request_cx(inner, parts, params, input, (charge.as_ref(), trace.as_ref()));
+    let cx = request_cx(inner, parts, params, input, (charge.as_ref(), trace));
     let def = &target.def;
     let answers = &inner.shared.answers;
     match catch_unwind(AssertUnwindSafe(|| (def.handler)(&cx, &target.dependencies))) {

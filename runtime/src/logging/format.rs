@@ -995,26 +995,47 @@ pub(crate) fn request_id(out: &mut Vec<u8>, json: bool, id: &[u8]) {
 /// `,"trace_id":"…","span_id":"…","trace_flags":"01"`. Lowercase hex, never escaped; the text
 /// form in one append of known length (82 bytes).
 pub(crate) fn trace_ids(out: &mut Vec<u8>, json: bool, trace: &TraceIds) {
+    if json {
+        trace_ids_json(out, trace);
+    } else {
+        trace_ids_text(out, trace);
+    }
+}
+
+/// The text form of [`trace_ids`]: the piece's fixed bytes appended at once, then the digits
+/// written in place (inlined into the access line: out of line, with its digits made in arrays
+/// and copied, it cost ≈ 167 instructions, callgrind `GET /item/42`).
+#[inline]
+fn trace_ids_text(out: &mut Vec<u8>, trace: &TraceIds) {
+    const PIECE: &[u8; TRACE_IDS_TEXT] =
+        b" trace_id=00000000000000000000000000000000 span_id=0000000000000000 trace_flags=00";
+    let at = out.len();
+    out.extend_from_slice(PIECE);
+    if let Some(piece) = out.get_mut(at..at + TRACE_IDS_TEXT) {
+        let (head, rest) = piece.split_at_mut(42);
+        let (span, flags) = rest.split_at_mut(25);
+        crate::trace::write_ids(&mut head[10..], trace.trace_id, &mut span[9..], trace.span_id);
+        flags[13] = HEX[usize::from(trace.flags >> 4)];
+        flags[14] = HEX[usize::from(trace.flags & 0xf)];
+    }
+}
+
+/// The text form's length.
+const TRACE_IDS_TEXT: usize = 82;
+
+/// The JSON form of [`trace_ids`].
+fn trace_ids_json(out: &mut Vec<u8>, trace: &TraceIds) {
     let flags = [
         HEX[usize::from(trace.flags >> 4)],
         HEX[usize::from(trace.flags & 0xf)],
     ];
-    if json {
-        out.extend_from_slice(b",\"trace_id\":\"");
-        out.extend_from_slice(&trace.trace_id.to_hex());
-        out.extend_from_slice(b"\",\"span_id\":\"");
-        out.extend_from_slice(&trace.span_id.to_hex());
-        out.extend_from_slice(b"\",\"trace_flags\":\"");
-        out.extend_from_slice(&flags);
-        out.push(b'"');
-    } else {
-        let mut piece =
-            *b" trace_id=00000000000000000000000000000000 span_id=0000000000000000 trace_flags=00";
-        piece[10..42].copy_from_slice(&trace.trace_id.to_hex());
-        piece[51..67].copy_from_slice(&trace.span_id.to_hex());
-        piece[80..82].copy_from_slice(&flags);
-        out.extend_from_slice(&piece);
-    }
+    out.extend_from_slice(b",\"trace_id\":\"");
+    out.extend_from_slice(&trace.trace_id.to_hex());
+    out.extend_from_slice(b"\",\"span_id\":\"");
+    out.extend_from_slice(&trace.span_id.to_hex());
+    out.extend_from_slice(b"\",\"trace_flags\":\"");
+    out.extend_from_slice(&flags);
+    out.push(b'"');
 }
 
 /// The most bytes [`trace_ids`] writes.
@@ -1115,7 +1136,7 @@ fn access_text(out: &mut Vec<u8>, line: &AccessLine<'_>) {
         None => {}
     }
     if let Some(trace) = line.trace {
-        trace_ids(out, false, trace);
+        trace_ids_text(out, trace);
     }
 }
 

@@ -219,9 +219,11 @@ pub(crate) struct RequestScope {
     start: usize,
     /// Where the id of the scope this one is in starts.
     outer: usize,
-    /// The trace context of the scope this one is in, when this one replaced it (a scope with
-    /// none inside one with none, the case of an app that does not trace, touches nothing).
-    outer_trace: Option<Option<TraceIds>>,
+    /// This scope replaced the thread's trace context, the outer one kept on the thread's stack
+    /// of them (a scope with none inside one with none, the case of an app that does not trace,
+    /// touches nothing). A flag, not the outer context itself: a scope carrying 48 bytes more cost
+    /// an app that does not trace ≈ 25 instructions per request (callgrind `GET /item/42`).
+    traced: bool,
 }
 
 /// Enter the request with this id (empty: none) and trace context on this thread (see
@@ -229,13 +231,15 @@ pub(crate) struct RequestScope {
 pub(crate) fn enter_request(id: &[u8], trace: Option<&TraceIds>) -> RequestScope {
     subscriber::REQUEST_IDS.with(|ids| {
         let mut ids = ids.borrow_mut();
-        let (stack, current, current_trace) = &mut *ids;
-        let outer_trace = (trace.is_some() || current_trace.is_some())
-            .then(|| std::mem::replace(current_trace, trace.copied()));
+        let (stack, current, current_trace, outer_traces) = &mut *ids;
+        let traced = trace.is_some() || current_trace.is_some();
+        if traced {
+            outer_traces.push(std::mem::replace(current_trace, trace.copied()));
+        }
         let scope = RequestScope {
             start: stack.len(),
             outer: *current,
-            outer_trace,
+            traced,
         };
         *current = stack.len();
         stack.extend_from_slice(id);
@@ -249,8 +253,8 @@ impl Drop for RequestScope {
             let mut ids = ids.borrow_mut();
             ids.0.truncate(self.start);
             ids.1 = self.outer;
-            if let Some(outer) = self.outer_trace.take() {
-                ids.2 = outer;
+            if self.traced {
+                ids.2 = ids.3.pop().flatten();
             }
         });
     }

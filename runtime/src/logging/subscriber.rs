@@ -75,8 +75,11 @@ thread_local! {
     static LINE: RefCell<(Vec<u8>, Vec<u8>, Vec<u8>)> = const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
     /// The ids of the requests entered on this thread (`logging::RequestScope`), one after the
     /// other, and where the innermost starts; empty outside a request.
-    /// The trace context of the innermost request, when it has one.
-    pub(super) static REQUEST_IDS: RefCell<(Vec<u8>, usize, Option<TraceIds>)> = const { RefCell::new((Vec::new(), 0, None)) };
+    /// The trace context of the innermost request, when it has one, and those of the requests
+    /// it is inside (`logging::RequestScope`).
+    #[allow(clippy::type_complexity)] // one thread-local, its parts named where they are used
+    pub(super) static REQUEST_IDS: RefCell<(Vec<u8>, usize, Option<TraceIds>, Vec<Option<TraceIds>>)> =
+        const { RefCell::new((Vec::new(), 0, None, Vec::new())) };
 }
 
 fn slot_of(id: &Id) -> usize {

@@ -50,6 +50,7 @@ mod schema_split;
 mod security;
 mod server_limits;
 mod single_valued_headers;
+mod spans;
 mod sse_client;
 mod streaming;
 mod strict_http1;
