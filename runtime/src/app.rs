@@ -38,6 +38,7 @@ use crate::metrics::{HttpMetrics, Metrics};
 use crate::openapi::{document, document_path, fastapi_layout, DocsRoutes, ErrorBody, Info};
 use crate::response::{Body, BoxError, ErrorAnswers};
 use crate::routing::{Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable, Router, VersionRouter};
+use crate::trace::{Tracing, TracingOn};
 use crate::validate::SchemaRegistry;
 use crate::versions::{VersionSet, Versions};
 
@@ -46,7 +47,8 @@ pub struct App {
     routes: Vec<Mounted>,
     /// Groups with a malformed prefix, refused when the app is built.
     refused: Vec<RefusedPrefix>,
-    /// The user's state (`App::state`), and nothing else.
+    /// The user's state (`App::state`), and nothing else but the marker of tracing
+    /// (`trace::TracingOn`), which a `TraceContext` argument checks for.
     state: StateMap,
     /// The app's error answers (`App::on_not_found`, ...).
     answers: ErrorAnswers,
@@ -58,6 +60,8 @@ pub struct App {
     info: Info,
     layers: Vec<LayerFn>,
     metrics: Option<Metrics>,
+    /// The app's tracing (`App::tracing`), when it traces.
+    tracing: Option<Tracing>,
     lifecycle: Lifecycle,
     /// The app's API versions (`App::versions`), when it has them.
     versions: Option<Versions>,
@@ -74,6 +78,7 @@ impl std::fmt::Debug for App {
             .field("layers", &self.layers.len())
             .field("metrics", &self.metrics)
             .field("versions", &self.versions)
+            .field("tracing", &self.tracing)
             .finish()
     }
 }
@@ -105,6 +110,7 @@ impl App {
             },
             layers: Vec::new(),
             metrics: None,
+            tracing: None,
             lifecycle: Lifecycle::default(),
             versions: None,
         }
@@ -190,6 +196,19 @@ impl App {
     /// An app without versions does not pay for them: its requests take the path they took.
     pub fn versions(mut self, versions: Versions) -> Self {
         self.versions = Some(versions);
+        self
+    }
+
+    /// Trace every request with W3C Trace Context (off by default): its `traceparent` read (the
+    /// caller's trace continued when valid, a new one otherwise), a span id of its own, the
+    /// sampler's decision; its trace id, span id and flags on the access line and on every line
+    /// logged while it is handled; a route can take them as a
+    /// [`TraceContext`](crate::trace::TraceContext) argument. `Tracing::from_env()` reads
+    /// OpenTelemetry's `OTEL_TRACES_SAMPLER`, `OTEL_TRACES_SAMPLER_ARG` and `OTEL_PROPAGATORS`.
+    /// See the manual's *Tracing* section.
+    pub fn tracing(mut self, tracing: Tracing) -> Self {
+        self.state.insert(TracingOn);
+        self.tracing = Some(tracing);
         self
     }
 
@@ -543,7 +562,8 @@ impl App {
                 answers: self.answers,
                 tasks: self.tasks,
             },
-            observe: self.config.request_ids || metrics.is_some(),
+            observe: self.config.request_ids || metrics.is_some() || self.tracing.is_some(),
+            tracer: self.tracing.as_ref().map(Tracing::compile),
             budget: self.config.memory_budget.map(MemoryBudget::new),
             config: self.config,
             openapi_json,

@@ -183,6 +183,7 @@ pub mod ws;
 pub mod logging;
 pub mod metrics;
 pub mod testing;
+pub mod trace;
 
 // The crate root holds what nearly every app names (the app, the server, the argument and
 // response types a route is written with, the attributes); everything else is in the module of
@@ -415,6 +416,7 @@ pub mod prelude {
     pub use crate::html::escape_html;
     pub use crate::http::StatusCode;
     pub use crate::schema::Tag;
+    pub use crate::trace::TraceContext;
     #[cfg(feature = "email")]
     pub use crate::types::EmailStr;
     pub use crate::types::{Nullable, Strict};

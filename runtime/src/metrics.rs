@@ -17,7 +17,15 @@
 //! - latencies are histograms with fixed buckets (100 µs to 10 s), so recording costs the same
 //!   and memory stays constant whatever the traffic;
 //! - a scrape encodes the registry at the time of the request; metrics of the app registered in
-//!   the same registry come out with them.
+//!   the same registry come out with them;
+//! - OpenTelemetry's stable HTTP server metrics are recorded beside them, under the names
+//!   OpenTelemetry's Prometheus exporter gives them: `http.server.request.duration`
+//!   (`http_server_request_duration_seconds`, the semantic conventions' buckets, labelled
+//!   `http_request_method`, `http_route`, `http_response_status_code`, `url_scheme` and, for a
+//!   5xx, `error_type`) and `http.server.active_requests` (`http_server_active_requests`, by
+//!   `http_request_method` and `url_scheme`); a sampled request's trace and span ids are the
+//!   exemplar of the bucket it fell in (written when scraped as OpenMetrics), an unsampled one
+//!   sets none.
 
 use std::fmt;
 use std::sync::{Arc, PoisonError, RwLock};
@@ -31,17 +39,28 @@ use prometheus_client::encoding::{
     LabelValueEncoder,
 };
 use prometheus_client::metrics::counter::{ConstCounter, Counter};
+use prometheus_client::metrics::exemplar::HistogramWithExemplars;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::Histogram;
-use prometheus_client::registry::Registry;
+use prometheus_client::registry::{Registry, Unit};
 
 use crate::response::{Body, Response};
+use crate::trace::TraceIds;
 
 /// The request latency buckets, in seconds: 100 µs to 10 s.
 pub const LATENCY_BUCKETS: [f64; 16] = [
     0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0,
 ];
+
+/// The buckets of `http.server.request.duration`, in seconds: those OpenTelemetry's HTTP
+/// semantic conventions advise.
+pub const SERVER_DURATION_BUCKETS: [f64; 14] = [
+    0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1.0, 2.5, 5.0, 7.5, 10.0,
+];
+
+/// The `url_scheme` label: the server speaks plain HTTP (TLS is a proxy's, for now).
+const SCHEME: &str = "http";
 
 /// The `route` label of a request no route answered (404, 405).
 pub const UNMATCHED: &str = "unmatched";
@@ -132,6 +151,14 @@ impl MethodLabel {
         }
     }
 
+    /// The value OpenTelemetry's `http.request.method` takes: a known method, or `_OTHER`.
+    pub(crate) fn semconv(self) -> &'static str {
+        match self {
+            MethodLabel::Other => "_OTHER",
+            known => known.as_str(),
+        }
+    }
+
     fn as_str(self) -> &'static str {
         match self {
             MethodLabel::Get => "GET",
@@ -146,6 +173,9 @@ impl MethodLabel {
             MethodLabel::Other => "OTHER",
         }
     }
+
+    /// How many there are.
+    const COUNT: usize = 10;
 }
 
 impl EncodeLabelValue for MethodLabel {
@@ -171,6 +201,67 @@ impl EncodeLabelSet for RequestLabels {
 }
 
 type HistogramFamily = Family<RequestLabels, Histogram, fn() -> Histogram>;
+
+/// The labels of `http.server.request.duration`: OpenTelemetry's attributes, named as its
+/// Prometheus exporter names them.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct ServerLabels {
+    method: MethodLabel,
+    /// The route's template; `None` for a request no route answered (the conventions leave
+    /// `http.route` out then).
+    route: Option<Arc<str>>,
+    status: u16,
+}
+
+impl EncodeLabelSet for ServerLabels {
+    fn encode(&self, encoder: &mut LabelSetEncoder<'_>) -> Result<(), fmt::Error> {
+        ("http_request_method", self.method.semconv()).encode(encoder.encode_label())?;
+        if let Some(route) = &self.route {
+            ("http_route", &**route).encode(encoder.encode_label())?;
+        }
+        ("http_response_status_code", self.status).encode(encoder.encode_label())?;
+        ("url_scheme", SCHEME).encode(encoder.encode_label())?;
+        if self.status >= 500 {
+            ("error_type", self.status).encode(encoder.encode_label())?;
+        }
+        Ok(())
+    }
+}
+
+/// The labels of `http.server.active_requests`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct ActiveLabels(MethodLabel);
+
+impl EncodeLabelSet for ActiveLabels {
+    fn encode(&self, encoder: &mut LabelSetEncoder<'_>) -> Result<(), fmt::Error> {
+        ("http_request_method", self.0.semconv()).encode(encoder.encode_label())?;
+        ("url_scheme", SCHEME).encode(encoder.encode_label())
+    }
+}
+
+/// An exemplar's labels: the trace and span of a sampled request.
+#[derive(Debug, Clone)]
+struct ExemplarLabels(TraceIds);
+
+impl EncodeLabelSet for ExemplarLabels {
+    fn encode(&self, encoder: &mut LabelSetEncoder<'_>) -> Result<(), fmt::Error> {
+        let trace = self.0.trace_id.to_hex();
+        let span = self.0.span_id.to_hex();
+        // Lowercase hex digits: always UTF-8.
+        let text = |bytes: &[u8]| std::str::from_utf8(bytes).unwrap_or_default().to_owned();
+        ("trace_id", text(&trace)).encode(encoder.encode_label())?;
+        ("span_id", text(&span)).encode(encoder.encode_label())
+    }
+}
+
+/// `http.server.request.duration` of one label set.
+type ServerHistogram = HistogramWithExemplars<ExemplarLabels>;
+
+fn server_histogram() -> ServerHistogram {
+    HistogramWithExemplars::new(SERVER_DURATION_BUCKETS.into_iter())
+}
+
+type ServerFamily = Family<ServerLabels, ServerHistogram, fn() -> ServerHistogram>;
 
 /// Why the server refused a request or cut a connection or stream: the `reason` label of
 /// `http_refusals`, and what the server's warnings count (`server/refusals.rs`).
@@ -244,12 +335,49 @@ fn latency_histogram() -> Histogram {
     Histogram::new(LATENCY_BUCKETS)
 }
 
+/// The series of one method and status of a route.
+struct Series {
+    method: MethodLabel,
+    status: u16,
+    count: Counter,
+    latency: Histogram,
+    /// `http.server.request.duration`.
+    duration: ServerHistogram,
+}
+
 /// The series one route has answered with, by method and status.
-type Seen = Vec<(MethodLabel, u16, Counter, Histogram)>;
+type Seen = Vec<Series>;
+
+impl Series {
+    /// Count one answer that took `seconds`, with its trace as the exemplar when `sampled`.
+    #[inline]
+    fn record(&self, seconds: f64, sampled: Option<&TraceIds>) {
+        self.count.inc();
+        self.latency.observe(seconds);
+        match sampled {
+            None => self.duration.observe(seconds, None, None),
+            Some(ids) => self.exemplar(seconds, ids),
+        }
+    }
+
+    /// Observe a sampled request's duration, its ids the exemplar (out of line: most requests
+    /// are not sampled).
+    #[cold]
+    #[inline(never)]
+    fn exemplar(&self, seconds: f64, ids: &TraceIds) {
+        self.duration.observe(
+            seconds,
+            Some(ExemplarLabels(*ids)),
+            Some(std::time::SystemTime::now()),
+        );
+    }
+}
 
 /// One label value of `route` and the handles used with it.
 struct Slot {
     route: Arc<str>,
+    /// The template as `http.route` (`None` for the unmatched slot).
+    http_route: Option<Arc<str>>,
     seen: RwLock<Seen>,
 }
 
@@ -273,6 +401,11 @@ pub(crate) struct HttpMetrics {
     requests: Family<RequestLabels, Counter>,
     latency: HistogramFamily,
     in_flight: Gauge,
+    server_duration: ServerFamily,
+    active_family: Family<ActiveLabels, Gauge>,
+    /// `http.server.active_requests` by method, made at a method's first request (so a scrape
+    /// shows only methods seen, and counting hashes nothing after).
+    active: [std::sync::OnceLock<Gauge>; MethodLabel::COUNT],
     rejected: Counter,
     /// The `http_refusals` counters, by [`Refusal`] (made at start, so counting hashes nothing).
     refusals: [Counter; Refusal::ALL.len()],
@@ -291,8 +424,10 @@ impl fmt::Debug for HttpMetrics {
 }
 
 fn slot(route: &str) -> Slot {
+    let route: Arc<str> = route.into();
     Slot {
-        route: route.into(),
+        http_route: Some(route.clone()),
+        route,
         seen: RwLock::new(Vec::new()),
     }
 }
@@ -343,6 +478,19 @@ impl HttpMetrics {
             "HTTP requests refused with 503 because the server was at its concurrency limit",
             rejected.clone(),
         );
+        let server_duration = ServerFamily::new_with_constructor(server_histogram as fn() -> ServerHistogram);
+        registry.register_with_unit(
+            "http_server_request_duration",
+            "Duration of HTTP server requests (OpenTelemetry's http.server.request.duration)",
+            Unit::Seconds,
+            server_duration.clone(),
+        );
+        let active_family = Family::<ActiveLabels, Gauge>::default();
+        registry.register(
+            "http_server_active_requests",
+            "Number of active HTTP server requests (OpenTelemetry's http.server.active_requests)",
+            active_family.clone(),
+        );
         let refusal_family = Family::<RefusalLabels, Counter>::default();
         registry.register(
             "http_refusals",
@@ -357,7 +505,13 @@ impl HttpMetrics {
             routes: routes.iter().map(|route| slot(route)).collect(),
             docs: docs.iter().map(|route| slot(route)).collect(),
             endpoint: slot(&path),
-            unmatched: slot(UNMATCHED),
+            unmatched: Slot {
+                http_route: None,
+                ..slot(UNMATCHED)
+            },
+            server_duration,
+            active_family,
+            active: Default::default(),
             registry,
             path,
             requests,
@@ -393,14 +547,28 @@ impl HttpMetrics {
         }
     }
 
-    /// A request started.
-    pub(crate) fn started(&self) {
+    /// A request with `method` started.
+    #[inline]
+    pub(crate) fn started(&self, method: MethodLabel) {
         self.in_flight.inc();
+        self.active(method).inc();
     }
 
-    /// A request started has ended, answered or not.
-    pub(crate) fn ended(&self) {
+    /// A request with `method` started has ended, answered or not.
+    #[inline]
+    pub(crate) fn ended(&self, method: MethodLabel) {
         self.in_flight.dec();
+        self.active(method).dec();
+    }
+
+    /// The `http.server.active_requests` gauge of `method`.
+    #[inline]
+    fn active(&self, method: MethodLabel) -> &Gauge {
+        match self.active.get(method as usize) {
+            Some(cell) => cell.get_or_init(|| self.active_family.get_or_create_owned(&ActiveLabels(method))),
+            // Never: the array has a place for every method.
+            None => &self.in_flight,
+        }
     }
 
     /// A request was refused for overload.
@@ -415,39 +583,56 @@ impl HttpMetrics {
         }
     }
 
-    /// A request was answered.
-    pub(crate) fn answered(&self, key: RouteKey, method: &Method, status: StatusCode, seconds: f64) {
+    /// A request was answered; `sampled`: its trace ids, when it was sampled (the exemplar).
+    pub(crate) fn answered(
+        &self,
+        key: RouteKey,
+        method: MethodLabel,
+        status: StatusCode,
+        seconds: f64,
+        sampled: Option<&TraceIds>,
+    ) {
         let slot = self.slot(key);
-        let method = MethodLabel::of(method);
         let status = status.as_u16();
         {
             let seen = slot.seen.read().unwrap_or_else(PoisonError::into_inner);
-            if let Some((_, _, count, latency)) =
-                seen.iter().find(|(m, s, _, _)| *m == method && *s == status)
-            {
-                count.inc();
-                latency.observe(seconds);
+            if let Some(series) = seen.iter().find(|s| s.method == method && s.status == status) {
+                series.record(seconds, sampled);
                 return;
             }
         }
-        self.first_answer(slot, method, status, seconds);
+        self.first_answer(slot, (method, status), seconds, sampled);
     }
 
     /// The first answer of a slot with this method and status: find (or make) its series.
     #[cold]
-    fn first_answer(&self, slot: &Slot, method: MethodLabel, status: u16, seconds: f64) {
+    fn first_answer(
+        &self,
+        slot: &Slot,
+        (method, status): (MethodLabel, u16),
+        seconds: f64,
+        sampled: Option<&TraceIds>,
+    ) {
         let labels = RequestLabels {
             method,
             route: slot.route.clone(),
             status,
         };
-        let count = self.requests.get_or_create_owned(&labels);
-        let latency = self.latency.get_or_create_owned(&labels);
-        count.inc();
-        latency.observe(seconds);
+        let series = Series {
+            method,
+            status,
+            count: self.requests.get_or_create_owned(&labels),
+            latency: self.latency.get_or_create_owned(&labels),
+            duration: self.server_duration.get_or_create_owned(&ServerLabels {
+                method,
+                route: slot.http_route.clone(),
+                status,
+            }),
+        };
+        series.record(seconds, sampled);
         let mut seen = slot.seen.write().unwrap_or_else(PoisonError::into_inner);
-        if !seen.iter().any(|(m, s, _, _)| *m == method && *s == status) {
-            seen.push((method, status, count, latency));
+        if !seen.iter().any(|s| s.method == method && s.status == status) {
+            seen.push(series);
         }
     }
 

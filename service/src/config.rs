@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, ValueEnum};
 use ferrapi::logging::LogFormat;
+use ferrapi::trace::ResponseHeader;
 
 use crate::store::{ConnError, StoreLocation};
 
@@ -139,6 +140,58 @@ pub struct Config {
     /// says which): say, for a health check or a proxy on the same host.
     #[arg(long, env = "PLAIN_PORT", value_name = "PORT", requires = "tls_cert")]
     pub plain_port: Option<u16>,
+    /// Trace requests with W3C Trace Context (off by default): a caller's `traceparent` continued,
+    /// a new trace otherwise; the trace id, span id and flags on the access line and on every
+    /// line of the request. The sampler comes from `OTEL_TRACES_SAMPLER` and
+    /// `OTEL_TRACES_SAMPLER_ARG` (default `parentbased_always_on`), what is read from
+    /// `OTEL_PROPAGATORS` (default `tracecontext,baggage`).
+    #[arg(
+        long,
+        env = "TRACING",
+        default_value_t = false,
+        default_missing_value = "true",
+        num_args = 0..=1,
+        require_equals = true,
+        action = clap::ArgAction::Set,
+        value_parser = clap::builder::BoolishValueParser::new(),
+        value_name = "BOOL"
+    )]
+    pub tracing: bool,
+    /// Follow callers' sampled flags (off by default: a client could otherwise have any request
+    /// of its own sampled). Only behind a gateway that sets or removes `traceparent`.
+    #[arg(
+        long,
+        env = "TRUST_TRACE_PARENT",
+        default_value_t = false,
+        default_missing_value = "true",
+        num_args = 0..=1,
+        require_equals = true,
+        action = clap::ArgAction::Set,
+        value_parser = clap::builder::BoolishValueParser::new(),
+        value_name = "BOOL"
+    )]
+    pub trust_trace_parent: bool,
+    /// Put the request's trace context on its answer: `none` (default), `traceparent` or
+    /// `traceresponse`.
+    #[arg(long, env = "TRACE_RESPONSE", value_name = "HEADER", default_value = "none", value_parser = parse_trace_response)]
+    pub trace_response: ResponseHeader,
+    /// With tracing, a request's id is its trace id (off by default).
+    #[arg(
+        long,
+        env = "TRACE_REQUEST_IDS",
+        default_value_t = false,
+        default_missing_value = "true",
+        num_args = 0..=1,
+        require_equals = true,
+        action = clap::ArgAction::Set,
+        value_parser = clap::builder::BoolishValueParser::new(),
+        value_name = "BOOL"
+    )]
+    pub trace_request_ids: bool,
+}
+
+fn parse_trace_response(value: &str) -> Result<ResponseHeader, String> {
+    value.parse()
 }
 
 fn parse_log_format(value: &str) -> Result<LogFormat, String> {

@@ -14,6 +14,7 @@ use clap::Parser;
 use ferrapi::logging::Logging;
 use ferrapi::metrics::Metrics;
 use ferrapi::serve::Scheme;
+use ferrapi::trace::Tracing;
 use resource_api::config::Config;
 use resource_api::store::{MeteredStore, Store};
 use resource_api::Db;
@@ -126,6 +127,14 @@ async fn serve() -> ExitCode {
         .strict_http1(config.strict_http1);
     if let Some(metrics) = metrics {
         app = app.metrics(metrics);
+    }
+    if config.tracing {
+        app = app.tracing(
+            Tracing::from_env()
+                .trust_parent(config.trust_trace_parent)
+                .response_header(config.trace_response)
+                .trace_request_ids(config.trace_request_ids),
+        );
     }
     if let Some(tls) = config.tls() {
         app = app.tls(tls);

@@ -18,6 +18,7 @@ use crate::extract::{DependencyFn, Shared};
 use crate::metrics::HttpMetrics;
 use crate::openapi::DocsRoutes;
 use crate::routing::{RouteDef, RouteInfo, Router, VersionRouter};
+use crate::trace::Tracer;
 use crate::versions::VersionSet;
 
 /// Everything a request needs of the app, built once by `App::build` and shared by every
@@ -34,7 +35,10 @@ pub(crate) struct Compiled {
     pub(crate) route_table: Vec<RouteInfo>,
     /// The request metrics, when the app has them.
     pub(crate) metrics: Option<HttpMetrics>,
-    /// Requests are observed even with the access line off: the app has request ids or metrics.
+    /// The app's tracing, when it traces (`App::tracing`).
+    pub(crate) tracer: Option<Tracer>,
+    /// Requests are observed even with the access line off: the app has request ids, metrics or
+    /// tracing.
     pub(crate) observe: bool,
     /// What clients can make the process hold (`Config::memory_budget`), when it has a budget.
     pub(crate) budget: Option<Arc<MemoryBudget>>,

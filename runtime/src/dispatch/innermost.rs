@@ -31,6 +31,7 @@ use super::run::{run, Run};
 use super::{Compiled, Endpoint, LayerFn, Received, ServiceFuture};
 use crate::body::{Handed, HandedOwned, Unhanded};
 use crate::response::{internal_answer, Body, InternalAnswer, Response};
+use crate::trace::TraceIds;
 
 /// Build the stacks of `compiled`: each route's (its groups' layers, `Target::layers`) and the
 /// app's (`app_layers`); the compiled app, and the app's stack when it has layers.
@@ -107,7 +108,8 @@ struct AppRoutes(Arc<Compiled>);
 impl Bottom for AppRoutes {
     fn answer(&self, parts: Parts, body: Received<'_, Unhanded<Body>>) -> Run<Unhanded<Body>> {
         let routed = route(&self.0, &parts, &mut ());
-        onward(&self.0, parts, body, routed)
+        let trace = parts.extensions.get::<TraceIds>().copied();
+        onward(&self.0, parts, body, routed, trace.as_ref())
     }
 }
 
@@ -136,7 +138,17 @@ impl Bottom for RouteOnly {
             _ => None,
         };
         match (found, app.targets.get(self.index)) {
-            (Some(found), Some(target)) => run(&app, self.index, target, parts, body, found),
+            (Some((params, version)), Some(target)) => {
+                let trace = parts.extensions.get::<TraceIds>().copied();
+                run(
+                    &app,
+                    self.index,
+                    target,
+                    parts,
+                    body,
+                    (params, version, trace.as_ref()),
+                )
+            }
             _ => Run::ready(moved_off(&app, &parts)),
         }
     }

@@ -58,6 +58,7 @@ mod response_future;
 mod routed;
 mod run;
 mod service;
+mod span;
 
 pub use compiled::MatchedRoute;
 pub(crate) use compiled::{Compiled, Target};
@@ -172,6 +173,7 @@ where
     if let Some(versions) = &inner.versions {
         *echo = Some(Echo::new(versions, routed.version()));
     }
+    let trace = hook.trace();
     // The layers' `call`, the extraction and the handler's first poll run in the request.
     let _entered = hook.enter();
     match stack {
@@ -182,8 +184,8 @@ where
                 routed::Routed::Route { index, .. } => inner.targets.get(*index),
                 _ => None,
             };
-            proceed::through(stack, inner, parts, body, target)
+            proceed::through(stack, inner, parts, body, (target, trace))
         }
-        None => proceed::onward(inner, parts, body, routed),
+        None => proceed::onward(inner, parts, body, routed, trace),
     }
 }

@@ -23,15 +23,21 @@
 //!   `logging/format.rs`); of a longer path only that much is copied for it, with the length of
 //!   the rest (a length comparison per request); with another subscriber, the method and path it
 //!   is handed are cut to that many bytes, with `method_cut_bytes`/`path_cut_bytes` when cut;
-//! - the clock is read only when the access line or the metrics need it: at the start (before
-//!   routing) and when the response is ready;
+//! - with tracing on (`App::tracing`), every request gets its trace context (`trace/`) before it
+//!   is routed; it goes on the access line and on every line logged in the request (after the
+//!   request id), down to the route (`RequestCx`, through a layer stack as a request extension),
+//!   and, when asked, on the answer (`traceparent` or `traceresponse`); with
+//!   `Tracing::trace_request_ids`, its trace id is the request id;
+//! - a sampled request of an app with a span exporter (`Tracing::exporter`) keeps what its
+//!   server span needs of its head (`span.rs`) and hands the finished span over when it is
+//!   answered; any other request builds none (one flag and one `Option` checked);
+//! - the clock is read only when the access line, the metrics or a span need it: at the start
+//!   (before routing) and when the response is ready;
 //! - a request dropped before it is answered (the client went away) leaves the in-flight gauge
 //!   and closes its span, and is neither logged nor counted as answered.
 
-use std::cell::{Cell, RefCell};
-use std::hash::BuildHasher;
+use std::cell::RefCell;
 use std::sync::Arc;
-use std::time::Instant;
 
 use bytes::Bytes;
 use hyper::header::{HeaderName, HeaderValue};
@@ -41,11 +47,14 @@ use smallvec::SmallVec;
 use tracing::field::Empty;
 use tracing::Span;
 
+use super::span::SpanStart;
 use super::Compiled;
-use crate::extract::sole_field;
 use crate::logging::{self, clock, AccessLine, ACCESS_TARGET, REQUEST_TARGET};
-use crate::metrics::{RouteKey, UNMATCHED};
+use crate::metrics::{MethodLabel, RouteKey, UNMATCHED};
 use crate::response::Response;
+use crate::trace::{
+    random_pair, sole_value, with_random, ResponseHeader, TraceIds, TRACEPARENT, TRACERESPONSE,
+};
 
 /// `X-Request-Id`, to look for.
 static X_REQUEST_ID: HeaderName = X_REQUEST_ID_NAME;
@@ -90,6 +99,16 @@ impl RequestId {
         }
     }
 
+    /// The trace id of `trace` as the id (32 lowercase hex digits), for
+    /// `Tracing::trace_request_ids`.
+    pub(crate) fn of_trace(trace: &TraceIds) -> Self {
+        // Hex digits are always a valid header value; the fallback is never taken.
+        RequestId(
+            HeaderValue::from_bytes(&trace.trace_id.to_hex())
+                .unwrap_or_else(|_| HeaderValue::from_static("invalid-id")),
+        )
+    }
+
     /// The id's bytes (ASCII, see the module rules).
     pub(crate) fn as_bytes(&self) -> &[u8] {
         self.0.as_bytes()
@@ -106,33 +125,11 @@ impl RequestId {
     }
 }
 
-/// The heads with at most this many fields are searched for `X-Request-Id` name by name.
-const SCANNED_FIELDS: usize = 16;
-
-/// The request's `X-Request-Id` when it sent exactly one. A small head is searched name by name:
-/// `HeaderMap::get` hashes the custom name first, ≈ 140 instructions per request against ≈ 15
-/// for wrk's one-field head (callgrind, `GET /item/42`); a field's name compares its length
-/// first, so only a 12-byte custom name compares bytes.
+/// The request's `X-Request-Id` when it sent exactly one (`trace::sole_value`: a small head is
+/// searched name by name, not hashed).
+#[inline]
 fn sent_id(headers: &hyper::HeaderMap) -> Option<&HeaderValue> {
-    if headers.keys_len() > SCANNED_FIELDS {
-        return headers
-            .get(&X_REQUEST_ID)
-            .and_then(|_| sole_field(headers, &X_REQUEST_ID));
-    }
-    // Most heads have none: the names alone are cheaper to walk than the fields.
-    if !headers.keys().any(|name| *name == X_REQUEST_ID) {
-        return None;
-    }
-    let mut found = None;
-    for (name, value) in headers {
-        if *name == X_REQUEST_ID {
-            if found.is_some() {
-                return None;
-            }
-            found = Some(value);
-        }
-    }
-    found
+    sole_value(headers, &X_REQUEST_ID)
 }
 
 /// A new id (see [`new_id`]) as a header value: a slice of this thread's block of ids made ahead
@@ -177,14 +174,12 @@ impl IdBlock {
     #[cold]
     fn fresh() -> Self {
         let mut ids = Vec::with_capacity(ID_SPACE_BYTES);
-        RANDOM.with(|state| {
-            let mut s = state.get();
+        with_random(|s| {
             let mut id = [0u8; ID_LEN];
             while ids.len() + ID_LEN <= ID_SPACE_BYTES {
-                put_id(&mut id, &mut s);
+                put_id(&mut id, s);
                 ids.extend_from_slice(&id);
             }
-            state.set(s);
         });
         IdBlock {
             ids: Bytes::from(ids),
@@ -198,37 +193,10 @@ thread_local! {
     static ID_BLOCK: RefCell<IdBlock> = const { RefCell::new(IdBlock { ids: Bytes::new(), next: 0 }) };
 }
 
-thread_local! {
-    /// This thread's random number generator (wyrand), seeded from the standard library's
-    /// randomly keyed hasher.
-    static RANDOM: Cell<u64> = Cell::new(
-        std::collections::hash_map::RandomState::new()
-            .hash_one((std::thread::current().id(), Instant::now())),
-    );
-}
-
-/// The next 128 random bits of the generator whose state is `s`.
-fn random_pair(s: &mut u64) -> [u64; 2] {
-    let first = s.wrapping_add(0xa076_1d64_78bd_642f);
-    let second = first.wrapping_add(0xa076_1d64_78bd_642f);
-    *s = second;
-    [wyrand_mix(first), wyrand_mix(second)]
-}
-
-/// wyrand's output function of the state `s`.
-fn wyrand_mix(s: u64) -> u64 {
-    let t = u128::from(s).wrapping_mul(u128::from(s ^ 0xe703_7ed1_a0b4_28db));
-    ((t >> 64) as u64) ^ (t as u64)
-}
-
 /// A new id: 32 lowercase hex digits of fresh random bits (see [`put_id`]).
 fn new_id() -> [u8; ID_LEN] {
     let mut out = [0u8; ID_LEN];
-    RANDOM.with(|state| {
-        let mut s = state.get();
-        put_id(&mut out, &mut s);
-        state.set(s);
-    });
+    with_random(|s| put_id(&mut out, s));
     out
 }
 
@@ -315,6 +283,10 @@ pub(super) trait Hook {
     fn docs(&mut self, path: &str);
     /// Enter the request on this thread, until the guard is dropped.
     fn enter(&self) -> Option<InRequest<'_>>;
+    /// The request's trace context, when the app traces (by reference: a copy of its 40 bytes
+    /// down every step cost an app that does not trace ≈ 30 instructions, callgrind
+    /// `GET /item/42`).
+    fn trace(&self) -> Option<&TraceIds>;
 }
 
 impl Hook for () {
@@ -324,6 +296,10 @@ impl Hook for () {
     fn docs(&mut self, _path: &str) {}
     #[inline(always)]
     fn enter(&self) -> Option<InRequest<'_>> {
+        None
+    }
+    #[inline(always)]
+    fn trace(&self) -> Option<&TraceIds> {
         None
     }
 }
@@ -339,6 +315,10 @@ impl Hook for Observed {
     fn enter(&self) -> Option<InRequest<'_>> {
         Observed::enter(self)
     }
+    #[inline]
+    fn trace(&self) -> Option<&TraceIds> {
+        self.trace.as_ref()
+    }
 }
 
 /// What one request records, from its start to its answer.
@@ -348,9 +328,15 @@ pub(crate) struct Observed {
     /// of `logging::clock`.
     started: Option<u64>,
     method: Method,
+    /// The method as the metrics label it (read once, when the app has metrics).
+    method_label: MethodLabel,
     /// The request's path and query, for the access line (`None` when it is off).
     path: Option<PathCopy>,
     id: Option<RequestId>,
+    /// The request's trace context (when the app traces: `trace/`).
+    trace: Option<TraceIds>,
+    /// What its server span keeps, when it is sampled and the app exports spans.
+    span_start: Option<Box<SpanStart>>,
     /// The request's span (with a subscriber other than ferrapi's log; else disabled).
     span: Span,
     /// ferrapi's log is installed: the request is entered as a `logging::RequestScope`.
@@ -370,15 +356,38 @@ impl Observed {
     /// Start observing the request of head `request` (`log`: the access line is on).
     pub(crate) fn begin(inner: &Arc<Compiled>, request: &Parts, log: bool) -> Self {
         let metrics = inner.metrics.as_ref();
-        if let Some(metrics) = metrics {
-            metrics.started();
-        }
+        // Read only for the metrics (unused otherwise).
+        let method_label = match metrics {
+            Some(metrics) => {
+                let label = MethodLabel::of(&request.method);
+                metrics.started(label);
+                label
+            }
+            None => MethodLabel::Other,
+        };
+        let mut span_start = None;
+        let trace = inner.tracer.as_ref().map(|tracer| {
+            let trace = tracer.begin(&request.headers);
+            span_start = SpanStart::of(tracer, &trace, request);
+            trace
+        });
+        let id = match trace {
+            Some(trace)
+                if inner.config.request_ids && inner.tracer.as_ref().is_some_and(|t| t.trace_request_ids) =>
+            {
+                Some(RequestId::of_trace(&trace))
+            }
+            _ => inner.config.request_ids.then(|| RequestId::of(&request.headers)),
+        };
         Observed {
             inner: inner.clone(),
-            started: (log || metrics.is_some()).then(clock::now),
+            started: (log || metrics.is_some() || span_start.is_some()).then(clock::now),
             method: request.method.clone(),
+            method_label,
             path: log.then(|| PathCopy::of(&request.uri)),
-            id: inner.config.request_ids.then(|| RequestId::of(&request.headers)),
+            id,
+            trace,
+            span_start,
             span: Span::none(),
             scoped: logging::is_installed(),
             key: RouteKey::Unmatched,
@@ -389,7 +398,7 @@ impl Observed {
     #[inline]
     pub(crate) fn routed(&mut self, key: RouteKey) {
         self.key = key;
-        if self.id.is_some() && !self.scoped {
+        if (self.id.is_some() || self.trace.is_some()) && !self.scoped {
             self.open_span();
         }
     }
@@ -400,9 +409,6 @@ impl Observed {
     #[cold]
     #[inline(never)]
     fn open_span(&mut self) {
-        let Some(id) = self.id.as_ref() else {
-            return;
-        };
         let route = match self.key {
             RouteKey::Route(index) => self
                 .inner
@@ -411,23 +417,37 @@ impl Observed {
                 .map_or(UNMATCHED, |t| t.matched.path()),
             _ => UNMATCHED,
         };
+        let hex = self.trace.map(|t| {
+            (
+                t.trace_id.to_string(),
+                t.span_id.to_string(),
+                format!("{:02x}", t.flags),
+            )
+        });
         self.span = tracing::info_span!(
             target: REQUEST_TARGET,
             "request",
-            request_id = id.as_str(),
+            request_id = self.id.as_ref().map(RequestId::as_str),
             method = prefix_of(self.method.as_str(), logging::MAX_VALUE_BYTES),
             route,
             status = Empty,
             latency_ms = Empty,
+            trace_id = hex.as_ref().map(|h| h.0.as_str()),
+            span_id = hex.as_ref().map(|h| h.1.as_str()),
+            trace_flags = hex.as_ref().map(|h| h.2.as_str()),
         );
     }
 
-    /// Enter the request on this thread, until the guard is dropped; `None` without request ids.
+    /// Enter the request on this thread, until the guard is dropped; `None` without request ids
+    /// or tracing.
     pub(crate) fn enter(&self) -> Option<InRequest<'_>> {
-        let id = self.id.as_ref()?;
+        if self.id.is_none() && self.trace.is_none() {
+            return None;
+        }
         Some(if self.scoped {
+            let id = self.id.as_ref().map_or(&[][..], RequestId::as_bytes);
             InRequest::Scope {
-                _scope: logging::enter_request(id.as_bytes()),
+                _scope: logging::enter_request(id, self.trace.as_ref()),
             }
         } else {
             InRequest::Span {
@@ -473,18 +493,46 @@ impl Observed {
                 status: status.as_u16(),
                 micros: elapsed / 1000,
                 request_id: self.id.as_ref().map(RequestId::as_bytes),
+                trace: self.trace.as_ref(),
                 at: now,
             };
             if !logging::access_line(&line) {
                 self.access_event(&line, elapsed);
             }
         }
+        let sampled = self.trace.as_ref().filter(|t| t.is_sampled());
         if let (Some(metrics), Some(elapsed)) = (&self.inner.metrics, elapsed) {
-            metrics.answered(self.key, &self.method, status, elapsed as f64 / 1e9);
+            metrics.answered(self.key, self.method_label, status, elapsed as f64 / 1e9, sampled);
+        }
+        if let Some(start) = self.span_start.take() {
+            self.finish_span(*start, status, elapsed.unwrap_or_default());
         }
         if let Some(id) = self.id.take() {
             response.headers_mut().insert(X_REQUEST_ID_NAME, id.into_header());
         }
+        if let (Some(trace), Some(tracer)) = (&self.trace, &self.inner.tracer) {
+            if tracer.response_header != ResponseHeader::None {
+                answer_trace(response, trace, tracer.response_header);
+            }
+        }
+    }
+
+    /// Hand the request's server span to the exporter (out of line: only sampled requests).
+    #[cold]
+    #[inline(never)]
+    fn finish_span(&self, start: SpanStart, status: StatusCode, elapsed: u64) {
+        let Some(trace) = &self.trace else { return };
+        let route = match self.key {
+            RouteKey::Route(index) => self.inner.targets.get(index).map(|t| t.matched.path()),
+            _ => None,
+        };
+        start.finish(
+            trace,
+            &self.method,
+            route,
+            status.as_u16(),
+            std::time::Duration::from_nanos(elapsed),
+        );
     }
 
     /// Record the answer's `status` and latency (`elapsed` nanoseconds) in the request's span
@@ -521,10 +569,26 @@ impl Observed {
     }
 }
 
+/// Put the request's `traceparent` on its answer, under the name `header` says (out of line: off
+/// by default).
+#[cold]
+#[inline(never)]
+fn answer_trace(response: &mut Response, trace: &TraceIds, header: ResponseHeader) {
+    let name = match header {
+        ResponseHeader::Traceparent => TRACEPARENT.clone(),
+        ResponseHeader::Traceresponse => TRACERESPONSE.clone(),
+        ResponseHeader::None => return,
+    };
+    // Lowercase hex and dashes: always a valid value.
+    if let Ok(value) = HeaderValue::from_bytes(&trace.traceparent()) {
+        response.headers_mut().insert(name, value);
+    }
+}
+
 impl Drop for Observed {
     fn drop(&mut self) {
         if let Some(metrics) = &self.inner.metrics {
-            metrics.ended();
+            metrics.ended(self.method_label);
         }
     }
 }
@@ -613,7 +677,8 @@ mod tests {
 
     #[test]
     fn an_incoming_id_sent_twice_is_replaced_in_small_and_large_heads() {
-        for fields in [0, SCANNED_FIELDS + 1] {
+        // 17: more than `sole_value` walks by name.
+        for fields in [0, 17] {
             let mut headers = hyper::HeaderMap::new();
             for i in 0..fields {
                 let name = HeaderName::from_bytes(format!("x-field-{i}").as_bytes()).unwrap();

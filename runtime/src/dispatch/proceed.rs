@@ -27,11 +27,18 @@ use super::run::{run, Run};
 use super::{Compiled, Endpoint, Received, Target};
 use crate::body::{HandedOwned, Look};
 use crate::response::{internal_error, Body, BoxError};
+use crate::trace::TraceIds;
 
 /// Past the app's layers (or without them): the route's stack, when its groups have layers, else
 /// the route itself; or the answer of a place that is not a route.
 #[inline(always)]
-pub(super) fn onward<B>(inner: &Arc<Compiled>, parts: Parts, body: Received<'_, B>, routed: Routed) -> Run<B>
+pub(super) fn onward<B>(
+    inner: &Arc<Compiled>,
+    parts: Parts,
+    body: Received<'_, B>,
+    routed: Routed,
+    trace: Option<&TraceIds>,
+) -> Run<B>
 where
     B: hyper::body::Body<Data = Bytes> + Look + Send + Unpin + 'static,
     B::Error: Into<BoxError>,
@@ -48,13 +55,14 @@ where
         return Run::ready(internal_error());
     };
     match &target.stack {
-        None => run(inner, index, target, parts, body, (params, version)),
-        Some(stack) => through(stack, inner, parts, body, Some(target)),
+        None => run(inner, index, target, parts, body, (params, version, trace)),
+        Some(stack) => through(stack, inner, parts, body, (Some(target), trace)),
     }
 }
 
 /// Send the request down `stack` (the app's, or `target`'s own), with the route's
-/// [`MatchedRoute`](super::MatchedRoute) extension when it matched one.
+/// [`MatchedRoute`](super::MatchedRoute) extension when it matched one, and its trace context
+/// (a [`TraceIds`] extension) when the app traces: the bottom of the stack reads it there.
 // Not inlined into the path of routes without layers.
 #[inline(never)]
 pub(super) fn through<B>(
@@ -62,7 +70,7 @@ pub(super) fn through<B>(
     inner: &Compiled,
     mut parts: Parts,
     (body, handed): Received<'_, B>,
-    target: Option<&Target>,
+    (target, trace): (Option<&Target>, Option<&TraceIds>),
 ) -> Run<B>
 where
     B: hyper::body::Body<Data = Bytes> + Send + 'static,
@@ -78,6 +86,9 @@ where
     }
     if let Some(handed) = HandedOwned::of(handed) {
         parts.extensions.insert(handed);
+    }
+    if let Some(trace) = trace {
+        parts.extensions.insert(*trace);
     }
     let future = stack.clone().oneshot(Request::from_parts(parts, Body::new(body)));
     Run::running(

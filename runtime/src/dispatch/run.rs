@@ -41,6 +41,7 @@ use crate::response::{
     internal_answer, internal_error, Body, BoxError, ErrorAnswers, InternalAnswer, MemoryRefused, Response,
 };
 use crate::routing::{BodyMode, BoxFuture, Started};
+use crate::trace::TraceIds;
 use crate::versions::Chosen;
 
 /// Where the answer to a request is, until it is ready.
@@ -75,6 +76,7 @@ pub(crate) struct Reading<B> {
     parts: Parts,
     params: PathParams,
     version: Chosen,
+    trace: Option<TraceIds>,
     reader: BodyReader<B>,
 }
 
@@ -165,7 +167,7 @@ where
         let heard = self.reader.heard();
         Poll::Ready(call(
             (&self.inner, target),
-            (&self.parts, &self.params, self.version),
+            (&self.parts, &self.params, self.version, self.trace.as_ref()),
             &input,
             (charge, heard),
         ))
@@ -181,7 +183,7 @@ pub(super) fn run<B>(
     target: &Target,
     parts: Parts,
     (body, handed): Received<'_, B>,
-    (params, version): (PathParams, Chosen),
+    (params, version, trace): (PathParams, Chosen, Option<&TraceIds>),
 ) -> Run<B>
 where
     B: hyper::body::Body<Data = Bytes> + Look + Send + Unpin + 'static,
@@ -210,6 +212,7 @@ where
                         parts,
                         params,
                         version,
+                        trace: trace.copied(),
                         reader,
                     }))
                 }
@@ -220,12 +223,18 @@ where
             Err(response) => return Run::ready(response),
         },
         BodyMode::Form => {
-            return form_then_call(inner, (index, target), parts, (body, heard), (params, version))
+            return form_then_call(
+                inner,
+                (index, target),
+                parts,
+                (body, heard),
+                (params, version, trace),
+            )
         }
     };
     call(
         (inner, target),
-        (&parts, &params, version),
+        (&parts, &params, version, trace),
         &input,
         (charge, heard),
     )
@@ -257,7 +266,7 @@ fn form_then_call<B>(
     (index, target): (usize, &Target),
     parts: Parts,
     (body, heard): (B, Option<&Arc<Heard>>),
-    (params, version): (PathParams, Chosen),
+    (params, version, trace): (PathParams, Chosen, Option<&TraceIds>),
 ) -> Run<B>
 where
     B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
@@ -275,6 +284,7 @@ where
     }
     let (name, answers) = (target.def.name, &inner.shared.answers);
     let inner = inner.clone();
+    let trace = trace.copied();
     let future = async move {
         let charge = inner.budget.as_ref().map(Charge::new);
         let input = match read_form(&parts.headers, Body::new(body), limits, charge.as_ref()).await {
@@ -287,7 +297,7 @@ where
         // This future's answer is told to the server (`heard`), the handler's with it.
         let mut run: Run<B> = call(
             (&inner, target),
-            (&parts, &params, version),
+            (&parts, &params, version, trace.as_ref()),
             &input,
             (charge, None),
         );
@@ -303,7 +313,7 @@ fn request_cx<'a>(
     parts: &'a Parts,
     (params, version): (&'a PathParams, Chosen),
     input: &'a BodyInput,
-    charge: Option<&'a Charge>,
+    (charge, trace): (Option<&'a Charge>, Option<&'a TraceIds>),
 ) -> RequestCx<'a> {
     RequestCx {
         parts,
@@ -314,6 +324,8 @@ fn request_cx<'a>(
         charge,
         budget: inner.budget.as_ref(),
         version,
+        trace,
+        tracer: inner.tracer.as_ref(),
     }
 }
 
@@ -324,11 +336,11 @@ fn request_cx<'a>(
 #[inline(always)]
 fn call<B>(
     (inner, target): (&Arc<Compiled>, &Target),
-    (parts, params, version): (&Parts, &PathParams, Chosen),
+    (parts, params, version, trace): (&Parts, &PathParams, Chosen, Option<&TraceIds>),
     input: &BodyInput,
     (charge, heard): (Option<Charge>, Option<&Arc<Heard>>),
 ) -> Run<B> {
-    let cx = request_cx(inner, parts, (params, version), input, charge.as_ref());
+    let cx = request_cx(inner, parts, (params, version), input, (charge.as_ref(), trace));
     let def = &target.def;
     let answers = &inner.shared.answers;
     match catch_unwind(AssertUnwindSafe(|| (def.handler)(&cx, &target.dependencies))) {

@@ -178,6 +178,8 @@ mod tests {
             charge: None,
             budget: None,
             version: crate::versions::Chosen::NONE,
+            trace: None,
+            tracer: None,
         };
         let group = DependencyFn::of::<Counted>();
         let mut errors = ValidationErrors::new();

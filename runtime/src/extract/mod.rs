@@ -29,6 +29,8 @@
 //!   spooled to temporary files) before the route's arguments are converted;
 //! - `state`: application state, `State<T>`; `background`, work a route leaves to do after it
 //!   answered ([`BackgroundTasks`]);
+//! - `trace_context`: the request's trace context as an argument
+//!   ([`TraceContext`](crate::trace::TraceContext));
 //! - `validation`: the app's answer to errors a route finds itself ([`Validation`]).
 //!
 //! Rules enforced here: nothing of a request is copied or decoded until an argument asks for it;
@@ -59,6 +61,7 @@ mod request;
 mod security;
 mod single;
 mod state;
+mod trace_context;
 mod validation;
 
 pub use crate::body::UploadFile;

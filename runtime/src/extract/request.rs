@@ -19,6 +19,7 @@ use super::state::Shared;
 use crate::body::BodyInput;
 use crate::budget::{Charge, MemoryBudget};
 use crate::response::ErrorAnswers;
+use crate::trace::{TraceIds, Tracer};
 use crate::validate::{BadBody, ValidationErrors};
 use crate::versions::Chosen;
 
@@ -77,6 +78,10 @@ pub struct RequestCx<'a> {
     pub(crate) budget: Option<&'a Arc<MemoryBudget>>,
     /// The version the request is served at ([`Chosen::NONE`] in an app without versions).
     pub(crate) version: Chosen,
+    /// The request's trace context, when the app traces (`App::tracing`).
+    pub(crate) trace: Option<&'a TraceIds>,
+    /// The app's tracing, when it traces.
+    pub(crate) tracer: Option<&'a Tracer>,
 }
 
 impl<'a> RequestCx<'a> {
@@ -141,6 +146,13 @@ impl<'a> RequestCx<'a> {
     /// The body as validation sees it (JSON text, other text, or missing).
     pub fn body_input(&self) -> &'a BodyInput {
         self.body_input
+    }
+
+    /// The request's trace ids (its trace, its span, its caller's span, whether it is sampled),
+    /// when the app traces (`App::tracing`); a route takes them as a
+    /// [`TraceContext`](crate::trace::TraceContext) argument.
+    pub fn trace_ids(&self) -> Option<TraceIds> {
+        self.trace.copied()
     }
 
     /// The application state of type `T`, if the app registered one.

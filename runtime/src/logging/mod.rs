@@ -25,6 +25,8 @@ use std::time::Duration;
 
 use tracing_subscriber::filter::Targets;
 
+use crate::trace::TraceIds;
+
 pub(crate) mod clock;
 mod format;
 mod sink;
@@ -209,24 +211,35 @@ pub(crate) fn is_installed() -> bool {
     LOGGER.get().is_some()
 }
 
-/// The request being handled on this thread, while its future is polled: its id goes on every
-/// line logged meanwhile. Dropping the scope leaves it.
+/// The request being handled on this thread, while its future is polled: its id and trace
+/// context go on every line logged meanwhile. Dropping the scope leaves it.
 #[must_use = "the scope ends when dropped"]
 pub(crate) struct RequestScope {
     /// Where this id starts in the thread's stack of ids.
     start: usize,
     /// Where the id of the scope this one is in starts.
     outer: usize,
+    /// This scope replaced the thread's trace context, the outer one kept on the thread's stack
+    /// of them (a scope with none inside one with none, the case of an app that does not trace,
+    /// touches nothing). A flag, not the outer context itself: a scope carrying 48 bytes more cost
+    /// an app that does not trace ≈ 25 instructions per request (callgrind `GET /item/42`).
+    traced: bool,
 }
 
-/// Enter the request with this id on this thread (see [`RequestScope`]).
-pub(crate) fn enter_request(id: &[u8]) -> RequestScope {
+/// Enter the request with this id (empty: none) and trace context on this thread (see
+/// [`RequestScope`]).
+pub(crate) fn enter_request(id: &[u8], trace: Option<&TraceIds>) -> RequestScope {
     subscriber::REQUEST_IDS.with(|ids| {
         let mut ids = ids.borrow_mut();
-        let (stack, current) = &mut *ids;
+        let (stack, current, current_trace, outer_traces) = &mut *ids;
+        let traced = trace.is_some() || current_trace.is_some();
+        if traced {
+            outer_traces.push(std::mem::replace(current_trace, trace.copied()));
+        }
         let scope = RequestScope {
             start: stack.len(),
             outer: *current,
+            traced,
         };
         *current = stack.len();
         stack.extend_from_slice(id);
@@ -240,6 +253,9 @@ impl Drop for RequestScope {
             let mut ids = ids.borrow_mut();
             ids.0.truncate(self.start);
             ids.1 = self.outer;
+            if self.traced {
+                ids.2 = ids.3.pop().flatten();
+            }
         });
     }
 }

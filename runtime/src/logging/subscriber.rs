@@ -8,7 +8,8 @@
 //!   later), in the line's format, into a buffer the span's slot keeps for the next span: an
 //!   event in a span copies those bytes, it does not format the span again;
 //! - a line logged while a request is handled ends with that request's `request_id` (from the
-//!   thread's request context, `logging::RequestScope`), after the fields of its spans;
+//!   thread's request context, `logging::RequestScope`), after the fields of its spans, then its
+//!   `trace_id`, `span_id` and `trace_flags` when the app traces;
 //! - open spans live in one table behind a short lock (taken to open, close and read a span; a
 //!   span is closed when its last handle is dropped); which span is current is kept per thread,
 //!   as the stack of spans entered on it, so entering and leaving a span takes no lock;
@@ -28,10 +29,11 @@ use tracing_core::span::Current;
 use tracing_subscriber::filter::{LevelFilter, Targets};
 
 use super::format::{
-    access, access_bound, json_cut_note, line_start, request_id, AccessLine, Fields, LogFormat, Style,
-    ACCESS_TARGET,
+    access, access_bound, json_cut_note, line_start, request_id, trace_ids, AccessLine, Fields, LogFormat,
+    Style, ACCESS_TARGET,
 };
 use super::sink::Sink;
+use crate::trace::TraceIds;
 
 /// The subscriber.
 pub(crate) struct Logger {
@@ -73,7 +75,11 @@ thread_local! {
     static LINE: RefCell<(Vec<u8>, Vec<u8>, Vec<u8>)> = const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
     /// The ids of the requests entered on this thread (`logging::RequestScope`), one after the
     /// other, and where the innermost starts; empty outside a request.
-    pub(super) static REQUEST_IDS: RefCell<(Vec<u8>, usize)> = const { RefCell::new((Vec::new(), 0)) };
+    /// The trace context of the innermost request, when it has one, and those of the requests
+    /// it is inside (`logging::RequestScope`).
+    #[allow(clippy::type_complexity)] // one thread-local, its parts named where they are used
+    pub(super) static REQUEST_IDS: RefCell<(Vec<u8>, usize, Option<TraceIds>, Vec<Option<TraceIds>>)> =
+        const { RefCell::new((Vec::new(), 0, None, Vec::new())) };
 }
 
 fn slot_of(id: &Id) -> usize {
@@ -266,6 +272,9 @@ impl Subscriber for Logger {
                 if let Ok(ids) = ids.try_borrow() {
                     if let Some(id) = ids.0.get(ids.1..).filter(|id| !id.is_empty()) {
                         request_id(out, json, id);
+                    }
+                    if let Some(trace) = &ids.2 {
+                        trace_ids(out, json, trace);
                     }
                 }
             });
