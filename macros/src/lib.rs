@@ -80,7 +80,8 @@ pub fn group(input: TokenStream) -> TokenStream {
         openapi_examples,
         alias,
         serde,
-        validate
+        validate,
+        since
     )
 )]
 pub fn derive_model(item: TokenStream) -> TokenStream {

@@ -456,6 +456,10 @@ pub mod __private {
     };
     #[cfg(feature = "pattern")]
     pub use crate::validate::{Pattern, PatternCell};
+    pub use crate::versions::{
+        check_changes, current as current_version, forward_field, shape_at, Versioned,
+    };
+    pub use ferrapi_macros::Model as DeriveModel;
     pub use hyper::Method;
     pub use serde;
     pub use serde_json::{self, json, Map, Value};

@@ -16,6 +16,7 @@ use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, GenericParam, Generics, Ident, Type};
 
 use super::serde_attrs::{self, Place};
+use super::versions::{take_since, Since};
 use crate::attrs::{doc_text, param_attrs, ParamAttrs};
 use crate::diag::Diagnostics;
 use crate::{paths, tokens};
@@ -66,6 +67,10 @@ pub struct Field {
     /// True when the type is a bare type parameter of the struct (`second: U`): required
     /// whatever the argument, as pydantic reads the annotation.
     pub of_type_param: bool,
+    /// `#[since(..)]`: how the field was before each version it changed in (`versions.rs`).
+    pub since: Vec<Since>,
+    /// Its attributes as written, `#[since(..)]` aside: an older shape's field repeats them.
+    pub raw_attrs: Vec<syn::Attribute>,
 }
 
 impl Field {
@@ -220,6 +225,8 @@ fn field(
         _ => false,
     };
     let mut attrs = field.attrs.clone();
+    let since = take_since(&mut attrs, diag);
+    let raw_attrs = attrs.clone();
     let parsed = param_attrs(&mut attrs, diag, MODEL_OWN_ATTRS);
     if let Some(attr) = &parsed.openapi_examples_attr {
         diag.error_spanned(
@@ -243,6 +250,8 @@ fn field(
         index,
         validator: validator(&field.attrs, diag),
         of_type_param,
+        since,
+        raw_attrs,
     })
 }
 

@@ -314,6 +314,10 @@ fn request_cx<'a>(
         charge,
         budget: inner.budget.as_ref(),
         version,
+        version_date: match &inner.versions {
+            None => None,
+            Some(set) => set.date(version.index),
+        },
     }
 }
 

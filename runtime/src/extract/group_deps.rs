@@ -178,6 +178,7 @@ mod tests {
             charge: None,
             budget: None,
             version: crate::versions::Chosen::NONE,
+            version_date: None,
         };
         let group = DependencyFn::of::<Counted>();
         let mut errors = ValidationErrors::new();

@@ -77,6 +77,8 @@ pub struct RequestCx<'a> {
     pub(crate) budget: Option<&'a Arc<MemoryBudget>>,
     /// The version the request is served at ([`Chosen::NONE`] in an app without versions).
     pub(crate) version: Chosen,
+    /// Its date, set while the route's code runs so versioned models see it (`versions::at`).
+    pub(crate) version_date: Option<&'static str>,
 }
 
 impl<'a> RequestCx<'a> {
