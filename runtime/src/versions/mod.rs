@@ -31,7 +31,7 @@ pub use argument::{ApiVersion, VersionSource};
 pub use at::current;
 pub(crate) use at::{scoped, Scoped};
 pub(crate) use changes::CHANGE_MARK;
-pub use changes::{check_changes, forward_field, shape_at, Versioned};
+pub use changes::{shape_at, Versioned};
 pub(crate) use chosen::{Chosen, Echo, VersionSet};
 pub use declare::Versions;
 pub use range::VersionRange;
