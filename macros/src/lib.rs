@@ -81,7 +81,8 @@ pub fn group(input: TokenStream) -> TokenStream {
         alias,
         serde,
         validate,
-        since
+        since,
+        model
     )
 )]
 pub fn derive_model(item: TokenStream) -> TokenStream {

@@ -346,7 +346,7 @@ pub fn emit(model: &ModelInput) -> TokenStream {
     let parts = parts(model);
     let parts_path = parts_path(model);
     let newest = quote!((#parts_path.0)(object, loc, errors));
-    let validate = match model.fields.iter().any(|f| !f.since.is_empty()) {
+    let validate = match model.fields.iter().any(|f| !f.since.is_empty()) || !model.removed.is_empty() {
         true => super::versions::validate_dispatch(model, newest),
         false => newest,
     };

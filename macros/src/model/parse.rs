@@ -16,7 +16,7 @@ use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, GenericParam, Generics, Ident, Type};
 
 use super::serde_attrs::{self, Place};
-use super::versions::{take_since, Since};
+use super::versions::{model_options, take_since, Removed, Since};
 use crate::attrs::{doc_text, param_attrs, ParamAttrs};
 use crate::diag::Diagnostics;
 use crate::{paths, tokens};
@@ -33,6 +33,8 @@ pub struct ModelInput {
     pub validator: Option<syn::Path>,
     /// The struct's generics, each type parameter bound by `FromJson` in the where clause.
     pub generics: Generics,
+    /// `#[model(removed(..))]`: fields it had before a version (`versions.rs`).
+    pub removed: Vec<Removed>,
 }
 
 impl ModelInput {
@@ -293,6 +295,7 @@ pub fn model(input: &DeriveInput, diag: &mut Diagnostics) -> ModelInput {
         .filter_map(|(i, f)| field(i, f, &generics, rule.as_deref(), diag))
         .collect();
     ModelInput {
+        removed: model_options(&input.attrs, diag),
         generics,
         validator: validator(&input.attrs, diag),
         name: input.ident.clone(),

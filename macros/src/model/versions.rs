@@ -49,13 +49,41 @@ pub enum Change {
 pub struct Since {
     /// `YYYY-MM-DD`, checked.
     pub date: String,
-    /// What changed at `date`.
-    pub change: Change,
+    /// What changed at `date` (`None`: its constraints only).
+    pub change: Option<Change>,
+    /// `was_constraints(max_length = 200, ..)`: the constraints before `date`, as attributes.
+    pub was_constraints: Option<Vec<TokenStream>>,
     /// The attribute, for errors.
     pub span: Span,
 }
 
-const SINCE_HELP: &str = r#"`#[since("YYYY-MM-DD", ..)]` says how the field was before that version: `default = expr` (added then), `renamed_from = "old"`, or `was = OldType, forward = old_to_new, backward = new_to_old`"#;
+const SINCE_HELP: &str = r#"`#[since("YYYY-MM-DD", ..)]` says how the field was before that version: `default = expr` (added then), `renamed_from = "old"`, or `was = OldType, forward = old_to_new, backward = new_to_old`, and/or `was_constraints(max_length = 200, ..)`"#;
+
+/// `was_constraints(name = value, ..)`: each a constraint attribute as the field would write it.
+fn parse_was_constraints(input: syn::parse::ParseStream<'_>) -> syn::Result<Vec<TokenStream>> {
+    let content;
+    syn::parenthesized!(content in input);
+    let mut out = Vec::new();
+    while !content.is_empty() {
+        let name: syn::Ident = content.parse()?;
+        if !crate::attrs::CONSTRAINTS.contains(&name.to_string().as_str()) {
+            return Err(syn::Error::new(
+                name.span(),
+                format!(
+                    "`{name}` is not a constraint; `was_constraints(..)` takes {}",
+                    crate::attrs::CONSTRAINTS.join(", ")
+                ),
+            ));
+        }
+        content.parse::<syn::Token![=]>()?;
+        let value: Expr = content.parse()?;
+        out.push(quote!(#[#name(#value)]));
+        if !content.is_empty() {
+            content.parse::<syn::Token![,]>()?;
+        }
+    }
+    Ok(out)
+}
 
 /// Parse one `#[since(..)]`.
 fn parse_since(attr: &Attribute) -> syn::Result<Since> {
@@ -68,12 +96,17 @@ fn parse_since(attr: &Attribute) -> syn::Result<Since> {
             ));
         }
         let (mut default, mut from, mut was, mut forward, mut backward) = (None, None, None, None, None);
+        let mut was_constraints = None;
         while !input.is_empty() {
             input.parse::<syn::Token![,]>()?;
             if input.is_empty() {
                 break;
             }
             let key: syn::Ident = input.parse()?;
+            if key == "was_constraints" {
+                was_constraints = Some(parse_was_constraints(input)?);
+                continue;
+            }
             input.parse::<syn::Token![=]>()?;
             match key.to_string().as_str() {
                 "default" => default = Some(input.parse::<Expr>()?),
@@ -90,9 +123,10 @@ fn parse_since(attr: &Attribute) -> syn::Result<Since> {
             }
         }
         let change = match (default, from, was, forward, backward) {
-            (Some(default), None, None, None, None) => Change::Added { default },
-            (None, Some(from), None, None, None) => Change::Renamed { from },
-            (None, None, Some(was), Some(forward), Some(backward)) => Change::Retyped { was, forward, backward },
+            (Some(default), None, None, None, None) => Some(Change::Added { default }),
+            (None, Some(from), None, None, None) => Some(Change::Renamed { from }),
+            (None, None, Some(was), Some(forward), Some(backward)) => Some(Change::Retyped { was, forward, backward }),
+            (None, None, None, None, None) if was_constraints.is_some() => None,
             (None, None, Some(_), forward, _) => {
                 let missing = if forward.is_none() { "forward" } else { "backward" };
                 return Err(syn::Error::new(
@@ -114,12 +148,84 @@ fn parse_since(attr: &Attribute) -> syn::Result<Since> {
                 ))
             }
         };
+        if matches!(change, Some(Change::Added { .. })) && was_constraints.is_some() {
+            return Err(syn::Error::new(
+                attr.span(),
+                "a field added at a version had no constraints before it: drop `was_constraints(..)`",
+            ));
+        }
         Ok(Since {
             date: date.value(),
             change,
+            was_constraints,
             span: attr.span(),
         })
     })
+}
+
+/// A field the model no longer has: `#[model(removed("date", name: Type, backward = f))]`.
+/// Before `date` an older request sends it (and it is dropped when moved forward), an older
+/// answer has it, `f(&model)`.
+pub struct Removed {
+    /// `YYYY-MM-DD`, checked.
+    pub date: String,
+    /// Its name, which is its JSON key.
+    pub ident: syn::Ident,
+    /// Its type then.
+    pub ty: Type,
+    /// `fn(&Model) -> Type`: its value in an older answer.
+    pub backward: Path,
+}
+
+const REMOVED_HELP: &str = r#"`#[model(removed("YYYY-MM-DD", name: Type, backward = value_of))]` names a field the model had before that version, and the function giving an older answer its value from the model"#;
+
+/// The struct's `#[model(removed(..), ..)]`; each mistake recorded.
+pub fn model_options(attrs: &[Attribute], diag: &mut Diagnostics) -> Vec<Removed> {
+    let mut removed = Vec::new();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("model")) {
+        let result = attr.parse_nested_meta(|meta| {
+            if !meta.path.is_ident("removed") {
+                return Err(meta.error(format!("unknown option of `#[model(..)]`: {REMOVED_HELP}")));
+            }
+            let content;
+            syn::parenthesized!(content in meta.input);
+            let date: LitStr = content.parse()?;
+            if !is_date(&date.value()) {
+                return Err(syn::Error::new(
+                    date.span(),
+                    format!(
+                        "`{}` is not a date written `YYYY-MM-DD`: a version is a calendar date",
+                        date.value()
+                    ),
+                ));
+            }
+            content.parse::<syn::Token![,]>()?;
+            let ident: syn::Ident = content.parse()?;
+            content.parse::<syn::Token![:]>()?;
+            let ty: Type = content.parse()?;
+            content.parse::<syn::Token![,]>()?;
+            let key: syn::Ident = content.parse()?;
+            if key != "backward" {
+                return Err(syn::Error::new(key.span(), REMOVED_HELP));
+            }
+            content.parse::<syn::Token![=]>()?;
+            let backward: Path = content.parse()?;
+            if !content.is_empty() {
+                content.parse::<syn::Token![,]>()?;
+            }
+            removed.push(Removed {
+                date: date.value(),
+                ident,
+                ty,
+                backward,
+            });
+            Ok(())
+        });
+        if let Err(err) = result {
+            diag.push(err);
+        }
+    }
+    removed
 }
 
 /// The field's `#[since(..)]` attributes, taken out of `attrs`; each mistake recorded.
@@ -148,7 +254,7 @@ pub fn take_since(attrs: &mut Vec<Attribute>, diag: &mut Diagnostics) -> Vec<Sin
 /// Model-level checks of the changes: a generic model cannot be versioned (its hidden shapes
 /// would need its parameters' bounds in every version).
 pub fn check(model: &ModelInput, diag: &mut Diagnostics) {
-    if model.is_generic() && model.fields.iter().any(|f| !f.since.is_empty()) {
+    if model.is_generic() && !dates(model).is_empty() {
         diag.error(
             model.name.span(),
             "a generic model cannot declare version changes (`#[since(..)]`) yet: version a concrete model",
@@ -162,6 +268,7 @@ fn dates(model: &ModelInput) -> Vec<String> {
         .fields
         .iter()
         .flat_map(|f| f.since.iter().map(|s| s.date.clone()))
+        .chain(model.removed.iter().map(|r| r.date.clone()))
         .collect();
     dates.sort_unstable_by(|a, b| b.cmp(a));
     dates.dedup();
@@ -175,6 +282,8 @@ struct OldField<'a> {
     key: String,
     /// Its type then (`None`: the newest type).
     was: Option<&'a Type>,
+    /// Its constraints then, when not the newest's (a retyped field has none unless said).
+    constraints: Option<&'a [TokenStream]>,
     /// The changes to undo, newest first, from the newest value to this shape.
     backward: Vec<&'a Path>,
     /// The steps forward from this shape to the newest, oldest first.
@@ -190,6 +299,7 @@ fn old_field<'a>(field: &'a Field, dates: &[String], shape: usize) -> Result<Old
         field,
         key: field.key.clone(),
         was: None,
+        constraints: None,
         backward: Vec::new(),
         forward: Vec::new(),
         forward_keys: Vec::new(),
@@ -199,20 +309,23 @@ fn old_field<'a>(field: &'a Field, dates: &[String], shape: usize) -> Result<Old
             continue;
         };
         match &since.change {
-            Change::Added { default } => return Err(default),
-            Change::Renamed { from } => old.key = from.value(),
-            Change::Retyped {
+            Some(Change::Added { default }) => return Err(default),
+            Some(Change::Renamed { from }) => old.key = from.value(),
+            Some(Change::Retyped {
                 was,
                 forward,
                 backward,
-            } => {
+            }) => {
                 old.was = Some(was);
+                old.constraints = Some(&[]);
                 old.backward.push(backward);
                 old.forward.insert(0, forward);
+                old.forward_keys.insert(0, old.key.clone());
             }
+            None => {}
         }
-        if matches!(since.change, Change::Retyped { .. }) {
-            old.forward_keys.insert(0, old.key.clone());
+        if let Some(constraints) = &since.was_constraints {
+            old.constraints = Some(constraints);
         }
     }
     Ok(old)
@@ -224,14 +337,23 @@ fn shape_ident(model: &ModelInput, date: &str) -> syn::Ident {
 }
 
 /// The attributes of a field the hidden struct keeps: a retyped field keeps only its doc (its
-/// constraints were the new type's); the others keep theirs but serde's (the key is rewritten).
-fn kept_attrs<'a>(old: &OldField<'a>) -> Vec<&'a Attribute> {
-    old.field
+/// default, validator and constraints were the new type's); the others keep theirs but serde's
+/// (the key is rewritten); the old constraints replace the new where they differ.
+fn kept_attrs(old: &OldField<'_>) -> TokenStream {
+    let is_constraint = |attr: &&Attribute| {
+        attr.path()
+            .get_ident()
+            .is_some_and(|ident| crate::attrs::CONSTRAINTS.contains(&ident.to_string().as_str()))
+    };
+    let kept = old
+        .field
         .raw_attrs
         .iter()
         .filter(|attr| !attr.path().is_ident("serde"))
         .filter(|attr| old.was.is_none() || attr.path().is_ident("doc"))
-        .collect()
+        .filter(|attr| old.constraints.is_none() || !is_constraint(attr));
+    let constraints = old.constraints.unwrap_or(&[]);
+    quote!(#(#kept)* #(#constraints)*)
 }
 
 /// The hidden struct of shape `shape` (1: before the newest change).
@@ -244,11 +366,16 @@ fn shape_struct(model: &ModelInput, dates: &[String], shape: usize) -> TokenStre
         let ty = old.was.unwrap_or(&field.ty);
         let attrs = kept_attrs(&old);
         Some(quote! {
-            #(#attrs)*
+            #attrs
             #[serde(rename = #key)]
             #name: #ty
         })
     });
+    let removed = removed_in(model, dates, shape).map(|removed| {
+        let (ident, ty, key) = (&removed.ident, &removed.ty, removed.ident.to_string());
+        quote!(#[serde(rename = #key)] #ident: #ty)
+    });
+    let fields = fields.chain(removed);
     let doc = format!(" `{}` as it was before `{}`.", model.name, dates[shape - 1]);
     quote! {
         #[doc = #doc]
@@ -258,6 +385,18 @@ fn shape_struct(model: &ModelInput, dates: &[String], shape: usize) -> TokenStre
             #(#fields,)*
         }
     }
+}
+
+/// The removed fields an older shape still has (removed at one of `dates[..shape]`).
+fn removed_in<'a>(
+    model: &'a ModelInput,
+    dates: &'a [String],
+    shape: usize,
+) -> impl Iterator<Item = &'a Removed> {
+    model
+        .removed
+        .iter()
+        .filter(move |r| dates[..shape].contains(&r.date))
 }
 
 /// `fn(old: Shape, object, loc, errors) -> Option<Model>`: an old shape moved to the newest,
@@ -357,6 +496,10 @@ fn serialize_shape(model: &ModelInput, dates: &[String], shape: usize) -> TokenS
             );
             Some(quote!(#serde::ser::SerializeStruct::serialize_field(&mut out, #key, #value)?;))
         })
+        .chain(removed_in(model, dates, shape).map(|removed| {
+            let (backward, key) = (&removed.backward, removed.ident.to_string());
+            quote_spanned!(backward.span()=> #serde::ser::SerializeStruct::serialize_field(&mut out, #key, &#backward(self))?;)
+        }))
         .collect();
     let len = fields.len();
     quote! {{
@@ -374,6 +517,7 @@ pub fn emit(model: &ModelInput) -> TokenStream {
         return TokenStream::new();
     }
     let name = &model.name;
+    // A field-level change or a removal: the same walk; only the names differ.
     let (serde, versioned, shape_at) = (paths::serde(), paths::versioned(), paths::shape_at());
     let shapes = (1..=dates.len()).map(|shape| shape_struct(model, &dates, shape));
     let forwards = (1..=dates.len()).map(|shape| forward_fn(model, &dates, shape));

@@ -14,6 +14,7 @@ use ferrapi_tests::client::{send, Reply};
 
 /// An item, as the newest version (2026-06-01) has it.
 #[derive(Model, Debug, Clone, PartialEq)]
+#[model(removed("2026-03-01", legacy_code: String, backward = legacy_code_of))]
 pub struct Item {
     /// Its name (`title` before 2026-03-01).
     #[since("2026-03-01", renamed_from = "title")]
@@ -26,6 +27,16 @@ pub struct Item {
     /// Its tags (none before 2026-06-01).
     #[since("2026-06-01", default = vec!["untagged".to_owned()])]
     pub tags: Vec<String>,
+    /// Its note: up to 10 characters since 2026-06-01, up to 20 before.
+    #[since("2026-06-01", was_constraints(max_length = 20))]
+    #[max_length(10)]
+    #[default(String::new())]
+    pub note: String,
+}
+
+/// The code an older answer has in the field removed at 2026-03-01.
+fn legacy_code_of(item: &Item) -> String {
+    format!("L-{}", item.name)
 }
 
 fn cents_to_price(cents: i64) -> Result<f64, String> {
@@ -67,6 +78,7 @@ async fn read_item() -> Json<Item> {
         name: "Foo".to_owned(),
         price: 12.5,
         tags: vec!["a".to_owned()],
+        note: String::new(),
     })
 }
 
@@ -89,22 +101,26 @@ async fn post_at(addr: std::net::SocketAddr, path: &str, version: &str, body: &s
 #[tokio::test]
 async fn an_old_request_is_moved_forward_and_answered_in_its_shape() {
     let addr = spawn(app()).await;
-    let body = r#"{"title": "Foo", "price": 1250}"#;
+    let body = r#"{"title": "Foo", "price": 1250, "legacy_code": "X"}"#;
     let reply = post_at(addr, "/items/seen", "2026-01-15", body).await;
     assert_eq!(reply.status, 200, "{}", reply.text());
     assert_eq!(
         reply.text(),
-        r#"Item { name: "Foo", price: 12.5, tags: ["untagged"] }"#
+        r#"Item { name: "Foo", price: 12.5, tags: ["untagged"], note: "" }"#
     );
     let reply = post_at(addr, "/items", "2026-01-15", body).await;
     assert_eq!(reply.status, 200, "{}", reply.text());
-    assert_eq!(reply.text(), r#"{"title":"Foo","price":1250}"#);
+    // The removed field is back in the old answer, from the newest model.
+    assert_eq!(
+        reply.text(),
+        r#"{"title":"Foo","price":1250,"note":"","legacy_code":"L-Foo"}"#
+    );
     assert_eq!(reply.header("api-version"), Some("2026-01-15"));
     // The middle version: renamed and retyped already, no tags yet.
     let reply = post_at(addr, "/items", "2026-03-01", r#"{"name": "Foo", "price": 12.5}"#).await;
-    assert_eq!(reply.text(), r#"{"name":"Foo","price":12.5}"#);
+    assert_eq!(reply.text(), r#"{"name":"Foo","price":12.5,"note":""}"#);
     // The newest: the model as written.
-    let newest = r#"{"name":"Foo","price":12.5,"tags":["x"]}"#;
+    let newest = r#"{"name":"Foo","price":12.5,"tags":["x"],"note":""}"#;
     let reply = post_at(addr, "/items", "2026-06-01", newest).await;
     assert_eq!(reply.text(), newest);
 }
@@ -117,15 +133,18 @@ async fn an_answer_the_handler_builds_is_written_in_each_versions_shape() {
             .await
             .text()
     };
-    assert_eq!(at("2026-01-15").await, r#"{"title":"Foo","price":1250}"#);
-    assert_eq!(at("2026-03-01").await, r#"{"name":"Foo","price":12.5}"#);
+    assert_eq!(
+        at("2026-01-15").await,
+        r#"{"title":"Foo","price":1250,"note":"","legacy_code":"L-Foo"}"#
+    );
+    assert_eq!(at("2026-03-01").await, r#"{"name":"Foo","price":12.5,"note":""}"#);
     assert_eq!(
         at("2026-06-01").await,
-        r#"{"name":"Foo","price":12.5,"tags":["a"]}"#
+        r#"{"name":"Foo","price":12.5,"tags":["a"],"note":""}"#
     );
     // No header: the default, the newest released version.
     let reply = send(addr, "GET", "/items/1", &[], None).await;
-    assert_eq!(reply.text(), r#"{"name":"Foo","price":12.5}"#);
+    assert_eq!(reply.text(), r#"{"name":"Foo","price":12.5,"note":""}"#);
 }
 
 #[tokio::test]
@@ -141,22 +160,50 @@ async fn an_old_requests_422s_are_its_versions() {
         .iter()
         .map(|e| &e["loc"])
         .collect();
-    assert_eq!(locs, [&json!(["body", "title"]), &json!(["body", "price"])]);
+    assert_eq!(
+        locs,
+        [
+            &json!(["body", "title"]),
+            &json!(["body", "price"]),
+            &json!(["body", "legacy_code"])
+        ]
+    );
     assert_eq!(detail[0]["type"], "missing");
     assert_eq!(detail[1]["type"], "int_from_float");
+    assert_eq!(detail[2]["type"], "missing");
     // The old version's constraint: the kept `min_length` at the old name.
-    let reply = post_at(addr, "/items", "2026-01-15", r#"{"title": "", "price": 5}"#).await;
+    let reply = post_at(
+        addr,
+        "/items",
+        "2026-01-15",
+        r#"{"title": "", "price": 5, "legacy_code": "x"}"#,
+    )
+    .await;
     assert_eq!(reply.json()["detail"][0]["loc"], json!(["body", "title"]));
     assert_eq!(reply.json()["detail"][0]["type"], "string_too_short");
     // The newest version refuses the old names.
     let reply = post_at(addr, "/items", "2026-06-01", r#"{"title": "Foo", "price": 1250}"#).await;
     assert_eq!(reply.json()["detail"][0]["loc"], json!(["body", "name"]));
+    // A constraint changed: 15 characters were fine before 2026-06-01, not since.
+    let long = r#"{"name": "Foo", "price": 1, "note": "fifteen chars.."}"#;
+    let reply = post_at(addr, "/items", "2026-03-01", long).await;
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let long = r#"{"name": "Foo", "price": 1, "tags": [], "note": "fifteen chars.."}"#;
+    let reply = post_at(addr, "/items", "2026-06-01", long).await;
+    assert_eq!(reply.json()["detail"][0]["type"], "string_too_long");
+    assert_eq!(reply.json()["detail"][0]["loc"], json!(["body", "note"]));
 }
 
 #[tokio::test]
 async fn a_refused_forward_step_is_a_422_at_the_old_field() {
     let addr = spawn(app()).await;
-    let reply = post_at(addr, "/items", "2026-01-15", r#"{"title": "Foo", "price": -5}"#).await;
+    let reply = post_at(
+        addr,
+        "/items",
+        "2026-01-15",
+        r#"{"title": "Foo", "price": -5, "legacy_code": "x"}"#,
+    )
+    .await;
     assert_eq!(reply.status, 422, "{}", reply.text());
     assert_eq!(
         reply.json()["detail"],
@@ -173,12 +220,12 @@ async fn a_refused_forward_step_is_a_422_at_the_old_field() {
 #[tokio::test]
 async fn a_versioned_model_nested_in_an_unversioned_one_moves_too() {
     let addr = spawn(app()).await;
-    let body = r#"{"items": [{"title": "A", "price": 100}, {"title": "B", "price": 250}], "note": "n"}"#;
+    let body = r#"{"items": [{"title": "A", "price": 100, "legacy_code": "a"}, {"title": "B", "price": 250, "legacy_code": "b"}], "note": "n"}"#;
     let reply = post_at(addr, "/orders", "2026-01-15", body).await;
     assert_eq!(reply.status, 200, "{}", reply.text());
     assert_eq!(
         reply.text(),
-        r#"{"items":[{"title":"A","price":100},{"title":"B","price":250}],"note":"n"}"#
+        r#"{"items":[{"title":"A","price":100,"note":"","legacy_code":"L-A"},{"title":"B","price":250,"note":"","legacy_code":"L-B"}],"note":"n"}"#
     );
     let reply = post_at(
         addr,
@@ -199,7 +246,10 @@ async fn a_versioned_model_nested_in_an_unversioned_one_moves_too() {
         r#"{"items": [{"name": "A", "price": 1.5}], "note": "n"}"#,
     )
     .await;
-    assert_eq!(reply.text(), r#"{"items":[{"name":"A","price":1.5}],"note":"n"}"#);
+    assert_eq!(
+        reply.text(),
+        r#"{"items":[{"name":"A","price":1.5,"note":""}],"note":"n"}"#
+    );
     // The newest version asks for the tags: the default is an older request's, not the newest's.
     let reply = post_at(
         addr,
@@ -217,7 +267,7 @@ async fn a_versioned_model_nested_in_an_unversioned_one_moves_too() {
 #[tokio::test]
 async fn in_an_app_without_versions_a_versioned_model_is_its_newest_shape() {
     let addr = spawn(App::new().routes(routes![create_item])).await;
-    let newest = r#"{"name":"Foo","price":12.5,"tags":["x"]}"#;
+    let newest = r#"{"name":"Foo","price":12.5,"tags":["x"],"note":""}"#;
     let headers = [("Content-Type", "application/json")];
     let reply = send(addr, "POST", "/items", &headers, Some(newest.as_bytes())).await;
     assert_eq!(reply.text(), newest);
@@ -230,13 +280,17 @@ fn the_model_says_its_changes_and_writes_each_shape() {
         name: "Foo".to_owned(),
         price: 0.5,
         tags: Vec::new(),
+        note: "n".to_owned(),
     };
     let at = |version| String::from_utf8(item.write_at(version).expect("writes")).expect("utf-8");
-    assert_eq!(at("2026-01-15"), r#"{"title":"Foo","price":50}"#);
-    assert_eq!(at("2026-03-01"), r#"{"name":"Foo","price":0.5}"#);
+    assert_eq!(
+        at("2026-01-15"),
+        r#"{"title":"Foo","price":50,"note":"n","legacy_code":"L-Foo"}"#
+    );
+    assert_eq!(at("2026-03-01"), r#"{"name":"Foo","price":0.5,"note":"n"}"#);
     assert_eq!(
         serde_json::to_string(&item).expect("writes"),
-        r#"{"name":"Foo","price":0.5,"tags":[]}"#
+        r#"{"name":"Foo","price":0.5,"tags":[],"note":"n"}"#
     );
 }
 
