@@ -203,6 +203,12 @@ pub fn model_options(attrs: &[Attribute], diag: &mut Diagnostics) -> Vec<Removed
             let ident: syn::Ident = content.parse()?;
             content.parse::<syn::Token![:]>()?;
             let ty: Type = content.parse()?;
+            if content.is_empty() {
+                return Err(syn::Error::new(
+                    ident.span(),
+                    format!("the removed field `{ident}` needs `backward = value_of` (`fn(&Model) -> {}`): an older answer still has it", quote!(#ty)),
+                ));
+            }
             content.parse::<syn::Token![,]>()?;
             let key: syn::Ident = content.parse()?;
             if key != "backward" {

@@ -82,6 +82,21 @@ async fn read_item() -> Json<Item> {
     })
 }
 
+/// An error whose detail is a model: serialized while the handler runs, so in the version's shape.
+#[get("/items/taken")]
+async fn taken() -> Result<Json<Item>, HttpError> {
+    let existing = Item {
+        name: "Foo".to_owned(),
+        price: 1.0,
+        tags: Vec::new(),
+        note: String::new(),
+    };
+    Err(HttpError::new(
+        409,
+        serde_json::to_value(&existing).unwrap_or_default(),
+    ))
+}
+
 #[post("/orders")]
 async fn create_order(order: Order) -> Json<Order> {
     Json(order)
@@ -90,7 +105,7 @@ async fn create_order(order: Order) -> Json<Order> {
 fn app() -> App {
     App::new()
         .versions(Versions::released(["2026-01-15", "2026-03-01"]).unreleased("2026-06-01"))
-        .routes(routes![create_item, seen_item, read_item, create_order])
+        .routes(routes![create_item, seen_item, read_item, create_order, taken])
 }
 
 async fn post_at(addr: std::net::SocketAddr, path: &str, version: &str, body: &str) -> Reply {
@@ -145,6 +160,24 @@ async fn an_answer_the_handler_builds_is_written_in_each_versions_shape() {
     // No header: the default, the newest released version.
     let reply = send(addr, "GET", "/items/1", &[], None).await;
     assert_eq!(reply.text(), r#"{"name":"Foo","price":12.5,"note":""}"#);
+}
+
+#[tokio::test]
+async fn an_error_detail_serialized_by_the_handler_is_in_the_versions_shape() {
+    let addr = spawn(app()).await;
+    let reply = send(
+        addr,
+        "GET",
+        "/items/taken",
+        &[("API-Version", "2026-01-15")],
+        None,
+    )
+    .await;
+    assert_eq!(reply.status, 409);
+    assert_eq!(
+        reply.text(),
+        r#"{"detail":{"title":"Foo","price":100,"note":"","legacy_code":"L-Foo"}}"#
+    );
 }
 
 #[tokio::test]
