@@ -80,7 +80,9 @@ pub fn group(input: TokenStream) -> TokenStream {
         openapi_examples,
         alias,
         serde,
-        validate
+        validate,
+        since,
+        model
     )
 )]
 pub fn derive_model(item: TokenStream) -> TokenStream {

@@ -105,6 +105,14 @@ runtime_paths! {
     resolve => Resolve;
     param => Param;
 }
+// Version changes of models (issue 44, item 3).
+runtime_paths! {
+    versioned => Versioned;
+    shape_at => shape_at;
+    forward_field => forward_field;
+    check_changes => check_changes;
+    model_derive => DeriveModel;
+}
 runtime_paths! {
     body_model => body_model;
     constraint => Constraint;

@@ -451,6 +451,7 @@ pub mod __private {
         DependencyFn, Deps, EffectFuture, Extract, Form, FormField, FormValue, GroupInputs, Param, RequestCx,
         Resolve, StateMap,
     };
+    pub use crate::extract::{check_changes, forward_field};
     pub use crate::group::{Group, GroupParts};
     pub use crate::openapi::{field_schema, with_examples, Operation};
     pub use crate::response::{IntoResponse, Invalid, Response};
@@ -465,6 +466,8 @@ pub mod __private {
     };
     #[cfg(feature = "pattern")]
     pub use crate::validate::{Pattern, PatternCell};
+    pub use crate::versions::{current as current_version, shape_at, Versioned};
+    pub use ferrapi_macros::Model as DeriveModel;
     pub use hyper::Method;
     pub use serde;
     pub use serde_json::{self, json, Map, Value};

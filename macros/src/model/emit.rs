@@ -290,7 +290,7 @@ fn schema_impls(model: &ModelInput) -> TokenStream {
 
 /// `Extract` and `Body`: a model argument is the route's JSON body (the value crosses tasks: a
 /// type parameter is `Send + 'static` there).
-pub(super) fn arg_impl(head: &Head<'_>) -> TokenStream {
+pub(super) fn arg_impl(head: &Head<'_>, check: Option<TokenStream>) -> TokenStream {
     let (extract, body, request_cx, param, validation_errors, body_model) = (
         paths::extract(),
         paths::body(),
@@ -302,6 +302,15 @@ pub(super) fn arg_impl(head: &Head<'_>) -> TokenStream {
     let (schema_registry, operation, json_schema) =
         (paths::schema_registry(), paths::operation(), paths::json_schema());
     let bound = Some(quote!(::core::marker::Send + 'static));
+    // A versioned model's check: each date it changes at is a version of the app.
+    let check = check.map(|check| {
+        let state_map = paths::state_map();
+        quote! {
+            fn check(state: &#state_map) -> ::core::result::Result<(), ::std::string::String> {
+                #check
+            }
+        }
+    });
     let (extract_impl, body_impl) = (
         head.impl_for(&extract, bound.clone()),
         head.impl_for(&body, bound),
@@ -315,6 +324,8 @@ pub(super) fn arg_impl(head: &Head<'_>) -> TokenStream {
             ) -> ::core::option::Option<Self> {
                 #body_model::<Self>(cx, errors)
             }
+
+            #check
 
             fn doc(
                 _param: #param<Self>,
@@ -334,12 +345,18 @@ pub fn emit(model: &ModelInput) -> TokenStream {
     let head = Head::of(model);
     let parts = parts(model);
     let parts_path = parts_path(model);
-    let model_impl = model_impl(&head, quote!((#parts_path.0)(object, loc, errors)));
+    let newest = quote!((#parts_path.0)(object, loc, errors));
+    let validate = match model.fields.iter().any(|f| !f.since.is_empty()) || !model.removed.is_empty() {
+        true => super::versions::validate_dispatch(model, newest),
+        false => newest,
+    };
+    let model_impl = model_impl(&head, validate);
     let from_json_impl = tokens::from_json_impl(&model.name, &model.generics, paths::validate_model());
     // The strict fast path (see the runtime's `fast_json`): any doubt declines, and the lax path
     // reports the errors.
     let fast = fast::fast_json_impl(model);
     let schema = schema_impls(model);
-    let arg = arg_impl(&head);
-    paths::runtime_scope(quote!(#parts #model_impl #from_json_impl #fast #schema #arg))
+    let arg = arg_impl(&head, super::versions::check_tokens(model));
+    let versions = super::versions::emit(model);
+    paths::runtime_scope(quote!(#parts #model_impl #from_json_impl #fast #schema #arg #versions))
 }

@@ -192,11 +192,13 @@ pub fn fast_json_impl(model: &ModelInput) -> TokenStream {
     let (fast_json, serde) = (paths::fast_json(), paths::serde());
     let fast_impl = Head::of(model).impl_for(&fast_json, None);
     let (visitor_struct, visitor_impl, visitor) = visitor(model);
+    let decline = super::versions::fast_decline(model);
     quote! {
         #fast_impl {
             fn fast<'de, D: #serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> ::core::result::Result<Self, D::Error> {
+                #decline
                 #visitor_struct
                 #visitor_impl {
                     type Value = #this;

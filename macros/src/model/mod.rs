@@ -18,6 +18,7 @@ mod head;
 mod parse;
 mod serde_attrs;
 mod union;
+mod versions;
 
 #[cfg(test)]
 pub(crate) use parse::{model as parse_model, MODEL_OWN_ATTRS};
@@ -33,6 +34,7 @@ pub fn derive(item: TokenStream) -> TokenStream {
     }
     let mut diag = Diagnostics::default();
     let model = parse::model(&input, &mut diag);
+    versions::check(&model, &mut diag);
     if !diag.is_empty() {
         return diag.to_tokens();
     }

@@ -16,6 +16,7 @@ use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, GenericParam, Generics, Ident, Type};
 
 use super::serde_attrs::{self, Place};
+use super::versions::{model_options, take_since, Removed, Since};
 use crate::attrs::{doc_text, param_attrs, ParamAttrs};
 use crate::diag::Diagnostics;
 use crate::{paths, tokens};
@@ -32,6 +33,8 @@ pub struct ModelInput {
     pub validator: Option<syn::Path>,
     /// The struct's generics, each type parameter bound by `FromJson` in the where clause.
     pub generics: Generics,
+    /// `#[model(removed(..))]`: fields it had before a version (`versions.rs`).
+    pub removed: Vec<Removed>,
 }
 
 impl ModelInput {
@@ -66,6 +69,10 @@ pub struct Field {
     /// True when the type is a bare type parameter of the struct (`second: U`): required
     /// whatever the argument, as pydantic reads the annotation.
     pub of_type_param: bool,
+    /// `#[since(..)]`: how the field was before each version it changed in (`versions.rs`).
+    pub since: Vec<Since>,
+    /// Its attributes as written, `#[since(..)]` aside: an older shape's field repeats them.
+    pub raw_attrs: Vec<syn::Attribute>,
 }
 
 impl Field {
@@ -220,6 +227,8 @@ fn field(
         _ => false,
     };
     let mut attrs = field.attrs.clone();
+    let since = take_since(&mut attrs, diag);
+    let raw_attrs = attrs.clone();
     let parsed = param_attrs(&mut attrs, diag, MODEL_OWN_ATTRS);
     if let Some(attr) = &parsed.openapi_examples_attr {
         diag.error_spanned(
@@ -243,6 +252,8 @@ fn field(
         index,
         validator: validator(&field.attrs, diag),
         of_type_param,
+        since,
+        raw_attrs,
     })
 }
 
@@ -284,6 +295,7 @@ pub fn model(input: &DeriveInput, diag: &mut Diagnostics) -> ModelInput {
         .filter_map(|(i, f)| field(i, f, &generics, rule.as_deref(), diag))
         .collect();
     ModelInput {
+        removed: model_options(&input.attrs, diag),
         generics,
         validator: validator(&input.attrs, diag),
         name: input.ident.clone(),

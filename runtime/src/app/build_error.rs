@@ -188,6 +188,12 @@ pub enum MistakeKind {
         /// What is wrong.
         problem: String,
     },
+    /// A model a route reads changes (`#[since("date", ..)]`) at a date that is not a version
+    /// of the app: one mistake per route, naming the model and the dates.
+    VersionChange {
+        /// What is wrong.
+        problem: String,
+    },
     /// The OpenAPI document could not be written.
     Document {
         /// The serializer's message.
@@ -206,7 +212,8 @@ impl fmt::Display for MistakeKind {
             | MistakeKind::MissingState { problem }
             | MistakeKind::DocsUrl { problem }
             | MistakeKind::Versions { problem }
-            | MistakeKind::RouteVersions { problem } => f.write_str(problem),
+            | MistakeKind::RouteVersions { problem }
+            | MistakeKind::VersionChange { problem } => f.write_str(problem),
             MistakeKind::TooManyPathParams { max } => write!(f, "more than {max} path parameters"),
             MistakeKind::GroupDependencyState { dependency, problem } => {
                 write!(f, "its groups' dependency `{dependency}`: {problem}")

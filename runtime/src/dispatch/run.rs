@@ -326,6 +326,10 @@ fn request_cx<'a>(
         version,
         trace,
         tracer: inner.tracer.as_ref(),
+        version_date: match &inner.versions {
+            None => None,
+            Some(set) => set.date(version.index),
+        },
     }
 }
 

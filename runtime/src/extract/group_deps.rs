@@ -180,6 +180,7 @@ mod tests {
             version: crate::versions::Chosen::NONE,
             trace: None,
             tracer: None,
+            version_date: None,
         };
         let group = DependencyFn::of::<Counted>();
         let mut errors = ValidationErrors::new();

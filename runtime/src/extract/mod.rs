@@ -4,6 +4,8 @@
 //! order, collecting every validation error before answering (the runtime's half of the handler,
 //! `routing::handler`, puts them in FastAPI's order). Its files:
 //!
+//! - `versioned`: reading a model with version changes (a forward step's refusal, the check of
+//!   its dates);
 //! - `request`: [`RequestCx`], what a handler sees of a request (all borrowed from the dispatcher),
 //!   and where the router found the path parameters' values ([`PathParams`]);
 //! - `path`: extracting a path parameter (percent-decoding, conversion);
@@ -63,6 +65,7 @@ mod single;
 mod state;
 mod trace_context;
 mod validation;
+mod versioned;
 
 pub use crate::body::UploadFile;
 pub use arg::{Arg, Body, ByDependency, ByExtract, Extract};
@@ -88,3 +91,4 @@ pub(crate) use single::{repeated, single_field, sole_field};
 pub(crate) use state::Shared;
 pub use state::{State, StateMap};
 pub use validation::Validation;
+pub use versioned::{check_changes, forward_field};

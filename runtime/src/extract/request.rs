@@ -82,6 +82,8 @@ pub struct RequestCx<'a> {
     pub(crate) trace: Option<&'a TraceIds>,
     /// The app's tracing, when it traces.
     pub(crate) tracer: Option<&'a Tracer>,
+    /// Its date, set while the route's code runs so versioned models see it (`versions::at`).
+    pub(crate) version_date: Option<&'static str>,
 }
 
 impl<'a> RequestCx<'a> {

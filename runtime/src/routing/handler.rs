@@ -29,6 +29,7 @@ use super::route::{complete_now, Started};
 use crate::extract::{Arguments, DependencyFn, Deps, GroupInputs, RequestCx};
 use crate::response::{internal_error, Invalid, Response};
 use crate::validate::ValidationErrors;
+use crate::versions::{scoped, Scoped};
 
 /// How the route's function is called once its arguments are ready.
 #[derive(Debug, Clone, Copy)]
@@ -68,7 +69,10 @@ where
         true => None,
         false => Some(GroupInputs::extract(group, cx, &mut errors)),
     };
-    let slots = extract(cx, &mut errors);
+    // In an app with versions, the route's code runs at the request's version (`versions::at`):
+    // a versioned model reads its body, and writes its JSON, in that version's shape.
+    let at = cx.version_date;
+    let slots = scoped(at, || extract(cx, &mut errors));
     if S::DEPENDENCY || group.is_some() {
         return with_dependencies(cx, errors, group, slots, call, convert);
     }
@@ -79,9 +83,12 @@ where
         return Started::Now(internal_error());
     };
     let call = call(values);
-    match run {
-        Call::InPlace(route) => Started::Now(complete_now(route, call, convert)),
-        Call::Boxed => Started::Later(Box::pin(async move { convert(call.await) })),
+    match (run, at) {
+        (Call::InPlace(route), at) => Started::Now(scoped(at, || complete_now(route, call, convert))),
+        (Call::Boxed, None) => Started::Later(Box::pin(async move { convert(call.await) })),
+        (Call::Boxed, Some(at)) => {
+            Started::Later(Box::pin(Scoped::new(at, async move { convert(call.await) })))
+        }
     }
 }
 
@@ -113,7 +120,7 @@ where
         errors.sort_by_source();
         Invalid::new(cx.answers(), errors, cx.parts)
     });
-    Started::Later(Box::pin(async move {
+    let future = async move {
         let mut deps = Deps::new();
         if let Some(group) = group {
             if let Err(response) = group.resolve(&mut deps).await {
@@ -135,7 +142,11 @@ where
         drop(deps);
         let call = call(values);
         convert(call.await)
-    }))
+    };
+    match cx.version_date {
+        None => Started::Later(Box::pin(future)),
+        Some(at) => Started::Later(Box::pin(Scoped::new(at, future))),
+    }
 }
 
 /// The app's answer to `errors` (not empty), sorted into FastAPI's order: FastAPI's 422, or the

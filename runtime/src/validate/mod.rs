@@ -54,7 +54,7 @@ pub use fast_json::{FastJson, Skip};
 pub use generic::{generic_schema, generic_title, param_field};
 pub use json::{field, FromJson};
 pub(crate) use json_text::{parse_json_value, strip_bom};
-pub(crate) use model::not_an_object;
+pub(crate) use model::{not_an_object, value_error};
 pub use model::{validate_field, validate_model, validate_whole, FieldDecline, FieldFast, FieldProbe, Model};
 pub use nullable::Nullable;
 #[cfg(feature = "pattern")]

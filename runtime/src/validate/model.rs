@@ -127,7 +127,7 @@ impl<'de, T> DeserializeSeed<'de> for Decline<T> {
 
 /// pydantic's `value_error` for a validator's `message`: "Value error, <message>", with the
 /// `ctx` FastAPI writes (`{"error": {}}`: the exception object, which it cannot encode).
-fn value_error(message: String) -> Failure {
+pub(crate) fn value_error(message: String) -> Failure {
     Failure::with_ctx(
         "value_error",
         format!("Value error, {message}"),

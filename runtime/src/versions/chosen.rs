@@ -99,6 +99,12 @@ impl VersionSet {
         }
     }
 
+    /// The date of version `index`.
+    #[inline]
+    pub(crate) fn date(&self, index: u8) -> Option<&'static str> {
+        self.dates.get(usize::from(index)).copied()
+    }
+
     /// The date of version `index`, and whether it is released.
     pub(crate) fn get(&self, index: u8) -> Option<(&'static str, bool)> {
         let index = usize::from(index);

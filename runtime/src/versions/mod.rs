@@ -3,7 +3,9 @@
 //! Its files: `declare`, what an app declares ([`Versions`]) and the checks of it; `chosen`, the
 //! compiled set a request is answered from ([`VersionSet`]) and what a request chose
 //! ([`Chosen`]); `argument`, what a route sees of it ([`ApiVersion`]); `range`, the versions a
-//! route exists in ([`VersionRange`]).
+//! route exists in ([`VersionRange`]); `at`, the version the request's code runs at, seen by
+//! the models it reads and writes; `changes`, what a model with version changes
+//! ([`Versioned`]) needs of the runtime.
 //!
 //! Rules enforced here:
 //! - a version is a date, `YYYY-MM-DD` (Stripe's and Cadwyn's choice: it says when, and sorts as
@@ -19,11 +21,17 @@
 //!   newest first; an app without versions never comes here (its `Option` is `None`).
 
 mod argument;
+mod at;
+mod changes;
 mod chosen;
 mod declare;
 mod range;
 
 pub use argument::{ApiVersion, VersionSource};
+pub use at::current;
+pub(crate) use at::{scoped, Scoped};
+pub(crate) use changes::CHANGE_MARK;
+pub use changes::{shape_at, Versioned};
 pub(crate) use chosen::{Chosen, Echo, VersionSet};
 pub use declare::Versions;
 pub use range::VersionRange;

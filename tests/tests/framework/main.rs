@@ -67,5 +67,6 @@ mod unions;
 mod upload_args;
 mod uploads;
 mod validators;
+mod version_changes;
 mod versions;
 mod websocket;

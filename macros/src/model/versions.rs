@@ -1,0 +1,582 @@
+//! Version changes of a model (issue 44, item 3): `#[since("date", ..)]` on its fields says how
+//! the field was before `date`: absent (`default = expr`, what an older request gets), named
+//! otherwise (`renamed_from = "old"`), or of another type (`was = T, forward = f, backward = g`).
+//!
+//! The expansion, for a model with changes at dates `d1 > d2 > .. > dn`:
+//! - one hidden struct per older shape (`__Item_2026_03_01`: the model as it was before
+//!   `2026-03-01`), deriving `Model` like any model, so an old request's validation, its 422s
+//!   and their `loc`s are that version's;
+//! - the model's own validation dispatches on the shape of the request's version (the runtime's
+//!   `shape_at`: at the newest version, one compare, then exactly the unversioned path): an old
+//!   shape is validated by its struct and moved forward field by field, each retyped field
+//!   through the user's `forward` functions, oldest step first (a refusal is a 422 at the
+//!   field's old key);
+//! - its `Serialize` writes the shape of the version the answer is written at: each field as it
+//!   was (its old key; a retyped field through the `backward` functions, newest step first; an
+//!   added field left out), straight from the newest value: no intermediate struct, no clone;
+//! - `Versioned` (its dates), and the route check that each date is a version of the app.
+//!
+//! Rules enforced here: dates are literals `YYYY-MM-DD` (the derive orders the changes without
+//! reading another item), a field names a date once, each option is known and complete (`was`
+//! needs `forward` and `backward`), a versioned model is not generic, and it does not derive
+//! `Serialize` itself (its `Serialize` is this one; a second is a conflict the compiler reports).
+
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+use syn::{Attribute, Expr, LitStr, Path, Type};
+
+use super::parse::{Field, ModelInput};
+use crate::diag::Diagnostics;
+use crate::paths;
+use ferrapi_template::version::is_date;
+
+/// How a field was before a date.
+pub enum Change {
+    /// It did not exist: an older request gets `default`, an older answer leaves it out.
+    Added { default: Expr },
+    /// It was named `from` in JSON.
+    Renamed { from: LitStr },
+    /// It was of type `was`: `forward(old) -> Result<new, String>`, `backward(&new) -> old`.
+    Retyped {
+        was: Type,
+        forward: Path,
+        backward: Path,
+    },
+}
+
+/// One `#[since("date", ..)]`.
+pub struct Since {
+    /// `YYYY-MM-DD`, checked.
+    pub date: String,
+    /// What changed at `date` (`None`: its constraints only).
+    pub change: Option<Change>,
+    /// `was_constraints(max_length = 200, ..)`: the constraints before `date`, as attributes.
+    pub was_constraints: Option<Vec<TokenStream>>,
+    /// The attribute, for errors.
+    pub span: Span,
+}
+
+const SINCE_HELP: &str = r#"`#[since("YYYY-MM-DD", ..)]` says how the field was before that version: `default = expr` (added then), `renamed_from = "old"`, or `was = OldType, forward = old_to_new, backward = new_to_old`, and/or `was_constraints(max_length = 200, ..)`"#;
+
+/// `was_constraints(name = value, ..)`: each a constraint attribute as the field would write it.
+fn parse_was_constraints(input: syn::parse::ParseStream<'_>) -> syn::Result<Vec<TokenStream>> {
+    let content;
+    syn::parenthesized!(content in input);
+    let mut out = Vec::new();
+    while !content.is_empty() {
+        let name: syn::Ident = content.parse()?;
+        if !crate::attrs::CONSTRAINTS.contains(&name.to_string().as_str()) {
+            return Err(syn::Error::new(
+                name.span(),
+                format!(
+                    "`{name}` is not a constraint; `was_constraints(..)` takes {}",
+                    crate::attrs::CONSTRAINTS.join(", ")
+                ),
+            ));
+        }
+        content.parse::<syn::Token![=]>()?;
+        let value: Expr = content.parse()?;
+        out.push(quote!(#[#name(#value)]));
+        if !content.is_empty() {
+            content.parse::<syn::Token![,]>()?;
+        }
+    }
+    Ok(out)
+}
+
+/// Parse one `#[since(..)]`.
+fn parse_since(attr: &Attribute) -> syn::Result<Since> {
+    attr.parse_args_with(|input: syn::parse::ParseStream<'_>| {
+        let date: LitStr = input.parse().map_err(|err| syn::Error::new(err.span(), SINCE_HELP))?;
+        if !is_date(&date.value()) {
+            return Err(syn::Error::new(
+                date.span(),
+                format!("`{}` is not a date written `YYYY-MM-DD`: a version is a calendar date", date.value()),
+            ));
+        }
+        let (mut default, mut from, mut was, mut forward, mut backward) = (None, None, None, None, None);
+        let mut was_constraints = None;
+        while !input.is_empty() {
+            input.parse::<syn::Token![,]>()?;
+            if input.is_empty() {
+                break;
+            }
+            let key: syn::Ident = input.parse()?;
+            if key == "was_constraints" {
+                was_constraints = Some(parse_was_constraints(input)?);
+                continue;
+            }
+            input.parse::<syn::Token![=]>()?;
+            match key.to_string().as_str() {
+                "default" => default = Some(input.parse::<Expr>()?),
+                "renamed_from" => from = Some(input.parse::<LitStr>()?),
+                "was" => was = Some(input.parse::<Type>()?),
+                "forward" => forward = Some(input.parse::<Path>()?),
+                "backward" => backward = Some(input.parse::<Path>()?),
+                other => {
+                    return Err(syn::Error::new(
+                        key.span(),
+                        format!("unknown option `{other}` of `#[since(..)]`: {SINCE_HELP}"),
+                    ))
+                }
+            }
+        }
+        let change = match (default, from, was, forward, backward) {
+            (Some(default), None, None, None, None) => Some(Change::Added { default }),
+            (None, Some(from), None, None, None) => Some(Change::Renamed { from }),
+            (None, None, Some(was), Some(forward), Some(backward)) => Some(Change::Retyped { was, forward, backward }),
+            (None, None, None, None, None) if was_constraints.is_some() => None,
+            (None, None, Some(_), forward, _) => {
+                let missing = if forward.is_none() { "forward" } else { "backward" };
+                return Err(syn::Error::new(
+                    attr.span(),
+                    format!("`was = ..` needs both `forward = old_to_new` and `backward = new_to_old`: `{missing}` is missing"),
+                ));
+            }
+            (None, None, None, Some(_), _) | (None, None, None, None, Some(_)) => {
+                return Err(syn::Error::new(
+                    attr.span(),
+                    "`forward` and `backward` convert a retyped field: name its old type with `was = OldType`",
+                ))
+            }
+            (None, None, None, None, None) => return Err(syn::Error::new(attr.span(), SINCE_HELP)),
+            _ => {
+                return Err(syn::Error::new(
+                    attr.span(),
+                    "one change per `#[since(..)]`: write one attribute per version the field changed in",
+                ))
+            }
+        };
+        if matches!(change, Some(Change::Added { .. })) && was_constraints.is_some() {
+            return Err(syn::Error::new(
+                attr.span(),
+                "a field added at a version had no constraints before it: drop `was_constraints(..)`",
+            ));
+        }
+        Ok(Since {
+            date: date.value(),
+            change,
+            was_constraints,
+            span: attr.span(),
+        })
+    })
+}
+
+/// A field the model no longer has: `#[model(removed("date", name: Type, backward = f))]`.
+/// Before `date` an older request sends it (and it is dropped when moved forward), an older
+/// answer has it, `f(&model)`.
+pub struct Removed {
+    /// `YYYY-MM-DD`, checked.
+    pub date: String,
+    /// Its name, which is its JSON key.
+    pub ident: syn::Ident,
+    /// Its type then.
+    pub ty: Type,
+    /// `fn(&Model) -> Type`: its value in an older answer.
+    pub backward: Path,
+}
+
+const REMOVED_HELP: &str = r#"`#[model(removed("YYYY-MM-DD", name: Type, backward = value_of))]` names a field the model had before that version, and the function giving an older answer its value from the model"#;
+
+/// The struct's `#[model(removed(..), ..)]`; each mistake recorded.
+pub fn model_options(attrs: &[Attribute], diag: &mut Diagnostics) -> Vec<Removed> {
+    let mut removed = Vec::new();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("model")) {
+        let result = attr.parse_nested_meta(|meta| {
+            if !meta.path.is_ident("removed") {
+                return Err(meta.error(format!("unknown option of `#[model(..)]`: {REMOVED_HELP}")));
+            }
+            let content;
+            syn::parenthesized!(content in meta.input);
+            let date: LitStr = content.parse()?;
+            if !is_date(&date.value()) {
+                return Err(syn::Error::new(
+                    date.span(),
+                    format!(
+                        "`{}` is not a date written `YYYY-MM-DD`: a version is a calendar date",
+                        date.value()
+                    ),
+                ));
+            }
+            content.parse::<syn::Token![,]>()?;
+            let ident: syn::Ident = content.parse()?;
+            content.parse::<syn::Token![:]>()?;
+            let ty: Type = content.parse()?;
+            if content.is_empty() {
+                return Err(syn::Error::new(
+                    ident.span(),
+                    format!("the removed field `{ident}` needs `backward = value_of` (`fn(&Model) -> {}`): an older answer still has it", quote!(#ty)),
+                ));
+            }
+            content.parse::<syn::Token![,]>()?;
+            let key: syn::Ident = content.parse()?;
+            if key != "backward" {
+                return Err(syn::Error::new(key.span(), REMOVED_HELP));
+            }
+            content.parse::<syn::Token![=]>()?;
+            let backward: Path = content.parse()?;
+            if !content.is_empty() {
+                content.parse::<syn::Token![,]>()?;
+            }
+            removed.push(Removed {
+                date: date.value(),
+                ident,
+                ty,
+                backward,
+            });
+            Ok(())
+        });
+        if let Err(err) = result {
+            diag.push(err);
+        }
+    }
+    removed
+}
+
+/// The field's `#[since(..)]` attributes, taken out of `attrs`; each mistake recorded.
+pub fn take_since(attrs: &mut Vec<Attribute>, diag: &mut Diagnostics) -> Vec<Since> {
+    let mut found: Vec<Since> = Vec::new();
+    attrs.retain(|attr| {
+        if !attr.path().is_ident("since") {
+            return true;
+        }
+        match parse_since(attr) {
+            Ok(since) if found.iter().any(|s| s.date == since.date) => diag.error(
+                since.span,
+                format!(
+                    "the field already says how it was before `{}`: one `#[since(..)]` per date",
+                    since.date
+                ),
+            ),
+            Ok(since) => found.push(since),
+            Err(err) => diag.push(err),
+        }
+        false
+    });
+    found
+}
+
+/// Model-level checks of the changes: a generic model cannot be versioned (its hidden shapes
+/// would need its parameters' bounds in every version).
+pub fn check(model: &ModelInput, diag: &mut Diagnostics) {
+    if model.is_generic() && !dates(model).is_empty() {
+        diag.error(
+            model.name.span(),
+            "a generic model cannot declare version changes (`#[since(..)]`) yet: version a concrete model",
+        );
+    }
+}
+
+/// The dates the model changed at, newest first, each once.
+fn dates(model: &ModelInput) -> Vec<String> {
+    let mut dates: Vec<String> = model
+        .fields
+        .iter()
+        .flat_map(|f| f.since.iter().map(|s| s.date.clone()))
+        .chain(model.removed.iter().map(|r| r.date.clone()))
+        .collect();
+    dates.sort_unstable_by(|a, b| b.cmp(a));
+    dates.dedup();
+    dates
+}
+
+/// A field as it was in an older shape.
+struct OldField<'a> {
+    field: &'a Field,
+    /// Its JSON key then.
+    key: String,
+    /// Its type then (`None`: the newest type).
+    was: Option<&'a Type>,
+    /// Its constraints then, when not the newest's (a retyped field has none unless said).
+    constraints: Option<&'a [TokenStream]>,
+    /// The changes to undo, newest first, from the newest value to this shape.
+    backward: Vec<&'a Path>,
+    /// The steps forward from this shape to the newest, oldest first.
+    forward: Vec<&'a Path>,
+    /// The key at each forward step's older side (for its error's `loc`).
+    forward_keys: Vec<String>,
+}
+
+/// The field in the shape before each of `dates[..shape]`, or `None` when it did not exist
+/// then (its default, when it came).
+fn old_field<'a>(field: &'a Field, dates: &[String], shape: usize) -> Result<OldField<'a>, &'a Expr> {
+    let mut old = OldField {
+        field,
+        key: field.key.clone(),
+        was: None,
+        constraints: None,
+        backward: Vec::new(),
+        forward: Vec::new(),
+        forward_keys: Vec::new(),
+    };
+    for date in &dates[..shape] {
+        let Some(since) = field.since.iter().find(|s| &s.date == date) else {
+            continue;
+        };
+        match &since.change {
+            Some(Change::Added { default }) => return Err(default),
+            Some(Change::Renamed { from }) => old.key = from.value(),
+            Some(Change::Retyped {
+                was,
+                forward,
+                backward,
+            }) => {
+                old.was = Some(was);
+                old.constraints = Some(&[]);
+                old.backward.push(backward);
+                old.forward.insert(0, forward);
+                old.forward_keys.insert(0, old.key.clone());
+            }
+            None => {}
+        }
+        if let Some(constraints) = &since.was_constraints {
+            old.constraints = Some(constraints);
+        }
+    }
+    Ok(old)
+}
+
+/// `__Item_2026_03_01`: the model's shape before `date`.
+fn shape_ident(model: &ModelInput, date: &str) -> syn::Ident {
+    format_ident!("__{}_{}", model.name, date.replace('-', "_"))
+}
+
+/// The attributes of a field the hidden struct keeps: a retyped field keeps only its doc (its
+/// default, validator and constraints were the new type's); the others keep theirs but serde's
+/// (the key is rewritten); the old constraints replace the new where they differ.
+fn kept_attrs(old: &OldField<'_>) -> TokenStream {
+    let is_constraint = |attr: &&Attribute| {
+        attr.path()
+            .get_ident()
+            .is_some_and(|ident| crate::attrs::CONSTRAINTS.contains(&ident.to_string().as_str()))
+    };
+    let kept = old
+        .field
+        .raw_attrs
+        .iter()
+        .filter(|attr| !attr.path().is_ident("serde"))
+        .filter(|attr| old.was.is_none() || attr.path().is_ident("doc"))
+        .filter(|attr| old.constraints.is_none() || !is_constraint(attr));
+    let constraints = old.constraints.unwrap_or(&[]);
+    quote!(#(#kept)* #(#constraints)*)
+}
+
+/// The hidden struct of shape `shape` (1: before the newest change).
+fn shape_struct(model: &ModelInput, dates: &[String], shape: usize) -> TokenStream {
+    let ident = shape_ident(model, &dates[shape - 1]);
+    let derive = paths::model_derive();
+    let fields = model.fields.iter().filter_map(|field| {
+        let old = old_field(field, dates, shape).ok()?;
+        let (name, key) = (&field.ident, &old.key);
+        let ty = old.was.unwrap_or(&field.ty);
+        let attrs = kept_attrs(&old);
+        Some(quote! {
+            #attrs
+            #[serde(rename = #key)]
+            #name: #ty
+        })
+    });
+    let removed = removed_in(model, dates, shape).map(|removed| {
+        let (ident, ty, key) = (&removed.ident, &removed.ty, removed.ident.to_string());
+        quote!(#[serde(rename = #key)] #ident: #ty)
+    });
+    let fields = fields.chain(removed);
+    let doc = format!(" `{}` as it was before `{}`.", model.name, dates[shape - 1]);
+    quote! {
+        #[doc = #doc]
+        #[derive(#derive)]
+        #[allow(non_camel_case_types, dead_code)]
+        struct #ident {
+            #(#fields,)*
+        }
+    }
+}
+
+/// The removed fields an older shape still has (removed at one of `dates[..shape]`).
+fn removed_in<'a>(
+    model: &'a ModelInput,
+    dates: &'a [String],
+    shape: usize,
+) -> impl Iterator<Item = &'a Removed> {
+    model
+        .removed
+        .iter()
+        .filter(move |r| dates[..shape].contains(&r.date))
+}
+
+/// `fn(old: Shape, object, loc, errors) -> Option<Model>`: an old shape moved to the newest,
+/// every refusal recorded before the value is given up.
+fn forward_fn(model: &ModelInput, dates: &[String], shape: usize) -> TokenStream {
+    let (name, old_ty) = (&model.name, shape_ident(model, &dates[shape - 1]));
+    let (forward_field, map, value, loc, errors) = (
+        paths::forward_field(),
+        paths::map(),
+        paths::value(),
+        paths::loc(),
+        paths::validation_errors(),
+    );
+    let reads = model.fields.iter().map(|field| {
+        let (ident, slot, ty) = (&field.ident, field.slot(), &field.ty);
+        match old_field(field, dates, shape) {
+            Err(default) => quote_spanned! {default.span()=>
+                let #slot: ::core::option::Option<#ty> = ::core::option::Option::Some(#default);
+            },
+            Ok(old) => {
+                let mut read = quote!(let #slot = ::core::option::Option::Some(old.#ident););
+                for (step, key) in old.forward.iter().zip(&old.forward_keys) {
+                    read.extend(quote_spanned! {step.span()=>
+                        let #slot = match #slot {
+                            ::core::option::Option::Some(value) => #forward_field(value, #step, object, #key, loc, errors),
+                            ::core::option::Option::None => ::core::option::Option::None,
+                        };
+                    });
+                }
+                read.extend(quote!(let #slot: ::core::option::Option<#ty> = #slot;));
+                read
+            }
+        }
+    });
+    let build = model.fields.iter().map(|field| {
+        let (ident, slot) = (&field.ident, field.slot());
+        quote!(#ident: #slot?)
+    });
+    let fn_name = format_ident!("__forward_{}", shape);
+    quote! {
+        #[allow(unused_variables)]
+        fn #fn_name(
+            old: #old_ty,
+            object: &#map<::std::string::String, #value>,
+            loc: &mut #loc,
+            errors: &mut #errors,
+        ) -> ::core::option::Option<#name> {
+            #(#reads)*
+            ::core::option::Option::Some(#name { #(#build),* })
+        }
+    }
+}
+
+/// The body of the model's `validate_object`: the shape of the request's version, validated by
+/// its struct and moved forward; `newest` (the unversioned validation) at shape 0.
+pub fn validate_dispatch(model: &ModelInput, newest: TokenStream) -> TokenStream {
+    let dates = dates(model);
+    let (model_trait, shape_at) = (paths::model(), paths::shape_at());
+    let arms = (1..=dates.len()).map(|shape| {
+        let (old_ty, forward) = (
+            shape_ident(model, &dates[shape - 1]),
+            format_ident!("__forward_{}", shape),
+        );
+        let pattern = match shape == dates.len() {
+            true => quote!(_),
+            false => quote!(#shape),
+        };
+        quote! {
+            #pattern => {
+                let old = <#old_ty as #model_trait>::validate_object(object, loc, errors)?;
+                #forward(old, object, loc, errors)
+            }
+        }
+    });
+    let dates = dates.iter();
+    quote! {
+        match #shape_at(&[#(#dates),*]) {
+            0 => #newest,
+            #(#arms)*
+        }
+    }
+}
+
+/// `serialize_struct` of the fields as they were in `shape` (0: the newest), from `self`.
+fn serialize_shape(model: &ModelInput, dates: &[String], shape: usize) -> TokenStream {
+    let serde = paths::serde();
+    let name = model.name.to_string();
+    let fields: Vec<TokenStream> = model
+        .fields
+        .iter()
+        .filter_map(|field| {
+            let old = old_field(field, dates, shape).ok()?;
+            let (ident, key) = (&field.ident, &old.key);
+            let value = old.backward.iter().fold(
+                quote!(&self.#ident),
+                |value, step| quote_spanned!(step.span()=> &#step(#value)),
+            );
+            Some(quote!(#serde::ser::SerializeStruct::serialize_field(&mut out, #key, #value)?;))
+        })
+        .chain(removed_in(model, dates, shape).map(|removed| {
+            let (backward, key) = (&removed.backward, removed.ident.to_string());
+            quote_spanned!(backward.span()=> #serde::ser::SerializeStruct::serialize_field(&mut out, #key, &#backward(self))?;)
+        }))
+        .collect();
+    let len = fields.len();
+    quote! {{
+        let mut out = #serde::Serializer::serialize_struct(serializer, #name, #len)?;
+        #(#fields)*
+        #serde::ser::SerializeStruct::end(out)
+    }}
+}
+
+/// Everything the changes add to the derive's expansion (the hidden shapes, the forward steps,
+/// `Serialize`, `Versioned`); empty for a model without changes.
+pub fn emit(model: &ModelInput) -> TokenStream {
+    let dates = dates(model);
+    if dates.is_empty() {
+        return TokenStream::new();
+    }
+    let name = &model.name;
+    // A field-level change or a removal: the same walk; only the names differ.
+    let (serde, versioned, shape_at) = (paths::serde(), paths::versioned(), paths::shape_at());
+    let shapes = (1..=dates.len()).map(|shape| shape_struct(model, &dates, shape));
+    let forwards = (1..=dates.len()).map(|shape| forward_fn(model, &dates, shape));
+    let newest = serialize_shape(model, &dates, 0);
+    let arms = (1..=dates.len()).map(|shape| {
+        let body = serialize_shape(model, &dates, shape);
+        match shape == dates.len() {
+            true => quote!(_ => #body),
+            false => quote!(#shape => #body),
+        }
+    });
+    let date_list = dates.iter();
+    quote! {
+        #(#shapes)*
+        #(#forwards)*
+
+        impl #serde::Serialize for #name {
+            fn serialize<S: #serde::Serializer>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error> {
+                match #shape_at(<Self as #versioned>::CHANGES) {
+                    0 => #newest,
+                    #(#arms)*
+                }
+            }
+        }
+
+        impl #versioned for #name {
+            const CHANGES: &'static [&'static str] = &[#(#date_list),*];
+        }
+    }
+}
+
+/// The changes' dates, for the route check of a model read as a body: `Some(&[..])` tokens, or
+/// `None` for a model without changes.
+pub fn check_tokens(model: &ModelInput) -> Option<TokenStream> {
+    let dates = dates(model);
+    if dates.is_empty() {
+        return None;
+    }
+    let check_changes = paths::check_changes();
+    let name = model.name.to_string();
+    Some(quote!(#check_changes(#name, &[#(#dates),*], state)))
+}
+
+/// The fast path's first statement: decline at an older shape (the lax path reads it then).
+pub fn fast_decline(model: &ModelInput) -> TokenStream {
+    let dates = dates(model);
+    if dates.is_empty() {
+        return TokenStream::new();
+    }
+    let (shape_at, serde) = (paths::shape_at(), paths::serde());
+    quote! {
+        if #shape_at(&[#(#dates),*]) != 0 {
+            return ::core::result::Result::Err(<D::Error as #serde::de::Error>::custom("an older version's shape"));
+        }
+    }
+}

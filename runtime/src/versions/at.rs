@@ -1,0 +1,104 @@
+//! The version a request is served at, seen by the models it reads and writes: a versioned
+//! model (`#[since(..)]` on a field) reads its body, and writes its JSON, in the shape it had at
+//! that version, wherever it sits in the request or the answer (a field of an unversioned model,
+//! an item of a `Vec`, an `HttpError::json` body).
+//!
+//! Rules enforced here:
+//! - the version is set on the thread only while the framework runs the route's own code
+//!   synchronously for one request: its arguments' extraction, each poll of its handler, and
+//!   the conversion of its output to a response; it is restored on the way out, a panic
+//!   included, so nothing of one request is seen by another on the same thread;
+//! - an app without versions never sets it: [`scoped`] with `None` is the closure, and a model
+//!   without changes never reads it;
+//! - where it is not set (a task the handler spawned, a background task), a model is read and
+//!   written in its newest shape.
+
+use std::cell::Cell;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+thread_local! {
+    static AT: Cell<Option<&'static str>> = const { Cell::new(None) };
+}
+
+/// The version (`YYYY-MM-DD`) of the request whose code runs on this thread, if the app has
+/// versions; `None` elsewhere. Generated code reads it; a route takes `ApiVersion` instead.
+#[inline]
+pub fn current() -> Option<&'static str> {
+    AT.with(Cell::get)
+}
+
+/// Puts the previous version back when dropped (a panic unwinding included).
+struct Restore(Option<&'static str>);
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        AT.with(|at| at.set(self.0));
+    }
+}
+
+/// Run `f` with the thread's version set to `at` (nothing to do for `None`: an app without
+/// versions pays one test).
+#[inline(always)]
+pub(crate) fn scoped<R>(at: Option<&'static str>, f: impl FnOnce() -> R) -> R {
+    match at {
+        None => f(),
+        Some(date) => scoped_at(date, f),
+    }
+}
+
+#[inline(never)]
+fn scoped_at<R>(date: &'static str, f: impl FnOnce() -> R) -> R {
+    let _restore = Restore(AT.with(|at| at.replace(Some(date))));
+    f()
+}
+
+pin_project_lite::pin_project! {
+    /// A handler's future polled with its request's version set on the thread, each poll.
+    pub(crate) struct Scoped<F> {
+        at: &'static str,
+        #[pin]
+        future: F,
+    }
+}
+
+impl<F> Scoped<F> {
+    /// `future`, polled at version `at`.
+    pub(crate) fn new(at: &'static str, future: F) -> Self {
+        Scoped { at, future }
+    }
+}
+
+impl<F: Future> Future for Scoped<F> {
+    type Output = F::Output;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
+        let this = self.project();
+        scoped_at(this.at, || this.future.poll(cx))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_version_is_seen_inside_and_restored_after() {
+        assert_eq!(current(), None);
+        let seen = scoped(Some("2026-01-15"), || {
+            let inner = scoped(Some("2026-03-01"), current);
+            (current(), inner)
+        });
+        assert_eq!(seen, (Some("2026-01-15"), Some("2026-03-01")));
+        assert_eq!(current(), None);
+        assert_eq!(scoped(None, current), None);
+    }
+
+    #[test]
+    fn a_panic_restores_it() {
+        let result = std::panic::catch_unwind(|| scoped(Some("2026-01-15"), || panic!("boom")));
+        assert!(result.is_err());
+        assert_eq!(current(), None);
+    }
+}
