@@ -18,7 +18,10 @@
 #      checks (tests/client-checks/ferrapi_fetch_units.ts: numbers, the paging rules through a
 #      fake fetch) and, against the service, ferrapi_fetch_check.ts: a bird's 2^64, 1e400 and
 #      40-digit decimal read back exactly, 45 doctors across pages with the page size of the
-#      paging table that `ferrapi-client typescript-paging` writes from the live document.
+#      paging table that `ferrapi-client typescript-paging` writes from the live document;
+#      and version_check.ts (issue 44, item 5): an openapi-fetch client of API version
+#      2026-01-15 (types and `ferrapi-client typescript-version`'s module from
+#      client/tests/documents/ferrapi_versions_2026-01-15.json) names it in every request.
 # (The service's own Rust client is checked by its test binary: service/tests/service/client.)
 #
 # Usage: scripts/client-checks.sh                 (scripts/test.sh calls it)
@@ -151,11 +154,15 @@ ferrapi_fetch() {
   fi
   cp client/typescript/ferrapi-fetch.ts "$CHECKS/generated/ferrapi-fetch.ts" &&
     "$generator" typescript-paging "$work/openapi.json" -o "$CHECKS/generated/paging.ts" &&
+    "$generator" typescript-version "$DOCUMENTS/ferrapi_versions_2026-01-15.json" -o "$CHECKS/generated/version.ts" &&
     (
       cd "$CHECKS" &&
+        npx --no-install openapi-typescript "../../$DOCUMENTS/ferrapi_versions_2026-01-15.json" \
+          -o generated/versions-2026-01-15.ts --silent --default-non-nullable false &&
         npx --no-install tsc -p tsconfig.ferrapi-fetch.json &&
         node out/ferrapi_fetch_units.js &&
-        node out/ferrapi_fetch_check.js "$base"
+        node out/ferrapi_fetch_check.js "$base" &&
+        node out/version_check.js
     )
 }
 
@@ -164,6 +171,6 @@ for app in client reference group_a forms uploads; do
 done
 run "Rust clients generated from FastAPI's documents call the apps (client/tests/tests/fastapi.rs)" fastapi_clients
 run "TypeScript: openapi-typescript + openapi-fetch, tsc --strict: each group A route, a clinic round trip, a body of only required fields" typescript
-run "TypeScript: ferrapi-fetch: 2^64, 1e400 and a 40-digit decimal exact; 45 doctors across pages; PageLimitError and a failed page" ferrapi_fetch
+run "TypeScript: ferrapi-fetch: 2^64, 1e400 and a 40-digit decimal exact; 45 doctors across pages; PageLimitError and a failed page; a version-2026-01-15 client names its version" ferrapi_fetch
 
 finish

@@ -47,6 +47,11 @@ const DOCUMENTS: &[(&str, &str, &str)] = &[
         "/openapi",
     ),
     (
+        "versions_2026_01_15",
+        "documents/ferrapi_versions_2026-01-15.json",
+        "",
+    ),
+    (
         "types_example",
         "../../tests/snapshots/openapi_types_example.json",
         "",

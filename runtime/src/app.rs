@@ -35,7 +35,9 @@ use crate::dispatch::{Compiled, Endpoint, LayerFn, MatchedRoute, Service, Target
 use crate::extract::{Shared, StateMap};
 use crate::group::{Group, Inherited, Mounted, RefusedPrefix};
 use crate::metrics::{HttpMetrics, Metrics};
-use crate::openapi::{document, document_path, fastapi_layout, DocsRoutes, ErrorBody, Info};
+use crate::openapi::{
+    document, document_path, fastapi_layout, name_version, DocsRoutes, DocumentVersion, ErrorBody, Info,
+};
 use crate::response::{Body, BoxError, ErrorAnswers};
 use crate::routing::{Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable, Router, VersionRouter};
 use crate::trace::{Tracing, TracingOn};
@@ -433,7 +435,8 @@ impl App {
             _ => None,
         };
         let statuses = statuses.unwrap_or_else(|| table.router.statuses().to_vec());
-        let openapi_json = app.document(&table, &statuses, validation_error)?;
+        let named = versions.as_deref().and_then(documented_version);
+        let openapi_json = app.document(&table, &statuses, validation_error, named)?;
         app.compile(table, openapi_json, (versions, routers))
     }
 
@@ -467,6 +470,7 @@ impl App {
         table: &RouteTable,
         statuses: &[RouteStatus],
         validation_error: Option<ErrorBody>,
+        version: Option<DocumentVersion>,
     ) -> Result<Bytes, BuildError> {
         let mut registry = SchemaRegistry::new();
         registry.separate_input_output(self.info.separate_schemas);
@@ -500,6 +504,9 @@ impl App {
         }
         BuildError::of(mistakes)?;
         let mut doc = document(&self.info, operations, registry, validation_error);
+        if let Some(version) = version {
+            name_version(&mut doc, version);
+        }
         if self.answers_problems() {
             crate::problem::document_problems(&mut doc);
         }
@@ -585,6 +592,18 @@ impl App {
             );
         }
     }
+}
+
+/// The version the served document describes (the default one), named in its `info` for
+/// generators; `None` for a set that serves none (a refused declaration never gets here).
+fn documented_version(set: &VersionSet) -> Option<DocumentVersion> {
+    let index = u8::try_from(set.default_index()).ok()?;
+    let (date, released) = set.get(index)?;
+    Some(DocumentVersion {
+        header: set.spelled(),
+        date,
+        released,
+    })
 }
 
 /// Each route as the dispatcher runs it (by declaration index), with `matched`, its extension

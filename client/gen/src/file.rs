@@ -12,6 +12,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use crate::docs::rustdoc;
+use crate::document::model::ApiVersion;
 use crate::document::{Document, GenError};
 use crate::operations::emit::operation_items;
 use crate::operations::Operation;
@@ -38,7 +39,10 @@ pub fn code(
     let inner = settings.inner_attributes.then(|| inner_attributes(&header));
     let info = &document.api().info;
     let title = info.title.as_deref().unwrap_or("the API");
-    let client = client(context, title, &methods);
+    let client = match &info.api_version {
+        Some(version) => versioned_client(context, title, version, &methods),
+        None => client(context, title, &methods),
+    };
     let rt = &context.rt;
     // In a binary crate, `pub` does not keep an item alive: the re-exports, the methods and the
     // types a program does not use would each warn (unused import, dead code). A client is an
@@ -166,6 +170,74 @@ fn client(context: &Context<'_>, title: &str, methods: &[TokenStream]) -> TokenS
     }
 }
 
+/// `Client` of a document that names its API version (`info.x-api-version`): the version as
+/// `API_VERSION`, sent in its header with every request (the runtime's default header, which the
+/// caller's own client or call may override).
+fn versioned_client(
+    context: &Context<'_>,
+    title: &str,
+    version: &ApiVersion,
+    methods: &[TokenStream],
+) -> TokenStream {
+    let rt = &context.rt;
+    let (header, date) = (&version.header, &version.version);
+    // `HeaderName::from_static` takes the lower-case spelling; both are checked when the
+    // document is read (`ApiVersion::read`) and again by the compiler (`const`), never at a call.
+    let lower = header.to_ascii_lowercase();
+    let doc = doc_attrs(&format!(
+        "A client of {title} at version {date}: a method per operation of its document, each request sending `{header}: {date}`."
+    ));
+    let version_doc = doc_attrs(&format!(
+        "The version of the API this client was generated for{}: sent in the `{header}` header of every request.",
+        if version.released { "" } else { " (unreleased when generated: it may still change)" }
+    ));
+    let header_doc = doc_attrs(&format!("The header that names the API version: `{header}`."));
+    let new_doc = doc_attrs(&format!(
+        "A client of the API at `base_url` (`http://127.0.0.1:8000`), with the runtime's defaults, sending `{header}: {date}`."
+    ));
+    let from_doc = doc_attrs(&format!(
+        "The API through `client` (its own transport, timeout, retries, default headers), sending `{header}: {date}` unless `client` sends a `{header}` of its own (to ask for another version); a call's `with_header` wins over both."
+    ));
+    quote! {
+        #version_doc
+        pub const API_VERSION: &str = #date;
+
+        #header_doc
+        pub const API_VERSION_HEADER: &str = #header;
+
+        #doc
+        #[derive(Clone, Debug)]
+        #[allow(dead_code)]
+        pub struct Client {
+            client: #rt::Client,
+        }
+
+        #[allow(dead_code)]
+        impl Client {
+            #new_doc
+            pub fn new(base_url: &str) -> Result<Self, Error> {
+                Ok(Self::from_client(#rt::Client::new(base_url)?))
+            }
+
+            #from_doc
+            pub fn from_client(client: #rt::Client) -> Self {
+                let name = const { #rt::http::HeaderName::from_static(#lower) };
+                let value = const { #rt::http::HeaderValue::from_static(API_VERSION) };
+                Client {
+                    client: client.with_default_header(name, value),
+                }
+            }
+
+            /// The runtime's client.
+            pub fn client(&self) -> &#rt::Client {
+                &self.client
+            }
+
+            #(#methods)*
+        }
+    }
+}
+
 /// The `types` module: a type (or an alias) per declared schema.
 fn types_module(context: &Context<'_>, defs: &[TypeDef]) -> TokenStream {
     let rt = &context.rt;
@@ -273,6 +345,64 @@ mod tests {
             operations.contains("use super::rt;"),
             operations.contains("use super::types;"),
         )
+    }
+
+    #[test]
+    fn a_versioned_document_makes_a_client_that_sends_its_version() {
+        let document = |info: serde_json::Value| json!({"openapi": "3.1.0", "info": info, "paths": {"/a": {"get": {"responses": {"200": {"description": "OK"}}}}}});
+        let versioned = document(json!({"title": "t", "version": "2026-01-15",
+            "x-api-version": {"header": "Stripe-Version", "version": "2026-01-15", "released": true}}));
+        let code = generate_value(&versioned, &Settings::default()).unwrap().code;
+        assert!(
+            code.contains("pub const API_VERSION: &str = \"2026-01-15\";"),
+            "{code}"
+        );
+        assert!(
+            code.contains("pub const API_VERSION_HEADER: &str = \"Stripe-Version\";"),
+            "{code}"
+        );
+        assert!(
+            code.contains("rt::http::HeaderName::from_static(\"stripe-version\")"),
+            "{code}"
+        );
+        assert!(
+            code.contains("client: client.with_default_header(name, value),"),
+            "{code}"
+        );
+        assert!(
+            code.contains("Ok(Self::from_client(rt::Client::new(base_url)?))"),
+            "{code}"
+        );
+
+        // Without the extension: no version, and the client as before.
+        let plain = generate_value(
+            &document(json!({"title": "t", "version": "2026-01-15"})),
+            &Settings::default(),
+        )
+        .unwrap()
+        .code;
+        assert!(!plain.contains("API_VERSION"), "{plain}");
+        assert!(plain.contains("client: rt::Client::new(base_url)?,"), "{plain}");
+
+        // A version the client could not send fails at its pointer, not silently.
+        for (bad, pointer) in [
+            (
+                json!({"header": "API Version", "version": "2026-01-15"}),
+                "#/info/x-api-version/header",
+            ),
+            (
+                json!({"header": "API-Version", "version": "2026 01 15"}),
+                "#/info/x-api-version/version",
+            ),
+            (json!({"header": "API-Version"}), "#/info/x-api-version/version"),
+        ] {
+            let error = generate_value(
+                &document(json!({"title": "t", "version": "1", "x-api-version": bad})),
+                &Settings::default(),
+            )
+            .unwrap_err();
+            assert!(error.to_string().contains(pointer), "{error}");
+        }
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! ferrapi-client generate openapi.json -o src/lib.rs
 //! ferrapi-client generate - -o src/client.rs < openapi.json
 //! ferrapi-client typescript-paging openapi.json -o src/paging.ts
+//! ferrapi-client typescript-version openapi.json -o src/version.ts
 //! ferrapi-client compat released.json openapi.json
 //! ```
 //!
@@ -27,6 +28,7 @@ use ferrapi_client_gen::{generate, GenError, Settings};
 
 const USAGE: &str = "usage: ferrapi-client generate DOCUMENT.json|- -o OUTPUT.rs [--runtime PATH] [--include] [--regenerate COMMAND]
        ferrapi-client typescript-paging DOCUMENT.json|- [-o OUTPUT.ts]
+       ferrapi-client typescript-version DOCUMENT.json|- [-o OUTPUT.ts]
        ferrapi-client compat OLD.json NEW.json
 
   generate           writes the Rust client of the document
@@ -34,6 +36,9 @@ const USAGE: &str = "usage: ferrapi-client generate DOCUMENT.json|- -o OUTPUT.rs
                      (by `x-paging`, or inferred from `skip`/`limit` or `offset`/`limit` integer
                      query parameters and a JSON array answer), keyed by path, with their offset
                      and limit parameters, page size and maximum offset (standard output without -o)
+  typescript-version writes the TypeScript client's version module: `apiVersion` (the document's
+                     info.x-api-version, or null) and `versionHeaders`, the header every request
+                     sends (openapi-fetch's createClient({ headers })); standard output without -o
   compat             lists each change of NEW.json that breaks a caller of OLD.json (a released
                      version's committed document) by its JSON pointer: exit 1 if there is one,
                      0 if there is none, 2 if the documents cannot be compared
@@ -82,6 +87,7 @@ fn run(args: &[String]) -> Result<(), Stop> {
     match args.next().map(String::as_str) {
         Some("generate") => {}
         Some("typescript-paging") => return typescript_paging(args.as_slice()),
+        Some("typescript-version") => return typescript_version(args.as_slice()),
         Some("compat") => return compat(args.as_slice()),
         None => return Err(usage("no command")),
         Some(other) => return Err(usage(&format!("unknown command `{other}`"))),
@@ -163,6 +169,25 @@ fn warn(input: &str, warnings: &[GenError]) {
 
 /// `typescript-paging DOCUMENT [-o OUTPUT]`.
 fn typescript_paging(args: &[String]) -> Result<(), Stop> {
+    let (input, output) = input_output(args)?;
+    let document = read(&input)?;
+    let (table, warnings) = ferrapi_client_gen::typescript_paging(&document)
+        .map_err(|error| Stop::Fail(1, format!("{input}: {error}")))?;
+    warn(&input, &warnings);
+    write_or_print(output.as_deref(), &table)
+}
+
+/// `typescript-version DOCUMENT [-o OUTPUT]`.
+fn typescript_version(args: &[String]) -> Result<(), Stop> {
+    let (input, output) = input_output(args)?;
+    let document = read(&input)?;
+    let module = ferrapi_client_gen::typescript_version(&document)
+        .map_err(|error| Stop::Fail(1, format!("{input}: {error}")))?;
+    write_or_print(output.as_deref(), &module)
+}
+
+/// A TypeScript command's `DOCUMENT [-o OUTPUT]`.
+fn input_output(args: &[String]) -> Result<(String, Option<String>), Stop> {
     let usage = |why: &str| Stop::Fail(2, format!("{why}\n{USAGE}"));
     let (mut input, mut output) = (None, None);
     let mut args = args.iter();
@@ -175,15 +200,15 @@ fn typescript_paging(args: &[String]) -> Result<(), Stop> {
             other => return Err(usage(&format!("unexpected argument `{other}`"))),
         }
     }
-    let input = input.ok_or_else(|| usage("no document"))?;
-    let document = read(&input)?;
-    let (table, warnings) = ferrapi_client_gen::typescript_paging(&document)
-        .map_err(|error| Stop::Fail(1, format!("{input}: {error}")))?;
-    warn(&input, &warnings);
-    match output.as_deref() {
-        None | Some("-") => print!("{table}"),
+    Ok((input.ok_or_else(|| usage("no document"))?, output))
+}
+
+/// `text` written to `output` (standard output for none or `-`).
+fn write_or_print(output: Option<&str>, text: &str) -> Result<(), Stop> {
+    match output {
+        None | Some("-") => print!("{text}"),
         Some(output) => {
-            std::fs::write(output, &table).map_err(|error| Stop::Fail(1, format!("{output}: {error}")))?
+            std::fs::write(output, text).map_err(|error| Stop::Fail(1, format!("{output}: {error}")))?
         }
     }
     Ok(())

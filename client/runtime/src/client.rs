@@ -38,6 +38,7 @@ pub struct Client {
     inner: Arc<Inner>,
 }
 
+#[derive(Clone)]
 struct Inner {
     scheme: Scheme,
     authority: Authority,
@@ -83,6 +84,21 @@ impl Client {
             #[cfg(feature = "rustls")]
             root_certificates: None,
         }
+    }
+
+    /// This client, also sending `name: value` with every request, unless it already sends a
+    /// `name` header of its own ([`ClientBuilder::header`]); a call's own header
+    /// ([`Call::with_header`]) wins over both. The returned client shares this one's connections.
+    ///
+    /// A generated client of a versioned API sends the version it was generated for this way
+    /// (`API-Version: 2026-01-15`, the document's `x-api-version`): a client built with
+    /// `.header("API-Version", "2026-03-01")` asks for another version, and so does one call.
+    pub fn with_default_header(mut self, name: HeaderName, value: HeaderValue) -> Client {
+        if !self.inner.headers.contains_key(&name) {
+            // Cloned only when shared (the settings; the transport's pool is shared either way).
+            Arc::make_mut(&mut self.inner).headers.insert(name, value);
+        }
+        self
     }
 
     /// The base URL.

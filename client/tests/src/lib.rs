@@ -46,6 +46,8 @@ generated![
     fastapi_not_split,
     /// `tests/fastapi/examples_probe.py`: examples on fields and parameters.
     fastapi_examples,
+    /// tests/versions.rs: version 2026-01-15 of an app with two released versions.
+    versions_2026_01_15,
     /// `examples/types.rs`: ferrapi's value types example.
     types_example,
     /// The framework tests' example app: every parameter kind, forms, uploads, security.

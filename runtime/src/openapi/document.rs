@@ -16,6 +16,9 @@
 //!   and the standard components are left out;
 //! - only served routes with `include_in_schema` are given to [`document`] (shadowed duplicates
 //!   are not): the app decides, this module lays out;
+//! - in an app with versions, `info.version` is the documented version's date and
+//!   `info.x-api-version` tells a generator what to send (`{"header", "version", "released"}`,
+//!   [`name_version`]); an app without versions keeps its own `info.version` and no extension;
 //! - the app's tag descriptions ([`Tag`], FastAPI's `openapi_tags`) are the top-level `tags` list,
 //!   after `components`, in the order given; without any, there is no `tags` key.
 
@@ -94,6 +97,30 @@ impl Tag {
             tag.insert("externalDocs".into(), Value::Object(docs));
         }
         Value::Object(tag)
+    }
+}
+
+/// The API version a document describes, for its `info` (issue 44, item 4).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct DocumentVersion {
+    /// The header a request names its version in, as the app spelled it (`API-Version`).
+    pub header: &'static str,
+    /// The version's date (`2026-01-15`).
+    pub date: &'static str,
+    /// Whether the version is released (the unreleased one may still change).
+    pub released: bool,
+}
+
+/// Name `version` in the document's `info`: its date as `info.version` (what a reader and a
+/// generated client's header show) and `x-api-version`, what a generator needs to send it: the
+/// header's name, the date, whether it is released.
+pub(crate) fn name_version(doc: &mut Value, version: DocumentVersion) {
+    if let Some(Value::Object(info)) = doc.get_mut("info") {
+        info.insert("version".into(), json!(version.date));
+        info.insert(
+            "x-api-version".into(),
+            json!({ "header": version.header, "version": version.date, "released": version.released }),
+        );
     }
 }
 

@@ -27,7 +27,7 @@ mod paging;
 pub(crate) use docs::{url_mistakes, DocsRoutes};
 pub use docs::{CONTENT_SECURITY_POLICY_VALUE, REDOC_VERSION, SWAGGER_UI_VERSION};
 pub use document::Tag;
-pub(crate) use document::{document, document_path, ErrorBody, Info};
+pub(crate) use document::{document, document_path, name_version, DocumentVersion, ErrorBody, Info};
 pub use examples::with_examples;
 pub use fields::field_schema;
 pub(crate) use fields::{option_param_schema, param_schema, vec_param_schema};

@@ -403,3 +403,39 @@ fn a_range_naming_an_undeclared_version_or_in_an_app_without_versions_does_not_b
         "{error}"
     );
 }
+
+/// The document a generator reads names its version (issue 44, item 4's part for the clients).
+#[tokio::test]
+async fn the_document_names_its_version_and_header_for_generators() {
+    let addr = spawn(versioned()).await;
+    let document = get(addr, "/openapi.json").await.json();
+    assert_eq!(document["info"]["version"], "2026-03-01");
+    assert_eq!(
+        document["info"]["x-api-version"],
+        json!({"header": "API-Version", "version": "2026-03-01", "released": true})
+    );
+
+    // The app's own header, and a pinned default.
+    let app = App::new()
+        .versions(versions().header("Stripe-Version").default_version("2026-01-15"))
+        .routes(routes![read_item]);
+    let addr = spawn(app).await;
+    let document = get(addr, "/openapi.json").await.json();
+    assert_eq!(document["info"]["version"], "2026-01-15");
+    assert_eq!(
+        document["info"]["x-api-version"],
+        json!({"header": "Stripe-Version", "version": "2026-01-15", "released": true})
+    );
+    let info: Vec<&String> = document["info"]
+        .as_object()
+        .map(|info| info.keys().collect())
+        .unwrap_or_default();
+    assert_eq!(info, ["title", "version", "x-api-version"]);
+}
+
+#[tokio::test]
+async fn a_document_without_versions_names_none() {
+    let addr = spawn(App::new().routes(routes![plain])).await;
+    let document = get(addr, "/openapi.json").await.json();
+    assert_eq!(document["info"], json!({"title": "API", "version": "0.1.0"}));
+}

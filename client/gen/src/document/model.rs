@@ -37,6 +37,20 @@ pub struct Info {
     pub version: Option<String>,
     /// `description`.
     pub description: Option<String>,
+    /// `x-api-version`: the API version the document describes and the header that names it, as
+    /// a ferrapi app with versions writes it; a generated client sends it on every request.
+    pub api_version: Option<ApiVersion>,
+}
+
+/// `info.x-api-version`: `{"header": "API-Version", "version": "2026-01-15", "released": true}`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ApiVersion {
+    /// The header a request names its version in (`API-Version`).
+    pub header: String,
+    /// The version (`2026-01-15`).
+    pub version: String,
+    /// Whether the version is released (an unreleased one may still change).
+    pub released: bool,
 }
 
 /// `components`: the parts a `$ref` may name.
@@ -158,6 +172,40 @@ impl Info {
             title: object.string("title")?,
             version: object.string("version")?,
             description: object.string("description")?,
+            api_version: object.with("x-api-version", ApiVersion::read)?,
+        })
+    }
+}
+
+impl ApiVersion {
+    /// Unlike `x-paging`, a version that cannot be read fails the document: a client that
+    /// silently sent no version would be served another one.
+    fn read(value: &Value, pointer: &str) -> Result<ApiVersion, GenError> {
+        let object = Object::new(value, pointer, "`x-api-version`")?;
+        let required = |key: &str, found: Option<String>| {
+            found.ok_or_else(|| GenError::at(&object.at(key), format!("`x-api-version` needs `{key}`")))
+        };
+        let header = required("header", object.string("header")?)?;
+        let version = required("version", object.string("version")?)?;
+        // What the generated code sends as a header: a token for the name (RFC 9110), visible
+        // ASCII for the value, so the client's constant header cannot be refused when it is built.
+        let token = |c: u8| c.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&c);
+        if header.is_empty() || !header.bytes().all(token) {
+            return Err(GenError::at(
+                &object.at("header"),
+                format!("`{header}` is not a header name"),
+            ));
+        }
+        if version.is_empty() || !version.bytes().all(|c| c.is_ascii_graphic()) {
+            return Err(GenError::at(
+                &object.at("version"),
+                format!("`{version}` cannot be sent in a header"),
+            ));
+        }
+        Ok(ApiVersion {
+            header,
+            version,
+            released: object.boolean("released")?.unwrap_or(true),
         })
     }
 }
