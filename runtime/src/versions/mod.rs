@@ -1,8 +1,8 @@
 //! API versions (issue 44): the dated versions an app serves, and the choice of one per request.
 //!
 //! Its files: `declare`, what an app declares ([`Versions`]) and the checks of it; `chosen`, the
-//! compiled set a request is answered from ([`VersionSet`]) and what a request chose
-//! ([`Chosen`]); `argument`, what a route sees of it ([`ApiVersion`]); `range`, the versions a
+//! compiled set a request is answered from (`VersionSet`) and what a request chose
+//! (`Chosen`); `argument`, what a route sees of it ([`ApiVersion`]); `range`, the versions a
 //! route exists in ([`VersionRange`]); `at`, the version the request's code runs at, seen by
 //! the models it reads and writes; `changes`, what a model with version changes
 //! ([`Versioned`]) needs of the runtime.
