@@ -183,6 +183,22 @@ pub struct TlsConfig {
     /// is not the certificate's, is refused with a `WARN` line and the one in force kept. New
     /// handshakes use the new pair; open connections keep theirs.
     pub reload_poll: Option<Duration>,
+    /// Client certificates (`None`: none asked for, the default): a PEM file of the CA
+    /// certificates a client's certificate must chain to, and whether one is required. The
+    /// verified certificate is a route argument ([`ClientCert`](crate::tls::ClientCert)). The
+    /// file is reloaded with the pair.
+    pub client_auth: Option<(std::path::PathBuf, ClientAuth)>,
+}
+
+/// Whether a TLS listener requires a client certificate ([`TlsConfig::client_auth`]).
+#[cfg(feature = "tls")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClientAuth {
+    /// A client may present a certificate (then it must chain to the CA) or none; a route that
+    /// takes [`ClientCert`](crate::tls::ClientCert) answers a request without one 401.
+    Optional,
+    /// A client without a certificate that chains to the CA fails its handshake.
+    Required,
 }
 
 #[cfg(feature = "tls")]
@@ -198,7 +214,15 @@ impl TlsConfig {
             handshake_timeout: Duration::from_secs(10),
             max_handshakes: 256,
             reload_poll: Some(Duration::from_secs(1)),
+            client_auth: None,
         }
+    }
+
+    /// Ask clients for a certificate that chains to one of the CA certificates in the PEM file
+    /// `ca_path`, `auth` saying whether one is required (see [`TlsConfig::client_auth`]).
+    pub fn client_auth(mut self, ca_path: impl Into<std::path::PathBuf>, auth: ClientAuth) -> Self {
+        self.client_auth = Some((ca_path.into(), auth));
+        self
     }
 
     /// Set the time a handshake may take (see [`TlsConfig::handshake_timeout`]).

@@ -10,14 +10,14 @@
 //!   `max_handshakes` places: the CPU of a flood of completed handshakes, and the state of many
 //!   handshakes in flight, are bounded by it; a handshake past its `ClientHello` with no place
 //!   free waits for one, inside its deadline;
-//! - the pair in force when the `ClientHello` has arrived is the one used (`certs.rs`).
+//! - the configuration (pair, client CA) in force when the `ClientHello` has arrived is the one
+//!   used (`certs.rs`).
 
 use std::io;
 use std::sync::Arc;
 use std::time::Duration;
 
 use rustls::server::Acceptor;
-use rustls::ServerConfig;
 use tokio::net::TcpStream;
 use tokio::sync::Semaphore;
 use tokio_rustls::server::TlsStream;
@@ -27,10 +27,9 @@ use super::certs::{self, Current};
 use super::reload::{Reload, Reloader};
 use crate::config::TlsConfig;
 
-/// The TLS side of a listener: its rustls configuration, the pair in force, and the cap on
-/// handshakes.
+/// The TLS side of a listener: its rustls configuration in force, and the cap on handshakes.
 pub(crate) struct Tls {
-    config: Arc<ServerConfig>,
+    current: Arc<Current>,
     reload: Arc<Reload>,
     places: Semaphore,
     timeout: Duration,
@@ -45,30 +44,18 @@ impl std::fmt::Debug for Tls {
     }
 }
 
-/// The protocols offered by ALPN, in the server's order of preference.
-pub(crate) const ALPN: [&[u8]; 2] = [b"h2", b"http/1.1"];
-
 impl Tls {
     /// Read the pair `settings` names and build the listener's TLS; the error is one line.
     pub(crate) fn new(settings: &TlsConfig) -> Result<Arc<Self>, String> {
         let provider = certs::provider();
-        let pair = certs::load(&settings.cert_path, &settings.key_path, &provider)?;
-        let current = Current::new(pair);
+        let current = Current::new(certs::make(settings, &provider)?);
         let reload = Arc::new(Reload {
-            cert: settings.cert_path.clone(),
-            key: settings.key_path.clone(),
+            settings: settings.clone(),
             current: current.clone(),
-            provider: provider.clone(),
-            poll: settings.reload_poll,
+            provider,
         });
-        let mut config = ServerConfig::builder_with_provider(provider)
-            .with_protocol_versions(&[&rustls::version::TLS13, &rustls::version::TLS12])
-            .map_err(|e| format!("TLS: {e}"))?
-            .with_no_client_auth()
-            .with_cert_resolver(current);
-        config.alpn_protocols = ALPN.iter().map(|p| p.to_vec()).collect();
         Ok(Arc::new(Tls {
-            config: Arc::new(config),
+            current,
             reload,
             places: Semaphore::new(settings.max_handshakes.clamp(1, Semaphore::MAX_PERMITS)),
             timeout: settings.handshake_timeout,
@@ -94,6 +81,6 @@ impl Tls {
             .acquire()
             .await
             .map_err(|_| io::Error::other("the handshake cap is closed"))?;
-        start.into_stream(self.config.clone()).await
+        start.into_stream(self.current.get()).await
     }
 }
