@@ -1,5 +1,5 @@
 //! The injected arguments: values the server hands a route, which are not part of the API
-//! (`State<T>`, `HeaderMap`, `Method`, `Uri`, `LastEventId`).
+//! (`State<T>`, `HeaderMap`, `Method`, `Uri`, `Version`, `LastEventId`).
 //!
 //! Rules enforced here: an injected value records no validation error and documents nothing; a
 //! route taking `State<T>` of a type the app does not hold is refused when the app is built
@@ -54,6 +54,7 @@ macro_rules! injected {
 injected!(hyper::HeaderMap, |cx| cx.headers().clone());
 injected!(hyper::Method, |cx| cx.parts().method.clone());
 injected!(hyper::Uri, |cx| cx.parts().uri.clone());
+injected!(hyper::Version, |cx| cx.parts().version);
 
 // Not recommended: kept out of the list of argument kinds a compile error suggests (that list is
 // the common kinds'; this one is for event streams only).
