@@ -258,7 +258,9 @@ mod tests {
             Some((ca.clone(), ferrapi::tls::ClientAuth::Required))
         );
         assert_eq!(
-            tls(&["--tls-client-ca", "ca.pem", "--tls-client-auth", "optional"]).ok().flatten(),
+            tls(&["--tls-client-ca", "ca.pem", "--tls-client-auth", "optional"])
+                .ok()
+                .flatten(),
             Some((ca, ferrapi::tls::ClientAuth::Optional))
         );
         assert_eq!(tls(&[]).ok().flatten(), None);
