@@ -188,6 +188,11 @@ pub struct TlsConfig {
     /// verified certificate is a route argument ([`ClientCert`](crate::tls::ClientCert)). The
     /// file is reloaded with the pair.
     pub client_auth: Option<(std::path::PathBuf, ClientAuth)>,
+    /// More certificates, each a chain and key file like `cert_path` and `key_path`, chosen by
+    /// the name a client asks for (SNI): a pair serves the DNS names of its certificate's
+    /// `subjectAltName` (a `*.` name serves one label in its place). A client that names none of
+    /// them, or no name at all, is given `cert_path`'s. Reloaded with it.
+    pub sni_pairs: Vec<(std::path::PathBuf, std::path::PathBuf)>,
 }
 
 /// Whether a TLS listener requires a client certificate ([`TlsConfig::client_auth`]).
@@ -215,7 +220,19 @@ impl TlsConfig {
             max_handshakes: 256,
             reload_poll: Some(Duration::from_secs(1)),
             client_auth: None,
+            sni_pairs: Vec::new(),
         }
+    }
+
+    /// Serve the certificate chain and key of these PEM files to clients that ask for one of
+    /// its certificate's DNS names (see [`TlsConfig::sni_pairs`]).
+    pub fn sni_pair(
+        mut self,
+        cert_path: impl Into<std::path::PathBuf>,
+        key_path: impl Into<std::path::PathBuf>,
+    ) -> Self {
+        self.sni_pairs.push((cert_path.into(), key_path.into()));
+        self
     }
 
     /// Ask clients for a certificate that chains to one of the CA certificates in the PEM file

@@ -7,6 +7,10 @@
 //!   rustls-pki-types' PEM reader (no other parser);
 //! - the key must be the one of the first certificate (rustls compares their public keys): a
 //!   pair that does not match is refused, never served;
+//! - more pairs (`TlsConfig::sni_pairs`) are chosen by the name the client asks for (SNI),
+//!   matched without case against the DNS names of each one's certificate (a `*.` name matches
+//!   one label); a pair whose certificate has no DNS name is refused (it could never be chosen);
+//!   no name, or a name no pair serves, gets the main pair;
 //! - client certificates (`TlsConfig::client_auth`): the CA file's every certificate is a root
 //!   of rustls's WebPKI verifier; a file without one, or with one rustls refuses, is refused.
 //!   `Optional` lets a client without a certificate through (`allow_unauthenticated`); a
@@ -20,7 +24,8 @@
 //!   replacing it (`Current::replace`) changes new handshakes only, and open connections keep
 //!   theirs.
 
-use std::path::Path;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
 use rustls::crypto::CryptoProvider;
@@ -100,7 +105,12 @@ pub(crate) fn make(settings: &TlsConfig, provider: &Arc<CryptoProvider>) -> Resu
         None => builder.with_no_client_auth(),
         Some((ca, auth)) => builder.with_client_cert_verifier(client_verifier(ca, *auth, provider)?),
     };
-    let mut config = builder.with_cert_resolver(Arc::new(Fixed(Arc::new(pair))));
+    let resolver: Arc<dyn ResolvesServerCert> = if settings.sni_pairs.is_empty() {
+        Arc::new(Fixed(Arc::new(pair)))
+    } else {
+        Arc::new(BySni::new(pair, &settings.sni_pairs, provider)?)
+    };
+    let mut config = builder.with_cert_resolver(resolver);
     config.alpn_protocols = ALPN.iter().map(|p| p.to_vec()).collect();
     config.session_storage = rustls::server::ServerSessionMemoryCache::new(SESSIONS);
     Ok(config)
@@ -113,6 +123,86 @@ struct Fixed(Arc<CertifiedKey>);
 impl ResolvesServerCert for Fixed {
     fn resolve(&self, _hello: ClientHello<'_>) -> Option<Arc<CertifiedKey>> {
         Some(self.0.clone())
+    }
+}
+
+/// Certificates chosen by the name a client asks for (SNI), the default one for any other.
+#[derive(Debug)]
+struct BySni {
+    /// Lowercase DNS names (`*.example.com` for a wildcard) and their pair; the first pair that
+    /// names one keeps it.
+    names: HashMap<String, Arc<CertifiedKey>>,
+    default: Arc<CertifiedKey>,
+}
+
+impl BySni {
+    /// `default`, and the pairs of the files `pairs`, read now.
+    fn new(
+        default: CertifiedKey,
+        pairs: &[(PathBuf, PathBuf)],
+        provider: &CryptoProvider,
+    ) -> Result<Self, String> {
+        let mut names = HashMap::new();
+        for (cert, key) in pairs {
+            let pair = Arc::new(load(cert, key, provider)?);
+            let served = pair
+                .end_entity_cert()
+                .map(|der| dns_names(der))
+                .unwrap_or_default();
+            if served.is_empty() {
+                return Err(format!(
+                    "TLS certificate {}: no DNS name in its subjectAltName to choose it by",
+                    cert.display()
+                ));
+            }
+            for name in served {
+                names.entry(name).or_insert_with(|| pair.clone());
+            }
+        }
+        Ok(BySni {
+            names,
+            default: Arc::new(default),
+        })
+    }
+}
+
+impl ResolvesServerCert for BySni {
+    fn resolve(&self, hello: ClientHello<'_>) -> Option<Arc<CertifiedKey>> {
+        let Some(name) = hello.server_name() else {
+            return Some(self.default.clone());
+        };
+        let name = name.to_ascii_lowercase();
+        let wildcard = || {
+            let (_, parent) = name.split_once('.')?;
+            self.names.get(&format!("*.{parent}"))
+        };
+        Some(
+            self.names
+                .get(&name)
+                .or_else(wildcard)
+                .unwrap_or(&self.default)
+                .clone(),
+        )
+    }
+}
+
+/// The DNS names of the `subjectAltName` of certificate `der`, lowercase.
+fn dns_names(der: &[u8]) -> Vec<String> {
+    use x509_cert::der::Decode as _;
+    use x509_cert::ext::pkix::name::GeneralName;
+    use x509_cert::ext::pkix::SubjectAltName;
+    let Ok(cert) = x509_cert::Certificate::from_der(der) else {
+        return Vec::new();
+    };
+    match cert.tbs_certificate().get_extension::<SubjectAltName>() {
+        Ok(Some((_, SubjectAltName(names)))) => names
+            .into_iter()
+            .filter_map(|name| match name {
+                GeneralName::DnsName(name) => Some(name.to_string().to_ascii_lowercase()),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
     }
 }
 

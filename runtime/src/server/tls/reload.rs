@@ -7,7 +7,8 @@
 //!   (a Kubernetes secret is swapped by renaming a symbolic link, `..data`, in the directory
 //!   above the file; network file systems send no events). A change is the file's identity
 //!   (device, inode), size or modification time, through symbolic links;
-//! - the client CA file is watched with the pair, and all are reloaded together (`certs::make`);
+//! - the client CA file and the SNI pairs' files are watched with the pair, and all are
+//!   reloaded together (`certs::make`);
 //! - debounced: a change is taken only once the files have looked the same for one more poll,
 //!   so a pair being written (the certificate new, the key not yet) is retried, not taken;
 //! - `SIGHUP` reloads at once;
@@ -25,21 +26,23 @@ use crate::config::TlsConfig;
 /// What a poll sees of one file: its identity, size and modification time.
 type Look = Option<(u64, u64, u64, Option<SystemTime>)>;
 
-/// What a poll sees of the files: the pair's, then the client CA's (when there is one).
+/// What a poll sees of the files: the pair's, the client CA's (when there is one), then the SNI
+/// pairs'.
 type Looks = Vec<Look>;
 
 /// What a poll sees of the files `settings` names.
 fn look(settings: &TlsConfig) -> Looks {
     let ca = settings.client_auth.as_ref().map(|(ca, _)| ca.as_path());
-    [
-        Some(settings.cert_path.as_path()),
-        Some(settings.key_path.as_path()),
-        ca,
-    ]
-    .into_iter()
-    .flatten()
-    .map(look_at)
-    .collect()
+    let sni = settings
+        .sni_pairs
+        .iter()
+        .flat_map(|(cert, key)| [cert.as_path(), key.as_path()]);
+    [settings.cert_path.as_path(), settings.key_path.as_path()]
+        .into_iter()
+        .chain(ca)
+        .chain(sni)
+        .map(look_at)
+        .collect()
 }
 
 /// What a poll sees of `path`.

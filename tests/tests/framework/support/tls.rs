@@ -38,9 +38,14 @@ impl Drop for Pair {
 
 /// A new pair, in files of a fresh name.
 pub fn pair() -> Pair {
+    pair_for(&["localhost", "127.0.0.1"])
+}
+
+/// A new pair for `names`, in files of a fresh name.
+pub fn pair_for(names: &[&str]) -> Pair {
     static NEXT: AtomicU64 = AtomicU64::new(0);
-    let made = rcgen::generate_simple_self_signed(vec!["localhost".to_owned(), "127.0.0.1".to_owned()])
-        .unwrap_or_else(|e| panic!("rcgen: {e}"));
+    let names: Vec<String> = names.iter().map(|name| (*name).to_owned()).collect();
+    let made = rcgen::generate_simple_self_signed(names).unwrap_or_else(|e| panic!("rcgen: {e}"));
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
     let stem = std::env::temp_dir().join(format!("ferrapi-tls-{}-{n}", std::process::id()));
     let cert_path = stem.with_extension("crt.pem");
@@ -75,6 +80,40 @@ pub fn client(
         .with_no_client_auth();
     config.alpn_protocols = alpn.iter().map(|p| p.to_vec()).collect();
     TlsConnector::from(Arc::new(config))
+}
+
+/// A client trusting each of `certs`, offering `h2`.
+pub fn client_trusting(certs: &[&CertificateDer<'static>]) -> TlsConnector {
+    let mut roots = RootCertStore::empty();
+    for cert in certs {
+        roots.add((*cert).clone()).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let mut config = ClientConfig::builder_with_provider(provider)
+        .with_protocol_versions(BOTH)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    config.alpn_protocols = vec![b"h2".to_vec()];
+    TlsConnector::from(Arc::new(config))
+}
+
+/// The certificate the server at `addr` presents to a client asking for `name` (SNI; an IP
+/// address sends none).
+pub async fn presented(
+    addr: SocketAddr,
+    connector: &TlsConnector,
+    name: &str,
+) -> std::io::Result<CertificateDer<'static>> {
+    let tcp = TcpStream::connect(addr).await?;
+    let name = ServerName::try_from(name.to_owned()).map_err(std::io::Error::other)?;
+    let stream = connector.connect(name, tcp).await?;
+    let (_, session) = stream.get_ref();
+    session
+        .peer_certificates()
+        .and_then(|chain| chain.first())
+        .cloned()
+        .ok_or_else(|| std::io::Error::other("no certificate"))
 }
 
 /// TLS 1.3 and 1.2.
