@@ -173,7 +173,9 @@ pub struct TlsConfig {
     pub handshake_timeout: std::time::Duration,
     /// Handshakes past their `ClientHello` (the part where the server computes its key share and
     /// signs) in progress at once (default 256); one more waits for a place within its
-    /// `handshake_timeout`. Reading a `ClientHello` takes no place: a client that never sends
+    /// `handshake_timeout`, or takes the place of the handshake that has held one the longest,
+    /// once that one has held it for a second (its client has stalled: what is left is one round
+    /// trip), which is then closed. Reading a `ClientHello` takes no place: a client that never sends
     /// one holds only its connection (counted against `max_connections`, and closed for room
     /// like an idle one).
     pub max_handshakes: usize,

@@ -9,7 +9,8 @@
 //! - then the rest (the server's key share and signature, the client's `Finished`) holds one of
 //!   `max_handshakes` places: the CPU of a flood of completed handshakes, and the state of many
 //!   handshakes in flight, are bounded by it; a handshake past its `ClientHello` with no place
-//!   free waits for one, inside its deadline;
+//!   free waits for one, inside its deadline, or takes the place of a handshake that stalled
+//!   there (`places.rs`), which is ended;
 //! - the configuration (pair, client CA) in force when the `ClientHello` has arrived is the one
 //!   used (`certs.rs`).
 
@@ -19,11 +20,11 @@ use std::time::Duration;
 
 use rustls::server::Acceptor;
 use tokio::net::TcpStream;
-use tokio::sync::Semaphore;
 use tokio_rustls::server::TlsStream;
 use tokio_rustls::LazyConfigAcceptor;
 
 use super::certs::{self, Current};
+use super::places::Places;
 use super::reload::{Reload, Reloader};
 use crate::config::TlsConfig;
 
@@ -31,7 +32,7 @@ use crate::config::TlsConfig;
 pub(crate) struct Tls {
     current: Arc<Current>,
     reload: Arc<Reload>,
-    places: Semaphore,
+    places: Arc<Places>,
     timeout: Duration,
 }
 
@@ -39,7 +40,7 @@ impl std::fmt::Debug for Tls {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Tls")
             .field("timeout", &self.timeout)
-            .field("places", &self.places.available_permits())
+            .field("places", &self.places.available())
             .finish_non_exhaustive()
     }
 }
@@ -57,7 +58,7 @@ impl Tls {
         Ok(Arc::new(Tls {
             current,
             reload,
-            places: Semaphore::new(settings.max_handshakes.clamp(1, Semaphore::MAX_PERMITS)),
+            places: Places::new(settings.max_handshakes),
             timeout: settings.handshake_timeout,
         }))
     }
@@ -75,12 +76,12 @@ impl Tls {
     /// Perform the handshake on `stream` (unbounded in time: the caller bounds it).
     pub(crate) async fn handshake(&self, stream: TcpStream) -> io::Result<TlsStream<TcpStream>> {
         let start = LazyConfigAcceptor::new(Acceptor::default(), stream).await?;
-        // Never closed: `acquire` fails only on a closed semaphore.
-        let _place = self
-            .places
-            .acquire()
-            .await
-            .map_err(|_| io::Error::other("the handshake cap is closed"))?;
-        start.into_stream(self.current.get()).await
+        let place = self.places.take().await;
+        tokio::select! {
+            done = start.into_stream(self.current.get()) => done,
+            () = place.evicted() => Err(io::Error::other(
+                "TLS handshake stalled past its ClientHello while others waited for its place",
+            )),
+        }
     }
 }
