@@ -78,6 +78,8 @@ impl Tls {
         let start = LazyConfigAcceptor::new(Acceptor::default(), stream).await?;
         let place = self.places.take().await;
         tokio::select! {
+            // A handshake that finished as it was evicted is served.
+            biased;
             done = start.into_stream(self.current.get()) => done,
             () = place.evicted() => Err(io::Error::other(
                 "TLS handshake stalled past its ClientHello while others waited for its place",
