@@ -173,7 +173,9 @@ pub struct TlsConfig {
     pub handshake_timeout: std::time::Duration,
     /// Handshakes past their `ClientHello` (the part where the server computes its key share and
     /// signs) in progress at once (default 256); one more waits for a place within its
-    /// `handshake_timeout`. Reading a `ClientHello` takes no place: a client that never sends
+    /// `handshake_timeout`, or takes the place of the handshake that has held one the longest,
+    /// once that one has held it for a second (its client has stalled: what is left is one round
+    /// trip), which is then closed. Reading a `ClientHello` takes no place: a client that never sends
     /// one holds only its connection (counted against `max_connections`, and closed for room
     /// like an idle one).
     pub max_handshakes: usize,
@@ -183,6 +185,27 @@ pub struct TlsConfig {
     /// is not the certificate's, is refused with a `WARN` line and the one in force kept. New
     /// handshakes use the new pair; open connections keep theirs.
     pub reload_poll: Option<Duration>,
+    /// Client certificates (`None`: none asked for, the default): a PEM file of the CA
+    /// certificates a client's certificate must chain to, and whether one is required. The
+    /// verified certificate is a route argument ([`ClientCert`](crate::tls::ClientCert)). The
+    /// file is reloaded with the pair.
+    pub client_auth: Option<(std::path::PathBuf, ClientAuth)>,
+    /// More certificates, each a chain and key file like `cert_path` and `key_path`, chosen by
+    /// the name a client asks for (SNI): a pair serves the DNS names of its certificate's
+    /// `subjectAltName` (a `*.` name serves one label in its place). A client that names none of
+    /// them, or no name at all, is given `cert_path`'s. Reloaded with it.
+    pub sni_pairs: Vec<(std::path::PathBuf, std::path::PathBuf)>,
+}
+
+/// Whether a TLS listener requires a client certificate ([`TlsConfig::client_auth`]).
+#[cfg(feature = "tls")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClientAuth {
+    /// A client may present a certificate (then it must chain to the CA) or none; a route that
+    /// takes [`ClientCert`](crate::tls::ClientCert) answers a request without one 401.
+    Optional,
+    /// A client without a certificate that chains to the CA fails its handshake.
+    Required,
 }
 
 #[cfg(feature = "tls")]
@@ -198,7 +221,27 @@ impl TlsConfig {
             handshake_timeout: Duration::from_secs(10),
             max_handshakes: 256,
             reload_poll: Some(Duration::from_secs(1)),
+            client_auth: None,
+            sni_pairs: Vec::new(),
         }
+    }
+
+    /// Serve the certificate chain and key of these PEM files to clients that ask for one of
+    /// its certificate's DNS names (see [`TlsConfig::sni_pairs`]).
+    pub fn sni_pair(
+        mut self,
+        cert_path: impl Into<std::path::PathBuf>,
+        key_path: impl Into<std::path::PathBuf>,
+    ) -> Self {
+        self.sni_pairs.push((cert_path.into(), key_path.into()));
+        self
+    }
+
+    /// Ask clients for a certificate that chains to one of the CA certificates in the PEM file
+    /// `ca_path`, `auth` saying whether one is required (see [`TlsConfig::client_auth`]).
+    pub fn client_auth(mut self, ca_path: impl Into<std::path::PathBuf>, auth: ClientAuth) -> Self {
+        self.client_auth = Some((ca_path.into(), auth));
+        self
     }
 
     /// Set the time a handshake may take (see [`TlsConfig::handshake_timeout`]).

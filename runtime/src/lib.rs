@@ -258,10 +258,13 @@ pub mod serve {
     pub use crate::server::{shutdown_signal, Scheme, ServeError};
 }
 
-/// TLS on the listener (the `tls` feature): [`App::tls`] with a [`TlsConfig`](tls::TlsConfig).
+/// TLS on the listener (the `tls` feature): [`App::tls`] with a [`TlsConfig`](tls::TlsConfig);
+/// client certificates ([`ClientAuth`](tls::ClientAuth)) and the verified one as a route argument
+/// ([`ClientCert`](tls::ClientCert)).
 #[cfg(feature = "tls")]
 pub mod tls {
-    pub use crate::config::TlsConfig;
+    pub use crate::config::{ClientAuth, TlsConfig};
+    pub use crate::extract::ClientCert;
 }
 
 /// Declares a `DELETE` route on an `async fn`: `#[delete("/items/{item_id}")]`.

@@ -140,6 +140,20 @@ pub struct Config {
     /// says which): say, for a health check or a proxy on the same host.
     #[arg(long, env = "PLAIN_PORT", value_name = "PORT", requires = "tls_cert")]
     pub plain_port: Option<u16>,
+    /// A PEM file with the CA certificates a client certificate must chain to: with it, TLS
+    /// clients are asked for one (see `--tls-client-auth`); reloaded with the pair.
+    #[arg(long, env = "TLS_CLIENT_CA", value_name = "FILE", requires = "tls_cert")]
+    pub tls_client_ca: Option<PathBuf>,
+    /// Whether a client certificate is `required` (a client without one fails its handshake)
+    /// or `optional` (routes that need one answer 401 without it).
+    #[arg(
+        long,
+        env = "TLS_CLIENT_AUTH",
+        value_enum,
+        default_value_t = ClientAuthFlag::Required,
+        requires = "tls_client_ca"
+    )]
+    pub tls_client_auth: ClientAuthFlag,
     /// Trace requests with W3C Trace Context (off by default): a caller's `traceparent` continued,
     /// a new trace otherwise; the trace id, span id and flags on the access line and on every
     /// line of the request. The sampler comes from `OTEL_TRACES_SAMPLER` and
@@ -194,6 +208,15 @@ fn parse_trace_response(value: &str) -> Result<ResponseHeader, String> {
     value.parse()
 }
 
+/// `--tls-client-auth`'s values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ClientAuthFlag {
+    /// A client may present a certificate or none.
+    Optional,
+    /// A client must present a certificate.
+    Required,
+}
+
 fn parse_log_format(value: &str) -> Result<LogFormat, String> {
     value.parse()
 }
@@ -219,10 +242,23 @@ fn parse_size(value: &str) -> Result<usize, String> {
 }
 
 impl Config {
-    /// The TLS settings `--tls-cert` and `--tls-key` name, if both are given.
+    /// The TLS settings `--tls-cert` and `--tls-key` name, if both are given (with the client
+    /// CA of `--tls-client-ca`, as `--tls-client-auth` says).
     pub fn tls(&self) -> Option<ferrapi::tls::TlsConfig> {
         match (&self.tls_cert, &self.tls_key) {
-            (Some(cert), Some(key)) => Some(ferrapi::tls::TlsConfig::from_pem_files(cert, key)),
+            (Some(cert), Some(key)) => {
+                let tls = ferrapi::tls::TlsConfig::from_pem_files(cert, key);
+                Some(match &self.tls_client_ca {
+                    Some(ca) => tls.client_auth(
+                        ca,
+                        match self.tls_client_auth {
+                            ClientAuthFlag::Optional => ferrapi::tls::ClientAuth::Optional,
+                            ClientAuthFlag::Required => ferrapi::tls::ClientAuth::Required,
+                        },
+                    ),
+                    None => tls,
+                })
+            }
             _ => None,
         }
     }
@@ -260,6 +296,35 @@ mod tests {
         );
         let plain = Config::try_parse_from(["resource-api"]).ok();
         assert!(plain.is_some_and(|config| config.tls().is_none()));
+    }
+
+    #[test]
+    fn client_certificates_are_required_by_default_or_optional() {
+        let tls = |extra: &[&str]| {
+            let mut args = vec!["resource-api", "--tls-cert", "c.pem", "--tls-key", "k.pem"];
+            args.extend_from_slice(extra);
+            Config::try_parse_from(args).map(|config| config.tls().and_then(|tls| tls.client_auth))
+        };
+        let ca = std::path::PathBuf::from("ca.pem");
+        assert_eq!(
+            tls(&["--tls-client-ca", "ca.pem"]).ok().flatten(),
+            Some((ca.clone(), ferrapi::tls::ClientAuth::Required))
+        );
+        assert_eq!(
+            tls(&["--tls-client-ca", "ca.pem", "--tls-client-auth", "optional"])
+                .ok()
+                .flatten(),
+            Some((ca, ferrapi::tls::ClientAuth::Optional))
+        );
+        assert_eq!(tls(&[]).ok().flatten(), None);
+        assert!(
+            tls(&["--tls-client-auth", "optional"]).is_err(),
+            "client auth without a CA"
+        );
+        assert!(
+            Config::try_parse_from(["resource-api", "--tls-client-ca", "ca.pem"]).is_err(),
+            "a client CA without TLS"
+        );
     }
 
     #[test]

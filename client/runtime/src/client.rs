@@ -83,6 +83,10 @@ impl Client {
             error: None,
             #[cfg(feature = "rustls")]
             root_certificates: None,
+            #[cfg(feature = "rustls")]
+            identity: None,
+            #[cfg(feature = "rustls")]
+            http1_only: false,
         }
     }
 
@@ -260,6 +264,10 @@ pub struct ClientBuilder {
     error: Option<String>,
     #[cfg(feature = "rustls")]
     root_certificates: Option<Vec<u8>>,
+    #[cfg(feature = "rustls")]
+    identity: Option<(Vec<u8>, Vec<u8>)>,
+    #[cfg(feature = "rustls")]
+    http1_only: bool,
 }
 
 impl ClientBuilder {
@@ -329,6 +337,24 @@ impl ClientBuilder {
         self
     }
 
+    /// Over TLS, offer only HTTP/1.1 by ALPN (default `false`: HTTP/2 too, which a server that
+    /// offers it chooses).
+    #[cfg(feature = "rustls")]
+    pub fn http1_only(mut self, http1_only: bool) -> Self {
+        self.http1_only = http1_only;
+        self
+    }
+
+    /// Present the client certificate `cert_chain_pem` (the client's own first, then any
+    /// intermediates) with its private key `key_pem` (PKCS#8, PKCS#1 or SEC1) to a server that
+    /// asks for one (mutual TLS). Text that holds no certificate or key is an error of
+    /// [`build`](ClientBuilder::build).
+    #[cfg(feature = "rustls")]
+    pub fn identity(mut self, cert_chain_pem: &[u8], key_pem: &[u8]) -> Self {
+        self.identity = Some((cert_chain_pem.to_vec(), key_pem.to_vec()));
+        self
+    }
+
     fn fail(&mut self, why: String) {
         self.error.get_or_insert(why);
     }
@@ -365,6 +391,10 @@ impl ClientBuilder {
                     http2_only: self.http2_only,
                     #[cfg(feature = "rustls")]
                     root_certificates: self.root_certificates,
+                    #[cfg(feature = "rustls")]
+                    identity: self.identity,
+                    #[cfg(feature = "rustls")]
+                    http1_only: self.http1_only,
                     ..Default::default()
                 },
             )?)),

@@ -412,6 +412,83 @@ async fn https_through_rustls_negotiates_http2() {
     assert!(error.is_connect(), "{error}");
 }
 
+/// Who the client certificate says the caller is, and the HTTP version it spoke.
+#[get("/whoami")]
+async fn whoami(cert: ferrapi::tls::ClientCert, version: hyper::Version) -> String {
+    format!("{} {version:?}", cert.subject())
+}
+
+/// A CA certificate (PEM, in a file of `dir`) and a client certificate and key it issued (PEM).
+fn client_ca(dir: &std::path::Path) -> (std::path::PathBuf, String, String) {
+    let mut ca = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
+    ca.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    let ca_key = rcgen::KeyPair::generate().unwrap();
+    let ca = ca.self_signed(&ca_key).unwrap();
+    let mut client = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
+    client.distinguished_name = rcgen::DistinguishedName::new();
+    client
+        .distinguished_name
+        .push(rcgen::DnType::CommonName, "caller");
+    let client_key = rcgen::KeyPair::generate().unwrap();
+    let client = client.signed_by(&client_key, &ca, &ca_key).unwrap();
+    let path = dir.join("clients-ca.pem");
+    std::fs::write(&path, ca.pem()).unwrap();
+    (path, client.pem(), client_key.serialize_pem())
+}
+
+#[tokio::test]
+async fn a_client_identity_is_presented_to_a_server_that_requires_one_over_http2_and_http1() {
+    let dir = std::env::temp_dir().join(format!("ferrapi-client-identity-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (ca, cert_pem, key_pem) = client_ca(&dir);
+    let (cert_path, key_path) = (dir.join("server.crt"), dir.join("server.key"));
+    std::fs::write(&cert_path, CERTIFICATE).unwrap();
+    std::fs::write(&key_path, KEY).unwrap();
+    let tls = ferrapi::tls::TlsConfig::from_pem_files(&cert_path, &key_path)
+        .client_auth(&ca, ferrapi::tls::ClientAuth::Required);
+    let server = App::new()
+        .routes(routes![whoami])
+        .tls(tls)
+        .bind("127.0.0.1:0")
+        .await
+        .unwrap();
+    let base = format!("https://127.0.0.1:{}", server.local_addr().port());
+    tokio::spawn(server.run_until(std::future::pending()));
+
+    let builder = || {
+        Client::builder(&base)
+            .root_certificates(CERTIFICATE)
+            .retry(quick(1))
+    };
+    let whoami = |client: Client| async move {
+        client
+            .call::<Raw, _>(Method::GET, CallOptions::default(), |request| {
+                request.path("/whoami")
+            })
+            .await
+            .map(|answer| answer.body().text().into_owned())
+    };
+    let h2 = builder()
+        .identity(cert_pem.as_bytes(), key_pem.as_bytes())
+        .build()
+        .unwrap();
+    assert_eq!(whoami(h2).await.unwrap(), "CN=caller HTTP/2.0");
+    let h1 = builder()
+        .identity(cert_pem.as_bytes(), key_pem.as_bytes())
+        .http1_only(true)
+        .build()
+        .unwrap();
+    assert_eq!(whoami(h1).await.unwrap(), "CN=caller HTTP/1.1");
+    // Without an identity the server refuses: no answer (TLS 1.3 tells the client with its first
+    // read, after its side of the handshake completed).
+    let error = whoami(builder().build().unwrap()).await.unwrap_err();
+    assert!(error.to_string().contains("CertificateRequired"), "{error}");
+    // A key that is not PEM is the builder's error.
+    let refused = builder().identity(cert_pem.as_bytes(), b"not a key").build();
+    assert!(refused.is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[tokio::test]
 async fn an_app_is_called_in_process_through_its_service() {
     let seen = Arc::new(Seen::default());

@@ -1,5 +1,5 @@
 //! The injected arguments: values the server hands a route, which are not part of the API
-//! (`State<T>`, `HeaderMap`, `Method`, `Uri`, `LastEventId`, `ApiVersion`).
+//! (`State<T>`, `HeaderMap`, `Method`, `Uri`, `Version`, `LastEventId`, `ApiVersion`).
 //!
 //! Rules enforced here: an injected value records no validation error and documents nothing; a
 //! route taking `State<T>` of a type the app does not hold is refused when the app is built
@@ -55,6 +55,7 @@ macro_rules! injected {
 injected!(hyper::HeaderMap, |cx| cx.headers().clone());
 injected!(hyper::Method, |cx| cx.parts().method.clone());
 injected!(hyper::Uri, |cx| cx.parts().uri.clone());
+injected!(hyper::Version, |cx| cx.parts().version);
 
 impl Extract for ApiVersion {
     fn extract(cx: &RequestCx<'_>, _param: Param<Self>, _errors: &mut ValidationErrors) -> Option<Self> {

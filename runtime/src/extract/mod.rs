@@ -29,6 +29,8 @@
 //! - `multipart`: uploads, streamed part by part ([`Multipart`]);
 //! - `file_args`: files as arguments ([`UploadFile`]), taken from the form `body/` read (files
 //!   spooled to temporary files) before the route's arguments are converted;
+//! - `client_cert`: the verified client certificate of a TLS connection ([`ClientCert`], the
+//!   `tls` feature);
 //! - `state`: application state, `State<T>`; `background`, work a route leaves to do after it
 //!   answered ([`BackgroundTasks`]);
 //! - `trace_context`: the request's trace context as an argument
@@ -44,6 +46,8 @@
 mod arg;
 mod arguments;
 mod background;
+#[cfg(feature = "tls")]
+mod client_cert;
 mod dependency;
 mod file_args;
 mod form;
@@ -71,6 +75,8 @@ pub use crate::body::UploadFile;
 pub use arg::{Arg, Body, ByDependency, ByExtract, Extract};
 pub use arguments::{depend, Arguments, Extracted};
 pub use background::{BackgroundTasks, TaskOutcome};
+#[cfg(feature = "tls")]
+pub use client_cert::ClientCert;
 pub use dependency::{Cacheable, Dependency, Deps, Resolve};
 pub use form::{enum_form_doc, enum_form_field, Form, FormField, FormValue};
 pub use group_deps::{DependencyFn, EffectFuture, GroupInputs};

@@ -15,6 +15,8 @@
 //!   layers made of the answer;
 //! - the response body carries the request's place (and on HTTP/2 its stream's clock) until it
 //!   is sent (`served.rs`);
+//! - (the `tls` feature) the client certificate a connection's handshake verified goes with each
+//!   of its requests, as an extension (`extract/client_cert.rs`);
 //! - every refusal is counted and reported (`refusals.rs`), and answered with a JSON `detail`,
 //!   or as problem details when the app answers them (`App::problem_details`).
 
@@ -47,6 +49,9 @@ pub(crate) struct ConnService {
     gate: Arc<Gate>,
     body_rules: BodyRules,
     protocol: Protocol,
+    /// The client certificate its TLS handshake verified, read once for all its requests.
+    #[cfg(feature = "tls")]
+    peer: Option<crate::extract::ClientCert>,
 }
 
 /// What a connection's service keeps of its protocol.
@@ -74,6 +79,8 @@ impl ConnService {
             gate,
             body_rules,
             protocol: Protocol::Http1(verdicts, state),
+            #[cfg(feature = "tls")]
+            peer: None,
         }
     }
 
@@ -95,7 +102,15 @@ impl ConnService {
             gate,
             body_rules,
             protocol: Protocol::Http2(activity, share),
+            #[cfg(feature = "tls")]
+            peer: None,
         }
+    }
+
+    /// Hand `peer`, the certificate the connection's TLS handshake verified, to each request.
+    #[cfg(feature = "tls")]
+    pub(crate) fn with_peer(self, peer: Option<crate::extract::ClientCert>) -> Self {
+        ConnService { peer, ..self }
     }
 
     /// Refuse `request` for overload: 503, counted, with its request id when the app gives ids.
@@ -212,7 +227,13 @@ impl hyper::service::Service<Request<Incoming>> for ConnService {
         };
         let stream = self.stream();
         let rules = self.body_rules;
-        let (parts, body) = request.into_parts();
+        #[cfg_attr(not(feature = "tls"), allow(unused_mut))]
+        let (mut parts, body) = request.into_parts();
+        // A clone of the connection's `Arc`, only where a certificate was presented.
+        #[cfg(feature = "tls")]
+        if let Some(peer) = &self.peer {
+            parts.extensions.insert(peer.clone());
+        }
         let (conn, share, heard) = match &self.protocol {
             Protocol::Http1(_, state) => (Some(state), None, state.heard()),
             Protocol::Http2(activity, share) => (None, share.as_ref(), activity.heard()),

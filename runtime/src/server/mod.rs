@@ -514,7 +514,7 @@ async fn serve_connection(
         std::task::Poll::Ready(())
     })
     .await;
-    serve_protocol(stream, &protocols, service, open, &state, None).await;
+    serve_protocol(stream, &protocols, service, open, &state, (None, None)).await;
     if state.left() {
         protocols.gate.refusals().count(Refusal::Evicted);
     }
@@ -566,7 +566,14 @@ async fn serve_tls_connection(
         Some(_) => Some(Protocol::Http1),
         None => None,
     };
-    serve_protocol(stream, &protocols, service, open, &state, expected).await;
+    // Read once, shared by the connection's requests.
+    let peer = stream
+        .get_ref()
+        .1
+        .peer_certificates()
+        .and_then(<[_]>::first)
+        .map(|der| crate::extract::ClientCert::from_der(der));
+    serve_protocol(stream, &protocols, service, open, &state, (expected, peer)).await;
     if state.left() {
         protocols.gate.refusals().count(Refusal::Evicted);
     }
@@ -584,18 +591,27 @@ fn leaving(state: &ConnState) -> impl Future<Output = ()> + '_ {
     })
 }
 
+/// The client certificate a TLS handshake verified (nothing without the `tls` feature).
+#[cfg(feature = "tls")]
+type Peer = crate::extract::ClientCert;
+#[cfg(not(feature = "tls"))]
+type Peer = std::convert::Infallible;
+
 /// Decide the connection's protocol from its first bytes, then serve it with hyper; `expected`
-/// is the protocol its TLS handshake chose (by ALPN), which the first bytes must speak.
+/// is the protocol its TLS handshake chose (by ALPN), which the first bytes must speak, and
+/// `peer` the client certificate it verified.
 async fn serve_protocol<S>(
     mut stream: S,
     protocols: &Protocols,
     service: Service,
     open: Open,
     state: &Arc<ConnState>,
-    expected: Option<Protocol>,
+    (expected, peer): (Option<Protocol>, Option<Peer>),
 ) where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
+    #[cfg(not(feature = "tls"))]
+    let _ = peer;
     let leave = leaving(state);
     let sniffed = tokio::select! {
         sniffed = tokio::time::timeout(protocols.first_bytes_timeout, sniff(&mut stream)) => sniffed,
@@ -638,6 +654,8 @@ async fn serve_protocol<S>(
                 state.clone(),
             ));
             let service = ConnService::http1(service, gate, protocols.body_rules, (verdicts, state.clone()));
+            #[cfg(feature = "tls")]
+            let service = service.with_peer(peer);
             // `with_upgrades`: a WebSocket route's 101 hands the connection over to it. It costs
             // a connection that upgrades nothing one check when it ends (measured with callgrind).
             let connection = protocols.http1.serve_connection(io, service).with_upgrades();
@@ -653,6 +671,8 @@ async fn serve_protocol<S>(
             ));
             let activity = Activity::new(state.clone());
             let service = ConnService::http2(service, gate, protocols.body_rules, activity.clone());
+            #[cfg(feature = "tls")]
+            let service = service.with_peer(peer);
             let connection = protocols.http2.serve_connection(io, service);
             let connection = IdleClose::new(
                 connection,

@@ -1,7 +1,8 @@
 //! The binary over TLS (issue 46): `--tls-cert` and `--tls-key` (or `TLS_CERT` and `TLS_KEY`)
 //! make `--port` speak HTTPS, which the generated client calls trusting the test's own
 //! certificate; `--plain-port` serves plain HTTP beside; a key that is not the certificate's
-//! stops the start with one line.
+//! stops the start with one line; `--tls-client-ca` (required by default) lets in only a client
+//! that presents a certificate of that CA (the generated client's `identity`).
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -73,6 +74,55 @@ async fn the_generated_client_calls_the_service_over_tls_beside_plain_http() {
     let plain = ferrapi_tests::client::get(service.addr, "/item/42").await;
     assert_eq!(plain.status, 200);
     assert_ne!(service.addr, https);
+}
+
+/// A CA written to `dir` as `clients-ca.pem`, and a client certificate and key it issued (PEM).
+fn client_identity(dir: &TempDir) -> (String, String) {
+    let mut ca = rcgen::CertificateParams::new(Vec::<String>::new()).expect("params");
+    ca.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    let ca_key = rcgen::KeyPair::generate().expect("key");
+    let ca = ca.self_signed(&ca_key).expect("CA");
+    std::fs::write(dir.path().join("clients-ca.pem"), ca.pem()).expect("write");
+    let client = rcgen::CertificateParams::new(Vec::<String>::new()).expect("params");
+    let client_key = rcgen::KeyPair::generate().expect("key");
+    let client = client.signed_by(&client_key, &ca, &ca_key).expect("client");
+    (client.pem(), client_key.serialize_pem())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_ca_lets_in_only_a_client_with_its_certificate() {
+    let dir = TempDir::new("tls_client_ca");
+    let pem = certificate(&dir, "server");
+    let (cert_pem, key_pem) = client_identity(&dir);
+    let path = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+    let (cert, key, ca) = (path("server.crt"), path("server.key"), path("clients-ca.pem"));
+    // The CA by its environment variable; `required` is the default.
+    let service = Service::start_env(
+        &dir.sqlite("items.db"),
+        "a",
+        "info",
+        &["--tls-cert", &cert, "--tls-key", &key, "--plain-port", "0"],
+        &[("TLS_CLIENT_CA", &ca)],
+    );
+    let https = https_addr(&service);
+    let client = |identity: bool| {
+        let builder = ferrapi_client::Client::builder(&format!("https://localhost:{}", https.port()))
+            .root_certificates(pem.as_bytes())
+            .retry(ferrapi_client::RetryPolicy::none());
+        let builder = if identity {
+            builder.identity(cert_pem.as_bytes(), key_pem.as_bytes())
+        } else {
+            builder
+        };
+        Client::from_client(builder.build().expect("a client"))
+    };
+    let answer = client(true)
+        .read_item(42)
+        .await
+        .expect("an answer over mutual TLS");
+    assert!(matches!(answer.body(), ReadItemResponse::Ok(item) if item.id == 42));
+    let refused = client(false).read_item(42).await;
+    assert!(refused.is_err(), "served without a client certificate");
 }
 
 #[test]

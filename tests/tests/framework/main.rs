@@ -16,6 +16,7 @@ mod build_errors;
 mod support {
     pub mod tls;
 }
+mod client_cert;
 mod conditional;
 mod constraints;
 mod datetimes;

@@ -8,7 +8,7 @@ use ferrapi::App;
 use ferrapi_tests::app::app;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-use crate::support::tls::{client, connect, get, pair, settings, BOTH};
+use crate::support::tls::{client, client_trusting, connect, get, pair, pair_for, presented, settings, BOTH};
 
 /// Serve `app` over TLS (and, with `plain`, a plain listener beside): the TLS address, and the
 /// plain one.
@@ -314,4 +314,50 @@ async fn sighup_reloads_the_files_at_once() {
         trusted_within(addr, &next, Duration::from_secs(2)).await,
         "SIGHUP did not reload"
     );
+}
+
+#[tokio::test]
+async fn the_certificate_is_chosen_by_the_name_the_client_asks_for() {
+    // The default also names a host under the wildcard's domain, but two labels down.
+    let default = pair_for(&["localhost", "127.0.0.1", "deep.api.two.test"]);
+    let one = pair_for(&["one.test"]);
+    let any_two = pair_for(&["*.two.test"]);
+    let tls = settings(&default)
+        .sni_pair(&one.cert_path, &one.key_path)
+        .sni_pair(&any_two.cert_path, &any_two.key_path);
+    let (addr, _) = serve_tls(app().tls(tls), false).await;
+    let connector = client_trusting(&[&default.cert, &one.cert, &any_two.cert]);
+    let shown = |name: &'static str| {
+        let connector = connector.clone();
+        async move {
+            presented(addr, &connector, name)
+                .await
+                .unwrap_or_else(|e| panic!("{name}: {e}"))
+        }
+    };
+    assert_eq!(shown("one.test").await, one.cert);
+    assert_eq!(shown("ONE.test").await, one.cert, "names match without case");
+    assert_eq!(shown("api.two.test").await, any_two.cert, "a wildcard");
+    // No pair for the name, or no name at all (an IP address): the default.
+    assert_eq!(shown("localhost").await, default.cert);
+    assert_eq!(shown("127.0.0.1").await, default.cert);
+    assert_eq!(
+        shown("deep.api.two.test").await,
+        default.cert,
+        "a wildcard is one label"
+    );
+}
+
+#[tokio::test]
+async fn an_sni_pair_without_a_dns_name_stops_the_start() {
+    let default = pair();
+    let nameless = pair_for(&["10.0.0.1"]);
+    let refused = app()
+        .tls(settings(&default).sni_pair(&nameless.cert_path, &nameless.key_path))
+        .bind("127.0.0.1:0")
+        .await;
+    match refused {
+        Err(ServeError::Tls(line)) => assert!(line.contains("no DNS name"), "{line}"),
+        other => panic!("{other:?}"),
+    }
 }

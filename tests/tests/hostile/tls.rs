@@ -1,7 +1,8 @@
 //! Hostile clients of a TLS listener (issue 46, item 4): handshakes that never finish are closed
 //! at the handshake deadline, bytes that are not a `ClientHello` at once, handshakes that hold
 //! every place under the connection limit make room for a fresh client, and the cap on
-//! handshakes past their `ClientHello` holds; a fresh TLS client is served throughout.
+//! handshakes past their `ClientHello` holds, its places given to fresh clients by handshakes
+//! stalled there; a fresh TLS client is served throughout.
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -202,16 +203,14 @@ async fn handshakes_past_their_client_hello_are_capped() {
         .write_all(&a_whole_client_hello(&pair))
         .await
         .unwrap_or_else(|e| panic!("{e}"));
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    // A fresh client waits for the place: it gets it when the holder's deadline closes it.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // A fresh client waits for the place while its holder may still be a slow client (a
+    // second past its ClientHello), then takes it: long before the holder's deadline (2 s).
     let (status, took) = fresh_tls(addr, &pair).await;
-    assert_eq!(
-        status, 200,
-        "the fresh client was not served once the place was free"
-    );
+    assert_eq!(status, 200, "the fresh client was not served");
     assert!(
-        took >= Duration::from_millis(1200) && took < Duration::from_millis(1950),
-        "served after {took:?}: the cap did not hold the second handshake back"
+        took >= Duration::from_millis(600) && took < Duration::from_millis(1500),
+        "served after {took:?}: the cap did not hold the second handshake back, or the stalled one kept its place"
     );
     assert!(closed_within(&mut holder, Duration::from_millis(100))
         .await
@@ -220,4 +219,38 @@ async fn handshakes_past_their_client_hello_are_capped() {
     let (status, took) = fresh_tls(addr, &pair).await;
     assert_eq!(status, 200);
     assert!(took < Duration::from_millis(500), "{took:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stalled_client_hellos_holding_every_place_give_one_to_a_fresh_client() {
+    let _guard = exclusive().await;
+    let pair = pair();
+    let tls = settings(&pair)
+        .max_handshakes(4)
+        .handshake_timeout(Duration::from_secs(10));
+    let (addr, _plain, _stop) = serve_tls(app().tls(tls)).await;
+    // Every place is held by a client that sent a whole ClientHello and then nothing.
+    let mut stalled = Vec::new();
+    for _ in 0..4 {
+        let mut holder = TcpStream::connect(addr).await.unwrap_or_else(|e| panic!("{e}"));
+        holder
+            .write_all(&a_whole_client_hello(&pair))
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        stalled.push(holder);
+    }
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    // A fresh client is served at once, not when the stalled ones' deadline (10 s) ends them.
+    let (status, took) = fresh_tls(addr, &pair).await;
+    assert_eq!(status, 200, "the fresh client was not served within 5 s");
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    // The stalled handshake whose place it took was closed, the others keep theirs (no one
+    // else needed them).
+    let mut closed = 0;
+    for holder in &mut stalled {
+        if closed_within(holder, Duration::from_millis(200)).await.is_some() {
+            closed += 1;
+        }
+    }
+    assert_eq!(closed, 1, "one stalled handshake gives its place, not more");
 }

@@ -9,30 +9,30 @@
 //! - then the rest (the server's key share and signature, the client's `Finished`) holds one of
 //!   `max_handshakes` places: the CPU of a flood of completed handshakes, and the state of many
 //!   handshakes in flight, are bounded by it; a handshake past its `ClientHello` with no place
-//!   free waits for one, inside its deadline;
-//! - the pair in force when the `ClientHello` has arrived is the one used (`certs.rs`).
+//!   free waits for one, inside its deadline, or takes the place of a handshake that stalled
+//!   there (`places.rs`), which is ended;
+//! - the configuration (pair, client CA) in force when the `ClientHello` has arrived is the one
+//!   used (`certs.rs`).
 
 use std::io;
 use std::sync::Arc;
 use std::time::Duration;
 
 use rustls::server::Acceptor;
-use rustls::ServerConfig;
 use tokio::net::TcpStream;
-use tokio::sync::Semaphore;
 use tokio_rustls::server::TlsStream;
 use tokio_rustls::LazyConfigAcceptor;
 
 use super::certs::{self, Current};
+use super::places::Places;
 use super::reload::{Reload, Reloader};
 use crate::config::TlsConfig;
 
-/// The TLS side of a listener: its rustls configuration, the pair in force, and the cap on
-/// handshakes.
+/// The TLS side of a listener: its rustls configuration in force, and the cap on handshakes.
 pub(crate) struct Tls {
-    config: Arc<ServerConfig>,
+    current: Arc<Current>,
     reload: Arc<Reload>,
-    places: Semaphore,
+    places: Arc<Places>,
     timeout: Duration,
 }
 
@@ -40,37 +40,25 @@ impl std::fmt::Debug for Tls {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Tls")
             .field("timeout", &self.timeout)
-            .field("places", &self.places.available_permits())
+            .field("places", &self.places.available())
             .finish_non_exhaustive()
     }
 }
-
-/// The protocols offered by ALPN, in the server's order of preference.
-pub(crate) const ALPN: [&[u8]; 2] = [b"h2", b"http/1.1"];
 
 impl Tls {
     /// Read the pair `settings` names and build the listener's TLS; the error is one line.
     pub(crate) fn new(settings: &TlsConfig) -> Result<Arc<Self>, String> {
         let provider = certs::provider();
-        let pair = certs::load(&settings.cert_path, &settings.key_path, &provider)?;
-        let current = Current::new(pair);
+        let current = Current::new(certs::make(settings, &provider)?);
         let reload = Arc::new(Reload {
-            cert: settings.cert_path.clone(),
-            key: settings.key_path.clone(),
+            settings: settings.clone(),
             current: current.clone(),
-            provider: provider.clone(),
-            poll: settings.reload_poll,
+            provider,
         });
-        let mut config = ServerConfig::builder_with_provider(provider)
-            .with_protocol_versions(&[&rustls::version::TLS13, &rustls::version::TLS12])
-            .map_err(|e| format!("TLS: {e}"))?
-            .with_no_client_auth()
-            .with_cert_resolver(current);
-        config.alpn_protocols = ALPN.iter().map(|p| p.to_vec()).collect();
         Ok(Arc::new(Tls {
-            config: Arc::new(config),
+            current,
             reload,
-            places: Semaphore::new(settings.max_handshakes.clamp(1, Semaphore::MAX_PERMITS)),
+            places: Places::new(settings.max_handshakes),
             timeout: settings.handshake_timeout,
         }))
     }
@@ -88,12 +76,14 @@ impl Tls {
     /// Perform the handshake on `stream` (unbounded in time: the caller bounds it).
     pub(crate) async fn handshake(&self, stream: TcpStream) -> io::Result<TlsStream<TcpStream>> {
         let start = LazyConfigAcceptor::new(Acceptor::default(), stream).await?;
-        // Never closed: `acquire` fails only on a closed semaphore.
-        let _place = self
-            .places
-            .acquire()
-            .await
-            .map_err(|_| io::Error::other("the handshake cap is closed"))?;
-        start.into_stream(self.config.clone()).await
+        let place = self.places.take().await;
+        tokio::select! {
+            // A handshake that finished as it was evicted is served.
+            biased;
+            done = start.into_stream(self.current.get()) => done,
+            () = place.evicted() => Err(io::Error::other(
+                "TLS handshake stalled past its ClientHello while others waited for its place",
+            )),
+        }
     }
 }
