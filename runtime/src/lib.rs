@@ -226,7 +226,7 @@ pub mod streaming {
 /// a route answers with, the [`http::Method`] and [`Uri`](http::Uri) of a request, its
 /// [`HeaderMap`](http::HeaderMap), and the [`header`](http::header) names and values.
 pub mod http {
-    pub use hyper::{header, HeaderMap, Method, StatusCode, Uri};
+    pub use hyper::{header, HeaderMap, Method, StatusCode, Uri, Version};
 }
 
 /// HTML answers beside [`Html`]: escaping a value written into a page
