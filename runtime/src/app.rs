@@ -586,6 +586,10 @@ impl App {
             .map(|row| MatchedRoute::new(row.path.clone(), row.name))
             .collect();
         let RouteTable { router, .. } = table;
+        let version_documents = per_version
+            .iter()
+            .map(|version| (version.date, version.bytes.clone()))
+            .collect();
         // The URLs were checked with the app's other settings (`url_mistakes`); what is left is
         // an asset's path taken by another page, which `new` still refuses.
         let docs = DocsRoutes::new(&self.config, &self.info.title, openapi_json.clone(), per_version)
@@ -623,6 +627,7 @@ impl App {
             budget: self.config.memory_budget.map(MemoryBudget::new),
             config: self.config,
             openapi_json,
+            version_documents,
             docs,
             route_table,
             metrics,

@@ -145,6 +145,15 @@ async fn each_version_has_its_routes_and_its_models() {
     assert_eq!(default.body, middle.body);
     // A version the app does not serve has no document.
     assert_eq!(get(addr, "/openapi/2025-01-01.json").await.status, 404);
+
+    // The same bytes from the service, for a test comparing them with a committed copy.
+    let service = app().build().expect("builds");
+    let served = get(addr, "/openapi/2026-01-15.json").await;
+    assert_eq!(
+        service.version_document("2026-01-15").map(|b| b.to_vec()),
+        Some(served.body)
+    );
+    assert_eq!(service.version_document("2025-01-01"), None);
 }
 
 #[tokio::test]
@@ -209,6 +218,8 @@ async fn an_app_without_versions_has_one_document_and_no_list() {
         assert!(!get(addr, page).await.text().contains("api-version"), "{page}");
     }
     assert_eq!(get(addr, "/openapi/2026-01-15.json").await.status, 404);
+    let service = App::new().routes(routes![create_order]).build().expect("builds");
+    assert_eq!(service.version_document("2026-01-15"), None);
 }
 
 fn deprecating() -> App {
