@@ -36,7 +36,8 @@ use crate::extract::{Shared, StateMap};
 use crate::group::{Group, Inherited, Mounted, RefusedPrefix};
 use crate::metrics::{HttpMetrics, Metrics};
 use crate::openapi::{
-    document, document_path, fastapi_layout, name_version, DocsRoutes, DocumentVersion, ErrorBody, Info,
+    deprecate_operations, document, document_path, fastapi_layout, name_version, DocsRoutes, DocumentVersion,
+    ErrorBody, Info, VersionDoc,
 };
 use crate::response::{Body, BoxError, ErrorAnswers};
 use crate::routing::{Lookup, Route, RouteDef, RouteInfo, RouteStatus, RouteTable, Router, VersionRouter};
@@ -426,18 +427,27 @@ impl App {
             return Err(BuildError::new(mistakes));
         };
         BuildError::of(mistakes)?;
-        // The document is the default version's, in an app with versions (one per version is
-        // item 4 of issue 44).
-        let statuses = match (&versions, routers.as_slice()) {
-            (Some(set), [_, ..]) => routers
-                .get(set.default_index())
-                .map(|router| versioned::statuses_at(router, app.routes.len())),
-            _ => None,
+        // An app with versions: one document per version (its routes, its models' shapes),
+        // `/openapi.json` the default version's; without: the one document, as before.
+        let (openapi_json, per_version) = match (&versions, routers.as_slice()) {
+            (Some(set), [_, ..]) => {
+                let per_version = app.version_documents(&table, set, &routers, validation_error)?;
+                let default = per_version
+                    .iter()
+                    .find(|version| version.default)
+                    .map(|version| version.bytes.clone())
+                    .unwrap_or_default();
+                (default, per_version)
+            }
+            _ => {
+                let statuses = table.router.statuses().to_vec();
+                (
+                    app.document(&table, &statuses, validation_error, None)?,
+                    Vec::new(),
+                )
+            }
         };
-        let statuses = statuses.unwrap_or_else(|| table.router.statuses().to_vec());
-        let named = versions.as_deref().and_then(documented_version);
-        let openapi_json = app.document(&table, &statuses, validation_error, named)?;
-        app.compile(table, openapi_json, (versions, routers))
+        app.compile(table, (openapi_json, per_version), (versions, routers))
     }
 
     /// The app's versions compiled (`None` without them), held as a state of the framework's own
@@ -461,6 +471,42 @@ impl App {
                 None
             }
         }
+    }
+
+    /// Each version's document (its date and bytes, in the set's order): the routes live at
+    /// that version, its models as they were then (the version is on the thread while the
+    /// operations' schemas are made, as while a request's code runs), its `info` naming it.
+    fn version_documents(
+        &self,
+        table: &RouteTable,
+        set: &VersionSet,
+        routers: &[VersionRouter],
+        validation_error: Option<ErrorBody>,
+    ) -> Result<Vec<VersionDoc>, BuildError> {
+        let mut documents = Vec::with_capacity(routers.len());
+        for (index, router) in routers.iter().enumerate() {
+            let Some(named) = u8::try_from(index)
+                .ok()
+                .and_then(|index| named_version(set, index))
+            else {
+                continue;
+            };
+            let statuses = versioned::statuses_at(router, self.routes.len());
+            let bytes = crate::versions::scoped(Some(named.date), || {
+                self.document(table, &statuses, validation_error, Some(named))
+            })?;
+            documents.push(VersionDoc {
+                date: named.date,
+                bytes,
+                default: index == set.default_index(),
+                label: match (named.released, named.deprecated) {
+                    (false, _) => Some("unreleased"),
+                    (true, true) => Some("deprecated"),
+                    (true, false) => None,
+                },
+            });
+        }
+        Ok(documents)
     }
 
     /// The OpenAPI document, serialized: the operations of the routes the router serves (a
@@ -505,6 +551,9 @@ impl App {
         BuildError::of(mistakes)?;
         let mut doc = document(&self.info, operations, registry, validation_error);
         if let Some(version) = version {
+            if version.deprecated {
+                deprecate_operations(&mut doc);
+            }
             name_version(&mut doc, version);
         }
         if self.answers_problems() {
@@ -525,7 +574,7 @@ impl App {
     fn compile(
         mut self,
         table: RouteTable,
-        openapi_json: Bytes,
+        (openapi_json, per_version): (Bytes, Vec<VersionDoc>),
         (versions, routers): (Option<Arc<VersionSet>>, Vec<VersionRouter>),
     ) -> Result<Service, BuildError> {
         let route_table = match routers.is_empty() {
@@ -537,10 +586,14 @@ impl App {
             .map(|row| MatchedRoute::new(row.path.clone(), row.name))
             .collect();
         let RouteTable { router, .. } = table;
+        let version_documents = per_version
+            .iter()
+            .map(|version| (version.date, version.bytes.clone()))
+            .collect();
         // The URLs were checked with the app's other settings (`url_mistakes`); what is left is
         // an asset's path taken by another page, which `new` still refuses.
-        let docs =
-            DocsRoutes::new(&self.config, &self.info.title, openapi_json.clone()).map_err(|problem| {
+        let docs = DocsRoutes::new(&self.config, &self.info.title, openapi_json.clone(), per_version)
+            .map_err(|problem| {
                 let declared = Declared::App {
                     setting: "openapi_url/docs_url/redoc_url",
                 };
@@ -574,6 +627,7 @@ impl App {
             budget: self.config.memory_budget.map(MemoryBudget::new),
             config: self.config,
             openapi_json,
+            version_documents,
             docs,
             route_table,
             metrics,
@@ -594,15 +648,15 @@ impl App {
     }
 }
 
-/// The version the served document describes (the default one), named in its `info` for
-/// generators; `None` for a set that serves none (a refused declaration never gets here).
-fn documented_version(set: &VersionSet) -> Option<DocumentVersion> {
-    let index = u8::try_from(set.default_index()).ok()?;
+/// The version at `index` as a document names it in its `info`, for generators; `None` past the
+/// set's end.
+fn named_version(set: &VersionSet, index: u8) -> Option<DocumentVersion> {
     let (date, released) = set.get(index)?;
     Some(DocumentVersion {
         header: set.spelled(),
         date,
         released,
+        deprecated: set.is_deprecated(index),
     })
 }
 

@@ -128,7 +128,10 @@ fn property(field: &Field) -> TokenStream {
 /// The schema closure: the struct's schema, registered under its name (a generic model's under
 /// its parametrisation's, see the runtime's `generic_schema`).
 fn schema_fn(model: &ModelInput) -> TokenStream {
-    let name_str = model.name.to_string();
+    let name_str = model
+        .schema_name
+        .clone()
+        .unwrap_or_else(|| model.name.to_string());
     let (map, value, schema_registry) = (paths::map(), paths::value(), paths::schema_registry());
     let properties = model.fields.iter().map(property);
     let description = model
@@ -156,9 +159,14 @@ fn schema_fn(model: &ModelInput) -> TokenStream {
         #value::Object(schema)
     }};
     if !model.is_generic() {
+        let newest = quote!(registry.named(#name_str, |registry| #body));
+        let schema = match model.is_versioned() {
+            true => super::versions::schema_dispatch(model, newest),
+            false => newest,
+        };
         return quote! {
             |registry: &mut #schema_registry| -> #value {
-                registry.named(#name_str, |registry| #body)
+                #schema
             }
         };
     }
@@ -346,7 +354,7 @@ pub fn emit(model: &ModelInput) -> TokenStream {
     let parts = parts(model);
     let parts_path = parts_path(model);
     let newest = quote!((#parts_path.0)(object, loc, errors));
-    let validate = match model.fields.iter().any(|f| !f.since.is_empty()) || !model.removed.is_empty() {
+    let validate = match model.is_versioned() {
         true => super::versions::validate_dispatch(model, newest),
         false => newest,
     };

@@ -35,6 +35,9 @@ pub struct ModelInput {
     pub generics: Generics,
     /// `#[model(removed(..))]`: fields it had before a version (`versions.rs`).
     pub removed: Vec<Removed>,
+    /// The name its schema is registered under, when not its own: an older shape's is the
+    /// model's (the hidden `#[model(__schema_name = "Item")]` the versions' expansion writes).
+    pub schema_name: Option<String>,
 }
 
 impl ModelInput {
@@ -42,6 +45,12 @@ impl ModelInput {
     /// its schema is named per parametrisation.
     pub fn is_generic(&self) -> bool {
         !self.generics.params.is_empty()
+    }
+
+    /// True when it changed between versions (`#[since]` on a field, `removed(..)`): its
+    /// validation, `Serialize` and schema then follow the version.
+    pub fn is_versioned(&self) -> bool {
+        self.fields.iter().any(|f| !f.since.is_empty()) || !self.removed.is_empty()
     }
 
     /// The type parameters, in order.
@@ -294,8 +303,10 @@ pub fn model(input: &DeriveInput, diag: &mut Diagnostics) -> ModelInput {
         .enumerate()
         .filter_map(|(i, f)| field(i, f, &generics, rule.as_deref(), diag))
         .collect();
+    let (removed, schema_name) = model_options(&input.attrs, diag);
     ModelInput {
-        removed: model_options(&input.attrs, diag),
+        removed,
+        schema_name,
         generics,
         validator: validator(&input.attrs, diag),
         name: input.ident.clone(),

@@ -180,10 +180,16 @@ pub struct Removed {
 const REMOVED_HELP: &str = r#"`#[model(removed("YYYY-MM-DD", name: Type, backward = value_of))]` names a field the model had before that version, and the function giving an older answer its value from the model"#;
 
 /// The struct's `#[model(removed(..), ..)]`; each mistake recorded.
-pub fn model_options(attrs: &[Attribute], diag: &mut Diagnostics) -> Vec<Removed> {
+pub fn model_options(attrs: &[Attribute], diag: &mut Diagnostics) -> (Vec<Removed>, Option<String>) {
     let mut removed = Vec::new();
+    let mut schema_name = None;
     for attr in attrs.iter().filter(|a| a.path().is_ident("model")) {
         let result = attr.parse_nested_meta(|meta| {
+            // Written by this derive on an older shape: its schema is the model's, by name.
+            if meta.path.is_ident(SCHEMA_NAME) {
+                schema_name = Some(meta.value()?.parse::<LitStr>()?.value());
+                return Ok(());
+            }
             if !meta.path.is_ident("removed") {
                 return Err(meta.error(format!("unknown option of `#[model(..)]`: {REMOVED_HELP}")));
             }
@@ -231,8 +237,12 @@ pub fn model_options(attrs: &[Attribute], diag: &mut Diagnostics) -> Vec<Removed
             diag.push(err);
         }
     }
-    removed
+    (removed, schema_name)
 }
+
+/// The hidden option naming an older shape's schema after the model (`#[model(__schema_name =
+/// "Item")]`), so each version's document shows `Item` as it was then.
+const SCHEMA_NAME: &str = "__schema_name";
 
 /// The field's `#[since(..)]` attributes, taken out of `attrs`; each mistake recorded.
 pub fn take_since(attrs: &mut Vec<Attribute>, diag: &mut Diagnostics) -> Vec<Since> {
@@ -382,10 +392,13 @@ fn shape_struct(model: &ModelInput, dates: &[String], shape: usize) -> TokenStre
         quote!(#[serde(rename = #key)] #ident: #ty)
     });
     let fields = fields.chain(removed);
-    let doc = format!(" `{}` as it was before `{}`.", model.name, dates[shape - 1]);
+    // The model's doc is the shape's: it is the schema's description in that version's document.
+    let doc = model.description.iter();
+    let schema_name = model.name.to_string();
     quote! {
-        #[doc = #doc]
+        #(#[doc = #doc])*
         #[derive(#derive)]
+        #[model(__schema_name = #schema_name)]
         #[allow(non_camel_case_types, dead_code)]
         struct #ident {
             #(#fields,)*
@@ -476,6 +489,29 @@ pub fn validate_dispatch(model: &ModelInput, newest: TokenStream) -> TokenStream
                 #forward(old, object, loc, errors)
             }
         }
+    });
+    let dates = dates.iter();
+    quote! {
+        match #shape_at(&[#(#dates),*]) {
+            0 => #newest,
+            #(#arms)*
+        }
+    }
+}
+
+/// The body of a versioned model's schema function: the shape of the version the document is
+/// made for (on the thread, as while a request runs), registered under the model's own name;
+/// `newest` (the unversioned schema) at shape 0.
+pub fn schema_dispatch(model: &ModelInput, newest: TokenStream) -> TokenStream {
+    let dates = dates(model);
+    let (json_schema, shape_at) = (paths::json_schema(), paths::shape_at());
+    let arms = (1..=dates.len()).map(|shape| {
+        let old_ty = shape_ident(model, &dates[shape - 1]);
+        let pattern = match shape == dates.len() {
+            true => quote!(_),
+            false => quote!(#shape),
+        };
+        quote!(#pattern => <#old_ty as #json_schema>::schema(registry),)
     });
     let dates = dates.iter();
     quote! {

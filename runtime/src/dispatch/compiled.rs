@@ -31,6 +31,8 @@ pub(crate) struct Compiled {
     pub(crate) shared: Shared,
     pub(crate) config: Config,
     pub(crate) openapi_json: Bytes,
+    /// Each version's document (date, bytes), oldest first; empty without versions.
+    pub(crate) version_documents: Vec<(&'static str, Bytes)>,
     pub(crate) docs: DocsRoutes,
     pub(crate) route_table: Vec<RouteInfo>,
     /// The request metrics, when the app has them.

@@ -39,19 +39,23 @@ pub(crate) enum Routed {
     Docs,
     /// The metrics endpoint.
     Metrics,
-    NotFound,
-    /// The path exists for the methods of `Allow`.
-    MethodNotAllowed(HeaderValue),
+    /// No route of the request's version has the path (the version, to echo it).
+    NotFound(Chosen),
+    /// The path exists for the methods of `Allow` at the request's version.
+    MethodNotAllowed(HeaderValue, Chosen),
     /// The request named a version the app does not serve.
     UnknownVersion,
 }
 
 impl Routed {
-    /// The version the request is answered at (`Chosen::NONE` but for a route).
+    /// The version the request is answered at (`Chosen::NONE` but for a route, a 404 or a 405:
+    /// the docs, the metrics and a refused version are answered at none).
     #[inline(always)]
     pub(super) fn version(&self) -> Chosen {
         match self {
-            Routed::Route { version, .. } => *version,
+            Routed::Route { version, .. }
+            | Routed::NotFound(version)
+            | Routed::MethodNotAllowed(_, version) => *version,
             _ => Chosen::NONE,
         }
     }
@@ -90,11 +94,11 @@ pub(super) fn route<H: Hook>(inner: &Compiled, parts: &Parts, hook: &mut H) -> R
         }
         Lookup::NotFound => {
             hook.routed(RouteKey::Unmatched);
-            Routed::NotFound
+            Routed::NotFound(version)
         }
         Lookup::MethodNotAllowed(allow) => {
             hook.routed(RouteKey::Unmatched);
-            Routed::MethodNotAllowed(allow)
+            Routed::MethodNotAllowed(allow, version)
         }
     }
 }
@@ -122,12 +126,12 @@ pub(super) fn respond_unrouted(inner: &Compiled, parts: &Parts, routed: Routed) 
             Some(metrics) => metrics.respond(&parts.headers),
             None => answers.not_found(parts),
         },
-        Routed::MethodNotAllowed(allow) => answers.method_not_allowed(parts, allow),
+        Routed::MethodNotAllowed(allow, _) => answers.method_not_allowed(parts, allow),
         Routed::UnknownVersion => match &inner.versions {
             Some(versions) => unknown_version(versions, parts),
             None => answers.not_found(parts),
         },
-        Routed::NotFound | Routed::Route { .. } => answers.not_found(parts),
+        Routed::NotFound(_) | Routed::Route { .. } => answers.not_found(parts),
     }
 }
 

@@ -64,9 +64,20 @@ impl Service {
         &self.inner.route_table
     }
 
-    /// The serialized OpenAPI document.
+    /// The serialized OpenAPI document (in an app with versions, the default version's).
     pub fn openapi_json(&self) -> &Bytes {
         &self.inner.openapi_json
+    }
+
+    /// The serialized OpenAPI document of version `date` (what `GET /openapi/{date}.json`
+    /// answers), for a test comparing each version's with its committed copy; `None` for a date
+    /// the app does not serve, and in an app without versions.
+    pub fn version_document(&self, date: &str) -> Option<&Bytes> {
+        let documents = &self.inner.version_documents;
+        documents
+            .iter()
+            .find(|(served, _)| *served == date)
+            .map(|(_, bytes)| bytes)
     }
 
     /// Answer one request in-process, as the server would (routing, the layers, extraction, the

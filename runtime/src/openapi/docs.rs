@@ -45,9 +45,18 @@ const REDOC_ASSETS_FNV: &str = include_str!(concat!(env!("OUT_DIR"), "/redoc.fnv
 /// Starts Swagger UI on the `#swagger-ui` element with the document its `data-openapi-url` names.
 /// The options are FastAPI's defaults, plus `validatorUrl: null` (no request to the online
 /// validator).
+/// An app with versions has a `<select id="api-version">` above: choosing another version loads
+/// its document, as Swagger UI's own top bar does (which the bundle does not carry).
 const SWAGGER_INIT: &str = r##""use strict";
 (function () {
   var root = document.getElementById("swagger-ui");
+  var select = document.getElementById("api-version");
+  if (select) {
+    select.addEventListener("change", function () {
+      window.ui.specActions.updateUrl(select.value);
+      window.ui.specActions.download(select.value);
+    });
+  }
   window.ui = SwaggerUIBundle({
     url: root.getAttribute("data-openapi-url"),
     dom_id: "#swagger-ui",
@@ -61,10 +70,17 @@ const SWAGGER_INIT: &str = r##""use strict";
 })();
 "##;
 
-/// Starts ReDoc on the `#redoc` element with the document its `data-openapi-url` names.
+/// Starts ReDoc on the `#redoc` element with the document its `data-openapi-url` names; in an
+/// app with versions, choosing another in the `<select id="api-version">` renders that one's.
 const REDOC_INIT: &str = r#""use strict";
 (function () {
   var root = document.getElementById("redoc");
+  var select = document.getElementById("api-version");
+  if (select) {
+    select.addEventListener("change", function () {
+      Redoc.init(select.value, {}, root);
+    });
+  }
   Redoc.init(root.getAttribute("data-openapi-url"), {}, root);
 })();
 "#;
@@ -207,7 +223,54 @@ fn check_url(what: &str, url: &str) -> Result<(), String> {
     }
 }
 
-fn swagger_page(title: &str, openapi_url: &str, assets: &str) -> String {
+/// One version's document, for an app with versions: the pages list each, the default chosen.
+pub(crate) struct VersionDoc {
+    /// The version's date.
+    pub date: &'static str,
+    /// Its document.
+    pub bytes: Bytes,
+    /// Whether it is the default version (the one `/openapi.json` is).
+    pub default: bool,
+    /// How the page's list names it besides its date (`unreleased`, `deprecated`), if at all.
+    pub label: Option<&'static str>,
+}
+
+/// Where a version's document is served: `/openapi/2026-01-15.json` beside `/openapi.json` (a
+/// URL not ending in `.json` gets the version below it: `/spec/2026-01-15.json`).
+pub(crate) fn version_url(openapi_url: &str, date: &str) -> String {
+    let base = openapi_url.strip_suffix(".json").unwrap_or(openapi_url);
+    format!("{}/{date}.json", base.trim_end_matches('/'))
+}
+
+/// The version switcher both pages carry in an app with versions (empty without): each
+/// version's document URL, the default one selected. No script here (the CSP forbids inline
+/// ones): the pages' init scripts listen to it.
+fn version_select(openapi_url: &str, versions: &[VersionDoc]) -> String {
+    if versions.is_empty() {
+        return String::new();
+    }
+    let mut html = String::from(
+        "<div style=\"padding: 8px 16px; font-family: sans-serif\"><label for=\"api-version\">API version</label> <select id=\"api-version\">",
+    );
+    for version in versions {
+        let url = escape_html(&version_url(openapi_url, version.date));
+        let selected = if version.default { " selected" } else { "" };
+        let label = match (version.default, version.label) {
+            (true, Some(label)) => format!(" (default, {label})"),
+            (true, None) => " (default)".to_owned(),
+            (false, Some(label)) => format!(" ({label})"),
+            (false, None) => String::new(),
+        };
+        html.push_str(&format!(
+            "<option value=\"{url}\"{selected}>{}{label}</option>",
+            version.date
+        ));
+    }
+    html.push_str("</select></div>\n");
+    html
+}
+
+fn swagger_page(title: &str, openapi_url: &str, assets: &str, select: &str) -> String {
     let title = escape_html(title);
     let openapi_url = escape_html(openapi_url);
     format!(
@@ -221,7 +284,7 @@ fn swagger_page(title: &str, openapi_url: &str, assets: &str) -> String {
 <link rel="icon" type="image/png" href="{assets}/favicon-32x32.png">
 </head>
 <body>
-<div id="swagger-ui" data-openapi-url="{openapi_url}"></div>
+{select}<div id="swagger-ui" data-openapi-url="{openapi_url}"></div>
 <script src="{assets}/swagger-ui-bundle.js"></script>
 <script src="{assets}/swagger-init.js"></script>
 </body>
@@ -230,7 +293,7 @@ fn swagger_page(title: &str, openapi_url: &str, assets: &str) -> String {
     )
 }
 
-fn redoc_page(title: &str, openapi_url: &str, assets: &str) -> String {
+fn redoc_page(title: &str, openapi_url: &str, assets: &str, select: &str) -> String {
     let title = escape_html(title);
     let openapi_url = escape_html(openapi_url);
     format!(
@@ -244,7 +307,7 @@ fn redoc_page(title: &str, openapi_url: &str, assets: &str) -> String {
 <style>body {{ margin: 0; padding: 0; }}</style>
 </head>
 <body>
-<div id="redoc" data-openapi-url="{openapi_url}"></div>
+{select}<div id="redoc" data-openapi-url="{openapi_url}"></div>
 <script src="{assets}/redoc.standalone.js"></script>
 <script src="{assets}/redoc-init.js"></script>
 </body>
@@ -259,8 +322,14 @@ impl DocsRoutes {
         DocsRoutes { entries, lengths }
     }
 
-    /// The answers `config` asks for, for the document `openapi_json` of the API titled `title`.
-    pub(crate) fn new(config: &Config, title: &str, openapi_json: Bytes) -> Result<Self, String> {
+    /// The answers `config` asks for, for the document `openapi_json` of the API titled `title`
+    /// and, in an app with versions, each version's document (`versions`, empty without).
+    pub(crate) fn new(
+        config: &Config,
+        title: &str,
+        openapi_json: Bytes,
+        versions: Vec<VersionDoc>,
+    ) -> Result<Self, String> {
         let mut entries = Vec::new();
         let Some(openapi_url) = &config.openapi_url else {
             return Ok(DocsRoutes::with_entries(entries));
@@ -273,6 +342,16 @@ impl DocsRoutes {
             false,
             openapi_json,
         ));
+        for version in &versions {
+            entries.push(Entry::new(
+                version_url(openapi_url, version.date),
+                JSON,
+                NO_CACHE,
+                false,
+                version.bytes.clone(),
+            ));
+        }
+        let select = version_select(openapi_url, &versions);
         let (swagger_folder, redoc_folder) = asset_folders();
         // Each page's files, served below the page's own URL in a versioned folder.
         let mut add_assets = |assets: &str, files: &[(&str, &'static str, &'static [u8])]| {
@@ -300,7 +379,10 @@ impl DocsRoutes {
                     ("swagger-init.js", JAVASCRIPT, SWAGGER_INIT.as_bytes()),
                 ],
             );
-            pages.push((docs_url.clone(), swagger_page(title, openapi_url, &assets)));
+            pages.push((
+                docs_url.clone(),
+                swagger_page(title, openapi_url, &assets, &select),
+            ));
         }
         if let Some(redoc_url) = &config.redoc_url {
             check_url("redoc_url", redoc_url)?;
@@ -312,7 +394,10 @@ impl DocsRoutes {
                     ("redoc-init.js", JAVASCRIPT, REDOC_INIT.as_bytes()),
                 ],
             );
-            pages.push((redoc_url.clone(), redoc_page(title, openapi_url, &assets)));
+            pages.push((
+                redoc_url.clone(),
+                redoc_page(title, openapi_url, &assets, &select),
+            ));
         }
         for (path, html) in pages {
             entries.push(Entry::new(path, HTML, NO_CACHE, true, Bytes::from(html)));
@@ -377,7 +462,7 @@ mod tests {
     use super::*;
 
     fn routes(config: &Config) -> DocsRoutes {
-        match DocsRoutes::new(config, "My <API>", Bytes::from_static(b"{}")) {
+        match DocsRoutes::new(config, "My <API>", Bytes::from_static(b"{}"), Vec::new()) {
             Ok(routes) => routes,
             Err(e) => panic!("{e}"),
         }
@@ -454,7 +539,7 @@ mod tests {
                 ..Config::default()
             };
             assert!(
-                DocsRoutes::new(&config, "t", Bytes::new()).is_err(),
+                DocsRoutes::new(&config, "t", Bytes::new(), Vec::new()).is_err(),
                 "{docs} {redoc}"
             );
         }

@@ -109,6 +109,8 @@ pub(crate) struct DocumentVersion {
     pub date: &'static str,
     /// Whether the version is released (the unreleased one may still change).
     pub released: bool,
+    /// Whether the version is deprecated: every operation of its document says so.
+    pub deprecated: bool,
 }
 
 /// Name `version` in the document's `info`: its date as `info.version` (what a reader and a
@@ -121,6 +123,24 @@ pub(crate) fn name_version(doc: &mut Value, version: DocumentVersion) {
             "x-api-version".into(),
             json!({ "header": version.header, "version": version.date, "released": version.released }),
         );
+    }
+}
+
+/// Mark every operation of `doc` `deprecated: true` (the document of a deprecated version).
+pub(crate) fn deprecate_operations(doc: &mut Value) {
+    let Some(Value::Object(paths)) = doc.get_mut("paths") else {
+        return;
+    };
+    for item in paths.values_mut() {
+        let Value::Object(item) = item else { continue };
+        for (key, operation) in item.iter_mut() {
+            const METHODS: [&str; 8] = [
+                "get", "put", "post", "delete", "options", "head", "patch", "trace",
+            ];
+            if let (true, Value::Object(operation)) = (METHODS.contains(&key.as_str()), operation) {
+                operation.insert("deprecated".into(), Value::Bool(true));
+            }
+        }
     }
 }
 

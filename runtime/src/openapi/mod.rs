@@ -24,10 +24,12 @@ mod layout;
 mod operation;
 mod paging;
 
-pub(crate) use docs::{url_mistakes, DocsRoutes};
+pub(crate) use docs::{url_mistakes, DocsRoutes, VersionDoc};
 pub use docs::{CONTENT_SECURITY_POLICY_VALUE, REDOC_VERSION, SWAGGER_UI_VERSION};
 pub use document::Tag;
-pub(crate) use document::{document, document_path, name_version, DocumentVersion, ErrorBody, Info};
+pub(crate) use document::{
+    deprecate_operations, document, document_path, name_version, DocumentVersion, ErrorBody, Info,
+};
 pub use examples::with_examples;
 pub use fields::field_schema;
 pub(crate) use fields::{option_param_schema, param_schema, vec_param_schema};

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use hyper::header::{HeaderMap, HeaderName, HeaderValue, VARY};
 
 use super::argument::VersionSource;
+use super::notice::Notice;
 
 /// The served versions, oldest first (the released ones, then the unreleased one), with what a
 /// request needs of them made once.
@@ -29,6 +30,8 @@ pub(crate) struct VersionSet {
     released: usize,
     /// The index of the version a request naming none gets.
     default: u8,
+    /// Each version's deprecation notice, by index; empty when none is deprecated.
+    notices: Vec<Option<Notice>>,
 }
 
 /// What a request chose: the index of its version among the served ones, and where the choice
@@ -76,7 +79,19 @@ impl VersionSet {
             dates,
             released,
             default: u8::try_from(default).unwrap_or(0),
+            notices: Vec::new(),
         }
+    }
+
+    /// The set with each version's deprecation notice (by index; empty: none deprecated).
+    pub(crate) fn with_notices(mut self, notices: Vec<Option<Notice>>) -> Self {
+        self.notices = notices;
+        self
+    }
+
+    /// Whether version `index` is deprecated.
+    pub(crate) fn is_deprecated(&self, index: u8) -> bool {
+        matches!(self.notices.get(usize::from(index)), Some(Some(_)))
     }
 
     /// The version the request of `headers` chose, or `Err` with the value it named when the app
@@ -123,6 +138,7 @@ impl VersionSet {
             values: Vec::new(),
             released: 0,
             default: 0,
+            notices: Vec::new(),
         }
     }
 
@@ -179,6 +195,10 @@ impl Echo {
         let set = &self.set;
         if let Some(value) = set.values.get(usize::from(self.index)) {
             headers.insert(set.header.clone(), value.clone());
+        }
+        // Empty unless a version is deprecated: one length test for the others.
+        if let Some(Some(notice)) = set.notices.get(usize::from(self.index)) {
+            notice.apply(headers);
         }
         headers.append(VARY, set.vary.clone());
     }

@@ -6,13 +6,15 @@
 //! released versions strictly increase (a repeated one is out of order too); the unreleased
 //! version, when there is one, is newer than every released one; the default is a released
 //! version; the header is a valid header name, and not one HTTP or ferrapi gives a meaning of its
-//! own (`Vary`, `Content-Type`...), which would make the echo overwrite it.
+//! own (`Vary`, `Content-Type`...), which would make the echo overwrite it; a deprecated version
+//! is a released one, declared once, its sunset not before the day it was deprecated.
 
 use hyper::header::HeaderName;
 
 use ferrapi_template::version::is_date;
 
 use super::chosen::VersionSet;
+use super::notice::Notice;
 
 /// The header a request names its version in unless the app names another.
 pub(crate) const DEFAULT_HEADER: &str = "API-Version";
@@ -37,6 +39,8 @@ pub struct Versions {
     pub(crate) unreleased: Option<&'static str>,
     pub(crate) header: &'static str,
     pub(crate) default: Option<&'static str>,
+    /// Deprecated versions: the version, the day it was deprecated, its last day if known.
+    pub(crate) deprecated: Vec<(&'static str, &'static str, Option<&'static str>)>,
 }
 
 impl Versions {
@@ -48,6 +52,7 @@ impl Versions {
             unreleased: None,
             header: DEFAULT_HEADER,
             default: None,
+            deprecated: Vec::new(),
         }
     }
 
@@ -69,6 +74,20 @@ impl Versions {
     /// service that releases a version before moving its default callers onto it).
     pub fn default_version(mut self, date: &'static str) -> Self {
         self.default = Some(date);
+        self
+    }
+
+    /// Declare the released `version` deprecated since the day `since` (each `YYYY-MM-DD`),
+    /// served until `sunset` if given (its last day; not before `since`): every answer at it
+    /// carries `Deprecation` (RFC 9745) and `Sunset` (RFC 8594), and every operation of its
+    /// document says `deprecated: true`. It is still served: retire it by removing it.
+    pub fn deprecated(
+        mut self,
+        version: &'static str,
+        since: &'static str,
+        sunset: Option<&'static str>,
+    ) -> Self {
+        self.deprecated.push((version, since, sunset));
         self
     }
 
@@ -118,6 +137,7 @@ impl Versions {
                 found
             }
         };
+        let notices = self.notices(&mut problems);
         if all.clone().count() > MAX_VERSIONS {
             problems.push(format!("more than {MAX_VERSIONS} versions"));
         }
@@ -127,9 +147,52 @@ impl Versions {
                 self.released.iter().copied().chain(self.unreleased).collect(),
                 self.released.len(),
                 default,
-            )),
+            )
+            .with_notices(notices)),
             _ => Err(problems),
         }
+    }
+}
+
+impl Versions {
+    /// Each served version's deprecation notice (empty when none is deprecated), or the problems
+    /// of the declarations: a version that is not released, one declared twice, a date that is
+    /// not one, a sunset before the deprecation.
+    fn notices(&self, problems: &mut Vec<String>) -> Vec<Option<Notice>> {
+        if self.deprecated.is_empty() {
+            return Vec::new();
+        }
+        let mut notices: Vec<Option<Notice>> =
+            vec![None; self.released.len() + usize::from(self.unreleased.is_some())];
+        for (i, &(version, since, sunset)) in self.deprecated.iter().enumerate() {
+            let Some(index) = self.released.iter().position(|released| *released == version) else {
+                problems.push(format!(
+                    "the deprecated version `{version}` is not one of the released versions"
+                ));
+                continue;
+            };
+            if self.deprecated[..i]
+                .iter()
+                .any(|(earlier, _, _)| *earlier == version)
+            {
+                problems.push(format!("version `{version}` is declared deprecated twice"));
+                continue;
+            }
+            for date in std::iter::once(since).chain(sunset).filter(|date| !is_date(date)) {
+                problems.push(format!(
+                    "the deprecation date `{date}` of `{version}` is not a date written `YYYY-MM-DD`"
+                ));
+            }
+            if let Some(sunset) = sunset.filter(|sunset| *sunset < since) {
+                problems.push(format!(
+                    "the sunset `{sunset}` of `{version}` is before its deprecation `{since}`"
+                ));
+            }
+            if let Some(slot) = notices.get_mut(index) {
+                *slot = Notice::new(since, sunset);
+            }
+        }
+        notices
     }
 }
 

@@ -25,6 +25,7 @@ mod at;
 mod changes;
 mod chosen;
 mod declare;
+mod notice;
 mod range;
 
 pub use argument::{ApiVersion, VersionSource};

@@ -69,5 +69,6 @@ mod upload_args;
 mod uploads;
 mod validators;
 mod version_changes;
+mod version_documents;
 mod versions;
 mod websocket;

@@ -316,11 +316,20 @@ async fn not_found_and_method_not_allowed_are_each_versions() {
             "{version}"
         );
         assert_eq!(reply.header("vary"), Some("API-Version"));
+        // Answered at the version it named, which the answer says.
+        assert_eq!(reply.header("api-version"), Some(version));
     }
+    // A request naming none: the 404 is the default version's.
+    let reply = get(addr, "/gadget").await;
+    assert_eq!(
+        (reply.status, reply.header("api-version")),
+        (404, Some("2026-03-01"))
+    );
     // PUT exists from 2026-03-01 on: before, the path is served for GET only.
     let old = send(addr, "PUT", "/widget/3", &[("API-Version", "2026-01-15")], None).await;
     assert_eq!(old.status, 405);
     assert_eq!(old.header("allow"), Some("GET, HEAD"));
+    assert_eq!(old.header("api-version"), Some("2026-01-15"));
     let new = send(addr, "PUT", "/widget/3", &[("API-Version", "2026-03-01")], None).await;
     assert_eq!(new.json(), json!({"replaced": 3}));
     let new = send(
@@ -332,6 +341,7 @@ async fn not_found_and_method_not_allowed_are_each_versions() {
     )
     .await;
     assert_eq!((new.status, new.header("allow")), (405, Some("GET, PUT, HEAD")));
+    assert_eq!(new.header("api-version"), Some("2026-03-01"));
 }
 
 #[test]
