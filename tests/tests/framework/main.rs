@@ -62,6 +62,7 @@ mod strict_http1;
 mod strict_types;
 mod test_client;
 mod tls;
+mod tls_redirect;
 mod trace_context;
 mod types;
 mod unions;
