@@ -30,6 +30,20 @@ ensure_venv "$VENV" $PINS
 export PROMETHEUS_PARSER_PYTHON="$VENV/bin/python"
 export HTTPX_PYTHON="$VENV/bin/python"
 
+# 1b. curl and openssl, which tests/tests/framework/tls_tools.rs runs against the TLS listener
+#     (curl --http2, openssl s_client -alpn); a test fails when one is missing.
+missing=""
+for tool in curl openssl; do
+  command -v "$tool" >/dev/null || missing="$missing $tool"
+done
+if [ -n "$missing" ]; then
+  say "installing$missing (apt-get)"
+  # shellcheck disable=SC2086 # the tools are separate words
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing; } \
+    >"${TMPDIR:-/tmp}/test-apt.log" 2>&1 ||
+    { cat "${TMPDIR:-/tmp}/test-apt.log" >&2; die "could not install$missing"; }
+fi
+
 # 2. Start it on a free loopback port, data in a temporary directory (removed at exit, the server
 #    stopped by its PID).
 open_work resource-api-mongo

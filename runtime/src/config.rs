@@ -195,6 +195,11 @@ pub struct TlsConfig {
     /// `subjectAltName` (a `*.` name serves one label in its place). A client that names none of
     /// them, or no name at all, is given `cert_path`'s. Reloaded with it.
     pub sni_pairs: Vec<(std::path::PathBuf, std::path::PathBuf)>,
+    /// HTTP Strict Transport Security (`None`: not sent, the default): the `max-age`, and
+    /// whether subdomains are included. Every answer of a TLS listener then carries
+    /// `Strict-Transport-Security` (unless the app set one itself); a plain listener's never do
+    /// (RFC 6797 §7.2: a browser ignores it over plain HTTP).
+    pub hsts: Option<(Duration, bool)>,
 }
 
 /// Whether a TLS listener requires a client certificate ([`TlsConfig::client_auth`]).
@@ -223,7 +228,15 @@ impl TlsConfig {
             reload_poll: Some(Duration::from_secs(1)),
             client_auth: None,
             sni_pairs: Vec::new(),
+            hsts: None,
         }
+    }
+
+    /// Send `Strict-Transport-Security: max-age=…` (with `; includeSubDomains` when
+    /// `include_subdomains`) on every answer of a TLS listener (see [`TlsConfig::hsts`]).
+    pub fn hsts(mut self, max_age: Duration, include_subdomains: bool) -> Self {
+        self.hsts = Some((max_age, include_subdomains));
+        self
     }
 
     /// Serve the certificate chain and key of these PEM files to clients that ask for one of

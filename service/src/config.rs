@@ -140,6 +140,25 @@ pub struct Config {
     /// says which): say, for a health check or a proxy on the same host.
     #[arg(long, env = "PLAIN_PORT", value_name = "PORT", requires = "tls_cert")]
     pub plain_port: Option<u16>,
+    /// The plain port (`--plain-port`) answers every request `308 Permanent Redirect` to the
+    /// same host and target on the HTTPS port, instead of serving it.
+    #[arg(
+        long,
+        env = "TLS_REDIRECT",
+        default_value_t = false,
+        default_missing_value = "true",
+        num_args = 0..=1,
+        require_equals = true,
+        action = clap::ArgAction::Set,
+        value_parser = clap::builder::BoolishValueParser::new(),
+        value_name = "BOOL",
+        requires = "plain_port"
+    )]
+    pub tls_redirect: bool,
+    /// With TLS, every HTTPS answer carries `Strict-Transport-Security: max-age=SECONDS`
+    /// (never a plain one); none by default.
+    #[arg(long, env = "HSTS_MAX_AGE", value_name = "SECONDS", requires = "tls_cert")]
+    pub hsts_max_age: Option<u64>,
     /// A PEM file with the CA certificates a client certificate must chain to: with it, TLS
     /// clients are asked for one (see `--tls-client-auth`); reloaded with the pair.
     #[arg(long, env = "TLS_CLIENT_CA", value_name = "FILE", requires = "tls_cert")]
@@ -248,6 +267,10 @@ impl Config {
         match (&self.tls_cert, &self.tls_key) {
             (Some(cert), Some(key)) => {
                 let tls = ferrapi::tls::TlsConfig::from_pem_files(cert, key);
+                let tls = match self.hsts_max_age {
+                    Some(seconds) => tls.hsts(std::time::Duration::from_secs(seconds), false),
+                    None => tls,
+                };
                 Some(match &self.tls_client_ca {
                     Some(ca) => tls.client_auth(
                         ca,
@@ -296,6 +319,29 @@ mod tests {
         );
         let plain = Config::try_parse_from(["resource-api"]).ok();
         assert!(plain.is_some_and(|config| config.tls().is_none()));
+    }
+
+    #[test]
+    fn redirect_and_hsts_need_tls() {
+        let tls = ["resource-api", "--tls-cert", "c.pem", "--tls-key", "k.pem"];
+        let with = |more: &[&'static str]| Config::try_parse_from(tls.iter().chain(more));
+        let hsts = with(&["--hsts-max-age", "600"])
+            .ok()
+            .and_then(|config| config.tls());
+        assert_eq!(
+            hsts.and_then(|tls| tls.hsts),
+            Some((std::time::Duration::from_secs(600), false))
+        );
+        let redirect = with(&["--plain-port", "0", "--tls-redirect"]).ok();
+        assert!(redirect.is_some_and(|config| config.tls_redirect));
+        assert!(
+            with(&["--tls-redirect"]).is_err(),
+            "a redirect without a plain port"
+        );
+        assert!(
+            Config::try_parse_from(["resource-api", "--hsts-max-age", "600"]).is_err(),
+            "HSTS without TLS"
+        );
     }
 
     #[test]

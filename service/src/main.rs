@@ -150,7 +150,14 @@ async fn serve() -> ExitCode {
     };
     let plain = match config.plain_port {
         Some(port) => server
-            .also_bind((config.host.as_str(), port), Scheme::Http)
+            .also_bind(
+                (config.host.as_str(), port),
+                if config.tls_redirect {
+                    Scheme::HttpRedirect
+                } else {
+                    Scheme::Http
+                },
+            )
             .await
             .map(|_| ())
             .map_err(|err| (err, port)),

@@ -49,7 +49,13 @@
 //!   connection is placed under the connection limit at accept like a plain one, does its
 //!   handshake within `handshake_timeout` while idle (closed for room like a connection reading
 //!   a head), then is served by the same code over the decrypted stream, its protocol the one
-//!   ALPN chose.
+//!   ALPN chose;
+//! - a plain listener may send every request to HTTPS instead ([`Scheme::HttpRedirect`],
+//!   `redirect.rs`): its connections keep every protection of a plain one, but their requests
+//!   are answered 308 without the app; with HSTS asked for (`TlsConfig::hsts`), a TLS
+//!   connection's answers carry `Strict-Transport-Security` (`tls/hsts.rs`). Either wraps or
+//!   replaces the app's service for the connections that need it only: a plain connection is
+//!   served by the same code as before, and pays for neither.
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -75,6 +81,8 @@ mod h2;
 mod io;
 mod listener;
 mod protocol;
+#[cfg(feature = "tls")]
+mod redirect;
 mod refusals;
 mod served;
 mod strict;
@@ -118,6 +126,11 @@ pub enum Scheme {
     /// TLS, with HTTP/2 or HTTP/1.1 chosen by ALPN (the `tls` feature, and [`App::tls`]).
     #[cfg(feature = "tls")]
     Https,
+    /// Plain HTTP that answers every request `308 Permanent Redirect` to the same host and
+    /// target over HTTPS, on the port of the server's first TLS listener (omitted when 443);
+    /// the app never sees these requests. Needs the app's [`App::tls`].
+    #[cfg(feature = "tls")]
+    HttpRedirect,
 }
 
 impl Scheme {
@@ -127,6 +140,17 @@ impl Scheme {
             Scheme::Http => "http",
             #[cfg(feature = "tls")]
             Scheme::Https => "https",
+            #[cfg(feature = "tls")]
+            Scheme::HttpRedirect => "http",
+        }
+    }
+
+    /// What the log adds after the address.
+    fn note(self) -> &'static str {
+        match self {
+            #[cfg(feature = "tls")]
+            Scheme::HttpRedirect => " (redirecting to https)",
+            _ => "",
         }
     }
 }
@@ -255,7 +279,7 @@ impl Server {
 
     /// Bind `addr` too, speaking `scheme` (say, a plain listener beside the TLS one, or the
     /// reverse); returns the address bound. Every listener shares the server's limits.
-    /// [`Scheme::Https`] needs the app's [`App::tls`].
+    /// [`Scheme::Https`] and [`Scheme::HttpRedirect`] need the app's [`App::tls`].
     pub async fn also_bind(
         &mut self,
         addr: impl ToSocketAddrs,
@@ -265,6 +289,12 @@ impl Server {
         if scheme == Scheme::Https && self.tls.is_none() {
             return Err(ServeError::Tls(
                 "a TLS listener needs a certificate: App::tls".to_owned(),
+            ));
+        }
+        #[cfg(feature = "tls")]
+        if scheme == Scheme::HttpRedirect && self.tls.is_none() {
+            return Err(ServeError::Tls(
+                "a listener redirecting to HTTPS needs a TLS listener: App::tls".to_owned(),
             ));
         }
         let listener = listener::listen(addr).await.map_err(ServeError::Bind)?;
@@ -307,7 +337,11 @@ impl Server {
         }
         for listening in &listeners {
             if let Ok(addr) = listening.listener.local_addr() {
-                tracing::info!("listening on {}://{addr}", listening.scheme.name());
+                tracing::info!(
+                    "listening on {}://{addr}{}",
+                    listening.scheme.name(),
+                    listening.scheme.note()
+                );
             }
         }
 
@@ -352,6 +386,13 @@ impl Server {
         let reporter = refusals.spawn_reporter();
         #[cfg(feature = "tls")]
         let reloader = tls.as_ref().map(|tls| tls.spawn_reloader());
+        // Redirects go to the first TLS listener's port.
+        #[cfg(feature = "tls")]
+        let redirect = listeners
+            .iter()
+            .find(|listening| listening.scheme == Scheme::Https)
+            .and_then(|listening| listening.listener.local_addr().ok())
+            .map(|addr| redirect::Redirect::to_port(addr.port()));
         let accept = Accept {
             listeners,
             protocols,
@@ -360,6 +401,8 @@ impl Server {
             drain: Drain::default(),
             #[cfg(feature = "tls")]
             tls,
+            #[cfg(feature = "tls")]
+            redirect,
         };
         accept.until(shutdown, shutdown_timeout).await;
         after.run(shutdown_timeout).await;
@@ -381,6 +424,9 @@ struct Accept {
     drain: Drain,
     #[cfg(feature = "tls")]
     tls: Option<Arc<tls::Tls>>,
+    /// Where a [`Scheme::HttpRedirect`] listener sends requests.
+    #[cfg(feature = "tls")]
+    redirect: Option<Arc<redirect::Redirect>>,
 }
 
 /// One listener's accept loop (it never ends; the server drops it at shutdown).
@@ -455,6 +501,23 @@ impl Accept {
                         self.service.clone(),
                         open,
                         (place, state),
+                        Answering::default(),
+                    ));
+                }
+                #[cfg(feature = "tls")]
+                Scheme::HttpRedirect => {
+                    // No TLS listener (a server bound only this one): nothing to send to.
+                    let Some(to) = &self.redirect else { continue };
+                    tokio::spawn(serve_connection(
+                        stream,
+                        self.protocols.clone(),
+                        self.service.clone(),
+                        open,
+                        (place, state),
+                        Answering {
+                            redirect: Some(to.clone()),
+                            ..Answering::default()
+                        },
                     ));
                 }
                 #[cfg(feature = "tls")]
@@ -508,13 +571,14 @@ async fn serve_connection(
     service: Service,
     open: Open,
     (place, state): (Option<ConnPlace>, Arc<ConnState>),
+    answering: Answering,
 ) {
     std::future::poll_fn(|cx| {
         state.set_waker(cx.waker());
         std::task::Poll::Ready(())
     })
     .await;
-    serve_protocol(stream, &protocols, service, open, &state, (None, None)).await;
+    serve_protocol(stream, &protocols, service, open, &state, (None, answering)).await;
     if state.left() {
         protocols.gate.refusals().count(Refusal::Evicted);
     }
@@ -573,7 +637,12 @@ async fn serve_tls_connection(
         .peer_certificates()
         .and_then(<[_]>::first)
         .map(|der| crate::extract::ClientCert::from_der(der));
-    serve_protocol(stream, &protocols, service, open, &state, (expected, peer)).await;
+    let answering = Answering {
+        peer,
+        hsts: tls.hsts().cloned(),
+        redirect: None,
+    };
+    serve_protocol(stream, &protocols, service, open, &state, (expected, answering)).await;
     if state.left() {
         protocols.gate.refusals().count(Refusal::Evicted);
     }
@@ -591,27 +660,33 @@ fn leaving(state: &ConnState) -> impl Future<Output = ()> + '_ {
     })
 }
 
-/// The client certificate a TLS handshake verified (nothing without the `tls` feature).
-#[cfg(feature = "tls")]
-type Peer = crate::extract::ClientCert;
-#[cfg(not(feature = "tls"))]
-type Peer = std::convert::Infallible;
+/// Who answers a connection's requests: the app (nothing set), over TLS with the client
+/// certificate its handshake verified and HSTS when asked for, or the redirect to HTTPS.
+#[derive(Default)]
+struct Answering {
+    #[cfg(feature = "tls")]
+    peer: Option<crate::extract::ClientCert>,
+    #[cfg(feature = "tls")]
+    hsts: Option<hyper::header::HeaderValue>,
+    #[cfg(feature = "tls")]
+    redirect: Option<Arc<redirect::Redirect>>,
+}
 
 /// Decide the connection's protocol from its first bytes, then serve it with hyper; `expected`
 /// is the protocol its TLS handshake chose (by ALPN), which the first bytes must speak, and
-/// `peer` the client certificate it verified.
+/// `answering` who answers its requests.
 async fn serve_protocol<S>(
     mut stream: S,
     protocols: &Protocols,
     service: Service,
     open: Open,
     state: &Arc<ConnState>,
-    (expected, peer): (Option<Protocol>, Option<Peer>),
+    (expected, answering): (Option<Protocol>, Answering),
 ) where
     S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
 {
     #[cfg(not(feature = "tls"))]
-    let _ = peer;
+    let Answering {} = answering;
     let leave = leaving(state);
     let sniffed = tokio::select! {
         sniffed = tokio::time::timeout(protocols.first_bytes_timeout, sniff(&mut stream)) => sniffed,
@@ -653,9 +728,24 @@ async fn serve_protocol<S>(
                 protocols.write_timeout,
                 state.clone(),
             ));
+            #[cfg(feature = "tls")]
+            if let Some(to) = answering.redirect {
+                let refusals = gate.refusals().clone();
+                let service = redirect::RedirectService::http1(to, refusals, (verdicts, state.clone()));
+                let connection = protocols.http1.serve_connection(io, service);
+                let outcome = open.serve(connection, |c| c.graceful_shutdown()).await;
+                return ended(protocols, outcome);
+            }
             let service = ConnService::http1(service, gate, protocols.body_rules, (verdicts, state.clone()));
             #[cfg(feature = "tls")]
-            let service = service.with_peer(peer);
+            let service = service.with_peer(answering.peer);
+            #[cfg(feature = "tls")]
+            if let Some(hsts) = answering.hsts {
+                let service = tls::WithHsts::new(service, hsts);
+                let connection = protocols.http1.serve_connection(io, service).with_upgrades();
+                let outcome = open.serve(connection, |c| c.graceful_shutdown()).await;
+                return ended(protocols, outcome);
+            }
             // `with_upgrades`: a WebSocket route's 101 hands the connection over to it. It costs
             // a connection that upgrades nothing one check when it ends (measured with callgrind).
             let connection = protocols.http1.serve_connection(io, service).with_upgrades();
@@ -670,20 +760,62 @@ async fn serve_protocol<S>(
                 state.clone(),
             ));
             let activity = Activity::new(state.clone());
+            #[cfg(feature = "tls")]
+            if let Some(to) = answering.redirect {
+                let refusals = gate.refusals().clone();
+                let service = redirect::RedirectService::http2(to, refusals, activity.clone());
+                return ended(
+                    protocols,
+                    serve_http2(protocols, &open, io, service, activity).await,
+                );
+            }
             let service = ConnService::http2(service, gate, protocols.body_rules, activity.clone());
             #[cfg(feature = "tls")]
-            let service = service.with_peer(peer);
-            let connection = protocols.http2.serve_connection(io, service);
-            let connection = IdleClose::new(
-                connection,
-                |c| c.graceful_shutdown(),
-                activity,
-                protocols.idle_timeout,
-                protocols.write_timeout,
-            );
-            open.serve(connection, |c| c.graceful_shutdown()).await
+            let service = service.with_peer(answering.peer);
+            #[cfg(feature = "tls")]
+            if let Some(hsts) = answering.hsts {
+                let service = tls::WithHsts::new(service, hsts);
+                return ended(
+                    protocols,
+                    serve_http2(protocols, &open, io, service, activity).await,
+                );
+            }
+            serve_http2(protocols, &open, io, service, activity).await
         }
     };
+    ended(protocols, outcome);
+}
+
+/// Serve an HTTP/2 connection with `service` (the app's, or one wrapping or replacing it).
+async fn serve_http2<I, Svc, B>(
+    protocols: &Protocols,
+    open: &Open,
+    io: I,
+    service: Svc,
+    activity: Arc<Activity>,
+) -> Result<(), hyper::Error>
+where
+    I: hyper::rt::Read + hyper::rt::Write + Unpin,
+    Svc: hyper::service::HttpService<hyper::body::Incoming, ResBody = B>,
+    Svc::Future: Send + 'static,
+    B: hyper::body::Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+    StreamExecutor: hyper::rt::bounds::Http2ServerConnExec<Svc::Future, B>,
+{
+    let connection = protocols.http2.serve_connection(io, service);
+    let connection = IdleClose::new(
+        connection,
+        |c| c.graceful_shutdown(),
+        activity,
+        protocols.idle_timeout,
+        protocols.write_timeout,
+    );
+    open.serve(connection, |c| c.graceful_shutdown()).await
+}
+
+/// Count and log how a connection ended.
+fn ended(protocols: &Protocols, outcome: Result<(), hyper::Error>) {
     if let Err(err) = outcome {
         if is_write_stall(&err) {
             protocols.gate.refusals().count(Refusal::WriteTimeout);

@@ -76,6 +76,50 @@ async fn the_generated_client_calls_the_service_over_tls_beside_plain_http() {
     assert_ne!(service.addr, https);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_plain_port_redirects_to_https_which_sends_hsts() {
+    let dir = TempDir::new("tls_redirect");
+    let pem = certificate(&dir, "server");
+    let path = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+    let (cert, key) = (path("server.crt"), path("server.key"));
+    // The redirect by its flag, HSTS by its environment variable.
+    let service = Service::start_env(
+        &dir.sqlite("items.db"),
+        "a",
+        "info",
+        &[
+            "--tls-cert",
+            &cert,
+            "--tls-key",
+            &key,
+            "--plain-port",
+            "0",
+            "--tls-redirect",
+        ],
+        &[("HSTS_MAX_AGE", "31536000")],
+    );
+    let https = https_addr(&service);
+    let plain = ferrapi_tests::client::get(service.addr, "/item/42?x=1").await;
+    assert_eq!(plain.status, 308);
+    assert_eq!(
+        plain.header("location"),
+        Some(format!("https://127.0.0.1:{}/item/42?x=1", https.port()).as_str())
+    );
+    assert_eq!(plain.header("strict-transport-security"), None);
+    let api = Client::from_client(
+        ferrapi_client::Client::builder(&format!("https://localhost:{}", https.port()))
+            .root_certificates(pem.as_bytes())
+            .build()
+            .expect("a client"),
+    );
+    let answer = api.read_item(42).await.expect("an answer over TLS");
+    assert!(matches!(answer.body(), ReadItemResponse::Ok(item) if item.id == 42));
+    assert_eq!(
+        answer.header("strict-transport-security"),
+        Some("max-age=31536000")
+    );
+}
+
 /// A CA written to `dir` as `clients-ca.pem`, and a client certificate and key it issued (PEM).
 fn client_identity(dir: &TempDir) -> (String, String) {
     let mut ca = rcgen::CertificateParams::new(Vec::<String>::new()).expect("params");

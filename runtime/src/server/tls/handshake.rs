@@ -34,6 +34,8 @@ pub(crate) struct Tls {
     reload: Arc<Reload>,
     places: Arc<Places>,
     timeout: Duration,
+    /// `Strict-Transport-Security`'s value, when the app asked for HSTS.
+    hsts: Option<hyper::header::HeaderValue>,
 }
 
 impl std::fmt::Debug for Tls {
@@ -60,12 +62,18 @@ impl Tls {
             reload,
             places: Places::new(settings.max_handshakes),
             timeout: settings.handshake_timeout,
+            hsts: settings.hsts.map(super::hsts::value),
         }))
     }
 
     /// The time a handshake may take.
     pub(crate) fn timeout(&self) -> Duration {
         self.timeout
+    }
+
+    /// The `Strict-Transport-Security` value of the listener's answers, if any.
+    pub(crate) fn hsts(&self) -> Option<&hyper::header::HeaderValue> {
+        self.hsts.as_ref()
     }
 
     /// Reload the pair on `SIGHUP` and when its files change, until the guard is dropped.

@@ -21,12 +21,16 @@
 //! - the pair is reloaded without a restart, on `SIGHUP` and when its files change
 //!   (`reload.rs`): new handshakes use the new pair, open connections keep theirs, a bad pair is
 //!   refused with a log line and the old one kept;
+//! - with `TlsConfig::hsts`, every answer of a TLS connection carries `Strict-Transport-Security`
+//!   (`hsts.rs`), a plain connection's never;
 //! - a failed or late handshake is counted (`http_refusals{reason="tls_handshake"}`) and
 //!   reported once a second, like every other refusal.
 
 mod certs;
 mod handshake;
+mod hsts;
 mod places;
 mod reload;
 
 pub(crate) use handshake::Tls;
+pub(crate) use hsts::WithHsts;

@@ -137,8 +137,12 @@ pub struct Answer {
     pub version: hyper::Version,
     /// Its status.
     pub status: u16,
-    /// Its body.
+    /// Its headers.
+    pub headers: hyper::HeaderMap,
+    /// Its body, as text.
     pub body: String,
+    /// Its body's bytes.
+    pub bytes: Vec<u8>,
 }
 
 /// `GET path` on a new TLS connection, over HTTP/2 when ALPN chose `h2`, else HTTP/1.1.
@@ -173,6 +177,7 @@ pub async fn get(addr: SocketAddr, connector: &TlsConnector, path: &str) -> std:
     };
     let version = response.version();
     let status = response.status().as_u16();
+    let headers = response.headers().clone();
     let body = response
         .into_body()
         .collect()
@@ -184,7 +189,9 @@ pub async fn get(addr: SocketAddr, connector: &TlsConnector, path: &str) -> std:
         tls,
         version,
         status,
+        headers,
         body: String::from_utf8_lossy(&body).into_owned(),
+        bytes: body.to_vec(),
     })
 }
 
