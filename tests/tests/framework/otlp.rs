@@ -1,16 +1,13 @@
 //! Spans exported over OTLP/HTTP to a real receiver on 127.0.0.1 (`OtlpExporter`, the `otlp`
-//! feature): a hyper server that decodes each POST with `opentelemetry-proto`'s types, as a
-//! collector does. Checked: the spans of requests (names, attributes, the caller's trace and
+//! feature): `ferrapi_tests::otlp`'s receiver, a hyper server that decodes each POST with
+//! `opentelemetry-proto`'s types, as a collector does. Checked: the spans of requests (names, attributes, the caller's trace and
 //! parent span id, the resource's `service.name`), the content type and configured headers, the
 //! drain at shutdown; and that a receiver that is down (connection refused) or slow (answers
 //! after 30 s) changes nothing for requests, its spans dropped and counted in `/metrics`.
 
-use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use bytes::Bytes;
 use ferrapi::metrics::Metrics;
 use ferrapi::prelude::*;
 use ferrapi::trace::otlp::{OtlpConfig, OtlpExporter};
@@ -18,17 +15,7 @@ use ferrapi::trace::{Resource, Tracing};
 use ferrapi::App;
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::client::{get, send};
-use http_body_util::{BodyExt, Full};
-use hyper::body::Incoming;
-use hyper::server::conn::http1;
-use hyper::service::service_fn;
-use hyper::{Request, Response};
-use hyper_util::rt::TokioIo;
-use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
-use opentelemetry_proto::tonic::common::v1::any_value::Value as Any;
-use opentelemetry_proto::tonic::common::v1::KeyValue;
-use opentelemetry_proto::tonic::trace::v1::{span::SpanKind, Span};
-use prost::Message;
+use ferrapi_tests::otlp::{hex, int, receiver, string, SpanKind};
 use tokio::net::TcpListener;
 
 #[get("/items/{id}")]
@@ -38,109 +25,6 @@ async fn read_item(id: i64) -> Json<Value> {
 
 const TRACE: &str = "4bf92f3577b34da6a3ce929d0e0e4736";
 const PARENT: &str = "00f067aa0ba902b7";
-
-/// What a receiver got: per POST, its content type, `x-tenant` and decoded body.
-#[derive(Clone, Default)]
-struct Received(Arc<Mutex<Vec<(String, String, ExportTraceServiceRequest)>>>);
-
-impl Received {
-    fn posts(&self) -> Vec<(String, String, ExportTraceServiceRequest)> {
-        self.0.lock().unwrap().clone()
-    }
-
-    /// The spans received, with their resource's `service.name`.
-    fn spans(&self) -> Vec<(String, Span)> {
-        let mut out = Vec::new();
-        for (_, _, request) in self.posts() {
-            for group in request.resource_spans {
-                let service = group
-                    .resource
-                    .as_ref()
-                    .and_then(|r| string(&r.attributes, "service.name"))
-                    .unwrap_or_default();
-                for scope in group.scope_spans {
-                    out.extend(scope.spans.into_iter().map(|s| (service.clone(), s)));
-                }
-            }
-        }
-        out
-    }
-
-    /// Wait up to 10 s for `count` spans.
-    async fn wait_for(&self, count: usize) -> Vec<(String, Span)> {
-        let start = Instant::now();
-        loop {
-            let spans = self.spans();
-            if spans.len() >= count || start.elapsed() > Duration::from_secs(10) {
-                return spans;
-            }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    }
-}
-
-/// A receiver on 127.0.0.1 answering each POST after `delay` (200, empty body).
-async fn receiver(delay: Duration) -> (SocketAddr, Received) {
-    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let received = Received::default();
-    let sink = received.clone();
-    tokio::spawn(async move {
-        while let Ok((stream, _)) = listener.accept().await {
-            let sink = sink.clone();
-            tokio::spawn(async move {
-                let service = service_fn(move |request: Request<Incoming>| {
-                    let sink = sink.clone();
-                    async move {
-                        let header = |name: &str| {
-                            request
-                                .headers()
-                                .get(name)
-                                .and_then(|v| v.to_str().ok())
-                                .unwrap_or_default()
-                                .to_owned()
-                        };
-                        let (kind, tenant) = (header("content-type"), header("x-tenant"));
-                        assert_eq!(request.uri().path(), "/v1/traces");
-                        let body = request.into_body().collect().await.unwrap().to_bytes();
-                        let decoded = ExportTraceServiceRequest::decode(body).expect("a valid OTLP request");
-                        sink.0.lock().unwrap().push((kind, tenant, decoded));
-                        tokio::time::sleep(delay).await;
-                        Ok::<_, Infallible>(Response::new(Full::new(Bytes::new())))
-                    }
-                });
-                let _ = http1::Builder::new()
-                    .serve_connection(TokioIo::new(stream), service)
-                    .await;
-            });
-        }
-    });
-    (addr, received)
-}
-
-fn string(attributes: &[KeyValue], key: &str) -> Option<String> {
-    attributes
-        .iter()
-        .find(|kv| kv.key == key)
-        .and_then(|kv| match &kv.value.as_ref()?.value {
-            Some(Any::StringValue(s)) => Some(s.clone()),
-            _ => None,
-        })
-}
-
-fn int(attributes: &[KeyValue], key: &str) -> Option<i64> {
-    attributes
-        .iter()
-        .find(|kv| kv.key == key)
-        .and_then(|kv| match &kv.value.as_ref()?.value {
-            Some(Any::IntValue(i)) => Some(*i),
-            _ => None,
-        })
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
 
 /// An app exporting to `exporter`, with its counters in `/metrics`.
 async fn serve(exporter: &OtlpExporter) -> SocketAddr {
