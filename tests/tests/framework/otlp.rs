@@ -106,6 +106,8 @@ async fn the_spans_of_requests_reach_a_real_receiver() {
         .find(|s| int(&s.attributes, "http.response.status_code") == Some(404))
         .unwrap();
     assert_eq!(unrouted.name, "GET", "no route: the method alone");
+    // Counted when the answer is read, just after the receiver recorded the body.
+    wait_until(|| exporter.exported() == 3).await;
     assert_eq!(exporter.exported(), 3);
     let scrape = get(addr, "/metrics").await.text();
     assert!(scrape.contains("otlp_spans_exported_total 3"), "{scrape}");
