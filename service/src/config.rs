@@ -221,6 +221,13 @@ pub struct Config {
         value_name = "BOOL"
     )]
     pub trace_request_ids: bool,
+    /// Export the spans of sampled requests over OTLP/HTTP (protobuf) to the collector at this
+    /// base URL (`http://collector:4318`; `/v1/traces` is appended unless
+    /// `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` names the full URL); turns tracing on. Batched off
+    /// the request path (`OTEL_BSP_*`, `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_EXPORTER_OTLP_TIMEOUT`);
+    /// a collector that is down or slow drops spans, counted in `/metrics`, never requests.
+    #[arg(long, env = "OTEL_EXPORTER_OTLP_ENDPOINT", value_name = "URL")]
+    pub otlp_endpoint: Option<String>,
 }
 
 fn parse_trace_response(value: &str) -> Result<ResponseHeader, String> {

@@ -14,6 +14,7 @@ use clap::Parser;
 use ferrapi::logging::Logging;
 use ferrapi::metrics::Metrics;
 use ferrapi::serve::Scheme;
+use ferrapi::trace::otlp::{OtlpConfig, OtlpExporter};
 use ferrapi::trace::Tracing;
 use resource_api::config::Config;
 use resource_api::store::{MeteredStore, Store};
@@ -72,6 +73,20 @@ const TRIM_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 fn malloc_settings() {}
 
+/// How long the spans still queued at shutdown may take to reach the collector.
+const OTLP_DRAIN: Duration = Duration::from_secs(5);
+
+/// The OTLP exporter for `--otlp-endpoint` `base`: the standard variables read, the traces URL
+/// `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` when set (the specification's precedence), else `base`
+/// with `/v1/traces`.
+fn otlp_exporter(base: &str) -> Result<OtlpExporter, String> {
+    let mut otlp = OtlpConfig::from_env();
+    if std::env::var_os("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT").is_none() {
+        otlp = otlp.endpoint(&format!("{}/v1/traces", base.trim_end_matches('/')))?;
+    }
+    OtlpExporter::start(otlp)
+}
+
 fn main() -> ExitCode {
     // Before the runtime's threads start allocating.
     malloc_settings();
@@ -125,16 +140,29 @@ async fn serve() -> ExitCode {
         .connection_body_share((config.connection_body_share > 0).then_some(config.connection_body_share))
         .request_ids(config.request_ids)
         .strict_http1(config.strict_http1);
+    let exporter = match config.otlp_endpoint.as_deref().map(otlp_exporter).transpose() {
+        Ok(exporter) => exporter,
+        Err(err) => {
+            ferrapi::logging::flush();
+            eprintln!("resource-api: --otlp-endpoint: {err}");
+            return ExitCode::from(2);
+        }
+    };
+    if let (Some(metrics), Some(exporter)) = (&mut metrics, &exporter) {
+        exporter.register(metrics.registry());
+    }
     if let Some(metrics) = metrics {
         app = app.metrics(metrics);
     }
-    if config.tracing {
-        app = app.tracing(
-            Tracing::from_env()
-                .trust_parent(config.trust_trace_parent)
-                .response_header(config.trace_response)
-                .trace_request_ids(config.trace_request_ids),
-        );
+    if config.tracing || exporter.is_some() {
+        let mut tracing = Tracing::from_env()
+            .trust_parent(config.trust_trace_parent)
+            .response_header(config.trace_response)
+            .trace_request_ids(config.trace_request_ids);
+        if let Some(exporter) = &exporter {
+            tracing = tracing.exporter(exporter.clone());
+        }
+        app = app.tracing(tracing);
     }
     if let Some(tls) = config.tls() {
         app = app.tls(tls);
@@ -166,6 +194,9 @@ async fn serve() -> ExitCode {
     match plain {
         Ok(()) => {
             server.run().await;
+            if let Some(exporter) = exporter {
+                exporter.shutdown(OTLP_DRAIN).await;
+            }
             ExitCode::SUCCESS
         }
         Err((err, port)) => {

@@ -8,6 +8,7 @@ pub mod client;
 pub mod forms;
 pub mod inputs;
 pub mod observed;
+pub mod otlp;
 pub mod process;
 pub mod snapshot;
 pub mod uploads;

@@ -6,7 +6,7 @@
 //! written), `tracestate` and `baggage` (read when asked), `sampler` (OpenTelemetry's samplers,
 //! and whom to trust), `context` ([`TraceContext`], what a route takes as an argument), `span`
 //! (a finished span and the [`SpanExporter`] it is handed to), `resource` (the process's
-//! attributes, [`Resource`]).
+//! attributes, [`Resource`]), `otlp` (with the `otlp` feature: the OTLP/HTTP exporter).
 //!
 //! Rules enforced here:
 //! - a request of an app with tracing on ([`Tracing`], `App::tracing`) gets [`TraceIds`] before
@@ -31,6 +31,8 @@ use hyper::HeaderMap;
 mod baggage;
 mod context;
 mod ids;
+#[cfg(feature = "otlp")]
+pub mod otlp;
 mod resource;
 mod sampler;
 mod span;

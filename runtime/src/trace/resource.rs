@@ -101,7 +101,7 @@ impl Resource {
 }
 
 /// The pairs of an `OTEL_RESOURCE_ATTRIBUTES` value, or why it is malformed.
-fn parse_attributes(list: &str) -> Result<Vec<(String, String)>, String> {
+pub(super) fn parse_attributes(list: &str) -> Result<Vec<(String, String)>, String> {
     let mut pairs = Vec::new();
     for entry in list.split(',').map(str::trim).filter(|e| !e.is_empty()) {
         let Some((key, value)) = entry.split_once('=') else {

@@ -47,6 +47,7 @@ mod memory_budget;
 mod observability;
 mod openapi_document;
 mod openapi_schema;
+mod otlp;
 mod paging;
 mod problem_details;
 mod recorded;

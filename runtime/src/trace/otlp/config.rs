@@ -1,0 +1,254 @@
+//! Where and how spans are exported: [`OtlpConfig`], from the standard `OTEL_EXPORTER_OTLP_*` and
+//! `OTEL_BSP_*` variables or set in code.
+//!
+//! Rules enforced here (OpenTelemetry's SDK environment and OTLP exporter specifications):
+//! - `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` is used as it is; `OTEL_EXPORTER_OTLP_ENDPOINT` gets
+//!   `/v1/traces` appended; without either, `http://localhost:4318/v1/traces`;
+//! - `OTEL_EXPORTER_OTLP_(TRACES_)HEADERS` is `key=value` pairs, values percent-decoded, as
+//!   `OTEL_RESOURCE_ATTRIBUTES`; `OTEL_EXPORTER_OTLP_(TRACES_)TIMEOUT` and
+//!   `OTEL_BSP_SCHEDULE_DELAY` are milliseconds;
+//! - a value that cannot be used keeps its default, with a warning, never a failure.
+
+use std::time::Duration;
+
+use hyper::header::{HeaderName, HeaderValue};
+use hyper::Uri;
+
+use super::super::resource::parse_attributes;
+
+/// The default endpoint: a collector on this host, OTLP/HTTP's port.
+const DEFAULT_ENDPOINT: &str = "http://localhost:4318/v1/traces";
+
+/// How the OTLP exporter sends spans (see the module rules for the variables).
+#[derive(Debug, Clone)]
+pub struct OtlpConfig {
+    pub(super) endpoint: Uri,
+    pub(super) headers: Vec<(HeaderName, HeaderValue)>,
+    pub(super) timeout: Duration,
+    pub(super) max_queue_size: usize,
+    pub(super) max_export_batch_size: usize,
+    pub(super) schedule_delay: Duration,
+}
+
+impl Default for OtlpConfig {
+    /// `http://localhost:4318/v1/traces`, no headers, 10 s timeout, a queue of 2048 spans,
+    /// batches of up to 512 sent at least every 5 s (the specification's defaults).
+    fn default() -> Self {
+        OtlpConfig {
+            endpoint: Uri::from_static(DEFAULT_ENDPOINT),
+            headers: Vec::new(),
+            timeout: Duration::from_secs(10),
+            max_queue_size: 2048,
+            max_export_batch_size: 512,
+            schedule_delay: Duration::from_secs(5),
+        }
+    }
+}
+
+impl OtlpConfig {
+    /// The settings the environment gives; a value it cannot use is logged as a warning and its
+    /// default kept.
+    pub fn from_env() -> Self {
+        let (config, warnings) = Self::from_lookup(|name| std::env::var(name).ok());
+        for warning in warnings {
+            tracing::warn!("{warning}");
+        }
+        config
+    }
+
+    /// [`OtlpConfig::from_env`] with the variables from `lookup`; the warnings returned.
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> (Self, Vec<String>) {
+        let mut config = OtlpConfig::default();
+        let mut warnings = Vec::new();
+        let get = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
+        let endpoint = match get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") {
+            Some(full) => Some(("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", full.trim().to_owned())),
+            None => get("OTEL_EXPORTER_OTLP_ENDPOINT")
+                .map(|base| ("OTEL_EXPORTER_OTLP_ENDPOINT", traces_url(base.trim()))),
+        };
+        if let Some((name, url)) = endpoint {
+            match parse_endpoint(&url) {
+                Ok(uri) => config.endpoint = uri,
+                Err(why) => warnings.push(format!("{name}: {why}; using {DEFAULT_ENDPOINT}")),
+            }
+        }
+        for name in ["OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRACES_HEADERS"] {
+            if let Some(list) = get(name) {
+                match parse_headers(&list) {
+                    Ok(headers) => {
+                        for (key, value) in headers {
+                            config.headers.retain(|(k, _)| *k != key);
+                            config.headers.push((key, value));
+                        }
+                    }
+                    Err(why) => warnings.push(format!("{name} left out: {why}")),
+                }
+            }
+        }
+        let millis = |name: &str, warnings: &mut Vec<String>| {
+            get(name).and_then(|v| match v.trim().parse::<u64>() {
+                Ok(ms) => Some(Duration::from_millis(ms)),
+                Err(_) => {
+                    warnings.push(format!(
+                        "{name}: {v:?} is not a number of milliseconds; default kept"
+                    ));
+                    None
+                }
+            })
+        };
+        if let Some(t) = millis("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", &mut warnings)
+            .or_else(|| millis("OTEL_EXPORTER_OTLP_TIMEOUT", &mut warnings))
+        {
+            config.timeout = t;
+        }
+        if let Some(d) = millis("OTEL_BSP_SCHEDULE_DELAY", &mut warnings) {
+            config.schedule_delay = d;
+        }
+        for (name, slot) in [
+            ("OTEL_BSP_MAX_QUEUE_SIZE", &mut config.max_queue_size),
+            (
+                "OTEL_BSP_MAX_EXPORT_BATCH_SIZE",
+                &mut config.max_export_batch_size,
+            ),
+        ] {
+            if let Some(v) = get(name) {
+                match v.trim().parse::<usize>() {
+                    Ok(n) if n > 0 => *slot = n,
+                    _ => warnings.push(format!("{name}: {v:?} is not a positive count; default kept")),
+                }
+            }
+        }
+        // The specification: a batch is never larger than the queue.
+        config.max_export_batch_size = config.max_export_batch_size.min(config.max_queue_size);
+        (config, warnings)
+    }
+
+    /// Send to `endpoint`, the full URL of the traces resource (`http://collector:4318/v1/traces`).
+    /// Only `http://`: this exporter has no TLS client.
+    pub fn endpoint(mut self, endpoint: &str) -> Result<Self, String> {
+        self.endpoint = parse_endpoint(endpoint)?;
+        Ok(self)
+    }
+
+    /// Send `name: value` with every export (an API key, a tenant).
+    pub fn header(mut self, name: HeaderName, value: HeaderValue) -> Self {
+        self.headers.push((name, value));
+        self
+    }
+
+    /// Give up an export after `timeout` (default 10 s): its spans are dropped and counted.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Hold at most `size` spans waiting (default 2048, at least 1): more are dropped and counted.
+    pub fn max_queue_size(mut self, size: usize) -> Self {
+        self.max_queue_size = size.max(1);
+        self.max_export_batch_size = self.max_export_batch_size.min(self.max_queue_size);
+        self
+    }
+
+    /// Send at most `size` spans in one export (default 512, at least 1, at most the queue's size).
+    pub fn max_export_batch_size(mut self, size: usize) -> Self {
+        self.max_export_batch_size = size.clamp(1, self.max_queue_size);
+        self
+    }
+
+    /// Send what waits at the latest `delay` after its first span arrived (default 5 s).
+    pub fn schedule_delay(mut self, delay: Duration) -> Self {
+        self.schedule_delay = delay;
+        self
+    }
+
+    /// The URL spans are sent to.
+    pub fn endpoint_uri(&self) -> &Uri {
+        &self.endpoint
+    }
+}
+
+/// `base` with the traces resource's path appended (the specification's signal path).
+fn traces_url(base: &str) -> String {
+    format!("{}/v1/traces", base.trim_end_matches('/'))
+}
+
+/// `url` as an endpoint: `http://`, with a host.
+fn parse_endpoint(url: &str) -> Result<Uri, String> {
+    let uri: Uri = url.parse().map_err(|e| format!("{url:?} is not a URL ({e})"))?;
+    match uri.scheme_str() {
+        Some("http") if uri.host().is_some() => Ok(uri),
+        Some("http") => Err(format!("{url:?} has no host")),
+        _ => Err(format!(
+            "{url:?}: only http:// endpoints are supported (no TLS client)"
+        )),
+    }
+}
+
+/// The headers of an `OTEL_EXPORTER_OTLP_HEADERS` value, or why one is unusable.
+fn parse_headers(list: &str) -> Result<Vec<(HeaderName, HeaderValue)>, String> {
+    parse_attributes(list)?
+        .into_iter()
+        .map(|(key, value)| {
+            let name = HeaderName::from_bytes(key.as_bytes())
+                .map_err(|_| format!("{key:?} is not a header name"))?;
+            let value = HeaderValue::from_str(&value)
+                .map_err(|_| format!("the value of {key:?} is not a header value"))?;
+            Ok((name, value))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vars(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
+        move |name| {
+            pairs
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| (*v).to_owned())
+        }
+    }
+
+    #[test]
+    fn the_variables_are_read_with_the_specifications_precedence() {
+        let (c, w) = OtlpConfig::from_lookup(vars(&[
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://collector:4318/"),
+            ("OTEL_EXPORTER_OTLP_HEADERS", "api-key=a%20b,x-tenant=t1"),
+            ("OTEL_EXPORTER_OTLP_TRACES_HEADERS", "x-tenant=t2"),
+            ("OTEL_EXPORTER_OTLP_TIMEOUT", "2500"),
+            ("OTEL_BSP_MAX_QUEUE_SIZE", "100"),
+            ("OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "512"),
+            ("OTEL_BSP_SCHEDULE_DELAY", "200"),
+        ]));
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(c.endpoint, "http://collector:4318/v1/traces");
+        assert_eq!(c.headers.len(), 2);
+        assert_eq!(c.headers[0].1, "a b");
+        assert_eq!(c.headers[1].1, "t2", "the traces variable wins");
+        assert_eq!(c.timeout, Duration::from_millis(2500));
+        assert_eq!((c.max_queue_size, c.max_export_batch_size), (100, 100));
+        assert_eq!(c.schedule_delay, Duration::from_millis(200));
+        let (c, _) = OtlpConfig::from_lookup(vars(&[
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://ignored:4318"),
+            ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://c:9/custom"),
+        ]));
+        assert_eq!(c.endpoint, "http://c:9/custom", "used as it is");
+    }
+
+    #[test]
+    fn unusable_values_keep_their_defaults_with_a_warning() {
+        let (c, w) = OtlpConfig::from_lookup(vars(&[
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", "https://collector:4318"),
+            ("OTEL_EXPORTER_OTLP_HEADERS", "broken"),
+            ("OTEL_EXPORTER_OTLP_TIMEOUT", "10s"),
+            ("OTEL_BSP_MAX_QUEUE_SIZE", "0"),
+        ]));
+        assert_eq!(w.len(), 4, "{w:?}");
+        assert_eq!(c.endpoint, DEFAULT_ENDPOINT);
+        assert!(c.headers.is_empty());
+        assert_eq!(c.timeout, Duration::from_secs(10));
+        assert_eq!(c.max_queue_size, 2048);
+    }
+}

@@ -1,0 +1,134 @@
+//! A real OTLP/HTTP receiver on 127.0.0.1 for the export tests (the framework's and the
+//! service's): a hyper server that decodes each `POST /v1/traces` with `opentelemetry-proto`'s
+//! types, as a collector does, and answers after a chosen delay (a slow collector).
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::{Request, Response};
+use hyper_util::rt::TokioIo;
+use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
+use opentelemetry_proto::tonic::common::v1::any_value::Value as Any;
+use opentelemetry_proto::tonic::common::v1::KeyValue;
+pub use opentelemetry_proto::tonic::trace::v1::{span::SpanKind, Span};
+use prost::Message;
+use tokio::net::TcpListener;
+
+/// What a receiver got: per POST, its content type, `x-tenant` and decoded body.
+#[derive(Clone, Default)]
+pub struct Received(Arc<Mutex<Vec<(String, String, ExportTraceServiceRequest)>>>);
+
+impl Received {
+    /// Every POST so far.
+    pub fn posts(&self) -> Vec<(String, String, ExportTraceServiceRequest)> {
+        self.0.lock().expect("not poisoned").clone()
+    }
+
+    /// The spans received, with their resource's `service.name`.
+    pub fn spans(&self) -> Vec<(String, Span)> {
+        let mut out = Vec::new();
+        for (_, _, request) in self.posts() {
+            for group in request.resource_spans {
+                let service = group
+                    .resource
+                    .as_ref()
+                    .and_then(|r| string(&r.attributes, "service.name"))
+                    .unwrap_or_default();
+                for scope in group.scope_spans {
+                    out.extend(scope.spans.into_iter().map(|s| (service.clone(), s)));
+                }
+            }
+        }
+        out
+    }
+
+    /// Wait up to 10 s for `count` spans.
+    pub async fn wait_for(&self, count: usize) -> Vec<(String, Span)> {
+        let start = Instant::now();
+        loop {
+            let spans = self.spans();
+            if spans.len() >= count || start.elapsed() > Duration::from_secs(10) {
+                return spans;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+}
+
+/// A receiver on 127.0.0.1 answering each POST after `delay` (200, empty body).
+pub async fn receiver(delay: Duration) -> (SocketAddr, Received) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a free port");
+    let addr = listener.local_addr().expect("a bound address");
+    let received = Received::default();
+    let sink = received.clone();
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            let sink = sink.clone();
+            tokio::spawn(async move {
+                let service = service_fn(move |request: Request<Incoming>| {
+                    let sink = sink.clone();
+                    async move {
+                        let header = |name: &str| {
+                            request
+                                .headers()
+                                .get(name)
+                                .and_then(|v| v.to_str().ok())
+                                .unwrap_or_default()
+                                .to_owned()
+                        };
+                        let (kind, tenant) = (header("content-type"), header("x-tenant"));
+                        assert_eq!(request.uri().path(), "/v1/traces");
+                        let body = request
+                            .into_body()
+                            .collect()
+                            .await
+                            .expect("the whole body")
+                            .to_bytes();
+                        let decoded = ExportTraceServiceRequest::decode(body).expect("a valid OTLP request");
+                        sink.0.lock().expect("not poisoned").push((kind, tenant, decoded));
+                        tokio::time::sleep(delay).await;
+                        Ok::<_, Infallible>(Response::new(Full::new(Bytes::new())))
+                    }
+                });
+                let _ = http1::Builder::new()
+                    .serve_connection(TokioIo::new(stream), service)
+                    .await;
+            });
+        }
+    });
+    (addr, received)
+}
+
+/// The string attribute `key`.
+pub fn string(attributes: &[KeyValue], key: &str) -> Option<String> {
+    attributes
+        .iter()
+        .find(|kv| kv.key == key)
+        .and_then(|kv| match &kv.value.as_ref()?.value {
+            Some(Any::StringValue(s)) => Some(s.clone()),
+            _ => None,
+        })
+}
+
+/// The integer attribute `key`.
+pub fn int(attributes: &[KeyValue], key: &str) -> Option<i64> {
+    attributes
+        .iter()
+        .find(|kv| kv.key == key)
+        .and_then(|kv| match &kv.value.as_ref()?.value {
+            Some(Any::IntValue(i)) => Some(*i),
+            _ => None,
+        })
+}
+
+/// `bytes` as lowercase hex (an id).
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
