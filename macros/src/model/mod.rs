@@ -18,6 +18,7 @@ mod head;
 mod parse;
 mod serde_attrs;
 mod union;
+mod version_attrs;
 mod versions;
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, GenericParam, Generics, Ident, Type};
 
 use super::serde_attrs::{self, Place};
-use super::versions::{model_options, take_since, Removed, Since};
+use super::version_attrs::{model_options, take_since, Removed, Since};
 use crate::attrs::{doc_text, param_attrs, ParamAttrs};
 use crate::diag::Diagnostics;
 use crate::{paths, tokens};

@@ -162,8 +162,8 @@ mod tests {
             && kv.value.as_ref().unwrap().value == Some(any_value::Value::StringValue("orders".into()))));
         let spans = &group.scope_spans[0].spans;
         assert_eq!(group.scope_spans[0].scope.as_ref().unwrap().name, "ferrapi");
-        assert_eq!(spans[0].trace_id, hex(&"4bf92f3577b34da6a3ce929d0e0e4736"));
-        assert_eq!(spans[0].span_id, hex(&"00f067aa0ba902b7"));
+        assert_eq!(spans[0].trace_id, hex("4bf92f3577b34da6a3ce929d0e0e4736"));
+        assert_eq!(spans[0].span_id, hex("00f067aa0ba902b7"));
         assert_eq!(spans[0].parent_span_id, 7u64.to_be_bytes().to_vec());
         assert!(spans[1].parent_span_id.is_empty());
         assert_eq!(spans[0].kind, span::SpanKind::Server as i32);

@@ -1,0 +1,250 @@
+//! The attributes of a model's version changes (issue 44, item 3), read: `#[since("date", ..)]`
+//! on a field and `#[model(removed(..))]` on the struct. What they expand into is `versions.rs`,
+//! which reads these; this file needs nothing of the model's parse, so `parse.rs` can use it.
+//!
+//! Rules enforced here: dates are literals `YYYY-MM-DD`, a field names a date once, each option is
+//! known and complete (`was` needs `forward` and `backward`); each mistake is recorded, not fatal.
+
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+use syn::spanned::Spanned;
+use syn::{Attribute, Expr, LitStr, Path, Type};
+
+use crate::diag::Diagnostics;
+use ferrapi_template::version::is_date;
+
+/// How a field was before a date.
+pub enum Change {
+    /// It did not exist: an older request gets `default`, an older answer leaves it out.
+    Added { default: Expr },
+    /// It was named `from` in JSON.
+    Renamed { from: LitStr },
+    /// It was of type `was`: `forward(old) -> Result<new, String>`, `backward(&new) -> old`.
+    Retyped {
+        was: Type,
+        forward: Path,
+        backward: Path,
+    },
+}
+
+/// One `#[since("date", ..)]`.
+pub struct Since {
+    /// `YYYY-MM-DD`, checked.
+    pub date: String,
+    /// What changed at `date` (`None`: its constraints only).
+    pub change: Option<Change>,
+    /// `was_constraints(max_length = 200, ..)`: the constraints before `date`, as attributes.
+    pub was_constraints: Option<Vec<TokenStream>>,
+    /// The attribute, for errors.
+    pub span: Span,
+}
+
+const SINCE_HELP: &str = r#"`#[since("YYYY-MM-DD", ..)]` says how the field was before that version: `default = expr` (added then), `renamed_from = "old"`, or `was = OldType, forward = old_to_new, backward = new_to_old`, and/or `was_constraints(max_length = 200, ..)`"#;
+
+/// `was_constraints(name = value, ..)`: each a constraint attribute as the field would write it.
+fn parse_was_constraints(input: syn::parse::ParseStream<'_>) -> syn::Result<Vec<TokenStream>> {
+    let content;
+    syn::parenthesized!(content in input);
+    let mut out = Vec::new();
+    while !content.is_empty() {
+        let name: syn::Ident = content.parse()?;
+        if !crate::attrs::CONSTRAINTS.contains(&name.to_string().as_str()) {
+            return Err(syn::Error::new(
+                name.span(),
+                format!(
+                    "`{name}` is not a constraint; `was_constraints(..)` takes {}",
+                    crate::attrs::CONSTRAINTS.join(", ")
+                ),
+            ));
+        }
+        content.parse::<syn::Token![=]>()?;
+        let value: Expr = content.parse()?;
+        out.push(quote!(#[#name(#value)]));
+        if !content.is_empty() {
+            content.parse::<syn::Token![,]>()?;
+        }
+    }
+    Ok(out)
+}
+
+/// Parse one `#[since(..)]`.
+fn parse_since(attr: &Attribute) -> syn::Result<Since> {
+    attr.parse_args_with(|input: syn::parse::ParseStream<'_>| {
+        let date: LitStr = input.parse().map_err(|err| syn::Error::new(err.span(), SINCE_HELP))?;
+        if !is_date(&date.value()) {
+            return Err(syn::Error::new(
+                date.span(),
+                format!("`{}` is not a date written `YYYY-MM-DD`: a version is a calendar date", date.value()),
+            ));
+        }
+        let (mut default, mut from, mut was, mut forward, mut backward) = (None, None, None, None, None);
+        let mut was_constraints = None;
+        while !input.is_empty() {
+            input.parse::<syn::Token![,]>()?;
+            if input.is_empty() {
+                break;
+            }
+            let key: syn::Ident = input.parse()?;
+            if key == "was_constraints" {
+                was_constraints = Some(parse_was_constraints(input)?);
+                continue;
+            }
+            input.parse::<syn::Token![=]>()?;
+            match key.to_string().as_str() {
+                "default" => default = Some(input.parse::<Expr>()?),
+                "renamed_from" => from = Some(input.parse::<LitStr>()?),
+                "was" => was = Some(input.parse::<Type>()?),
+                "forward" => forward = Some(input.parse::<Path>()?),
+                "backward" => backward = Some(input.parse::<Path>()?),
+                other => {
+                    return Err(syn::Error::new(
+                        key.span(),
+                        format!("unknown option `{other}` of `#[since(..)]`: {SINCE_HELP}"),
+                    ))
+                }
+            }
+        }
+        let change = match (default, from, was, forward, backward) {
+            (Some(default), None, None, None, None) => Some(Change::Added { default }),
+            (None, Some(from), None, None, None) => Some(Change::Renamed { from }),
+            (None, None, Some(was), Some(forward), Some(backward)) => Some(Change::Retyped { was, forward, backward }),
+            (None, None, None, None, None) if was_constraints.is_some() => None,
+            (None, None, Some(_), forward, _) => {
+                let missing = if forward.is_none() { "forward" } else { "backward" };
+                return Err(syn::Error::new(
+                    attr.span(),
+                    format!("`was = ..` needs both `forward = old_to_new` and `backward = new_to_old`: `{missing}` is missing"),
+                ));
+            }
+            (None, None, None, Some(_), _) | (None, None, None, None, Some(_)) => {
+                return Err(syn::Error::new(
+                    attr.span(),
+                    "`forward` and `backward` convert a retyped field: name its old type with `was = OldType`",
+                ))
+            }
+            (None, None, None, None, None) => return Err(syn::Error::new(attr.span(), SINCE_HELP)),
+            _ => {
+                return Err(syn::Error::new(
+                    attr.span(),
+                    "one change per `#[since(..)]`: write one attribute per version the field changed in",
+                ))
+            }
+        };
+        if matches!(change, Some(Change::Added { .. })) && was_constraints.is_some() {
+            return Err(syn::Error::new(
+                attr.span(),
+                "a field added at a version had no constraints before it: drop `was_constraints(..)`",
+            ));
+        }
+        Ok(Since {
+            date: date.value(),
+            change,
+            was_constraints,
+            span: attr.span(),
+        })
+    })
+}
+
+/// A field the model no longer has: `#[model(removed("date", name: Type, backward = f))]`.
+/// Before `date` an older request sends it (and it is dropped when moved forward), an older
+/// answer has it, `f(&model)`.
+pub struct Removed {
+    /// `YYYY-MM-DD`, checked.
+    pub date: String,
+    /// Its name, which is its JSON key.
+    pub ident: syn::Ident,
+    /// Its type then.
+    pub ty: Type,
+    /// `fn(&Model) -> Type`: its value in an older answer.
+    pub backward: Path,
+}
+
+const REMOVED_HELP: &str = r#"`#[model(removed("YYYY-MM-DD", name: Type, backward = value_of))]` names a field the model had before that version, and the function giving an older answer its value from the model"#;
+
+/// The struct's `#[model(removed(..), ..)]`; each mistake recorded.
+pub fn model_options(attrs: &[Attribute], diag: &mut Diagnostics) -> (Vec<Removed>, Option<String>) {
+    let mut removed = Vec::new();
+    let mut schema_name = None;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("model")) {
+        let result = attr.parse_nested_meta(|meta| {
+            // Written by this derive on an older shape: its schema is the model's, by name.
+            if meta.path.is_ident(SCHEMA_NAME) {
+                schema_name = Some(meta.value()?.parse::<LitStr>()?.value());
+                return Ok(());
+            }
+            if !meta.path.is_ident("removed") {
+                return Err(meta.error(format!("unknown option of `#[model(..)]`: {REMOVED_HELP}")));
+            }
+            let content;
+            syn::parenthesized!(content in meta.input);
+            let date: LitStr = content.parse()?;
+            if !is_date(&date.value()) {
+                return Err(syn::Error::new(
+                    date.span(),
+                    format!(
+                        "`{}` is not a date written `YYYY-MM-DD`: a version is a calendar date",
+                        date.value()
+                    ),
+                ));
+            }
+            content.parse::<syn::Token![,]>()?;
+            let ident: syn::Ident = content.parse()?;
+            content.parse::<syn::Token![:]>()?;
+            let ty: Type = content.parse()?;
+            if content.is_empty() {
+                return Err(syn::Error::new(
+                    ident.span(),
+                    format!("the removed field `{ident}` needs `backward = value_of` (`fn(&Model) -> {}`): an older answer still has it", quote!(#ty)),
+                ));
+            }
+            content.parse::<syn::Token![,]>()?;
+            let key: syn::Ident = content.parse()?;
+            if key != "backward" {
+                return Err(syn::Error::new(key.span(), REMOVED_HELP));
+            }
+            content.parse::<syn::Token![=]>()?;
+            let backward: Path = content.parse()?;
+            if !content.is_empty() {
+                content.parse::<syn::Token![,]>()?;
+            }
+            removed.push(Removed {
+                date: date.value(),
+                ident,
+                ty,
+                backward,
+            });
+            Ok(())
+        });
+        if let Err(err) = result {
+            diag.push(err);
+        }
+    }
+    (removed, schema_name)
+}
+
+/// The hidden option naming an older shape's schema after the model (`#[model(__schema_name =
+/// "Item")]`), so each version's document shows `Item` as it was then.
+const SCHEMA_NAME: &str = "__schema_name";
+
+/// The field's `#[since(..)]` attributes, taken out of `attrs`; each mistake recorded.
+pub fn take_since(attrs: &mut Vec<Attribute>, diag: &mut Diagnostics) -> Vec<Since> {
+    let mut found: Vec<Since> = Vec::new();
+    attrs.retain(|attr| {
+        if !attr.path().is_ident("since") {
+            return true;
+        }
+        match parse_since(attr) {
+            Ok(since) if found.iter().any(|s| s.date == since.date) => diag.error(
+                since.span,
+                format!(
+                    "the field already says how it was before `{}`: one `#[since(..)]` per date",
+                    since.date
+                ),
+            ),
+            Ok(since) => found.push(since),
+            Err(err) => diag.push(err),
+        }
+        false
+    });
+    found
+}
