@@ -171,13 +171,14 @@ pub struct TlsConfig {
     /// to its `Finished`: a connection that sends nothing, part of a `ClientHello`, or stops
     /// midway is closed then. The connection's first request head then has `header_read_timeout`.
     pub handshake_timeout: std::time::Duration,
-    /// Handshakes past their `ClientHello` (the part where the server computes its key share and
-    /// signs) in progress at once (default 256); one more waits for a place within its
-    /// `handshake_timeout`, or takes the place of the handshake that has held one the longest,
-    /// once that one has held it for a second (its client has stalled: what is left is one round
-    /// trip), which is then closed. Reading a `ClientHello` takes no place: a client that never sends
-    /// one holds only its connection (counted against `max_connections`, and closed for room
-    /// like an idle one).
+    /// Handshakes computing at once (default 256): the server's costly step, its key share, its
+    /// signature and its first flight, which rustls does synchronously when a `ClientHello` has
+    /// come; one more waits for a place within its `handshake_timeout`. Waiting for the client's
+    /// answer holds no place, so clients that send a `ClientHello` and then nothing keep no one
+    /// waiting: each holds only its connection (counted against `max_connections`, closed for
+    /// room like an idle one, and at `handshake_timeout`). Since the step is synchronous, at most
+    /// one handshake per worker thread computes anyway; a limit under the worker count keeps
+    /// workers free for requests during a flood of handshakes.
     pub max_handshakes: usize,
     /// How often the two files are looked at for a change (default every second; `None`: only
     /// `SIGHUP` reloads them). A change is taken once the files look the same at the next look,
@@ -270,7 +271,7 @@ impl TlsConfig {
         self
     }
 
-    /// Set how many handshakes past their `ClientHello` run at once (see
+    /// Set how many handshakes compute at once (see
     /// [`TlsConfig::max_handshakes`]; at least one).
     pub fn max_handshakes(mut self, limit: usize) -> Self {
         self.max_handshakes = limit.max(1);

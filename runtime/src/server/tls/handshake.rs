@@ -6,11 +6,10 @@
 //!   little and holds one record buffer (rustls bounds a handshake message at 64 KiB), so it
 //!   takes no place under the cap. Bytes that are not a TLS `ClientHello` end the connection
 //!   there (rustls sends its alert);
-//! - then the rest (the server's key share and signature, the client's `Finished`) holds one of
-//!   `max_handshakes` places: the CPU of a flood of completed handshakes, and the state of many
-//!   handshakes in flight, are bounded by it; a handshake past its `ClientHello` with no place
-//!   free waits for one, inside its deadline, or takes the place of a handshake that stalled
-//!   there (`places.rs`), which is ended;
+//! - then the server's costly step (its key share, its signature, its first flight), which
+//!   rustls does synchronously, holds one of `max_handshakes` places while it runs
+//!   (`places.rs`); the wait for the client's answer holds none: it is bounded by the deadline
+//!   and by the connection limit, which closes an idle handshake for room;
 //! - the configuration (pair, client CA) in force when the `ClientHello` has arrived is the one
 //!   used (`certs.rs`).
 
@@ -84,14 +83,10 @@ impl Tls {
     /// Perform the handshake on `stream` (unbounded in time: the caller bounds it).
     pub(crate) async fn handshake(&self, stream: TcpStream) -> io::Result<TlsStream<TcpStream>> {
         let start = LazyConfigAcceptor::new(Acceptor::default(), stream).await?;
-        let place = self.places.take().await;
-        tokio::select! {
-            // A handshake that finished as it was evicted is served.
-            biased;
-            done = start.into_stream(self.current.get()) => done,
-            () = place.evicted() => Err(io::Error::other(
-                "TLS handshake stalled past its ClientHello while others waited for its place",
-            )),
-        }
+        let config = self.current.get();
+        // `into_stream` is where rustls computes (synchronously); the returned future only
+        // writes that flight and reads the client's answer.
+        let rest = self.places.compute(|| start.into_stream(config)).await;
+        rest.await
     }
 }

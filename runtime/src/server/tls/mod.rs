@@ -14,8 +14,8 @@
 //! - the handshake is inside the connection's protections (`handshake.rs`): its connection took
 //!   its place under `max_connections` at accept, is idle (so closed for room like a connection
 //!   reading a head) until its first request, and the whole handshake has `handshake_timeout`;
-//!   handshakes past their `ClientHello` are capped at `max_handshakes`, and when every place
-//!   is taken a newcomer takes the place of one stalled there for a second (`places.rs`);
+//!   the server's synchronous computing of handshakes is capped at `max_handshakes` at once,
+//!   while waiting for a client's answer holds no place (`places.rs`);
 //! - session resumption: rustls's defaults (an in-memory cache of 256 sessions for TLS 1.2 ids
 //!   and TLS 1.3 stateful tickets);
 //! - the pair is reloaded without a restart, on `SIGHUP` and when its files change
