@@ -201,6 +201,11 @@ pub struct TlsConfig {
     /// `Strict-Transport-Security` (unless the app set one itself); a plain listener's never do
     /// (RFC 6797 §7.2: a browser ignores it over plain HTTP).
     pub hsts: Option<(Duration, bool)>,
+    /// The port clients reach the TLS listener on, for the `Location` of a listener redirecting
+    /// to HTTPS (`Scheme::HttpRedirect`); `None` (the default): the first TLS listener's own
+    /// port. Set it when the server sits behind a port mapping, say a container listening on
+    /// 8443 that clients reach on 443.
+    pub public_port: Option<u16>,
 }
 
 /// Whether a TLS listener requires a client certificate ([`TlsConfig::client_auth`]).
@@ -230,6 +235,7 @@ impl TlsConfig {
             client_auth: None,
             sni_pairs: Vec::new(),
             hsts: None,
+            public_port: None,
         }
     }
 
@@ -237,6 +243,13 @@ impl TlsConfig {
     /// `include_subdomains`) on every answer of a TLS listener (see [`TlsConfig::hsts`]).
     pub fn hsts(mut self, max_age: Duration, include_subdomains: bool) -> Self {
         self.hsts = Some((max_age, include_subdomains));
+        self
+    }
+
+    /// Redirect plain requests to HTTPS on this port rather than the TLS listener's own (see
+    /// [`TlsConfig::public_port`]).
+    pub fn public_port(mut self, port: u16) -> Self {
+        self.public_port = Some(port);
         self
     }
 

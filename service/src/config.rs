@@ -159,6 +159,32 @@ pub struct Config {
     /// (never a plain one); none by default.
     #[arg(long, env = "HSTS_MAX_AGE", value_name = "SECONDS", requires = "tls_cert")]
     pub hsts_max_age: Option<u64>,
+    /// With `--hsts-max-age`, the header adds `includeSubDomains`: browsers then use HTTPS for
+    /// every subdomain of the host too. Off by default (a subdomain without HTTPS would become
+    /// unreachable for a browser that saw the header).
+    #[arg(
+        long,
+        env = "HSTS_INCLUDE_SUBDOMAINS",
+        default_value_t = false,
+        default_missing_value = "true",
+        num_args = 0..=1,
+        require_equals = true,
+        action = clap::ArgAction::Set,
+        value_parser = clap::builder::BoolishValueParser::new(),
+        value_name = "BOOL",
+        requires = "hsts_max_age"
+    )]
+    pub hsts_include_subdomains: bool,
+    /// With `--tls-redirect`, the port the redirects name (default: `--port`, the HTTPS
+    /// listener's own): set it when clients reach the HTTPS port through a port mapping, say a
+    /// container listening on 8443 published as 443.
+    #[arg(
+        long,
+        env = "TLS_REDIRECT_PORT",
+        value_name = "PORT",
+        requires = "tls_redirect"
+    )]
+    pub tls_redirect_port: Option<u16>,
     /// A PEM file with the CA certificates a client certificate must chain to: with it, TLS
     /// clients are asked for one (see `--tls-client-auth`); reloaded with the pair.
     #[arg(long, env = "TLS_CLIENT_CA", value_name = "FILE", requires = "tls_cert")]
@@ -275,7 +301,14 @@ impl Config {
             (Some(cert), Some(key)) => {
                 let tls = ferrapi::tls::TlsConfig::from_pem_files(cert, key);
                 let tls = match self.hsts_max_age {
-                    Some(seconds) => tls.hsts(std::time::Duration::from_secs(seconds), false),
+                    Some(seconds) => tls.hsts(
+                        std::time::Duration::from_secs(seconds),
+                        self.hsts_include_subdomains,
+                    ),
+                    None => tls,
+                };
+                let tls = match self.tls_redirect_port {
+                    Some(port) => tls.public_port(port),
                     None => tls,
                 };
                 Some(match &self.tls_client_ca {
@@ -348,6 +381,31 @@ mod tests {
         assert!(
             Config::try_parse_from(["resource-api", "--hsts-max-age", "600"]).is_err(),
             "HSTS without TLS"
+        );
+        let subdomains = with(&["--hsts-max-age", "600", "--hsts-include-subdomains"])
+            .ok()
+            .and_then(|config| config.tls());
+        assert_eq!(
+            subdomains.and_then(|tls| tls.hsts),
+            Some((std::time::Duration::from_secs(600), true))
+        );
+        assert!(
+            with(&["--hsts-include-subdomains"]).is_err(),
+            "includeSubDomains without a max-age"
+        );
+        let mapped = with(&[
+            "--plain-port",
+            "0",
+            "--tls-redirect",
+            "--tls-redirect-port",
+            "443",
+        ])
+        .ok()
+        .and_then(|config| config.tls());
+        assert_eq!(mapped.and_then(|tls| tls.public_port), Some(443));
+        assert!(
+            with(&["--plain-port", "0", "--tls-redirect-port", "443"]).is_err(),
+            "a redirect port without a redirect"
         );
     }
 

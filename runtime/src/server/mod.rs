@@ -386,13 +386,16 @@ impl Server {
         let reporter = refusals.spawn_reporter();
         #[cfg(feature = "tls")]
         let reloader = tls.as_ref().map(|tls| tls.spawn_reloader());
-        // Redirects go to the first TLS listener's port.
+        // Redirects go to the port the app named, else to the first TLS listener's own.
         #[cfg(feature = "tls")]
         let redirect = listeners
             .iter()
             .find(|listening| listening.scheme == Scheme::Https)
             .and_then(|listening| listening.listener.local_addr().ok())
-            .map(|addr| redirect::Redirect::to_port(addr.port()));
+            .map(|addr| {
+                let public = tls.as_ref().and_then(|tls| tls.public_port());
+                redirect::Redirect::to_port(public.unwrap_or(addr.port()))
+            });
         let accept = Accept {
             listeners,
             protocols,

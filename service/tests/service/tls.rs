@@ -120,6 +120,50 @@ async fn the_plain_port_redirects_to_https_which_sends_hsts() {
     );
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_redirect_names_the_public_port_and_hsts_may_include_subdomains() {
+    let dir = TempDir::new("tls_redirect_port");
+    let pem = certificate(&dir, "server");
+    let path = |name: &str| dir.path().join(name).to_string_lossy().into_owned();
+    let (cert, key) = (path("server.crt"), path("server.key"));
+    let service = Service::start_env(
+        &dir.sqlite("items.db"),
+        "a",
+        "info",
+        &[
+            "--tls-cert",
+            &cert,
+            "--tls-key",
+            &key,
+            "--plain-port",
+            "0",
+            "--tls-redirect",
+            "--tls-redirect-port",
+            "443",
+            "--hsts-max-age",
+            "600",
+        ],
+        &[("HSTS_INCLUDE_SUBDOMAINS", "true")],
+    );
+    let https = https_addr(&service);
+    let plain = ferrapi_tests::client::get(service.addr, "/item/42?x=1").await;
+    assert_eq!(plain.status, 308);
+    // 443: no port in the Location, whatever port the HTTPS listener bound.
+    assert_ne!(https.port(), 443);
+    assert_eq!(plain.header("location"), Some("https://127.0.0.1/item/42?x=1"));
+    let api = Client::from_client(
+        ferrapi_client::Client::builder(&format!("https://localhost:{}", https.port()))
+            .root_certificates(pem.as_bytes())
+            .build()
+            .expect("a client"),
+    );
+    let answer = api.read_item(42).await.expect("an answer over TLS");
+    assert_eq!(
+        answer.header("strict-transport-security"),
+        Some("max-age=600; includeSubDomains")
+    );
+}
+
 /// A CA written to `dir` as `clients-ca.pem`, and a client certificate and key it issued (PEM).
 fn client_identity(dir: &TempDir) -> (String, String) {
     let mut ca = rcgen::CertificateParams::new(Vec::<String>::new()).expect("params");

@@ -163,6 +163,29 @@ async fn the_redirect_listener_sends_every_request_to_https_without_the_app() {
 }
 
 #[tokio::test]
+async fn the_redirect_names_the_public_port_when_one_is_set() {
+    let pair = pair();
+    // Behind a port mapping: clients reach the TLS listener on 443 (the port is left out of
+    // the Location), or on 8443.
+    for (public, shown) in [(443, String::new()), (8443, ":8443".to_owned())] {
+        let app = routes_app().tls(settings(&pair).public_port(public));
+        let (tls, plain) = serve(app, Scheme::HttpRedirect).await;
+        let reply = raw(
+            plain,
+            &request("example.test", "GET", "/x?y", &[("Connection", "close")], None),
+        )
+        .await;
+        assert_eq!(reply.status, 308);
+        assert_eq!(
+            reply.header("location"),
+            Some(format!("https://example.test{shown}/x?y").as_str()),
+            "not the public port {public} (the listener's own is {})",
+            tls.port()
+        );
+    }
+}
+
+#[tokio::test]
 async fn a_request_naming_no_host_is_refused_by_the_redirect_listener() {
     let pair = pair();
     let (_, plain) = serve(routes_app().tls(settings(&pair)), Scheme::HttpRedirect).await;

@@ -35,6 +35,8 @@ pub(crate) struct Tls {
     timeout: Duration,
     /// `Strict-Transport-Security`'s value, when the app asked for HSTS.
     hsts: Option<hyper::header::HeaderValue>,
+    /// The port redirects name, when not the TLS listener's own.
+    public_port: Option<u16>,
 }
 
 impl std::fmt::Debug for Tls {
@@ -62,6 +64,7 @@ impl Tls {
             places: Places::new(settings.max_handshakes),
             timeout: settings.handshake_timeout,
             hsts: settings.hsts.map(super::hsts::value),
+            public_port: settings.public_port,
         }))
     }
 
@@ -73,6 +76,11 @@ impl Tls {
     /// The `Strict-Transport-Security` value of the listener's answers, if any.
     pub(crate) fn hsts(&self) -> Option<&hyper::header::HeaderValue> {
         self.hsts.as_ref()
+    }
+
+    /// The port clients reach the TLS listener on, if the app named one.
+    pub(crate) fn public_port(&self) -> Option<u16> {
+        self.public_port
     }
 
     /// Reload the pair on `SIGHUP` and when its files change, until the guard is dropped.
