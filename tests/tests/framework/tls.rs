@@ -349,6 +349,49 @@ async fn the_certificate_is_chosen_by_the_name_the_client_asks_for() {
 }
 
 #[tokio::test]
+async fn sni_pairs_are_reloaded_with_the_default_one() {
+    let default = pair_for(&["localhost"]);
+    let one = pair_for(&["one.test"]);
+    let (next, other) = (pair_for(&["one.test"]), pair_for(&["one.test"]));
+    let tls = settings(&default)
+        .sni_pair(&one.cert_path, &one.key_path)
+        .reload_poll(Some(Duration::from_millis(100)));
+    let (addr, _) = serve_tls(app().tls(tls), false).await;
+    let connector = client_trusting(&[&default.cert, &one.cert, &next.cert, &other.cert]);
+    let shown = |name: &'static str| {
+        let connector = connector.clone();
+        async move {
+            presented(addr, &connector, name)
+                .await
+                .unwrap_or_else(|e| panic!("{name}: {e}"))
+        }
+    };
+    assert_eq!(shown("one.test").await, one.cert);
+
+    // The SNI pair's files change: new handshakes for its name get the new certificate.
+    overwrite(&one, &next, &next);
+    let deadline = std::time::Instant::now() + Duration::from_secs(3);
+    while shown("one.test").await != next.cert {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the SNI pair was not reloaded"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(shown("localhost").await, default.cert, "the default changed");
+
+    // A mismatched SNI pair is refused as a mismatched default pair is: all stays in force.
+    overwrite(&one, &other, &next);
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(
+        shown("one.test").await,
+        next.cert,
+        "a mismatched SNI pair replaced a good one"
+    );
+    assert_eq!(shown("localhost").await, default.cert);
+}
+
+#[tokio::test]
 async fn an_sni_pair_without_a_dns_name_stops_the_start() {
     let default = pair();
     let nameless = pair_for(&["10.0.0.1"]);
