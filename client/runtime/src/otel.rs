@@ -92,6 +92,8 @@ impl Instruments {
 pub(crate) struct CallSpan<'a> {
     instruments: &'a Instruments,
     method: &'static str,
+    /// The method as sent, when `method` is `_OTHER`.
+    original: Option<String>,
     template: Option<&'static str>,
     /// The current context with the call's span in it: the parent of its retries.
     cx: Context,
@@ -105,7 +107,9 @@ impl<'a> CallSpan<'a> {
         method: &Method,
         template: Option<&'static str>,
     ) -> Self {
-        let method = method_name(method);
+        let name = method_name(method);
+        let original = (name == "_OTHER").then(|| method.as_str().to_owned());
+        let method = name;
         let parent = Context::current();
         let span = instruments
             .tracer
@@ -116,12 +120,13 @@ impl<'a> CallSpan<'a> {
         let call = CallSpan {
             instruments,
             method,
+            original,
             template,
             cx: parent.with_span(span),
             recording,
         };
         if recording {
-            call.cx.span().set_attributes(call.common());
+            call.cx.span().set_attributes(call.span_attributes());
         }
         call
     }
@@ -135,6 +140,16 @@ impl<'a> CallSpan<'a> {
         ];
         if let Some(template) = self.template {
             attributes.push(KeyValue::new("url.template", template));
+        }
+        attributes
+    }
+
+    /// [`common`](Self::common), and a span's own: the method as sent when it is not a standard
+    /// one (never on the histogram: any text, unbounded).
+    fn span_attributes(&self) -> Vec<KeyValue> {
+        let mut attributes = self.common();
+        if let Some(original) = &self.original {
+            attributes.push(KeyValue::new("http.request.method_original", original.clone()));
         }
         attributes
     }
@@ -164,7 +179,7 @@ impl<'a> CallSpan<'a> {
                 .start_with_context(&*self.instruments.tracer, &self.cx);
             let cx = self.cx.with_span(span);
             if cx.span().is_recording() {
-                let mut attributes = self.common();
+                let mut attributes = self.span_attributes();
                 attributes.push(KeyValue::new("http.request.resend_count", i64::from(retry)));
                 if let Some(url) = url {
                     attributes.push(KeyValue::new("url.full", url));
@@ -293,8 +308,10 @@ impl Injector for Headers<'_> {
     }
 }
 
-/// `{method} {template}`, or `{method}` without a template.
+/// `{method} {template}`, or `{method}` without a template; `HTTP` for a method outside the
+/// standard ones (as the conventions name it).
 fn span_name(method: &str, template: Option<&str>) -> Cow<'static, str> {
+    let method = if method == "_OTHER" { "HTTP" } else { method };
     match template {
         Some(template) => Cow::Owned(format!("{method} {template}")),
         None => Cow::Owned(method.to_owned()),
@@ -363,6 +380,7 @@ mod tests {
     fn the_name_is_the_method_and_template() {
         assert_eq!(span_name("GET", Some("/item/{id}")), "GET /item/{id}");
         assert_eq!(span_name("GET", None), "GET");
+        assert_eq!(span_name("_OTHER", Some("/x")), "HTTP /x");
         assert_eq!(
             method_name(&Method::from_bytes(b"PURGE").unwrap_or_default()),
             "_OTHER"

@@ -324,3 +324,36 @@ async fn a_call_without_an_answer_is_an_error_span() {
     assert_eq!(attribute(span, "http.response.status_code"), None);
     assert!(matches!(span.status, Status::Error { .. }), "{:?}", span.status);
 }
+
+#[tokio::test]
+async fn a_method_outside_the_standard_ones_is_http_other_and_an_error_status_is_an_error() {
+    let seen = Arc::new(Seen::default());
+    let addr = served(&seen).await;
+    let client = client(addr);
+    let cx = parent("purging caller");
+    let purge = Method::from_bytes(b"PURGE").unwrap();
+    let answer = client
+        .call_route::<Raw, _>(purge, "/item/{id}", CallOptions::default(), |request| {
+            request.path("/item/7");
+        })
+        .with_context(cx.clone())
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 405);
+    let spans = spans_of(&cx);
+    assert_eq!(spans.len(), 1, "{spans:?}");
+    let span = &spans[0];
+    assert_eq!(span.name, "HTTP /item/{id}");
+    assert_eq!(string(span, "http.request.method").as_deref(), Some("_OTHER"));
+    assert_eq!(
+        string(span, "http.request.method_original").as_deref(),
+        Some("PURGE")
+    );
+    assert_eq!(int(span, "http.response.status_code"), Some(405));
+    assert_eq!(
+        string(span, "error.type").as_deref(),
+        Some("405"),
+        "a 4xx is a client span's error"
+    );
+    assert!(matches!(span.status, Status::Error { .. }), "{:?}", span.status);
+}
