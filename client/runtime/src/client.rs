@@ -11,6 +11,7 @@
 //! that cannot be built is an error before anything is sent. The client is cheap to clone: clones
 //! share their connections.
 
+use std::future::Future;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -28,6 +29,13 @@ use crate::request_id;
 use crate::retry::{Attempted, RetryPolicy};
 use crate::stream::Resume;
 use crate::transport::{Carrier, HyperTransport, Transport};
+
+/// The span a call's attempts report to: the `otel` feature's, or nothing.
+#[cfg(feature = "otel")]
+type Span<'a> = crate::otel::CallSpan<'a>;
+/// The span a call's attempts report to: the `otel` feature's, or nothing.
+#[cfg(not(feature = "otel"))]
+type Span<'a> = ();
 
 /// How long a call's attempt may take, by default.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -50,6 +58,9 @@ struct Inner {
     retry: RetryPolicy,
     /// Calls without an id of their own are sent with a made one.
     request_ids: bool,
+    /// The global providers' tracer and histogram, taken when the client is built.
+    #[cfg(feature = "otel")]
+    instruments: crate::otel::Instruments,
 }
 
 impl std::fmt::Debug for Client {
@@ -115,9 +126,88 @@ impl Client {
 
     /// Send the request `build` makes (called again for each attempt) and decode its answer.
     ///
-    /// This is what generated operations call; call it directly for a route the document does
-    /// not describe.
-    pub async fn call<R, F>(&self, method: Method, options: CallOptions, build: F) -> Result<Answer<R>, Error>
+    /// Call it directly for a route the document does not describe; generated operations call
+    /// [`call_route`](Client::call_route). With the `otel` feature, the call's span is named
+    /// `{method}` alone (it has no route template).
+    // A plain `fn` returning the loop's future: without `otel`, a call is that future alone,
+    // with no wrapper around it (the feature off costs nothing).
+    pub fn call<R, F>(
+        &self,
+        method: Method,
+        options: CallOptions,
+        build: F,
+    ) -> impl Future<Output = Result<Answer<R>, Error>> + use<'_, R, F>
+    where
+        R: Decode,
+        F: Fn(&mut RequestBuilder) + Send + Sync,
+    {
+        self.traced(method, None, options, build)
+    }
+
+    /// [`call`](Client::call) for the operation at route `template` (`/item/{id}`, as the
+    /// document writes its path): with the `otel` feature, the call's span is named
+    /// `{method} {template}` and its points carry `url.template`. Generated operations call this.
+    pub fn call_route<R, F>(
+        &self,
+        method: Method,
+        template: &'static str,
+        options: CallOptions,
+        build: F,
+    ) -> impl Future<Output = Result<Answer<R>, Error>> + use<'_, R, F>
+    where
+        R: Decode,
+        F: Fn(&mut RequestBuilder) + Send + Sync,
+    {
+        self.traced(method, Some(template), options, build)
+    }
+
+    /// The call, in its span (the `otel` feature).
+    #[cfg(feature = "otel")]
+    async fn traced<R, F>(
+        &self,
+        method: Method,
+        template: Option<&'static str>,
+        options: CallOptions,
+        build: F,
+    ) -> Result<Answer<R>, Error>
+    where
+        R: Decode,
+        F: Fn(&mut RequestBuilder) + Send + Sync,
+    {
+        let span = crate::otel::CallSpan::start(&self.inner.instruments, &method, template);
+        let result = self.run::<R, F>(method, options, build, &span).await;
+        span.end(match &result {
+            Ok(answer) => crate::otel::Outcome::Answered(answer.status()),
+            Err(error) => crate::otel::Outcome::Failed(error),
+        });
+        result
+    }
+
+    /// The call: the loop alone (the `otel` feature is off).
+    #[cfg(not(feature = "otel"))]
+    fn traced<R, F>(
+        &self,
+        method: Method,
+        _template: Option<&'static str>,
+        options: CallOptions,
+        build: F,
+    ) -> impl Future<Output = Result<Answer<R>, Error>> + use<'_, R, F>
+    where
+        R: Decode,
+        F: Fn(&mut RequestBuilder) + Send + Sync,
+    {
+        self.run(method, options, build, &())
+    }
+
+    /// The loop of attempts of one call; `span` is the call's span (`()` without `otel`).
+    #[cfg_attr(not(feature = "otel"), allow(unused_variables))]
+    async fn run<R, F>(
+        &self,
+        method: Method,
+        options: CallOptions,
+        build: F,
+        span: &Span<'_>,
+    ) -> Result<Answer<R>, Error>
     where
         R: Decode,
         F: Fn(&mut RequestBuilder) + Send + Sync,
@@ -149,20 +239,28 @@ impl Client {
                 keyed: request.keyed,
                 replayable: request.replayable,
             };
+            #[cfg(feature = "otel")]
+            let traced = span.attempt(retry, &mut request.headers, &request.target, &options.query);
             let resume = options.resumable.then(|| self.resume(&request)).transpose()?;
             let answered = self.attempt::<R>(request, resume, timeout, sent.clone());
             match answered.await {
                 Ok(answer) => {
+                    #[cfg(feature = "otel")]
+                    span.attempted(traced, crate::otel::Outcome::Answered(answer.status()));
                     let elapsed = started.elapsed();
                     match attempted.after_answer(policy, retry, elapsed, answer.status(), answer.headers()) {
                         Some(wait) => tokio::time::sleep(wait).await,
                         None => return Ok(answer),
                     }
                 }
-                Err(error) => match attempted.after_error(policy, retry, started.elapsed(), &error) {
-                    Some(wait) => tokio::time::sleep(wait).await,
-                    None => return Err(error.named(request_id::boxed(sent.as_ref()))),
-                },
+                Err(error) => {
+                    #[cfg(feature = "otel")]
+                    span.attempted(traced, crate::otel::Outcome::Failed(&error));
+                    match attempted.after_error(policy, retry, started.elapsed(), &error) {
+                        Some(wait) => tokio::time::sleep(wait).await,
+                        None => return Err(error.named(request_id::boxed(sent.as_ref()))),
+                    }
+                }
             }
             retry += 1;
         }
@@ -401,6 +499,8 @@ impl ClientBuilder {
         };
         Ok(Client {
             inner: Arc::new(Inner {
+                #[cfg(feature = "otel")]
+                instruments: crate::otel::Instruments::new(&scheme, &authority),
                 scheme,
                 authority,
                 prefix,

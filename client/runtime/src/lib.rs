@@ -23,6 +23,9 @@
 //! - Values: [`Nullable`] for a property that is absent, `null` or a value; with the `chrono`,
 //!   `uuid`, `decimal` and `url` features, the value crates the document's formats map to (a
 //!   generated client names the ones it needs, [`require_features!`]).
+//! - Traces and metrics (the `otel` feature): a client span per call (`{method} {route}`, a
+//!   child of the current OpenTelemetry context), its retries as child spans, `traceparent`
+//!   injected by the global propagator, the `http.client.request.duration` histogram.
 //! - Safe writes: an `Idempotency-Key` per logical call ([`idempotency_key`]), retried as
 //!   [`RetryPolicy`] allows; an [`ETag`] carried from an answer into `If-Match`.
 //!
@@ -43,6 +46,8 @@ mod form;
 mod json;
 mod multipart;
 mod nullable;
+#[cfg(feature = "otel")]
+mod otel;
 mod param;
 mod random;
 mod request;
@@ -83,6 +88,10 @@ pub use serde_json;
 
 #[cfg(feature = "chrono")]
 pub use chrono;
+/// The OpenTelemetry API this crate's `otel` feature reports to (its version, so a program sets
+/// the same global providers and context).
+#[cfg(feature = "otel")]
+pub use opentelemetry;
 #[cfg(feature = "decimal")]
 pub use rust_decimal;
 #[cfg(feature = "url")]

@@ -1143,8 +1143,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<RootResponse>, rt::Error> {
             let Self { client, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::GET,
+                    "/",
                     options,
                     |request| {
                         request.path("/");
@@ -1217,8 +1218,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<ReadItemResponse>, rt::Error> {
             let Self { client, id, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::GET,
+                    "/item/{id}",
                     options,
                     |request| {
                         request.path("/item/");
@@ -1294,8 +1296,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<ReadUserMeResponse>, rt::Error> {
             let Self { client, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::GET,
+                    "/user/me",
                     options,
                     |request| {
                         request.path("/user/me");
@@ -1368,8 +1371,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<ReadUserResponse>, rt::Error> {
             let Self { client, id, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::GET,
+                    "/user/{id}",
                     options,
                     |request| {
                         request.path("/user/");
@@ -1463,8 +1467,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<ReadUserItemResponse>, rt::Error> {
             let Self { client, user_id, item_id, q, short, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::GET,
+                    "/user/{user_id}/item/{item_id}",
                     options,
                     |request| {
                         request.path("/user/");
@@ -1546,8 +1551,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<ReadStockResponse>, rt::Error> {
             let Self { client, symbol, type_, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::GET,
+                    "/stock/{symbol}/{type}",
                     options,
                     |request| {
                         request.path("/stock/");
@@ -1643,8 +1649,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<ReadPersonsResponse>, rt::Error> {
             let Self { client, skip, limit, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::GET,
+                    "/person",
                     options,
                     |request| {
                         request.path("/person");
@@ -1753,8 +1760,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<CreateItemResponse>, rt::Error> {
             let Self { client, body, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::POST,
+                    "/item",
                     options,
                     |request| {
                         request.path("/item");
@@ -1845,8 +1853,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<UpdateItemResponse>, rt::Error> {
             let Self { client, item_id, q, body, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::PUT,
+                    "/item/{item_id}",
                     options,
                     |request| {
                         request.path("/item/");
@@ -1931,8 +1940,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<ReadEmployeeResponse>, rt::Error> {
             let Self { client, id, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::GET,
+                    "/employee/{id}",
                     options,
                     |request| {
                         request.path("/employee/");
@@ -2059,8 +2069,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<ListDoctorsResponse>, rt::Error> {
             let Self { client, specialty, name, sort, order, skip, limit, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::GET,
+                    "/doctors",
                     options,
                     |request| {
                         request.path("/doctors");
@@ -2180,8 +2191,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<CreateDoctorResponse>, rt::Error> {
             let Self { client, body, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::POST,
+                    "/doctors",
                     options,
                     |request| {
                         request.path("/doctors");
@@ -2281,8 +2293,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<ReadDoctorResponse>, rt::Error> {
             let Self { client, doctor_id, if_match, if_none_match, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::GET,
+                    "/doctors/{doctor_id}",
                     options,
                     |request| {
                         request.path("/doctors/");
@@ -2391,8 +2404,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<ReplaceDoctorResponse>, rt::Error> {
             let Self { client, doctor_id, if_match, if_none_match, body, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::PUT,
+                    "/doctors/{doctor_id}",
                     options,
                     |request| {
                         request.path("/doctors/");
@@ -2501,8 +2515,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<DeleteDoctorResponse>, rt::Error> {
             let Self { client, doctor_id, if_match, if_none_match, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::DELETE,
+                    "/doctors/{doctor_id}",
                     options,
                     |request| {
                         request.path("/doctors/");
@@ -2652,8 +2667,9 @@ pub mod operations {
                 options,
             } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::GET,
+                    "/patients",
                     options,
                     |request| {
                         request.path("/patients");
@@ -2782,8 +2798,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<CreatePatientResponse>, rt::Error> {
             let Self { client, body, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::POST,
+                    "/patients",
                     options,
                     |request| {
                         request.path("/patients");
@@ -2883,8 +2900,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<ReadPatientResponse>, rt::Error> {
             let Self { client, patient_id, if_match, if_none_match, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::GET,
+                    "/patients/{patient_id}",
                     options,
                     |request| {
                         request.path("/patients/");
@@ -2995,8 +3013,9 @@ pub mod operations {
         ) -> Result<rt::Answer<ReplacePatientResponse>, rt::Error> {
             let Self { client, patient_id, if_match, if_none_match, body, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::PUT,
+                    "/patients/{patient_id}",
                     options,
                     |request| {
                         request.path("/patients/");
@@ -3105,8 +3124,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<DeletePatientResponse>, rt::Error> {
             let Self { client, patient_id, if_match, if_none_match, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::DELETE,
+                    "/patients/{patient_id}",
                     options,
                     |request| {
                         request.path("/patients/");
@@ -3256,8 +3276,9 @@ pub mod operations {
                 options,
             } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::GET,
+                    "/visits",
                     options,
                     |request| {
                         request.path("/visits");
@@ -3394,8 +3415,9 @@ pub mod operations {
             let Self { client, idempotency_key, body, options } = self;
             let idempotency_key = idempotency_key.unwrap_or_else(rt::idempotency_key);
             client
-                .call(
+                .call_route(
                     rt::Method::POST,
+                    "/visits",
                     options,
                     |request| {
                         request.path("/visits");
@@ -3501,8 +3523,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<ReadVisitResponse>, rt::Error> {
             let Self { client, visit_id, if_match, if_none_match, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::GET,
+                    "/visits/{visit_id}",
                     options,
                     |request| {
                         request.path("/visits/");
@@ -3611,8 +3634,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<ReplaceVisitResponse>, rt::Error> {
             let Self { client, visit_id, if_match, if_none_match, body, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::PUT,
+                    "/visits/{visit_id}",
                     options,
                     |request| {
                         request.path("/visits/");
@@ -3721,8 +3745,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<DeleteVisitResponse>, rt::Error> {
             let Self { client, visit_id, if_match, if_none_match, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::DELETE,
+                    "/visits/{visit_id}",
                     options,
                     |request| {
                         request.path("/visits/");
@@ -3812,8 +3837,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<HelloResponse>, rt::Error> {
             let Self { client, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::GET,
+                    "/api/hello",
                     options,
                     |request| {
                         request.path("/api/hello");
@@ -3886,8 +3912,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<ReadStudentResponse>, rt::Error> {
             let Self { client, username, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::GET,
+                    "/student/{username}",
                     options,
                     |request| {
                         request.path("/student/");
@@ -3963,8 +3990,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<PageResponse>, rt::Error> {
             let Self { client, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::GET,
+                    "/page",
                     options,
                     |request| {
                         request.path("/page");
@@ -4044,8 +4072,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<ReadPostResponse>, rt::Error> {
             let Self { client, id, page, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::GET,
+                    "/post/{id}",
                     options,
                     |request| {
                         request.path("/post/");
@@ -4123,8 +4152,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<DeletePostResponse>, rt::Error> {
             let Self { client, id, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::DELETE,
+                    "/post/{id}",
                     options,
                     |request| {
                         request.path("/post/");
@@ -4200,8 +4230,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<CreatePostResponse>, rt::Error> {
             let Self { client, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::POST,
+                    "/post/",
                     options,
                     |request| {
                         request.path("/post/");
@@ -4273,8 +4304,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<ReadEnvResponse>, rt::Error> {
             let Self { client, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::GET,
+                    "/api/env",
                     options,
                     |request| {
                         request.path("/api/env");
@@ -4347,8 +4379,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<CreateBirdResponse>, rt::Error> {
             let Self { client, body, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::POST,
+                    "/api/bird/",
                     options,
                     |request| {
                         request.path("/api/bird/");
@@ -4434,8 +4467,9 @@ pub mod operations {
         pub async fn send(self) -> Result<rt::Answer<ReadBirdResponse>, rt::Error> {
             let Self { client, name, options } = self;
             client
-                .call(
+                .call_route(
                     rt::Method::GET,
+                    "/api/bird/{name}",
                     options,
                     |request| {
                         request.path("/api/bird/");

@@ -35,6 +35,7 @@ mod group_b;
 mod log_injection;
 mod observability;
 mod openapi;
+mod otlp;
 mod references;
 mod safe_writes;
 mod scale_out;

@@ -277,6 +277,8 @@ fn request_items(context: &Context<'_>, operation: &Operation, request: Request)
     let name = format_ident!("{}Request", operation.type_name);
     let answer = format_ident!("{}Response", operation.type_name);
     let method = format_ident!("{}", operation.method);
+    // The route template names the call's span (`otel`): `GET /item/{id}`.
+    let path = operation.path.as_str();
     let (prelude, statements) = statements(context, operation, request.body);
     let mut field_names: Vec<TokenStream> = operation
         .params
@@ -322,7 +324,7 @@ fn request_items(context: &Context<'_>, operation: &Operation, request: Request)
                 let Self { client, #(#field_names,)* #options } = self;
                 #(#prelude)*
                 client
-                    .call(#rt::Method::#method, options, |request| {
+                    .call_route(#rt::Method::#method, #path, options, |request| {
                         #(#statements)*
                     })
                     .await
