@@ -74,5 +74,6 @@ mod uploads;
 mod validators;
 mod version_changes;
 mod version_documents;
+mod version_edges;
 mod versions;
 mod websocket;
