@@ -40,6 +40,7 @@ pub(crate) use changes::CHANGE_MARK;
 pub use changes::{shape_at, Versioned};
 pub(crate) use chosen::{Chosen, Echo, VersionSet};
 pub use declare::Versions;
+pub(crate) use notice::Notice;
 pub(crate) use prefix::routed as routed_path;
 pub use range::VersionRange;
 

@@ -51,6 +51,7 @@ mod otlp;
 mod paging;
 mod problem_details;
 mod recorded;
+mod route_deprecation;
 mod route_metadata;
 mod schema_split;
 mod security;
