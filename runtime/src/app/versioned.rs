@@ -19,6 +19,18 @@ use crate::versions::{Notice, VersionSet};
 impl App {
     /// Every route's range against the app's versions (`None`: it declares none).
     pub(super) fn check_route_versions(&self, versions: Option<&VersionSet>, mistakes: &mut Vec<Mistake>) {
+        for route in &self.routes {
+            if let Some((groups, own)) = route.versions_outside {
+                mistakes.push(Mistake::new(
+                    MistakeKind::RouteVersions {
+                        problem: format!(
+                            "the route's versions `{own}` reach outside its group's `{groups}`; a route in a group only narrows the group's range"
+                        ),
+                    },
+                    declared(route),
+                ));
+            }
+        }
         for route in self.routes.iter().filter(|route| !route.def.versions.is_all()) {
             for problem in route.def.versions.problems(versions) {
                 mistakes.push(Mistake::new(

@@ -76,5 +76,6 @@ mod validators;
 mod version_changes;
 mod version_documents;
 mod version_edges;
+mod version_groups;
 mod versions;
 mod websocket;
