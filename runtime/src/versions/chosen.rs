@@ -248,6 +248,17 @@ impl VersionSet {
     }
 }
 
+/// The path the routes see of a request that chose `chosen` with `path`: without its version
+/// prefix when the version came from it (`prefix.rs`).
+#[inline]
+pub(crate) fn routed_path(path: &str, chosen: Chosen) -> &str {
+    if chosen.source == VersionSource::Path {
+        prefix::rest(path)
+    } else {
+        path
+    }
+}
+
 impl Echo {
     /// The echo of `chosen` (`Chosen::NONE` for a refused version) from `set`.
     #[inline]
@@ -311,6 +322,19 @@ mod tests {
         assert_eq!(set.get(2), Some(("2026-06-01", false)));
         assert_eq!(set.get(1), Some(("2026-03-01", true)));
         assert_eq!(set.get(3), None);
+    }
+
+    #[test]
+    fn the_routes_see_the_path_without_its_prefix_only_when_it_named_the_version() {
+        let at_path = Chosen {
+            index: 0,
+            source: VersionSource::Path,
+        };
+        assert_eq!(routed_path("/2026-01-15/items/1", at_path), "/items/1");
+        assert_eq!(
+            routed_path("/2026-01-15/items", Chosen::NONE),
+            "/2026-01-15/items"
+        );
     }
 
     #[test]

@@ -38,10 +38,9 @@ pub use at::current;
 pub(crate) use at::{scoped, Scoped};
 pub(crate) use changes::CHANGE_MARK;
 pub use changes::{shape_at, Versioned};
-pub(crate) use chosen::{Chosen, Echo, VersionSet};
+pub(crate) use chosen::{routed_path, Chosen, Echo, VersionSet};
 pub use declare::Versions;
 pub(crate) use notice::Notice;
-pub(crate) use prefix::routed as routed_path;
 pub use range::VersionRange;
 
 /// The versions the tests of this folder serve: two released, one unreleased.

@@ -7,9 +7,6 @@
 //! that takes a parameter there); the segment ends at the path's end or at a `/`; the path
 //! without it is what follows, `/` when nothing does.
 
-use super::argument::VersionSource;
-use super::chosen::Chosen;
-
 /// The length of `/YYYY-MM-DD`.
 const PREFIX_LEN: usize = 11;
 
@@ -26,13 +23,10 @@ pub(crate) fn of(path: &str) -> Option<&[u8]> {
     (bytes.first() == Some(&b'/') && ends && shaped).then_some(date)
 }
 
-/// The path the routes see of a request that chose `chosen` with `path`: without its version
-/// prefix when the version came from it.
+/// `path` without its version prefix (the caller knows it has one): what follows it, `/` when
+/// nothing does.
 #[inline]
-pub(crate) fn routed(path: &str, chosen: Chosen) -> &str {
-    if chosen.source != VersionSource::Path {
-        return path;
-    }
+pub(crate) fn rest(path: &str) -> &str {
     match path.get(PREFIX_LEN..) {
         Some("") | None => "/",
         Some(rest) => rest,
@@ -42,13 +36,6 @@ pub(crate) fn routed(path: &str, chosen: Chosen) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn at_path(index: u8) -> Chosen {
-        Chosen {
-            index,
-            source: VersionSource::Path,
-        }
-    }
 
     #[test]
     fn a_date_shaped_first_segment_is_a_prefix() {
@@ -64,9 +51,8 @@ mod tests {
 
     #[test]
     fn the_routes_see_the_rest() {
-        assert_eq!(routed("/2026-01-15/items/1", at_path(0)), "/items/1");
-        assert_eq!(routed("/2026-01-15", at_path(0)), "/");
-        assert_eq!(routed("/2026-01-15/", at_path(0)), "/");
-        assert_eq!(routed("/2026-01-15/items", Chosen::NONE), "/2026-01-15/items");
+        assert_eq!(rest("/2026-01-15/items/1"), "/items/1");
+        assert_eq!(rest("/2026-01-15"), "/");
+        assert_eq!(rest("/2026-01-15/"), "/");
     }
 }
