@@ -20,6 +20,7 @@ use hyper::Method;
 
 mod build_error;
 mod checks;
+mod deprecated;
 mod errors;
 mod lifecycle;
 mod problem_details;
@@ -670,7 +671,7 @@ fn targets(routes: Vec<Mounted>, matched: Vec<MatchedRoute>) -> Vec<Target> {
         .map(|(route, matched)| {
             let inherited: Option<&Inherited> = route.inherited.as_deref();
             // The innermost group's layers first: each group's stack folds over the nested one's.
-            let layers = inherited
+            let mut layers: Vec<LayerFn> = inherited
                 .map(|inherited| {
                     inherited
                         .layers
@@ -680,10 +681,15 @@ fn targets(routes: Vec<Mounted>, matched: Vec<MatchedRoute>) -> Vec<Target> {
                         .collect()
                 })
                 .unwrap_or_default();
+            // A deprecated route's notice, outside its groups' layers so every answer of it
+            // carries it: the route's own stack, which only such a route pays for.
+            if let Some(layer) = route.def.deprecation.and_then(deprecated::notice_layer) {
+                layers.push(layer);
+            }
             let dependencies = inherited
                 .map(|inherited| inherited.dependencies.clone().into())
                 .unwrap_or_default();
-            Target::new(route.def, matched, layers, dependencies)
+            Target::new(route.def, matched, layers.into(), dependencies)
         })
         .collect()
 }

@@ -7,7 +7,8 @@
 //!   (the prefixes, outermost first, then its own template), so the first-match rule, the shadow
 //!   report, the route table and the OpenAPI document see full paths like any other;
 //! - what groups state accumulates from the outermost group: tags, `responses(..)`, dependencies
-//!   and layers (the outermost group's layers wrap the inner ones');
+//!   and layers (the outermost group's layers wrap the inner ones'); their ranges of API versions
+//!   intersect, and a route's own range narrows theirs (it exists where both say);
 //! - prefix, tags and responses cost nothing per request (they are applied when the app is
 //!   built); a route's groups' dependencies and layer stacks are data of its dispatch target
 //!   (`dispatch/proceed.rs`, and the route's handler), one slice-length test each for a route
@@ -24,6 +25,7 @@ use crate::dispatch::{Endpoint, LayerFn};
 use crate::extract::DependencyFn;
 use crate::response::{Body, BoxError};
 use crate::routing::{Route, RouteDef};
+use crate::versions::VersionRange;
 
 /// A group of routes sharing a path prefix, tags, default responses, dependencies and layers:
 /// made by [`group!`](crate::group), filled with [`Group::routes`], [`Group::group`] (nesting)
@@ -36,6 +38,8 @@ pub struct Group {
     dependencies: Vec<DependencyFn>,
     layers: Vec<LayerFn>,
     items: Vec<Item>,
+    /// The API versions the group's routes exist in (`versions = ..`; every version unless set).
+    versions: VersionRange,
 }
 
 /// What a group holds, in declaration order, each with where it was added (for the build's
@@ -54,6 +58,7 @@ impl std::fmt::Debug for Group {
             .field("dependencies", &self.dependencies)
             .field("layers", &self.layers.len())
             .field("items", &self.items.len())
+            .field("versions", &self.versions)
             .finish()
     }
 }
@@ -80,6 +85,7 @@ impl From<GroupParts> for Group {
             dependencies: parts.dependencies,
             layers: Vec::new(),
             items: Vec::new(),
+            versions: VersionRange::ALL,
         }
     }
 }
@@ -88,6 +94,16 @@ impl Group {
     /// The group's own path prefix (without its enclosing groups').
     pub fn prefix(&self) -> &'static str {
         self.prefix
+    }
+
+    /// The group's routes (its nested groups' included) exist in the API versions from `from`
+    /// until, not including, `until` (the group option `versions = "from".."until"` writes this
+    /// call): a route of it exists in the versions of both its group's range and its own, which
+    /// may only narrow the group's (a route's range reaching outside its group's does not build,
+    /// [`MistakeKind::RouteVersions`](crate::build::MistakeKind::RouteVersions)).
+    pub fn in_versions(mut self, from: Option<&'static str>, until: Option<&'static str>) -> Self {
+        self.versions = VersionRange::new(from, until);
+        self
     }
 
     /// Append routes, in declaration order; their paths are relative to the prefix.
@@ -164,17 +180,25 @@ impl Group {
             self.dependencies,
             self.layers,
         );
+        inherited.versions = inherited.versions.intersect(&self.versions);
         inherited.prefix_refused |= checked.is_err();
         let inherited = Arc::new(inherited);
         for item in self.items {
             match item {
-                Item::Route(def, added_at) => {
+                Item::Route(mut def, added_at) => {
                     let path = ferrapi_template::join(&inherited.prefix, def.path);
+                    // The route exists where both its groups' range and its own say; its own
+                    // may only narrow theirs.
+                    let groups = inherited.versions;
+                    let outside = (!def.versions.is_all() && !groups.covers(&def.versions))
+                        .then_some((groups, def.versions));
+                    def.versions = groups.intersect(&def.versions);
                     out.push(Mounted {
                         def,
                         path,
                         inherited: Some(inherited.clone()),
                         added_at,
+                        versions_outside: outside,
                     });
                 }
                 Item::Group(group, added_at) => group.flatten(Some(&inherited), added_at, out, refused),
@@ -211,6 +235,8 @@ pub(crate) struct Inherited {
     /// This group's or an enclosing group's prefix is malformed: the group is reported, not
     /// each of its routes' full paths again.
     pub(crate) prefix_refused: bool,
+    /// The API versions the groups' routes exist in: the groups' ranges, intersected.
+    pub(crate) versions: VersionRange,
 }
 
 impl Inherited {
@@ -230,6 +256,7 @@ impl Inherited {
                 dependencies: parent.dependencies.clone(),
                 layers: parent.layers.clone(),
                 prefix_refused: parent.prefix_refused,
+                versions: parent.versions,
             },
             None => Inherited {
                 prefix: prefix.to_owned(),
@@ -238,6 +265,7 @@ impl Inherited {
                 dependencies: Vec::new(),
                 layers: Vec::new(),
                 prefix_refused: false,
+                versions: VersionRange::ALL,
             },
         };
         inherited.tags.extend(tags);
@@ -258,6 +286,8 @@ pub(crate) struct Mounted {
     pub(crate) inherited: Option<Arc<Inherited>>,
     /// Where the route was added to its app or group (`App::routes`, `Group::route`, ...).
     pub(crate) added_at: &'static Location<'static>,
+    /// Its groups' range and its own, when its own reaches outside theirs (a mistake).
+    pub(crate) versions_outside: Option<(VersionRange, VersionRange)>,
 }
 
 impl Mounted {
@@ -268,6 +298,7 @@ impl Mounted {
             def,
             inherited: None,
             added_at,
+            versions_outside: None,
         }
     }
 }

@@ -192,6 +192,12 @@ fn versioned_client(
         if version.released { "" } else { " (unreleased when generated: it may still change)" }
     ));
     let header_doc = doc_attrs(&format!("The header that names the API version: `{header}`."));
+    let deprecated = version.deprecated;
+    let deprecated_doc = doc_attrs(if deprecated {
+        "The version was deprecated when this client was generated: the server still serves it, with `Deprecation` (and `Sunset`, its last day) on every answer; move to a newer version's client."
+    } else {
+        "Whether the version was deprecated when this client was generated: it was not."
+    });
     let new_doc = doc_attrs(&format!(
         "A client of the API at `base_url` (`http://127.0.0.1:8000`), with the runtime's defaults, sending `{header}: {date}`."
     ));
@@ -204,6 +210,9 @@ fn versioned_client(
 
         #header_doc
         pub const API_VERSION_HEADER: &str = #header;
+
+        #deprecated_doc
+        pub const API_VERSION_DEPRECATED: bool = #deprecated;
 
         #doc
         #[derive(Clone, Debug)]
@@ -373,6 +382,18 @@ mod tests {
             code.contains("Ok(Self::from_client(rt::Client::new(base_url)?))"),
             "{code}"
         );
+        assert!(
+            code.contains("pub const API_VERSION_DEPRECATED: bool = false;"),
+            "{code}"
+        );
+        let deprecated = document(json!({"title": "t", "version": "2026-01-15",
+            "x-api-version": {"header": "API-Version", "version": "2026-01-15", "released": true, "deprecated": true}}));
+        let code = generate_value(&deprecated, &Settings::default()).unwrap().code;
+        assert!(
+            code.contains("pub const API_VERSION_DEPRECATED: bool = true;"),
+            "{code}"
+        );
+        assert!(code.contains("The version was deprecated when"), "{code}");
 
         // Without the extension: no version, and the client as before.
         let plain = generate_value(

@@ -323,6 +323,18 @@ fn def_body(model: &RouteModel) -> (TokenStream, Assertions) {
             quote!((#route_def).in_versions(#from, #until))
         }
     };
+    // Likewise only a route deprecated with dates: its answers' `Deprecation` and `Sunset`.
+    let route_def = match &model.attr.deprecation {
+        None => route_def,
+        Some(deprecation) => {
+            let since = &deprecation.since;
+            let sunset = match &deprecation.sunset {
+                Some(date) => quote!(::core::option::Option::Some(#date)),
+                None => quote!(::core::option::Option::None),
+            };
+            quote!((#route_def).deprecated_at(#since, #sunset))
+        }
+    };
     let body = quote! {
         #statements
         #route_def

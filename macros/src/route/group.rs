@@ -5,8 +5,8 @@
 //! Rules enforced here: the first argument is the prefix as a string literal, empty or starting
 //! with `/`, not ending with `/`, well formed as a path template and without parameters (a route's
 //! handler reads only the parameters of its own path: a prefix parameter would be one no handler
-//! takes), each problem reported inside the string; the options are `tags(..)` and
-//! `responses(..)`, parsed (and checked) as a route's, and `dependencies(Type, ..)`, each type
+//! takes), each problem reported inside the string; the options are `tags(..)`,
+//! `responses(..)` and `versions = "from".."until"`, parsed (and checked) as a route's, and `dependencies(Type, ..)`, each type
 //! asserted at its own span to be a dependency (`Arg` with `Source::Dependency`, cacheable);
 //! every mistake is reported, and the macro still expands to a `Group` beside the errors, so the
 //! rest of the app type-checks.
@@ -18,7 +18,7 @@ use syn::spanned::Spanned;
 use syn::{Ident, LitStr, Token, Type};
 
 use super::openapi::description;
-use super::parse::{responses, tags, ExtraResponse};
+use super::parse::{responses, tags, tokens_until, versions, ExtraResponse, VersionRange};
 use crate::diag::Diagnostics;
 use crate::paths;
 
@@ -28,6 +28,8 @@ struct GroupArgs {
     tags: Vec<LitStr>,
     responses: Vec<ExtraResponse>,
     dependencies: Vec<Type>,
+    /// `versions = "from".."until"`: the API versions the group's routes exist in.
+    versions: Option<VersionRange>,
 }
 
 /// The expansion of `group!(tokens)`.
@@ -53,6 +55,7 @@ pub fn expand(tokens: TokenStream) -> TokenStream {
                 tags: Vec::new(),
                 responses: Vec::new(),
                 dependencies: Vec::new(),
+                versions: None,
             });
             quote!({ #errors #empty })
         }
@@ -72,6 +75,7 @@ fn parse(input: ParseStream, diag: &mut Diagnostics) -> syn::Result<GroupArgs> {
         tags: Vec::new(),
         responses: Vec::new(),
         dependencies: Vec::new(),
+        versions: None,
     };
     while !input.is_empty() {
         input.parse::<Token![,]>()?;
@@ -82,6 +86,10 @@ fn parse(input: ParseStream, diag: &mut Diagnostics) -> syn::Result<GroupArgs> {
         match key.to_string().as_str() {
             "tags" => args.tags.extend(tags(input)?),
             "responses" => args.responses.extend(responses(input, diag)?),
+            "versions" => {
+                let eq: Token![=] = input.parse()?;
+                args.versions = versions(tokens_until(input, ',')?, eq.span, diag);
+            }
             "dependencies" => {
                 let content;
                 syn::parenthesized!(content in input);
@@ -92,7 +100,7 @@ fn parse(input: ParseStream, diag: &mut Diagnostics) -> syn::Result<GroupArgs> {
                 return Err(syn::Error::new(
                     key.span(),
                     format!(
-                        "unknown group option `{other}`; expected `tags(..)`, `responses(N = \"..\")` or `dependencies(Type, ..)`"
+                        "unknown group option `{other}`; expected `tags(..)`, `responses(N = \"..\")`, `dependencies(Type, ..)` or `versions = \"YYYY-MM-DD\"..`"
                     ),
                 ))
             }
@@ -124,6 +132,15 @@ fn emit(args: &GroupArgs) -> TokenStream {
         let group_dependency = paths::at(span, paths::group_dependency());
         quote_spanned!(span=> <#ty as #group_dependency>::dependency_fn())
     });
+    // Only a group that names its versions says so: the others' expansion is unchanged.
+    let ranged = args.versions.as_ref().map(|range| {
+        let some = |end: &Option<LitStr>| match end {
+            Some(date) => quote!(::core::option::Option::Some(#date)),
+            None => quote!(::core::option::Option::None),
+        };
+        let (from, until) = (some(&range.from), some(&range.until));
+        quote!(.in_versions(#from, #until))
+    });
     quote! {
         {
             use ::ferrapi::__private as __rt;
@@ -133,6 +150,7 @@ fn emit(args: &GroupArgs) -> TokenStream {
                 responses: ::std::vec![#(#responses),*],
                 dependencies: ::std::vec![#(#dependencies),*],
             })
+            #ranged
         }
     }
 }

@@ -3,7 +3,8 @@
 //!
 //! Rules enforced here: the attribute starts with the path template as a string literal and
 //! takes only the options of [`ROUTE_OPTIONS`] (`tags(..)`, `status = N`, `responses(N = "..")`,
-//! `include_in_schema = bool`, `deprecated = bool`, `operation_id = ".."`, `summary = ".."`,
+//! `include_in_schema = bool`, `deprecated = bool` or `deprecated(since = "..", sunset = "..")`
+//! (dates, the sunset not before the deprecation), `operation_id = ".."`, `summary = ".."`,
 //! `response_description = ".."`, `paged` or `paged(offset = "..", limit = "..")` and
 //! `versions = "from".."until"`, each end a `YYYY-MM-DD` date, the end exclusive and after the
 //! start), the one list the parser, its error and the manual's tables
@@ -34,8 +35,11 @@ pub struct RouteAttr {
     pub status: Option<LitInt>,
     /// `responses(404 = "Not found", 503 = UNAVAILABLE, ...)`.
     pub responses: Vec<ExtraResponse>,
-    /// `deprecated = true`.
+    /// `deprecated = true`, or `deprecated(since = ..)`.
     pub deprecated: bool,
+    /// `deprecated(since = "YYYY-MM-DD", sunset = "YYYY-MM-DD")`: when the route was deprecated
+    /// and its last day, for its answers' `Deprecation` and `Sunset`.
+    pub deprecation: Option<Deprecation>,
     /// `operation_id = ".."`, in place of the function's name.
     pub operation_id: Option<LitStr>,
     /// `summary = ".."`, in place of the doc comment's first line.
@@ -46,6 +50,15 @@ pub struct RouteAttr {
     pub paged: Option<Paged>,
     /// `versions = "2026-01-15"..`: the API versions the route exists in.
     pub versions: Option<VersionRange>,
+}
+
+/// `deprecated(since = "..", sunset = "..")`: each a `YYYY-MM-DD` date, the sunset (the route's
+/// last day) not before the deprecation.
+pub struct Deprecation {
+    /// The day the route was deprecated.
+    pub since: LitStr,
+    /// Its last day, if known.
+    pub sunset: Option<LitStr>,
 }
 
 /// `versions = "from".."until"`: the first version the route exists in and the first it is gone
@@ -135,7 +148,7 @@ impl Param {
 }
 
 /// The tokens up to the next top-level `stop` character (not included), or to the end.
-fn tokens_until(input: ParseStream, stop: char) -> syn::Result<TokenStream> {
+pub(super) fn tokens_until(input: ParseStream, stop: char) -> syn::Result<TokenStream> {
     let mut tokens = TokenStream::new();
     while !input.is_empty() && input.cursor().punct().is_none_or(|(p, _)| p.as_char() != stop) {
         tokens.extend([input.parse::<TokenTree>()?]);
@@ -273,6 +286,10 @@ fn route_option(
             attr.status = status(tokens_until(input, ',')?, eq.span, "status = 201", diag);
         }
         "responses" => attr.responses.extend(responses(input, diag)?),
+        "deprecated" if input.peek(syn::token::Paren) => {
+            attr.deprecated = true;
+            attr.deprecation = deprecation(key, input, diag)?;
+        }
         "deprecated" => {
             input.parse::<Token![=]>()?;
             attr.deprecated = input.parse::<syn::LitBool>()?.value;
@@ -374,6 +391,7 @@ fn parse_route_attr(input: ParseStream, diag: &mut Diagnostics) -> syn::Result<R
         status: None,
         responses: Vec::new(),
         deprecated: false,
+        deprecation: None,
         operation_id: None,
         summary: None,
         response_description: None,
@@ -458,10 +476,74 @@ pub fn doc(attrs: &[Attribute]) -> Doc {
     }
 }
 
+/// `deprecated(since = "..", sunset = "..")`, `key` (`deprecated`) read: `since` required, each a
+/// string literal that is a `YYYY-MM-DD` date, given once, the sunset not before `since`. An
+/// unknown key is an error at it; the other mistakes are recorded in `diag`, each at its culprit,
+/// and `None` returned.
+fn deprecation(key: &Ident, input: ParseStream, diag: &mut Diagnostics) -> syn::Result<Option<Deprecation>> {
+    const EXAMPLE: &str = "e.g. `deprecated(since = \"2026-03-01\", sunset = \"2026-12-31\")`";
+    let content;
+    syn::parenthesized!(content in input);
+    let (mut since, mut sunset): (Option<LitStr>, Option<LitStr>) = (None, None);
+    let mut ok = true;
+    while !content.is_empty() {
+        let name: Ident = content.parse()?;
+        let slot = match name.to_string().as_str() {
+            "since" => &mut since,
+            "sunset" => &mut sunset,
+            _ => {
+                return Err(syn::Error::new(
+                    name.span(),
+                    format!("unknown `deprecated` option `{name}`; expected `since = \"YYYY-MM-DD\"` or `sunset = \"YYYY-MM-DD\"`"),
+                ))
+            }
+        };
+        content.parse::<Token![=]>()?;
+        let date: LitStr = content.parse()?;
+        if slot.is_some() {
+            diag.error(name.span(), format!("`{name}` is given twice"));
+            ok = false;
+        } else if !is_date(&date.value()) {
+            diag.error(
+                date.span(),
+                format!("`{}` is not a date written `YYYY-MM-DD`; {EXAMPLE}", date.value()),
+            );
+            ok = false;
+        } else {
+            *slot = Some(date);
+        }
+        if content.is_empty() {
+            break;
+        }
+        content.parse::<Token![,]>()?;
+    }
+    let Some(since) = since else {
+        if ok {
+            diag.error(
+                key.span(),
+                format!("`deprecated(..)` needs the day the route was deprecated, `since`; {EXAMPLE} (or `deprecated = true` for the document alone)"),
+            );
+        }
+        return Ok(None);
+    };
+    if let Some(sunset) = sunset.as_ref().filter(|sunset| sunset.value() < since.value()) {
+        diag.error(
+            sunset.span(),
+            format!(
+                "the sunset `{}` (the route's last day) is before its deprecation `{}`",
+                sunset.value(),
+                since.value()
+            ),
+        );
+        return Ok(None);
+    }
+    Ok(ok.then_some(Deprecation { since, sunset }))
+}
+
 /// `versions = "from".."until"` (either end left out; `..` for every version): each end a string
 /// literal that is a `YYYY-MM-DD` date, the end exclusive and after the start. Every mistake is
 /// recorded in `diag`, at the culprit (inside the range), and `None` returned.
-fn versions(tokens: TokenStream, span: Span, diag: &mut Diagnostics) -> Option<VersionRange> {
+pub(super) fn versions(tokens: TokenStream, span: Span, diag: &mut Diagnostics) -> Option<VersionRange> {
     const EXAMPLE: &str = "e.g. `versions = \"2026-01-15\"..` (from that version on) or `versions = \"2026-01-15\"..\"2026-06-01\"`";
     let Ok(syn::Expr::Range(range)) = syn::parse2::<syn::Expr>(tokens.clone()) else {
         let at = tokens.clone().into_iter().next().map_or(span, |t| t.span());

@@ -4,7 +4,8 @@
 //! Rules enforced here: a route's range names only declared versions and holds at least one (one
 //! `MistakeKind::RouteVersions` per problem, where the route was added); a range on a route of an
 //! app without versions is a mistake too; each version's router holds the routes that exist in
-//! it; a route's row is shadowed only when it is shadowed in every version it exists in (in a
+//! it; a route's deprecation names real dates, its sunset not before it (with or without
+//! versions); a route's row is shadowed only when it is shadowed in every version it exists in (in a
 //! version it is served, it answers).
 
 use ferrapi_template::Template;
@@ -13,17 +14,39 @@ use hyper::Method;
 use super::checks::declared;
 use super::{App, Mistake, MistakeKind};
 use crate::routing::{RouteInfo, RouteStatus, RouteTable, RouterErrorKind, VersionRouter};
-use crate::versions::VersionSet;
+use crate::versions::{Notice, VersionSet};
 
 impl App {
     /// Every route's range against the app's versions (`None`: it declares none).
     pub(super) fn check_route_versions(&self, versions: Option<&VersionSet>, mistakes: &mut Vec<Mistake>) {
+        for route in &self.routes {
+            if let Some((groups, own)) = route.versions_outside {
+                mistakes.push(Mistake::new(
+                    MistakeKind::RouteVersions {
+                        problem: format!(
+                            "the route's versions `{own}` reach outside its group's `{groups}`; a route in a group only narrows the group's range"
+                        ),
+                    },
+                    declared(route),
+                ));
+            }
+        }
         for route in self.routes.iter().filter(|route| !route.def.versions.is_all()) {
             for problem in route.def.versions.problems(versions) {
                 mistakes.push(Mistake::new(
                     MistakeKind::RouteVersions { problem },
                     declared(route),
                 ));
+            }
+        }
+        for route in &self.routes {
+            if let Some((since, sunset)) = route.def.deprecation {
+                if let Some(problem) = deprecation_problem(since, sunset) {
+                    mistakes.push(Mistake::new(
+                        MistakeKind::RouteVersions { problem },
+                        declared(route),
+                    ));
+                }
             }
         }
     }
@@ -104,4 +127,20 @@ pub(super) fn rows_per_version(mut rows: Vec<RouteInfo>, routers: &[VersionRoute
         };
     }
     rows
+}
+
+/// What is wrong with a route's deprecation (`RouteDef::deprecated_at`), if anything: a date that
+/// is not one, a sunset before the deprecation (the route option checks both when it compiles).
+fn deprecation_problem(since: &str, sunset: Option<&str>) -> Option<String> {
+    if let Some(date) = std::iter::once(since)
+        .chain(sunset)
+        .find(|date| Notice::new(date, None).is_none())
+    {
+        return Some(format!(
+            "the route's deprecation date `{date}` is not a date written `YYYY-MM-DD`"
+        ));
+    }
+    sunset
+        .filter(|sunset| *sunset < since)
+        .map(|sunset| format!("the route's sunset `{sunset}` is before its deprecation `{since}`"))
 }

@@ -161,7 +161,7 @@ where
 fn begin<B, H: Hook>(
     inner: &Arc<Compiled>,
     stack: Option<&Endpoint>,
-    parts: Parts,
+    mut parts: Parts,
     body: Received<'_, B>,
     (hook, echo): (&mut H, &mut Option<Echo>),
 ) -> Run<B>
@@ -171,7 +171,11 @@ where
 {
     let routed = route(inner, &parts, hook);
     if let Some(versions) = &inner.versions {
-        *echo = Some(Echo::new(versions, routed.version()));
+        let chosen = routed.version();
+        *echo = Some(Echo::new(versions, chosen));
+        // Tags sent back from this version's answers, as the route made them (`versions/tags.rs`).
+        versions.untag(&mut parts.headers, chosen);
+        hook.versioned(versions, chosen);
     }
     let trace = hook.trace();
     // The layers' `call`, the extraction and the handler's first poll run in the request.

@@ -55,6 +55,7 @@ use crate::response::Response;
 use crate::trace::{
     random_pair, sole_value, with_random, ResponseHeader, TraceIds, TRACEPARENT, TRACERESPONSE,
 };
+use crate::versions::{Chosen, VersionSet, VersionSource};
 
 /// `X-Request-Id`, to look for.
 static X_REQUEST_ID: HeaderName = X_REQUEST_ID_NAME;
@@ -287,6 +288,8 @@ pub(super) trait Hook {
     /// down every step cost an app that does not trace ≈ 30 instructions, callgrind
     /// `GET /item/42`).
     fn trace(&self) -> Option<&TraceIds>;
+    /// In an app with versions: the request is answered at `chosen` of `versions`.
+    fn versioned(&mut self, versions: &VersionSet, chosen: Chosen);
 }
 
 impl Hook for () {
@@ -302,6 +305,8 @@ impl Hook for () {
     fn trace(&self) -> Option<&TraceIds> {
         None
     }
+    #[inline(always)]
+    fn versioned(&mut self, _versions: &VersionSet, _chosen: Chosen) {}
 }
 
 impl Hook for Observed {
@@ -318,6 +323,9 @@ impl Hook for Observed {
     #[inline]
     fn trace(&self) -> Option<&TraceIds> {
         self.trace.as_ref()
+    }
+    fn versioned(&mut self, versions: &VersionSet, chosen: Chosen) {
+        self.version = versions.date(chosen.index).map(|date| (date, chosen.source));
     }
 }
 
@@ -342,6 +350,8 @@ pub(crate) struct Observed {
     /// ferrapi's log is installed: the request is entered as a `logging::RequestScope`.
     scoped: bool,
     key: RouteKey,
+    /// The version served and where it came from, in an app with versions (for the access line).
+    version: Option<(&'static str, VersionSource)>,
 }
 
 /// Inside a request, for as long as it is kept (see the module rules); held for its `Drop`.
@@ -391,6 +401,7 @@ impl Observed {
             span: Span::none(),
             scoped: logging::is_installed(),
             key: RouteKey::Unmatched,
+            version: None,
         }
     }
 
@@ -495,6 +506,7 @@ impl Observed {
                 request_id: self.id.as_ref().map(RequestId::as_bytes),
                 trace: self.trace.as_ref(),
                 at: now,
+                version: self.version.map(|(date, source)| (date, source.as_str())),
             };
             if !logging::access_line(&line) {
                 self.access_event(&line, elapsed);
@@ -565,6 +577,8 @@ impl Observed {
             route = line.route,
             status = line.status,
             latency_ms = elapsed as f64 / 1e6,
+            api_version = line.version.map(|(date, _)| date),
+            version_source = line.version.map(|(_, source)| source),
         );
     }
 }

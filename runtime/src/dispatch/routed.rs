@@ -3,7 +3,8 @@
 //!
 //! Rules enforced here:
 //! - the metrics endpoint (`App::metrics`) first, then the docs pages and the OpenAPI document,
-//!   then, in an app with versions, the request's version (one it does not serve is a 400 before
+//!   then, in an app with versions, the request's version (its header's, or its path prefix's
+//!   where the app allows one: the router sees the path without it; one it does not serve is a 400 before
 //!   any route is looked up; an app without versions pays one `Option` test), then the router
 //!   (the version's own, in an app with versions; declaration order; a route, else 404, else
 //!   405 with `Allow`);
@@ -23,7 +24,7 @@ use crate::extract::PathParams;
 use crate::metrics::RouteKey;
 use crate::response::{error_response, Response};
 use crate::routing::Lookup;
-use crate::versions::{Chosen, VersionSet};
+use crate::versions::{routed_path, Chosen, VersionSet};
 
 /// What routing found for a request.
 #[derive(Debug, Clone)]
@@ -75,7 +76,7 @@ pub(super) fn route<H: Hook>(inner: &Compiled, parts: &Parts, hook: &mut H) -> R
     }
     let (version, lookup) = match &inner.versions {
         None => (Chosen::NONE, inner.router.lookup(&parts.method, path)),
-        Some(versions) => match versions.choose(&parts.headers) {
+        Some(versions) => match versions.choose(&parts.headers, path) {
             Ok(chosen) => (chosen, lookup_at(inner, chosen, parts, path)),
             Err(_) => {
                 hook.routed(RouteKey::Unmatched);
@@ -107,7 +108,7 @@ pub(super) fn route<H: Hook>(inner: &Compiled, parts: &Parts, hook: &mut H) -> R
 #[inline(never)]
 fn lookup_at(inner: &Compiled, chosen: Chosen, parts: &Parts, path: &str) -> Lookup {
     match inner.routers.get(usize::from(chosen.index)) {
-        Some(router) => router.lookup(&parts.method, path),
+        Some(router) => router.lookup(&parts.method, routed_path(path, chosen)),
         None => Lookup::NotFound,
     }
 }
@@ -140,16 +141,6 @@ pub(super) fn respond_unrouted(inner: &Compiled, parts: &Parts, routed: Routed) 
 /// value and every served version.
 #[cold]
 fn unknown_version(versions: &VersionSet, parts: &Parts) -> Response {
-    let header = versions.header();
-    let named = parts
-        .headers
-        .get(header)
-        .map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned())
-        .unwrap_or_default();
-    let detail = format!(
-        "API version '{named}' is not served; name one of these in the {} header: {}",
-        versions.spelled(),
-        versions.listed()
-    );
+    let detail = versions.refusal(&parts.headers, parts.uri.path());
     error_response(StatusCode::BAD_REQUEST, &Value::String(detail))
 }

@@ -42,7 +42,7 @@ use crate::response::{
 };
 use crate::routing::{BodyMode, BoxFuture, Started};
 use crate::trace::TraceIds;
-use crate::versions::Chosen;
+use crate::versions::{routed_path, Chosen};
 
 /// Where the answer to a request is, until it is ready.
 pub(crate) enum Run<B> {
@@ -315,9 +315,16 @@ fn request_cx<'a>(
     input: &'a BodyInput,
     (charge, trace): (Option<&'a Charge>, Option<&'a TraceIds>),
 ) -> RequestCx<'a> {
+    let full = parts.uri.path();
+    // Without versions, one test of the loaded `Option`; the version's path prefix (when it
+    // came from there) is not the routes'.
+    let (path, version_date) = match &inner.versions {
+        None => (full, None),
+        Some(set) => (routed_path(full, version), set.date(version.index)),
+    };
     RequestCx {
         parts,
-        path: parts.uri.path(),
+        path,
         params,
         body_input: input,
         shared: &inner.shared,
@@ -326,10 +333,7 @@ fn request_cx<'a>(
         version,
         trace,
         tracer: inner.tracer.as_ref(),
-        version_date: match &inner.versions {
-            None => None,
-            Some(set) => set.date(version.index),
-        },
+        version_date,
     }
 }
 

@@ -80,6 +80,25 @@ impl Service {
             .map(|(_, bytes)| bytes)
     }
 
+    /// Every served version's document, oldest first: its date, whether it is released (false
+    /// for the unreleased one), and its bytes (what `GET /openapi/{date}.json` answers). Empty in
+    /// an app without versions. For a test checking each released version against its
+    /// committed copy (`ferrapi_client_gen::compat::Blessed::check_versions` takes these).
+    pub fn version_documents(&self) -> impl Iterator<Item = (&'static str, bool, &Bytes)> + '_ {
+        let set = self.inner.versions.as_deref();
+        self.inner
+            .version_documents
+            .iter()
+            .enumerate()
+            .map(move |(index, (date, bytes))| {
+                let released = u8::try_from(index)
+                    .ok()
+                    .and_then(|index| set?.get(index))
+                    .is_some_and(|(_, released)| released);
+                (*date, released, bytes)
+            })
+    }
+
     /// Answer one request in-process, as the server would (routing, the layers, extraction, the
     /// handler, the error answers), without a socket.
     pub fn handle<B>(&self, request: Request<B>) -> impl Future<Output = Response>

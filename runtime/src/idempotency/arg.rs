@@ -23,7 +23,8 @@
 //!   saying so, before any key is looked up or stored (`extract::single`); before, the first was
 //!   used, and a gateway deduplicating on the last one booked twice;
 //! - a request's fingerprint is its method, path with query, and body bytes (length and a 64-bit
-//!   FNV-1a hash): a retry must send the same request to be replayed;
+//!   FNV-1a hash), and in an app with API versions the version served: a retry must send the
+//!   same request, at the same version, to be replayed;
 //! - the answer is kept by [`IdempotencyKey::keep`], with its status, headers and body, for the
 //!   retention period; a 5xx or a streamed answer is not kept (the key is released, so a retry
 //!   runs again), nor is an answer when the route never called `keep` (released when the
@@ -373,12 +374,16 @@ fn fingerprint(cx: &RequestCx<'_>) -> String {
         BodyInput::Missing | BodyInput::Stream(_) | BodyInput::Form(_) => &[],
     };
     let target = parts.uri.path_and_query().map_or("", |pq| pq.as_str());
+    // In an app with versions, the version too: the same request at another version is another
+    // request (its answer differs). Without versions, the hash is what it was.
+    let version: &[u8] = cx.version_date.map_or(&[], str::as_bytes);
     let hash = fnv1a([
         parts.method.as_str().as_bytes(),
         b"\n",
         target.as_bytes(),
         b"\n",
         body,
+        version,
     ]);
     format!("{}-{hash:016x}", body.len())
 }

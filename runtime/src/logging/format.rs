@@ -1060,6 +1060,10 @@ pub(crate) struct AccessLine<'a> {
     pub(crate) trace: Option<&'a TraceIds>,
     /// When it was answered (the line's timestamp): a reading of `clock.rs`.
     pub(crate) at: u64,
+    /// In an app with API versions, the version served and where it came from (`header`,
+    /// `path`, `default`): written last, only when present, so an app without versions writes
+    /// the line it wrote before.
+    pub(crate) version: Option<(&'a str, &'a str)>,
 }
 
 /// Write the access line, newline included: `GET /item/42 200 0.123ms request_id=…` in text; in
@@ -1094,7 +1098,9 @@ pub(crate) fn access(out: &mut Vec<u8>, style: Style, line: &AccessLine<'_>) {
 /// written into it. Fixed parts are over-counted; an escaped text byte takes at most 4 (`\xNN`),
 /// an escaped JSON byte 6 (`\u001f`); a client's value at most [`MAX_VALUE_BYTES`] and its note.
 pub(crate) fn access_bound(style: Style, line: &AccessLine<'_>) -> usize {
-    let id = line.request_id.map_or(0, <[u8]>::len) + line.trace.map_or(0, |_| TRACE_IDS_MAX);
+    let id = line.request_id.map_or(0, <[u8]>::len)
+        + line.trace.map_or(0, |_| TRACE_IDS_MAX)
+        + line.version.map_or(0, |_| VERSION_MAX);
     let value = |len: usize, per_byte: usize| len.saturating_mul(per_byte).min(MAX_VALUE_BYTES) + NOTE_MAX;
     match style.format {
         LogFormat::Text => {
@@ -1138,7 +1144,23 @@ fn access_text(out: &mut Vec<u8>, line: &AccessLine<'_>) {
     if let Some(trace) = line.trace {
         trace_ids_text(out, trace);
     }
+    if let Some(version) = line.version {
+        version_text(out, version);
+    }
 }
+
+/// The access line's version part in text: ` api_version=2026-01-15 version_source=header`
+/// (both ferrapi's own ASCII: a checked date, a fixed word).
+#[inline(never)]
+fn version_text(out: &mut Vec<u8>, (date, source): (&str, &str)) {
+    out.extend_from_slice(b" api_version=");
+    out.extend_from_slice(date.as_bytes());
+    out.extend_from_slice(b" version_source=");
+    out.extend_from_slice(source.as_bytes());
+}
+
+/// The most bytes of the version part: a date and the longest source word, with their keys.
+const VERSION_MAX: usize = 64;
 
 /// The key of a text line's request id.
 const KEY: &[u8; 12] = b" request_id=";
@@ -1181,6 +1203,12 @@ fn access_json(out: &mut Vec<u8>, line: &AccessLine<'_>) {
     }
     if let Some(trace) = line.trace {
         trace_ids(out, true, trace);
+    }
+    if let Some((date, source)) = line.version {
+        out.extend_from_slice(b",\"api_version\":");
+        json_string(out, date);
+        out.extend_from_slice(b",\"version_source\":");
+        json_string(out, source);
     }
     out.push(b'}');
 }
@@ -1348,7 +1376,29 @@ mod tests {
             request_id: id.map(str::as_bytes),
             trace: None,
             at: clock::now(),
+            version: None,
         }
+    }
+
+    #[test]
+    fn the_version_is_written_last_only_when_served() {
+        let unversioned = line("/items/1", Some("id-1"));
+        let plain = text(|out| access(out, TEXT, &unversioned));
+        assert!(plain.ends_with(" request_id=id-1\n"), "{plain}");
+        let versioned = AccessLine {
+            version: Some(("2026-01-15", "path")),
+            ..unversioned
+        };
+        let written = text(|out| access(out, TEXT, &versioned));
+        assert_eq!(
+            written,
+            plain.replace('\n', " api_version=2026-01-15 version_source=path\n")
+        );
+        let json = text(|out| access(out, JSON, &versioned));
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(value["api_version"], "2026-01-15");
+        assert_eq!(value["version_source"], "path");
+        assert!(json.ends_with("\"version_source\":\"path\"}\n"), "{json}");
     }
 
     #[test]
@@ -1427,6 +1477,7 @@ mod tests {
                             request_id: Some(id.as_bytes()),
                             trace: None,
                             at: clock::now(),
+                            version: Some(("2026-01-15", "default")),
                         };
                         let written = text(|out| access(out, style, &line)).len();
                         assert!(

@@ -18,7 +18,7 @@
 //!   are not): the app decides, this module lays out;
 //! - in an app with versions, `info.version` is the documented version's date and
 //!   `info.x-api-version` tells a generator what to send (`{"header", "version", "released"}`,
-//!   [`name_version`]); an app without versions keeps its own `info.version` and no extension;
+//!   with `"deprecated": true` for a deprecated version, [`name_version`]); an app without versions keeps its own `info.version` and no extension;
 //! - the app's tag descriptions ([`Tag`], FastAPI's `openapi_tags`) are the top-level `tags` list,
 //!   after `components`, in the order given; without any, there is no `tags` key.
 
@@ -115,14 +115,17 @@ pub(crate) struct DocumentVersion {
 
 /// Name `version` in the document's `info`: its date as `info.version` (what a reader and a
 /// generated client's header show) and `x-api-version`, what a generator needs to send it: the
-/// header's name, the date, whether it is released.
+/// header's name, the date, whether it is released, and (only when it is) that it is deprecated.
 pub(crate) fn name_version(doc: &mut Value, version: DocumentVersion) {
     if let Some(Value::Object(info)) = doc.get_mut("info") {
         info.insert("version".into(), json!(version.date));
-        info.insert(
-            "x-api-version".into(),
-            json!({ "header": version.header, "version": version.date, "released": version.released }),
-        );
+        let mut named =
+            json!({ "header": version.header, "version": version.date, "released": version.released });
+        // Only a deprecated version's says so: the others' documents are as they were blessed.
+        if let (true, Value::Object(named)) = (version.deprecated, &mut named) {
+            named.insert("deprecated".into(), Value::Bool(true));
+        }
+        info.insert("x-api-version".into(), named);
     }
 }
 

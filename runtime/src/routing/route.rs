@@ -91,6 +91,8 @@ pub struct RouteDef {
     pub(crate) check: fn(&StateMap) -> Result<(), String>,
     /// The API versions the route exists in (`versions = ..`; every version unless it says).
     pub(crate) versions: VersionRange,
+    /// The day the route was deprecated and its last day, if known (`deprecated(since = ..)`).
+    pub(crate) deprecation: Option<(&'static str, Option<&'static str>)>,
 }
 
 /// How a route takes its request body: read by the dispatcher before the handler runs, handed
@@ -156,6 +158,21 @@ impl RouteDef {
         self.versions = VersionRange::new(from, until);
         self
     }
+
+    /// The route deprecated since the day `since` (`YYYY-MM-DD`), served until `sunset` if given
+    /// (its last day, not before `since`): every answer of it carries `Deprecation` (RFC 9745)
+    /// and `Sunset` (RFC 8594) (the route option `deprecated(since = "..", sunset = "..")` writes
+    /// this call, and marks the operation `deprecated: true`). A date that is not one does not
+    /// build ([`MistakeKind::RouteVersions`](crate::build::MistakeKind::RouteVersions)).
+    pub fn deprecated_at(mut self, since: &'static str, sunset: Option<&'static str>) -> Self {
+        self.deprecation = Some((since, sunset));
+        self
+    }
+
+    /// When the route was deprecated and its last day, if it says (`deprecated(since = ..)`).
+    pub fn deprecation(&self) -> Option<(&'static str, Option<&'static str>)> {
+        self.deprecation
+    }
 }
 
 /// What a route attribute generates for one route; [`RouteDef`] is made from it. Named fields,
@@ -201,6 +218,7 @@ impl From<RouteParts> for RouteDef {
             operation,
             check,
             versions: VersionRange::ALL,
+            deprecation: None,
         }
     }
 }

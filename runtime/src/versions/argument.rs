@@ -1,7 +1,7 @@
 //! What a route sees of its request's version: the [`ApiVersion`] argument.
 //!
 //! Rules enforced here: the argument is the version the request is served at, never a guess: it
-//! is the date the dispatcher chose (the header's, or the default), with where the choice came
+//! is the date the dispatcher chose (the path prefix's, the header's, or the default), with where the choice came
 //! from; comparing it with a date compares the dates (`YYYY-MM-DD` sorts as text).
 
 use std::cmp::Ordering;
@@ -12,6 +12,10 @@ use std::cmp::Ordering;
 pub enum VersionSource {
     /// The request named it in the version's header.
     Header,
+    /// The request named it as its path's first segment (`/2026-01-15/items`), in an app whose
+    /// versions allow it ([`Versions::path_prefix`](crate::versions::Versions::path_prefix));
+    /// a header naming the same version as well changes nothing.
+    Path,
     /// The request named none: the app's default version.
     Default,
 }
@@ -40,7 +44,8 @@ impl ApiVersion {
         self.date
     }
 
-    /// Where the request's version came from: its header, or the app's default.
+    /// Where the request's version came from: its path's prefix, its header, or the app's
+    /// default.
     pub fn source(&self) -> VersionSource {
         self.source
     }
@@ -48,6 +53,17 @@ impl ApiVersion {
     /// False for the app's unreleased version (served only to a request naming it).
     pub fn is_released(&self) -> bool {
         self.released
+    }
+}
+
+impl VersionSource {
+    /// The source as the access line writes it: `path`, `header` or `default`.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            VersionSource::Header => "header",
+            VersionSource::Path => "path",
+            VersionSource::Default => "default",
+        }
     }
 }
 

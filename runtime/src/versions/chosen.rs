@@ -4,7 +4,7 @@
 //! Rules enforced here: choosing reads one header (by its compiled name) and compares its value
 //! with the served versions, newest first, byte for byte (a value that is not exactly a served
 //! version's date, whitespace or case included, is not one); the header named twice is answered
-//! by its first value; the answer echoes the version served and says it varies by that header,
+//! by its first value (see `prefix.rs` for a version in the path); the answer echoes the version served and says it varies by that header,
 //! added to whatever `Vary` it has already.
 
 use std::sync::Arc;
@@ -13,6 +13,7 @@ use hyper::header::{HeaderMap, HeaderName, HeaderValue, VARY};
 
 use super::argument::VersionSource;
 use super::notice::Notice;
+use super::{prefix, tags};
 
 /// The served versions, oldest first (the released ones, then the unreleased one), with what a
 /// request needs of them made once.
@@ -32,6 +33,8 @@ pub(crate) struct VersionSet {
     default: u8,
     /// Each version's deprecation notice, by index; empty when none is deprecated.
     notices: Vec<Option<Notice>>,
+    /// Whether a request may name its version as its path's first segment.
+    prefix: bool,
 }
 
 /// What a request chose: the index of its version among the served ones, and where the choice
@@ -80,7 +83,14 @@ impl VersionSet {
             released,
             default: u8::try_from(default).unwrap_or(0),
             notices: Vec::new(),
+            prefix: false,
         }
+    }
+
+    /// The set reading a version from the path's first segment too (`Versions::path_prefix`).
+    pub(crate) fn with_path_prefix(mut self, prefix: bool) -> Self {
+        self.prefix = prefix;
+        self
     }
 
     /// The set with each version's deprecation notice (by index; empty: none deprecated).
@@ -94,23 +104,86 @@ impl VersionSet {
         matches!(self.notices.get(usize::from(index)), Some(Some(_)))
     }
 
-    /// The version the request of `headers` chose, or `Err` with the value it named when the app
-    /// does not serve that version.
+    /// The version the request of `headers` and `path` chose, or `Err` when the app does not
+    /// serve the version it named (or its path's prefix and its header name two).
     #[inline]
-    pub(crate) fn choose<'h>(&self, headers: &'h HeaderMap) -> Result<Chosen, &'h HeaderValue> {
-        let Some(named) = headers.get(&self.header) else {
+    pub(crate) fn choose(&self, headers: &HeaderMap, path: &str) -> Result<Chosen, ()> {
+        let named = headers.get(&self.header);
+        if self.prefix {
+            if let Some(date) = prefix::of(path) {
+                return self.choose_prefixed(date, named);
+            }
+        }
+        let Some(named) = named else {
             return Ok(Chosen {
                 index: self.default,
                 source: VersionSource::Default,
             });
         };
-        let bytes = named.as_bytes();
-        match self.dates.iter().rposition(|date| date.as_bytes() == bytes) {
+        match self.index_of(named.as_bytes()) {
             Some(index) => Ok(Chosen {
-                index: u8::try_from(index).unwrap_or(u8::MAX),
+                index,
                 source: VersionSource::Header,
             }),
-            None => Err(named),
+            None => Err(()),
+        }
+    }
+
+    /// The choice of a request whose path starts with the version `date`, and whose header
+    /// names `named` (agreeing with the prefix, or none).
+    #[inline(never)]
+    fn choose_prefixed(&self, date: &[u8], named: Option<&HeaderValue>) -> Result<Chosen, ()> {
+        let index = self.index_of(date).ok_or(())?;
+        match named {
+            Some(named) if named.as_bytes() != date => Err(()),
+            _ => Ok(Chosen {
+                index,
+                source: VersionSource::Path,
+            }),
+        }
+    }
+
+    /// The index of the served version written `bytes`, newest first.
+    #[inline]
+    fn index_of(&self, bytes: &[u8]) -> Option<u8> {
+        self.dates
+            .iter()
+            .rposition(|date| date.as_bytes() == bytes)
+            .map(|index| u8::try_from(index).unwrap_or(u8::MAX))
+    }
+
+    /// Why the request of `headers` and `path` was refused (see [`VersionSet::choose`]): the
+    /// sentence of its 400, naming what it named and every served version.
+    pub(crate) fn refusal(&self, headers: &HeaderMap, path: &str) -> String {
+        let lossy = |value: &HeaderValue| String::from_utf8_lossy(value.as_bytes()).into_owned();
+        let named = headers.get(&self.header);
+        let prefixed = self.prefix.then(|| prefix::of(path)).flatten();
+        match prefixed {
+            Some(date) if self.index_of(date).is_some() => format!(
+                "the path names API version '{}' but the {} header names '{}'; name one, or the same in both",
+                String::from_utf8_lossy(date),
+                self.spelled,
+                named.map(lossy).unwrap_or_default()
+            ),
+            Some(date) => format!(
+                "API version '{}' (the path's prefix) is not served; name one of these: {}",
+                String::from_utf8_lossy(date),
+                self.listed()
+            ),
+            None => format!(
+                "API version '{}' is not served; name one of these in the {} header: {}",
+                named.map(lossy).unwrap_or_default(),
+                self.spelled,
+                self.listed()
+            ),
+        }
+    }
+
+    /// Take the served version's ending off the request's conditional tags (`tags.rs`).
+    #[inline]
+    pub(crate) fn untag(&self, headers: &mut HeaderMap, chosen: Chosen) {
+        if let Some(date) = self.date(chosen.index) {
+            tags::untag(headers, date);
         }
     }
 
@@ -139,12 +212,8 @@ impl VersionSet {
             released: 0,
             default: 0,
             notices: Vec::new(),
+            prefix: false,
         }
-    }
-
-    /// The header requests name their version in.
-    pub(crate) fn header(&self) -> &HeaderName {
-        &self.header
     }
 
     /// The index of the default version.
@@ -179,6 +248,17 @@ impl VersionSet {
     }
 }
 
+/// The path the routes see of a request that chose `chosen` with `path`: without its version
+/// prefix when the version came from it (`prefix.rs`).
+#[inline]
+pub(crate) fn routed_path(path: &str, chosen: Chosen) -> &str {
+    if chosen.source == VersionSource::Path {
+        prefix::rest(path)
+    } else {
+        path
+    }
+}
+
 impl Echo {
     /// The echo of `chosen` (`Chosen::NONE` for a refused version) from `set`.
     #[inline]
@@ -195,6 +275,9 @@ impl Echo {
         let set = &self.set;
         if let Some(value) = set.values.get(usize::from(self.index)) {
             headers.insert(set.header.clone(), value.clone());
+        }
+        if let Some(date) = set.dates.get(usize::from(self.index)) {
+            tags::tag(headers, date);
         }
         // Empty unless a version is deprecated: one length test for the others.
         if let Some(Some(notice)) = set.notices.get(usize::from(self.index)) {
@@ -221,24 +304,37 @@ mod tests {
 
     #[test]
     fn a_request_naming_none_gets_the_newest_released() {
-        let chosen = set().choose(&HeaderMap::new()).unwrap();
+        let chosen = set().choose(&HeaderMap::new(), "/").unwrap();
         assert_eq!((chosen.index, chosen.source), (1, VersionSource::Default));
     }
 
     #[test]
     fn a_named_version_is_served_exactly() {
         let set = set();
-        assert_eq!(set.choose(&headers("2026-01-15")).unwrap().index, 0);
-        assert_eq!(set.choose(&headers("2026-06-01")).unwrap().index, 2);
+        assert_eq!(set.choose(&headers("2026-01-15"), "/").unwrap().index, 0);
+        assert_eq!(set.choose(&headers("2026-06-01"), "/").unwrap().index, 2);
         assert_eq!(
-            set.choose(&headers("2026-01-15")).unwrap().source,
+            set.choose(&headers("2026-01-15"), "/").unwrap().source,
             VersionSource::Header
         );
-        assert!(set.choose(&headers(" 2026-01-15")).is_err());
-        assert!(set.choose(&headers("2025-12-31")).is_err());
+        assert!(set.choose(&headers(" 2026-01-15"), "/").is_err());
+        assert!(set.choose(&headers("2025-12-31"), "/").is_err());
         assert_eq!(set.get(2), Some(("2026-06-01", false)));
         assert_eq!(set.get(1), Some(("2026-03-01", true)));
         assert_eq!(set.get(3), None);
+    }
+
+    #[test]
+    fn the_routes_see_the_path_without_its_prefix_only_when_it_named_the_version() {
+        let at_path = Chosen {
+            index: 0,
+            source: VersionSource::Path,
+        };
+        assert_eq!(routed_path("/2026-01-15/items/1", at_path), "/items/1");
+        assert_eq!(
+            routed_path("/2026-01-15/items", Chosen::NONE),
+            "/2026-01-15/items"
+        );
     }
 
     #[test]

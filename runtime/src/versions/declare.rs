@@ -41,6 +41,8 @@ pub struct Versions {
     pub(crate) default: Option<&'static str>,
     /// Deprecated versions: the version, the day it was deprecated, its last day if known.
     pub(crate) deprecated: Vec<(&'static str, &'static str, Option<&'static str>)>,
+    /// Whether a request may name its version as its path's first segment.
+    pub(crate) path_prefix: bool,
 }
 
 impl Versions {
@@ -53,6 +55,7 @@ impl Versions {
             header: DEFAULT_HEADER,
             default: None,
             deprecated: Vec::new(),
+            path_prefix: false,
         }
     }
 
@@ -67,6 +70,16 @@ impl Versions {
     /// unless set; any case, as header names are).
     pub fn header(mut self, name: &'static str) -> Self {
         self.header = name;
+        self
+    }
+
+    /// Let a request name its version as its path's first segment too: `/2026-01-15/items/1`
+    /// is `/items/1` at `2026-01-15` (the header still works, and a path without a prefix is
+    /// routed as it is). A first segment shaped like a date (`NNNN-NN-NN`) is always read as a
+    /// version: one the app does not serve is a 400, as in the header; a header naming another
+    /// version than the prefix is a 400 too (neither wins: the request is ambiguous).
+    pub fn path_prefix(mut self) -> Self {
+        self.path_prefix = true;
         self
     }
 
@@ -148,7 +161,8 @@ impl Versions {
                 self.released.len(),
                 default,
             )
-            .with_notices(notices)),
+            .with_notices(notices)
+            .with_path_prefix(self.path_prefix)),
             _ => Err(problems),
         }
     }

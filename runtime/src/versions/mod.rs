@@ -5,13 +5,16 @@
 //! (`Chosen`); `argument`, what a route sees of it ([`ApiVersion`]); `range`, the versions a
 //! route exists in ([`VersionRange`]); `at`, the version the request's code runs at, seen by
 //! the models it reads and writes; `changes`, what a model with version changes
-//! ([`Versioned`]) needs of the runtime.
+//! ([`Versioned`]) needs of the runtime; `prefix`, the version named as the path's first
+//! segment; `tags`, entity tags that differ per version.
 //!
 //! Rules enforced here:
 //! - a version is a date, `YYYY-MM-DD` (Stripe's and Cadwyn's choice: it says when, and sorts as
 //!   text); the released ones are declared oldest first, strictly increasing, and at most one
 //!   unreleased version comes after the newest released one;
-//! - a request names its version in one header (`API-Version` unless the app names another);
+//! - a request names its version in one header (`API-Version` unless the app names another), or,
+//!   where the app allows it, as its path's first segment (the two must agree when both are
+//!   given);
 //!   a request naming none gets the default (the newest released version unless the app pins
 //!   another released one); the unreleased version is served only to a request that names it;
 //! - a request naming a version the app does not serve (unknown, or retired: removed from the
@@ -26,15 +29,18 @@ mod changes;
 mod chosen;
 mod declare;
 mod notice;
+mod prefix;
 mod range;
+mod tags;
 
 pub use argument::{ApiVersion, VersionSource};
 pub use at::current;
 pub(crate) use at::{scoped, Scoped};
 pub(crate) use changes::CHANGE_MARK;
 pub use changes::{shape_at, Versioned};
-pub(crate) use chosen::{Chosen, Echo, VersionSet};
+pub(crate) use chosen::{routed_path, Chosen, Echo, VersionSet};
 pub use declare::Versions;
+pub(crate) use notice::Notice;
 pub use range::VersionRange;
 
 /// The versions the tests of this folder serve: two released, one unreleased.

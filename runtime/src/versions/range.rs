@@ -3,7 +3,8 @@
 //!
 //! Rules enforced here: a range's start is the first version the route exists in and its end the
 //! first it is gone in (dropshot's `"1.0.0".."2.0.0"`, ends exclusive); a route that names none
-//! exists in every version; each named end must be a version the app declares, and a range must
+//! exists in every version; a route in a group with a range exists in both ranges (a route only
+//! narrows its group's: one reaching outside it is a mistake of the app); each named end must be a version the app declares, and a range must
 //! hold at least one served version, or the app does not build (each problem one sentence).
 
 use super::chosen::VersionSet;
@@ -31,6 +32,32 @@ impl VersionRange {
     /// Whether it is every version (the route named none).
     pub fn is_all(&self) -> bool {
         *self == VersionRange::ALL
+    }
+
+    /// The versions in both `self` and `other` (a group's range and a route's inside it).
+    pub fn intersect(&self, other: &VersionRange) -> VersionRange {
+        let from = match (self.from, other.from) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        };
+        let until = match (self.until, other.until) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        VersionRange { from, until }
+    }
+
+    /// Whether the ends `inner` names lie within `self` (a route's range inside its group's: an
+    /// end the route leaves out is its group's, so `.."2026-06-01"` in a group from
+    /// `"2026-03-01"` narrows its end only).
+    pub fn covers(&self, inner: &VersionRange) -> bool {
+        let from_in = inner
+            .from
+            .is_none_or(|from| self.from.is_none_or(|outer| outer <= from));
+        let until_in = inner
+            .until
+            .is_none_or(|until| self.until.is_none_or(|outer| until <= outer));
+        from_in && until_in
     }
 
     /// Whether version `date` is in it (`YYYY-MM-DD` sorts as text).
@@ -81,6 +108,22 @@ mod tests {
         assert!(!range.contains("2026-06-01"));
         assert!(VersionRange::ALL.contains("2026-01-15"));
         assert!(VersionRange::new(None, Some("2026-03-01")).contains("2026-01-15"));
+    }
+
+    #[test]
+    fn a_group_range_and_a_route_range_meet() {
+        let group = VersionRange::new(Some("2026-01-15"), Some("2026-06-01"));
+        let route = VersionRange::new(Some("2026-03-01"), None);
+        assert_eq!(
+            group.intersect(&route),
+            VersionRange::new(Some("2026-03-01"), Some("2026-06-01"))
+        );
+        assert_eq!(group.intersect(&VersionRange::ALL), group);
+        assert!(group.covers(&VersionRange::new(Some("2026-03-01"), Some("2026-06-01"))));
+        assert!(group.covers(&route), "an end left out is the group's");
+        assert!(!group.covers(&VersionRange::new(Some("2026-01-01"), None)));
+        assert!(!group.covers(&VersionRange::new(None, Some("2026-07-01"))));
+        assert!(VersionRange::ALL.covers(&route));
     }
 
     #[test]

@@ -17,6 +17,7 @@ use ferrapi_tests::client::{get, send, Reply};
 async fn read_item(id: i64, version: ApiVersion) -> Json<Value> {
     let source = match version.source() {
         VersionSource::Header => "header",
+        VersionSource::Path => "path",
         VersionSource::Default => "default",
     };
     // A route may still branch on its version where no declared change says it (item 3).

@@ -196,6 +196,85 @@ impl Blessed {
     }
 }
 
+impl Blessed {
+    /// Check every version of an app at once: each `(date, released, document)` (what
+    /// `ferrapi::Service::version_documents` gives: every served version, oldest first) against
+    /// `dir/<date>.json`, as [`check`](Self::check) does one (a released version must not
+    /// break its committed document, the unreleased one must equal its snapshot;
+    /// `UPDATE_SNAPSHOTS=1` rewrites only the unreleased one's, and writes a missing file). Every
+    /// version is checked, whatever fails: the error names each failing version and, for a
+    /// break, each JSON pointer.
+    pub fn check_versions<'a, D: AsRef<[u8]>>(
+        &self,
+        versions: impl IntoIterator<Item = (&'a str, bool, D)>,
+    ) -> Result<Vec<(String, Checked)>, VersionsFailed> {
+        let update = std::env::var_os(UPDATE).is_some_and(|value| !value.is_empty() && value != "0");
+        self.check_versions_with(versions, update)
+    }
+
+    /// [`check_versions`](Self::check_versions), with `update` saying whether `UPDATE_SNAPSHOTS`
+    /// is set.
+    pub fn check_versions_with<'a, D: AsRef<[u8]>>(
+        &self,
+        versions: impl IntoIterator<Item = (&'a str, bool, D)>,
+        update: bool,
+    ) -> Result<Vec<(String, Checked)>, VersionsFailed> {
+        let (mut checked, mut failures) = (Vec::new(), Vec::new());
+        for (date, released, document) in versions {
+            let release = if released {
+                Release::Released
+            } else {
+                Release::Unreleased
+            };
+            let outcome = match std::str::from_utf8(document.as_ref()) {
+                Ok(served) => self.check_with(date, release, served, update),
+                Err(error) => Err(SnapshotError::Unreadable {
+                    what: format!("the served document of {date}"),
+                    error: error.to_string(),
+                }),
+            };
+            match outcome {
+                Ok(done) => checked.push((date.to_owned(), done)),
+                Err(error) => failures.push((date.to_owned(), error)),
+            }
+        }
+        if failures.is_empty() && checked.is_empty() {
+            return Err(VersionsFailed { failures, none: true });
+        }
+        if failures.is_empty() {
+            Ok(checked)
+        } else {
+            Err(VersionsFailed {
+                failures,
+                none: false,
+            })
+        }
+    }
+}
+
+/// The versions [`Blessed::check_versions`] refused; its `Display` is the message a test prints.
+#[derive(Debug)]
+pub struct VersionsFailed {
+    /// Each failing version's date and why.
+    pub failures: Vec<(String, SnapshotError)>,
+    /// No version was given at all (an app without versions: nothing was checked).
+    pub none: bool,
+}
+
+impl fmt::Display for VersionsFailed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.none {
+            return write!(f, "no version to check: the app declares no API versions");
+        }
+        for (date, error) in &self.failures {
+            writeln!(f, "version {date}: {error}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for VersionsFailed {}
+
 fn parse(text: &str, what: &str) -> Result<Value, SnapshotError> {
     serde_json::from_str(text).map_err(|error| SnapshotError::Unreadable {
         what: what.to_owned(),

@@ -61,7 +61,7 @@ use serde_json::Value;
 
 use crate::document::{Document, GenError};
 
-pub use blessed::{Blessed, Checked, Release, SnapshotError};
+pub use blessed::{Blessed, Checked, Release, SnapshotError, VersionsFailed};
 
 /// Which side of a call a change concerns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -42,7 +42,8 @@ pub struct Info {
     pub api_version: Option<ApiVersion>,
 }
 
-/// `info.x-api-version`: `{"header": "API-Version", "version": "2026-01-15", "released": true}`.
+/// `info.x-api-version`: `{"header": "API-Version", "version": "2026-01-15", "released": true}`,
+/// with `"deprecated": true` for a deprecated version.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ApiVersion {
     /// The header a request names its version in (`API-Version`).
@@ -51,6 +52,8 @@ pub struct ApiVersion {
     pub version: String,
     /// Whether the version is released (an unreleased one may still change).
     pub released: bool,
+    /// Whether the version is deprecated (`"deprecated": true`; absent: not deprecated).
+    pub deprecated: bool,
 }
 
 /// `components`: the parts a `$ref` may name.
@@ -206,6 +209,7 @@ impl ApiVersion {
             header,
             version,
             released: object.boolean("released")?.unwrap_or(true),
+            deprecated: object.boolean("deprecated")?.unwrap_or(false),
         })
     }
 }
