@@ -16,9 +16,9 @@ Attacks:
 - tls-stalled-hello: `--connections` (3,000) connections each sending the first 3 bytes of a TLS
   record and nothing more, reopened as soon as the server closes them (the handshake deadline
   and the connection limit must close them; a fresh client's handshake must still be served);
-- tls-stalled-full-hello: `--connections` (1,000: more than the 256 handshakes allowed at once)
-  connections each sending a whole `ClientHello` and never answering the server's reply,
-  reopened when closed;
+- tls-stalled-full-hello: `--connections` (1,000: more than the 256 handshakes that may compute
+  at once) connections each sending a whole `ClientHello` and never answering the server's
+  reply, reopened when closed (each costs the server one computation, then only a connection);
 - tls-handshake-flood: 2 processes of 16 clients each completing handshakes back to back (TLS 1.3,
   the certificate verified, closed at once); the handshakes completed a second are reported;
 - tls-garbage-records: 2 processes of 16 clients each sending, in turn, an application-data
