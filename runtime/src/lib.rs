@@ -129,6 +129,10 @@
 //! [`testing`] (an app called in-process, as FastAPI's `TestClient` does), [`docs`] (the
 //! documentation pages), [`logging::init`] (the log). CHANGELOG.md lists the names that moved.
 //!
+// The manual links TLS items (`App::tls`, `tls::TlsConfig`, `Scheme::Https`), which exist with
+// the `tls` feature only: documentation built without it leaves those links as text rather than
+// failing. CI and docs.rs build it with the feature, where a broken link still fails.
+#![cfg_attr(not(feature = "tls"), allow(rustdoc::broken_intra_doc_links))]
 #![doc = include_str!("../manual/01-routes.md")]
 #![doc = include_str!("../manual/02-arguments.md")]
 #![doc = include_str!("../manual/03-constraints.md")]
