@@ -64,6 +64,16 @@ impl Received {
 
 /// A receiver on 127.0.0.1 answering each POST after `delay` (200, empty body).
 pub async fn receiver(delay: Duration) -> (SocketAddr, Received) {
+    receiver_answering(delay, Vec::new()).await
+}
+
+/// A receiver like [`receiver`] whose first POSTs get `answers` in turn (a status, and a
+/// `Retry-After` value when given), then 200; every POST is recorded, answered or not.
+pub async fn receiver_answering(
+    delay: Duration,
+    answers: Vec<(u16, Option<&'static str>)>,
+) -> (SocketAddr, Received) {
+    let answers = Arc::new(Mutex::new(std::collections::VecDeque::from(answers)));
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a free port");
     let addr = listener.local_addr().expect("a bound address");
     let received = Received::default();
@@ -71,9 +81,11 @@ pub async fn receiver(delay: Duration) -> (SocketAddr, Received) {
     tokio::spawn(async move {
         while let Ok((stream, _)) = listener.accept().await {
             let sink = sink.clone();
+            let answers = answers.clone();
             tokio::spawn(async move {
                 let service = service_fn(move |request: Request<Incoming>| {
                     let sink = sink.clone();
+                    let answer = answers.lock().expect("not poisoned").pop_front();
                     async move {
                         let header = |name: &str| {
                             request
@@ -94,7 +106,17 @@ pub async fn receiver(delay: Duration) -> (SocketAddr, Received) {
                         let decoded = ExportTraceServiceRequest::decode(body).expect("a valid OTLP request");
                         sink.0.lock().expect("not poisoned").push((kind, tenant, decoded));
                         tokio::time::sleep(delay).await;
-                        Ok::<_, Infallible>(Response::new(Full::new(Bytes::new())))
+                        let mut response = Response::new(Full::new(Bytes::new()));
+                        if let Some((status, retry_after)) = answer {
+                            *response.status_mut() =
+                                hyper::StatusCode::from_u16(status).expect("a status code");
+                            if let Some(seconds) = retry_after {
+                                response
+                                    .headers_mut()
+                                    .insert("retry-after", hyper::header::HeaderValue::from_static(seconds));
+                            }
+                        }
+                        Ok::<_, Infallible>(response)
                     }
                 });
                 let _ = http1::Builder::new()

@@ -3,7 +3,9 @@
 //! `opentelemetry-proto`'s types, as a collector does. Checked: the spans of requests (names, attributes, the caller's trace and
 //! parent span id, the resource's `service.name`), the content type and configured headers, the
 //! drain at shutdown; and that a receiver that is down (connection refused) or slow (answers
-//! after 30 s) changes nothing for requests, its spans dropped and counted in `/metrics`.
+//! after 30 s) changes nothing for requests, its spans dropped and counted in `/metrics`; a batch
+//! the receiver asks to send again (429, 502, 503, 504) is sent again, after its `Retry-After`,
+//! and another error is not.
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -15,7 +17,7 @@ use ferrapi::trace::{Resource, Tracing};
 use ferrapi::App;
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::client::{get, send};
-use ferrapi_tests::otlp::{hex, int, receiver, string, SpanKind};
+use ferrapi_tests::otlp::{hex, int, receiver, receiver_answering, string, SpanKind};
 use tokio::net::TcpListener;
 
 #[get("/items/{id}")]
@@ -217,4 +219,81 @@ async fn a_receiver_down_or_slow_changes_nothing_for_requests_and_drops_are_coun
         "{scrape}"
     );
     assert_eq!(exporter.exported(), 0);
+}
+
+/// The span ids of every POST the receiver recorded, in order.
+fn posted_span_ids(received: &ferrapi_tests::otlp::Received) -> Vec<Vec<String>> {
+    received
+        .posts()
+        .iter()
+        .map(|(_, _, request)| {
+            request
+                .resource_spans
+                .iter()
+                .flat_map(|r| &r.scope_spans)
+                .flat_map(|s| &s.spans)
+                .map(|span| hex(&span.span_id))
+                .collect()
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_batch_the_collector_asks_for_again_is_sent_again_and_others_are_not() {
+    // 503 with `Retry-After: 1`: the same batch again a second later, then accepted.
+    let (addr, received) = receiver_answering(Duration::ZERO, vec![(503, Some("1"))]).await;
+    let exporter = OtlpExporter::start(
+        config(addr)
+            .max_export_batch_size(2)
+            .retries(3, Duration::from_millis(20)),
+    )
+    .unwrap();
+    let app = serve(&exporter).await;
+    let start = Instant::now();
+    requests_unaffected(app, 2, Duration::from_secs(1)).await;
+    wait_until(|| exporter.exported() == 2).await;
+    assert_eq!(exporter.exported(), 2, "the retried batch was not accepted");
+    assert!(
+        start.elapsed() >= Duration::from_secs(1),
+        "Retry-After: 1 was not waited for ({:?})",
+        start.elapsed()
+    );
+    let posts = posted_span_ids(&received);
+    assert_eq!(posts.len(), 2, "one refused POST, one accepted");
+    assert_eq!(posts[0], posts[1], "the same spans sent again");
+    assert_eq!(posts[0].len(), 2);
+    assert_eq!((exporter.retries(), exporter.dropped("export_failed")), (1, 0));
+    let scrape = get(app, "/metrics").await.text();
+    assert!(scrape.contains("otlp_export_retries_total 1"), "{scrape}");
+
+    // 429 each time: sent again as often as allowed (waits doubling from 20 ms), then dropped.
+    let answers = vec![(429, None); 3];
+    let (addr, received) = receiver_answering(Duration::ZERO, answers).await;
+    let exporter = OtlpExporter::start(
+        config(addr)
+            .max_export_batch_size(2)
+            .retries(2, Duration::from_millis(20)),
+    )
+    .unwrap();
+    let app = serve(&exporter).await;
+    requests_unaffected(app, 2, Duration::from_secs(1)).await;
+    wait_until(|| exporter.dropped("export_failed") == 2).await;
+    assert_eq!(exporter.dropped("export_failed"), 2, "out of retries: dropped");
+    assert_eq!(received.posts().len(), 3, "the first try and two retries");
+    assert_eq!((exporter.retries(), exporter.exported()), (2, 0));
+
+    // 400 (the request is wrong): never sent again.
+    let (addr, received) = receiver_answering(Duration::ZERO, vec![(400, None)]).await;
+    let exporter = OtlpExporter::start(
+        config(addr)
+            .max_export_batch_size(2)
+            .retries(3, Duration::from_millis(20)),
+    )
+    .unwrap();
+    let app = serve(&exporter).await;
+    requests_unaffected(app, 2, Duration::from_secs(1)).await;
+    wait_until(|| exporter.dropped("export_failed") == 2).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(received.posts().len(), 1, "a 400 was sent again");
+    assert_eq!((exporter.retries(), exporter.dropped("export_failed")), (0, 2));
 }

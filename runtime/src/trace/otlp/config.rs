@@ -28,11 +28,33 @@ pub struct OtlpConfig {
     pub(super) max_queue_size: usize,
     pub(super) max_export_batch_size: usize,
     pub(super) schedule_delay: Duration,
+    pub(super) retry: Retry,
+}
+
+/// How a batch the collector asked to send again (OTLP/HTTP's retryable answers: 429, 502, 503,
+/// 504) is sent again: at most `max` more times, waiting `first`, then twice as long each time
+/// (at most [`Retry::LONGEST`]), or what the answer's `Retry-After` says (also at most that).
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Retry {
+    pub(super) max: u32,
+    pub(super) first: Duration,
+}
+
+impl Retry {
+    /// The longest wait before sending again, whatever the collector asks.
+    pub(super) const LONGEST: Duration = Duration::from_secs(30);
+
+    /// The wait before retry `n` (0: the first), unless the collector named one.
+    pub(super) fn backoff(&self, n: u32, asked: Option<Duration>) -> Duration {
+        let doubled = self.first.saturating_mul(1u32 << n.min(16));
+        asked.unwrap_or(doubled).min(Self::LONGEST)
+    }
 }
 
 impl Default for OtlpConfig {
     /// `http://localhost:4318/v1/traces`, no headers, 10 s timeout, a queue of 2048 spans,
-    /// batches of up to 512 sent at least every 5 s (the specification's defaults).
+    /// batches of up to 512 sent at least every 5 s (the specification's defaults); a batch the
+    /// collector asks to send again is sent again up to 4 times, after 1, 2, 4 and 8 s.
     fn default() -> Self {
         OtlpConfig {
             endpoint: Uri::from_static(DEFAULT_ENDPOINT),
@@ -41,6 +63,10 @@ impl Default for OtlpConfig {
             max_queue_size: 2048,
             max_export_batch_size: 512,
             schedule_delay: Duration::from_secs(5),
+            retry: Retry {
+                max: 4,
+                first: Duration::from_secs(1),
+            },
         }
     }
 }
@@ -161,6 +187,18 @@ impl OtlpConfig {
         self
     }
 
+    /// Send a batch again at most `max` times (default 4; 0: never) when the collector answers
+    /// 429, 502, 503 or 504 (OTLP/HTTP's retryable answers), waiting `first` (default 1 s) before
+    /// the first retry and twice as long before each next one, or what the answer's `Retry-After`
+    /// (in seconds) asks, at most 30 s. Any other answer, a refused connection or a timeout is
+    /// not retried. Retries happen on the exporter's task: requests never wait for them, and
+    /// spans arriving meanwhile wait in the queue (dropped and counted when it is full). No retry
+    /// is made once the exporter is shutting down.
+    pub fn retries(mut self, max: u32, first: Duration) -> Self {
+        self.retry = Retry { max, first };
+        self
+    }
+
     /// The URL spans are sent to.
     pub fn endpoint_uri(&self) -> &Uri {
         &self.endpoint
@@ -250,5 +288,18 @@ mod tests {
         assert!(c.headers.is_empty());
         assert_eq!(c.timeout, Duration::from_secs(10));
         assert_eq!(c.max_queue_size, 2048);
+    }
+
+    #[test]
+    fn retries_wait_twice_as_long_each_time_or_as_asked_at_most_30_s() {
+        let retry = OtlpConfig::default().retry;
+        assert_eq!(retry.max, 4);
+        let waits: Vec<_> = (0..4).map(|n| retry.backoff(n, None)).collect();
+        assert_eq!(waits, [1, 2, 4, 8].map(Duration::from_secs));
+        assert_eq!(retry.backoff(9, None), Retry::LONGEST);
+        assert_eq!(retry.backoff(40, None), Retry::LONGEST, "no overflow");
+        let asked = Some(Duration::from_secs(3));
+        assert_eq!(retry.backoff(2, asked), Duration::from_secs(3));
+        assert_eq!(retry.backoff(0, Some(Duration::from_secs(600))), Retry::LONGEST);
     }
 }

@@ -11,8 +11,11 @@
 //!   (`otlp_spans_dropped_total{reason="queue_full"}`), so a collector that is down or slow
 //!   never slows or fails a request;
 //! - one task per exporter sends a batch when it has `max_export_batch_size` spans or when
-//!   `schedule_delay` has passed since its first; a batch that fails or times out is dropped and
-//!   counted (`reason="export_failed"`), never retried (the next batch is not held up by it);
+//!   `schedule_delay` has passed since its first; a batch the collector asks to send again
+//!   (429, 502, 503, 504) is sent again after a wait, a few times at most
+//!   (`OtlpConfig::retries`; the next batches wait in the queue meanwhile); a batch that fails
+//!   otherwise, times out or runs out of retries is dropped and counted
+//!   (`reason="export_failed"`);
 //! - [`OtlpExporter::shutdown`] sends what is queued, within a deadline; what is left then is
 //!   counted (`reason="shutdown"`);
 //! - only sampled requests reach it: an unsampled one never builds a span (see `SpanRecord`).
@@ -43,6 +46,8 @@ type Reason = [(&'static str, &'static str); 1];
 pub(super) struct Counters {
     dropped: Family<Reason, Counter>,
     exported: Counter,
+    /// Batches sent again because the collector asked (`OtlpConfig::retries`).
+    retries: Counter,
 }
 
 impl Counters {
@@ -94,14 +99,19 @@ impl OtlpExporter {
     }
 
     /// Register its counters in `registry` (`App::metrics`' `Metrics::registry`):
-    /// `otlp_spans_exported_total` and `otlp_spans_dropped_total{reason}` (`queue_full`,
-    /// `export_failed`, `shutdown`).
+    /// `otlp_spans_exported_total`, `otlp_export_retries_total` and
+    /// `otlp_spans_dropped_total{reason}` (`queue_full`, `export_failed`, `shutdown`).
     pub fn register(&self, registry: &mut Registry) {
         let counters = &self.inner.counters;
         registry.register(
             "otlp_spans_exported",
             "Spans a collector accepted over OTLP",
             counters.exported.clone(),
+        );
+        registry.register(
+            "otlp_export_retries",
+            "OTLP exports sent again because the collector answered 429, 502, 503 or 504",
+            counters.retries.clone(),
         );
         registry.register(
             "otlp_spans_dropped",
@@ -113,6 +123,11 @@ impl OtlpExporter {
     /// Spans a collector accepted so far.
     pub fn exported(&self) -> u64 {
         self.inner.counters.exported.get()
+    }
+
+    /// Exports sent again so far because the collector asked (see [`OtlpConfig::retries`]).
+    pub fn retries(&self) -> u64 {
+        self.inner.counters.retries.get()
     }
 
     /// Spans dropped so far for `reason` (`queue_full`, `export_failed`, `shutdown`).

@@ -1,14 +1,20 @@
 //! The exporter's task: takes spans off the queue, batches them, posts each batch.
 //!
 //! Rules enforced here: a batch goes when it is full or `schedule_delay` after its first span;
-//! one export at a time, bounded by the timeout (connect, send and the answer read); a 2xx
-//! answer counts the batch exported, anything else (an error status, a refused connection, a
-//! timeout) counts it dropped; on stop, the queue is drained in batches and the task ends.
+//! one export at a time, each attempt bounded by the timeout (connect, send and the answer
+//! read); a 2xx answer counts the batch exported; an answer OTLP/HTTP calls retryable (429, 502,
+//! 503, 504) sends it again after a wait (`OtlpConfig::retries`: doubling from 1 s, or the
+//! answer's `Retry-After`, at most 30 s; counted in `otlp_export_retries_total`), up to the
+//! retries allowed and never once stopping; anything else (another status, a refused
+//! connection, a timeout) and a batch out of retries count it dropped; on stop, the queue is
+//! drained in batches and the task ends.
+
+use std::time::Duration;
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
-use hyper::header::CONTENT_TYPE;
-use hyper::{Method, Request};
+use hyper::header::{CONTENT_TYPE, RETRY_AFTER};
+use hyper::{Method, Request, StatusCode};
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
@@ -36,15 +42,40 @@ pub(super) async fn run(
         let config = &config;
         let counters = &counters;
         let failed = failed.clone();
+        let stop = &stop;
         async move {
             let count = batch.len() as u64;
-            match post(client, config, batch).await {
-                Ok(()) => {
-                    counters.exported.inc_by(count);
-                }
-                Err(why) => {
-                    failed.inc_by(count);
-                    tracing::debug!("OTLP export of {count} spans failed: {why}");
+            // Encoded once: a retry sends the same bytes.
+            let body = Bytes::from(encode::encode(batch));
+            let mut retries = 0;
+            loop {
+                match post(client, config, body.clone()).await {
+                    Ok(()) => {
+                        counters.exported.inc_by(count);
+                        return;
+                    }
+                    Err(Refused {
+                        why,
+                        again: Some(asked),
+                    }) if retries < config.retry.max && !stop.is_cancelled() => {
+                        let wait = config.retry.backoff(retries, asked);
+                        tracing::debug!("OTLP export of {count} spans: {why}; sent again in {wait:?}");
+                        retries += 1;
+                        counters.retries.inc();
+                        tokio::select! {
+                            () = tokio::time::sleep(wait) => {}
+                            // Stopping: no more waiting for this batch.
+                            () = stop.cancelled() => {
+                                failed.inc_by(count);
+                                return;
+                            }
+                        }
+                    }
+                    Err(Refused { why, .. }) => {
+                        failed.inc_by(count);
+                        tracing::debug!("OTLP export of {count} spans failed: {why}");
+                        return;
+                    }
                 }
             }
         }
@@ -91,13 +122,43 @@ pub(super) async fn run(
     }
 }
 
-/// Post `batch` to the endpoint; why not, when it was not accepted in time.
+/// Why a batch was not accepted, and whether the collector asked for it again (with the wait
+/// its `Retry-After` named, if any).
+struct Refused {
+    why: String,
+    again: Option<Option<Duration>>,
+}
+
+impl Refused {
+    /// A failure not to retry.
+    fn failed(why: String) -> Self {
+        Refused { why, again: None }
+    }
+}
+
+/// Whether OTLP/HTTP says to send again after `status` (its retryable answers).
+fn retryable(status: StatusCode) -> bool {
+    matches!(
+        status,
+        StatusCode::TOO_MANY_REQUESTS
+            | StatusCode::BAD_GATEWAY
+            | StatusCode::SERVICE_UNAVAILABLE
+            | StatusCode::GATEWAY_TIMEOUT
+    )
+}
+
+/// A `Retry-After` in seconds (its date form is not used by collectors, and is ignored).
+fn retry_after(value: Option<&hyper::header::HeaderValue>) -> Option<Duration> {
+    let seconds: u64 = value?.to_str().ok()?.trim().parse().ok()?;
+    Some(Duration::from_secs(seconds))
+}
+
+/// Post `body` (an encoded batch) to the endpoint; why not, when it was not accepted in time.
 async fn post(
     client: &Client<HttpConnector, Full<Bytes>>,
     config: &OtlpConfig,
-    batch: Vec<SpanRecord>,
-) -> Result<(), String> {
-    let body = encode::encode(batch);
+    body: Bytes,
+) -> Result<(), Refused> {
     let mut request = Request::builder()
         .method(Method::POST)
         .uri(config.endpoint.clone())
@@ -106,21 +167,53 @@ async fn post(
         request = request.header(name, value);
     }
     let request = request
-        .body(Full::new(Bytes::from(body)))
-        .map_err(|e| format!("request: {e}"))?;
+        .body(Full::new(body))
+        .map_err(|e| Refused::failed(format!("request: {e}")))?;
     let exchange = async {
-        let response = client.request(request).await.map_err(|e| format!("{e}"))?;
+        let response = client
+            .request(request)
+            .await
+            .map_err(|e| Refused::failed(format!("{e}")))?;
         let status = response.status();
+        let asked = retry_after(response.headers().get(RETRY_AFTER));
         // Read to the end, so the connection is kept for the next batch.
         let _ = response.into_body().collect().await;
         if status.is_success() {
             Ok(())
         } else {
-            Err(format!("the collector answered {status}"))
+            Err(Refused {
+                why: format!("the collector answered {status}"),
+                again: retryable(status).then_some(asked),
+            })
         }
     };
     match tokio::time::timeout(config.timeout, exchange).await {
         Ok(result) => result,
-        Err(_) => Err(format!("no answer within {:?}", config.timeout)),
+        Err(_) => Err(Refused::failed(format!("no answer within {:?}", config.timeout))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_retryable_answers_are_otlp_http_s_four() {
+        let retried: Vec<u16> = (100..600)
+            .filter_map(|code| StatusCode::from_u16(code).ok())
+            .filter(|status| retryable(*status))
+            .map(|status| status.as_u16())
+            .collect();
+        assert_eq!(retried, [429, 502, 503, 504]);
+    }
+
+    #[test]
+    fn retry_after_is_read_in_seconds_only() {
+        let value = |s: &'static str| hyper::header::HeaderValue::from_static(s);
+        assert_eq!(retry_after(Some(&value("3"))), Some(Duration::from_secs(3)));
+        assert_eq!(retry_after(Some(&value(" 0 "))), Some(Duration::ZERO));
+        assert_eq!(retry_after(Some(&value("Wed, 21 Oct 2015 07:28:00 GMT"))), None);
+        assert_eq!(retry_after(Some(&value("-1"))), None);
+        assert_eq!(retry_after(None), None);
     }
 }
