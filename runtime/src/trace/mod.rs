@@ -437,6 +437,17 @@ impl Tracer {
     }
 }
 
+/// A lookup of environment variables from `pairs`, for the tests of the `OTEL_*` readers.
+#[cfg(test)]
+pub(crate) fn test_vars(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
+    move |name| {
+        pairs
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, v)| (*v).to_owned())
+    }
+}
+
 /// New non-zero trace and span ids, drawn until they are.
 #[cold]
 #[inline(never)]

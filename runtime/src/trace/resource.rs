@@ -140,14 +140,7 @@ fn percent_decode(text: &str) -> Option<String> {
 mod tests {
     use super::*;
 
-    fn vars(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
-        move |name| {
-            pairs
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map(|(_, v)| (*v).to_owned())
-        }
-    }
+    use crate::trace::test_vars as vars;
 
     #[test]
     fn service_name_and_attributes_are_read() {

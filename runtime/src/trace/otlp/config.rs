@@ -240,14 +240,7 @@ fn parse_headers(list: &str) -> Result<Vec<(HeaderName, HeaderValue)>, String> {
 mod tests {
     use super::*;
 
-    fn vars(pairs: &'static [(&'static str, &'static str)]) -> impl Fn(&str) -> Option<String> {
-        move |name| {
-            pairs
-                .iter()
-                .find(|(n, _)| *n == name)
-                .map(|(_, v)| (*v).to_owned())
-        }
-    }
+    use crate::trace::test_vars as vars;
 
     #[test]
     fn the_variables_are_read_with_the_specifications_precedence() {
