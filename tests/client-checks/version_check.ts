@@ -33,7 +33,7 @@ const fake = async (request: Request): Promise<Response> => {
   return new Response(JSON.stringify({ id: 3, title: "Foo" }), { status: 200, headers: json });
 };
 
-check("the module names the document's version", apiVersion.header === "API-Version" && apiVersion.version === "2026-01-15" && apiVersion.released, apiVersion);
+check("the module names the document's version", apiVersion.header === "API-Version" && apiVersion.version === "2026-01-15" && apiVersion.released && apiVersion.deprecated === false, apiVersion);
 const api = createClient<paths>({ baseUrl: "http://fake.invalid", fetch: fake, headers: versionHeaders });
 const widget = await api.GET("/widget/{id}", { params: { path: { id: 3 } } });
 check("the old widget is typed as the old version wrote it", widget.data?.title === "Foo", widget.data);

@@ -37,7 +37,8 @@ pub fn paging_table(document: &Document<'_>, paged: &[(String, Paging)]) -> Stri
     table
 }
 
-/// The version module's source text: `apiVersion` (the document's `x-api-version`, or `null`)
+/// The version module's source text: `apiVersion` (the document's `x-api-version`, `deprecated`
+/// false when the document does not say it is, or `null`)
 /// and `versionHeaders`, the headers every request sends (openapi-fetch's `createClient({
 /// headers })`), empty for a document that names no version.
 pub fn version_module(document: &Document<'_>) -> String {
@@ -50,12 +51,13 @@ pub fn version_module(document: &Document<'_>) -> String {
     );
     match &info.api_version {
         Some(version) => module.push_str(&format!(
-            "export const apiVersion = {{ header: {}, version: {}, released: {} }} as const;\n\
+            "export const apiVersion = {{ header: {}, version: {}, released: {}, deprecated: {} }} as const;\n\
              /** Send with every request: `createClient<paths>({{ baseUrl, headers: versionHeaders }})`. */\n\
              export const versionHeaders: Record<string, string> = {{ {}: {} }};\n",
             json(&version.header),
             json(&version.version),
             version.released,
+            version.deprecated,
             json(&version.header),
             json(&version.version)
         )),
