@@ -72,6 +72,7 @@ fn route_option_sample(name: &str) -> &'static str {
         "response_description" => r#"response_description = "x""#,
         "paged" => r#"paged(offset = "offset", limit = "size")"#,
         "versions" => r#"versions = "2026-01-15".."2026-06-01""#,
+        "status_before" => r#"status_before("2026-03-01" = 200)"#,
         other => {
             panic!("route option `{other}` has no sample here: add one, and its row to the manual's tables")
         }

@@ -146,6 +146,11 @@ runtime_paths! {
     assert_from_json => assert_from_json;
     success => success;
 }
+// A success status that changed between versions (issue 44, item 3).
+runtime_paths! {
+    older_status => older_status;
+    status_at => status_at;
+}
 
 // Models and string enumerations.
 runtime_paths! {

@@ -473,7 +473,7 @@ pub mod __private {
     };
     #[cfg(feature = "pattern")]
     pub use crate::validate::{Pattern, PatternCell};
-    pub use crate::versions::{current as current_version, shape_at, Versioned};
+    pub use crate::versions::{current as current_version, shape_at, status_at, Versioned};
     pub use ferrapi_macros::Model as DeriveModel;
     pub use hyper::Method;
     pub use serde;

@@ -221,6 +221,20 @@ pub fn success<T: IntoResponse, const STATUS: u16>(output: T) -> Response {
     }
     response
 }
+/// The answer `response` of a route whose success status changed between versions
+/// (`status_before(..)`): at an older version, a `newest` status becomes the one the route had
+/// then (an error, or another status the handler chose, is left as it is).
+#[inline]
+pub fn older_status(mut response: Response, newest: u16, before: &[(&'static str, u16)]) -> Response {
+    let status = crate::versions::status_at(newest, before);
+    if status != newest && response.status().as_u16() == newest {
+        if let Ok(status) = hyper::StatusCode::from_u16(status) {
+            *response.status_mut() = status;
+        }
+    }
+    response
+}
+
 /// Assert `T: FromJson` (model fields).
 pub const fn assert_from_json<T: FromJson>() {}
 

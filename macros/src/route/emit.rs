@@ -295,6 +295,7 @@ fn def_body(model: &RouteModel) -> (TokenStream, Assertions) {
     let arguments = arguments(&model.params);
     let mut assertions = argument_assertions(&arguments, model.takes_files);
     let into_response = output_conversion(&model.func.sig.output, model.success_status.as_ref());
+    let into_response = status_before(model, into_response, &mut assertions.consts);
     let handler_type = paths::handler_type();
     let handler = handler(model, &arguments, &into_response);
     assertions
@@ -335,11 +336,54 @@ fn def_body(model: &RouteModel) -> (TokenStream, Assertions) {
             quote!((#route_def).deprecated_at(#since, #sunset))
         }
     };
+    // Likewise only a route whose status changed between versions: the app checks the dates.
+    let route_def = match model.attr.status_before.is_empty() {
+        true => route_def,
+        false => {
+            let entries = status_before_const();
+            quote!((#route_def).status_before(#entries))
+        }
+    };
     let body = quote! {
         #statements
         #route_def
     };
     (body, assertions)
+}
+
+/// The constant holding a route's `status_before(..)` entries, named by its conversion, its
+/// operation and its definition.
+pub(super) fn status_before_const() -> TokenStream {
+    quote!(__STATUS_BEFORE)
+}
+
+/// The route's newest success status: its `status = N`, else 200.
+pub(super) fn newest_status(model: &RouteModel) -> u16 {
+    model
+        .attr
+        .status
+        .as_ref()
+        .and_then(|status| status.base10_parse().ok())
+        .unwrap_or(200)
+}
+
+/// For a route with `status_before(..)`: its entries as the constant `__STATUS_BEFORE` (in
+/// `consts`), and the conversion `into_response` followed by the runtime's `older_status`, which
+/// gives an answer at an older version the status it had then. Any other route's conversion is
+/// returned as it is.
+fn status_before(model: &RouteModel, into_response: TokenStream, consts: &mut TokenStream) -> TokenStream {
+    if model.attr.status_before.is_empty() {
+        return into_response;
+    }
+    let entries = model
+        .attr
+        .status_before
+        .iter()
+        .map(|(date, status)| quote!((#date, #status)));
+    let name = status_before_const();
+    consts.extend(quote!(const #name: &[(&str, u16)] = &[#(#entries),*];));
+    let (older_status, newest) = (paths::older_status(), newest_status(model));
+    quote!((|__out| #older_status(#into_response(__out), #newest, #name)))
 }
 
 /// The whole expansion of a route attribute: the function, a unit type of the same name (with

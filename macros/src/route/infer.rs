@@ -347,6 +347,7 @@ pub fn infer(
         .collect();
     let doc = doc(&func.attrs);
     let success_status = success_status(&attr, &func, diag);
+    check_status_before(&attr, &func, diag);
     RouteModel {
         method,
         attr,
@@ -441,6 +442,30 @@ fn success_constants(tokens: proc_macro2::TokenStream, found: &mut Vec<(proc_mac
                 }
             }
             _ => {}
+        }
+    }
+}
+
+/// `status_before(..)`'s older statuses against the answer: one without a body (`204`, `304`)
+/// for a route that returns a body is an error at that status (an older version's answer would
+/// be a status with a body), as `status = 204` is.
+fn check_status_before(attr: &RouteAttr, func: &ItemFn, diag: &mut Diagnostics) {
+    let syn::ReturnType::Type(_, output) = &func.sig.output else {
+        return;
+    };
+    let answer = success_type(output);
+    if chooses_status(answer) || !has_body(answer) {
+        return;
+    }
+    for (date, status) in &attr.status_before {
+        if let Ok(code @ (204 | 304)) = status.base10_parse::<u16>() {
+            diag.error(
+                status.span(),
+                format!(
+                    "before `{}` the route would answer `{code}`, which has no body, and this route returns one: choose a status with a body",
+                    date.value()
+                ),
+            );
         }
     }
 }

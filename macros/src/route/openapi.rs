@@ -124,9 +124,22 @@ pub(super) fn description(description: &Description) -> TokenStream {
     }
 }
 
-/// The route's `status = N` and `responses(..)` options.
+/// The route's `status = N`, `status_before(..)` and `responses(..)` options (with
+/// `status_before`, the status of the version the document is made for).
 fn statuses(model: &RouteModel) -> TokenStream {
-    let status = model.attr.status.iter().map(|s| quote!(op.success_status(#s);));
+    let status = match model.attr.status_before.is_empty() {
+        true => model
+            .attr
+            .status
+            .iter()
+            .map(|s| quote!(op.success_status(#s);))
+            .collect(),
+        false => {
+            let (status_at, newest) = (paths::status_at(), super::emit::newest_status(model));
+            let entries = super::emit::status_before_const();
+            vec![quote!(op.success_status(#status_at(#newest, #entries));)]
+        }
+    };
     let extra = model.attr.responses.iter().map(|response| {
         let (status, description) = (&response.status, description(&response.description));
         quote!(op.extra_response(#status, #description);)

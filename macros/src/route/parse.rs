@@ -7,7 +7,7 @@
 //! (dates, the sunset not before the deprecation), `operation_id = ".."`, `summary = ".."`,
 //! `response_description = ".."`, `paged` or `paged(offset = "..", limit = "..")` and
 //! `versions = "from".."until"`, each end a `YYYY-MM-DD` date, the end exclusive and after the
-//! start), the one list the parser, its error and the manual's tables
+//! start; `status_before("YYYY-MM-DD" = N, ..)`, each date once), the one list the parser, its error and the manual's tables
 //! are checked against (`manual_tables.rs`); a status is an unsuffixed integer literal from 100 to 599 and a
 //! response's description a string literal or the path of a `&str` constant, each mistake
 //! reported at the culprit (all of them, not only the first); a route function takes no `self`
@@ -50,6 +50,9 @@ pub struct RouteAttr {
     pub paged: Option<Paged>,
     /// `versions = "2026-01-15"..`: the API versions the route exists in.
     pub versions: Option<VersionRange>,
+    /// `status_before("2026-03-01" = 200, ..)`: the success status the route had before each
+    /// version its status changed at, oldest date first.
+    pub status_before: Vec<(LitStr, LitInt)>,
 }
 
 /// `deprecated(since = "..", sunset = "..")`: each a `YYYY-MM-DD` date, the sunset (the route's
@@ -245,6 +248,7 @@ pub(crate) const ROUTE_OPTIONS: &[(&str, &str)] = &[
     ("response_description", "response_description = \"..\""),
     ("paged", "paged(offset = \"..\", limit = \"..\")"),
     ("versions", "versions = \"YYYY-MM-DD\".."),
+    ("status_before", "status_before(\"YYYY-MM-DD\" = N)"),
 ];
 
 /// The error for an option `key` that is not one of [`ROUTE_OPTIONS`], listing them.
@@ -309,6 +313,7 @@ fn route_option(
             let eq: Token![=] = input.parse()?;
             attr.versions = versions(tokens_until(input, ',')?, eq.span, diag);
         }
+        "status_before" => attr.status_before.extend(status_before(input, diag)?),
         // Listed but not read here: `manual_tables.rs` parses every listed option, so this is
         // a test failure before it can be anyone's compile error.
         listed => {
@@ -397,6 +402,7 @@ fn parse_route_attr(input: ParseStream, diag: &mut Diagnostics) -> syn::Result<R
         response_description: None,
         paged: None,
         versions: None,
+        status_before: Vec::new(),
     };
     while !input.is_empty() {
         input.parse::<Token![,]>()?;
@@ -595,4 +601,49 @@ pub(super) fn versions(tokens: TokenStream, span: Span, diag: &mut Diagnostics) 
         }
     }
     Some(VersionRange { from, until })
+}
+
+/// `status_before("2026-03-01" = 200, ..)`, `status_before` read: each entry a string literal
+/// that is a `YYYY-MM-DD` date (the version the status changed at), `=`, and the status the route
+/// answered before it; each date once. A mistake is recorded in `diag` at its culprit and the
+/// entry left out, so every one is reported; the entries come back oldest date first.
+fn status_before(input: ParseStream, diag: &mut Diagnostics) -> syn::Result<Vec<(LitStr, LitInt)>> {
+    const EXAMPLE: &str = "status_before(\"2026-03-01\" = 200)";
+    let content;
+    syn::parenthesized!(content in input);
+    let mut entries: Vec<(LitStr, LitInt)> = Vec::new();
+    while !content.is_empty() {
+        let date: LitStr = content.parse().map_err(|e| {
+            syn::Error::new(
+                e.span(),
+                format!(
+                    "expected the version the status changed at, a date written `YYYY-MM-DD`: `{EXAMPLE}`"
+                ),
+            )
+        })?;
+        let eq: Token![=] = content.parse()?;
+        let status = status(tokens_until(&content, ',')?, eq.span, EXAMPLE, diag);
+        if !is_date(&date.value()) {
+            diag.error(
+                date.span(),
+                format!(
+                    "`{}` is not a version: a date written `YYYY-MM-DD`, e.g. `{EXAMPLE}`",
+                    date.value()
+                ),
+            );
+        } else if entries.iter().any(|(seen, _)| seen.value() == date.value()) {
+            diag.error(
+                date.span(),
+                format!("the status before `{}` is given twice", date.value()),
+            );
+        } else if let Some(status) = status {
+            entries.push((date, status));
+        }
+        if content.is_empty() {
+            break;
+        }
+        content.parse::<Token![,]>()?;
+    }
+    entries.sort_by_key(|(date, _)| date.value());
+    Ok(entries)
 }

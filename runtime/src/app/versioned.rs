@@ -4,7 +4,7 @@
 //! Rules enforced here: a route's range names only declared versions and holds at least one (one
 //! `MistakeKind::RouteVersions` per problem, where the route was added); a range on a route of an
 //! app without versions is a mistake too; each version's router holds the routes that exist in
-//! it; a route's deprecation names real dates, its sunset not before it (with or without
+//! it; a route's `status_before(..)` names only declared versions; a route's deprecation names real dates, its sunset not before it (with or without
 //! versions); a route's row is shadowed only when it is shadowed in every version it exists in (in a
 //! version it is served, it answers).
 
@@ -33,6 +33,18 @@ impl App {
         }
         for route in self.routes.iter().filter(|route| !route.def.versions.is_all()) {
             for problem in route.def.versions.problems(versions) {
+                mistakes.push(Mistake::new(
+                    MistakeKind::RouteVersions { problem },
+                    declared(route),
+                ));
+            }
+        }
+        for route in self
+            .routes
+            .iter()
+            .filter(|route| !route.def.status_before.is_empty())
+        {
+            for problem in status_before_problems(route.def.status_before, versions) {
                 mistakes.push(Mistake::new(
                     MistakeKind::RouteVersions { problem },
                     declared(route),
@@ -127,6 +139,24 @@ pub(super) fn rows_per_version(mut rows: Vec<RouteInfo>, routers: &[VersionRoute
         };
     }
     rows
+}
+
+/// What is wrong with a route's `status_before(..)`: a date that is not a version of the app, or
+/// an app without versions (one sentence each).
+fn status_before_problems(before: &[(&'static str, u16)], versions: Option<&VersionSet>) -> Vec<String> {
+    let Some(versions) = versions else {
+        return vec!["the route's status changes at a version (`status_before`), but the app declares no versions; declare them with `App::versions`".to_owned()];
+    };
+    before
+        .iter()
+        .filter(|(date, _)| !versions.dates().contains(date))
+        .map(|(date, _)| {
+            format!(
+                "the route's status changes at `{date}` (`status_before`), which is not a version of the app; its versions are {}",
+                versions.listed()
+            )
+        })
+        .collect()
 }
 
 /// What is wrong with a route's deprecation (`RouteDef::deprecated_at`), if anything: a date that

@@ -93,6 +93,9 @@ pub struct RouteDef {
     pub(crate) versions: VersionRange,
     /// The day the route was deprecated and its last day, if known (`deprecated(since = ..)`).
     pub(crate) deprecation: Option<(&'static str, Option<&'static str>)>,
+    /// The success status the route had before each version its status changed at
+    /// (`status_before(..)`; empty for most routes).
+    pub(crate) status_before: &'static [(&'static str, u16)],
 }
 
 /// How a route takes its request body: read by the dispatcher before the handler runs, handed
@@ -173,6 +176,20 @@ impl RouteDef {
     pub fn deprecation(&self) -> Option<(&'static str, Option<&'static str>)> {
         self.deprecation
     }
+
+    /// The route answered `status` before each version `date` of `before` (the route option
+    /// `status_before("2026-03-01" = 200)` writes this call, and gives its answers and each
+    /// version's document that status): each date must be a version of the app, or it does
+    /// not build ([`MistakeKind::RouteVersions`](crate::build::MistakeKind::RouteVersions)).
+    pub fn status_before(mut self, before: &'static [(&'static str, u16)]) -> Self {
+        self.status_before = before;
+        self
+    }
+
+    /// The success statuses the route had before the versions its status changed at.
+    pub fn statuses_before(&self) -> &'static [(&'static str, u16)] {
+        self.status_before
+    }
 }
 
 /// What a route attribute generates for one route; [`RouteDef`] is made from it. Named fields,
@@ -219,6 +236,7 @@ impl From<RouteParts> for RouteDef {
             check,
             versions: VersionRange::ALL,
             deprecation: None,
+            status_before: &[],
         }
     }
 }

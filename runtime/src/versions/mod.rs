@@ -6,7 +6,8 @@
 //! route exists in ([`VersionRange`]); `at`, the version the request's code runs at, seen by
 //! the models it reads and writes; `changes`, what a model with version changes
 //! ([`Versioned`]) needs of the runtime; `prefix`, the version named as the path's first
-//! segment; `tags`, entity tags that differ per version.
+//! segment; `tags`, entity tags that differ per version; `status`, a route's success status that
+//! changed at a version (`status_before(..)`).
 //!
 //! Rules enforced here:
 //! - a version is a date, `YYYY-MM-DD` (Stripe's and Cadwyn's choice: it says when, and sorts as
@@ -31,6 +32,7 @@ mod declare;
 mod notice;
 mod prefix;
 mod range;
+mod status;
 mod tags;
 
 pub use argument::{ApiVersion, VersionSource};
@@ -42,6 +44,7 @@ pub(crate) use chosen::{routed_path, Chosen, Echo, VersionSet};
 pub use declare::Versions;
 pub(crate) use notice::Notice;
 pub use range::VersionRange;
+pub use status::status_at;
 
 /// The versions the tests of this folder serve: two released, one unreleased.
 #[cfg(test)]

@@ -77,5 +77,6 @@ mod version_changes;
 mod version_documents;
 mod version_edges;
 mod version_groups;
+mod version_statuses;
 mod versions;
 mod websocket;
