@@ -21,7 +21,11 @@
 #      paging table that `ferrapi-client typescript-paging` writes from the live document;
 #      and version_check.ts (issue 44, item 5): an openapi-fetch client of API version
 #      2026-01-15 (types and `ferrapi-client typescript-version`'s module from
-#      client/tests/documents/ferrapi_versions_2026-01-15.json) names it in every request.
+#      client/tests/documents/ferrapi_versions_2026-01-15.json) names it in every request;
+#   4. API versions next to Cadwyn (issue 44, item 7): examples/versions.rs under FastAPI + Cadwyn
+#      (tests/fastapi/versions_cadwyn_app.py, Cadwyn pinned in requirements.txt) served under
+#      uvicorn, and tests/tests/framework/example_versions.rs sending the same requests to it and
+#      to the example, each version's answers and 422s compared (CADWYN_VERSIONS_URL).
 # (The service's own Rust client is checked by its test binary: service/tests/service/client.)
 #
 # Usage: scripts/client-checks.sh                 (scripts/test.sh calls it)
@@ -71,6 +75,12 @@ done
 for app in client reference group_a forms uploads; do
   await_document "${app_pids[$app]}" "${app_urls[$app]}" "$work/fastapi_$app.json" "$work/$app.log"
 done
+cadwyn_port="$(free_port)"
+cadwyn_url="http://127.0.0.1:$cadwyn_port"
+(cd tests/fastapi && exec "$VENV/bin/python" -m uvicorn versions_cadwyn_app:app --host 127.0.0.1 \
+  --port "$cadwyn_port" --log-level warning) >"$work/versions_cadwyn.log" 2>&1 &
+track $!
+await_url "$!" "$cadwyn_url/products/1" "$work/versions_cadwyn.log"
 port="$(free_port)"
 base="http://127.0.0.1:$port"
 DB_CONN_STRING="sqlite://$work/clinic.db" RUST_LOG=warn "$binary" --host 127.0.0.1 --port "$port" --group all \
@@ -95,24 +105,26 @@ if open(recorded).read() != text:
     sys.exit(1)
 PY
 }
-# The test binary of client/tests/tests/fastapi.rs, as `cargo test --workspace` (scripts/test.sh)
-# builds it: asked of cargo with the same selection, so nothing is built again with other features.
-fastapi_binary() {
+# The test binary $2 of package $1 (fastapi of ferrapi-client-tests: client/tests/tests/fastapi.rs),
+# as `cargo test --workspace` (scripts/test.sh) builds it: asked of cargo with the same selection,
+# so nothing is built again with other features.
+test_binary() {
   cargo test --workspace --locked --no-run --message-format=json 2>"$work/cargo-no-run.log" | "$VENV/bin/python" -c '
 import json, sys
+package, name = sys.argv[1:3]
 for line in sys.stdin:
     try:
         message = json.loads(line)
     except ValueError:
         continue
     target = message.get("target") or {}
-    if message.get("reason") == "compiler-artifact" and target.get("name") == "fastapi" \
-            and "ferrapi-client-tests" in message.get("package_id", "") and message.get("executable"):
-        print(message["executable"])'
+    if message.get("reason") == "compiler-artifact" and target.get("name") == name \
+            and package in message.get("package_id", "") and message.get("executable"):
+        print(message["executable"])' "$1" "$2"
 }
 fastapi_clients() {
   local binary
-  binary="$(fastapi_binary)"
+  binary="$(test_binary ferrapi-client-tests fastapi)"
   if [ ! -x "$binary" ]; then
     tail -n 40 "$work/cargo-no-run.log" >&2
     echo "no test binary for client/tests/tests/fastapi.rs (cargo test --workspace --no-run)" >&2
@@ -121,6 +133,19 @@ fastapi_clients() {
   FASTAPI_CLIENT_URL="${app_urls[client]}" FASTAPI_REFERENCE_URL="${app_urls[reference]}" \
     FASTAPI_GROUP_A_URL="${app_urls[group_a]}" FASTAPI_FORMS_URL="${app_urls[forms]}" \
     FASTAPI_UPLOADS_URL="${app_urls[uploads]}" FASTAPI_REQUIRED=1 "$binary" --quiet
+}
+# examples/versions.rs next to the same app under FastAPI + Cadwyn: the comparison test of the
+# framework's test binary, the Cadwyn app named (its other tests run in scripts/test.sh).
+versions_cadwyn() {
+  local binary
+  binary="$(test_binary ferrapi-tests framework)"
+  if [ ! -x "$binary" ]; then
+    tail -n 40 "$work/cargo-no-run.log" >&2
+    echo "no test binary for tests/tests/framework (cargo test --workspace --no-run)" >&2
+    return 1
+  fi
+  CADWYN_VERSIONS_URL="$cadwyn_url" FASTAPI_REQUIRED=1 "$binary" --quiet --exact \
+    example_versions::the_same_requests_answered_as_fastapi_and_cadwyn_answer_them
 }
 # Types generated twice from the service's live document, both checks compiled by one
 # `tsc --strict` (tsconfig.json), then run against the service:
@@ -170,6 +195,7 @@ for app in client reference group_a forms uploads; do
   run "FastAPI serves the recorded document of tests/fastapi/${app}_app.py" same_document "$app"
 done
 run "Rust clients generated from FastAPI's documents call the apps (client/tests/tests/fastapi.rs)" fastapi_clients
+run "API versions: examples/versions.rs and the same app under FastAPI + Cadwyn answer each version alike (tests/tests/framework/example_versions.rs)" versions_cadwyn
 run "TypeScript: openapi-typescript + openapi-fetch, tsc --strict: each group A route, a clinic round trip, a body of only required fields" typescript
 run "TypeScript: ferrapi-fetch: 2^64, 1e400 and a 40-digit decimal exact; 45 doctors across pages; PageLimitError and a failed page; a version-2026-01-15 client names its version" ferrapi_fetch
 

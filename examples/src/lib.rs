@@ -15,6 +15,9 @@
 //!   (`--example inputs`);
 //! - `types.rs`: events and bookings with date-times, durations, UUIDs, decimals, e-mail
 //!   addresses, URLs, IP addresses, patterns, validators and unions (`--example types`);
+//! - `versions.rs`: three dated API versions of a product catalogue, one handler per route: a
+//!   field renamed, retyped, added, removed, a constraint and a status changed, a route added and
+//!   one removed (`--example versions`);
 //! - `client.rs`: the Resource API called through its generated client, `resource-api-client`
 //!   (`--example client`, with the service running).
 //!

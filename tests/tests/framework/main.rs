@@ -29,6 +29,7 @@ mod ergonomics;
 mod error_overrides;
 mod example_inputs;
 mod example_types;
+mod example_versions;
 mod examples;
 mod files;
 mod forms;
