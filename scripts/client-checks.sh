@@ -105,11 +105,12 @@ if open(recorded).read() != text:
     sys.exit(1)
 PY
 }
-# The test binary $2 of package $1 (fastapi of ferrapi-client-tests: client/tests/tests/fastapi.rs),
+# test_binary PACKAGE TARGET FILE: the path of test binary TARGET of PACKAGE (FILE, for the error),
 # as `cargo test --workspace` (scripts/test.sh) builds it: asked of cargo with the same selection,
-# so nothing is built again with other features.
+# so nothing is built again with other features; fails, saying why, when there is none.
 test_binary() {
-  cargo test --workspace --locked --no-run --message-format=json 2>"$work/cargo-no-run.log" | "$VENV/bin/python" -c '
+  local binary
+  binary="$(cargo test --workspace --locked --no-run --message-format=json 2>"$work/cargo-no-run.log" | "$VENV/bin/python" -c '
 import json, sys
 package, name = sys.argv[1:3]
 for line in sys.stdin:
@@ -120,16 +121,17 @@ for line in sys.stdin:
     target = message.get("target") or {}
     if message.get("reason") == "compiler-artifact" and target.get("name") == name \
             and package in message.get("package_id", "") and message.get("executable"):
-        print(message["executable"])' "$1" "$2"
+        print(message["executable"])' "$1" "$2")"
+  if [ ! -x "$binary" ]; then
+    tail -n 40 "$work/cargo-no-run.log" >&2
+    echo "no test binary for $3 (cargo test --workspace --no-run)" >&2
+    return 1
+  fi
+  echo "$binary"
 }
 fastapi_clients() {
   local binary
-  binary="$(test_binary ferrapi-client-tests fastapi)"
-  if [ ! -x "$binary" ]; then
-    tail -n 40 "$work/cargo-no-run.log" >&2
-    echo "no test binary for client/tests/tests/fastapi.rs (cargo test --workspace --no-run)" >&2
-    return 1
-  fi
+  binary="$(test_binary ferrapi-client-tests fastapi client/tests/tests/fastapi.rs)" || return 1
   FASTAPI_CLIENT_URL="${app_urls[client]}" FASTAPI_REFERENCE_URL="${app_urls[reference]}" \
     FASTAPI_GROUP_A_URL="${app_urls[group_a]}" FASTAPI_FORMS_URL="${app_urls[forms]}" \
     FASTAPI_UPLOADS_URL="${app_urls[uploads]}" FASTAPI_REQUIRED=1 "$binary" --quiet
@@ -138,12 +140,7 @@ fastapi_clients() {
 # framework's test binary, the Cadwyn app named (its other tests run in scripts/test.sh).
 versions_cadwyn() {
   local binary
-  binary="$(test_binary ferrapi-tests framework)"
-  if [ ! -x "$binary" ]; then
-    tail -n 40 "$work/cargo-no-run.log" >&2
-    echo "no test binary for tests/tests/framework (cargo test --workspace --no-run)" >&2
-    return 1
-  fi
+  binary="$(test_binary ferrapi-tests framework tests/tests/framework)" || return 1
   CADWYN_VERSIONS_URL="$cadwyn_url" FASTAPI_REQUIRED=1 "$binary" --quiet --exact \
     example_versions::the_same_requests_answered_as_fastapi_and_cadwyn_answer_them
 }

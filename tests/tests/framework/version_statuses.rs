@@ -28,71 +28,43 @@ async fn replace_order(id: i64, other: bool) -> (StatusCode, Json<Value>) {
     }
 }
 
-fn versions() -> Versions {
-    Versions::released(["2026-01-15", "2026-03-01"]).unreleased("2026-06-01")
-}
-
 fn app() -> App {
     App::new()
-        .versions(versions())
+        .versions(Versions::released(["2026-01-15", "2026-03-01"]).unreleased("2026-06-01"))
         .routes(routes![create_order, replace_order])
 }
 
-async fn status(addr: std::net::SocketAddr, method: &str, path: &str, version: &str) -> u16 {
-    send(addr, method, path, &[("API-Version", version)], None)
-        .await
-        .status
+/// `method path` at `version`: its status and body.
+async fn at(addr: std::net::SocketAddr, method: &str, path: &str, version: &str) -> (u16, String) {
+    let reply = send(addr, method, path, &[("API-Version", version)], None).await;
+    (reply.status, reply.text())
 }
 
 #[tokio::test]
 async fn each_version_answers_with_its_status() {
     let addr = spawn(app()).await;
-    let at = |version| status(addr, "POST", "/orders?fail=false", version);
-    assert_eq!(at("2026-01-15").await, 200);
-    assert_eq!(at("2026-03-01").await, 202);
-    assert_eq!(at("2026-06-01").await, 201);
+    let post = |version| async move { at(addr, "POST", "/orders?fail=false", version).await.0 };
+    assert_eq!(post("2026-01-15").await, 200);
+    assert_eq!(post("2026-03-01").await, 202);
+    assert_eq!(post("2026-06-01").await, 201);
     // No header: the default (the newest released, 2026-03-01).
     let reply = send(addr, "POST", "/orders?fail=false", &[], None).await;
     assert_eq!((reply.status, reply.text()), (202, r#"{"id":1}"#.to_owned()));
     // Without `status = N` the newest is 200.
-    assert_eq!(
-        status(addr, "PUT", "/orders/1?other=false", "2026-01-15").await,
-        201
-    );
-    assert_eq!(
-        status(addr, "PUT", "/orders/1?other=false", "2026-03-01").await,
-        200
-    );
+    let put = |version| async move { at(addr, "PUT", "/orders/1?other=false", version).await.0 };
+    assert_eq!(put("2026-01-15").await, 201);
+    assert_eq!(put("2026-03-01").await, 200);
 }
 
 #[tokio::test]
 async fn an_error_or_a_status_the_handler_chose_is_left_as_it_is() {
     let addr = spawn(app()).await;
-    let reply = send(
-        addr,
-        "POST",
-        "/orders?fail=true",
-        &[("API-Version", "2026-01-15")],
-        None,
-    )
-    .await;
-    assert_eq!(
-        (reply.status, reply.text()),
-        (409, r#"{"detail":"taken"}"#.to_owned())
-    );
-    let invalid = send(
-        addr,
-        "PUT",
-        "/orders/x?other=false",
-        &[("API-Version", "2026-01-15")],
-        None,
-    )
-    .await;
-    assert_eq!(invalid.status, 422, "{}", invalid.text());
-    assert_eq!(
-        status(addr, "PUT", "/orders/1?other=true", "2026-01-15").await,
-        203
-    );
+    let old = "2026-01-15";
+    let taken = at(addr, "POST", "/orders?fail=true", old).await;
+    assert_eq!(taken, (409, r#"{"detail":"taken"}"#.to_owned()));
+    let (status, body) = at(addr, "PUT", "/orders/x?other=false", old).await;
+    assert_eq!(status, 422, "{body}");
+    assert_eq!(at(addr, "PUT", "/orders/1?other=true", old).await.0, 203);
 }
 
 #[tokio::test]
