@@ -340,7 +340,7 @@ fn def_body(model: &RouteModel) -> (TokenStream, Assertions) {
     let route_def = match model.attr.status_before.is_empty() {
         true => route_def,
         false => {
-            let entries = status_before_const();
+            let entries = openapi::status_before_const();
             quote!((#route_def).status_before(#entries))
         }
     };
@@ -349,22 +349,6 @@ fn def_body(model: &RouteModel) -> (TokenStream, Assertions) {
         #route_def
     };
     (body, assertions)
-}
-
-/// The constant holding a route's `status_before(..)` entries, named by its conversion, its
-/// operation and its definition.
-pub(super) fn status_before_const() -> TokenStream {
-    quote!(__STATUS_BEFORE)
-}
-
-/// The route's newest success status: its `status = N`, else 200.
-pub(super) fn newest_status(model: &RouteModel) -> u16 {
-    model
-        .attr
-        .status
-        .as_ref()
-        .and_then(|status| status.base10_parse().ok())
-        .unwrap_or(200)
 }
 
 /// For a route with `status_before(..)`: its entries as the constant `__STATUS_BEFORE` (in
@@ -380,9 +364,9 @@ fn status_before(model: &RouteModel, into_response: TokenStream, consts: &mut To
         .status_before
         .iter()
         .map(|(date, status)| quote!((#date, #status)));
-    let name = status_before_const();
+    let name = openapi::status_before_const();
     consts.extend(quote!(const #name: &[(&str, u16)] = &[#(#entries),*];));
-    let (older_status, newest) = (paths::older_status(), newest_status(model));
+    let (older_status, newest) = (paths::older_status(), openapi::newest_status(model));
     quote!((|__out| #older_status(#into_response(__out), #newest, #name)))
 }
 

@@ -124,6 +124,22 @@ pub(super) fn description(description: &Description) -> TokenStream {
     }
 }
 
+/// The constant holding a route's `status_before(..)` entries, named by its conversion, its
+/// operation and its definition.
+pub(super) fn status_before_const() -> TokenStream {
+    quote!(__STATUS_BEFORE)
+}
+
+/// The route's newest success status: its `status = N`, else 200.
+pub(super) fn newest_status(model: &RouteModel) -> u16 {
+    model
+        .attr
+        .status
+        .as_ref()
+        .and_then(|status| status.base10_parse().ok())
+        .unwrap_or(200)
+}
+
 /// The route's `status = N`, `status_before(..)` and `responses(..)` options (with
 /// `status_before`, the status of the version the document is made for).
 fn statuses(model: &RouteModel) -> TokenStream {
@@ -135,8 +151,8 @@ fn statuses(model: &RouteModel) -> TokenStream {
             .map(|s| quote!(op.success_status(#s);))
             .collect(),
         false => {
-            let (status_at, newest) = (paths::status_at(), super::emit::newest_status(model));
-            let entries = super::emit::status_before_const();
+            let (status_at, newest) = (paths::status_at(), newest_status(model));
+            let entries = status_before_const();
             vec![quote!(op.success_status(#status_at(#newest, #entries));)]
         }
     };
