@@ -32,12 +32,17 @@ Usage:
                                     # by default with --metrics (service-metrics), in one run
   bench/run.py --peers service --observability --scenario 'GET /item/42' --rounds 15 --no-write
                                     # one scenario, many rounds: a small difference pinned down
+  bench/run.py --otel --no-write    # traces (issue 45): the service and axum each with every
+                                    # request sampled and its spans batched over OTLP/HTTP to a
+                                    # receiver in another process (bench/otlp_sink.py), beside
+                                    # both untraced; the table is printed, never written
   bench/run.py --tls --no-write     # over TLS (issue 46): the service, hyper-raw over tokio-rustls
                                     # and axum-server, a certificate made by `openssl` for the run;
                                     # one more scenario opens a connection (a handshake) per request
 """
 
 import argparse
+import atexit
 import http.client
 import ssl
 import json
@@ -82,7 +87,17 @@ SCENARIO_HEADERS = {HANDSHAKE_SCENARIO[0]: ["Connection: close"]}
 TLS = None
 
 PEERS = ["service", "ferrapi-bare", "hyper-raw", "axum", "actix", "fastapi", "express"]
-RUST_PEERS = ["ferrapi-bare", "hyper-raw", "axum", "actix"]
+RUST_PEERS = ["ferrapi-bare", "hyper-raw", "axum", "actix", "axum-otel"]
+# --otel (issue 45): each traced peer beside its untraced self. service-otlp is the service with
+# tracing on (its default sampler, parentbased_always_on: every request without a caller is
+# sampled) exporting over OTLP/HTTP; axum-otel is the axum peer with axum-tracing-opentelemetry,
+# tracing-opentelemetry and the SDK's batch processor with opentelemetry-otlp. Each exports to a
+# sink of its own (bench/otlp_sink.py, a separate process, not counted), whose counts are printed
+# after the run: a row whose sink received nothing measured no export.
+OTEL_PEERS = ["service", "service-otlp", "axum", "axum-otel"]
+OTLP_EXPORTERS = ["service-otlp", "axum-otel"]
+# Set by --otel: each exporting peer's sink, {peer: (url, stats file)}.
+OTLP_SINKS = {}
 # Not Rust: installed into bench/ on demand, skipped with a notice when their runtime is missing.
 INSTALLED_PEERS = ["fastapi", "express"]
 SMOKE_PEERS = ["service", "hyper-raw", "axum", "actix"]
@@ -98,6 +113,7 @@ SERVICE_MODES = {
     "service-info": ("info", []),
     "service-default": (None, []),
     "service-metrics": (None, ["--metrics"]),
+    "service-otlp": ("warn", []),
 }
 OBSERVABILITY_PEERS = ["service-default", "service-metrics"]
 # Variants: a peer's binary run with settings of its own, as a peer (bench/run.py --layers).
@@ -277,6 +293,7 @@ def build(peers, release):
         **{mode: [os.path.join(product, out, "resource-api")] for mode in SERVICE_MODES},
         "hyper-raw": [os.path.join(peer_target, out, "peer-hyper-raw")],
         "axum": [os.path.join(peer_target, out, "peer-axum")],
+        "axum-otel": [os.path.join(peer_target, out, "peer-axum-otel")],
         "actix": [os.path.join(peer_target, out, "peer-actix")],
         "ferrapi-bare": [os.path.join(peer_target, out, "peer-ferrapi-bare")],
     }
@@ -297,7 +314,9 @@ class Server:
     def __init__(self, peer, bins, workdir, openapi_file):
         self.peer = peer
         self.port = free_port()
-        env = dict(os.environ)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("OTEL_")}
+        if peer in OTLP_SINKS:
+            env["OTEL_EXPORTER_OTLP_ENDPOINT"] = OTLP_SINKS[peer][0]
         if TLS:
             # The service reads them as its --tls-cert/--tls-key; the peers by peer_common::tls.
             env.update(TLS_CERT=TLS["cert"], TLS_KEY=TLS["key"])
@@ -543,6 +562,8 @@ def table(peers, results, rss, meta):
                          f"{med([r.get('p50_ms', 0) for r in rs]):.2f} | {med([r.get('p99_ms', 0) for r in rs]):.2f} | "
                          f"{cpu:.1f} | {cratio} |")
     lines.extend(paired(peers, results))
+    # --otel: the traced axum against axum, as service-otlp against the service above.
+    lines.extend(paired(peers, results, ref="axum", others=["axum-otel"]))
     lines.append("")
     lines.append("| peer | idle RSS MiB | peak RSS, shared scenarios MiB | peak RSS, all scenarios MiB | "
                  "largest anonymous RSS MiB |")
@@ -557,11 +578,13 @@ def table(peers, results, rss, meta):
     return "\n".join(lines)
 
 
-def paired(peers, results, ref="service"):
-    """The service's variants against `ref` (the service with its log off), round by round: the
-    two runs of a scenario in a round are seconds apart, so their ratio is steadier than a ratio
-    of medians taken minutes apart. The last row pools every scenario's rounds."""
-    others = [p for p in peers if p.startswith("service") and p != ref]
+def paired(peers, results, ref="service", others=None):
+    """The service's variants (or `others`) against `ref` (the service with its log off), round
+    by round: the two runs of a scenario in a round are seconds apart, so their ratio is steadier
+    than a ratio of medians taken minutes apart. The last row pools every scenario's rounds."""
+    if others is None:
+        others = [p for p in peers if p.startswith("service") and p != ref]
+    others = [p for p in others if p in peers]
     if ref not in peers or not others:
         return []
     lines = ["", f"CPU per request ÷ {ref}'s in the same round; median over rounds (min–max):", "",
@@ -610,6 +633,51 @@ def use_tls(workdir):
     TLS = {"cert": cert, "key": key, "context": ssl.create_default_context(cafile=cert)}
 
 
+def start_sinks(exporters, workdir):
+    """An OTLP sink process (bench/otlp_sink.py) for each of `exporters`, pinned to CPU 1 (the
+    servers run on CPU 0); returns them as {peer: process}."""
+    sinks = {}
+    for peer in exporters:
+        port = free_port()
+        stats = os.path.join(workdir, f"otlp-sink-{peer}.json")
+        proc = subprocess.Popen(["taskset", "-c", "1", sys.executable, os.path.join(BENCH, "otlp_sink.py"),
+                                 str(port), stats], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+        # Stopped however the run ends (--verify-only, a failure): a sink left running would keep
+        # the caller's pipes open.
+        atexit.register(proc.kill)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    proc.kill()
+                    die(f"the OTLP sink for {peer} did not listen on 127.0.0.1:{port}")
+                time.sleep(0.05)
+        OTLP_SINKS[peer] = (f"http://127.0.0.1:{port}", stats)
+        sinks[peer] = proc
+    return sinks
+
+
+def report_sinks(sinks):
+    """Print what each sink received, then stop it; a sink that received no spans fails the run
+    (its peer's row would measure no export)."""
+    empty = []
+    for peer, proc in sinks.items():
+        proc.terminate()
+        proc.wait()
+        with open(OTLP_SINKS[peer][1]) as f:
+            stats = json.load(f)
+        traces = stats.get("/v1/traces", {"requests": 0, "bytes": 0})
+        log(f"OTLP sink of {peer}: {traces['requests']} export requests, {traces['bytes'] / 1e6:.1f} MB of spans "
+            f"(all paths: {stats})")
+        if traces["requests"] == 0:
+            empty.append(peer)
+    if empty:
+        die(f"no spans reached the sink of {', '.join(empty)}: its figures measured no export")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--smoke", action="store_true",
@@ -636,6 +704,9 @@ def main():
     ap.add_argument("--tls", action="store_true",
                     help="serve over TLS: " + ", ".join(TLS_PEERS) + " (the default peers then), plus the "
                          "scenario '" + HANDSHAKE_SCENARIO[0] + "'; the table is printed, never written")
+    ap.add_argument("--otel", action="store_true",
+                    help="traces' cost: " + ", ".join(OTEL_PEERS) + " (the default peers then), the traced "
+                         "ones exporting to OTLP sinks in other processes; the table is printed, never written")
     ap.add_argument("--wait-load", type=float, default=0.0, metavar="MINUTES",
                     help="first wait (polling every 30 s, at most MINUTES) for a 1-minute load below 0.7")
     args = ap.parse_args()
@@ -652,7 +723,9 @@ def main():
         if not explicit:
             verify_extra = list(SMOKE_VERIFY_PEERS)
     else:
-        peers = explicit or list(TLS_PEERS if args.tls else PEERS)
+        peers = explicit or list(TLS_PEERS if args.tls else OTEL_PEERS if args.otel else PEERS)
+    if args.otel:
+        args.no_write = True  # BENCHMARKS.md's table has no traced rows
     if args.tls:
         refused = [p for p in peers if p not in TLS_PEERS and not p.startswith("service")]
         if refused:
@@ -672,7 +745,7 @@ def main():
     if args.layers:
         peers += [v for v in VARIANTS if v not in peers]
     for p in peers:
-        if p not in PEERS + list(SERVICE_MODES) + list(VARIANTS):
+        if p not in PEERS + OTEL_PEERS + list(SERVICE_MODES) + list(VARIANTS):
             die(f"unknown peer {p}")
     peers += [p for p in extra_services if p not in peers]
     args.duration = max(1, min(args.duration, 120))
@@ -697,6 +770,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="ferrapi-bench-") as workdir:
         if args.tls:
             use_tls(workdir)
+        sinks = start_sinks([p for p in peers if p in OTLP_EXPORTERS], workdir)
         openapi_file = capture_openapi(bins, workdir)
         verify([p for p in peers + verify_extra if p != "service-info"], bins, workdir, openapi_file)
         if args.verify_only:
@@ -709,6 +783,7 @@ def main():
             log(f"round {round_no + 1}/{args.rounds}")
             load_round(peers, bins, workdir, openapi_file, args.duration, args.connections, results, rss,
                        round_no)
+        report_sinks(sinks)
     errors = sum(r["errors"] for rs in results.values() for r in rs)
     if errors:
         log(f"warning: wrk reported {errors} socket error(s)")

@@ -74,12 +74,35 @@ thread_local! {
     /// A line being built: the start and message, the event's fields, the spans' fields.
     static LINE: RefCell<(Vec<u8>, Vec<u8>, Vec<u8>)> = const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
     /// The ids of the requests entered on this thread (`logging::RequestScope`), one after the
-    /// other, and where the innermost starts; empty outside a request.
-    /// The trace context of the innermost request, when it has one, and those of the requests
-    /// it is inside (`logging::RequestScope`).
-    #[allow(clippy::type_complexity)] // one thread-local, its parts named where they are used
-    pub(super) static REQUEST_IDS: RefCell<(Vec<u8>, usize, Option<TraceIds>, Vec<Option<TraceIds>>)> =
-        const { RefCell::new((Vec::new(), 0, None, Vec::new())) };
+    /// other, where the innermost starts (empty outside a request), and whether the innermost
+    /// has a trace context (then in [`REQUEST_TRACES`]).
+    pub(super) static REQUEST_IDS: RefCell<(Vec<u8>, usize, bool)> =
+        const { RefCell::new((Vec::new(), 0, false)) };
+    /// The trace context of the innermost request entered on this thread, when it has one, and
+    /// those of the requests it is inside (`logging::RequestScope`).
+    static REQUEST_TRACES: RefCell<(Option<TraceIds>, Vec<Option<TraceIds>>)> =
+        const { RefCell::new((None, Vec::new())) };
+}
+
+/// A request scope with trace context `trace` (or inside one that has) is entered: `trace` is
+/// the thread's now, the outer one kept (out of line: only apps that trace come here).
+#[inline(never)]
+pub(super) fn enter_trace(trace: Option<TraceIds>) {
+    REQUEST_TRACES.with(|traces| {
+        let mut traces = traces.borrow_mut();
+        let outer = std::mem::replace(&mut traces.0, trace);
+        traces.1.push(outer);
+    });
+}
+
+/// The request scope [`enter_trace`] entered is left: the outer trace context is the thread's
+/// again.
+#[inline(never)]
+pub(super) fn leave_trace() {
+    REQUEST_TRACES.with(|traces| {
+        let mut traces = traces.borrow_mut();
+        traces.0 = traces.1.pop().flatten();
+    });
 }
 
 fn slot_of(id: &Id) -> usize {
@@ -273,8 +296,12 @@ impl Subscriber for Logger {
                     if let Some(id) = ids.0.get(ids.1..).filter(|id| !id.is_empty()) {
                         request_id(out, json, id);
                     }
-                    if let Some(trace) = &ids.2 {
-                        trace_ids(out, json, trace);
+                    if ids.2 {
+                        REQUEST_TRACES.with(|traces| {
+                            if let Some(trace) = traces.try_borrow().ok().and_then(|traces| traces.0) {
+                                trace_ids(out, json, &trace);
+                            }
+                        });
                     }
                 }
             });
