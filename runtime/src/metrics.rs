@@ -15,7 +15,10 @@
 //!   keeps the handles it has used, by method and status, behind a read lock; a label set is
 //!   hashed once, when a route first answers with a method and status;
 //! - latencies are histograms with fixed buckets (100 µs to 10 s), so recording costs the same
-//!   and memory stays constant whatever the traffic;
+//!   and memory stays constant whatever the traffic; both request histograms are our own
+//!   (`histogram`: an atomic add to the bucket and to the sum, no lock; prometheus-client's took
+//!   a mutex, and with exemplars a read-write lock and a map, per observation), written by
+//!   prometheus-client's encoders, so a scrape reads exactly as before;
 //! - a scrape encodes the registry at the time of the request; metrics of the app registered in
 //!   the same registry come out with them;
 //! - OpenTelemetry's stable HTTP server metrics are recorded beside them, under the names
@@ -24,8 +27,8 @@
 //!   `http_request_method`, `http_route`, `http_response_status_code`, `url_scheme` and, for a
 //!   5xx, `error_type`) and `http.server.active_requests` (`http_server_active_requests`, by
 //!   `http_request_method` and `url_scheme`); a sampled request's trace and span ids are the
-//!   exemplar of the bucket it fell in (written when scraped as OpenMetrics), an unsampled one
-//!   sets none.
+//!   exemplar of the bucket it fell in (written when scraped as OpenMetrics, `duration`), an
+//!   unsampled one sets none.
 
 use std::fmt;
 use std::sync::{Arc, PoisonError, RwLock};
@@ -39,14 +42,18 @@ use prometheus_client::encoding::{
     LabelValueEncoder,
 };
 use prometheus_client::metrics::counter::{ConstCounter, Counter};
-use prometheus_client::metrics::exemplar::HistogramWithExemplars;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
-use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::{Registry, Unit};
 
 use crate::response::{Body, Response};
 use crate::trace::TraceIds;
+
+mod duration;
+mod histogram;
+
+use duration::{DurationFamily, DurationHistogram};
+use histogram::{AtomicHistogram, SharedHistogram};
 
 /// The request latency buckets, in seconds: 100 µs to 10 s.
 pub const LATENCY_BUCKETS: [f64; 16] = [
@@ -200,12 +207,15 @@ impl EncodeLabelSet for RequestLabels {
     }
 }
 
-type HistogramFamily = Family<RequestLabels, Histogram, fn() -> Histogram>;
+/// The per-route latency histogram of one label set.
+type LatencyHistogram = SharedHistogram<{ LATENCY_BUCKETS.len() }>;
+
+type HistogramFamily = Family<RequestLabels, LatencyHistogram, fn() -> LatencyHistogram>;
 
 /// The labels of `http.server.request.duration`: OpenTelemetry's attributes, named as its
 /// Prometheus exporter names them.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-struct ServerLabels {
+pub(crate) struct ServerLabels {
     method: MethodLabel,
     /// The route's template; `None` for a request no route answered (the conventions leave
     /// `http.route` out then).
@@ -238,30 +248,6 @@ impl EncodeLabelSet for ActiveLabels {
         ("url_scheme", SCHEME).encode(encoder.encode_label())
     }
 }
-
-/// An exemplar's labels: the trace and span of a sampled request.
-#[derive(Debug, Clone)]
-struct ExemplarLabels(TraceIds);
-
-impl EncodeLabelSet for ExemplarLabels {
-    fn encode(&self, encoder: &mut LabelSetEncoder<'_>) -> Result<(), fmt::Error> {
-        let trace = self.0.trace_id.to_hex();
-        let span = self.0.span_id.to_hex();
-        // Lowercase hex digits: always UTF-8.
-        let text = |bytes: &[u8]| std::str::from_utf8(bytes).unwrap_or_default().to_owned();
-        ("trace_id", text(&trace)).encode(encoder.encode_label())?;
-        ("span_id", text(&span)).encode(encoder.encode_label())
-    }
-}
-
-/// `http.server.request.duration` of one label set.
-type ServerHistogram = HistogramWithExemplars<ExemplarLabels>;
-
-fn server_histogram() -> ServerHistogram {
-    HistogramWithExemplars::new(SERVER_DURATION_BUCKETS.into_iter())
-}
-
-type ServerFamily = Family<ServerLabels, ServerHistogram, fn() -> ServerHistogram>;
 
 /// Why the server refused a request or cut a connection or stream: the `reason` label of
 /// `http_refusals`, and what the server's warnings count (`server/refusals.rs`).
@@ -331,8 +317,8 @@ impl EncodeLabelSet for RefusalLabels {
     }
 }
 
-fn latency_histogram() -> Histogram {
-    Histogram::new(LATENCY_BUCKETS)
+fn latency_histogram() -> LatencyHistogram {
+    SharedHistogram(Arc::new(AtomicHistogram::new(&LATENCY_BUCKETS)))
 }
 
 /// The series of one method and status of a route.
@@ -340,9 +326,9 @@ struct Series {
     method: MethodLabel,
     status: u16,
     count: Counter,
-    latency: Histogram,
+    latency: Arc<AtomicHistogram<{ LATENCY_BUCKETS.len() }>>,
     /// `http.server.request.duration`.
-    duration: ServerHistogram,
+    duration: Arc<DurationHistogram>,
 }
 
 /// The series one route has answered with, by method and status.
@@ -355,21 +341,10 @@ impl Series {
         self.count.inc();
         self.latency.observe(seconds);
         match sampled {
-            None => self.duration.observe(seconds, None, None),
-            Some(ids) => self.exemplar(seconds, ids),
+            None => self.duration.observe(seconds),
+            // Out of line: most requests are not sampled.
+            Some(ids) => self.duration.observe_with_exemplar(seconds, ids),
         }
-    }
-
-    /// Observe a sampled request's duration, its ids the exemplar (out of line: most requests
-    /// are not sampled).
-    #[cold]
-    #[inline(never)]
-    fn exemplar(&self, seconds: f64, ids: &TraceIds) {
-        self.duration.observe(
-            seconds,
-            Some(ExemplarLabels(*ids)),
-            Some(std::time::SystemTime::now()),
-        );
     }
 }
 
@@ -401,7 +376,7 @@ pub(crate) struct HttpMetrics {
     requests: Family<RequestLabels, Counter>,
     latency: HistogramFamily,
     in_flight: Gauge,
-    server_duration: ServerFamily,
+    server_duration: DurationFamily,
     active_family: Family<ActiveLabels, Gauge>,
     /// `http.server.active_requests` by method, made at a method's first request (so a scrape
     /// shows only methods seen, and counting hashes nothing after).
@@ -455,7 +430,7 @@ impl HttpMetrics {
     pub(crate) fn new(metrics: Metrics, routes: &[&str], docs: &[&str]) -> Self {
         let Metrics { mut registry, path } = metrics;
         let requests = Family::<RequestLabels, Counter>::default();
-        let latency = HistogramFamily::new_with_constructor(latency_histogram as fn() -> Histogram);
+        let latency = HistogramFamily::new_with_constructor(latency_histogram as fn() -> LatencyHistogram);
         let in_flight = Gauge::default();
         let rejected = Counter::default();
         registry.register(
@@ -478,7 +453,7 @@ impl HttpMetrics {
             "HTTP requests refused with 503 because the server was at its concurrency limit",
             rejected.clone(),
         );
-        let server_duration = ServerFamily::new_with_constructor(server_histogram as fn() -> ServerHistogram);
+        let server_duration = DurationFamily::default();
         registry.register_with_unit(
             "http_server_request_duration",
             "Duration of HTTP server requests (OpenTelemetry's http.server.request.duration)",
@@ -622,8 +597,8 @@ impl HttpMetrics {
             method,
             status,
             count: self.requests.get_or_create_owned(&labels),
-            latency: self.latency.get_or_create_owned(&labels),
-            duration: self.server_duration.get_or_create_owned(&ServerLabels {
+            latency: self.latency.get_or_create_owned(&labels).0,
+            duration: self.server_duration.get_or_create(&ServerLabels {
                 method,
                 route: slot.http_route.clone(),
                 status,
@@ -645,8 +620,10 @@ impl HttpMetrics {
             .any(|accept| accept.contains("application/openmetrics-text"));
         let mut text = String::with_capacity(16 * 1024);
         let (encoded, content_type) = if openmetrics {
+            let encoded = prometheus_client::encoding::text::encode(&mut text, &self.registry);
+            self.server_duration.add_exemplars(&mut text);
             (
-                prometheus_client::encoding::text::encode(&mut text, &self.registry),
+                encoded,
                 "application/openmetrics-text; version=1.0.0; charset=utf-8",
             )
         } else {
