@@ -31,7 +31,8 @@
 //!   unsampled one sets none.
 
 use std::fmt;
-use std::sync::{Arc, PoisonError, RwLock};
+use std::sync::{Arc, OnceLock, PoisonError, RwLock};
+use std::time::SystemTime;
 
 use hyper::header::{HeaderValue, ACCEPT, CONTENT_TYPE};
 use hyper::{HeaderMap, Method, StatusCode};
@@ -51,6 +52,8 @@ use crate::trace::TraceIds;
 
 mod duration;
 mod histogram;
+#[cfg(feature = "otlp")]
+pub mod otlp;
 
 use duration::{DurationFamily, DurationHistogram};
 use histogram::{AtomicHistogram, SharedHistogram};
@@ -67,7 +70,7 @@ pub const SERVER_DURATION_BUCKETS: [f64; 14] = [
 ];
 
 /// The `url_scheme` label: the server speaks plain HTTP (TLS is a proxy's, for now).
-const SCHEME: &str = "http";
+pub(crate) const SCHEME: &str = "http";
 
 /// The `route` label of a request no route answered (404, 405).
 pub const UNMATCHED: &str = "unmatched";
@@ -88,6 +91,22 @@ pub const UNMATCHED: &str = "unmatched";
 pub struct Metrics {
     registry: Registry,
     path: String,
+    /// What an exporter reads besides the registry (`otlp`), shared with the request metrics.
+    shared: Shared,
+}
+
+/// The request metrics' state an exporter reads (`otlp::MetricsExporter`): clones share it with
+/// the request path.
+#[derive(Debug, Clone)]
+pub(crate) struct Shared {
+    /// `http.server.request.duration`'s series.
+    pub(crate) duration: DurationFamily,
+    /// `http.server.active_requests` by method, set when a method's gauge is made.
+    pub(crate) active: Arc<[OnceLock<Gauge>; MethodLabel::COUNT]>,
+    /// When the metrics were made: the start of their cumulative counts.
+    // Read by the exporter only, which the `otlp` feature compiles.
+    #[cfg_attr(not(feature = "otlp"), allow(dead_code))]
+    pub(crate) start: SystemTime,
 }
 
 impl Default for Metrics {
@@ -102,6 +121,11 @@ impl Metrics {
         Metrics {
             registry: Registry::default(),
             path: "/metrics".to_owned(),
+            shared: Shared {
+                duration: DurationFamily::default(),
+                active: Arc::default(),
+                start: SystemTime::now(),
+            },
         }
     }
 
@@ -183,6 +207,21 @@ impl MethodLabel {
 
     /// How many there are.
     const COUNT: usize = 10;
+
+    /// Every method label, in order (its index is `label as usize`).
+    #[cfg_attr(not(feature = "otlp"), allow(dead_code))]
+    pub(crate) const ALL: [MethodLabel; Self::COUNT] = [
+        MethodLabel::Get,
+        MethodLabel::Head,
+        MethodLabel::Post,
+        MethodLabel::Put,
+        MethodLabel::Delete,
+        MethodLabel::Patch,
+        MethodLabel::Options,
+        MethodLabel::Connect,
+        MethodLabel::Trace,
+        MethodLabel::Other,
+    ];
 }
 
 impl EncodeLabelValue for MethodLabel {
@@ -216,11 +255,11 @@ type HistogramFamily = Family<RequestLabels, LatencyHistogram, fn() -> LatencyHi
 /// Prometheus exporter names them.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct ServerLabels {
-    method: MethodLabel,
+    pub(crate) method: MethodLabel,
     /// The route's template; `None` for a request no route answered (the conventions leave
     /// `http.route` out then).
-    route: Option<Arc<str>>,
-    status: u16,
+    pub(crate) route: Option<Arc<str>>,
+    pub(crate) status: u16,
 }
 
 impl EncodeLabelSet for ServerLabels {
@@ -380,7 +419,10 @@ pub(crate) struct HttpMetrics {
     active_family: Family<ActiveLabels, Gauge>,
     /// `http.server.active_requests` by method, made at a method's first request (so a scrape
     /// shows only methods seen, and counting hashes nothing after).
-    active: [std::sync::OnceLock<Gauge>; MethodLabel::COUNT],
+    active: [OnceLock<Gauge>; MethodLabel::COUNT],
+    /// The same gauges, as an exporter reads them (set when made; the request path reads the
+    /// array above, one pointer less).
+    published: Arc<[OnceLock<Gauge>; MethodLabel::COUNT]>,
     rejected: Counter,
     /// The `http_refusals` counters, by [`Refusal`] (made at start, so counting hashes nothing).
     refusals: [Counter; Refusal::ALL.len()],
@@ -428,7 +470,11 @@ impl HttpMetrics {
     /// Register the request metrics in `metrics`' registry, for routes with these templates (by
     /// declaration index) and these docs paths.
     pub(crate) fn new(metrics: Metrics, routes: &[&str], docs: &[&str]) -> Self {
-        let Metrics { mut registry, path } = metrics;
+        let Metrics {
+            mut registry,
+            path,
+            shared,
+        } = metrics;
         let requests = Family::<RequestLabels, Counter>::default();
         let latency = HistogramFamily::new_with_constructor(latency_histogram as fn() -> LatencyHistogram);
         let in_flight = Gauge::default();
@@ -453,7 +499,7 @@ impl HttpMetrics {
             "HTTP requests refused with 503 because the server was at its concurrency limit",
             rejected.clone(),
         );
-        let server_duration = DurationFamily::default();
+        let server_duration = shared.duration;
         registry.register_with_unit(
             "http_server_request_duration",
             "Duration of HTTP server requests (OpenTelemetry's http.server.request.duration)",
@@ -487,6 +533,7 @@ impl HttpMetrics {
             server_duration,
             active_family,
             active: Default::default(),
+            published: shared.active,
             registry,
             path,
             requests,
@@ -540,10 +587,20 @@ impl HttpMetrics {
     #[inline]
     fn active(&self, method: MethodLabel) -> &Gauge {
         match self.active.get(method as usize) {
-            Some(cell) => cell.get_or_init(|| self.active_family.get_or_create_owned(&ActiveLabels(method))),
+            Some(cell) => cell.get_or_init(|| self.made_active(method)),
             // Never: the array has a place for every method.
             None => &self.in_flight,
         }
+    }
+
+    /// The `http.server.active_requests` gauge of `method`, made (once) and published.
+    #[cold]
+    fn made_active(&self, method: MethodLabel) -> Gauge {
+        let gauge = self.active_family.get_or_create_owned(&ActiveLabels(method));
+        if let Some(published) = self.published.get(method as usize) {
+            let _ = published.set(gauge.clone());
+        }
+        gauge
     }
 
     /// A request was refused for overload.

@@ -48,6 +48,7 @@ mod observability;
 mod openapi_document;
 mod openapi_schema;
 mod otlp;
+mod otlp_metrics;
 mod paging;
 mod problem_details;
 mod recorded;

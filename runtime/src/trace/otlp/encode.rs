@@ -42,20 +42,9 @@ pub(super) fn request(spans: Vec<SpanRecord>) -> ExportTraceServiceRequest {
         resource_spans: groups
             .into_iter()
             .map(|(resource, spans)| ResourceSpans {
-                resource: Some(ProtoResource {
-                    attributes: resource
-                        .attributes()
-                        .iter()
-                        .map(|(k, v)| key_value(k.clone(), any_value::Value::StringValue(v.clone())))
-                        .collect(),
-                    ..Default::default()
-                }),
+                resource: Some(resource_of(&resource)),
                 scope_spans: vec![ScopeSpans {
-                    scope: Some(InstrumentationScope {
-                        name: SCOPE.to_owned(),
-                        version: env!("CARGO_PKG_VERSION").to_owned(),
-                        ..Default::default()
-                    }),
+                    scope: Some(scope()),
                     spans,
                     schema_url: String::new(),
                 }],
@@ -109,8 +98,29 @@ fn span_of(record: SpanRecord) -> Span {
     }
 }
 
+/// `resource` in OTLP's form: its attributes, as strings.
+pub(crate) fn resource_of(resource: &Resource) -> ProtoResource {
+    ProtoResource {
+        attributes: resource
+            .attributes()
+            .iter()
+            .map(|(k, v)| key_value(k.clone(), any_value::Value::StringValue(v.clone())))
+            .collect(),
+        ..Default::default()
+    }
+}
+
+/// The framework's instrumentation scope: its name and version.
+pub(crate) fn scope() -> InstrumentationScope {
+    InstrumentationScope {
+        name: SCOPE.to_owned(),
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        ..Default::default()
+    }
+}
+
 /// `key` = `value`.
-fn key_value(key: String, value: any_value::Value) -> KeyValue {
+pub(crate) fn key_value(key: String, value: any_value::Value) -> KeyValue {
     KeyValue {
         key,
         value: Some(AnyValue { value: Some(value) }),
@@ -118,7 +128,7 @@ fn key_value(key: String, value: any_value::Value) -> KeyValue {
 }
 
 /// `time` in nanoseconds since the Unix epoch (0 before it, saturated past `u64`).
-fn unix_nanos(time: SystemTime) -> u64 {
+pub(crate) fn unix_nanos(time: SystemTime) -> u64 {
     time.duration_since(UNIX_EPOCH)
         .map(|d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
         .unwrap_or(0)

@@ -35,6 +35,10 @@ mod encode;
 mod worker;
 
 pub use config::OtlpConfig;
+// What the metrics exporter (`metrics::otlp`) shares with the spans': the resource's and the
+// scope's form, and the post.
+pub(crate) use encode::{key_value, resource_of, scope, unix_nanos};
+pub(crate) use worker::{export_client, post, stop_task, ExportClient};
 
 use super::{SpanExporter, SpanRecord};
 
@@ -140,12 +144,8 @@ impl OtlpExporter {
     /// the server has stopped.
     pub async fn shutdown(&self, deadline: Duration) {
         self.inner.stop.cancel();
-        let task = self.inner.task.lock().ok().and_then(|mut slot| slot.take());
-        if let Some(mut task) = task {
-            if tokio::time::timeout(deadline, &mut task).await.is_err() {
-                task.abort();
-                tracing::warn!("OTLP exporter: spans still queued after {deadline:?} were dropped");
-            }
+        if !worker::stop_task(&self.inner.task, deadline).await {
+            tracing::warn!("OTLP exporter: spans still queued after {deadline:?} were dropped");
         }
         // What the task left behind, and what arrives from now on, is counted as dropped.
         let left = self.inner.queue.max_capacity() - self.inner.queue.capacity();
