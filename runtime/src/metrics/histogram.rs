@@ -5,8 +5,8 @@
 //! Rules enforced here:
 //! - a bucket holds the observations `v` with `previous bound < v <= bound` (`le` is inclusive);
 //!   the last one, `+Inf`, those above every bound, and NaN (as prometheus-client files it);
-//! - the bucket is found without a data-dependent branch: the count of bounds `v` is above
-//!   (every bound compared, a loop the compiler unrolls over the fixed array);
+//! - the bucket is found without a data-dependent branch: the count of bounds `v` is above, by
+//!   a binary search whose steps are conditional moves (unrolled over the fixed array);
 //! - the count is not kept apart: it is the sum of the buckets when read, so `_count` always
 //!   equals the `+Inf` bucket (Prometheus' rule), and an observation costs one add less;
 //! - the sum is an `f64` kept as its bits, added with a compare-and-swap loop (one swap when
@@ -28,17 +28,23 @@ use prometheus_client::metrics::{MetricType, TypedMetric};
 use crate::trace::TraceIds;
 
 /// The bucket of `value` among `bounds` (ascending): the number of bounds it is above, so
-/// `bounds.len()` (`+Inf`) for a value above them all or NaN.
-// `!(v <= b)` on purpose: one comparison that is true for NaN (see below).
-#[allow(clippy::neg_cmp_op_on_partial_ord)]
+/// `bounds.len()` (`+Inf`) for a value above them all or NaN. A binary search without a
+/// branch (the standard library's `partition_point` shape, each step a conditional move; for
+/// 14 bounds, 5 comparisons and about 20 instructions), where a linear scan would cost a
+/// comparison per bucket passed or, vectorised, some 55 instructions.
 #[inline(always)]
 pub(crate) fn bucket_of<const N: usize>(bounds: &[f64; N], value: f64) -> usize {
-    let mut index = 0;
-    for bound in bounds {
-        // `!(v <= b)`, not `v > b`: NaN compares false, so it is above every bound.
-        index += usize::from(!(value <= *bound));
+    // `!(v <= b)`, not `v > b`: NaN compares false, so it is above every bound; the predicate
+    // stays monotone over the sorted bounds, as the search needs.
+    #[allow(clippy::neg_cmp_op_on_partial_ord)]
+    let above = |index: usize| bounds.get(index).is_some_and(|bound| !(value <= *bound));
+    let (mut base, mut size) = (0, N);
+    while size > 1 {
+        let half = size / 2;
+        base = if above(base + half) { base + half } else { base };
+        size -= half;
     }
-    index
+    base + usize::from(above(base))
 }
 
 /// The exemplar of a bucket: the last sampled request that fell in it.
@@ -242,23 +248,33 @@ mod tests {
             bounds.len(),
             "NaN in +Inf, as prometheus-client"
         );
-        assert_eq!(bucket_of(&LATENCY_BUCKETS, 0.0001), 0);
-        assert_eq!(bucket_of(&LATENCY_BUCKETS, 0.0002), 1);
+        for (index, bound) in LATENCY_BUCKETS.iter().enumerate() {
+            assert_eq!(bucket_of(&LATENCY_BUCKETS, *bound), index, "at {bound}");
+            assert_eq!(bucket_of(&LATENCY_BUCKETS, bound.next_up()), index + 1);
+        }
+        assert_eq!(bucket_of(&LATENCY_BUCKETS, f64::NAN), LATENCY_BUCKETS.len());
     }
 
     #[test]
     fn the_bucket_is_the_first_bound_at_or_above_the_value() {
-        // The linear definition prometheus-client uses, checked over a sweep of values.
-        let bounds = &LATENCY_BUCKETS;
-        let mut value = 1e-6;
-        while value < 20.0 {
-            let expected = bounds
-                .iter()
-                .position(|bound| *bound >= value)
-                .unwrap_or(bounds.len());
-            assert_eq!(bucket_of(bounds, value), expected, "{value}");
-            value *= 1.07;
+        // The linear definition prometheus-client uses, checked over a sweep of values, for
+        // both sets of bounds (16, a power of two, and 14).
+        fn sweep<const N: usize>(bounds: &[f64; N]) {
+            let mut value = 1e-6;
+            while value < 20.0 {
+                let expected = bounds
+                    .iter()
+                    .position(|bound| *bound >= value)
+                    .unwrap_or(bounds.len());
+                assert_eq!(bucket_of(bounds, value), expected, "{value}");
+                value *= 1.07;
+            }
         }
+        sweep(&LATENCY_BUCKETS);
+        sweep(&SERVER_DURATION_BUCKETS);
+        sweep(&[1.0]);
+        sweep(&[1.0, 2.0, 3.0]);
+        assert_eq!(bucket_of(&[], 5.0), 0);
     }
 
     #[test]
