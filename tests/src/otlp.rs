@@ -20,7 +20,9 @@ use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
 use opentelemetry_proto::tonic::common::v1::any_value::Value as Any;
 use opentelemetry_proto::tonic::common::v1::KeyValue;
 pub use opentelemetry_proto::tonic::trace::v1::{span::SpanKind, Span};
-use tokio::net::TcpListener;
+use std::future::Future;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::{TcpListener, TcpStream};
 
 /// What a receiver got: per POST, its content type, `x-tenant` and decoded body (spans by
 /// default, or metrics).
@@ -113,12 +115,41 @@ pub async fn metrics_receiver() -> (SocketAddr, Received<ExportMetricsServiceReq
     serve("/v1/metrics", Duration::ZERO, Vec::new()).await
 }
 
+/// A receiver of the POSTs to `path` (`/v1/traces`, `/v1/metrics`), each decoded as a `T`,
+/// answered 200 at once, over the connections `accept` makes of each TCP stream (say, a TLS
+/// handshake: an `https://` collector; `None` closes the connection).
+pub async fn receiver_over<T, A, F, S>(path: &'static str, accept: A) -> (SocketAddr, Received<T>)
+where
+    T: prost::Message + Default + Send + 'static,
+    A: Fn(TcpStream) -> F + Send + Sync + 'static,
+    F: Future<Output = Option<S>> + Send + 'static,
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    serve_over(path, Duration::ZERO, Vec::new(), accept).await
+}
+
 /// A receiver of the POSTs to `path`, each decoded as a `T`.
 async fn serve<T: prost::Message + Default + Send + 'static>(
     path: &'static str,
     delay: Duration,
     answers: Vec<(u16, Option<&'static str>)>,
 ) -> (SocketAddr, Received<T>) {
+    serve_over(path, delay, answers, |stream| async move { Some(stream) }).await
+}
+
+/// [`serve`] over the connections `accept` makes.
+async fn serve_over<T, A, F, S>(
+    path: &'static str,
+    delay: Duration,
+    answers: Vec<(u16, Option<&'static str>)>,
+    accept: A,
+) -> (SocketAddr, Received<T>)
+where
+    T: prost::Message + Default + Send + 'static,
+    A: Fn(TcpStream) -> F + Send + Sync + 'static,
+    F: Future<Output = Option<S>> + Send + 'static,
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
     let answers = Arc::new(Mutex::new(std::collections::VecDeque::from(answers)));
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind a free port");
     let addr = listener.local_addr().expect("a bound address");
@@ -128,6 +159,7 @@ async fn serve<T: prost::Message + Default + Send + 'static>(
         while let Ok((stream, _)) = listener.accept().await {
             let sink = sink.clone();
             let answers = answers.clone();
+            let connection = accept(stream);
             tokio::spawn(async move {
                 let service = service_fn(move |request: Request<Incoming>| {
                     let sink = sink.clone();
@@ -165,9 +197,11 @@ async fn serve<T: prost::Message + Default + Send + 'static>(
                         Ok::<_, Infallible>(response)
                     }
                 });
-                let _ = http1::Builder::new()
-                    .serve_connection(TokioIo::new(stream), service)
-                    .await;
+                if let Some(stream) = connection.await {
+                    let _ = http1::Builder::new()
+                        .serve_connection(TokioIo::new(stream), service)
+                        .await;
+                }
             });
         }
     });

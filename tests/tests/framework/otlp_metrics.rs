@@ -25,6 +25,8 @@ use opentelemetry_proto::tonic::metrics::v1::{
 };
 use tokio::net::TcpListener;
 
+use crate::otlp::wait_until;
+
 #[get("/items/{id}")]
 async fn read_item(id: i64) -> Json<Value> {
     Json(json!({ "id": id }))
@@ -238,10 +240,7 @@ async fn a_receiver_that_is_down_changes_nothing_for_requests() {
         assert_eq!(get(addr, "/items/1").await.status, 200);
         assert!(start.elapsed() < Duration::from_secs(1));
     }
-    let start = Instant::now();
-    while exporter.failed() < 2 && start.elapsed() < Duration::from_secs(10) {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    wait_until(|| exporter.failed() >= 2).await;
     assert!(exporter.failed() >= 2, "each failed export counted");
     assert_eq!(exporter.exported(), 0);
     let scrape = get(addr, "/metrics").await.text();

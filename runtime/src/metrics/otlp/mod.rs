@@ -81,7 +81,8 @@ struct Sender {
 impl MetricsExporter {
     /// An exporter reading `metrics`' request metrics and sending them as `config` says (its
     /// endpoint, headers, timeout and export interval: [`OtlpConfig::metrics_from_env`]),
-    /// under `resource`; its task started on the current tokio runtime (an error outside one).
+    /// under `resource`; its task started on the current tokio runtime (an error outside one,
+    /// or when its TLS files cannot be used).
     pub fn start(metrics: &Metrics, config: OtlpConfig, resource: Resource) -> Result<Self, String> {
         let runtime = tokio::runtime::Handle::try_current()
             .map_err(|_| "the OTLP metrics exporter needs a tokio runtime to run its task in".to_owned())?;
@@ -90,8 +91,8 @@ impl MetricsExporter {
         let sender = Sender {
             shared: metrics.shared.clone(),
             resource: resource_of(&resource),
+            client: export_client(&config)?,
             config,
-            client: export_client(),
             counters: counters.clone(),
         };
         let task = runtime.spawn(run(sender, stop.clone()));

@@ -8,8 +8,14 @@
 //! - `OTEL_EXPORTER_OTLP_(TRACES_|METRICS_)HEADERS` is `key=value` pairs, values
 //!   percent-decoded, as `OTEL_RESOURCE_ATTRIBUTES`; `OTEL_EXPORTER_OTLP_(TRACES_|METRICS_)TIMEOUT`,
 //!   `OTEL_BSP_SCHEDULE_DELAY` and `OTEL_METRIC_EXPORT_INTERVAL` are milliseconds;
+//! - `https://` endpoints need the `otlp-tls` feature; `OTEL_EXPORTER_OTLP_CERTIFICATE` (the
+//!   roots to trust, else Mozilla's), `OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE` and
+//!   `OTEL_EXPORTER_OTLP_CLIENT_KEY` (an identity, both or neither) are PEM files, each with a
+//!   per-signal form (`OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE`, ...) that wins; the files are
+//!   read when an exporter starts, which fails on one it cannot use;
 //! - a value that cannot be used keeps its default, with a warning, never a failure.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use hyper::header::{HeaderName, HeaderValue};
@@ -65,8 +71,19 @@ pub struct OtlpConfig {
     pub(super) max_export_batch_size: usize,
     pub(super) schedule_delay: Duration,
     pub(super) retry: Retry,
+    /// The PEM files of an `https://` endpoint.
+    pub(crate) tls: TlsFiles,
     /// How often metrics are read and sent (metrics only).
     pub(crate) export_interval: Duration,
+}
+
+/// The PEM files of an `https://` endpoint: the roots to trust (`None`: Mozilla's) and the
+/// client's identity (certificate chain and key), if the collector asks for one.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct TlsFiles {
+    pub(crate) certificate: Option<PathBuf>,
+    pub(crate) client_certificate: Option<PathBuf>,
+    pub(crate) client_key: Option<PathBuf>,
 }
 
 /// How a batch the collector asked to send again (OTLP/HTTP's retryable answers: 429, 502, 503,
@@ -106,6 +123,7 @@ impl Default for OtlpConfig {
                 first: Duration::from_secs(1),
             },
             export_interval: Duration::from_secs(60),
+            tls: TlsFiles::default(),
         }
     }
 }
@@ -189,6 +207,16 @@ impl OtlpConfig {
         {
             config.timeout = t;
         }
+        let file = |what: &str| {
+            get(&own(what))
+                .or_else(|| get(&format!("OTEL_EXPORTER_OTLP_{what}")))
+                .map(|path| PathBuf::from(path.trim()))
+        };
+        config.tls = TlsFiles {
+            certificate: file("CERTIFICATE"),
+            client_certificate: file("CLIENT_CERTIFICATE"),
+            client_key: file("CLIENT_KEY"),
+        };
         if signal == Signal::Metrics {
             match millis("OTEL_METRIC_EXPORT_INTERVAL", &mut warnings) {
                 Some(interval) if !interval.is_zero() => config.export_interval = interval,
@@ -221,7 +249,7 @@ impl OtlpConfig {
     }
 
     /// Send to `endpoint`, the full URL of the traces resource (`http://collector:4318/v1/traces`).
-    /// Only `http://`: this exporter has no TLS client.
+    /// `https://` with the `otlp-tls` feature only.
     pub fn endpoint(mut self, endpoint: &str) -> Result<Self, String> {
         self.endpoint = parse_endpoint(endpoint)?;
         Ok(self)
@@ -276,6 +304,21 @@ impl OtlpConfig {
         self
     }
 
+    /// Trust the certificates of the PEM file `path` for an `https://` endpoint (default:
+    /// Mozilla's roots; the `otlp-tls` feature).
+    pub fn certificate(mut self, path: impl Into<PathBuf>) -> Self {
+        self.tls.certificate = Some(path.into());
+        self
+    }
+
+    /// Present the certificate chain and key of these PEM files when an `https://` collector
+    /// asks for a client certificate (the `otlp-tls` feature).
+    pub fn client_identity(mut self, certificate: impl Into<PathBuf>, key: impl Into<PathBuf>) -> Self {
+        self.tls.client_certificate = Some(certificate.into());
+        self.tls.client_key = Some(key.into());
+        self
+    }
+
     /// The URL spans are sent to.
     pub fn endpoint_uri(&self) -> &Uri {
         &self.endpoint
@@ -290,11 +333,16 @@ fn signal_url(base: &str, signal: Signal) -> String {
 /// `url` as an endpoint: `http://`, with a host.
 fn parse_endpoint(url: &str) -> Result<Uri, String> {
     let uri: Uri = url.parse().map_err(|e| format!("{url:?} is not a URL ({e})"))?;
+    let https = cfg!(feature = "otlp-tls");
     match uri.scheme_str() {
         Some("http") if uri.host().is_some() => Ok(uri),
-        Some("http") => Err(format!("{url:?} has no host")),
+        Some("https") if https && uri.host().is_some() => Ok(uri),
+        Some("http" | "https") if uri.host().is_none() => Err(format!("{url:?} has no host")),
+        Some("https") => Err(format!(
+            "{url:?}: https:// endpoints need ferrapi's `otlp-tls` feature"
+        )),
         _ => Err(format!(
-            "{url:?}: only http:// endpoints are supported (no TLS client)"
+            "{url:?}: only http:// and https:// endpoints are supported"
         )),
     }
 }
@@ -386,7 +434,7 @@ mod tests {
     #[test]
     fn unusable_values_keep_their_defaults_with_a_warning() {
         let (c, w) = OtlpConfig::from_lookup(vars(&[
-            ("OTEL_EXPORTER_OTLP_ENDPOINT", "https://collector:4318"),
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", "ftp://collector:4318"),
             ("OTEL_EXPORTER_OTLP_HEADERS", "broken"),
             ("OTEL_EXPORTER_OTLP_TIMEOUT", "10s"),
             ("OTEL_BSP_MAX_QUEUE_SIZE", "0"),
@@ -396,6 +444,37 @@ mod tests {
         assert!(c.headers.is_empty());
         assert_eq!(c.timeout, Duration::from_secs(10));
         assert_eq!(c.max_queue_size, 2048);
+    }
+
+    #[test]
+    fn https_needs_the_tls_feature_and_its_files_have_per_signal_forms() {
+        let (c, w) = OtlpConfig::metrics_from_lookup(vars(&[
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", "https://collector:4318"),
+            ("OTEL_EXPORTER_OTLP_CERTIFICATE", "/etc/ca.pem"),
+            ("OTEL_EXPORTER_OTLP_METRICS_CERTIFICATE", "/etc/metrics-ca.pem"),
+            ("OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE", "/etc/client.pem"),
+            ("OTEL_EXPORTER_OTLP_TRACES_CLIENT_KEY", "/etc/traces-key.pem"),
+            ("OTEL_EXPORTER_OTLP_CLIENT_KEY", "/etc/key.pem"),
+        ]));
+        assert_eq!(
+            c.tls.certificate,
+            Some("/etc/metrics-ca.pem".into()),
+            "the signal's wins"
+        );
+        assert_eq!(c.tls.client_certificate, Some("/etc/client.pem".into()));
+        assert_eq!(
+            c.tls.client_key,
+            Some("/etc/key.pem".into()),
+            "not the traces' one"
+        );
+        if cfg!(feature = "otlp-tls") {
+            assert!(w.is_empty(), "{w:?}");
+            assert_eq!(c.endpoint, "https://collector:4318/v1/metrics");
+        } else {
+            assert_eq!(w.len(), 1, "{w:?}");
+            assert!(w[0].contains("otlp-tls"), "{w:?}");
+            assert_eq!(c.endpoint, DEFAULT_METRICS_ENDPOINT);
+        }
     }
 
     #[test]

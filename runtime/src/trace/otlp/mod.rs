@@ -32,6 +32,8 @@ use tokio_util::sync::CancellationToken;
 
 mod config;
 mod encode;
+#[cfg(feature = "otlp-tls")]
+mod tls;
 mod worker;
 
 pub use config::OtlpConfig;
@@ -82,14 +84,20 @@ struct Inner {
 
 impl OtlpExporter {
     /// An exporter sending as `config` says, its task started on the current tokio runtime; an
-    /// error when called outside one.
+    /// error when called outside one, or when its TLS files cannot be used.
     pub fn start(config: OtlpConfig) -> Result<Self, String> {
         let runtime = tokio::runtime::Handle::try_current()
             .map_err(|_| "the OTLP exporter needs a tokio runtime to run its task in".to_owned())?;
+        let client = worker::export_client(&config)?;
         let (queue, receiver) = mpsc::channel(config.max_queue_size);
         let counters = Counters::default();
         let stop = CancellationToken::new();
-        let task = runtime.spawn(worker::run(config, receiver, counters.clone(), stop.clone()));
+        let task = runtime.spawn(worker::run(
+            (config, client),
+            receiver,
+            counters.clone(),
+            stop.clone(),
+        ));
         Ok(OtlpExporter {
             inner: Arc::new(Inner {
                 queue,

@@ -30,12 +30,25 @@ use crate::trace::SpanRecord;
 /// OTLP/HTTP's content type for protobuf.
 const PROTOBUF: &str = "application/x-protobuf";
 
-/// The HTTP client exports are posted with.
+/// The HTTP client exports are posted with: TLS for `https://` with the `otlp-tls` feature.
+#[cfg(feature = "otlp-tls")]
+pub(crate) type ExportClient = Client<hyper_rustls::HttpsConnector<HttpConnector>, Full<Bytes>>;
+
+/// The HTTP client exports are posted with: plain HTTP.
+#[cfg(not(feature = "otlp-tls"))]
 pub(crate) type ExportClient = Client<HttpConnector, Full<Bytes>>;
 
-/// A client for posting exports (one per exporter task: it keeps its connection).
-pub(crate) fn export_client() -> ExportClient {
-    Client::builder(TokioExecutor::new()).build_http()
+/// A client for posting exports as `config` says (one per exporter task: it keeps its
+/// connection); an error when its TLS files cannot be used.
+pub(crate) fn export_client(config: &OtlpConfig) -> Result<ExportClient, String> {
+    let builder = Client::builder(TokioExecutor::new());
+    #[cfg(feature = "otlp-tls")]
+    return Ok(builder.build(super::tls::connector(&config.tls)?));
+    #[cfg(not(feature = "otlp-tls"))]
+    {
+        let _ = config;
+        Ok(builder.build_http())
+    }
 }
 
 /// Wait at most `deadline` for an exporter's `task` (taken out of its slot) to end, aborting it
@@ -54,12 +67,11 @@ pub(crate) async fn stop_task(task: &Mutex<Option<JoinHandle<()>>>, deadline: Du
 
 /// Run until `stop`: batch and send (see the module rules).
 pub(super) async fn run(
-    config: OtlpConfig,
+    (config, client): (OtlpConfig, ExportClient),
     mut queue: mpsc::Receiver<SpanRecord>,
     counters: Counters,
     stop: CancellationToken,
 ) {
-    let client = export_client();
     let failed = counters.dropped("export_failed");
     let send = |batch: Vec<SpanRecord>| {
         let client = &client;
