@@ -15,7 +15,10 @@
 //!   keeps the handles it has used, by method and status, behind a read lock; a label set is
 //!   hashed once, when a route first answers with a method and status;
 //! - latencies are histograms with fixed buckets (100 µs to 10 s), so recording costs the same
-//!   and memory stays constant whatever the traffic;
+//!   and memory stays constant whatever the traffic; both request histograms are our own
+//!   (`histogram`: an atomic add to the bucket and to the sum, no lock; prometheus-client's took
+//!   a mutex, and with exemplars a read-write lock and a map, per observation), written by
+//!   prometheus-client's encoders, so a scrape reads exactly as before;
 //! - a scrape encodes the registry at the time of the request; metrics of the app registered in
 //!   the same registry come out with them;
 //! - OpenTelemetry's stable HTTP server metrics are recorded beside them, under the names
@@ -24,11 +27,12 @@
 //!   `http_request_method`, `http_route`, `http_response_status_code`, `url_scheme` and, for a
 //!   5xx, `error_type`) and `http.server.active_requests` (`http_server_active_requests`, by
 //!   `http_request_method` and `url_scheme`); a sampled request's trace and span ids are the
-//!   exemplar of the bucket it fell in (written when scraped as OpenMetrics), an unsampled one
-//!   sets none.
+//!   exemplar of the bucket it fell in (written when scraped as OpenMetrics, `duration`), an
+//!   unsampled one sets none.
 
 use std::fmt;
-use std::sync::{Arc, PoisonError, RwLock};
+use std::sync::{Arc, OnceLock, PoisonError, RwLock};
+use std::time::SystemTime;
 
 use hyper::header::{HeaderValue, ACCEPT, CONTENT_TYPE};
 use hyper::{HeaderMap, Method, StatusCode};
@@ -39,14 +43,20 @@ use prometheus_client::encoding::{
     LabelValueEncoder,
 };
 use prometheus_client::metrics::counter::{ConstCounter, Counter};
-use prometheus_client::metrics::exemplar::HistogramWithExemplars;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
-use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::{Registry, Unit};
 
 use crate::response::{Body, Response};
 use crate::trace::TraceIds;
+
+mod duration;
+mod histogram;
+#[cfg(feature = "otlp")]
+pub mod otlp;
+
+use duration::{DurationFamily, DurationHistogram};
+use histogram::{AtomicHistogram, SharedHistogram};
 
 /// The request latency buckets, in seconds: 100 µs to 10 s.
 pub const LATENCY_BUCKETS: [f64; 16] = [
@@ -60,7 +70,7 @@ pub const SERVER_DURATION_BUCKETS: [f64; 14] = [
 ];
 
 /// The `url_scheme` label: the server speaks plain HTTP (TLS is a proxy's, for now).
-const SCHEME: &str = "http";
+pub(crate) const SCHEME: &str = "http";
 
 /// The `route` label of a request no route answered (404, 405).
 pub const UNMATCHED: &str = "unmatched";
@@ -81,6 +91,22 @@ pub const UNMATCHED: &str = "unmatched";
 pub struct Metrics {
     registry: Registry,
     path: String,
+    /// What an exporter reads besides the registry (`otlp`), shared with the request metrics.
+    shared: Shared,
+}
+
+/// The request metrics' state an exporter reads (`otlp::MetricsExporter`): clones share it with
+/// the request path.
+#[derive(Debug, Clone)]
+pub(crate) struct Shared {
+    /// `http.server.request.duration`'s series.
+    pub(crate) duration: DurationFamily,
+    /// `http.server.active_requests` by method, set when a method's gauge is made.
+    pub(crate) active: Arc<[OnceLock<Gauge>; MethodLabel::COUNT]>,
+    /// When the metrics were made: the start of their cumulative counts.
+    // Read by the exporter only, which the `otlp` feature compiles.
+    #[cfg_attr(not(feature = "otlp"), allow(dead_code))]
+    pub(crate) start: SystemTime,
 }
 
 impl Default for Metrics {
@@ -95,6 +121,11 @@ impl Metrics {
         Metrics {
             registry: Registry::default(),
             path: "/metrics".to_owned(),
+            shared: Shared {
+                duration: DurationFamily::default(),
+                active: Arc::default(),
+                start: SystemTime::now(),
+            },
         }
     }
 
@@ -176,6 +207,21 @@ impl MethodLabel {
 
     /// How many there are.
     const COUNT: usize = 10;
+
+    /// Every method label, in order (its index is `label as usize`).
+    #[cfg_attr(not(feature = "otlp"), allow(dead_code))]
+    pub(crate) const ALL: [MethodLabel; Self::COUNT] = [
+        MethodLabel::Get,
+        MethodLabel::Head,
+        MethodLabel::Post,
+        MethodLabel::Put,
+        MethodLabel::Delete,
+        MethodLabel::Patch,
+        MethodLabel::Options,
+        MethodLabel::Connect,
+        MethodLabel::Trace,
+        MethodLabel::Other,
+    ];
 }
 
 impl EncodeLabelValue for MethodLabel {
@@ -200,17 +246,20 @@ impl EncodeLabelSet for RequestLabels {
     }
 }
 
-type HistogramFamily = Family<RequestLabels, Histogram, fn() -> Histogram>;
+/// The per-route latency histogram of one label set.
+type LatencyHistogram = SharedHistogram<{ LATENCY_BUCKETS.len() }>;
+
+type HistogramFamily = Family<RequestLabels, LatencyHistogram, fn() -> LatencyHistogram>;
 
 /// The labels of `http.server.request.duration`: OpenTelemetry's attributes, named as its
 /// Prometheus exporter names them.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-struct ServerLabels {
-    method: MethodLabel,
+pub(crate) struct ServerLabels {
+    pub(crate) method: MethodLabel,
     /// The route's template; `None` for a request no route answered (the conventions leave
     /// `http.route` out then).
-    route: Option<Arc<str>>,
-    status: u16,
+    pub(crate) route: Option<Arc<str>>,
+    pub(crate) status: u16,
 }
 
 impl EncodeLabelSet for ServerLabels {
@@ -238,30 +287,6 @@ impl EncodeLabelSet for ActiveLabels {
         ("url_scheme", SCHEME).encode(encoder.encode_label())
     }
 }
-
-/// An exemplar's labels: the trace and span of a sampled request.
-#[derive(Debug, Clone)]
-struct ExemplarLabels(TraceIds);
-
-impl EncodeLabelSet for ExemplarLabels {
-    fn encode(&self, encoder: &mut LabelSetEncoder<'_>) -> Result<(), fmt::Error> {
-        let trace = self.0.trace_id.to_hex();
-        let span = self.0.span_id.to_hex();
-        // Lowercase hex digits: always UTF-8.
-        let text = |bytes: &[u8]| std::str::from_utf8(bytes).unwrap_or_default().to_owned();
-        ("trace_id", text(&trace)).encode(encoder.encode_label())?;
-        ("span_id", text(&span)).encode(encoder.encode_label())
-    }
-}
-
-/// `http.server.request.duration` of one label set.
-type ServerHistogram = HistogramWithExemplars<ExemplarLabels>;
-
-fn server_histogram() -> ServerHistogram {
-    HistogramWithExemplars::new(SERVER_DURATION_BUCKETS.into_iter())
-}
-
-type ServerFamily = Family<ServerLabels, ServerHistogram, fn() -> ServerHistogram>;
 
 /// Why the server refused a request or cut a connection or stream: the `reason` label of
 /// `http_refusals`, and what the server's warnings count (`server/refusals.rs`).
@@ -331,8 +356,8 @@ impl EncodeLabelSet for RefusalLabels {
     }
 }
 
-fn latency_histogram() -> Histogram {
-    Histogram::new(LATENCY_BUCKETS)
+fn latency_histogram() -> LatencyHistogram {
+    SharedHistogram(Arc::new(AtomicHistogram::new(&LATENCY_BUCKETS)))
 }
 
 /// The series of one method and status of a route.
@@ -340,9 +365,9 @@ struct Series {
     method: MethodLabel,
     status: u16,
     count: Counter,
-    latency: Histogram,
+    latency: Arc<AtomicHistogram<{ LATENCY_BUCKETS.len() }>>,
     /// `http.server.request.duration`.
-    duration: ServerHistogram,
+    duration: Arc<DurationHistogram>,
 }
 
 /// The series one route has answered with, by method and status.
@@ -355,21 +380,10 @@ impl Series {
         self.count.inc();
         self.latency.observe(seconds);
         match sampled {
-            None => self.duration.observe(seconds, None, None),
-            Some(ids) => self.exemplar(seconds, ids),
+            None => self.duration.observe(seconds),
+            // Out of line: most requests are not sampled.
+            Some(ids) => self.duration.observe_with_exemplar(seconds, ids),
         }
-    }
-
-    /// Observe a sampled request's duration, its ids the exemplar (out of line: most requests
-    /// are not sampled).
-    #[cold]
-    #[inline(never)]
-    fn exemplar(&self, seconds: f64, ids: &TraceIds) {
-        self.duration.observe(
-            seconds,
-            Some(ExemplarLabels(*ids)),
-            Some(std::time::SystemTime::now()),
-        );
     }
 }
 
@@ -401,11 +415,14 @@ pub(crate) struct HttpMetrics {
     requests: Family<RequestLabels, Counter>,
     latency: HistogramFamily,
     in_flight: Gauge,
-    server_duration: ServerFamily,
+    server_duration: DurationFamily,
     active_family: Family<ActiveLabels, Gauge>,
     /// `http.server.active_requests` by method, made at a method's first request (so a scrape
     /// shows only methods seen, and counting hashes nothing after).
-    active: [std::sync::OnceLock<Gauge>; MethodLabel::COUNT],
+    active: [OnceLock<Gauge>; MethodLabel::COUNT],
+    /// The same gauges, as an exporter reads them (set when made; the request path reads the
+    /// array above, one pointer less).
+    published: Arc<[OnceLock<Gauge>; MethodLabel::COUNT]>,
     rejected: Counter,
     /// The `http_refusals` counters, by [`Refusal`] (made at start, so counting hashes nothing).
     refusals: [Counter; Refusal::ALL.len()],
@@ -453,9 +470,13 @@ impl HttpMetrics {
     /// Register the request metrics in `metrics`' registry, for routes with these templates (by
     /// declaration index) and these docs paths.
     pub(crate) fn new(metrics: Metrics, routes: &[&str], docs: &[&str]) -> Self {
-        let Metrics { mut registry, path } = metrics;
+        let Metrics {
+            mut registry,
+            path,
+            shared,
+        } = metrics;
         let requests = Family::<RequestLabels, Counter>::default();
-        let latency = HistogramFamily::new_with_constructor(latency_histogram as fn() -> Histogram);
+        let latency = HistogramFamily::new_with_constructor(latency_histogram as fn() -> LatencyHistogram);
         let in_flight = Gauge::default();
         let rejected = Counter::default();
         registry.register(
@@ -478,7 +499,7 @@ impl HttpMetrics {
             "HTTP requests refused with 503 because the server was at its concurrency limit",
             rejected.clone(),
         );
-        let server_duration = ServerFamily::new_with_constructor(server_histogram as fn() -> ServerHistogram);
+        let server_duration = shared.duration;
         registry.register_with_unit(
             "http_server_request_duration",
             "Duration of HTTP server requests (OpenTelemetry's http.server.request.duration)",
@@ -512,6 +533,7 @@ impl HttpMetrics {
             server_duration,
             active_family,
             active: Default::default(),
+            published: shared.active,
             registry,
             path,
             requests,
@@ -565,10 +587,20 @@ impl HttpMetrics {
     #[inline]
     fn active(&self, method: MethodLabel) -> &Gauge {
         match self.active.get(method as usize) {
-            Some(cell) => cell.get_or_init(|| self.active_family.get_or_create_owned(&ActiveLabels(method))),
+            Some(cell) => cell.get_or_init(|| self.made_active(method)),
             // Never: the array has a place for every method.
             None => &self.in_flight,
         }
+    }
+
+    /// The `http.server.active_requests` gauge of `method`, made (once) and published.
+    #[cold]
+    fn made_active(&self, method: MethodLabel) -> Gauge {
+        let gauge = self.active_family.get_or_create_owned(&ActiveLabels(method));
+        if let Some(published) = self.published.get(method as usize) {
+            let _ = published.set(gauge.clone());
+        }
+        gauge
     }
 
     /// A request was refused for overload.
@@ -622,8 +654,8 @@ impl HttpMetrics {
             method,
             status,
             count: self.requests.get_or_create_owned(&labels),
-            latency: self.latency.get_or_create_owned(&labels),
-            duration: self.server_duration.get_or_create_owned(&ServerLabels {
+            latency: self.latency.get_or_create_owned(&labels).0,
+            duration: self.server_duration.get_or_create(&ServerLabels {
                 method,
                 route: slot.http_route.clone(),
                 status,
@@ -645,8 +677,10 @@ impl HttpMetrics {
             .any(|accept| accept.contains("application/openmetrics-text"));
         let mut text = String::with_capacity(16 * 1024);
         let (encoded, content_type) = if openmetrics {
+            let encoded = prometheus_client::encoding::text::encode(&mut text, &self.registry);
+            self.server_duration.add_exemplars(&mut text);
             (
-                prometheus_client::encoding::text::encode(&mut text, &self.registry),
+                encoded,
                 "application/openmetrics-text; version=1.0.0; charset=utf-8",
             )
         } else {

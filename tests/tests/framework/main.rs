@@ -49,6 +49,8 @@ mod observability;
 mod openapi_document;
 mod openapi_schema;
 mod otlp;
+mod otlp_metrics;
+mod otlp_tls;
 mod paging;
 mod problem_details;
 mod recorded;

@@ -149,7 +149,8 @@ async fn requests_unaffected(addr: SocketAddr, count: usize, limit: Duration) {
     }
 }
 
-async fn wait_until(what: impl Fn() -> bool) {
+/// Wait up to 10 s for `what` to hold (an exporter's counters move on its own task).
+pub(crate) async fn wait_until(what: impl Fn() -> bool) {
     let start = Instant::now();
     while !what() && start.elapsed() < Duration::from_secs(10) {
         tokio::time::sleep(Duration::from_millis(20)).await;

@@ -3,12 +3,19 @@
 //!
 //! Rules enforced here (OpenTelemetry's SDK environment and OTLP exporter specifications):
 //! - `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` is used as it is; `OTEL_EXPORTER_OTLP_ENDPOINT` gets
-//!   `/v1/traces` appended; without either, `http://localhost:4318/v1/traces`;
-//! - `OTEL_EXPORTER_OTLP_(TRACES_)HEADERS` is `key=value` pairs, values percent-decoded, as
-//!   `OTEL_RESOURCE_ATTRIBUTES`; `OTEL_EXPORTER_OTLP_(TRACES_)TIMEOUT` and
-//!   `OTEL_BSP_SCHEDULE_DELAY` are milliseconds;
+//!   `/v1/traces` appended; without either, `http://localhost:4318/v1/traces`; metrics
+//!   ([`OtlpConfig::metrics_from_env`]) likewise with `METRICS` and `/v1/metrics`;
+//! - `OTEL_EXPORTER_OTLP_(TRACES_|METRICS_)HEADERS` is `key=value` pairs, values
+//!   percent-decoded, as `OTEL_RESOURCE_ATTRIBUTES`; `OTEL_EXPORTER_OTLP_(TRACES_|METRICS_)TIMEOUT`,
+//!   `OTEL_BSP_SCHEDULE_DELAY` and `OTEL_METRIC_EXPORT_INTERVAL` are milliseconds;
+//! - `https://` endpoints need the `otlp-tls` feature; `OTEL_EXPORTER_OTLP_CERTIFICATE` (the
+//!   roots to trust, else Mozilla's), `OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE` and
+//!   `OTEL_EXPORTER_OTLP_CLIENT_KEY` (an identity, both or neither) are PEM files, each with a
+//!   per-signal form (`OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE`, ...) that wins; the files are
+//!   read when an exporter starts, which fails on one it cannot use;
 //! - a value that cannot be used keeps its default, with a warning, never a failure.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use hyper::header::{HeaderName, HeaderValue};
@@ -18,6 +25,41 @@ use super::super::resource::parse_attributes;
 
 /// The default endpoint: a collector on this host, OTLP/HTTP's port.
 const DEFAULT_ENDPOINT: &str = "http://localhost:4318/v1/traces";
+
+/// The default endpoint of metrics.
+const DEFAULT_METRICS_ENDPOINT: &str = "http://localhost:4318/v1/metrics";
+
+/// What is exported: the signal's variables' infix and its resource's path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Signal {
+    Traces,
+    Metrics,
+}
+
+impl Signal {
+    /// The infix of its own variables (`OTEL_EXPORTER_OTLP_{infix}_ENDPOINT`).
+    fn infix(self) -> &'static str {
+        match self {
+            Signal::Traces => "TRACES",
+            Signal::Metrics => "METRICS",
+        }
+    }
+
+    /// Its resource's path, appended to `OTEL_EXPORTER_OTLP_ENDPOINT`.
+    fn path(self) -> &'static str {
+        match self {
+            Signal::Traces => "/v1/traces",
+            Signal::Metrics => "/v1/metrics",
+        }
+    }
+
+    fn default_endpoint(self) -> &'static str {
+        match self {
+            Signal::Traces => DEFAULT_ENDPOINT,
+            Signal::Metrics => DEFAULT_METRICS_ENDPOINT,
+        }
+    }
+}
 
 /// How the OTLP exporter sends spans (see the module rules for the variables).
 #[derive(Debug, Clone)]
@@ -29,6 +71,19 @@ pub struct OtlpConfig {
     pub(super) max_export_batch_size: usize,
     pub(super) schedule_delay: Duration,
     pub(super) retry: Retry,
+    /// The PEM files of an `https://` endpoint.
+    pub(crate) tls: TlsFiles,
+    /// How often metrics are read and sent (metrics only).
+    pub(crate) export_interval: Duration,
+}
+
+/// The PEM files of an `https://` endpoint: the roots to trust (`None`: Mozilla's) and the
+/// client's identity (certificate chain and key), if the collector asks for one.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct TlsFiles {
+    pub(crate) certificate: Option<PathBuf>,
+    pub(crate) client_certificate: Option<PathBuf>,
+    pub(crate) client_key: Option<PathBuf>,
 }
 
 /// How a batch the collector asked to send again (OTLP/HTTP's retryable answers: 429, 502, 503,
@@ -67,6 +122,8 @@ impl Default for OtlpConfig {
                 max: 4,
                 first: Duration::from_secs(1),
             },
+            export_interval: Duration::from_secs(60),
+            tls: TlsFiles::default(),
         }
     }
 }
@@ -75,30 +132,53 @@ impl OtlpConfig {
     /// The settings the environment gives; a value it cannot use is logged as a warning and its
     /// default kept.
     pub fn from_env() -> Self {
-        let (config, warnings) = Self::from_lookup(|name| std::env::var(name).ok());
-        for warning in warnings {
-            tracing::warn!("{warning}");
-        }
-        config
+        logged(Self::from_lookup(|name| std::env::var(name).ok()))
     }
 
     /// [`OtlpConfig::from_env`] with the variables from `lookup`; the warnings returned.
     pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> (Self, Vec<String>) {
-        let mut config = OtlpConfig::default();
+        Self::read(Signal::Traces, lookup)
+    }
+
+    /// The settings of a metrics exporter the environment gives (`metrics::otlp`): the
+    /// `OTEL_EXPORTER_OTLP_METRICS_*` variables over the common ones, the endpoint
+    /// `http://localhost:4318/v1/metrics` by default, and `OTEL_METRIC_EXPORT_INTERVAL`
+    /// (milliseconds, default 60 s); a value it cannot use is logged as a warning.
+    pub fn metrics_from_env() -> Self {
+        logged(Self::metrics_from_lookup(|name| std::env::var(name).ok()))
+    }
+
+    /// [`OtlpConfig::metrics_from_env`] with the variables from `lookup`; the warnings returned.
+    pub fn metrics_from_lookup(lookup: impl Fn(&str) -> Option<String>) -> (Self, Vec<String>) {
+        Self::read(Signal::Metrics, lookup)
+    }
+
+    /// The settings of `signal` from `lookup`, and the warnings.
+    fn read(signal: Signal, lookup: impl Fn(&str) -> Option<String>) -> (Self, Vec<String>) {
+        let mut config = OtlpConfig {
+            endpoint: Uri::from_static(signal.default_endpoint()),
+            ..OtlpConfig::default()
+        };
         let mut warnings = Vec::new();
         let get = |name: &str| lookup(name).filter(|v| !v.trim().is_empty());
-        let endpoint = match get("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") {
-            Some(full) => Some(("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", full.trim().to_owned())),
-            None => get("OTEL_EXPORTER_OTLP_ENDPOINT")
-                .map(|base| ("OTEL_EXPORTER_OTLP_ENDPOINT", traces_url(base.trim()))),
+        let own = |what: &str| format!("OTEL_EXPORTER_OTLP_{}_{what}", signal.infix());
+        let endpoint = match get(&own("ENDPOINT")) {
+            Some(full) => Some((own("ENDPOINT"), full.trim().to_owned())),
+            None => get("OTEL_EXPORTER_OTLP_ENDPOINT").map(|base| {
+                (
+                    "OTEL_EXPORTER_OTLP_ENDPOINT".to_owned(),
+                    signal_url(base.trim(), signal),
+                )
+            }),
         };
         if let Some((name, url)) = endpoint {
             match parse_endpoint(&url) {
                 Ok(uri) => config.endpoint = uri,
-                Err(why) => warnings.push(format!("{name}: {why}; using {DEFAULT_ENDPOINT}")),
+                Err(why) => warnings.push(format!("{name}: {why}; using {}", signal.default_endpoint())),
             }
         }
-        for name in ["OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_TRACES_HEADERS"] {
+        for name in ["OTEL_EXPORTER_OTLP_HEADERS".to_owned(), own("HEADERS")] {
+            let name = name.as_str();
             if let Some(list) = get(name) {
                 match parse_headers(&list) {
                     Ok(headers) => {
@@ -122,10 +202,29 @@ impl OtlpConfig {
                 }
             })
         };
-        if let Some(t) = millis("OTEL_EXPORTER_OTLP_TRACES_TIMEOUT", &mut warnings)
+        if let Some(t) = millis(&own("TIMEOUT"), &mut warnings)
             .or_else(|| millis("OTEL_EXPORTER_OTLP_TIMEOUT", &mut warnings))
         {
             config.timeout = t;
+        }
+        let file = |what: &str| {
+            get(&own(what))
+                .or_else(|| get(&format!("OTEL_EXPORTER_OTLP_{what}")))
+                .map(|path| PathBuf::from(path.trim()))
+        };
+        config.tls = TlsFiles {
+            certificate: file("CERTIFICATE"),
+            client_certificate: file("CLIENT_CERTIFICATE"),
+            client_key: file("CLIENT_KEY"),
+        };
+        if signal == Signal::Metrics {
+            match millis("OTEL_METRIC_EXPORT_INTERVAL", &mut warnings) {
+                Some(interval) if !interval.is_zero() => config.export_interval = interval,
+                Some(_) => {
+                    warnings.push("OTEL_METRIC_EXPORT_INTERVAL: 0 is no interval; default kept".to_owned())
+                }
+                None => {}
+            }
         }
         if let Some(d) = millis("OTEL_BSP_SCHEDULE_DELAY", &mut warnings) {
             config.schedule_delay = d;
@@ -150,7 +249,7 @@ impl OtlpConfig {
     }
 
     /// Send to `endpoint`, the full URL of the traces resource (`http://collector:4318/v1/traces`).
-    /// Only `http://`: this exporter has no TLS client.
+    /// `https://` with the `otlp-tls` feature only.
     pub fn endpoint(mut self, endpoint: &str) -> Result<Self, String> {
         self.endpoint = parse_endpoint(endpoint)?;
         Ok(self)
@@ -181,6 +280,12 @@ impl OtlpConfig {
         self
     }
 
+    /// Read and send the metrics every `interval` (default 60 s, at least 1 ms; metrics only).
+    pub fn export_interval(mut self, interval: Duration) -> Self {
+        self.export_interval = interval.max(Duration::from_millis(1));
+        self
+    }
+
     /// Send what waits at the latest `delay` after its first span arrived (default 5 s).
     pub fn schedule_delay(mut self, delay: Duration) -> Self {
         self.schedule_delay = delay;
@@ -199,27 +304,55 @@ impl OtlpConfig {
         self
     }
 
+    /// Trust the certificates of the PEM file `path` for an `https://` endpoint (default:
+    /// Mozilla's roots; the `otlp-tls` feature).
+    pub fn certificate(mut self, path: impl Into<PathBuf>) -> Self {
+        self.tls.certificate = Some(path.into());
+        self
+    }
+
+    /// Present the certificate chain and key of these PEM files when an `https://` collector
+    /// asks for a client certificate (the `otlp-tls` feature).
+    pub fn client_identity(mut self, certificate: impl Into<PathBuf>, key: impl Into<PathBuf>) -> Self {
+        self.tls.client_certificate = Some(certificate.into());
+        self.tls.client_key = Some(key.into());
+        self
+    }
+
     /// The URL spans are sent to.
     pub fn endpoint_uri(&self) -> &Uri {
         &self.endpoint
     }
 }
 
-/// `base` with the traces resource's path appended (the specification's signal path).
-fn traces_url(base: &str) -> String {
-    format!("{}/v1/traces", base.trim_end_matches('/'))
+/// `base` with the signal's resource path appended (the specification's signal path).
+fn signal_url(base: &str, signal: Signal) -> String {
+    format!("{}{}", base.trim_end_matches('/'), signal.path())
 }
 
 /// `url` as an endpoint: `http://`, with a host.
 fn parse_endpoint(url: &str) -> Result<Uri, String> {
     let uri: Uri = url.parse().map_err(|e| format!("{url:?} is not a URL ({e})"))?;
+    let https = cfg!(feature = "otlp-tls");
     match uri.scheme_str() {
         Some("http") if uri.host().is_some() => Ok(uri),
-        Some("http") => Err(format!("{url:?} has no host")),
+        Some("https") if https && uri.host().is_some() => Ok(uri),
+        Some("http" | "https") if uri.host().is_none() => Err(format!("{url:?} has no host")),
+        Some("https") => Err(format!(
+            "{url:?}: https:// endpoints need ferrapi's `otlp-tls` feature"
+        )),
         _ => Err(format!(
-            "{url:?}: only http:// endpoints are supported (no TLS client)"
+            "{url:?}: only http:// and https:// endpoints are supported"
         )),
     }
+}
+
+/// The settings, their warnings logged.
+fn logged((config, warnings): (OtlpConfig, Vec<String>)) -> OtlpConfig {
+    for warning in warnings {
+        tracing::warn!("{warning}");
+    }
+    config
 }
 
 /// The headers of an `OTEL_EXPORTER_OTLP_HEADERS` value, or why one is unusable.
@@ -269,9 +402,39 @@ mod tests {
     }
 
     #[test]
+    fn metrics_read_their_own_variables_over_the_common_ones() {
+        let (c, w) = OtlpConfig::metrics_from_lookup(vars(&[
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", "http://collector:4318/"),
+            ("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://traces-only:1/x"),
+            ("OTEL_EXPORTER_OTLP_HEADERS", "x-tenant=t1"),
+            ("OTEL_EXPORTER_OTLP_METRICS_HEADERS", "x-tenant=t3"),
+            ("OTEL_EXPORTER_OTLP_TRACES_HEADERS", "x-tenant=t2"),
+            ("OTEL_EXPORTER_OTLP_METRICS_TIMEOUT", "700"),
+            ("OTEL_METRIC_EXPORT_INTERVAL", "1500"),
+        ]));
+        assert!(w.is_empty(), "{w:?}");
+        assert_eq!(c.endpoint, "http://collector:4318/v1/metrics");
+        assert_eq!(c.headers.len(), 1);
+        assert_eq!(c.headers[0].1, "t3", "the metrics variable wins");
+        assert_eq!(c.timeout, Duration::from_millis(700));
+        assert_eq!(c.export_interval, Duration::from_millis(1500));
+        let (c, _) = OtlpConfig::metrics_from_lookup(vars(&[(
+            "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT",
+            "http://c:9/custom",
+        )]));
+        assert_eq!(c.endpoint, "http://c:9/custom", "used as it is");
+        let (c, w) = OtlpConfig::metrics_from_lookup(vars(&[("OTEL_METRIC_EXPORT_INTERVAL", "0")]));
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert_eq!(c.endpoint, DEFAULT_METRICS_ENDPOINT);
+        assert_eq!(c.export_interval, Duration::from_secs(60));
+        let (c, _) = OtlpConfig::from_lookup(vars(&[("OTEL_METRIC_EXPORT_INTERVAL", "5")]));
+        assert_eq!(c.export_interval, Duration::from_secs(60), "traces ignore it");
+    }
+
+    #[test]
     fn unusable_values_keep_their_defaults_with_a_warning() {
         let (c, w) = OtlpConfig::from_lookup(vars(&[
-            ("OTEL_EXPORTER_OTLP_ENDPOINT", "https://collector:4318"),
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", "ftp://collector:4318"),
             ("OTEL_EXPORTER_OTLP_HEADERS", "broken"),
             ("OTEL_EXPORTER_OTLP_TIMEOUT", "10s"),
             ("OTEL_BSP_MAX_QUEUE_SIZE", "0"),
@@ -281,6 +444,37 @@ mod tests {
         assert!(c.headers.is_empty());
         assert_eq!(c.timeout, Duration::from_secs(10));
         assert_eq!(c.max_queue_size, 2048);
+    }
+
+    #[test]
+    fn https_needs_the_tls_feature_and_its_files_have_per_signal_forms() {
+        let (c, w) = OtlpConfig::metrics_from_lookup(vars(&[
+            ("OTEL_EXPORTER_OTLP_ENDPOINT", "https://collector:4318"),
+            ("OTEL_EXPORTER_OTLP_CERTIFICATE", "/etc/ca.pem"),
+            ("OTEL_EXPORTER_OTLP_METRICS_CERTIFICATE", "/etc/metrics-ca.pem"),
+            ("OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE", "/etc/client.pem"),
+            ("OTEL_EXPORTER_OTLP_TRACES_CLIENT_KEY", "/etc/traces-key.pem"),
+            ("OTEL_EXPORTER_OTLP_CLIENT_KEY", "/etc/key.pem"),
+        ]));
+        assert_eq!(
+            c.tls.certificate,
+            Some("/etc/metrics-ca.pem".into()),
+            "the signal's wins"
+        );
+        assert_eq!(c.tls.client_certificate, Some("/etc/client.pem".into()));
+        assert_eq!(
+            c.tls.client_key,
+            Some("/etc/key.pem".into()),
+            "not the traces' one"
+        );
+        if cfg!(feature = "otlp-tls") {
+            assert!(w.is_empty(), "{w:?}");
+            assert_eq!(c.endpoint, "https://collector:4318/v1/metrics");
+        } else {
+            assert_eq!(w.len(), 1, "{w:?}");
+            assert!(w[0].contains("otlp-tls"), "{w:?}");
+            assert_eq!(c.endpoint, DEFAULT_METRICS_ENDPOINT);
+        }
     }
 
     #[test]

@@ -16,6 +16,8 @@
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use opentelemetry_proto::tonic::common::v1::{any_value, AnyValue, InstrumentationScope, KeyValue};
+use opentelemetry_proto::tonic::resource::v1::Resource as ProtoResource;
 use prost::encoding::{encoded_len_varint, key_len, WireType};
 
 use super::super::{Attribute, AttributeValue, Resource, SpanKind, SpanRecord, SpanStatus};
@@ -285,8 +287,38 @@ fn fixed64_field(tag: u32, value: u64, out: &mut Vec<u8>) {
     }
 }
 
+/// `resource` in OTLP's form: its attributes, as strings (for the metrics' export, which builds
+/// `opentelemetry-proto`'s types: one message a minute, not one a request).
+pub(crate) fn resource_of(resource: &Resource) -> ProtoResource {
+    ProtoResource {
+        attributes: resource
+            .attributes()
+            .iter()
+            .map(|(k, v)| key_value(k.clone(), any_value::Value::StringValue(v.clone())))
+            .collect(),
+        ..Default::default()
+    }
+}
+
+/// The framework's instrumentation scope: its name and version.
+pub(crate) fn scope() -> InstrumentationScope {
+    InstrumentationScope {
+        name: SCOPE.to_owned(),
+        version: SCOPE_VERSION.to_owned(),
+        ..Default::default()
+    }
+}
+
+/// `key` = `value`.
+pub(crate) fn key_value(key: String, value: any_value::Value) -> KeyValue {
+    KeyValue {
+        key,
+        value: Some(AnyValue { value: Some(value) }),
+    }
+}
+
 /// `time` in nanoseconds since the Unix epoch (0 before it, saturated past `u64`).
-fn unix_nanos(time: SystemTime) -> u64 {
+pub(crate) fn unix_nanos(time: SystemTime) -> u64 {
     time.duration_since(UNIX_EPOCH)
         .map(|d| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
         .unwrap_or(0)
@@ -297,8 +329,6 @@ mod tests {
     use super::*;
     use crate::trace::{SpanId, TraceId, SAMPLED};
     use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
-    use opentelemetry_proto::tonic::common::v1::{any_value, AnyValue, InstrumentationScope, KeyValue};
-    use opentelemetry_proto::tonic::resource::v1::Resource as ProtoResource;
     use opentelemetry_proto::tonic::trace::v1::{span, status, ResourceSpans, ScopeSpans, Span, Status};
     use prost::Message;
     use std::time::Duration;
@@ -387,14 +417,6 @@ mod tests {
                 .collect(),
             status,
             ..Default::default()
-        }
-    }
-
-    /// `key` = `value`.
-    fn key_value(key: String, value: any_value::Value) -> KeyValue {
-        KeyValue {
-            key,
-            value: Some(AnyValue { value: Some(value) }),
         }
     }
 

@@ -32,9 +32,15 @@ use tokio_util::sync::CancellationToken;
 
 mod config;
 mod encode;
+#[cfg(feature = "otlp-tls")]
+mod tls;
 mod worker;
 
 pub use config::OtlpConfig;
+// What the metrics exporter (`metrics::otlp`) shares with the spans': the resource's and the
+// scope's form, and the post.
+pub(crate) use encode::{key_value, resource_of, scope, unix_nanos};
+pub(crate) use worker::{export_client, post, stop_task, ExportClient};
 
 use super::{SpanExporter, SpanRecord};
 
@@ -78,14 +84,20 @@ struct Inner {
 
 impl OtlpExporter {
     /// An exporter sending as `config` says, its task started on the current tokio runtime; an
-    /// error when called outside one.
+    /// error when called outside one, or when its TLS files cannot be used.
     pub fn start(config: OtlpConfig) -> Result<Self, String> {
         let runtime = tokio::runtime::Handle::try_current()
             .map_err(|_| "the OTLP exporter needs a tokio runtime to run its task in".to_owned())?;
+        let client = worker::export_client(&config)?;
         let (queue, receiver) = mpsc::channel(config.max_queue_size);
         let counters = Counters::default();
         let stop = CancellationToken::new();
-        let task = runtime.spawn(worker::run(config, receiver, counters.clone(), stop.clone()));
+        let task = runtime.spawn(worker::run(
+            (config, client),
+            receiver,
+            counters.clone(),
+            stop.clone(),
+        ));
         Ok(OtlpExporter {
             inner: Arc::new(Inner {
                 queue,
@@ -140,12 +152,8 @@ impl OtlpExporter {
     /// the server has stopped.
     pub async fn shutdown(&self, deadline: Duration) {
         self.inner.stop.cancel();
-        let task = self.inner.task.lock().ok().and_then(|mut slot| slot.take());
-        if let Some(mut task) = task {
-            if tokio::time::timeout(deadline, &mut task).await.is_err() {
-                task.abort();
-                tracing::warn!("OTLP exporter: spans still queued after {deadline:?} were dropped");
-            }
+        if !worker::stop_task(&self.inner.task, deadline).await {
+            tracing::warn!("OTLP exporter: spans still queued after {deadline:?} were dropped");
         }
         // What the task left behind, and what arrives from now on, is counted as dropped.
         let left = self.inner.queue.max_capacity() - self.inner.queue.capacity();

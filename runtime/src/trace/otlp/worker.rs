@@ -9,6 +9,7 @@
 //! connection, a timeout) and a batch out of retries count it dropped; on stop, the queue is
 //! drained in batches and the task ends.
 
+use std::sync::Mutex;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -19,6 +20,7 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
@@ -28,14 +30,48 @@ use crate::trace::SpanRecord;
 /// OTLP/HTTP's content type for protobuf.
 const PROTOBUF: &str = "application/x-protobuf";
 
+/// The HTTP client exports are posted with: TLS for `https://` with the `otlp-tls` feature.
+#[cfg(feature = "otlp-tls")]
+pub(crate) type ExportClient = Client<hyper_rustls::HttpsConnector<HttpConnector>, Full<Bytes>>;
+
+/// The HTTP client exports are posted with: plain HTTP.
+#[cfg(not(feature = "otlp-tls"))]
+pub(crate) type ExportClient = Client<HttpConnector, Full<Bytes>>;
+
+/// A client for posting exports as `config` says (one per exporter task: it keeps its
+/// connection); an error when its TLS files cannot be used.
+pub(crate) fn export_client(config: &OtlpConfig) -> Result<ExportClient, String> {
+    let builder = Client::builder(TokioExecutor::new());
+    #[cfg(feature = "otlp-tls")]
+    return Ok(builder.build(super::tls::connector(&config.tls)?));
+    #[cfg(not(feature = "otlp-tls"))]
+    {
+        let _ = config;
+        Ok(builder.build_http())
+    }
+}
+
+/// Wait at most `deadline` for an exporter's `task` (taken out of its slot) to end, aborting it
+/// then; whether it ended in time (true when there was none left).
+pub(crate) async fn stop_task(task: &Mutex<Option<JoinHandle<()>>>, deadline: Duration) -> bool {
+    let task = task.lock().ok().and_then(|mut slot| slot.take());
+    let Some(mut task) = task else {
+        return true;
+    };
+    let ended = tokio::time::timeout(deadline, &mut task).await.is_ok();
+    if !ended {
+        task.abort();
+    }
+    ended
+}
+
 /// Run until `stop`: batch and send (see the module rules).
 pub(super) async fn run(
-    config: OtlpConfig,
+    (config, client): (OtlpConfig, ExportClient),
     mut queue: mpsc::Receiver<SpanRecord>,
     counters: Counters,
     stop: CancellationToken,
 ) {
-    let client: Client<HttpConnector, Full<Bytes>> = Client::builder(TokioExecutor::new()).build_http();
     let failed = counters.dropped("export_failed");
     let send = |batch: Vec<SpanRecord>| {
         let client = &client;
@@ -124,8 +160,9 @@ pub(super) async fn run(
 
 /// Why a batch was not accepted, and whether the collector asked for it again (with the wait
 /// its `Retry-After` named, if any).
-struct Refused {
-    why: String,
+pub(crate) struct Refused {
+    /// What went wrong, for the log.
+    pub(crate) why: String,
     again: Option<Option<Duration>>,
 }
 
@@ -154,11 +191,7 @@ fn retry_after(value: Option<&hyper::header::HeaderValue>) -> Option<Duration> {
 }
 
 /// Post `body` (an encoded batch) to the endpoint; why not, when it was not accepted in time.
-async fn post(
-    client: &Client<HttpConnector, Full<Bytes>>,
-    config: &OtlpConfig,
-    body: Bytes,
-) -> Result<(), Refused> {
+pub(crate) async fn post(client: &ExportClient, config: &OtlpConfig, body: Bytes) -> Result<(), Refused> {
     let mut request = Request::builder()
         .method(Method::POST)
         .uri(config.endpoint.clone())
