@@ -333,9 +333,9 @@ mod tests {
     use prost::Message;
     use std::time::Duration;
 
-    // The reference: `opentelemetry-proto`'s types built from the records and encoded by prost,
-    // as this module did before it wrote the bytes itself.
-    /// `spans` as one export request, grouped by resource (in the order first seen).
+    /// The reference: `spans` as `opentelemetry-proto`'s export request (grouped by resource, in
+    /// the order first seen), for prost to encode, as this module did before it wrote the bytes
+    /// itself.
     fn reference_request(spans: Vec<SpanRecord>) -> ExportTraceServiceRequest {
         let mut groups: Vec<(Arc<Resource>, Vec<Span>)> = Vec::new();
         for record in spans {
@@ -353,20 +353,9 @@ mod tests {
             resource_spans: groups
                 .into_iter()
                 .map(|(resource, spans)| ResourceSpans {
-                    resource: Some(ProtoResource {
-                        attributes: resource
-                            .attributes()
-                            .iter()
-                            .map(|(k, v)| key_value(k.clone(), any_value::Value::StringValue(v.clone())))
-                            .collect(),
-                        ..Default::default()
-                    }),
+                    resource: Some(resource_of(&resource)),
                     scope_spans: vec![ScopeSpans {
-                        scope: Some(InstrumentationScope {
-                            name: SCOPE.to_owned(),
-                            version: env!("CARGO_PKG_VERSION").to_owned(),
-                            ..Default::default()
-                        }),
+                        scope: Some(scope()),
                         spans,
                         schema_url: String::new(),
                     }],
