@@ -252,6 +252,9 @@ pub struct Config {
     /// `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` names the full URL); turns tracing on. Batched off
     /// the request path (`OTEL_BSP_*`, `OTEL_EXPORTER_OTLP_HEADERS`, `OTEL_EXPORTER_OTLP_TIMEOUT`);
     /// a collector that is down or slow drops spans, counted in `/metrics`, never requests.
+    /// With `--metrics`, the request metrics (`http.server.request.duration`,
+    /// `http.server.active_requests`) go there too, to `/v1/metrics`, every
+    /// `OTEL_METRIC_EXPORT_INTERVAL` milliseconds (60,000 by default) and once more at shutdown.
     #[arg(long, env = "OTEL_EXPORTER_OTLP_ENDPOINT", value_name = "URL")]
     pub otlp_endpoint: Option<String>,
 }

@@ -12,10 +12,11 @@ use std::time::Duration;
 
 use clap::Parser;
 use ferrapi::logging::Logging;
+use ferrapi::metrics::otlp::MetricsExporter;
 use ferrapi::metrics::Metrics;
 use ferrapi::serve::Scheme;
 use ferrapi::trace::otlp::{OtlpConfig, OtlpExporter};
-use ferrapi::trace::Tracing;
+use ferrapi::trace::{Resource, Tracing};
 use resource_api::config::Config;
 use resource_api::store::{MeteredStore, Store};
 use resource_api::Db;
@@ -87,6 +88,18 @@ fn otlp_exporter(base: &str) -> Result<OtlpExporter, String> {
     OtlpExporter::start(otlp)
 }
 
+/// The OTLP metrics exporter of `metrics` for `--otlp-endpoint` `base` with `--metrics`: the
+/// standard variables read (`OTEL_METRIC_EXPORT_INTERVAL`, the `METRICS_` ones first), the URL
+/// `OTEL_EXPORTER_OTLP_METRICS_ENDPOINT` when set, else `base` with `/v1/metrics`; the resource
+/// the spans name (`OTEL_SERVICE_NAME`, `OTEL_RESOURCE_ATTRIBUTES`).
+fn otlp_metrics_exporter(metrics: &Metrics, base: &str) -> Result<MetricsExporter, String> {
+    let mut otlp = OtlpConfig::metrics_from_env();
+    if std::env::var_os("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT").is_none() {
+        otlp = otlp.endpoint(&format!("{}/v1/metrics", base.trim_end_matches('/')))?;
+    }
+    MetricsExporter::start(metrics, otlp, Resource::from_env())
+}
+
 fn main() -> ExitCode {
     // Before the runtime's threads start allocating.
     malloc_settings();
@@ -151,6 +164,20 @@ async fn serve() -> ExitCode {
     if let (Some(metrics), Some(exporter)) = (&mut metrics, &exporter) {
         exporter.register(metrics.registry());
     }
+    let metrics_exporter = match (&mut metrics, config.otlp_endpoint.as_deref()) {
+        (Some(metrics), Some(base)) => match otlp_metrics_exporter(metrics, base) {
+            Ok(exporter) => {
+                exporter.register(metrics.registry());
+                Some(exporter)
+            }
+            Err(err) => {
+                ferrapi::logging::flush();
+                eprintln!("resource-api: --otlp-endpoint (metrics): {err}");
+                return ExitCode::from(2);
+            }
+        },
+        _ => None,
+    };
     if let Some(metrics) = metrics {
         app = app.metrics(metrics);
     }
@@ -195,6 +222,9 @@ async fn serve() -> ExitCode {
         Ok(()) => {
             server.run().await;
             if let Some(exporter) = exporter {
+                exporter.shutdown(OTLP_DRAIN).await;
+            }
+            if let Some(exporter) = metrics_exporter {
                 exporter.shutdown(OTLP_DRAIN).await;
             }
             ExitCode::SUCCESS

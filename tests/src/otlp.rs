@@ -19,6 +19,7 @@ pub use opentelemetry_proto::tonic::collector::metrics::v1::ExportMetricsService
 use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
 use opentelemetry_proto::tonic::common::v1::any_value::Value as Any;
 use opentelemetry_proto::tonic::common::v1::KeyValue;
+pub use opentelemetry_proto::tonic::metrics::v1::{metric::Data as MetricData, HistogramDataPoint};
 pub use opentelemetry_proto::tonic::trace::v1::{span::SpanKind, Span};
 use std::future::Future;
 use tokio::io::{AsyncRead, AsyncWrite};

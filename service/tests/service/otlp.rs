@@ -2,12 +2,15 @@
 //! OTLP receiver on 127.0.0.1 (`ferrapi_tests::otlp`, decoding with `opentelemetry-proto`), a
 //! child of the caller's span, with the service's `service.name`, sent at SIGTERM when the
 //! schedule has not come; a collector that is down changes nothing for requests and its drops
-//! are counted in `/metrics`.
+//! are counted in `/metrics`; with `--metrics`, the request metrics are exported there too.
 
 use std::time::{Duration, Instant};
 
 use ferrapi_tests::client::{get, send};
-use ferrapi_tests::otlp::{hex, int, receiver, string, SpanKind};
+use ferrapi_tests::otlp::{
+    hex, int, metrics_receiver, receiver, string, ExportMetricsServiceRequest, HistogramDataPoint,
+    MetricData, SpanKind,
+};
 
 use crate::support::process::Service;
 use crate::support::TempDir;
@@ -116,4 +119,74 @@ async fn a_collector_that_is_down_changes_nothing_for_requests() {
     }
     assert!(failed(&scrape) >= 10, "the failed exports are counted: {scrape}");
     assert!(scrape.contains("otlp_spans_exported_total 0"), "{scrape}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_metrics_the_request_metrics_reach_the_receiver_too() {
+    let (receiver_addr, received) = metrics_receiver().await;
+    let dir = TempDir::new("otlp-metrics");
+    let endpoint = format!("http://{receiver_addr}");
+    let service = Service::start_env(
+        &dir.sqlite("items.db"),
+        "a",
+        "info",
+        &["--otlp-endpoint", &endpoint, "--metrics"],
+        &[
+            ("OTEL_SERVICE_NAME", "resource-api-metrics"),
+            ("OTEL_METRIC_EXPORT_INTERVAL", "100"),
+        ],
+    );
+    for _ in 0..3 {
+        assert_eq!(get(service.addr, "/item/42").await.status, 200);
+    }
+    let counted = |export: &ExportMetricsServiceRequest| -> u64 {
+        durations(export)
+            .iter()
+            .filter(|point| string(&point.attributes, "http.route").is_some_and(|r| r.starts_with("/item/{")))
+            .map(|point| point.count)
+            .sum()
+    };
+    let export = received
+        .wait_for_metrics(|export| counted(export) >= 3)
+        .await
+        .expect("an export counting the three requests within 10 s");
+    assert_eq!(counted(&export), 3, "cumulative: the three requests, once each");
+    let resource = export.resource_metrics[0].resource.as_ref().expect("a resource");
+    assert_eq!(
+        string(&resource.attributes, "service.name").as_deref(),
+        Some("resource-api-metrics")
+    );
+    let point = durations(&export)
+        .into_iter()
+        .find(|point| string(&point.attributes, "http.route").is_some_and(|r| r.starts_with("/item/{")))
+        .expect("the route's data point");
+    assert_eq!(
+        string(&point.attributes, "http.request.method").as_deref(),
+        Some("GET")
+    );
+    assert_eq!(int(&point.attributes, "http.response.status_code"), Some(200));
+    assert!(point.sum.is_some_and(|sum| sum > 0.0), "{point:?}");
+    let scrape = get(service.addr, "/metrics").await.text();
+    assert!(
+        scrape
+            .lines()
+            .any(|l| l.starts_with("otlp_metric_exports_total ") && !l.ends_with(" 0")),
+        "the exports are counted: {scrape}"
+    );
+}
+
+/// The `http.server.request.duration` data points of an export.
+fn durations(export: &ExportMetricsServiceRequest) -> Vec<HistogramDataPoint> {
+    export
+        .resource_metrics
+        .iter()
+        .flat_map(|r| &r.scope_metrics)
+        .flat_map(|s| &s.metrics)
+        .filter(|m| m.name == "http.server.request.duration")
+        .filter_map(|m| match &m.data {
+            Some(MetricData::Histogram(histogram)) => Some(histogram.data_points.clone()),
+            _ => None,
+        })
+        .flatten()
+        .collect()
 }
