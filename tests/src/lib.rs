@@ -7,6 +7,7 @@ pub mod app;
 pub mod client;
 pub mod forms;
 pub mod inputs;
+pub mod log_process;
 pub mod observed;
 pub mod otlp;
 pub mod process;

@@ -7,11 +7,10 @@
 //! at `info` to stderr, prints `listening on ADDR` to stdout, and stops when its standard input
 //! closes.
 
-use std::io::Read;
-
 use ferrapi::logging::{LogFormat, Logging};
 use ferrapi::prelude::*;
 use ferrapi::trace::{ResponseHeader, Tracing};
+use ferrapi_tests::log_process::{run, stdin_closed};
 
 /// Logs an event of its own, and answers the ids it was given.
 #[get("/traced")]
@@ -31,24 +30,10 @@ async fn serve(format: LogFormat) -> Result<(), String> {
         .tracing(Tracing::from_env().response_header(ResponseHeader::Traceparent));
     let server = app.bind("127.0.0.1:0").await.map_err(|e| e.to_string())?;
     println!("listening on {}", server.local_addr());
-    server
-        .run_until(async {
-            // Until the test closes our standard input (or dies).
-            let _ = tokio::task::spawn_blocking(|| std::io::stdin().read(&mut [0; 1])).await;
-        })
-        .await;
+    server.run_until(stdin_closed()).await;
     Ok(())
 }
 
 fn main() -> Result<(), String> {
-    let format: LogFormat = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| "text".to_owned())
-        .parse()?;
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|e| e.to_string())?
-        .block_on(serve(format))
+    run(serve)
 }

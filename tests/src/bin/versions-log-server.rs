@@ -7,11 +7,10 @@
 //! `info` to stderr, prints `listening on VERSIONED PLAIN` to stdout, and stops when its standard
 //! input closes.
 
-use std::io::Read;
-
 use ferrapi::logging::{LogFormat, Logging};
 use ferrapi::prelude::*;
 use ferrapi::versions::Versions;
+use ferrapi_tests::log_process::{run, stdin_closed};
 
 #[get("/items/{id}")]
 async fn read_item(id: i64) -> Json<Value> {
@@ -37,8 +36,7 @@ async fn serve(format: LogFormat) -> Result<(), String> {
     let b = tokio::spawn(plain.run_until(async move {
         let _ = rx_b.changed().await;
     }));
-    // Until the test closes our standard input (or dies).
-    let _ = tokio::task::spawn_blocking(|| std::io::stdin().read(&mut [0; 1])).await;
+    stdin_closed().await;
     let _ = tx.send(true);
     let _ = a.await;
     let _ = b.await;
@@ -46,14 +44,5 @@ async fn serve(format: LogFormat) -> Result<(), String> {
 }
 
 fn main() -> Result<(), String> {
-    let format: LogFormat = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| "text".to_owned())
-        .parse()?;
-    tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .map_err(|e| e.to_string())?
-        .block_on(serve(format))
+    run(serve)
 }

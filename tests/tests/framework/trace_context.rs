@@ -6,16 +6,14 @@
 //! same through a layer; and, in a process with ferrapi's own log (`trace-server`), the access line
 //! and the route's own event end with the ids, in text and in JSON.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
 use ferrapi::prelude::*;
 use ferrapi::trace::{ResponseHeader, Sampler, Tracing};
 use ferrapi::App;
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::client::{get, send, Reply};
+use ferrapi_tests::log_process::LogProcess;
 
 #[get("/ids")]
 async fn ids(trace: TraceContext) -> Json<Value> {
@@ -287,62 +285,25 @@ fn a_route_taking_the_context_needs_tracing_on() {
 
 /// `trace-server FORMAT`, its log lines gathered; stopped when dropped.
 struct TraceServer {
-    child: std::process::Child,
+    process: LogProcess,
     addr: std::net::SocketAddr,
-    lines: Arc<Mutex<Vec<String>>>,
 }
 
 impl TraceServer {
     fn start(format: &str) -> TraceServer {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_trace-server"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_trace-server"));
+        command
             .arg(format)
             .env_remove("OTEL_TRACES_SAMPLER")
-            .env_remove("OTEL_PROPAGATORS")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start trace-server");
-        let mut line = String::new();
-        let stdout = child.stdout.take().expect("stdout");
-        BufReader::new(stdout).read_line(&mut line).expect("its address");
-        let addr = line
-            .trim()
-            .strip_prefix("listening on ")
-            .and_then(|a| a.parse().ok())
-            .unwrap_or_else(|| panic!("trace-server said {line:?}"));
-        let lines = Arc::new(Mutex::new(Vec::new()));
-        let sink = lines.clone();
-        let stderr = child.stderr.take().expect("stderr");
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                sink.lock().unwrap().push(line);
-            }
-        });
-        TraceServer { child, addr, lines }
+            .env_remove("OTEL_PROPAGATORS");
+        let process = LogProcess::start(command);
+        let addr = process.addrs[0];
+        TraceServer { process, addr }
     }
 
-    /// The line containing `needle` (waiting up to 5 s: the log writes in batches).
+    /// The line containing `needle` (see [`LogProcess::line_with`]).
     fn line_with(&self, needle: &str) -> String {
-        let deadline = Instant::now() + Duration::from_secs(5);
-        loop {
-            if let Some(line) = self.lines.lock().unwrap().iter().find(|l| l.contains(needle)) {
-                return line.clone();
-            }
-            assert!(
-                Instant::now() < deadline,
-                "no line with {needle:?}: {:?}",
-                self.lines.lock().unwrap()
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-}
-
-impl Drop for TraceServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.process.line_with(needle)
     }
 }
 

@@ -6,11 +6,9 @@
 //! ending with the version served and where it came from, an app without versions writing the
 //! line it wrote before.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use ferrapi::conditional::{ETag, Preconditions, Tagged};
 use ferrapi::idempotency::{IdempotencyKey, IdempotencyKeys, Kept};
@@ -18,6 +16,7 @@ use ferrapi::prelude::*;
 use ferrapi::versions::{ApiVersion, VersionSource, Versions};
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::client::{get, send, Reply};
+use ferrapi_tests::log_process::LogProcess;
 
 #[get("/items/{id}")]
 async fn read_item(id: i64, version: ApiVersion) -> Json<Value> {
@@ -203,73 +202,32 @@ async fn an_idempotency_keys_fingerprint_includes_the_version() {
     assert_eq!(other.status, 422, "{}", other.text());
 }
 
-/// `versions-log-server FORMAT`, its log lines gathered; stopped when dropped.
+/// `versions-log-server FORMAT`: its versioned app and the same routes without versions, its
+/// log lines gathered; stopped when dropped.
 struct LogServer {
-    child: std::process::Child,
+    process: LogProcess,
     versioned: std::net::SocketAddr,
     plain: std::net::SocketAddr,
-    lines: Arc<Mutex<Vec<String>>>,
 }
 
 impl LogServer {
     fn start(format: &str) -> LogServer {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_versions-log-server"))
-            .arg(format)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start versions-log-server");
-        let mut line = String::new();
-        let stdout = child.stdout.take().expect("stdout");
-        BufReader::new(stdout)
-            .read_line(&mut line)
-            .expect("its addresses");
-        let addrs: Vec<std::net::SocketAddr> = line
-            .trim()
-            .strip_prefix("listening on ")
-            .map(|rest| rest.split(' ').filter_map(|a| a.parse().ok()).collect())
-            .unwrap_or_default();
-        let [versioned, plain] = addrs[..] else {
-            panic!("versions-log-server said {line:?}")
+        let mut command = Command::new(env!("CARGO_BIN_EXE_versions-log-server"));
+        command.arg(format);
+        let process = LogProcess::start(command);
+        let [versioned, plain] = process.addrs[..] else {
+            panic!("versions-log-server serves two apps: {:?}", process.addrs)
         };
-        let lines = Arc::new(Mutex::new(Vec::new()));
-        let sink = lines.clone();
-        let stderr = child.stderr.take().expect("stderr");
-        std::thread::spawn(move || {
-            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                sink.lock().unwrap().push(line);
-            }
-        });
         LogServer {
-            child,
+            process,
             versioned,
             plain,
-            lines,
         }
     }
 
-    /// The line containing `needle` (waiting up to 5 s: the log writes in batches).
+    /// The line containing `needle` (see [`LogProcess::line_with`]).
     fn line_with(&self, needle: &str) -> String {
-        let deadline = Instant::now() + Duration::from_secs(5);
-        loop {
-            if let Some(line) = self.lines.lock().unwrap().iter().find(|l| l.contains(needle)) {
-                return line.clone();
-            }
-            assert!(
-                Instant::now() < deadline,
-                "no line with {needle:?}: {:?}",
-                self.lines.lock().unwrap()
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-}
-
-impl Drop for LogServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.process.line_with(needle)
     }
 }
 
