@@ -15,6 +15,8 @@
 //! - the answer carries `Cache-Control: no-cache` and `X-Accel-Buffering: no` (proxies must not
 //!   store nor hold it back); compression layers skip `text/event-stream` (tower-http's default
 //!   predicate does), which would otherwise hold events back in their buffer;
+//! - events made by a route's code in an app with versions are produced at the request's version
+//!   (`versions::carried`), so a versioned model's `json_data` has that version's shape;
 //! - an error of the stream ends the response like a streamed body's (logged, connection closed).
 
 use std::borrow::Cow;
@@ -34,6 +36,7 @@ use tokio::time::{Instant, Sleep};
 use super::body::{Body, BoxError};
 use super::stream::stream_failed;
 use super::{IntoResponse, Response};
+use crate::versions::carried;
 
 const TEXT_EVENT_STREAM: HeaderValue = HeaderValue::from_static("text/event-stream");
 
@@ -213,7 +216,9 @@ impl Sse {
     {
         let stream = futures_util::StreamExt::map(stream, |item| item.map_err(Into::into));
         Sse {
-            stream: Box::pin(stream),
+            // Made by a route's code in an app with versions: its events are produced at the
+            // request's version (a model's `json_data` in that version's shape).
+            stream: Box::pin(carried(stream)),
             keep_alive: None,
         }
     }

@@ -10,6 +10,9 @@
 //!   included, so nothing of one request is seen by another on the same thread;
 //! - an app without versions never sets it: [`scoped`] with `None` is the closure, and a model
 //!   without changes never reads it;
+//! - a response body streamed after the handler returned (`StreamingResponse`, `Sse`) carries
+//!   the version it was made at ([`Scoped`] as a stream): each of its items is produced, and its
+//!   models written, at that version, as the handler's own answer is;
 //! - where it is not set (a task the handler spawned, a background task), a model is read and
 //!   written in its newest shape.
 
@@ -17,6 +20,9 @@ use std::cell::Cell;
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
+
+use futures_core::Stream;
+use futures_util::future::Either;
 
 thread_local! {
     static AT: Cell<Option<&'static str>> = const { Cell::new(None) };
@@ -55,7 +61,8 @@ fn scoped_at<R>(date: &'static str, f: impl FnOnce() -> R) -> R {
 }
 
 pin_project_lite::pin_project! {
-    /// A handler's future polled with its request's version set on the thread, each poll.
+    /// A handler's future (or a streamed body's items) polled with its request's version set on
+    /// the thread, each poll.
     pub(crate) struct Scoped<F> {
         at: &'static str,
         #[pin]
@@ -64,7 +71,7 @@ pin_project_lite::pin_project! {
 }
 
 impl<F> Scoped<F> {
-    /// `future`, polled at version `at`.
+    /// `future` (or a stream), polled at version `at`.
     pub(crate) fn new(at: &'static str, future: F) -> Self {
         Scoped { at, future }
     }
@@ -76,6 +83,28 @@ impl<F: Future> Future for Scoped<F> {
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
         let this = self.project();
         scoped_at(this.at, || this.future.poll(cx))
+    }
+}
+
+impl<S: Stream> Stream for Scoped<S> {
+    type Item = S::Item;
+
+    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<S::Item>> {
+        let this = self.project();
+        scoped_at(this.at, || this.future.poll_next(cx))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.future.size_hint()
+    }
+}
+
+/// `stream`, its items produced at the version the thread serves when it is made (a streamed
+/// answer made by a route's code), or as it is outside a request's version.
+pub(crate) fn carried<S: Stream>(stream: S) -> Either<S, Scoped<S>> {
+    match current() {
+        None => Either::Left(stream),
+        Some(at) => Either::Right(Scoped::new(at, stream)),
     }
 }
 
@@ -93,6 +122,17 @@ mod tests {
         assert_eq!(seen, (Some("2026-01-15"), Some("2026-03-01")));
         assert_eq!(current(), None);
         assert_eq!(scoped(None, current), None);
+    }
+
+    #[tokio::test]
+    async fn a_stream_made_at_a_version_yields_at_it_whenever_it_is_polled() {
+        use futures_util::StreamExt;
+        let seen = || futures_util::stream::iter(0..2).map(|_| current());
+        let made_at = scoped(Some("2026-01-15"), || carried(seen()));
+        let plain = carried(seen());
+        assert_eq!(made_at.collect::<Vec<_>>().await, [Some("2026-01-15"); 2]);
+        assert_eq!(plain.collect::<Vec<_>>().await, [None, None]);
+        assert_eq!(current(), None);
     }
 
     #[test]

@@ -81,5 +81,6 @@ mod version_documents;
 mod version_edges;
 mod version_groups;
 mod version_statuses;
+mod version_streams;
 mod versions;
 mod websocket;
