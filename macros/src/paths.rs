@@ -110,7 +110,8 @@ runtime_paths! {
     versioned => Versioned;
     shape_at => shape_at;
     forward_field => forward_field;
-    check_changes => check_changes;
+    field_change => FieldChange;
+    change_kind => ChangeKind;
     model_derive => DeriveModel;
 }
 runtime_paths! {

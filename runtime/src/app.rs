@@ -19,6 +19,7 @@ use bytes::Bytes;
 use hyper::Method;
 
 mod build_error;
+mod changelog;
 mod checks;
 mod deprecated;
 mod errors;
@@ -411,6 +412,13 @@ impl App {
             // A refused declaration is the mistake; the ranges are checked once it is fixed.
             (Some(_), None) => {}
         }
+        // Every route's operation at each version: the versioned models it meets (their dates
+        // checked here) and the changelog the documents carry.
+        let survey = versions.as_deref().map(|set| {
+            let survey = app.survey(set);
+            app.check_changes(&survey, set, &mut mistakes);
+            (survey, set)
+        });
         let routers = match (&table, &versions) {
             (Some(table), Some(set)) if mistakes.is_empty() => app
                 .version_routers(table, set)
@@ -430,9 +438,11 @@ impl App {
         BuildError::of(mistakes)?;
         // An app with versions: one document per version (its routes, its models' shapes),
         // `/openapi.json` the default version's; without: the one document, as before.
-        let (openapi_json, per_version) = match (&versions, routers.as_slice()) {
-            (Some(set), [_, ..]) => {
-                let per_version = app.version_documents(&table, set, &routers, validation_error)?;
+        let changelog = survey.map(|(survey, set)| app.changelog(&survey, set));
+        let (openapi_json, per_version) = match (&versions, routers.as_slice(), &changelog) {
+            (Some(set), [_, ..], Some(changelog)) => {
+                let per_version =
+                    app.version_documents(&table, set, &routers, validation_error, changelog)?;
                 let default = per_version
                     .iter()
                     .find(|version| version.default)
@@ -448,7 +458,8 @@ impl App {
                 )
             }
         };
-        app.compile(table, (openapi_json, per_version), (versions, routers))
+        let changes = changelog.map(|changelog| changelog.json());
+        app.compile(table, (openapi_json, per_version, changes), (versions, routers))
     }
 
     /// The app's versions compiled (`None` without them), held as a state of the framework's own
@@ -483,12 +494,18 @@ impl App {
         set: &VersionSet,
         routers: &[VersionRouter],
         validation_error: Option<ErrorBody>,
+        changelog: &changelog::Changelog,
     ) -> Result<Vec<VersionDoc>, BuildError> {
         let mut documents = Vec::with_capacity(routers.len());
         for (index, router) in routers.iter().enumerate() {
+            let changes = set
+                .dates()
+                .get(index)
+                .map(|date| changelog.markdown(date))
+                .unwrap_or_default();
             let Some(named) = u8::try_from(index)
                 .ok()
-                .and_then(|index| named_version(set, index))
+                .and_then(|index| named_version(set, index, &changes))
             else {
                 continue;
             };
@@ -517,7 +534,7 @@ impl App {
         table: &RouteTable,
         statuses: &[RouteStatus],
         validation_error: Option<ErrorBody>,
-        version: Option<DocumentVersion>,
+        version: Option<DocumentVersion<'_>>,
     ) -> Result<Bytes, BuildError> {
         let mut registry = SchemaRegistry::new();
         registry.separate_input_output(self.info.separate_schemas);
@@ -575,7 +592,7 @@ impl App {
     fn compile(
         mut self,
         table: RouteTable,
-        (openapi_json, per_version): (Bytes, Vec<VersionDoc>),
+        (openapi_json, per_version, changes): (Bytes, Vec<VersionDoc>, Option<Bytes>),
         (versions, routers): (Option<Arc<VersionSet>>, Vec<VersionRouter>),
     ) -> Result<Service, BuildError> {
         let route_table = match routers.is_empty() {
@@ -593,13 +610,19 @@ impl App {
             .collect();
         // The URLs were checked with the app's other settings (`url_mistakes`); what is left is
         // an asset's path taken by another page, which `new` still refuses.
-        let docs = DocsRoutes::new(&self.config, &self.info.title, openapi_json.clone(), per_version)
-            .map_err(|problem| {
-                let declared = Declared::App {
-                    setting: "openapi_url/docs_url/redoc_url",
-                };
-                BuildError::new(vec![Mistake::new(MistakeKind::DocsUrl { problem }, declared)])
-            })?;
+        let docs = DocsRoutes::new(
+            &self.config,
+            &self.info.title,
+            openapi_json.clone(),
+            per_version,
+            changes,
+        )
+        .map_err(|problem| {
+            let declared = Declared::App {
+                setting: "openapi_url/docs_url/redoc_url",
+            };
+            BuildError::new(vec![Mistake::new(MistakeKind::DocsUrl { problem }, declared)])
+        })?;
         for path in docs.paths() {
             self.warn_hidden(
                 &router,
@@ -651,9 +674,10 @@ impl App {
 
 /// The version at `index` as a document names it in its `info`, for generators; `None` past the
 /// set's end.
-fn named_version(set: &VersionSet, index: u8) -> Option<DocumentVersion> {
+fn named_version<'a>(set: &VersionSet, index: u8, changes: &'a str) -> Option<DocumentVersion<'a>> {
     let (date, released) = set.get(index)?;
     Some(DocumentVersion {
+        changes,
         header: set.spelled(),
         date,
         released,

@@ -298,7 +298,7 @@ fn schema_impls(model: &ModelInput) -> TokenStream {
 
 /// `Extract` and `Body`: a model argument is the route's JSON body (the value crosses tasks: a
 /// type parameter is `Send + 'static` there).
-pub(super) fn arg_impl(head: &Head<'_>, check: Option<TokenStream>) -> TokenStream {
+pub(super) fn arg_impl(head: &Head<'_>) -> TokenStream {
     let (extract, body, request_cx, param, validation_errors, body_model) = (
         paths::extract(),
         paths::body(),
@@ -310,15 +310,6 @@ pub(super) fn arg_impl(head: &Head<'_>, check: Option<TokenStream>) -> TokenStre
     let (schema_registry, operation, json_schema) =
         (paths::schema_registry(), paths::operation(), paths::json_schema());
     let bound = Some(quote!(::core::marker::Send + 'static));
-    // A versioned model's check: each date it changes at is a version of the app.
-    let check = check.map(|check| {
-        let state_map = paths::state_map();
-        quote! {
-            fn check(state: &#state_map) -> ::core::result::Result<(), ::std::string::String> {
-                #check
-            }
-        }
-    });
     let (extract_impl, body_impl) = (
         head.impl_for(&extract, bound.clone()),
         head.impl_for(&body, bound),
@@ -332,8 +323,6 @@ pub(super) fn arg_impl(head: &Head<'_>, check: Option<TokenStream>) -> TokenStre
             ) -> ::core::option::Option<Self> {
                 #body_model::<Self>(cx, errors)
             }
-
-            #check
 
             fn doc(
                 _param: #param<Self>,
@@ -364,7 +353,7 @@ pub fn emit(model: &ModelInput) -> TokenStream {
     // reports the errors.
     let fast = fast::fast_json_impl(model);
     let schema = schema_impls(model);
-    let arg = arg_impl(&head, super::versions::check_tokens(model));
+    let arg = arg_impl(&head);
     let versions = super::versions::emit(model);
     paths::runtime_scope(quote!(#parts #model_impl #from_json_impl #fast #schema #arg #versions))
 }

@@ -182,7 +182,7 @@ fn emit(union: &Union) -> TokenStream {
         }
     };
     let (fast_json, constrainable) = (paths::fast_json(), paths::constrainable());
-    let arg = super::emit::arg_impl(&head, None);
+    let arg = super::emit::arg_impl(&head);
     let items = quote! {
         #variants
 

@@ -35,17 +35,21 @@ pub struct Since {
     pub change: Option<Change>,
     /// `was_constraints(max_length = 200, ..)`: the constraints before `date`, as attributes.
     pub was_constraints: Option<Vec<TokenStream>>,
+    /// The same constraints as the changelog writes them (`max_length = 200`).
+    pub was_constraints_text: Option<String>,
     /// The attribute, for errors.
     pub span: Span,
 }
 
 const SINCE_HELP: &str = r#"`#[since("YYYY-MM-DD", ..)]` says how the field was before that version: `default = expr` (added then), `renamed_from = "old"`, or `was = OldType, forward = old_to_new, backward = new_to_old`, and/or `was_constraints(max_length = 200, ..)`"#;
 
-/// `was_constraints(name = value, ..)`: each a constraint attribute as the field would write it.
-fn parse_was_constraints(input: syn::parse::ParseStream<'_>) -> syn::Result<Vec<TokenStream>> {
+/// `was_constraints(name = value, ..)`: each a constraint attribute as the field would write it,
+/// and all of them as text for the changelog.
+fn parse_was_constraints(input: syn::parse::ParseStream<'_>) -> syn::Result<(Vec<TokenStream>, String)> {
     let content;
     syn::parenthesized!(content in input);
     let mut out = Vec::new();
+    let mut text = Vec::new();
     while !content.is_empty() {
         let name: syn::Ident = content.parse()?;
         if !crate::attrs::CONSTRAINTS.contains(&name.to_string().as_str()) {
@@ -59,12 +63,31 @@ fn parse_was_constraints(input: syn::parse::ParseStream<'_>) -> syn::Result<Vec<
         }
         content.parse::<syn::Token![=]>()?;
         let value: Expr = content.parse()?;
+        text.push(format!("{name} = {}", tokens_text(&quote!(#value))));
         out.push(quote!(#[#name(#value)]));
         if !content.is_empty() {
             content.parse::<syn::Token![,]>()?;
         }
     }
-    Ok(out)
+    Ok((out, text.join(", ")))
+}
+
+/// Tokens as a reader writes them (`Vec<String>`, not `Vec < String >`), for the changelog.
+pub fn tokens_text(tokens: &TokenStream) -> String {
+    let spaced = tokens.to_string();
+    let mut out = String::with_capacity(spaced.len());
+    let mut chars = spaced.chars().peekable();
+    while let Some(c) = chars.next() {
+        let next = chars.peek().copied();
+        let prev = out.chars().last();
+        let glued = c == ' '
+            && (matches!(next, Some('<' | '>' | ',' | ':' | ')' | ']' | '.'))
+                || matches!(prev, Some('<' | ':' | '(' | '[' | '&' | '.' | '-')));
+        if !glued {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Parse one `#[since(..)]`.
@@ -79,6 +102,7 @@ fn parse_since(attr: &Attribute) -> syn::Result<Since> {
         }
         let (mut default, mut from, mut was, mut forward, mut backward) = (None, None, None, None, None);
         let mut was_constraints = None;
+        let mut was_constraints_text = None;
         while !input.is_empty() {
             input.parse::<syn::Token![,]>()?;
             if input.is_empty() {
@@ -86,7 +110,9 @@ fn parse_since(attr: &Attribute) -> syn::Result<Since> {
             }
             let key: syn::Ident = input.parse()?;
             if key == "was_constraints" {
-                was_constraints = Some(parse_was_constraints(input)?);
+                let (attrs, text) = parse_was_constraints(input)?;
+                was_constraints = Some(attrs);
+                was_constraints_text = Some(text);
                 continue;
             }
             input.parse::<syn::Token![=]>()?;
@@ -140,6 +166,7 @@ fn parse_since(attr: &Attribute) -> syn::Result<Since> {
             date: date.value(),
             change,
             was_constraints,
+            was_constraints_text,
             span: attr.span(),
         })
     })
@@ -247,4 +274,19 @@ pub fn take_since(attrs: &mut Vec<Attribute>, diag: &mut Diagnostics) -> Vec<Sin
         false
     });
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tokens_text;
+    use quote::quote;
+
+    #[test]
+    fn tokens_are_written_as_a_reader_writes_them() {
+        assert_eq!(tokens_text(&quote!(Vec<Option<i64>>)), "Vec<Option<i64>>");
+        assert_eq!(tokens_text(&quote!(std::string::String)), "std::string::String");
+        assert_eq!(tokens_text(&quote!(HashMap<String, u8>)), "HashMap<String, u8>");
+        assert_eq!(tokens_text(&quote!(-1)), "-1");
+        assert_eq!(tokens_text(&quote!(&'static str)), "&'static str");
+    }
 }

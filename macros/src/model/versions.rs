@@ -27,7 +27,7 @@ use syn::spanned::Spanned;
 use syn::{Attribute, Expr, Path, Type};
 
 use super::parse::{Field, ModelInput};
-use super::version_attrs::{Change, Removed};
+use super::version_attrs::{tokens_text, Change, Removed};
 use crate::diag::Diagnostics;
 use crate::paths;
 /// Model-level checks of the changes: a generic model cannot be versioned (its hidden shapes
@@ -267,7 +267,8 @@ pub fn validate_dispatch(model: &ModelInput, newest: TokenStream) -> TokenStream
 /// `newest` (the unversioned schema) at shape 0.
 pub fn schema_dispatch(model: &ModelInput, newest: TokenStream) -> TokenStream {
     let dates = dates(model);
-    let (json_schema, shape_at) = (paths::json_schema(), paths::shape_at());
+    let (json_schema, shape_at, versioned) = (paths::json_schema(), paths::shape_at(), paths::versioned());
+    let (name, name_str) = (&model.name, model.name.to_string());
     let arms = (1..=dates.len()).map(|shape| {
         let old_ty = shape_ident(model, &dates[shape - 1]);
         let pattern = match shape == dates.len() {
@@ -277,12 +278,50 @@ pub fn schema_dispatch(model: &ModelInput, newest: TokenStream) -> TokenStream {
         quote!(#pattern => <#old_ty as #json_schema>::schema(registry),)
     });
     let dates = dates.iter();
-    quote! {
+    quote! {{
+        // Noted at every version, whichever shape is made: the app's build checks the dates and
+        // writes its changelog from what the documents meet.
+        registry.versioned_model(#name_str, <#name as #versioned>::FIELD_CHANGES);
         match #shape_at(&[#(#dates),*]) {
             0 => #newest,
             #(#arms)*
         }
+    }}
+}
+
+/// `FieldChange { .. }` of each change the model declares: its fields' in their order (each
+/// field's in the order of its attributes), then its removed fields.
+fn field_changes(model: &ModelInput, dates: &[String]) -> Vec<TokenStream> {
+    let (field_change, change_kind) = (paths::field_change(), paths::change_kind());
+    let entry = |date: &str, kind: &str, field: &str, was: &str| {
+        let kind = format_ident!("{}", kind);
+        quote!(#field_change { date: #date, kind: #change_kind::#kind, field: #field, was: #was })
+    };
+    let mut out = Vec::new();
+    for field in &model.fields {
+        for since in &field.since {
+            // Its key at the version: the shape of the changes newer than it undone.
+            let newer = dates.iter().take_while(|date| **date > since.date).count();
+            let key = old_field(field, dates, newer).map_or_else(|_| field.key.clone(), |old| old.key);
+            let date = since.date.as_str();
+            match &since.change {
+                Some(Change::Added { .. }) => out.push(entry(date, "Added", &key, "")),
+                Some(Change::Renamed { from }) => out.push(entry(date, "Renamed", &key, &from.value())),
+                Some(Change::Retyped { was, .. }) => {
+                    out.push(entry(date, "Retyped", &key, &tokens_text(&quote!(#was))))
+                }
+                None => {}
+            }
+            if let Some(text) = &since.was_constraints_text {
+                out.push(entry(date, "Constrained", &key, text));
+            }
+        }
     }
+    for removed in &model.removed {
+        let (ty, key) = (&removed.ty, removed.ident.to_string());
+        out.push(entry(&removed.date, "Removed", &key, &tokens_text(&quote!(#ty))));
+    }
+    out
 }
 
 /// `serialize_struct` of the fields as they were in `shape` (0: the newest), from `self`.
@@ -334,6 +373,8 @@ pub fn emit(model: &ModelInput) -> TokenStream {
             false => quote!(#shape => #body),
         }
     });
+    let changes = field_changes(model, &dates);
+    let field_change = paths::field_change();
     let date_list = dates.iter();
     quote! {
         #(#shapes)*
@@ -350,20 +391,9 @@ pub fn emit(model: &ModelInput) -> TokenStream {
 
         impl #versioned for #name {
             const CHANGES: &'static [&'static str] = &[#(#date_list),*];
+            const FIELD_CHANGES: &'static [#field_change] = &[#(#changes),*];
         }
     }
-}
-
-/// The changes' dates, for the route check of a model read as a body: `Some(&[..])` tokens, or
-/// `None` for a model without changes.
-pub fn check_tokens(model: &ModelInput) -> Option<TokenStream> {
-    let dates = dates(model);
-    if dates.is_empty() {
-        return None;
-    }
-    let check_changes = paths::check_changes();
-    let name = model.name.to_string();
-    Some(quote!(#check_changes(#name, &[#(#dates),*], state)))
 }
 
 /// The fast path's first statement: decline at an older shape (the lax path reads it then).

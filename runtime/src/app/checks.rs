@@ -11,7 +11,6 @@ use crate::group::Mounted;
 use crate::openapi::url_mistakes;
 use crate::routing::{RouteTable, RouterErrorKind, TableError, TableErrorKind};
 use crate::validate::SchemaRegistry;
-use crate::versions::CHANGE_MARK;
 
 impl App {
     /// The routes compiled by their full paths, or every mistake of the group prefixes and the
@@ -72,13 +71,10 @@ impl App {
     pub(super) fn check(&self, mistakes: &mut Vec<Mistake>) {
         for route in &self.routes {
             if let Err(problem) = (route.def.check)(&self.state) {
-                let kind = match problem.strip_prefix(CHANGE_MARK) {
-                    Some(problem) => MistakeKind::VersionChange {
-                        problem: problem.to_owned(),
-                    },
-                    None => MistakeKind::MissingState { problem },
-                };
-                mistakes.push(Mistake::new(kind, declared(route)));
+                mistakes.push(Mistake::new(
+                    MistakeKind::MissingState { problem },
+                    declared(route),
+                ));
             }
             for dependency in route
                 .inherited

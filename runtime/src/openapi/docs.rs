@@ -235,6 +235,10 @@ pub(crate) struct VersionDoc {
     pub label: Option<&'static str>,
 }
 
+/// The name of the changelog's document beside the versions' (`/openapi/changes.json`): not a
+/// date, so it is never a version's.
+const CHANGES: &str = "changes";
+
 /// Where a version's document is served: `/openapi/2026-01-15.json` beside `/openapi.json` (a
 /// URL not ending in `.json` gets the version below it: `/spec/2026-01-15.json`).
 pub(crate) fn version_url(openapi_url: &str, date: &str) -> String {
@@ -323,12 +327,14 @@ impl DocsRoutes {
     }
 
     /// The answers `config` asks for, for the document `openapi_json` of the API titled `title`
-    /// and, in an app with versions, each version's document (`versions`, empty without).
+    /// and, in an app with versions, each version's document (`versions`, empty without) and
+    /// the changelog of them all (`changes`, served at `/openapi/changes.json`).
     pub(crate) fn new(
         config: &Config,
         title: &str,
         openapi_json: Bytes,
         versions: Vec<VersionDoc>,
+        changes: Option<Bytes>,
     ) -> Result<Self, String> {
         let mut entries = Vec::new();
         let Some(openapi_url) = &config.openapi_url else {
@@ -349,6 +355,15 @@ impl DocsRoutes {
                 NO_CACHE,
                 false,
                 version.bytes.clone(),
+            ));
+        }
+        if let Some(changes) = changes {
+            entries.push(Entry::new(
+                version_url(openapi_url, CHANGES),
+                JSON,
+                NO_CACHE,
+                false,
+                changes,
             ));
         }
         let select = version_select(openapi_url, &versions);
@@ -462,7 +477,7 @@ mod tests {
     use super::*;
 
     fn routes(config: &Config) -> DocsRoutes {
-        match DocsRoutes::new(config, "My <API>", Bytes::from_static(b"{}"), Vec::new()) {
+        match DocsRoutes::new(config, "My <API>", Bytes::from_static(b"{}"), Vec::new(), None) {
             Ok(routes) => routes,
             Err(e) => panic!("{e}"),
         }
@@ -539,7 +554,7 @@ mod tests {
                 ..Config::default()
             };
             assert!(
-                DocsRoutes::new(&config, "t", Bytes::new(), Vec::new()).is_err(),
+                DocsRoutes::new(&config, "t", Bytes::new(), Vec::new(), None).is_err(),
                 "{docs} {redoc}"
             );
         }

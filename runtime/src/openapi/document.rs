@@ -102,7 +102,7 @@ impl Tag {
 
 /// The API version a document describes, for its `info` (issue 44, item 4).
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct DocumentVersion {
+pub(crate) struct DocumentVersion<'a> {
     /// The header a request names its version in, as the app spelled it (`API-Version`).
     pub header: &'static str,
     /// The version's date (`2026-01-15`).
@@ -111,14 +111,25 @@ pub(crate) struct DocumentVersion {
     pub released: bool,
     /// Whether the version is deprecated: every operation of its document says so.
     pub deprecated: bool,
+    /// What changed at the version, in Markdown (empty when nothing did): added to
+    /// `info.description`, after the app's own.
+    pub changes: &'a str,
 }
 
 /// Name `version` in the document's `info`: its date as `info.version` (what a reader and a
 /// generated client's header show) and `x-api-version`, what a generator needs to send it: the
-/// header's name, the date, whether it is released, and (only when it is) that it is deprecated.
-pub(crate) fn name_version(doc: &mut Value, version: DocumentVersion) {
+/// header's name, the date, whether it is released, and (only when it is) that it is deprecated;
+/// what changed at it ends `info.description`.
+pub(crate) fn name_version(doc: &mut Value, version: DocumentVersion<'_>) {
     if let Some(Value::Object(info)) = doc.get_mut("info") {
         info.insert("version".into(), json!(version.date));
+        if !version.changes.is_empty() {
+            let description = match info.get("description").and_then(Value::as_str) {
+                Some(own) => format!("{own}\n\n{}", version.changes),
+                None => version.changes.to_owned(),
+            };
+            info.insert("description".into(), json!(description));
+        }
         let mut named =
             json!({ "header": version.header, "version": version.date, "released": version.released });
         // Only a deprecated version's says so: the others' documents are as they were blessed.

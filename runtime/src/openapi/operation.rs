@@ -372,6 +372,11 @@ impl Operation {
         self.success_status = status;
     }
 
+    /// The success status documented (at the version the operation was made at).
+    pub(crate) fn status(&self) -> u16 {
+        self.success_status
+    }
+
     /// Document another response, e.g. `404` "Employee not found".
     #[doc(hidden)]
     pub fn extra_response(&mut self, status: u16, description: &'static str) {

@@ -22,6 +22,7 @@ use serde_json::{json, Map, Value};
 
 pub use super::schema_modes::SchemaMode;
 use super::schema_modes::{self, base_name, provisional_ref};
+use crate::versions::FieldChange;
 
 /// A type that can describe itself as JSON Schema.
 ///
@@ -65,6 +66,9 @@ pub struct SchemaRegistry {
     separate: bool,
     /// `components.securitySchemes`, in the order the routes first name them (FastAPI's).
     security_schemes: Vec<(&'static str, Value)>,
+    /// The versioned models the schemas built so far show, each once, in the order met (what
+    /// the app checks against its versions and writes its changelog from).
+    versioned: Vec<(&'static str, &'static [FieldChange])>,
 }
 
 impl Default for SchemaRegistry {
@@ -74,6 +78,7 @@ impl Default for SchemaRegistry {
             mode: SchemaMode::Input,
             separate: true,
             security_schemes: Vec::new(),
+            versioned: Vec::new(),
         }
     }
 }
@@ -122,6 +127,19 @@ impl SchemaRegistry {
             self.components.insert(key, schema);
         }
         json!({ "$ref": provisional_ref(name, self.mode) })
+    }
+
+    /// Note that the schemas show the versioned model `model`, which changed as `changes` say
+    /// (its derive calls it each time its schema is asked for, in whichever version's shape).
+    pub fn versioned_model(&mut self, model: &'static str, changes: &'static [FieldChange]) {
+        if !self.versioned.iter().any(|(name, _)| *name == model) {
+            self.versioned.push((model, changes));
+        }
+    }
+
+    /// The versioned models noted so far ([`SchemaRegistry::versioned_model`]), in the order met.
+    pub(crate) fn versioned_models(&self) -> &[(&'static str, &'static [FieldChange])] {
+        &self.versioned
     }
 
     /// Add a schema under `name` in the current mode, replacing any earlier one.

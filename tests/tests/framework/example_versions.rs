@@ -206,6 +206,81 @@ async fn each_version_has_its_document() {
     assert_eq!(default, new);
 }
 
+#[tokio::test]
+async fn each_versions_document_says_what_changed_at_it() {
+    let addr = spawn(example::app()).await;
+    let description = |version: &'static str| async move {
+        let document = send(addr, "GET", &format!("/openapi/{version}.json"), &[], None).await;
+        document.json()["info"]["description"].clone()
+    };
+    // The first version: nothing changed at it, the app has no description of its own.
+    assert_eq!(description(OLD).await, Value::Null);
+    assert_eq!(
+        description(MIDDLE).await,
+        "Changes in 2026-03-01:\n\
+         \n- `title` renamed `name` in Product\
+         \n- `price` of Product retyped (was `i64`)\
+         \n- `price` of Product: constraints changed (were ge = 0)\
+         \n- POST /products answers 201 (was 200)\
+         \n- GET /products/by-title/{title} removed"
+    );
+    assert_eq!(
+        description(NEW).await,
+        "Changes in 2026-06-01:\n\
+         \n- `name` of Product: constraints changed (were max_length = 20)\
+         \n- `tags` added to Product\
+         \n- `legacy_code` removed from Product (was `String`)\
+         \n- GET /products added"
+    );
+}
+
+#[tokio::test]
+async fn the_changelog_is_served_as_json() {
+    let addr = spawn(example::app()).await;
+    let reply = send(
+        addr,
+        "GET",
+        "/openapi/changes.json",
+        &[("API-Version", OLD)],
+        None,
+    )
+    .await;
+    assert_eq!(reply.status, 200);
+    assert_eq!(reply.header("content-type"), Some("application/json"));
+    let field = |kind: &str, field: &str, was: Option<&str>, summary: &str| {
+        let mut change = json!({"kind": kind, "model": "Product", "field": field});
+        if let Some(was) = was {
+            change["was"] = json!(was);
+        }
+        change["summary"] = json!(summary);
+        change
+    };
+    assert_eq!(
+        reply.json(),
+        json!({
+            "header": "API-Version",
+            "versions": [
+                {"version": OLD, "released": true, "changes": []},
+                {"version": MIDDLE, "released": true, "changes": [
+                    field("field_renamed", "name", Some("title"), "`title` renamed `name` in Product"),
+                    field("field_retyped", "price", Some("i64"), "`price` of Product retyped (was `i64`)"),
+                    field("constraints_changed", "price", Some("ge = 0"), "`price` of Product: constraints changed (were ge = 0)"),
+                    {"kind": "status_changed", "route": "POST /products", "was": 200, "now": 201,
+                     "summary": "POST /products answers 201 (was 200)"},
+                    {"kind": "route_removed", "route": "GET /products/by-title/{title}",
+                     "summary": "GET /products/by-title/{title} removed"},
+                ]},
+                {"version": NEW, "released": true, "changes": [
+                    field("constraints_changed", "name", Some("max_length = 20"), "`name` of Product: constraints changed (were max_length = 20)"),
+                    field("field_added", "tags", None, "`tags` added to Product"),
+                    field("field_removed", "legacy_code", Some("String"), "`legacy_code` removed from Product (was `String`)"),
+                    {"kind": "route_added", "route": "GET /products", "summary": "GET /products added"},
+                ]},
+            ]
+        })
+    );
+}
+
 /// How one request's answers from ferrapi and Cadwyn compare.
 #[derive(Clone, Copy)]
 enum Expect {

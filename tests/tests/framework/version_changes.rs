@@ -361,3 +361,126 @@ fn a_change_at_a_date_that_is_no_version_does_not_build() {
         )]
     );
 }
+
+#[test]
+fn a_bad_date_in_a_model_a_route_only_writes_or_nests_does_not_build() {
+    /// Only returned.
+    #[derive(Model, Debug)]
+    pub struct Returned {
+        #[since("2026-02-01", renamed_from = "old")]
+        pub new: String,
+    }
+    /// A field of an unversioned model.
+    #[derive(Model, Debug)]
+    pub struct Inner {
+        #[since("2026-02-02", default = 0)]
+        pub count: i64,
+    }
+    /// In a `Vec`, in a model a route reads.
+    #[derive(Model, Debug)]
+    pub struct Listed {
+        #[since("2026-02-03", was = i32, forward = widen, backward = narrow)]
+        pub amount: i64,
+    }
+    /// In an `Option`, in a model a route left out of the document writes.
+    #[derive(Model, Debug)]
+    #[model(removed("2026-02-04", code: String, backward = code_of))]
+    pub struct Maybe {
+        pub name: String,
+    }
+    fn widen(value: i32) -> Result<i64, String> {
+        Ok(value.into())
+    }
+    fn narrow(value: &i64) -> i32 {
+        i32::try_from(*value).unwrap_or(i32::MAX)
+    }
+    fn code_of(maybe: &Maybe) -> String {
+        maybe.name.clone()
+    }
+    #[derive(Model, Debug, serde::Serialize)]
+    pub struct Holder {
+        pub inner: Inner,
+    }
+    #[derive(Model, Debug, serde::Serialize)]
+    pub struct Many {
+        pub listed: Vec<Listed>,
+    }
+    #[derive(Model, Debug, serde::Serialize)]
+    pub struct Perhaps {
+        pub maybe: Option<Maybe>,
+    }
+    #[get("/returned")]
+    async fn returned() -> Json<Returned> {
+        Json(Returned { new: "x".to_owned() })
+    }
+    #[get("/held")]
+    async fn held() -> Result<Json<Holder>, HttpError> {
+        Err(HttpError::new(404, "none"))
+    }
+    #[post("/many")]
+    async fn many(body: Many) -> String {
+        body.listed.len().to_string()
+    }
+    #[get("/perhaps", include_in_schema = false)]
+    async fn perhaps() -> Json<Perhaps> {
+        Json(Perhaps { maybe: None })
+    }
+    let error = App::new()
+        .versions(Versions::released(["2026-01-15", "2026-03-01"]))
+        .routes(routes![returned, held, many, perhaps])
+        .build()
+        .map(drop)
+        .expect_err("undeclared dates");
+    let found: Vec<(String, &str)> = error
+        .errors()
+        .map(|mistake| match (mistake.kind(), mistake.declared()) {
+            (MistakeKind::VersionChange { problem }, Declared::Route { name, .. }) => {
+                (problem.clone(), *name)
+            }
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    let problem = |model: &str, date: &str| {
+        format!("model `{model}` changes at `{date}`, which is not a version of the app; its versions are 2026-01-15, 2026-03-01")
+    };
+    assert_eq!(
+        found,
+        [
+            (problem("Returned", "2026-02-01"), "returned"),
+            (problem("Inner", "2026-02-02"), "held"),
+            (problem("Listed", "2026-02-03"), "many"),
+            (problem("Maybe", "2026-02-04"), "perhaps"),
+        ]
+    );
+    // The message as the build prints it, naming the route.
+    let printed = error.to_string();
+    assert!(
+        printed.contains("model `Inner` changes at `2026-02-02`"),
+        "{printed}"
+    );
+    assert!(printed.contains("held"), "{printed}");
+}
+
+#[test]
+fn a_model_a_route_reads_twice_is_one_mistake() {
+    #[derive(Model, Debug)]
+    pub struct Twice {
+        #[since("2026-02-01", renamed_from = "old")]
+        pub new: String,
+    }
+    #[post("/twice")]
+    async fn twice(body: Twice) -> Json<Twice> {
+        Json(body)
+    }
+    #[put("/twice")]
+    async fn again(body: Twice) -> Json<Twice> {
+        Json(body)
+    }
+    let error = App::new()
+        .versions(Versions::released(["2026-01-15", "2026-03-01"]))
+        .routes(routes![twice, again])
+        .build()
+        .map(drop)
+        .expect_err("an undeclared date");
+    assert_eq!(error.errors().count(), 1, "{error}");
+}
