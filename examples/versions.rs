@@ -41,7 +41,9 @@
 //! ```
 //!
 //! Each version's document: <http://127.0.0.1:8000/openapi/2026-01-15.json> (and `2026-03-01`,
-//! `2026-06-01`); <http://127.0.0.1:8000/docs> switches between them. The same app under FastAPI
+//! `2026-06-01`), each ending its description with what changed at it;
+//! <http://127.0.0.1:8000/openapi/changes.json> has all the changes as JSON;
+//! <http://127.0.0.1:8000/docs> switches between them. The same app under FastAPI
 //! and Cadwyn is `tests/fastapi/versions_cadwyn_app.py`; the manual's *API versions* chapter
 //! compares the two.
 

@@ -110,6 +110,7 @@ runtime_paths! {
     versioned => Versioned;
     shape_at => shape_at;
     forward_field => forward_field;
+    forward_model => forward_model;
     field_change => FieldChange;
     change_kind => ChangeKind;
     model_derive => DeriveModel;

@@ -453,12 +453,12 @@ pub mod prelude {
 /// changes.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::extract::forward_field;
     pub use crate::extract::{
         body_model, depend, enum_form_doc, enum_form_field, path_param, Arg, Arguments, Body, Dependency,
         DependencyFn, Deps, EffectFuture, Extract, Form, FormField, FormValue, GroupInputs, Param, RequestCx,
         Resolve, StateMap,
     };
+    pub use crate::extract::{forward_field, forward_model};
     pub use crate::group::{Group, GroupParts};
     pub use crate::openapi::{field_schema, with_examples, Operation};
     pub use crate::response::{IntoResponse, Invalid, Response};

@@ -16,7 +16,7 @@ use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, GenericParam, Generics, Ident, Type};
 
 use super::serde_attrs::{self, Place};
-use super::version_attrs::{model_options, take_since, Removed, Since};
+use super::version_attrs::{model_options, take_since, Changed, ModelOptions, Removed, Since};
 use crate::attrs::{doc_text, param_attrs, ParamAttrs};
 use crate::diag::Diagnostics;
 use crate::{paths, tokens};
@@ -35,6 +35,8 @@ pub struct ModelInput {
     pub generics: Generics,
     /// `#[model(removed(..))]`: fields it had before a version (`versions.rs`).
     pub removed: Vec<Removed>,
+    /// `#[model(changed(..))]`: the struct it was before a version, as a whole.
+    pub changed: Option<Changed>,
     /// The name its schema is registered under, when not its own: an older shape's is the
     /// model's (the hidden `#[model(__schema_name = "Item")]` the versions' expansion writes).
     pub schema_name: Option<String>,
@@ -50,7 +52,7 @@ impl ModelInput {
     /// True when it changed between versions (`#[since]` on a field, `removed(..)`): its
     /// validation, `Serialize` and schema then follow the version.
     pub fn is_versioned(&self) -> bool {
-        self.fields.iter().any(|f| !f.since.is_empty()) || !self.removed.is_empty()
+        self.fields.iter().any(|f| !f.since.is_empty()) || !self.removed.is_empty() || self.changed.is_some()
     }
 
     /// The type parameters, in order.
@@ -303,9 +305,14 @@ pub fn model(input: &DeriveInput, diag: &mut Diagnostics) -> ModelInput {
         .enumerate()
         .filter_map(|(i, f)| field(i, f, &generics, rule.as_deref(), diag))
         .collect();
-    let (removed, schema_name) = model_options(&input.attrs, diag);
+    let ModelOptions {
+        removed,
+        changed,
+        schema_name,
+    } = model_options(&input.attrs, diag);
     ModelInput {
         removed,
+        changed,
         schema_name,
         generics,
         validator: validator(&input.attrs, diag),

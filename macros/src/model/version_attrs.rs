@@ -90,6 +90,28 @@ pub fn tokens_text(tokens: &TokenStream) -> String {
     out
 }
 
+/// `was = T`, `forward = f`, `backward = g`: the options of a retyped field and of a
+/// whole-model change.
+#[derive(Default)]
+struct Steps {
+    was: Option<Type>,
+    forward: Option<Path>,
+    backward: Option<Path>,
+}
+
+impl Steps {
+    /// Read the value of option `key` when it is one of the three (`Ok(false)` otherwise).
+    fn parse(&mut self, key: &syn::Ident, input: syn::parse::ParseStream<'_>) -> syn::Result<bool> {
+        match key.to_string().as_str() {
+            "was" => self.was = Some(input.parse()?),
+            "forward" => self.forward = Some(input.parse()?),
+            "backward" => self.backward = Some(input.parse()?),
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
 /// Parse one `#[since(..)]`.
 fn parse_since(attr: &Attribute) -> syn::Result<Since> {
     attr.parse_args_with(|input: syn::parse::ParseStream<'_>| {
@@ -100,7 +122,7 @@ fn parse_since(attr: &Attribute) -> syn::Result<Since> {
                 format!("`{}` is not a date written `YYYY-MM-DD`: a version is a calendar date", date.value()),
             ));
         }
-        let (mut default, mut from, mut was, mut forward, mut backward) = (None, None, None, None, None);
+        let (mut default, mut from, mut steps) = (None, None, Steps::default());
         let mut was_constraints = None;
         let mut was_constraints_text = None;
         while !input.is_empty() {
@@ -119,9 +141,7 @@ fn parse_since(attr: &Attribute) -> syn::Result<Since> {
             match key.to_string().as_str() {
                 "default" => default = Some(input.parse::<Expr>()?),
                 "renamed_from" => from = Some(input.parse::<LitStr>()?),
-                "was" => was = Some(input.parse::<Type>()?),
-                "forward" => forward = Some(input.parse::<Path>()?),
-                "backward" => backward = Some(input.parse::<Path>()?),
+                _ if steps.parse(&key, input)? => {}
                 other => {
                     return Err(syn::Error::new(
                         key.span(),
@@ -130,7 +150,7 @@ fn parse_since(attr: &Attribute) -> syn::Result<Since> {
                 }
             }
         }
-        let change = match (default, from, was, forward, backward) {
+        let change = match (default, from, steps.was, steps.forward, steps.backward) {
             (Some(default), None, None, None, None) => Some(Change::Added { default }),
             (None, Some(from), None, None, None) => Some(Change::Renamed { from }),
             (None, None, Some(was), Some(forward), Some(backward)) => Some(Change::Retyped { was, forward, backward }),
@@ -188,9 +208,93 @@ pub struct Removed {
 
 const REMOVED_HELP: &str = r#"`#[model(removed("YYYY-MM-DD", name: Type, backward = value_of))]` names a field the model had before that version, and the function giving an older answer its value from the model"#;
 
-/// The struct's `#[model(removed(..), ..)]`; each mistake recorded.
-pub fn model_options(attrs: &[Attribute], diag: &mut Diagnostics) -> (Vec<Removed>, Option<String>) {
+const CHANGED_HELP: &str = r#"`#[model(changed("YYYY-MM-DD", was = OlderModel, forward = older_to_model, backward = model_to_older))]` names the model the struct was, as a whole, before that version"#;
+
+/// A change of the whole model: `#[model(changed("date", was = Older, forward = f, backward =
+/// g))]`. Before `date` the model was `Older` (itself a `Model`, with its own older changes): an
+/// older request is read as `Older` and moved by `f(older) -> Result<Model, String>`, an older
+/// answer is `g(&model) -> Older`, written at the request's version.
+pub struct Changed {
+    /// `YYYY-MM-DD`, checked.
+    pub date: String,
+    /// The older model.
+    pub was: Type,
+    /// `fn(Older) -> Result<Model, String>`.
+    pub forward: Path,
+    /// `fn(&Model) -> Older`.
+    pub backward: Path,
+}
+
+/// What `#[model(..)]` says.
+pub struct ModelOptions {
+    /// `removed(..)`, each.
+    pub removed: Vec<Removed>,
+    /// `changed(..)`, at most one.
+    pub changed: Option<Changed>,
+    /// The hidden schema name of an older shape.
+    pub schema_name: Option<String>,
+}
+
+/// A `"YYYY-MM-DD"` literal, checked.
+fn parse_date(input: syn::parse::ParseStream<'_>) -> syn::Result<LitStr> {
+    let date: LitStr = input.parse()?;
+    if !is_date(&date.value()) {
+        return Err(syn::Error::new(
+            date.span(),
+            format!(
+                "`{}` is not a date written `YYYY-MM-DD`: a version is a calendar date",
+                date.value()
+            ),
+        ));
+    }
+    Ok(date)
+}
+
+/// `changed("date", was = T, forward = f, backward = g)`'s parenthesis.
+fn parse_changed(input: syn::parse::ParseStream<'_>, span: Span) -> syn::Result<Changed> {
+    let content;
+    syn::parenthesized!(content in input);
+    let date = parse_date(&content)?;
+    let mut steps = Steps::default();
+    while !content.is_empty() {
+        content.parse::<syn::Token![,]>()?;
+        if content.is_empty() {
+            break;
+        }
+        let key: syn::Ident = content.parse()?;
+        content.parse::<syn::Token![=]>()?;
+        if !steps.parse(&key, &content)? {
+            return Err(syn::Error::new(
+                key.span(),
+                format!("unknown option `{key}` of `changed(..)`: {CHANGED_HELP}"),
+            ));
+        }
+    }
+    match (steps.was, steps.forward, steps.backward) {
+        (Some(was), Some(forward), Some(backward)) => Ok(Changed {
+            date: date.value(),
+            was,
+            forward,
+            backward,
+        }),
+        (was, forward, _) => {
+            let missing = match (was.is_none(), forward.is_none()) {
+                (true, _) => "was",
+                (false, true) => "forward",
+                (false, false) => "backward",
+            };
+            Err(syn::Error::new(
+                span,
+                format!("`changed(..)` needs `{missing}`: {CHANGED_HELP}"),
+            ))
+        }
+    }
+}
+
+/// The struct's `#[model(removed(..), changed(..))]`; each mistake recorded.
+pub fn model_options(attrs: &[Attribute], diag: &mut Diagnostics) -> ModelOptions {
     let mut removed = Vec::new();
+    let mut changed: Option<Changed> = None;
     let mut schema_name = None;
     for attr in attrs.iter().filter(|a| a.path().is_ident("model")) {
         let result = attr.parse_nested_meta(|meta| {
@@ -199,21 +303,26 @@ pub fn model_options(attrs: &[Attribute], diag: &mut Diagnostics) -> (Vec<Remove
                 schema_name = Some(meta.value()?.parse::<LitStr>()?.value());
                 return Ok(());
             }
+            if meta.path.is_ident("changed") {
+                let span = meta.path.span();
+                let found = parse_changed(meta.input, span)?;
+                if changed.is_some() {
+                    return Err(syn::Error::new(
+                        span,
+                        "one `changed(..)` per model: the older model's own `#[since(..)]` and `changed(..)` say how it was before",
+                    ));
+                }
+                changed = Some(found);
+                return Ok(());
+            }
             if !meta.path.is_ident("removed") {
-                return Err(meta.error(format!("unknown option of `#[model(..)]`: {REMOVED_HELP}")));
+                return Err(meta.error(format!(
+                    "unknown option of `#[model(..)]`: {REMOVED_HELP}; or {CHANGED_HELP}"
+                )));
             }
             let content;
             syn::parenthesized!(content in meta.input);
-            let date: LitStr = content.parse()?;
-            if !is_date(&date.value()) {
-                return Err(syn::Error::new(
-                    date.span(),
-                    format!(
-                        "`{}` is not a date written `YYYY-MM-DD`: a version is a calendar date",
-                        date.value()
-                    ),
-                ));
-            }
+            let date = parse_date(&content)?;
             content.parse::<syn::Token![,]>()?;
             let ident: syn::Ident = content.parse()?;
             content.parse::<syn::Token![:]>()?;
@@ -246,7 +355,11 @@ pub fn model_options(attrs: &[Attribute], diag: &mut Diagnostics) -> (Vec<Remove
             diag.push(err);
         }
     }
-    (removed, schema_name)
+    ModelOptions {
+        removed,
+        changed,
+        schema_name,
+    }
 }
 
 /// The hidden option naming an older shape's schema after the model (`#[model(__schema_name =

@@ -39,6 +39,39 @@ pub fn check(model: &ModelInput, diag: &mut Diagnostics) {
             "a generic model cannot declare version changes (`#[since(..)]`) yet: version a concrete model",
         );
     }
+    // Before a whole-model change the older model says how it was: a field's own change must be
+    // newer (the shapes after the change are walked field by field, those before are the older
+    // model's).
+    let Some(changed) = &model.changed else {
+        return;
+    };
+    let older = |date: &str| date <= changed.date.as_str();
+    for since in model.fields.iter().flat_map(|field| &field.since) {
+        if older(&since.date) {
+            diag.error(
+                since.span,
+                format!(
+                    "the model changed as a whole at `{}` (`changed(..)`): how it was before is the older model's to say; a field's `#[since(..)]` must be newer",
+                    changed.date
+                ),
+            );
+        }
+    }
+    for removed in model.removed.iter().filter(|removed| older(&removed.date)) {
+        diag.error(
+            removed.ident.span(),
+            format!(
+                "the model changed as a whole at `{}` (`changed(..)`): a field it had before then is the older model's; `removed(..)` must be newer",
+                changed.date
+            ),
+        );
+    }
+}
+
+/// The shapes walked field by field (1 to this, each a hidden struct): all of them, but the
+/// oldest when the model changed as a whole (that one is the older model).
+fn field_shapes(model: &ModelInput, dates: &[String]) -> usize {
+    dates.len() - usize::from(model.changed.is_some())
 }
 
 /// The dates the model changed at, newest first, each once.
@@ -48,6 +81,7 @@ fn dates(model: &ModelInput) -> Vec<String> {
         .iter()
         .flat_map(|f| f.since.iter().map(|s| s.date.clone()))
         .chain(model.removed.iter().map(|r| r.date.clone()))
+        .chain(model.changed.iter().map(|c| c.date.clone()))
         .collect();
     dates.sort_unstable_by(|a, b| b.cmp(a));
     dates.dedup();
@@ -237,7 +271,18 @@ fn forward_fn(model: &ModelInput, dates: &[String], shape: usize) -> TokenStream
 pub fn validate_dispatch(model: &ModelInput, newest: TokenStream) -> TokenStream {
     let dates = dates(model);
     let (model_trait, shape_at) = (paths::model(), paths::shape_at());
-    let arms = (1..=dates.len()).map(|shape| {
+    // Before a whole-model change: the older model, read at the same version (its own shapes),
+    // then the user's step to the newest.
+    let chained = model.changed.as_ref().map(|changed| {
+        let (was, forward, forward_model) = (&changed.was, &changed.forward, paths::forward_model());
+        quote_spanned! {forward.span()=>
+            _ => {
+                let old = <#was as #model_trait>::validate_object(object, loc, errors)?;
+                #forward_model(old, #forward, object, loc, errors)
+            }
+        }
+    });
+    let arms = (1..=field_shapes(model, &dates)).map(|shape| {
         let (old_ty, forward) = (
             shape_ident(model, &dates[shape - 1]),
             format_ident!("__forward_{}", shape),
@@ -258,6 +303,7 @@ pub fn validate_dispatch(model: &ModelInput, newest: TokenStream) -> TokenStream
         match #shape_at(&[#(#dates),*]) {
             0 => #newest,
             #(#arms)*
+            #chained
         }
     }
 }
@@ -269,7 +315,12 @@ pub fn schema_dispatch(model: &ModelInput, newest: TokenStream) -> TokenStream {
     let dates = dates(model);
     let (json_schema, shape_at, versioned) = (paths::json_schema(), paths::shape_at(), paths::versioned());
     let (name, name_str) = (&model.name, model.name.to_string());
-    let arms = (1..=dates.len()).map(|shape| {
+    // Before a whole-model change: the older model's schema, at the same version.
+    let chained = model.changed.as_ref().map(|changed| {
+        let was = &changed.was;
+        quote!(_ => <#was as #json_schema>::schema(registry),)
+    });
+    let arms = (1..=field_shapes(model, &dates)).map(|shape| {
         let old_ty = shape_ident(model, &dates[shape - 1]);
         let pattern = match shape == dates.len() {
             true => quote!(_),
@@ -285,6 +336,7 @@ pub fn schema_dispatch(model: &ModelInput, newest: TokenStream) -> TokenStream {
         match #shape_at(&[#(#dates),*]) {
             0 => #newest,
             #(#arms)*
+            #chained
         }
     }}
 }
@@ -320,6 +372,10 @@ fn field_changes(model: &ModelInput, dates: &[String]) -> Vec<TokenStream> {
     for removed in &model.removed {
         let (ty, key) = (&removed.ty, removed.ident.to_string());
         out.push(entry(&removed.date, "Removed", &key, &tokens_text(&quote!(#ty))));
+    }
+    if let Some(changed) = &model.changed {
+        let was = &changed.was;
+        out.push(entry(&changed.date, "Changed", "", &tokens_text(&quote!(#was))));
     }
     out
 }
@@ -363,15 +419,22 @@ pub fn emit(model: &ModelInput) -> TokenStream {
     let name = &model.name;
     // A field-level change or a removal: the same walk; only the names differ.
     let (serde, versioned, shape_at) = (paths::serde(), paths::versioned(), paths::shape_at());
-    let shapes = (1..=dates.len()).map(|shape| shape_struct(model, &dates, shape));
-    let forwards = (1..=dates.len()).map(|shape| forward_fn(model, &dates, shape));
+    let walked = field_shapes(model, &dates);
+    let shapes = (1..=walked).map(|shape| shape_struct(model, &dates, shape));
+    let forwards = (1..=walked).map(|shape| forward_fn(model, &dates, shape));
     let newest = serialize_shape(model, &dates, 0);
-    let arms = (1..=dates.len()).map(|shape| {
+    let arms = (1..=walked).map(|shape| {
         let body = serialize_shape(model, &dates, shape);
         match shape == dates.len() {
             true => quote!(_ => #body),
             false => quote!(#shape => #body),
         }
+    });
+    // Before a whole-model change: the older model the user's step makes, written at the same
+    // version (its own `Serialize`).
+    let chained = model.changed.as_ref().map(|changed| {
+        let backward = &changed.backward;
+        quote_spanned!(backward.span()=> _ => #serde::Serialize::serialize(&#backward(self), serializer),)
     });
     let changes = field_changes(model, &dates);
     let field_change = paths::field_change();
@@ -385,6 +448,7 @@ pub fn emit(model: &ModelInput) -> TokenStream {
                 match #shape_at(<Self as #versioned>::CHANGES) {
                     0 => #newest,
                     #(#arms)*
+                    #chained
                 }
             }
         }

@@ -207,7 +207,9 @@ impl Entry {
             Entry::Field { model, change } => {
                 out.insert("kind".into(), json!(change.kind.as_str()));
                 out.insert("model".into(), json!(model));
-                out.insert("field".into(), json!(change.field));
+                if !change.field.is_empty() {
+                    out.insert("field".into(), json!(change.field));
+                }
                 if !change.was.is_empty() {
                     out.insert("was".into(), json!(change.was));
                 }

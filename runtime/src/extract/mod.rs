@@ -97,4 +97,4 @@ pub(crate) use single::{repeated, single_field, sole_field};
 pub(crate) use state::Shared;
 pub use state::{State, StateMap};
 pub use validation::Validation;
-pub use versioned::forward_field;
+pub use versioned::{forward_field, forward_model};

@@ -56,6 +56,9 @@ pub enum ChangeKind {
     Retyped,
     /// The field's constraints changed (`was_constraints(..)`); `was` lists the old ones.
     Constrained,
+    /// The model changed as a whole (`#[model(changed(..))]`); `was` is the older model, and
+    /// there is no field.
+    Changed,
 }
 
 impl ChangeKind {
@@ -67,6 +70,7 @@ impl ChangeKind {
             ChangeKind::Renamed => "field_renamed",
             ChangeKind::Retyped => "field_retyped",
             ChangeKind::Constrained => "constraints_changed",
+            ChangeKind::Changed => "model_changed",
         }
     }
 }
@@ -79,7 +83,8 @@ pub struct FieldChange {
     pub date: &'static str,
     /// What changed.
     pub kind: ChangeKind,
-    /// The field's JSON key at that version (a removed field's old key).
+    /// The field's JSON key at that version (a removed field's old key; empty for a change of
+    /// the whole model).
     pub field: &'static str,
     /// How it was before: the old key, type or constraints (empty for a field added).
     pub was: &'static str,
@@ -95,6 +100,7 @@ impl FieldChange {
             ChangeKind::Renamed => format!("`{was}` renamed `{field}` in {model}"),
             ChangeKind::Retyped => format!("`{field}` of {model} retyped (was `{was}`)"),
             ChangeKind::Constrained => format!("`{field}` of {model}: constraints changed (were {was})"),
+            ChangeKind::Changed => format!("{model} changed as a whole (was `{was}`)"),
         }
     }
 }
@@ -117,6 +123,7 @@ mod tests {
             change(ChangeKind::Removed, "code", "String"),
             change(ChangeKind::Retyped, "price", "i64"),
             change(ChangeKind::Constrained, "name", "max_length = 20"),
+            change(ChangeKind::Changed, "", "ItemBeforeSplit"),
         ]
         .iter()
         .map(|change| change.describe("Item"))
@@ -129,6 +136,7 @@ mod tests {
                 "`code` removed from Item (was `String`)",
                 "`price` of Item retyped (was `i64`)",
                 "`name` of Item: constraints changed (were max_length = 20)",
+                "Item changed as a whole (was `ItemBeforeSplit`)",
             ]
         );
     }

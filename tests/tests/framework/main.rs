@@ -76,6 +76,7 @@ mod unions;
 mod upload_args;
 mod uploads;
 mod validators;
+mod version_changed;
 mod version_changes;
 mod version_documents;
 mod version_edges;

@@ -344,15 +344,7 @@ fn a_change_at_a_date_that_is_no_version_does_not_build() {
         .build()
         .map(drop)
         .expect_err("an undeclared date");
-    let found: Vec<(String, &str)> = error
-        .errors()
-        .map(|mistake| match (mistake.kind(), mistake.declared()) {
-            (MistakeKind::VersionChange { problem }, Declared::Route { name, .. }) => {
-                (problem.clone(), *name)
-            }
-            other => panic!("{other:?}"),
-        })
-        .collect();
+    let found = change_mistakes(&error);
     assert_eq!(
         found,
         [(
@@ -431,15 +423,7 @@ fn a_bad_date_in_a_model_a_route_only_writes_or_nests_does_not_build() {
         .build()
         .map(drop)
         .expect_err("undeclared dates");
-    let found: Vec<(String, &str)> = error
-        .errors()
-        .map(|mistake| match (mistake.kind(), mistake.declared()) {
-            (MistakeKind::VersionChange { problem }, Declared::Route { name, .. }) => {
-                (problem.clone(), *name)
-            }
-            other => panic!("{other:?}"),
-        })
-        .collect();
+    let found = change_mistakes(&error);
     let problem = |model: &str, date: &str| {
         format!("model `{model}` changes at `{date}`, which is not a version of the app; its versions are 2026-01-15, 2026-03-01")
     };
@@ -483,4 +467,17 @@ fn a_model_a_route_reads_twice_is_one_mistake() {
         .map(drop)
         .expect_err("an undeclared date");
     assert_eq!(error.errors().count(), 1, "{error}");
+}
+
+/// Each mistake of `error` as `(problem, route)`: every one must be a version change at a route.
+fn change_mistakes(error: &ferrapi::BuildError) -> Vec<(String, &'static str)> {
+    error
+        .errors()
+        .map(|mistake| match (mistake.kind(), mistake.declared()) {
+            (MistakeKind::VersionChange { problem }, Declared::Route { name, .. }) => {
+                (problem.clone(), *name)
+            }
+            other => panic!("{other:?}"),
+        })
+        .collect()
 }
