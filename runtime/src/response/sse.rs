@@ -16,7 +16,7 @@
 //!   store nor hold it back); compression layers skip `text/event-stream` (tower-http's default
 //!   predicate does), which would otherwise hold events back in their buffer;
 //! - events made by a route's code in an app with versions are produced at the request's version
-//!   (`versions::carried`), so a versioned model's `json_data` has that version's shape;
+//!   (`versions::Scoped`), so a versioned model's `json_data` has that version's shape;
 //! - an error of the stream ends the response like a streamed body's (logged, connection closed).
 
 use std::borrow::Cow;
@@ -36,7 +36,7 @@ use tokio::time::{Instant, Sleep};
 use super::body::{Body, BoxError};
 use super::stream::stream_failed;
 use super::{IntoResponse, Response};
-use crate::versions::carried;
+use crate::versions::{current, Scoped};
 
 const TEXT_EVENT_STREAM: HeaderValue = HeaderValue::from_static("text/event-stream");
 
@@ -215,10 +215,14 @@ impl Sse {
         E: Into<BoxError>,
     {
         let stream = futures_util::StreamExt::map(stream, |item| item.map_err(Into::into));
+        // Made by a route's code in an app with versions: its events are produced at the
+        // request's version (a model's `json_data` in that version's shape).
+        let stream: EventStream = match current() {
+            None => Box::pin(stream),
+            Some(at) => Box::pin(Scoped::new(at, stream)),
+        };
         Sse {
-            // Made by a route's code in an app with versions: its events are produced at the
-            // request's version (a model's `json_data` in that version's shape).
-            stream: Box::pin(carried(stream)),
+            stream,
             keep_alive: None,
         }
     }

@@ -13,7 +13,7 @@
 //!   `Content-Length` (and HEAD keeps it), and a stream that gives more or fewer bytes than that is
 //!   an error, as above; without one the answer is chunked (HTTP/1.1);
 //! - a stream made by a route's code in an app with versions is polled at the request's version
-//!   (`versions::carried`): a versioned model it writes takes that version's shape, as the
+//!   (`versions::Scoped`): a versioned model it writes takes that version's shape, as the
 //!   handler's own answer does;
 //! - the adapters are the ecosystem's: tokio-util's `ReaderStream` for readers, http-body-util's
 //!   `StreamBody` for streams; the only body of ours is the length check ([`Exact`]).
@@ -33,7 +33,7 @@ use tokio_util::io::ReaderStream;
 
 use super::body::{Body, BodyError, BoxError};
 use super::{IntoResponse, Response};
-use crate::versions::carried;
+use crate::versions::{current, Scoped};
 
 /// The size of the chunks read from a reader: large enough that a chunk costs little per byte,
 /// small enough that a slow client holds little memory.
@@ -55,8 +55,12 @@ impl Body {
             Err(error) => Err(stream_failed(error.into())),
         });
         // Made by a route's code in an app with versions: its chunks are produced at the
-        // request's version, so a versioned model in them is written in that version's shape.
-        Body::new(StreamBody::new(carried(frames)))
+        // request's version, so a versioned model in them is written in that version's shape
+        // (chosen here, once: a stream made outside a version is polled as it is).
+        match current() {
+            None => Body::new(StreamBody::new(frames)),
+            Some(at) => Body::new(StreamBody::new(Scoped::new(at, frames))),
+        }
     }
 
     /// A body read from `reader` in chunks of 64 KiB, as the client takes them (see

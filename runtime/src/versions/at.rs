@@ -11,8 +11,9 @@
 //! - an app without versions never sets it: [`scoped`] with `None` is the closure, and a model
 //!   without changes never reads it;
 //! - a response body streamed after the handler returned (`StreamingResponse`, `Sse`) carries
-//!   the version it was made at ([`Scoped`] as a stream): each of its items is produced, and its
-//!   models written, at that version, as the handler's own answer is;
+//!   the version it was made at ([`Scoped`] as a stream, chosen when the body is made, so a
+//!   stream made outside a version is polled as it is, without a test per item): each of its
+//!   items is produced, and its models written, at that version, as the handler's own answer is;
 //! - where it is not set (a task the handler spawned, a background task), a model is read and
 //!   written in its newest shape.
 
@@ -22,7 +23,6 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use futures_core::Stream;
-use futures_util::future::Either;
 
 thread_local! {
     static AT: Cell<Option<&'static str>> = const { Cell::new(None) };
@@ -99,15 +99,6 @@ impl<S: Stream> Stream for Scoped<S> {
     }
 }
 
-/// `stream`, its items produced at the version the thread serves when it is made (a streamed
-/// answer made by a route's code), or as it is outside a request's version.
-pub(crate) fn carried<S: Stream>(stream: S) -> Either<S, Scoped<S>> {
-    match current() {
-        None => Either::Left(stream),
-        Some(at) => Either::Right(Scoped::new(at, stream)),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -128,10 +119,9 @@ mod tests {
     async fn a_stream_made_at_a_version_yields_at_it_whenever_it_is_polled() {
         use futures_util::StreamExt;
         let seen = || futures_util::stream::iter(0..2).map(|_| current());
-        let made_at = scoped(Some("2026-01-15"), || carried(seen()));
-        let plain = carried(seen());
+        let made_at = Scoped::new("2026-01-15", seen());
         assert_eq!(made_at.collect::<Vec<_>>().await, [Some("2026-01-15"); 2]);
-        assert_eq!(plain.collect::<Vec<_>>().await, [None, None]);
+        assert_eq!(seen().collect::<Vec<_>>().await, [None, None]);
         assert_eq!(current(), None);
     }
 

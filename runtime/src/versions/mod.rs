@@ -37,7 +37,7 @@ mod tags;
 
 pub use argument::{ApiVersion, VersionSource};
 pub use at::current;
-pub(crate) use at::{carried, scoped, Scoped};
+pub(crate) use at::{scoped, Scoped};
 pub use changes::{shape_at, ChangeKind, FieldChange, Versioned};
 pub(crate) use chosen::{routed_path, Chosen, Echo, VersionSet};
 pub use declare::Versions;
