@@ -23,6 +23,7 @@ use hyper::header::HOST;
 use hyper::http::request::Parts;
 use hyper::{Method, Version};
 
+use crate::logging::SpanSink;
 use crate::metrics::MethodLabel;
 use crate::trace::{
     Attribute, AttributeValue, SpanExporter, SpanKind, SpanRecord, SpanStatus, TraceIds, Tracer,
@@ -33,8 +34,8 @@ static X_FORWARDED_FOR: hyper::header::HeaderName = hyper::header::HeaderName::f
 
 /// What a sampled request's span keeps of its head until it is answered.
 pub(crate) struct SpanStart {
-    exporter: Arc<dyn SpanExporter>,
-    resource: Arc<crate::trace::Resource>,
+    /// Where its span goes, and the spans its route opens (`logging::SpanSink`).
+    sink: SpanSink,
     version: Version,
     path: String,
     /// `server.address` and `server.port`, from `Host` (or the HTTP/2 authority).
@@ -62,13 +63,18 @@ impl SpanStart {
             .and_then(|host| host.to_str().ok())
             .or_else(|| request.uri.authority().map(|a| a.as_str()));
         Box::new(SpanStart {
-            exporter: exporter.clone(),
-            resource: tracer.resource().clone(),
+            sink: SpanSink::new(exporter, tracer.resource()),
             version: request.version,
             path: request.uri.path().to_owned(),
             server: authority.and_then(split_authority),
             client: client_address(request, tracer.trusted_proxies()),
         })
+    }
+
+    /// Where the request's spans go: the request scope hands it to the log, which exports the
+    /// route's own spans there (`logging/route_span.rs`).
+    pub(crate) fn sink(&self) -> &SpanSink {
+        &self.sink
     }
 
     /// Finish the span: the request was answered with `status` after `elapsed`, by the route of
@@ -129,7 +135,7 @@ impl SpanStart {
         } else {
             SpanStatus::Unset
         };
-        self.exporter.export(SpanRecord {
+        self.sink.export(SpanRecord {
             trace_id: trace.trace_id,
             span_id: trace.span_id,
             parent_span_id: trace.parent_span_id,
@@ -140,7 +146,7 @@ impl SpanStart {
             end,
             attributes,
             status,
-            resource: self.resource,
+            resource: self.sink.resource().clone(),
         });
     }
 }
