@@ -24,13 +24,17 @@ use ferrapi::streaming::{Event as SseEvent, LastEventId, Sse};
 use ferrapi_client::opentelemetry::context::FutureExt as _;
 use ferrapi_client::opentelemetry::trace::{SpanKind, Status, TraceContextExt, Tracer, TracerProvider as _};
 use ferrapi_client::opentelemetry::{global, Context, KeyValue, Value as OtelValue};
-use ferrapi_client::{CallOptions, Client, Decode, Error, EventStream, Incoming, Method, Raw, RetryPolicy};
+use ferrapi_client::{CallOptions, Client, Method, Raw, RetryPolicy};
 use ferrapi_tests::app::spawn;
 use futures_util::StreamExt as _;
 use opentelemetry_sdk::metrics::data::{AggregatedMetrics, MetricData};
 use opentelemetry_sdk::metrics::{InMemoryMetricExporter, PeriodicReader, SdkMeterProvider};
 use opentelemetry_sdk::propagation::TraceContextPropagator;
 use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider, SpanData};
+
+#[path = "support/ticks.rs"]
+mod sse_ticks;
+use sse_ticks::{paced_after, Ticks};
 
 /// The test binary's SDK: its span exporter and meter provider (with its metric exporter).
 struct Sdk {
@@ -99,16 +103,7 @@ async fn flaky(
 async fn ticks(seen: State<Arc<Seen>>, last: LastEventId, traceparent: Header<Option<String>>) -> Sse {
     seen.parents.lock().unwrap().push(traceparent.0);
     let connection = seen.attempts.fetch_add(1, Ordering::SeqCst);
-    let first = last
-        .as_deref()
-        .and_then(|id| id.parse::<u64>().ok())
-        .map_or(1, |id| id + 1);
-    // Each event after a pause, so the one before the cut is on the wire when it comes.
-    let paced = futures_util::stream::iter(first..first + 2).then(|n| async move {
-        tokio::time::sleep(Duration::from_millis(10)).await;
-        n
-    });
-    Sse::new(paced.map(move |n| {
+    Sse::new(paced_after(last.as_deref(), 2).map(move |n| {
         if connection == 0 && n == 2 {
             return Err("cut");
         }
@@ -117,20 +112,6 @@ async fn ticks(seen: State<Arc<Seen>>, last: LastEventId, traceparent: Header<Op
             .retry(Duration::from_millis(20))
             .data(json!({ "n": n }).to_string()))
     }))
-}
-
-/// A tick's data.
-#[derive(serde::Deserialize, Debug, PartialEq)]
-struct Tick {
-    n: u64,
-}
-
-struct Ticks(EventStream<Tick>);
-
-impl Decode for Ticks {
-    async fn decode(incoming: &mut Incoming) -> Result<Self, Error> {
-        Ok(Ticks(incoming.event_stream()))
-    }
 }
 
 async fn served(seen: &Arc<Seen>) -> SocketAddr {
@@ -185,6 +166,34 @@ fn int(span: &SpanData, key: &str) -> Option<i64> {
         Some(OtelValue::I64(i)) => Some(*i),
         _ => None,
     }
+}
+
+/// The two spans of trace `cx`'s, both named `name`: a call's, a child of `cx`, and the client
+/// span under it of the call's first resend (`http.request.resend_count` 1: a retry, a
+/// reconnection).
+fn call_and_resend(cx: &Context, name: &str) -> (SpanData, SpanData) {
+    let spans = spans_of(cx);
+    assert_eq!(spans.len(), 2, "the call's and its resend's: {spans:?}");
+    let mut call = None;
+    let mut resend = None;
+    for span in spans {
+        match int(&span, "http.request.resend_count") {
+            None => call = Some(span),
+            Some(1) => resend = Some(span),
+            Some(other) => panic!("resend count {other}: {span:?}"),
+        }
+    }
+    let (call, resend) = (call.expect("the call's span"), resend.expect("the resend's"));
+    assert_eq!(call.name, name);
+    assert_eq!(resend.name, name);
+    assert_eq!(resend.span_kind, SpanKind::Client);
+    assert_eq!(call.parent_span_id, cx.span().span_context().span_id());
+    assert_eq!(
+        resend.parent_span_id,
+        call.span_context.span_id(),
+        "the resend is under the call"
+    );
+    (call, resend)
 }
 
 /// `00-{trace}-{span}-01` of `span`.
@@ -259,25 +268,8 @@ async fn a_retry_is_a_child_span_of_the_call_and_each_attempt_a_point() {
         .await
         .unwrap();
     assert_eq!(answer.status(), 200, "retried after the 503");
-    let spans = spans_of(&cx);
-    assert_eq!(spans.len(), 2, "{spans:?}");
-    let call = spans
-        .iter()
-        .find(|s| int(s, "http.request.resend_count").is_none())
-        .unwrap();
-    let retry = spans
-        .iter()
-        .find(|s| int(s, "http.request.resend_count") == Some(1))
-        .unwrap();
-    assert_eq!(call.name, "GET /flaky");
-    assert_eq!(retry.name, "GET /flaky");
-    assert_eq!(retry.span_kind, SpanKind::Client);
-    assert_eq!(call.parent_span_id, cx.span().span_context().span_id());
-    assert_eq!(
-        retry.parent_span_id,
-        call.span_context.span_id(),
-        "the retry is under the call"
-    );
+    let (call, retry) = call_and_resend(&cx, "GET /flaky");
+    let (call, retry) = (&call, &retry);
     assert_eq!(
         int(call, "http.response.status_code"),
         Some(200),
@@ -358,25 +350,8 @@ async fn an_event_streams_reconnection_is_a_child_span_of_the_call() {
         .collect()
         .await;
     assert_eq!(ticks, [1, 2, 3], "resumed after the cut");
-    let spans = spans_of(&cx);
-    assert_eq!(spans.len(), 2, "the call's and its reconnection's: {spans:?}");
-    let call = spans
-        .iter()
-        .find(|s| int(s, "http.request.resend_count").is_none())
-        .unwrap();
-    let reconnection = spans
-        .iter()
-        .find(|s| int(s, "http.request.resend_count") == Some(1))
-        .unwrap();
-    assert_eq!(call.name, "GET /ticks");
-    assert_eq!(call.parent_span_id, cx.span().span_context().span_id());
-    assert_eq!(reconnection.name, "GET /ticks");
-    assert_eq!(reconnection.span_kind, SpanKind::Client);
-    assert_eq!(
-        reconnection.parent_span_id,
-        call.span_context.span_id(),
-        "the reconnection is under the call"
-    );
+    let (call, reconnection) = call_and_resend(&cx, "GET /ticks");
+    let (call, reconnection) = (&call, &reconnection);
     assert_eq!(int(reconnection, "http.response.status_code"), Some(200));
     assert_eq!(
         string(reconnection, "url.full"),

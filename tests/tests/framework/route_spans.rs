@@ -9,41 +9,41 @@
 //! the receiver takes its last export.
 
 use std::process::Command;
+use std::time::Duration;
 
-use ferrapi_tests::client::send;
+use ferrapi_tests::client::{send, Reply};
 use ferrapi_tests::log_process::LogProcess;
-use ferrapi_tests::otlp::{hex, int, receiver, string, SpanKind};
+use ferrapi_tests::otlp::{hex, int, receiver, string, Received, SpanKind};
 
 const TRACE: &str = "4bf92f3577b34da6a3ce929d0e0e4736";
 const PARENT: &str = "00f067aa0ba902b7";
 
-/// `trace-server` with sampler `sampler`, exporting to `endpoint`, in text lines.
-fn start(sampler: &str, endpoint: &str) -> LogProcess {
+/// A receiver, `trace-server` with sampler `sampler` exporting to it (text lines), and the
+/// answer to `GET /nested?id={id}` sent in the caller's trace.
+async fn nested(sampler: &str, id: i64) -> (Received, LogProcess, Reply) {
+    let (receiver_addr, received) = receiver(Duration::ZERO).await;
     let mut command = Command::new(env!("CARGO_BIN_EXE_trace-server"));
     command
         .arg("text")
         .env("OTEL_TRACES_SAMPLER", sampler)
-        .env("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", endpoint)
+        .env(
+            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+            format!("http://{receiver_addr}/v1/traces"),
+        )
         .env("OTEL_BSP_SCHEDULE_DELAY", "50")
         .env_remove("OTEL_EXPORTER_OTLP_ENDPOINT")
         .env_remove("OTEL_PROPAGATORS");
-    LogProcess::start(command)
+    let server = LogProcess::start(command);
+    let parent = format!("00-{TRACE}-{PARENT}-01");
+    let path = format!("/nested?id={id}");
+    let reply = send(server.addrs[0], "GET", &path, &[("traceparent", &parent)], None).await;
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    (received, server, reply)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_routes_spans_nest_under_the_requests_span() {
-    let (receiver_addr, received) = receiver(std::time::Duration::ZERO).await;
-    let mut server = start("always_on", &format!("http://{receiver_addr}/v1/traces"));
-    let parent = format!("00-{TRACE}-{PARENT}-01");
-    let reply = send(
-        server.addrs[0],
-        "GET",
-        "/nested?id=21",
-        &[("traceparent", &parent)],
-        None,
-    )
-    .await;
-    assert_eq!(reply.status, 200, "{}", reply.text());
+    let (received, mut server, reply) = nested("always_on", 21).await;
     assert_eq!(reply.json()["even"], true);
     assert!(server.stop(), "the server stops, its exporter drained");
     let spans: Vec<_> = received.spans().into_iter().map(|(_, span)| span).collect();
@@ -97,18 +97,7 @@ async fn a_routes_spans_nest_under_the_requests_span() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unsampled_request_exports_nothing() {
-    let (receiver_addr, received) = receiver(std::time::Duration::ZERO).await;
-    let mut server = start("always_off", &format!("http://{receiver_addr}/v1/traces"));
-    let parent = format!("00-{TRACE}-{PARENT}-01");
-    let reply = send(
-        server.addrs[0],
-        "GET",
-        "/nested?id=4",
-        &[("traceparent", &parent)],
-        None,
-    )
-    .await;
-    assert_eq!(reply.status, 200, "{}", reply.text());
+    let (received, mut server, reply) = nested("always_off", 4).await;
     let answered = reply.header("traceparent").expect("the answer's traceparent");
     let request_span = answered.split('-').nth(2).expect("a span id").to_owned();
     let line = server.line_with("the inner span's own event");
