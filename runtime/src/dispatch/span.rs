@@ -23,19 +23,16 @@ use hyper::header::HOST;
 use hyper::http::request::Parts;
 use hyper::{Method, Version};
 
-use crate::logging::SpanSink;
 use crate::metrics::MethodLabel;
-use crate::trace::{
-    Attribute, AttributeValue, SpanExporter, SpanKind, SpanRecord, SpanStatus, TraceIds, Tracer,
-};
+use crate::trace::{Attribute, AttributeValue, SpanKind, SpanRecord, SpanSink, SpanStatus, TraceIds, Tracer};
 
 /// `X-Forwarded-For`, read when the app trusts proxies.
 static X_FORWARDED_FOR: hyper::header::HeaderName = hyper::header::HeaderName::from_static("x-forwarded-for");
 
 /// What a sampled request's span keeps of its head until it is answered.
 pub(crate) struct SpanStart {
-    /// Where its span goes, and the spans its route opens (`logging::SpanSink`).
-    sink: SpanSink,
+    /// Where its span goes, and the spans its route opens (the app's, shared).
+    sink: Arc<SpanSink>,
     version: Version,
     path: String,
     /// `server.address` and `server.port`, from `Host` (or the HTTP/2 authority).
@@ -48,22 +45,22 @@ impl SpanStart {
     /// app has an exporter.
     #[inline]
     pub(crate) fn of(tracer: &Tracer, trace: &TraceIds, request: &Parts) -> Option<Box<SpanStart>> {
-        match tracer.exporter() {
-            Some(exporter) if trace.is_sampled() => Some(Self::read(tracer, exporter, request)),
+        match tracer.sink() {
+            Some(sink) if trace.is_sampled() => Some(Self::read(tracer, sink, request)),
             _ => None,
         }
     }
 
     #[cold]
     #[inline(never)]
-    fn read(tracer: &Tracer, exporter: &Arc<dyn SpanExporter>, request: &Parts) -> Box<SpanStart> {
+    fn read(tracer: &Tracer, sink: &Arc<SpanSink>, request: &Parts) -> Box<SpanStart> {
         let authority = request
             .headers
             .get(HOST)
             .and_then(|host| host.to_str().ok())
             .or_else(|| request.uri.authority().map(|a| a.as_str()));
         Box::new(SpanStart {
-            sink: SpanSink::new(exporter, tracer.resource()),
+            sink: sink.clone(),
             version: request.version,
             path: request.uri.path().to_owned(),
             server: authority.and_then(split_authority),
@@ -73,7 +70,7 @@ impl SpanStart {
 
     /// Where the request's spans go: the request scope hands it to the log, which exports the
     /// route's own spans there (`logging/route_span.rs`).
-    pub(crate) fn sink(&self) -> &SpanSink {
+    pub(crate) fn sink(&self) -> &Arc<SpanSink> {
         &self.sink
     }
 

@@ -29,7 +29,7 @@ use std::time::Duration;
 
 use tracing_subscriber::filter::Targets;
 
-use crate::trace::TraceIds;
+use crate::trace::{SpanSink, TraceIds};
 
 pub(crate) mod clock;
 mod format;
@@ -40,7 +40,6 @@ mod subscriber;
 use format::{json_string, line_start, Style};
 pub(crate) use format::{AccessLine, ACCESS_TARGET, REQUEST_TARGET};
 pub use format::{LogFormat, MAX_VALUE_BYTES};
-pub(crate) use route_span::SpanSink;
 use sink::Sink;
 use subscriber::Logger;
 
@@ -241,7 +240,11 @@ pub(crate) struct RequestScope {
 /// inside one: kept beside the ids, they made this function too big to inline, and an app that
 /// does not trace paid ≈ 60 instructions per request for the call (callgrind `GET /item/42`).
 #[inline]
-pub(crate) fn enter_request(id: &[u8], trace: Option<&TraceIds>, sink: Option<&SpanSink>) -> RequestScope {
+pub(crate) fn enter_request(
+    id: &[u8],
+    trace: Option<&TraceIds>,
+    sink: Option<&Arc<SpanSink>>,
+) -> RequestScope {
     let scope = subscriber::REQUEST_IDS.with(|ids| {
         let mut ids = ids.borrow_mut();
         let (stack, current, traced_now) = &mut *ids;

@@ -1,7 +1,8 @@
 //! A route's own `tracing` spans as OpenTelemetry spans (issue 45, item 2): the bridge between
-//! the subscriber's span table (`subscriber.rs`) and the app's [`SpanExporter`], the one the
-//! request's server span goes to. No `tracing-opentelemetry`: this subscriber keeps the open spans
-//! already, so an exported span is one more field of a slot, filled only in a sampled request.
+//! the subscriber's span table (`subscriber.rs`) and the app's span sink (its exporter, the one
+//! the request's server span goes to, and its resource; `trace::SpanSink`, one `Arc` per app).
+//! No `tracing-opentelemetry`: this subscriber keeps the open spans already, so an exported span
+//! is one more field of a slot, filled only in a sampled request.
 //!
 //! Rules enforced here:
 //! - a span is exported only when it is opened inside one that is (its `tracing` parent), or
@@ -15,7 +16,8 @@
 //!   [`MAX_VALUE_BYTES`] (whole characters): it may be a client's;
 //! - it starts when it is opened and ends when it is closed (its last handle dropped, which
 //!   comes after its children's), both on the wall clock; it is handed to the exporter there,
-//!   on the thread that closed it (an exporter queues and returns, see [`SpanExporter`]).
+//!   on the thread that closed it (an exporter queues and returns, see
+//!   [`SpanExporter`](crate::trace::SpanExporter)).
 
 use std::fmt::{self, Write as _};
 use std::sync::Arc;
@@ -25,41 +27,12 @@ use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Record};
 
 use super::format::{Prefix, MAX_VALUE_BYTES};
-use crate::trace::{
-    Attribute, AttributeValue, Resource, SpanExporter, SpanId, SpanKind, SpanRecord, SpanStatus, TraceIds,
-};
-
-/// Where a request's spans go: the app's exporter, and the process's attributes.
-#[derive(Clone)]
-pub(crate) struct SpanSink {
-    exporter: Arc<dyn SpanExporter>,
-    resource: Arc<Resource>,
-}
-
-impl SpanSink {
-    /// The sink of an exporter and a resource (a sampled request's, `dispatch/span.rs`).
-    pub(crate) fn new(exporter: &Arc<dyn SpanExporter>, resource: &Arc<Resource>) -> Self {
-        SpanSink {
-            exporter: exporter.clone(),
-            resource: resource.clone(),
-        }
-    }
-
-    /// Hand `span` to the exporter.
-    pub(crate) fn export(&self, span: SpanRecord) {
-        self.exporter.export(span);
-    }
-
-    /// The process's attributes.
-    pub(crate) fn resource(&self) -> &Arc<Resource> {
-        &self.resource
-    }
-}
+use crate::trace::{Attribute, AttributeValue, SpanId, SpanKind, SpanRecord, SpanSink, SpanStatus, TraceIds};
 
 /// A route's span being recorded: kept in its slot of the subscriber's table while it is open.
 pub(super) struct RouteSpan {
     ids: TraceIds,
-    sink: SpanSink,
+    sink: Arc<SpanSink>,
     name: &'static str,
     start: SystemTime,
     attributes: Vec<Attribute>,
@@ -69,7 +42,7 @@ impl RouteSpan {
     /// The span `attrs` opens, a child of the span (the request's or a route's) of `parent`.
     #[cold]
     #[inline(never)]
-    pub(super) fn start(parent: &TraceIds, sink: SpanSink, attrs: &Attributes<'_>) -> Box<RouteSpan> {
+    pub(super) fn start(parent: &TraceIds, sink: Arc<SpanSink>, attrs: &Attributes<'_>) -> Box<RouteSpan> {
         let mut span = Box::new(RouteSpan {
             ids: TraceIds {
                 trace_id: parent.trace_id,
@@ -93,7 +66,7 @@ impl RouteSpan {
     }
 
     /// Where it goes, which its children share.
-    pub(super) fn sink(&self) -> &SpanSink {
+    pub(super) fn sink(&self) -> &Arc<SpanSink> {
         &self.sink
     }
 
@@ -114,8 +87,7 @@ impl RouteSpan {
             start,
             attributes,
         } = self;
-        let SpanSink { exporter, resource } = sink;
-        exporter.export(SpanRecord {
+        sink.export(SpanRecord {
             trace_id: ids.trace_id,
             span_id: ids.span_id,
             parent_span_id: ids.parent_span_id,
@@ -126,7 +98,7 @@ impl RouteSpan {
             end: end.max(start),
             attributes,
             status: SpanStatus::Unset,
-            resource,
+            resource: sink.resource().clone(),
         });
     }
 }
@@ -188,7 +160,7 @@ mod tests {
     use super::*;
     use std::sync::Mutex;
 
-    use crate::trace::TraceId;
+    use crate::trace::{Resource, SpanExporter, TraceId};
 
     /// A subscriber that hands each new span's attributes to a [`RouteSpan`], and its records.
     struct Probe(Mutex<Option<Box<RouteSpan>>>, Arc<Mutex<Vec<SpanRecord>>>);
@@ -208,7 +180,7 @@ mod tests {
                 parent_span_id: None,
                 flags: 1,
             };
-            let sink = SpanSink::new(&exporter, &Arc::new(Resource::new("probe")));
+            let sink = Arc::new(SpanSink::new(exporter, Arc::new(Resource::new("probe"))));
             *self.0.lock().unwrap() = Some(RouteSpan::start(&parent, sink, attrs));
             tracing::span::Id::from_u64(1)
         }

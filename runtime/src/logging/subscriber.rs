@@ -37,9 +37,9 @@ use super::format::{
     access, access_bound, json_cut_note, line_start, request_id, trace_ids, AccessLine, Fields, LogFormat,
     Style, ACCESS_TARGET,
 };
-use super::route_span::{RouteSpan, SpanSink};
+use super::route_span::RouteSpan;
 use super::sink::Sink;
-use crate::trace::TraceIds;
+use crate::trace::{SpanSink, TraceIds};
 
 /// The subscriber.
 pub(crate) struct Logger {
@@ -96,14 +96,14 @@ thread_local! {
 /// when it is sampled and the app exports (`route_span.rs`).
 struct InTrace {
     ids: TraceIds,
-    sink: Option<SpanSink>,
+    sink: Option<Arc<SpanSink>>,
 }
 
 /// A request scope with trace context `trace` (or inside one that has) is entered: `trace` is
 /// the thread's now, the outer one kept (out of line: only apps that trace come here). `sink`:
 /// the request is sampled, its spans go there.
 #[inline(never)]
-pub(super) fn enter_trace(trace: Option<TraceIds>, sink: Option<&SpanSink>) {
+pub(super) fn enter_trace(trace: Option<TraceIds>, sink: Option<&Arc<SpanSink>>) {
     let trace = trace.map(|ids| InTrace {
         ids,
         sink: sink.cloned(),
@@ -118,7 +118,7 @@ pub(super) fn enter_trace(trace: Option<TraceIds>, sink: Option<&SpanSink>) {
 /// The ids and sink of the request handled on this thread, when it is sampled and its spans are
 /// exported: the one check a span opened in any other request costs.
 #[inline]
-fn sampled_request() -> Option<(TraceIds, SpanSink)> {
+fn sampled_request() -> Option<(TraceIds, Arc<SpanSink>)> {
     REQUEST_TRACES.with(|traces| {
         let traces = traces.try_borrow().ok()?;
         let trace = traces.0.as_ref()?;
