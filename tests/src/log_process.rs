@@ -102,6 +102,22 @@ impl LogProcess {
     }
 }
 
+impl LogProcess {
+    /// Close its standard input and wait up to 10 s for it to stop on its own (a server drains,
+    /// an exporter sends what it queued); true when it did.
+    pub fn stop(&mut self) -> bool {
+        drop(self.child.stdin.take());
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        false
+    }
+}
+
 impl Drop for LogProcess {
     fn drop(&mut self) {
         let _ = self.child.kill();

@@ -241,7 +241,10 @@ impl Client {
             };
             #[cfg(feature = "otel")]
             let traced = span.attempt(retry, &mut request.headers, &request.target, &options.query);
-            let resume = options.resumable.then(|| self.resume(&request)).transpose()?;
+            let resume = options
+                .resumable
+                .then(|| self.resume(&request, &options.query, span))
+                .transpose()?;
             let answered = self.attempt::<R>(request, resume, timeout, sent.clone());
             match answered.await {
                 Ok(answer) => {
@@ -337,14 +340,23 @@ impl Client {
             .map_err(|error| ErrorKind::InvalidRequest(format!("the request's URL: {error}")).into())
     }
 
-    /// What a stream needs to send `request` again.
-    fn resume(&self, request: &RequestBuilder) -> Result<Resume, Error> {
+    /// What a stream needs to send `request` again: with `otel`, as spans under the call's
+    /// (`span`; `added`, the query parameters the call added, redacted in their `url.full`).
+    #[cfg_attr(not(feature = "otel"), allow(unused_variables))]
+    fn resume(
+        &self,
+        request: &RequestBuilder,
+        added: &[(String, String)],
+        span: &Span<'_>,
+    ) -> Result<Resume, Error> {
         Ok(Resume {
             carrier: self.inner.carrier.clone(),
             method: request.method.clone(),
             uri: self.uri(request.target.clone())?,
             headers: request.headers.clone(),
             body: Bytes::copy_from_slice(request.body.as_bytes().unwrap_or_default()),
+            #[cfg(feature = "otel")]
+            spans: span.reconnections(&request.target, added),
         })
     }
 }

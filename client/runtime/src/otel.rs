@@ -12,6 +12,10 @@
 //!   and `url.template`);
 //! - the first attempt is the call's span; each retry is a child span of it, with
 //!   `http.request.resend_count`, and its request carries the retry span's `traceparent`;
+//! - so is each reconnection of the event stream a call answers ([`Reconnections`]): a child
+//!   span of the call's, its `http.request.resend_count` the reconnection's number in the stream
+//!   (1 for the first), its request carrying its `traceparent`, ended when its answer's head
+//!   comes (or it fails), a point of the histogram like any attempt;
 //! - `url.full` has no user information and no value of a query parameter the call added
 //!   ([`CallOptions::query`](crate::CallOptions::query), where an API key goes) or that the
 //!   conventions name as secret: a credential never reaches a collector;
@@ -229,6 +233,68 @@ impl<'a> CallSpan<'a> {
             }
         }
         span.end();
+    }
+}
+
+/// What the reconnections of an event stream need of the call that opened it: its span's
+/// context (their parent), what names and describes it, the instruments. Made only for a call
+/// that keeps what a reconnection needs (`CallOptions::resumable`).
+#[derive(Clone)]
+pub(crate) struct Reconnections {
+    instruments: Instruments,
+    method: &'static str,
+    original: Option<String>,
+    template: Option<&'static str>,
+    cx: Context,
+    /// The request's path and query, for `url.full`.
+    target: String,
+    /// The names of the query parameters the call added (their values redacted in `url.full`;
+    /// the values are not kept).
+    added: Vec<(String, String)>,
+}
+
+impl CallSpan<'_> {
+    /// What the reconnections of the stream this call answers need to be spans under it;
+    /// `target` and `added` as [`attempt`](Self::attempt) takes them.
+    pub(crate) fn reconnections(&self, target: &str, added: &[(String, String)]) -> Reconnections {
+        Reconnections {
+            instruments: self.instruments.clone(),
+            method: self.method,
+            original: self.original.clone(),
+            template: self.template,
+            cx: self.cx.clone(),
+            target: target.to_owned(),
+            added: added
+                .iter()
+                .map(|(name, _)| (name.clone(), String::new()))
+                .collect(),
+        }
+    }
+}
+
+impl Reconnections {
+    /// The call, as its attempts see it.
+    fn call(&self) -> CallSpan<'_> {
+        CallSpan {
+            instruments: &self.instruments,
+            method: self.method,
+            original: self.original.clone(),
+            template: self.template,
+            cx: self.cx.clone(),
+            recording: false,
+        }
+    }
+
+    /// Reconnection `count` (1 for the first) is sent: its span, a child of the call's, whose
+    /// trace context is written into `headers` (a retry's, with `count` as its resend count).
+    pub(crate) fn attempt(&self, count: u32, headers: &mut HeaderMap) -> Attempt {
+        self.call()
+            .attempt(count.max(1), headers, &self.target, &self.added)
+    }
+
+    /// The reconnection `attempt` ended with `outcome`: its point, its span ended.
+    pub(crate) fn attempted(&self, attempt: Attempt, outcome: Outcome<'_>) {
+        self.call().attempted(attempt, outcome);
     }
 }
 

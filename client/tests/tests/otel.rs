@@ -3,8 +3,9 @@
 //! SDK got): a call's span is named `{method} {route template}`, of kind client, a child of the
 //! current context, with the stable HTTP client attributes (the query's added and secret values
 //! redacted in `url.full`); the `traceparent` the server receives is that span's; a retried call's
-//! retry is a child span whose `traceparent` the retry carries; a call that gets no answer is an
-//! error span; each attempt is a point of `http.client.request.duration`.
+//! retry is a child span whose `traceparent` the retry carries; so is each reconnection of an
+//! event stream; a call that gets no answer is an error span; each attempt is a point of
+//! `http.client.request.duration`.
 //!
 //! One SDK per test binary (the providers are global): each test runs under its own parent span
 //! and server, and reads only its trace and its server's port.
@@ -19,15 +20,21 @@ use std::time::Duration;
 
 use ferrapi::http::header::{HeaderName, HeaderValue};
 use ferrapi::prelude::*;
+use ferrapi::streaming::{Event as SseEvent, LastEventId, Sse};
 use ferrapi_client::opentelemetry::context::FutureExt as _;
 use ferrapi_client::opentelemetry::trace::{SpanKind, Status, TraceContextExt, Tracer, TracerProvider as _};
 use ferrapi_client::opentelemetry::{global, Context, KeyValue, Value as OtelValue};
 use ferrapi_client::{CallOptions, Client, Method, Raw, RetryPolicy};
 use ferrapi_tests::app::spawn;
+use futures_util::StreamExt as _;
 use opentelemetry_sdk::metrics::data::{AggregatedMetrics, MetricData};
 use opentelemetry_sdk::metrics::{InMemoryMetricExporter, PeriodicReader, SdkMeterProvider};
 use opentelemetry_sdk::propagation::TraceContextPropagator;
 use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider, SpanData};
+
+#[path = "support/ticks.rs"]
+mod sse_ticks;
+use sse_ticks::{paced_after, Ticks};
 
 /// The test binary's SDK: its span exporter and meter provider (with its metric exporter).
 struct Sdk {
@@ -91,8 +98,24 @@ async fn flaky(
     Ok(Json(json!({})))
 }
 
+/// Two events numbered from `Last-Event-ID` on; the first connection breaks after one.
+#[get("/ticks")]
+async fn ticks(seen: State<Arc<Seen>>, last: LastEventId, traceparent: Header<Option<String>>) -> Sse {
+    seen.parents.lock().unwrap().push(traceparent.0);
+    let connection = seen.attempts.fetch_add(1, Ordering::SeqCst);
+    Sse::new(paced_after(last.as_deref(), 2).map(move |n| {
+        if connection == 0 && n == 2 {
+            return Err("cut");
+        }
+        Ok(SseEvent::default()
+            .id(n.to_string())
+            .retry(Duration::from_millis(20))
+            .data(json!({ "n": n }).to_string()))
+    }))
+}
+
 async fn served(seen: &Arc<Seen>) -> SocketAddr {
-    spawn(App::new().state(seen.clone()).routes(routes![item, flaky])).await
+    spawn(App::new().state(seen.clone()).routes(routes![item, flaky, ticks])).await
 }
 
 /// A client of `addr`, built after the SDK is installed (it takes the global providers then).
@@ -143,6 +166,34 @@ fn int(span: &SpanData, key: &str) -> Option<i64> {
         Some(OtelValue::I64(i)) => Some(*i),
         _ => None,
     }
+}
+
+/// The two spans of trace `cx`'s, both named `name`: a call's, a child of `cx`, and the client
+/// span under it of the call's first resend (`http.request.resend_count` 1: a retry, a
+/// reconnection).
+fn call_and_resend(cx: &Context, name: &str) -> (SpanData, SpanData) {
+    let spans = spans_of(cx);
+    assert_eq!(spans.len(), 2, "the call's and its resend's: {spans:?}");
+    let mut call = None;
+    let mut resend = None;
+    for span in spans {
+        match int(&span, "http.request.resend_count") {
+            None => call = Some(span),
+            Some(1) => resend = Some(span),
+            Some(other) => panic!("resend count {other}: {span:?}"),
+        }
+    }
+    let (call, resend) = (call.expect("the call's span"), resend.expect("the resend's"));
+    assert_eq!(call.name, name);
+    assert_eq!(resend.name, name);
+    assert_eq!(resend.span_kind, SpanKind::Client);
+    assert_eq!(call.parent_span_id, cx.span().span_context().span_id());
+    assert_eq!(
+        resend.parent_span_id,
+        call.span_context.span_id(),
+        "the resend is under the call"
+    );
+    (call, resend)
 }
 
 /// `00-{trace}-{span}-01` of `span`.
@@ -217,25 +268,8 @@ async fn a_retry_is_a_child_span_of_the_call_and_each_attempt_a_point() {
         .await
         .unwrap();
     assert_eq!(answer.status(), 200, "retried after the 503");
-    let spans = spans_of(&cx);
-    assert_eq!(spans.len(), 2, "{spans:?}");
-    let call = spans
-        .iter()
-        .find(|s| int(s, "http.request.resend_count").is_none())
-        .unwrap();
-    let retry = spans
-        .iter()
-        .find(|s| int(s, "http.request.resend_count") == Some(1))
-        .unwrap();
-    assert_eq!(call.name, "GET /flaky");
-    assert_eq!(retry.name, "GET /flaky");
-    assert_eq!(retry.span_kind, SpanKind::Client);
-    assert_eq!(call.parent_span_id, cx.span().span_context().span_id());
-    assert_eq!(
-        retry.parent_span_id,
-        call.span_context.span_id(),
-        "the retry is under the call"
-    );
+    let (call, retry) = call_and_resend(&cx, "GET /flaky");
+    let (call, retry) = (&call, &retry);
     assert_eq!(
         int(call, "http.response.status_code"),
         Some(200),
@@ -290,6 +324,43 @@ async fn a_retry_is_a_child_span_of_the_call_and_each_attempt_a_point() {
             (Some("200".to_owned()), None, 1),
             (Some("503".to_owned()), Some("503".to_owned()), 1)
         ]
+    );
+}
+
+#[tokio::test]
+async fn an_event_streams_reconnection_is_a_child_span_of_the_call() {
+    let seen = Arc::new(Seen::default());
+    let addr = served(&seen).await;
+    let client = client(addr);
+    let cx = parent("streaming caller");
+    let mut options = CallOptions::default();
+    options.resumable();
+    let answer = client
+        .call_route::<Ticks, _>(Method::GET, "/ticks", options, |request| {
+            request.path("/ticks");
+        })
+        .with_context(cx.clone())
+        .await
+        .unwrap();
+    let ticks: Vec<u64> = answer
+        .into_body()
+        .0
+        .take(3)
+        .map(|event| event.expect("an event").data.n)
+        .collect()
+        .await;
+    assert_eq!(ticks, [1, 2, 3], "resumed after the cut");
+    let (call, reconnection) = call_and_resend(&cx, "GET /ticks");
+    let (call, reconnection) = (&call, &reconnection);
+    assert_eq!(int(reconnection, "http.response.status_code"), Some(200));
+    assert_eq!(
+        string(reconnection, "url.full"),
+        Some(format!("http://{addr}/ticks"))
+    );
+    assert_eq!(
+        *seen.parents.lock().unwrap(),
+        vec![Some(traceparent(call)), Some(traceparent(reconnection))],
+        "the reconnection carried its own span's context"
     );
 }
 

@@ -24,13 +24,17 @@ use ferrapi::idempotency::{
 use ferrapi::prelude::*;
 use ferrapi::streaming::{Event as SseEvent, LastEventId, Sse, StreamingResponse};
 use ferrapi_client::{
-    CallOptions, Client, Decode, Error, ErrorKind, EventStream, Incoming, JsonLines, Method, Raw,
-    RetryPolicy, ServiceTransport,
+    CallOptions, Client, Decode, Error, ErrorKind, Incoming, JsonLines, Method, Raw, RetryPolicy,
+    ServiceTransport,
 };
 use ferrapi_tests::app::spawn;
 use futures_util::StreamExt as _;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpListener;
+
+#[path = "support/ticks.rs"]
+mod sse_ticks;
+use sse_ticks::{paced_after, Tick, Ticks};
 
 /// What the test apps count and remember.
 #[derive(Default)]
@@ -80,16 +84,7 @@ async fn ticks(seen: State<Arc<Seen>>, last: LastEventId) -> Sse {
     if let (Some(id), Ok(mut keys)) = (last.as_deref(), seen.keys.lock()) {
         keys.push(id.to_owned());
     }
-    let first = last
-        .as_deref()
-        .and_then(|id| id.parse::<u64>().ok())
-        .map_or(1, |id| id + 1);
-    // Each event after a pause, so the ones before the cut are on the wire when it comes.
-    let paced = futures_util::stream::iter(first..first + 3).then(|n| async move {
-        tokio::time::sleep(Duration::from_millis(10)).await;
-        n
-    });
-    let events = paced.map(move |n| {
+    let events = paced_after(last.as_deref(), 3).map(move |n| {
         if connection == 0 && n == 3 {
             return Err("cut");
         }
@@ -531,20 +526,6 @@ async fn a_byte_stream_is_read_as_it_comes_never_buffered_whole() {
         read += stream.next().await.expect("more").expect("a chunk").len();
     }
     assert!(read >= 1 << 20);
-}
-
-/// A tick's data.
-#[derive(serde::Deserialize, Debug, PartialEq)]
-struct Tick {
-    n: u64,
-}
-
-struct Ticks(EventStream<Tick>);
-
-impl Decode for Ticks {
-    async fn decode(incoming: &mut Incoming) -> Result<Self, Error> {
-        Ok(Ticks(incoming.event_stream()))
-    }
 }
 
 #[tokio::test]

@@ -452,7 +452,11 @@ impl Observed {
         Some(if self.scoped {
             let id = self.id.as_ref().map_or(&[][..], RequestId::as_bytes);
             InRequest::Scope {
-                _scope: logging::enter_request(id, self.trace.as_ref()),
+                _scope: logging::enter_request(
+                    id,
+                    self.trace.as_ref(),
+                    self.span_start.as_deref().map(SpanStart::sink),
+                ),
             }
         } else {
             InRequest::Span {

@@ -24,17 +24,15 @@ use hyper::http::request::Parts;
 use hyper::{Method, Version};
 
 use crate::metrics::MethodLabel;
-use crate::trace::{
-    Attribute, AttributeValue, SpanExporter, SpanKind, SpanRecord, SpanStatus, TraceIds, Tracer,
-};
+use crate::trace::{Attribute, AttributeValue, SpanKind, SpanRecord, SpanSink, SpanStatus, TraceIds, Tracer};
 
 /// `X-Forwarded-For`, read when the app trusts proxies.
 static X_FORWARDED_FOR: hyper::header::HeaderName = hyper::header::HeaderName::from_static("x-forwarded-for");
 
 /// What a sampled request's span keeps of its head until it is answered.
 pub(crate) struct SpanStart {
-    exporter: Arc<dyn SpanExporter>,
-    resource: Arc<crate::trace::Resource>,
+    /// Where its span goes, and the spans its route opens (the app's, shared).
+    sink: Arc<SpanSink>,
     version: Version,
     path: String,
     /// `server.address` and `server.port`, from `Host` (or the HTTP/2 authority).
@@ -47,28 +45,33 @@ impl SpanStart {
     /// app has an exporter.
     #[inline]
     pub(crate) fn of(tracer: &Tracer, trace: &TraceIds, request: &Parts) -> Option<Box<SpanStart>> {
-        match tracer.exporter() {
-            Some(exporter) if trace.is_sampled() => Some(Self::read(tracer, exporter, request)),
+        match tracer.sink() {
+            Some(sink) if trace.is_sampled() => Some(Self::read(tracer, sink, request)),
             _ => None,
         }
     }
 
     #[cold]
     #[inline(never)]
-    fn read(tracer: &Tracer, exporter: &Arc<dyn SpanExporter>, request: &Parts) -> Box<SpanStart> {
+    fn read(tracer: &Tracer, sink: &Arc<SpanSink>, request: &Parts) -> Box<SpanStart> {
         let authority = request
             .headers
             .get(HOST)
             .and_then(|host| host.to_str().ok())
             .or_else(|| request.uri.authority().map(|a| a.as_str()));
         Box::new(SpanStart {
-            exporter: exporter.clone(),
-            resource: tracer.resource().clone(),
+            sink: sink.clone(),
             version: request.version,
             path: request.uri.path().to_owned(),
             server: authority.and_then(split_authority),
             client: client_address(request, tracer.trusted_proxies()),
         })
+    }
+
+    /// Where the request's spans go: the request scope hands it to the log, which exports the
+    /// route's own spans there (`logging/route_span.rs`).
+    pub(crate) fn sink(&self) -> &Arc<SpanSink> {
+        &self.sink
     }
 
     /// Finish the span: the request was answered with `status` after `elapsed`, by the route of
@@ -129,7 +132,7 @@ impl SpanStart {
         } else {
             SpanStatus::Unset
         };
-        self.exporter.export(SpanRecord {
+        self.sink.export(SpanRecord {
             trace_id: trace.trace_id,
             span_id: trace.span_id,
             parent_span_id: trace.parent_span_id,
@@ -140,7 +143,7 @@ impl SpanStart {
             end,
             attributes,
             status,
-            resource: self.resource,
+            resource: self.sink.resource().clone(),
         });
     }
 }

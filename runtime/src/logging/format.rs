@@ -318,14 +318,15 @@ fn escape_capped(
 /// the whole: what a line can show of a value formatted with `Debug` or `Display`, collected
 /// without keeping the rest (every character's escape is at least as long as the character, so
 /// no more of the text can fit).
-struct Prefix<'a> {
+pub(super) struct Prefix<'a> {
     text: &'a mut String,
     /// The bytes of the whole text so far.
     total: usize,
 }
 
 impl<'a> Prefix<'a> {
-    fn new(text: &'a mut String) -> Self {
+    /// An empty prefix collected into `text` (cleared first).
+    pub(super) fn new(text: &'a mut String) -> Self {
         text.clear();
         Prefix { text, total: 0 }
     }

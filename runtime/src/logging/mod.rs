@@ -1,7 +1,8 @@
 //! Log set-up: `tracing` events as text or JSON lines on stderr, level from `RUST_LOG` (default
 //! `info`), written in batches by a thread of their own. Its files: `subscriber` (filtering, the
 //! open spans, one line per event), `format` (text and JSON lines), `sink` (the bounded buffer and
-//! its writer thread), `clock` (the monotonic readings of timestamps and latencies).
+//! its writer thread), `clock` (the monotonic readings of timestamps and latencies),
+//! `route_span` (a route's own spans exported as OpenTelemetry spans in a sampled request).
 //!
 //! Rules enforced here:
 //! - one subscriber per process: the first [`init`] installs it, later calls change nothing;
@@ -16,7 +17,10 @@
 //! - a request's id reaches every line logged while it is handled through a per-thread request
 //!   context (`RequestScope`, entered around each poll of the request), not a `tracing` span:
 //!   opening, entering and closing a span per request cost ~1,500 instructions, the context a few
-//!   dozen; with another subscriber installed the framework opens a real span instead.
+//!   dozen; with another subscriber installed the framework opens a real span instead;
+//! - a route's own `tracing` spans nest under its request's server span when the request is
+//!   sampled and the app exports spans: this subscriber is the bridge (`route_span`), so it
+//!   needs this log installed; another subscriber sees the request's `tracing` span instead.
 
 use std::io::IsTerminal;
 use std::str::FromStr;
@@ -25,10 +29,11 @@ use std::time::Duration;
 
 use tracing_subscriber::filter::Targets;
 
-use crate::trace::TraceIds;
+use crate::trace::{SpanSink, TraceIds};
 
 pub(crate) mod clock;
 mod format;
+mod route_span;
 mod sink;
 mod subscriber;
 
@@ -230,12 +235,16 @@ pub(crate) struct RequestScope {
 }
 
 /// Enter the request with this id (empty: none) and trace context on this thread (see
-/// [`RequestScope`]). The trace contexts live in a thread-local of their own, touched only by a
-/// request that has one or is inside one: kept beside the ids, they made this function too big
-/// to inline, and an app that does not trace paid ≈ 60 instructions per request for the call
-/// (callgrind `GET /item/42`).
+/// [`RequestScope`]); `sink`: it is sampled, and the spans its route opens go there. The trace
+/// contexts live in a thread-local of their own, touched only by a request that has one or is
+/// inside one: kept beside the ids, they made this function too big to inline, and an app that
+/// does not trace paid ≈ 60 instructions per request for the call (callgrind `GET /item/42`).
 #[inline]
-pub(crate) fn enter_request(id: &[u8], trace: Option<&TraceIds>) -> RequestScope {
+pub(crate) fn enter_request(
+    id: &[u8],
+    trace: Option<&TraceIds>,
+    sink: Option<&Arc<SpanSink>>,
+) -> RequestScope {
     let scope = subscriber::REQUEST_IDS.with(|ids| {
         let mut ids = ids.borrow_mut();
         let (stack, current, traced_now) = &mut *ids;
@@ -251,7 +260,7 @@ pub(crate) fn enter_request(id: &[u8], trace: Option<&TraceIds>) -> RequestScope
         scope
     });
     if scope.traced {
-        subscriber::enter_trace(trace.copied());
+        subscriber::enter_trace(trace.copied(), sink);
     }
     scope
 }

@@ -16,7 +16,12 @@
 //! - span ids are the table's slot numbers: reused once a span is closed, as `tracing` allows;
 //! - an event is formatted into buffers of its thread's and handed to the sink whole, each of its
 //!   values (message and fields, the spans' too) capped as `format` says (`MAX_VALUE_BYTES`): a
-//!   value may be a client's, and a subscriber cannot tell.
+//!   value may be a client's, and a subscriber cannot tell;
+//! - a span opened in a sampled request of an app with an exporter, or in a span that is
+//!   exported, is exported too (`route_span.rs`): its slot keeps it until it is closed, and a
+//!   line logged in it names its span id rather than the request's; in any other request opening
+//!   a span costs one thread-local read more (taken under the table's lock, which a new span takes
+//!   once for itself and its parent's handle, not twice as before).
 
 use std::cell::RefCell;
 use std::num::NonZeroU64;
@@ -32,8 +37,9 @@ use super::format::{
     access, access_bound, json_cut_note, line_start, request_id, trace_ids, AccessLine, Fields, LogFormat,
     Style, ACCESS_TARGET,
 };
+use super::route_span::RouteSpan;
 use super::sink::Sink;
-use crate::trace::TraceIds;
+use crate::trace::{SpanSink, TraceIds};
 
 /// The subscriber.
 pub(crate) struct Logger {
@@ -60,6 +66,8 @@ struct Slot {
     parent: Option<Id>,
     /// The span's fields, written as a line carries them.
     fields: Vec<u8>,
+    /// The span as it is exported, when it is (see the module rules).
+    exported: Option<Box<RouteSpan>>,
 }
 
 /// Bytes of a span's fields a freed slot keeps for the next span.
@@ -80,19 +88,42 @@ thread_local! {
         const { RefCell::new((Vec::new(), 0, false)) };
     /// The trace context of the innermost request entered on this thread, when it has one, and
     /// those of the requests it is inside (`logging::RequestScope`).
-    static REQUEST_TRACES: RefCell<(Option<TraceIds>, Vec<Option<TraceIds>>)> =
+    static REQUEST_TRACES: RefCell<(Option<InTrace>, Vec<Option<InTrace>>)> =
         const { RefCell::new((None, Vec::new())) };
 }
 
+/// The trace context of a request entered on a thread, and where the spans its route opens go
+/// when it is sampled and the app exports (`route_span.rs`).
+struct InTrace {
+    ids: TraceIds,
+    sink: Option<Arc<SpanSink>>,
+}
+
 /// A request scope with trace context `trace` (or inside one that has) is entered: `trace` is
-/// the thread's now, the outer one kept (out of line: only apps that trace come here).
+/// the thread's now, the outer one kept (out of line: only apps that trace come here). `sink`:
+/// the request is sampled, its spans go there.
 #[inline(never)]
-pub(super) fn enter_trace(trace: Option<TraceIds>) {
+pub(super) fn enter_trace(trace: Option<TraceIds>, sink: Option<&Arc<SpanSink>>) {
+    let trace = trace.map(|ids| InTrace {
+        ids,
+        sink: sink.cloned(),
+    });
     REQUEST_TRACES.with(|traces| {
         let mut traces = traces.borrow_mut();
         let outer = std::mem::replace(&mut traces.0, trace);
         traces.1.push(outer);
     });
+}
+
+/// The ids and sink of the request handled on this thread, when it is sampled and its spans are
+/// exported: the one check a span opened in any other request costs.
+#[inline]
+fn sampled_request() -> Option<(TraceIds, Arc<SpanSink>)> {
+    REQUEST_TRACES.with(|traces| {
+        let traces = traces.try_borrow().ok()?;
+        let trace = traces.0.as_ref()?;
+        Some((trace.ids, trace.sink.clone()?))
+    })
 }
 
 /// The request scope [`enter_trace`] entered is left: the outer trace context is the thread's
@@ -162,11 +193,13 @@ impl Logger {
         ENTERED.with(|entered| entered.borrow().last().cloned())
     }
 
-    /// Append to `out` the fields of `span` and its parents, outermost first.
-    fn span_fields(&self, span: &Id, out: &mut Vec<u8>) {
+    /// Append to `out` the fields of `span` and its parents, outermost first; the ids of the
+    /// innermost of them that is exported, when one is.
+    fn span_fields(&self, span: &Id, out: &mut Vec<u8>) -> Option<TraceIds> {
         let spans = self.spans();
         let mut chain = [0usize; MAX_DEPTH];
         let mut depth = 0;
+        let mut exported = None;
         let mut next = Some(slot_of(span));
         while let Some(index) = next {
             let Some(slot) = spans.slots.get(index).filter(|slot| slot.refs > 0) else {
@@ -174,6 +207,9 @@ impl Logger {
             };
             if depth == MAX_DEPTH {
                 break;
+            }
+            if exported.is_none() {
+                exported = slot.exported.as_ref().map(|span| *span.ids());
             }
             chain[depth] = index;
             depth += 1;
@@ -184,6 +220,7 @@ impl Logger {
                 out.extend_from_slice(&slot.fields);
             }
         }
+        exported
     }
 }
 
@@ -212,6 +249,24 @@ impl Subscriber for Logger {
             attrs.parent().cloned()
         };
         let mut spans = self.spans();
+        // A child keeps its parent open, as its fields are part of the child's lines; it descends
+        // from its parent's exported span, else from the sampled request's.
+        let parent_slot = parent
+            .as_ref()
+            .and_then(|parent| spans.slots.get_mut(slot_of(parent)))
+            .filter(|slot| slot.refs > 0);
+        let from = match parent_slot {
+            Some(slot) => {
+                slot.refs += 1;
+                slot.exported
+                    .as_ref()
+                    .map(|span| (*span.ids(), span.sink().clone()))
+            }
+            None => None,
+        };
+        let exported = from
+            .or_else(sampled_request)
+            .map(|(ids, sink)| RouteSpan::start(&ids, sink, attrs));
         let index = match spans.free.pop() {
             Some(index) => index,
             None => {
@@ -220,6 +275,7 @@ impl Subscriber for Logger {
                     metadata,
                     parent: None,
                     fields: Vec::new(),
+                    exported: None,
                 });
                 spans.slots.len() - 1
             }
@@ -228,15 +284,11 @@ impl Subscriber for Logger {
         if let Some(slot) = spans.slots.get_mut(index) {
             slot.refs = 1;
             slot.metadata = metadata;
-            slot.parent = parent.clone();
+            slot.parent = parent;
             slot.fields.clear();
+            slot.exported = exported;
             let mut message = Vec::new();
             attrs.record(&mut Fields::new(json, &mut message, &mut slot.fields));
-        }
-        drop(spans);
-        if let Some(parent) = parent {
-            // A child keeps its parent open, as its fields are part of the child's lines.
-            self.clone_span(&parent);
         }
         id_of(index)
     }
@@ -247,6 +299,9 @@ impl Subscriber for Logger {
         if let Some(slot) = spans.slots.get_mut(slot_of(span)) {
             let mut message = Vec::new();
             values.record(&mut Fields::new(json, &mut message, &mut slot.fields));
+            if let Some(exported) = slot.exported.as_mut() {
+                exported.record(values);
+            }
         }
     }
 
@@ -288,20 +343,25 @@ impl Subscriber for Logger {
                 out.extend_from_slice(message);
                 out.extend_from_slice(fields);
             }
-            if let Some(parent) = &parent {
-                self.span_fields(parent, out);
-            }
+            let in_span = parent.as_ref().and_then(|parent| self.span_fields(parent, out));
             REQUEST_IDS.with(|ids| {
                 if let Ok(ids) = ids.try_borrow() {
                     if let Some(id) = ids.0.get(ids.1..).filter(|id| !id.is_empty()) {
                         request_id(out, json, id);
                     }
-                    if ids.2 {
-                        REQUEST_TRACES.with(|traces| {
-                            if let Some(trace) = traces.try_borrow().ok().and_then(|traces| traces.0) {
-                                trace_ids(out, json, &trace);
-                            }
-                        });
+                    // The innermost exported span names the line, else the request's span.
+                    let trace = in_span.or_else(|| {
+                        ids.2
+                            .then(|| {
+                                REQUEST_TRACES.with(|traces| {
+                                    let traces = traces.try_borrow().ok()?;
+                                    traces.0.as_ref().map(|trace| trace.ids)
+                                })
+                            })
+                            .flatten()
+                    });
+                    if let Some(trace) = trace {
+                        trace_ids(out, json, &trace);
                     }
                 }
             });
@@ -350,11 +410,16 @@ impl Subscriber for Logger {
             return false;
         }
         let parent = slot.parent.take();
+        let exported = slot.exported.take();
         if slot.fields.capacity() > SLOT_KEEP {
             slot.fields = Vec::new();
         }
         spans.free.push(index);
         drop(spans);
+        // Before its parent is closed, so a parent ends after its children.
+        if let Some(exported) = exported {
+            (*exported).finish();
+        }
         if let Some(parent) = parent {
             self.try_close(parent);
         }

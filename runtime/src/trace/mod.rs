@@ -46,6 +46,7 @@ pub use ids::{SpanId, TraceId};
 pub use resource::Resource;
 use sampler::Decider;
 pub use sampler::Sampler;
+pub(crate) use span::SpanSink;
 pub use span::{Attribute, AttributeValue, SpanExporter, SpanKind, SpanRecord, SpanStatus};
 pub use traceparent::{TraceParent, RANDOM, SAMPLED};
 pub use tracestate::TRACESTATE;
@@ -300,8 +301,10 @@ impl Tracing {
             response_header: self.response_header,
             trace_request_ids: self.trace_request_ids,
             propagators: self.propagators,
-            exporter: self.exporter.as_ref().map(|e| e.0.clone()),
-            resource: self.resource.clone(),
+            sink: self
+                .exporter
+                .as_ref()
+                .map(|e| Arc::new(SpanSink::new(e.0.clone(), self.resource.clone()))),
             trusted_proxies: self.trusted_proxies,
         }
     }
@@ -319,8 +322,8 @@ pub(crate) struct Tracer {
     pub(crate) response_header: ResponseHeader,
     pub(crate) trace_request_ids: bool,
     pub(crate) propagators: Propagators,
-    exporter: Option<Arc<dyn SpanExporter>>,
-    resource: Arc<Resource>,
+    /// Where the spans go, when the app has an exporter.
+    sink: Option<Arc<SpanSink>>,
     trusted_proxies: usize,
 }
 
@@ -328,7 +331,7 @@ impl fmt::Debug for Tracer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Tracer")
             .field("decider", &self.decider)
-            .field("exporter", &self.exporter.is_some())
+            .field("exporter", &self.sink.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -360,15 +363,10 @@ impl TraceIds {
 }
 
 impl Tracer {
-    /// Where the spans go, when the app has an exporter.
+    /// Where the spans go (the exporter and the resource), when the app has an exporter.
     #[inline]
-    pub(crate) fn exporter(&self) -> Option<&Arc<dyn SpanExporter>> {
-        self.exporter.as_ref()
-    }
-
-    /// The process's attributes.
-    pub(crate) fn resource(&self) -> &Arc<Resource> {
-        &self.resource
+    pub(crate) fn sink(&self) -> Option<&Arc<SpanSink>> {
+        self.sink.as_ref()
     }
 
     /// How many proxies are trusted (see [`Tracing::trusted_proxies`]).

@@ -162,6 +162,31 @@ pub trait SpanExporter: Send + Sync + 'static {
     fn export(&self, span: SpanRecord);
 }
 
+/// Where an app's spans go: its exporter and its process's attributes, made once when the app
+/// is built (`Tracing::compile`) and shared by every sampled request (its server span and the
+/// spans its route opens, `logging/route_span.rs`) through one `Arc`.
+pub(crate) struct SpanSink {
+    exporter: Arc<dyn SpanExporter>,
+    resource: Arc<Resource>,
+}
+
+impl SpanSink {
+    /// The sink of `exporter`, the spans recorded under `resource`.
+    pub(crate) fn new(exporter: Arc<dyn SpanExporter>, resource: Arc<Resource>) -> Self {
+        SpanSink { exporter, resource }
+    }
+
+    /// Hand `span` to the exporter.
+    pub(crate) fn export(&self, span: SpanRecord) {
+        self.exporter.export(span);
+    }
+
+    /// The process's attributes.
+    pub(crate) fn resource(&self) -> &Arc<Resource> {
+        &self.resource
+    }
+}
+
 impl<F> SpanExporter for F
 where
     F: Fn(SpanRecord) + Send + Sync + 'static,

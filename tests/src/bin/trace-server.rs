@@ -5,12 +5,18 @@
 //! `trace-server FORMAT` (`text` or `json`) serves the route below on 127.0.0.1 with request ids
 //! and tracing on (the sampler from `OTEL_TRACES_SAMPLER`, the answer's `traceparent` on), logs
 //! at `info` to stderr, prints `listening on ADDR` to stdout, and stops when its standard input
-//! closes.
+//! closes. With `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` set, it exports its spans there over OTLP
+//! (the rest of `OtlpConfig::from_env`'s variables honoured), the route's own spans included
+//! (`/nested`, tests/tests/framework/route_spans.rs), and sends what is queued before it exits.
 
 use ferrapi::logging::{LogFormat, Logging};
 use ferrapi::prelude::*;
+use std::time::Duration;
+
+use ferrapi::trace::otlp::{OtlpConfig, OtlpExporter};
 use ferrapi::trace::{ResponseHeader, Tracing};
 use ferrapi_tests::log_process::{run, stdin_closed};
+use tracing::Instrument;
 
 /// Logs an event of its own, and answers the ids it was given.
 #[get("/traced")]
@@ -22,15 +28,43 @@ async fn traced(trace: TraceContext) -> Json<Value> {
     }))
 }
 
+/// Opens two spans of its own, one in the other: `load` around the call, `check` of the async
+/// function it awaits (`#[instrument]`), which logs an event and yields (so it is polled twice).
+#[get("/nested")]
+async fn nested(id: i64) -> Json<Value> {
+    let load = tracing::info_span!("load", item = id, source = "store");
+    let even = check(id * 2).instrument(load).await;
+    Json(json!({ "even": even }))
+}
+
+#[tracing::instrument(fields(kind = "parity"))]
+async fn check(total: i64) -> bool {
+    tokio::task::yield_now().await;
+    tracing::info!(step = "checked", "the inner span's own event");
+    total % 2 == 0
+}
+
 async fn serve(format: LogFormat) -> Result<(), String> {
     let _log = Logging::new().format(format).filter("info").init();
+    let mut tracing = Tracing::from_env().response_header(ResponseHeader::Traceparent);
+    let exporter = match std::env::var_os("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") {
+        Some(_) => {
+            let exporter = OtlpExporter::start(OtlpConfig::from_env())?;
+            tracing = tracing.exporter(exporter.clone());
+            Some(exporter)
+        }
+        None => None,
+    };
     let app = App::new()
-        .routes(ferrapi::routes![traced])
+        .routes(ferrapi::routes![traced, nested])
         .request_ids(true)
-        .tracing(Tracing::from_env().response_header(ResponseHeader::Traceparent));
+        .tracing(tracing);
     let server = app.bind("127.0.0.1:0").await.map_err(|e| e.to_string())?;
     println!("listening on {}", server.local_addr());
     server.run_until(stdin_closed()).await;
+    if let Some(exporter) = exporter {
+        exporter.shutdown(Duration::from_secs(5)).await;
+    }
     Ok(())
 }
 

@@ -56,6 +56,7 @@ mod problem_details;
 mod recorded;
 mod route_deprecation;
 mod route_metadata;
+mod route_spans;
 mod schema_split;
 mod security;
 mod server_limits;

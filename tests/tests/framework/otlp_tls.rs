@@ -135,6 +135,8 @@ async fn metrics_reach_an_https_collector_trusting_the_certificate_file() {
         .wait_for_metrics(|export| !export.resource_metrics.is_empty())
         .await;
     assert!(export.is_some(), "an export over TLS");
+    // Counted when the answer is read, just after the receiver recorded the body.
+    wait_until(|| exporter.exported() >= 1).await;
     assert!(exporter.exported() >= 1);
     assert_eq!(exporter.failed(), 0);
 }

@@ -7,7 +7,8 @@
 //! (reset by each event received); a reconnection answered `204` ends the stream (the
 //! standard's way for a server to say "stop"), any other status but `200` ends it with an error.
 //! A stream the server ends cleanly is over (unlike EventSource, which reconnects then too) unless
-//! [`EventStream::reconnect_on_end`] asks for the browser's behaviour.
+//! [`EventStream::reconnect_on_end`] asks for the browser's behaviour. With the `otel` feature,
+//! each reconnection is a client span under the call's (`otel::Reconnections`).
 
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -53,6 +54,9 @@ pub(crate) struct Resume {
     pub(crate) uri: Uri,
     pub(crate) headers: HeaderMap,
     pub(crate) body: Bytes,
+    /// The call's span, the parent of each reconnection's (the `otel` feature).
+    #[cfg(feature = "otel")]
+    pub(crate) spans: crate::otel::Reconnections,
 }
 
 impl std::fmt::Debug for Resume {
@@ -62,11 +66,14 @@ impl std::fmt::Debug for Resume {
 }
 
 impl Resume {
-    /// Send the request again after `wait`, with `Last-Event-ID: last_id` when there is one.
+    /// Send the request again after `wait`, with `Last-Event-ID: last_id` when there is one: the
+    /// stream's reconnection number `count`.
+    #[cfg_attr(not(feature = "otel"), allow(unused_variables))]
     fn send(
         &self,
         wait: Duration,
         last_id: &str,
+        count: u32,
     ) -> BoxFuture<'static, Result<Response<ResponseBody>, Error>> {
         let mut request = Request::new(RequestBody::full(self.body.clone()));
         *request.method_mut() = self.method.clone();
@@ -78,9 +85,23 @@ impl Resume {
             }
         }
         let carrier = self.carrier.clone();
+        #[cfg(feature = "otel")]
+        let spans = self.spans.clone();
         Box::pin(async move {
             tokio::time::sleep(wait).await;
-            carrier.send(request).await
+            // Its span starts when it is sent, not during the wait.
+            #[cfg(feature = "otel")]
+            let traced = spans.attempt(count, request.headers_mut());
+            let answer = carrier.send(request).await;
+            #[cfg(feature = "otel")]
+            spans.attempted(
+                traced,
+                match &answer {
+                    Ok(response) => crate::otel::Outcome::Answered(response.status()),
+                    Err(error) => crate::otel::Outcome::Failed(error),
+                },
+            );
+            answer
         })
     }
 }
@@ -93,6 +114,8 @@ pub struct EventStream<T> {
     resume: Option<Resume>,
     reconnecting: Option<BoxFuture<'static, Result<Response<ResponseBody>, Error>>>,
     attempts: u32,
+    /// Reconnections so far (not reset by events): a reconnection's number.
+    reconnections: u32,
     max_reconnects: u32,
     reconnect_on_end: bool,
     /// The call's request id (every reconnection sends it too), for the errors.
@@ -123,6 +146,7 @@ impl<T> EventStream<T> {
             resume,
             reconnecting: None,
             attempts: 0,
+            reconnections: 0,
             max_reconnects: MAX_RECONNECTS,
             reconnect_on_end: false,
             request_id: None,
@@ -171,8 +195,9 @@ impl<T> EventStream<T> {
             return false;
         }
         self.attempts += 1;
+        self.reconnections = self.reconnections.saturating_add(1);
         let wait = self.parser.retry().unwrap_or(DEFAULT_RETRY);
-        self.reconnecting = Some(resume.send(wait, self.parser.last_id()));
+        self.reconnecting = Some(resume.send(wait, self.parser.last_id(), self.reconnections));
         true
     }
 
