@@ -33,6 +33,7 @@ use super::format::{
     Style, ACCESS_TARGET,
 };
 use super::sink::Sink;
+use super::TRACED;
 use crate::trace::TraceIds;
 
 /// The subscriber.
@@ -74,10 +75,9 @@ thread_local! {
     /// A line being built: the start and message, the event's fields, the spans' fields.
     static LINE: RefCell<(Vec<u8>, Vec<u8>, Vec<u8>)> = const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
     /// The ids of the requests entered on this thread (`logging::RequestScope`), one after the
-    /// other, where the innermost starts (empty outside a request), and whether the innermost
-    /// has a trace context (then in [`REQUEST_TRACES`]).
-    pub(super) static REQUEST_IDS: RefCell<(Vec<u8>, usize, bool)> =
-        const { RefCell::new((Vec::new(), 0, false)) };
+    /// other, and the innermost's mark: where its id starts (empty outside a request), with
+    /// `TRACED` when it has a trace context (then in [`REQUEST_TRACES`]).
+    pub(super) static REQUEST_IDS: RefCell<(Vec<u8>, usize)> = const { RefCell::new((Vec::new(), 0)) };
     /// The trace context of the innermost request entered on this thread, when it has one, and
     /// those of the requests it is inside (`logging::RequestScope`).
     static REQUEST_TRACES: RefCell<(Option<TraceIds>, Vec<Option<TraceIds>>)> =
@@ -293,10 +293,10 @@ impl Subscriber for Logger {
             }
             REQUEST_IDS.with(|ids| {
                 if let Ok(ids) = ids.try_borrow() {
-                    if let Some(id) = ids.0.get(ids.1..).filter(|id| !id.is_empty()) {
+                    if let Some(id) = ids.0.get(ids.1 & !TRACED..).filter(|id| !id.is_empty()) {
                         request_id(out, json, id);
                     }
-                    if ids.2 {
+                    if ids.1 & TRACED != 0 {
                         REQUEST_TRACES.with(|traces| {
                             if let Some(trace) = traces.try_borrow().ok().and_then(|traces| traces.0) {
                                 trace_ids(out, json, &trace);
