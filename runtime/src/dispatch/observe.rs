@@ -375,13 +375,13 @@ impl Observed {
             }
             None => MethodLabel::Other,
         };
-        let (id, trace, span_start) = match &inner.tracer {
-            None => (
-                inner.config.request_ids.then(|| RequestId::of(&request.headers)),
-                None,
-                None,
-            ),
-            Some(tracer) => begin_trace(tracer, inner.config.request_ids, request),
+        // Each field made by its own expression, the struct built where it is returned: a
+        // tuple of the id, trace and span start moved in, or the struct filled in a local,
+        // cost ≈ 35 to 60 instructions per request more (callgrind `GET /item/42`).
+        let trace = inner.tracer.as_ref().map(|tracer| trace_of(tracer, request));
+        let span_start = match (&inner.tracer, &trace) {
+            (Some(tracer), Some(trace)) => SpanStart::of(tracer, trace, request),
+            _ => None,
         };
         Observed {
             inner: inner.clone(),
@@ -389,7 +389,10 @@ impl Observed {
             method: request.method.clone(),
             method_label,
             path: log.then(|| PathCopy::of(&request.uri)),
-            id,
+            id: inner
+                .config
+                .request_ids
+                .then(|| request_id(inner.tracer.as_ref(), trace.as_ref(), &request.headers)),
             trace,
             span_start,
             span: Span::none(),
@@ -581,23 +584,22 @@ impl Observed {
     }
 }
 
-/// The request id (when `request_ids`), trace context and span start of the request of head
-/// `request` in an app that traces with `tracer`. Out of line: inlined, it made `Observed::begin`
-/// of every app bigger, an app that does not trace included.
+/// The trace context of the request of head `request` in an app that traces with `tracer`. Out
+/// of line: inlined, it made `Observed::begin` of every app bigger, an app that does not trace
+/// included.
 #[inline(never)]
-fn begin_trace(
-    tracer: &Tracer,
-    request_ids: bool,
-    request: &Parts,
-) -> (Option<RequestId>, Option<TraceIds>, Option<Box<SpanStart>>) {
-    let trace = tracer.begin(&request.headers);
-    let span_start = SpanStart::of(tracer, &trace, request);
-    let id = match request_ids {
-        false => None,
-        true if tracer.trace_request_ids => Some(RequestId::of_trace(&trace)),
-        true => Some(RequestId::of(&request.headers)),
-    };
-    (id, Some(trace), span_start)
+fn trace_of(tracer: &Tracer, request: &Parts) -> TraceIds {
+    tracer.begin(&request.headers)
+}
+
+/// The id of the request of head `headers`: its trace id in an app that traces with
+/// `Tracing::trace_request_ids`, else its own (see [`RequestId::of`]).
+#[inline]
+fn request_id(tracer: Option<&Tracer>, trace: Option<&TraceIds>, headers: &hyper::HeaderMap) -> RequestId {
+    match (tracer, trace) {
+        (Some(tracer), Some(trace)) if tracer.trace_request_ids => RequestId::of_trace(trace),
+        _ => RequestId::of(headers),
+    }
 }
 
 /// Put the request's `traceparent` on its answer, under the name `header` says (out of line: off

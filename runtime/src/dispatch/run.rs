@@ -353,26 +353,39 @@ fn call<B>(
     let answers = &inner.shared.answers;
     match catch_unwind(AssertUnwindSafe(|| (def.handler)(&cx, &target.dependencies))) {
         Ok(Started::Later(future)) => Run::running(future, def.name, answers, (charge, heard)),
+        // Only a refusal is lent out to be noted: lent out always, the answer took one more
+        // copy (≈ 30 instructions per request, callgrind `GET /item/42`).
         Ok(Started::Now(response)) => {
-            note(heard, &response);
+            if is_refusal(response.status()) {
+                note_refusal(heard, &response);
+            }
             Run::Ready(Poll::Ready(response))
         }
         Err(payload) => Run::ready(panicked(def.name, &*payload, answers)),
     }
 }
 
-/// Tell `heard` of `response` when it answers a refusal of the memory budget (a 413 or 503
-/// marked so): the route's answer, before any layer can replace it.
+/// Tell `heard` of `response` when it answers a refusal of the memory budget (see
+/// [`note_refusal`]).
 #[inline(always)]
 fn note(heard: Option<&Arc<Heard>>, response: &Response) {
-    if matches!(
-        response.status(),
-        StatusCode::PAYLOAD_TOO_LARGE | StatusCode::SERVICE_UNAVAILABLE
-    ) {
+    if is_refusal(response.status()) {
         note_refusal(heard, response);
     }
 }
 
+/// Whether an answer of `status` may be a refusal of the memory budget (a 413 or 503), which
+/// `heard` is told of (see [`note_refusal`]).
+#[inline(always)]
+fn is_refusal(status: StatusCode) -> bool {
+    matches!(
+        status,
+        StatusCode::PAYLOAD_TOO_LARGE | StatusCode::SERVICE_UNAVAILABLE
+    )
+}
+
+/// Tell `heard` of `response` when it answers a refusal of the memory budget (a 413 or 503
+/// marked so): the route's answer, before any layer can replace it.
 #[cold]
 fn note_refusal(heard: Option<&Arc<Heard>>, response: &Response) {
     if let (Some(heard), Some(_)) = (heard, response.extensions().get::<MemoryRefused>()) {

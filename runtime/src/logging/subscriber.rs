@@ -39,6 +39,7 @@ use super::format::{
 };
 use super::route_span::RouteSpan;
 use super::sink::Sink;
+use super::TRACED;
 use crate::trace::{SpanSink, TraceIds};
 
 /// The subscriber.
@@ -82,10 +83,9 @@ thread_local! {
     /// A line being built: the start and message, the event's fields, the spans' fields.
     static LINE: RefCell<(Vec<u8>, Vec<u8>, Vec<u8>)> = const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
     /// The ids of the requests entered on this thread (`logging::RequestScope`), one after the
-    /// other, where the innermost starts (empty outside a request), and whether the innermost
-    /// has a trace context (then in [`REQUEST_TRACES`]).
-    pub(super) static REQUEST_IDS: RefCell<(Vec<u8>, usize, bool)> =
-        const { RefCell::new((Vec::new(), 0, false)) };
+    /// other, and the innermost's mark: where its id starts (empty outside a request), with
+    /// `TRACED` when it has a trace context (then in [`REQUEST_TRACES`]).
+    pub(super) static REQUEST_IDS: RefCell<(Vec<u8>, usize)> = const { RefCell::new((Vec::new(), 0)) };
     /// The trace context of the innermost request entered on this thread, when it has one, and
     /// those of the requests it is inside (`logging::RequestScope`).
     static REQUEST_TRACES: RefCell<(Option<InTrace>, Vec<Option<InTrace>>)> =
@@ -346,12 +346,12 @@ impl Subscriber for Logger {
             let in_span = parent.as_ref().and_then(|parent| self.span_fields(parent, out));
             REQUEST_IDS.with(|ids| {
                 if let Ok(ids) = ids.try_borrow() {
-                    if let Some(id) = ids.0.get(ids.1..).filter(|id| !id.is_empty()) {
+                    if let Some(id) = ids.0.get(ids.1 & !TRACED..).filter(|id| !id.is_empty()) {
                         request_id(out, json, id);
                     }
                     // The innermost exported span names the line, else the request's span.
                     let trace = in_span.or_else(|| {
-                        ids.2
+                        (ids.1 & TRACED != 0)
                             .then(|| {
                                 REQUEST_TRACES.with(|traces| {
                                     let traces = traces.try_borrow().ok()?;

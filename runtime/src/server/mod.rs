@@ -53,9 +53,9 @@
 //! - a plain listener may send every request to HTTPS instead ([`Scheme::HttpRedirect`],
 //!   `redirect.rs`): its connections keep every protection of a plain one, but their requests
 //!   are answered 308 without the app; with HSTS asked for (`TlsConfig::hsts`), a TLS
-//!   connection's answers carry `Strict-Transport-Security` (`tls/hsts.rs`). Either wraps or
-//!   replaces the app's service for the connections that need it only: a plain connection is
-//!   served by the same code as before, and pays for neither.
+//!   connection's answers carry `Strict-Transport-Security` (`tls/hsts.rs`). Both are settings of
+//!   the one connection service (`admit.rs`) over the one socket type (`socket.rs`): hyper's
+//!   server is compiled once, and a plain connection pays a test for each.
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -66,7 +66,6 @@ use std::time::Duration;
 
 use hyper::server::conn::{http1, http2};
 use hyper_util::rt::{TokioIo, TokioTimer};
-use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 
 mod admit;
@@ -85,6 +84,7 @@ mod protocol;
 mod redirect;
 mod refusals;
 mod served;
+mod socket;
 mod strict;
 #[cfg(feature = "tls")]
 mod tls;
@@ -103,6 +103,7 @@ use h2::{Activity, IdleClose, StreamExecutor};
 use io::{is_write_stall, ConnIo};
 use protocol::{sniff, Protocol};
 use refusals::Refusals;
+use socket::Socket;
 use strict::{Scanner, Verdicts};
 
 /// A bound, not yet running server.
@@ -581,7 +582,15 @@ async fn serve_connection(
         std::task::Poll::Ready(())
     })
     .await;
-    serve_protocol(stream, &protocols, service, open, &state, (None, answering)).await;
+    serve_protocol(
+        Socket::Plain(stream),
+        &protocols,
+        service,
+        open,
+        &state,
+        (None, answering),
+    )
+    .await;
     if state.left() {
         protocols.gate.refusals().count(Refusal::Evicted);
     }
@@ -645,6 +654,7 @@ async fn serve_tls_connection(
         hsts: tls.hsts().cloned(),
         redirect: None,
     };
+    let stream = Socket::Tls(Box::new(stream));
     serve_protocol(stream, &protocols, service, open, &state, (expected, answering)).await;
     if state.left() {
         protocols.gate.refusals().count(Refusal::Evicted);
@@ -670,7 +680,7 @@ struct Answering {
     #[cfg(feature = "tls")]
     peer: Option<crate::extract::ClientCert>,
     #[cfg(feature = "tls")]
-    hsts: Option<hyper::header::HeaderValue>,
+    hsts: Option<Arc<hyper::header::HeaderValue>>,
     #[cfg(feature = "tls")]
     redirect: Option<Arc<redirect::Redirect>>,
 }
@@ -678,16 +688,14 @@ struct Answering {
 /// Decide the connection's protocol from its first bytes, then serve it with hyper; `expected`
 /// is the protocol its TLS handshake chose (by ALPN), which the first bytes must speak, and
 /// `answering` who answers its requests.
-async fn serve_protocol<S>(
-    mut stream: S,
+async fn serve_protocol(
+    mut stream: Socket,
     protocols: &Protocols,
     service: Service,
     open: Open,
     state: &Arc<ConnState>,
     (expected, answering): (Option<Protocol>, Answering),
-) where
-    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
-{
+) {
     #[cfg(not(feature = "tls"))]
     let Answering {} = answering;
     let leave = leaving(state);
@@ -717,6 +725,7 @@ async fn serve_protocol<S>(
         tracing::debug!("connection spoke another protocol than the one its TLS handshake chose; closed");
         return;
     }
+
     let gate = protocols.gate.clone();
     let outcome = match protocol {
         Protocol::Http1 => {
@@ -731,24 +740,9 @@ async fn serve_protocol<S>(
                 protocols.write_timeout,
                 state.clone(),
             ));
-            #[cfg(feature = "tls")]
-            if let Some(to) = answering.redirect {
-                let refusals = gate.refusals().clone();
-                let service = redirect::RedirectService::http1(to, refusals, (verdicts, state.clone()));
-                let connection = protocols.http1.serve_connection(io, service);
-                let outcome = open.serve(connection, |c| c.graceful_shutdown()).await;
-                return ended(protocols, outcome);
-            }
             let service = ConnService::http1(service, gate, protocols.body_rules, (verdicts, state.clone()));
             #[cfg(feature = "tls")]
-            let service = service.with_peer(answering.peer);
-            #[cfg(feature = "tls")]
-            if let Some(hsts) = answering.hsts {
-                let service = tls::WithHsts::new(service, hsts);
-                let connection = protocols.http1.serve_connection(io, service).with_upgrades();
-                let outcome = open.serve(connection, |c| c.graceful_shutdown()).await;
-                return ended(protocols, outcome);
-            }
+            let service = service.answering(answering.peer, answering.hsts, answering.redirect);
             // `with_upgrades`: a WebSocket route's 101 hands the connection over to it. It costs
             // a connection that upgrades nothing one check when it ends (measured with callgrind).
             let connection = protocols.http1.serve_connection(io, service).with_upgrades();
@@ -763,26 +757,9 @@ async fn serve_protocol<S>(
                 state.clone(),
             ));
             let activity = Activity::new(state.clone());
-            #[cfg(feature = "tls")]
-            if let Some(to) = answering.redirect {
-                let refusals = gate.refusals().clone();
-                let service = redirect::RedirectService::http2(to, refusals, activity.clone());
-                return ended(
-                    protocols,
-                    serve_http2(protocols, &open, io, service, activity).await,
-                );
-            }
             let service = ConnService::http2(service, gate, protocols.body_rules, activity.clone());
             #[cfg(feature = "tls")]
-            let service = service.with_peer(answering.peer);
-            #[cfg(feature = "tls")]
-            if let Some(hsts) = answering.hsts {
-                let service = tls::WithHsts::new(service, hsts);
-                return ended(
-                    protocols,
-                    serve_http2(protocols, &open, io, service, activity).await,
-                );
-            }
+            let service = service.answering(answering.peer, answering.hsts, answering.redirect);
             serve_http2(protocols, &open, io, service, activity).await
         }
     };

@@ -3,8 +3,9 @@
 //! Rules enforced here:
 //! - the connection is accepted, placed under the connection limit, given its deadlines and, on
 //!   HTTP/1, judged by the strict scanner as any plain one (`server/mod.rs`); only what answers
-//!   its requests differs: this service, never the app, so no route, layer or dependency runs
-//!   and the concurrency limit is not taken (an answer is made at once from the head);
+//!   its requests differs: the connection's service answers them with [`Redirect::answer`]
+//!   (`admit.rs`), never the app, so no route, layer or dependency runs and the concurrency
+//!   limit is not taken (an answer is made at once from the head);
 //! - every request is answered `308 Permanent Redirect` (the method and body are kept by the
 //!   client, unlike 301) with `Location: https://{host}{:port}{path?query}`: the host the request
 //!   named (HTTP/1: the absolute-form target's, else `Host`; HTTP/2: `:authority`) without its
@@ -15,8 +16,6 @@
 //!   refuses; a request with a body (unread) or asking for an upgrade is answered and its
 //!   connection closed, so nothing of it is ever read as a next request.
 
-use std::convert::Infallible;
-use std::future::{ready, Ready};
 use std::sync::Arc;
 
 use hyper::body::Incoming;
@@ -26,11 +25,8 @@ use hyper::header::{
 use hyper::http::uri::Authority;
 use hyper::{Request, StatusCode, Version};
 
-use super::conn_state::ConnState;
-use super::h2::Activity;
 use super::refusals::Refusals;
-use super::served::{ServedBody, Stream};
-use super::strict::{Verdict, Verdicts};
+use super::strict::Verdict;
 use crate::metrics::Refusal;
 use crate::response::{error_response, Body, Response};
 
@@ -50,6 +46,56 @@ impl Redirect {
             format!(":{port}")
         };
         Arc::new(Redirect { port })
+    }
+
+    /// The answer to `request`, whose head the scanner judged `verdict` (see the module rules);
+    /// a refusal is counted in `refusals`.
+    pub(crate) fn answer(
+        &self,
+        request: &Request<Incoming>,
+        verdict: Verdict,
+        refusals: &Refusals,
+    ) -> Response {
+        let location = match verdict {
+            Verdict::Refuse(violation) => Err((violation.status(), violation.detail())),
+            Verdict::Serve | Verdict::Upgrade => self
+                .location(request)
+                .map_err(|detail| (StatusCode::BAD_REQUEST, detail)),
+        };
+        let mut response = match location {
+            Ok(location) => {
+                let text = format!("Moved to {}\n", location.to_str().unwrap_or("HTTPS"));
+                let mut response = Response::new(Body::from(text));
+                *response.status_mut() = StatusCode::PERMANENT_REDIRECT;
+                let headers = response.headers_mut();
+                headers.insert(LOCATION, location);
+                headers.insert(
+                    CONTENT_TYPE,
+                    HeaderValue::from_static("text/plain; charset=utf-8"),
+                );
+                response
+            }
+            Err((status, detail)) => {
+                tracing::debug!(status = status.as_u16(), detail, "malformed request refused");
+                refusals.count(Refusal::Malformed);
+                let mut response = error_response(status, &serde_json::json!(detail));
+                response
+                    .headers_mut()
+                    .insert(CONNECTION, HeaderValue::from_static("close"));
+                return response;
+            }
+        };
+        let has_body = request.headers().contains_key(TRANSFER_ENCODING)
+            || request
+                .headers()
+                .get(CONTENT_LENGTH)
+                .is_some_and(|length| length.as_bytes() != b"0");
+        if request.version() != Version::HTTP_2 && (has_body || matches!(verdict, Verdict::Upgrade)) {
+            response
+                .headers_mut()
+                .insert(CONNECTION, HeaderValue::from_static("close"));
+        }
+        response
     }
 
     /// The `Location` of `request`, or why there is none.
@@ -73,116 +119,6 @@ impl Redirect {
         };
         HeaderValue::try_from(format!("https://{host}{}{target}", self.port))
             .map_err(|_| "The request target cannot be redirected")
-    }
-}
-
-/// One connection's redirecting service.
-pub(crate) struct RedirectService {
-    to: Arc<Redirect>,
-    refusals: Arc<Refusals>,
-    conn: Conn,
-}
-
-/// What the connection's protocol keeps (as the app's service does, `admit.rs`).
-enum Conn {
-    /// The scanner's verdicts, and the connection's state (busy from a head to its answer).
-    Http1(Arc<Verdicts>, Arc<ConnState>),
-    /// The connection's requests in progress.
-    Http2(Arc<Activity>),
-}
-
-impl RedirectService {
-    /// The service of one HTTP/1 connection (see `ConnService::http1`).
-    pub(crate) fn http1(
-        to: Arc<Redirect>,
-        refusals: Arc<Refusals>,
-        (verdicts, state): (Arc<Verdicts>, Arc<ConnState>),
-    ) -> Self {
-        RedirectService {
-            to,
-            refusals,
-            conn: Conn::Http1(verdicts, state),
-        }
-    }
-
-    /// The service of one HTTP/2 connection.
-    pub(crate) fn http2(to: Arc<Redirect>, refusals: Arc<Refusals>, activity: Arc<Activity>) -> Self {
-        RedirectService {
-            to,
-            refusals,
-            conn: Conn::Http2(activity),
-        }
-    }
-
-    /// The answer to `request`, whose head the scanner judged `verdict`.
-    fn answer(&self, request: &Request<Incoming>, verdict: Verdict) -> Response {
-        let location = match verdict {
-            Verdict::Refuse(violation) => Err((violation.status(), violation.detail())),
-            Verdict::Serve | Verdict::Upgrade => self
-                .to
-                .location(request)
-                .map_err(|detail| (StatusCode::BAD_REQUEST, detail)),
-        };
-        let mut response = match location {
-            Ok(location) => {
-                let text = format!("Moved to {}\n", location.to_str().unwrap_or("HTTPS"));
-                let mut response = Response::new(Body::from(text));
-                *response.status_mut() = StatusCode::PERMANENT_REDIRECT;
-                let headers = response.headers_mut();
-                headers.insert(LOCATION, location);
-                headers.insert(
-                    CONTENT_TYPE,
-                    HeaderValue::from_static("text/plain; charset=utf-8"),
-                );
-                response
-            }
-            Err((status, detail)) => {
-                tracing::debug!(status = status.as_u16(), detail, "malformed request refused");
-                self.refusals.count(Refusal::Malformed);
-                let mut response = error_response(status, &serde_json::json!(detail));
-                response
-                    .headers_mut()
-                    .insert(CONNECTION, HeaderValue::from_static("close"));
-                return response;
-            }
-        };
-        let has_body = request.headers().contains_key(TRANSFER_ENCODING)
-            || request
-                .headers()
-                .get(CONTENT_LENGTH)
-                .is_some_and(|length| length.as_bytes() != b"0");
-        if request.version() != Version::HTTP_2 && (has_body || matches!(verdict, Verdict::Upgrade)) {
-            response
-                .headers_mut()
-                .insert(CONNECTION, HeaderValue::from_static("close"));
-        }
-        response
-    }
-}
-
-impl hyper::service::Service<Request<Incoming>> for RedirectService {
-    type Response = hyper::Response<ServedBody>;
-    type Error = Infallible;
-    type Future = Ready<Result<hyper::Response<ServedBody>, Infallible>>;
-
-    fn call(&self, request: Request<Incoming>) -> Self::Future {
-        let (verdict, stream, idle_after) = match &self.conn {
-            Conn::Http1(verdicts, state) => {
-                state.head_arrived();
-                (verdicts.next(), None, Some(state.clone()))
-            }
-            Conn::Http2(activity) => {
-                let stream = Stream {
-                    _active: activity.start(),
-                    clock: None,
-                };
-                (Verdict::Serve, Some(stream), None)
-            }
-        };
-        let response = self.answer(&request, verdict);
-        ready(Ok(
-            response.map(|body| ServedBody::new(body, None, stream, idle_after))
-        ))
     }
 }
 

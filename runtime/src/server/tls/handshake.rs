@@ -34,7 +34,7 @@ pub(crate) struct Tls {
     places: Arc<Places>,
     timeout: Duration,
     /// `Strict-Transport-Security`'s value, when the app asked for HSTS.
-    hsts: Option<hyper::header::HeaderValue>,
+    hsts: Option<Arc<hyper::header::HeaderValue>>,
     /// The port redirects name, when not the TLS listener's own.
     public_port: Option<u16>,
 }
@@ -63,7 +63,7 @@ impl Tls {
             reload,
             places: Places::new(settings.max_handshakes),
             timeout: settings.handshake_timeout,
-            hsts: settings.hsts.map(super::hsts::value),
+            hsts: settings.hsts.map(|hsts| Arc::new(super::hsts::value(hsts))),
             public_port: settings.public_port,
         }))
     }
@@ -74,7 +74,7 @@ impl Tls {
     }
 
     /// The `Strict-Transport-Security` value of the listener's answers, if any.
-    pub(crate) fn hsts(&self) -> Option<&hyper::header::HeaderValue> {
+    pub(crate) fn hsts(&self) -> Option<&Arc<hyper::header::HeaderValue>> {
         self.hsts.as_ref()
     }
 

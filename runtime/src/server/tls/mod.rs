@@ -33,4 +33,3 @@ mod places;
 mod reload;
 
 pub(crate) use handshake::Tls;
-pub(crate) use hsts::WithHsts;
