@@ -392,6 +392,11 @@ struct Slot {
     route: Arc<str>,
     /// The template as `http.route` (`None` for the unmatched slot).
     http_route: Option<Arc<str>>,
+    /// The series of the slot's first method and status, read without a lock: most routes
+    /// answer one method with one status, and the lock of `seen` cost each answer ≈ 25
+    /// instructions (callgrind `GET /item/42` with `METRICS=true`).
+    first: OnceLock<Series>,
+    /// The slot's other series.
     seen: RwLock<Seen>,
 }
 
@@ -445,6 +450,7 @@ fn slot(route: &str) -> Slot {
     Slot {
         http_route: Some(route.clone()),
         route,
+        first: OnceLock::new(),
         seen: RwLock::new(Vec::new()),
     }
 }
@@ -543,9 +549,15 @@ impl HttpMetrics {
         }
     }
 
-    /// True when `path` is the metrics endpoint's.
+    /// True when `path` is the metrics endpoint's. The last bytes are compared before the rest:
+    /// a route's path of the same length rarely ends as the endpoint's, and the call to
+    /// `memcmp` an equal length led to cost every request ≈ 19 instructions (callgrind
+    /// `GET /item/42` with `METRICS=true`).
+    #[inline]
     pub(crate) fn owns(&self, path: &str) -> bool {
-        self.path == path
+        path.len() == self.path.len()
+            && path.as_bytes().last() == self.path.as_bytes().last()
+            && self.path == path
     }
 
     /// The key of a docs path the docs pages answered.
@@ -626,6 +638,12 @@ impl HttpMetrics {
     ) {
         let slot = self.slot(key);
         let status = status.as_u16();
+        if let Some(series) = slot.first.get() {
+            if series.method == method && series.status == status {
+                series.record(seconds, sampled);
+                return;
+            }
+        }
         {
             let seen = slot.seen.read().unwrap_or_else(PoisonError::into_inner);
             if let Some(series) = seen.iter().find(|s| s.method == method && s.status == status) {
@@ -662,8 +680,18 @@ impl HttpMetrics {
             }),
         };
         series.record(seconds, sampled);
+        // The first series of the slot goes where it is read without a lock; when another
+        // thread's first answer took that place, or for any later series, the locked list.
+        // Either way a label set is counted once: its counters are the families' own.
+        let Err(series) = slot.first.set(series) else {
+            return;
+        };
         let mut seen = slot.seen.write().unwrap_or_else(PoisonError::into_inner);
-        if !seen.iter().any(|s| s.method == method && s.status == status) {
+        let taken = slot
+            .first
+            .get()
+            .is_some_and(|first| first.method == method && first.status == status);
+        if !taken && !seen.iter().any(|s| s.method == method && s.status == status) {
             seen.push(series);
         }
     }
@@ -699,5 +727,83 @@ impl HttpMetrics {
             .headers_mut()
             .insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
         response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The Prometheus text of `metrics`' registry.
+    fn scrape(metrics: &HttpMetrics) -> String {
+        let mut text = String::new();
+        prometheus_client::encoding::prometheus_text::encode(&mut text, &metrics.registry).unwrap();
+        text
+    }
+
+    #[test]
+    fn a_route_s_first_series_and_its_others_are_each_counted_once() {
+        let metrics = HttpMetrics::new(Metrics::new(), &["/items/{id}"], &[]);
+        let route = RouteKey::Route(0);
+        for _ in 0..3 {
+            metrics.answered(route, MethodLabel::Get, StatusCode::OK, 0.001, None);
+        }
+        metrics.answered(route, MethodLabel::Get, StatusCode::NOT_FOUND, 0.001, None);
+        metrics.answered(route, MethodLabel::Post, StatusCode::OK, 0.001, None);
+        metrics.answered(route, MethodLabel::Get, StatusCode::NOT_FOUND, 0.001, None);
+        let text = scrape(&metrics);
+        let count = |method: &str, status: &str| {
+            text.lines()
+                .find(|line| {
+                    line.starts_with("http_requests_total{")
+                        && line.contains(&format!("method=\"{method}\""))
+                        && line.contains(&format!("status=\"{status}\""))
+                })
+                .and_then(|line| line.rsplit(' ').next())
+                .map(str::to_owned)
+        };
+        assert_eq!(count("GET", "200").as_deref(), Some("3"), "{text}");
+        assert_eq!(count("GET", "404").as_deref(), Some("2"), "{text}");
+        assert_eq!(count("POST", "200").as_deref(), Some("1"), "{text}");
+        // The lock-free place holds the first series; the others are in the list, once each.
+        let slot = metrics.slot(route);
+        let first = slot.first.get().map(|s| (s.method, s.status));
+        assert_eq!(first, Some((MethodLabel::Get, 200)));
+        assert_eq!(slot.seen.read().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn first_answers_racing_on_threads_share_one_series() {
+        let metrics = Arc::new(HttpMetrics::new(Metrics::new(), &["/a"], &[]));
+        let threads: Vec<_> = (0..4)
+            .map(|i| {
+                let metrics = metrics.clone();
+                std::thread::spawn(move || {
+                    let status = if i % 2 == 0 {
+                        StatusCode::OK
+                    } else {
+                        StatusCode::CREATED
+                    };
+                    for _ in 0..500 {
+                        metrics.answered(RouteKey::Route(0), MethodLabel::Get, status, 0.01, None);
+                    }
+                })
+            })
+            .collect();
+        for thread in threads {
+            thread.join().unwrap();
+        }
+        let slot = metrics.slot(RouteKey::Route(0));
+        let listed = usize::from(slot.first.get().is_some()) + slot.seen.read().unwrap().len();
+        assert_eq!(listed, 2, "one series per status");
+        let text = scrape(&metrics);
+        for status in ["200", "201"] {
+            assert!(
+                text.lines().any(|line| line.starts_with("http_requests_total{")
+                    && line.contains(&format!("status=\"{status}\""))
+                    && line.ends_with(" 1000")),
+                "{status}: {text}"
+            );
+        }
     }
 }
