@@ -87,7 +87,7 @@ thread_local! {
     /// `TRACED` when it has a trace context (then in [`REQUEST_TRACES`]).
     pub(super) static REQUEST_IDS: RefCell<(Vec<u8>, usize)> = const { RefCell::new((Vec::new(), 0)) };
     /// The trace context of the innermost request entered on this thread, when it has one, and
-    /// those of the requests it is inside (`logging::RequestScope`).
+    /// those of the requests it is inside (`logging::RequestScope`; an empty stack stands for none).
     static REQUEST_TRACES: RefCell<(Option<InTrace>, Vec<Option<InTrace>>)> =
         const { RefCell::new((None, Vec::new())) };
 }
@@ -110,8 +110,14 @@ pub(super) fn enter_trace(trace: Option<TraceIds>, sink: Option<&Arc<SpanSink>>)
     });
     REQUEST_TRACES.with(|traces| {
         let mut traces = traces.borrow_mut();
-        let outer = std::mem::replace(&mut traces.0, trace);
-        traces.1.push(outer);
+        let (current, outers) = &mut *traces;
+        let outer = std::mem::replace(current, trace);
+        // Outside every other request (a server's request always is) there is nothing to keep:
+        // an empty stack stands for an outer context of none, and the push and pop of that
+        // none cost an unsampled request ≈ 50 instructions (callgrind `GET /item/42`).
+        if outer.is_some() || !outers.is_empty() {
+            outers.push(outer);
+        }
     });
 }
 
@@ -132,6 +138,7 @@ fn sampled_request() -> Option<(TraceIds, Arc<SpanSink>)> {
 pub(super) fn leave_trace() {
     REQUEST_TRACES.with(|traces| {
         let mut traces = traces.borrow_mut();
+        // An empty stack: the scope was entered outside every other (see `enter_trace`).
         traces.0 = traces.1.pop().flatten();
     });
 }
@@ -435,5 +442,61 @@ impl Subscriber for Logger {
             Some(slot) => Current::new(id, slot.metadata),
             None => Current::none(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::logging::enter_request;
+    use crate::trace::{SpanId, TraceId};
+
+    fn ids(n: u64) -> TraceIds {
+        TraceIds {
+            trace_id: TraceId::from_u128(u128::from(n)).unwrap(),
+            span_id: SpanId::from_u64(n).unwrap(),
+            parent_span_id: None,
+            flags: 0,
+        }
+    }
+
+    /// The thread's trace context now, and how many outer ones it keeps.
+    fn now() -> (Option<u64>, usize) {
+        REQUEST_TRACES.with(|traces| {
+            let traces = traces.borrow();
+            (traces.0.as_ref().map(|t| t.ids.span_id.to_u64()), traces.1.len())
+        })
+    }
+
+    #[test]
+    fn nested_request_scopes_restore_each_outer_trace_context() {
+        assert_eq!(now(), (None, 0));
+        {
+            let _a = enter_request(b"a", Some(&ids(1)), None);
+            // Outside every other request: nothing kept.
+            assert_eq!(now(), (Some(1), 0));
+            {
+                let _b = enter_request(b"b", None, None);
+                assert_eq!(now(), (None, 1));
+                {
+                    let _c = enter_request(b"c", Some(&ids(3)), None);
+                    assert_eq!(now(), (Some(3), 2));
+                }
+                assert_eq!(now(), (None, 1));
+            }
+            assert_eq!(now(), (Some(1), 0));
+            {
+                let _d = enter_request(b"d", Some(&ids(4)), None);
+                assert_eq!(now(), (Some(4), 1));
+            }
+            assert_eq!(now(), (Some(1), 0));
+        }
+        assert_eq!(now(), (None, 0));
+        {
+            // Untraced inside untraced touches nothing.
+            let _e = enter_request(b"e", None, None);
+            assert_eq!(now(), (None, 0));
+        }
+        assert_eq!(now(), (None, 0));
     }
 }
