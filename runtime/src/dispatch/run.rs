@@ -353,8 +353,9 @@ fn call<B>(
     let answers = &inner.shared.answers;
     match catch_unwind(AssertUnwindSafe(|| (def.handler)(&cx, &target.dependencies))) {
         Ok(Started::Later(future)) => Run::running(future, def.name, answers, (charge, heard)),
-        // Only a refusal is lent out to be noted: lent out always, the answer took one more
-        // copy (≈ 30 instructions per request, callgrind `GET /item/42`).
+        // Only a refusal is lent out to be noted, so a plain answer is only moved. The answer's
+        // one copy into the `Run` (≈ 29 instructions of `memcpy`, callgrind `GET /item/42`) is
+        // still there: not made by the lending (BENCHMARKS.md, "One hyper server").
         Ok(Started::Now(response)) => {
             if is_refusal(response.status()) {
                 note_refusal(heard, &response);
