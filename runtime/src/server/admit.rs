@@ -299,10 +299,9 @@ impl hyper::service::Service<Request<Incoming>> for ConnService {
 
 impl ConnService {
     /// Admit `request` and start the app's answer (see the module rules); first, when `tls`,
-    /// send it the TLS way if the connection redirects or gives its answers HSTS. One body for
-    /// both ways, the test of the TLS way inside it: a second function returning the plain
-    /// way's future copied it once more (≈ 50 instructions per request, callgrind
-    /// `GET /item/42`).
+    /// send it the TLS way if the connection redirects or gives its answers HSTS (`call_tls`,
+    /// which comes back here with `tls` false). One body for both ways, inlined into `call`, so
+    /// the plain way is the code it was before the TLS way existed, behind one test.
     #[inline(always)]
     #[cfg_attr(not(feature = "tls"), allow(unused_variables))]
     fn serve(&self, request: Request<Incoming>, tls: bool) -> ConnFuture<ResponseFuture<TimedBody>> {
