@@ -725,7 +725,6 @@ async fn serve_protocol(
         tracing::debug!("connection spoke another protocol than the one its TLS handshake chose; closed");
         return;
     }
-
     let gate = protocols.gate.clone();
     let outcome = match protocol {
         Protocol::Http1 => {

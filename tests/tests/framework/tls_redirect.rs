@@ -12,9 +12,9 @@ use ferrapi_tests::client::{raw, read_one, request};
 use http_body_util::{BodyExt, Empty};
 use hyper::header::HeaderValue;
 use hyper_util::rt::{TokioExecutor, TokioIo};
-use tokio::io::AsyncWriteExt;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-use crate::support::tls::{client, get, pair, settings, BOTH};
+use crate::support::tls::{client, connect, get, pair, settings, BOTH};
 
 /// How many requests reached the app's route.
 static HITS: AtomicUsize = AtomicUsize::new(0);
@@ -271,6 +271,32 @@ async fn hsts_is_sent_on_tls_answers_only() {
     let reply = ferrapi_tests::client::get(plain, "/counted").await;
     assert_eq!(reply.status, 200);
     assert_eq!(reply.header("strict-transport-security"), None);
+}
+
+#[tokio::test]
+async fn hsts_is_sent_on_the_server_s_own_refusals_too() {
+    // A head the strict scanner refuses (no Host) is answered by the connection's service, not
+    // the app: its 400 carries HSTS like every other answer of the TLS connection.
+    let pair = pair();
+    let app = routes_app().tls(settings(&pair).hsts(Duration::from_secs(600), false));
+    let (tls, _) = serve(app, Scheme::Http).await;
+    let mut stream = connect(tls, &client(&pair.cert, &[b"http/1.1"], BOTH))
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    stream
+        .write_all(b"GET /counted HTTP/1.1\r\nAccept: */*\r\n\r\n")
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut answer = Vec::new();
+    // The refusal closes the connection; a TLS close without close_notify is an error to ignore.
+    let _ = tokio::time::timeout(Duration::from_secs(10), stream.read_to_end(&mut answer)).await;
+    let text = String::from_utf8_lossy(&answer).to_ascii_lowercase();
+    assert!(text.starts_with("http/1.1 400"), "{text}");
+    assert!(
+        text.contains("\r\nstrict-transport-security: max-age=600\r\n"),
+        "{text}"
+    );
+    assert!(text.contains("no host"), "{text}");
 }
 
 #[tokio::test]
