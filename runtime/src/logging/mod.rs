@@ -2,7 +2,8 @@
 //! `info`), written in batches by a thread of their own. Its files: `subscriber` (filtering, the
 //! open spans, one line per event), `format` (text and JSON lines), `sink` (the bounded buffer and
 //! its writer thread), `clock` (the monotonic readings of timestamps and latencies),
-//! `route_span` (a route's own spans exported as OpenTelemetry spans in a sampled request).
+//! `route_span` (a route's own spans exported as OpenTelemetry spans in a sampled request), `scope`
+//! (the request handled on a thread, for its lines).
 //!
 //! Rules enforced here:
 //! - one subscriber per process: the first [`init`] installs it, later calls change nothing;
@@ -29,17 +30,18 @@ use std::time::Duration;
 
 use tracing_subscriber::filter::Targets;
 
-use crate::trace::{SpanSink, TraceIds};
 
 pub(crate) mod clock;
 mod format;
 mod route_span;
+mod scope;
 mod sink;
 mod subscriber;
 
 use format::{json_string, line_start, Style};
 pub(crate) use format::{AccessLine, ACCESS_TARGET, REQUEST_TARGET};
 pub use format::{LogFormat, MAX_VALUE_BYTES};
+pub(crate) use scope::{enter_request, enter_traced, RequestScope};
 use sink::Sink;
 use subscriber::Logger;
 
@@ -216,74 +218,3 @@ pub(crate) fn is_installed() -> bool {
     LOGGER.get().is_some()
 }
 
-/// The request being handled on this thread, while its future is polled: its id and trace
-/// context go on every line logged meanwhile. Dropping the scope leaves it.
-#[must_use = "the scope ends when dropped"]
-pub(crate) struct RequestScope {
-    /// Where this id starts in the thread's stack of ids, with [`TRACED`] when this scope has a
-    /// trace context.
-    start: usize,
-    /// The mark of the scope this one is in: where its id starts, with [`TRACED`] when it has a
-    /// trace context. A scope that has one, or is inside one that has, replaced the thread's
-    /// trace context, the outer one kept on the thread's stack of them (a scope with none inside
-    /// one with none, the case of an app that does not trace, touches nothing of them). The
-    /// flags ride in the marks' top bits: two flags of their own made the scope a word bigger,
-    /// ≈ 25 instructions per request in an app that does not trace (callgrind `GET /item/42`),
-    /// and the outer context itself, 48 bytes, as much again.
-    outer: usize,
-}
-
-/// The bit of a request's mark (where its id starts in the thread's stack of ids) saying it has
-/// a trace context; a stack of ids never comes near it in length.
-pub(super) const TRACED: usize = 1 << (usize::BITS - 1);
-
-/// Enter the request with this id (empty: none) and trace context on this thread (see
-/// [`RequestScope`]); `sink`: it is sampled, and the spans its route opens go there. The trace
-/// contexts live in a thread-local of their own, touched only by a request that has one or is
-/// inside one: kept beside the ids, they made this function too big to inline, and an app that
-/// does not trace paid ≈ 60 instructions per request for the call (callgrind `GET /item/42`).
-#[inline]
-pub(crate) fn enter_request(
-    id: &[u8],
-    trace: Option<&TraceIds>,
-    sink: Option<&Arc<SpanSink>>,
-) -> RequestScope {
-    let own = if trace.is_some() { TRACED } else { 0 };
-    let scope = subscriber::REQUEST_IDS.with(|ids| {
-        let mut ids = ids.borrow_mut();
-        let (stack, current) = &mut *ids;
-        let start = stack.len() | own;
-        let scope = RequestScope {
-            start,
-            outer: std::mem::replace(current, start),
-        };
-        stack.extend_from_slice(id);
-        scope
-    });
-    if scope.traced() {
-        subscriber::enter_trace(trace.copied(), sink);
-    }
-    scope
-}
-
-impl RequestScope {
-    /// This scope has a trace context, or is inside one that has: it replaced the thread's.
-    #[inline]
-    fn traced(&self) -> bool {
-        (self.start | self.outer) & TRACED != 0
-    }
-}
-
-impl Drop for RequestScope {
-    #[inline]
-    fn drop(&mut self) {
-        subscriber::REQUEST_IDS.with(|ids| {
-            let mut ids = ids.borrow_mut();
-            ids.0.truncate(self.start & !TRACED);
-            ids.1 = self.outer;
-        });
-        if self.traced() {
-            subscriber::leave_trace();
-        }
-    }
-}

@@ -39,8 +39,8 @@ use super::format::{
 };
 use super::route_span::RouteSpan;
 use super::sink::Sink;
-use super::TRACED;
-use crate::trace::{SpanSink, TraceIds};
+use super::scope::{current_request, sampled_request};
+use crate::trace::TraceIds;
 
 /// The subscriber.
 pub(crate) struct Logger {
@@ -82,65 +82,6 @@ thread_local! {
     static ENTERED: RefCell<Vec<Id>> = const { RefCell::new(Vec::new()) };
     /// A line being built: the start and message, the event's fields, the spans' fields.
     static LINE: RefCell<(Vec<u8>, Vec<u8>, Vec<u8>)> = const { RefCell::new((Vec::new(), Vec::new(), Vec::new())) };
-    /// The ids of the requests entered on this thread (`logging::RequestScope`), one after the
-    /// other, and the innermost's mark: where its id starts (empty outside a request), with
-    /// `TRACED` when it has a trace context (then in [`REQUEST_TRACES`]).
-    pub(super) static REQUEST_IDS: RefCell<(Vec<u8>, usize)> = const { RefCell::new((Vec::new(), 0)) };
-    /// The trace context of the innermost request entered on this thread, when it has one, and
-    /// those of the requests it is inside (`logging::RequestScope`; an empty stack stands for none).
-    static REQUEST_TRACES: RefCell<(Option<InTrace>, Vec<Option<InTrace>>)> =
-        const { RefCell::new((None, Vec::new())) };
-}
-
-/// The trace context of a request entered on a thread, and where the spans its route opens go
-/// when it is sampled and the app exports (`route_span.rs`).
-struct InTrace {
-    ids: TraceIds,
-    sink: Option<Arc<SpanSink>>,
-}
-
-/// A request scope with trace context `trace` (or inside one that has) is entered: `trace` is
-/// the thread's now, the outer one kept (out of line: only apps that trace come here). `sink`:
-/// the request is sampled, its spans go there.
-#[inline(never)]
-pub(super) fn enter_trace(trace: Option<TraceIds>, sink: Option<&Arc<SpanSink>>) {
-    let trace = trace.map(|ids| InTrace {
-        ids,
-        sink: sink.cloned(),
-    });
-    REQUEST_TRACES.with(|traces| {
-        let mut traces = traces.borrow_mut();
-        let (current, outers) = &mut *traces;
-        let outer = std::mem::replace(current, trace);
-        // Outside every other request (a server's request always is) there is nothing to keep:
-        // an empty stack stands for an outer context of none, and the push and pop of that
-        // none cost an unsampled request ≈ 50 instructions (callgrind `GET /item/42`).
-        if outer.is_some() || !outers.is_empty() {
-            outers.push(outer);
-        }
-    });
-}
-
-/// The ids and sink of the request handled on this thread, when it is sampled and its spans are
-/// exported: the one check a span opened in any other request costs.
-#[inline]
-fn sampled_request() -> Option<(TraceIds, Arc<SpanSink>)> {
-    REQUEST_TRACES.with(|traces| {
-        let traces = traces.try_borrow().ok()?;
-        let trace = traces.0.as_ref()?;
-        Some((trace.ids, trace.sink.clone()?))
-    })
-}
-
-/// The request scope [`enter_trace`] entered is left: the outer trace context is the thread's
-/// again.
-#[inline(never)]
-pub(super) fn leave_trace() {
-    REQUEST_TRACES.with(|traces| {
-        let mut traces = traces.borrow_mut();
-        // An empty stack: the scope was entered outside every other (see `enter_trace`).
-        traces.0 = traces.1.pop().flatten();
-    });
 }
 
 fn slot_of(id: &Id) -> usize {
@@ -351,25 +292,13 @@ impl Subscriber for Logger {
                 out.extend_from_slice(fields);
             }
             let in_span = parent.as_ref().and_then(|parent| self.span_fields(parent, out));
-            REQUEST_IDS.with(|ids| {
-                if let Ok(ids) = ids.try_borrow() {
-                    if let Some(id) = ids.0.get(ids.1 & !TRACED..).filter(|id| !id.is_empty()) {
-                        request_id(out, json, id);
-                    }
-                    // The innermost exported span names the line, else the request's span.
-                    let trace = in_span.or_else(|| {
-                        (ids.1 & TRACED != 0)
-                            .then(|| {
-                                REQUEST_TRACES.with(|traces| {
-                                    let traces = traces.try_borrow().ok()?;
-                                    traces.0.as_ref().map(|trace| trace.ids)
-                                })
-                            })
-                            .flatten()
-                    });
-                    if let Some(trace) = trace {
-                        trace_ids(out, json, &trace);
-                    }
+            current_request(|id, trace| {
+                if !id.is_empty() {
+                    request_id(out, json, id);
+                }
+                // The innermost exported span names the line, else the request's span.
+                if let Some(trace) = in_span.or(trace) {
+                    trace_ids(out, json, &trace);
                 }
             });
             if json {
@@ -442,61 +371,5 @@ impl Subscriber for Logger {
             Some(slot) => Current::new(id, slot.metadata),
             None => Current::none(),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::logging::enter_request;
-    use crate::trace::{SpanId, TraceId};
-
-    fn ids(n: u64) -> TraceIds {
-        TraceIds {
-            trace_id: TraceId::from_u128(u128::from(n)).unwrap(),
-            span_id: SpanId::from_u64(n).unwrap(),
-            parent_span_id: None,
-            flags: 0,
-        }
-    }
-
-    /// The thread's trace context now, and how many outer ones it keeps.
-    fn now() -> (Option<u64>, usize) {
-        REQUEST_TRACES.with(|traces| {
-            let traces = traces.borrow();
-            (traces.0.as_ref().map(|t| t.ids.span_id.to_u64()), traces.1.len())
-        })
-    }
-
-    #[test]
-    fn nested_request_scopes_restore_each_outer_trace_context() {
-        assert_eq!(now(), (None, 0));
-        {
-            let _a = enter_request(b"a", Some(&ids(1)), None);
-            // Outside every other request: nothing kept.
-            assert_eq!(now(), (Some(1), 0));
-            {
-                let _b = enter_request(b"b", None, None);
-                assert_eq!(now(), (None, 1));
-                {
-                    let _c = enter_request(b"c", Some(&ids(3)), None);
-                    assert_eq!(now(), (Some(3), 2));
-                }
-                assert_eq!(now(), (None, 1));
-            }
-            assert_eq!(now(), (Some(1), 0));
-            {
-                let _d = enter_request(b"d", Some(&ids(4)), None);
-                assert_eq!(now(), (Some(4), 1));
-            }
-            assert_eq!(now(), (Some(1), 0));
-        }
-        assert_eq!(now(), (None, 0));
-        {
-            // Untraced inside untraced touches nothing.
-            let _e = enter_request(b"e", None, None);
-            assert_eq!(now(), (None, 0));
-        }
-        assert_eq!(now(), (None, 0));
     }
 }

@@ -102,6 +102,11 @@ impl TraceId {
         self.low
     }
 
+    /// The id's left-most 8 bytes.
+    pub(crate) fn high(self) -> u64 {
+        self.high
+    }
+
     /// The id as 32 lowercase hex digits.
     pub fn to_hex(self) -> [u8; 32] {
         let mut out = [0u8; 32];
