@@ -34,6 +34,7 @@ mod examples;
 mod files;
 mod forms;
 mod generics;
+mod group_deprecation;
 mod groups;
 mod hostile_input;
 mod http_body;
