@@ -6,11 +6,12 @@
 //! route's own dates win over its group's, an inner group's over an outer one's; routes outside
 //! the group say nothing.
 
-use ferrapi::build::{Declared, MistakeKind};
 use ferrapi::prelude::*;
 use ferrapi::versions::Versions;
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::client::{get, send, Reply};
+
+use crate::support::versions::{route_version_mistakes, Refuse};
 
 #[get("/orders/{id}")]
 async fn read_order(id: i64) -> Json<Value> {
@@ -48,20 +49,6 @@ fn noticed(reply: &Reply) -> (Option<&str>, Option<&str>) {
 
 /// The group's dates: deprecated on 2026-03-01, gone after 2026-12-31.
 const GROUP: (Option<&str>, Option<&str>) = (Some("@1772323200"), Some("Thu, 31 Dec 2026 00:00:00 GMT"));
-
-/// A layer answering for the routes: its answer is theirs, so it carries the notice.
-#[derive(Clone)]
-struct Refuse;
-
-impl<S> tower::Layer<S> for Refuse {
-    type Service = tower::util::MapResponse<S, fn(Response) -> Response>;
-    fn layer(&self, inner: S) -> Self::Service {
-        tower::util::MapResponse::new(inner, |mut response: Response| {
-            *response.status_mut() = StatusCode::UNAUTHORIZED;
-            response
-        })
-    }
-}
 
 fn app() -> App {
     App::new()
@@ -145,26 +132,13 @@ async fn with_layers_and_in_every_version_of_an_app_with_versions() {
 /// is a mistake, as a route's own would be (the group option refuses it when it compiles).
 #[test]
 fn a_hand_built_groups_bad_date_does_not_build() {
-    let error = App::new()
-        .group(
-            group!("/v1")
-                .deprecated_at("2026-02-30", None)
-                .routes(routes![read_order]),
-        )
-        .build()
-        .map(drop)
-        .expect_err("not a date");
-    let found: Vec<(String, &str)> = error
-        .errors()
-        .map(|mistake| match (mistake.kind(), mistake.declared()) {
-            (MistakeKind::RouteVersions { problem }, Declared::Route { name, .. }) => {
-                (problem.clone(), *name)
-            }
-            other => panic!("{other:?}"),
-        })
-        .collect();
+    let app = App::new().group(
+        group!("/v1")
+            .deprecated_at("2026-02-30", None)
+            .routes(routes![read_order]),
+    );
     assert_eq!(
-        found,
+        route_version_mistakes(app),
         [(
             "the route's deprecation date `2026-02-30` is not a date written `YYYY-MM-DD`".to_owned(),
             "read_order"

@@ -15,6 +15,7 @@ mod build_errors;
 /// Shared helpers of the test modules.
 mod support {
     pub mod tls;
+    pub mod versions;
 }
 mod client_cert;
 mod conditional;
