@@ -20,7 +20,9 @@ Usage:
 
 A scenario is 'METHOD PATH'; POST /item and POST /api/bird/ use the Lua scripts of bench/lua/.
 The server must accept `--port PORT` (or take `--port-flag` to name another flag; `--port-flag ''`
-passes the port as the first argument, as the bench peers take it: bench/peers/common).
+passes the port as the first argument, as the bench peers take it: bench/peers/common), or, with
+`--port-env NAME`, read it from the environment variable NAME (the examples read `PORT`):
+  bench/callgrind.py target/release/examples/versions --port-env PORT --scenario 'GET /products/1'
 """
 
 import argparse
@@ -76,14 +78,17 @@ def totals(out_file):
     return total
 
 
-def run(binary, args, env, scenario, duration, port_flag, cache_sim=False, keep=None):
+def run(binary, args, env, scenario, duration, port_flag, cache_sim=False, keep=None, port_env=None):
     method, path = scenario.split(" ", 1)
     port = free_port()
+    # The port as an argument (after `port_flag`, if any), or only in the environment.
+    port_args = [] if port_env else [*([port_flag] if port_flag else []), str(port)]
+    env = {**env, port_env: str(port)} if port_env else env
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "callgrind.out")
         cmd = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={out}",
                *(["--cache-sim=yes"] if cache_sim else []), binary,
-               *([port_flag] if port_flag else []), str(port), *args]
+               *port_args, *args]
         proc = subprocess.Popen(cmd, env={**os.environ, **env}, stdout=subprocess.DEVNULL,
                                 stderr=open(os.path.join(tmp, "server.log"), "w"), cwd=tmp)
         try:
@@ -130,18 +135,27 @@ def main():
     parser.add_argument("--env", action="append", default=[], help="NAME=VALUE for the server")
     parser.add_argument("--scenario", action="append", help="'METHOD PATH' (default: GET /item/42, POST /item)")
     parser.add_argument("--duration", type=int, default=5)
-    parser.add_argument("--port-flag", default="--port")
+    parser.add_argument("--port-flag", default=None,
+                        help="the server's flag before the port (default --port; '' for none)")
+    parser.add_argument("--port-env", metavar="NAME",
+                        help="give the port in the environment variable NAME instead of an argument")
     parser.add_argument("--cache-sim", action="store_true",
                         help="also count L1 misses with callgrind's cache model (instruction misses, "
                              "data misses): a change can cost more in misses than in instructions")
     parser.add_argument("--keep", metavar="DIR",
                         help="copy callgrind's output files here, for callgrind_annotate")
     opts = parser.parse_args()
+    if opts.port_env is not None and opts.port_flag is not None:
+        parser.error("--port-env and --port-flag exclude each other")
+    if opts.port_env == "" or (opts.port_env and "=" in opts.port_env):
+        parser.error("--port-env takes the name of an environment variable")
+    port_flag = "--port" if opts.port_flag is None else opts.port_flag
     env = dict(e.split("=", 1) for e in opts.env)
     env.setdefault("RUST_LOG", "warn")
     for scenario in opts.scenario or DEFAULT_SCENARIOS:
         counts, requests, notes = run(os.path.abspath(opts.binary), opts.arg, env, scenario,
-                                      opts.duration, opts.port_flag, opts.cache_sim, opts.keep)
+                                      opts.duration, port_flag, opts.cache_sim, opts.keep,
+                                      opts.port_env)
         note = f"  ({', '.join(notes)})" if notes else ""
         misses = ""
         if opts.cache_sim:

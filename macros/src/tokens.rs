@@ -156,6 +156,15 @@ pub fn option_str(text: Option<&str>) -> TokenStream {
     }
 }
 
+/// `Some("YYYY-MM-DD")` or `None`, the literal kept (its span): a range's end or a sunset, as the
+/// runtime's builder calls take them (`in_versions`, `deprecated_at`).
+pub fn option_lit(literal: &Option<syn::LitStr>) -> TokenStream {
+    match literal {
+        Some(literal) => quote!(::core::option::Option::Some(#literal)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
 /// `impl FromJson for name` (with `generics`, bounds included), delegating to `validate` (the
 /// runtime's `validate_model` or `enum_from_json`, generic over the type).
 pub fn from_json_impl(name: &syn::Ident, generics: &syn::Generics, validate: TokenStream) -> TokenStream {

@@ -547,6 +547,9 @@ impl App {
                 let mut operation = (def.operation)(&mut registry);
                 if let Some(inherited) = &route.inherited {
                     operation.in_groups(&inherited.tags, &inherited.responses);
+                    if inherited.deprecated {
+                        operation.deprecated();
+                    }
                     operation.group_parameters(|operation| {
                         for dependency in &inherited.dependencies {
                             (dependency.doc)(operation, &mut registry);

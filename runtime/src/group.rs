@@ -9,6 +9,11 @@
 //! - what groups state accumulates from the outermost group: tags, `responses(..)`, dependencies
 //!   and layers (the outermost group's layers wrap the inner ones'); their ranges of API versions
 //!   intersect, and a route's own range narrows theirs (it exists where both say);
+//! - a deprecated group (`deprecated = true`, or `deprecated(since = "..", sunset = "..")`) marks
+//!   every route of it, its nested groups' included, `deprecated: true` in the documents, as the
+//!   route option of the same name does; with dates, its routes' answers carry `Deprecation` and
+//!   `Sunset` (the route's notice layer, `app/deprecated.rs`): a route's own dates win over its
+//!   groups', an inner group's over an outer one's;
 //! - prefix, tags and responses cost nothing per request (they are applied when the app is
 //!   built); a route's groups' dependencies and layer stacks are data of its dispatch target
 //!   (`dispatch/proceed.rs`, and the route's handler), one slice-length test each for a route
@@ -40,7 +45,14 @@ pub struct Group {
     items: Vec<Item>,
     /// The API versions the group's routes exist in (`versions = ..`; every version unless set).
     versions: VersionRange,
+    /// `deprecated = true` or `deprecated(..)`: every route's operation says `deprecated: true`.
+    deprecated: bool,
+    /// `deprecated(since = .., sunset = ..)`: the dates its routes' answers carry.
+    deprecation: Option<Deprecation>,
 }
+
+/// The day a route or group was deprecated and, if known, its last day (`YYYY-MM-DD` each).
+pub(crate) type Deprecation = (&'static str, Option<&'static str>);
 
 /// What a group holds, in declaration order, each with where it was added (for the build's
 /// mistakes).
@@ -59,6 +71,8 @@ impl std::fmt::Debug for Group {
             .field("layers", &self.layers.len())
             .field("items", &self.items.len())
             .field("versions", &self.versions)
+            .field("deprecated", &self.deprecated)
+            .field("deprecation", &self.deprecation)
             .finish()
     }
 }
@@ -86,6 +100,8 @@ impl From<GroupParts> for Group {
             layers: Vec::new(),
             items: Vec::new(),
             versions: VersionRange::ALL,
+            deprecated: false,
+            deprecation: None,
         }
     }
 }
@@ -103,6 +119,29 @@ impl Group {
     /// [`MistakeKind::RouteVersions`](crate::build::MistakeKind::RouteVersions)).
     pub fn in_versions(mut self, from: Option<&'static str>, until: Option<&'static str>) -> Self {
         self.versions = VersionRange::new(from, until);
+        self
+    }
+
+    /// Mark every route of the group (its nested groups' included) `deprecated: true` in the
+    /// documents, as each route's option `deprecated = true` would (the group option
+    /// `deprecated = true` writes this call). Its answers are unchanged: see
+    /// [`deprecated_at`](Self::deprecated_at) for the headers.
+    pub fn deprecated(mut self) -> Self {
+        self.deprecated = true;
+        self
+    }
+
+    /// The group deprecated since the day `since` (`YYYY-MM-DD`), served until `sunset` if given:
+    /// every route of it (its nested groups' included) is as if it said
+    /// [`RouteDef::deprecated_at`] itself — `deprecated: true` in the documents, `Deprecation`
+    /// (RFC 9745) and `Sunset` (RFC 8594) on every answer. A route's own dates win over its
+    /// group's, an inner group's over an outer one's. The group option
+    /// `deprecated(since = "..", sunset = "..")` writes this call; a date that is not one does
+    /// not build ([`MistakeKind::RouteVersions`](crate::build::MistakeKind::RouteVersions), at
+    /// each of its routes).
+    pub fn deprecated_at(mut self, since: &'static str, sunset: Option<&'static str>) -> Self {
+        self.deprecated = true;
+        self.deprecation = Some((since, sunset));
         self
     }
 
@@ -181,6 +220,8 @@ impl Group {
             self.layers,
         );
         inherited.versions = inherited.versions.intersect(&self.versions);
+        inherited.deprecated |= self.deprecated;
+        inherited.deprecation = self.deprecation.or(inherited.deprecation);
         inherited.prefix_refused |= checked.is_err();
         let inherited = Arc::new(inherited);
         for item in self.items {
@@ -193,6 +234,9 @@ impl Group {
                     let outside = (!def.versions.is_all() && !groups.covers(&def.versions))
                         .then_some((groups, def.versions));
                     def.versions = groups.intersect(&def.versions);
+                    // The route's own deprecation dates, or its groups' (the notice layer of
+                    // `app/deprecated.rs` sends them, as for a route that says so).
+                    def.deprecation = def.deprecation.or(inherited.deprecation);
                     out.push(Mounted {
                         def,
                         path,
@@ -237,6 +281,10 @@ pub(crate) struct Inherited {
     pub(crate) prefix_refused: bool,
     /// The API versions the groups' routes exist in: the groups' ranges, intersected.
     pub(crate) versions: VersionRange,
+    /// This group or an enclosing one is deprecated: its routes' operations say so.
+    pub(crate) deprecated: bool,
+    /// The innermost deprecated group's dates, if one gives them.
+    pub(crate) deprecation: Option<Deprecation>,
 }
 
 impl Inherited {
@@ -257,6 +305,8 @@ impl Inherited {
                 layers: parent.layers.clone(),
                 prefix_refused: parent.prefix_refused,
                 versions: parent.versions,
+                deprecated: parent.deprecated,
+                deprecation: parent.deprecation,
             },
             None => Inherited {
                 prefix: prefix.to_owned(),
@@ -266,6 +316,8 @@ impl Inherited {
                 layers: Vec::new(),
                 prefix_refused: false,
                 versions: VersionRange::ALL,
+                deprecated: false,
+                deprecation: None,
             },
         };
         inherited.tags.extend(tags);

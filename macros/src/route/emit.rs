@@ -316,11 +316,7 @@ fn def_body(model: &RouteModel) -> (TokenStream, Assertions) {
     let route_def = match &model.attr.versions {
         None => route_def,
         Some(range) => {
-            let some = |end: &Option<syn::LitStr>| match end {
-                Some(date) => quote!(::core::option::Option::Some(#date)),
-                None => quote!(::core::option::Option::None),
-            };
-            let (from, until) = (some(&range.from), some(&range.until));
+            let (from, until) = (tokens::option_lit(&range.from), tokens::option_lit(&range.until));
             quote!((#route_def).in_versions(#from, #until))
         }
     };
@@ -328,11 +324,7 @@ fn def_body(model: &RouteModel) -> (TokenStream, Assertions) {
     let route_def = match &model.attr.deprecation {
         None => route_def,
         Some(deprecation) => {
-            let since = &deprecation.since;
-            let sunset = match &deprecation.sunset {
-                Some(date) => quote!(::core::option::Option::Some(#date)),
-                None => quote!(::core::option::Option::None),
-            };
+            let (since, sunset) = (&deprecation.since, tokens::option_lit(&deprecation.sunset));
             quote!((#route_def).deprecated_at(#since, #sunset))
         }
     };

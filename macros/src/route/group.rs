@@ -6,7 +6,8 @@
 //! with `/`, not ending with `/`, well formed as a path template and without parameters (a route's
 //! handler reads only the parameters of its own path: a prefix parameter would be one no handler
 //! takes), each problem reported inside the string; the options are `tags(..)`,
-//! `responses(..)` and `versions = "from".."until"`, parsed (and checked) as a route's, and `dependencies(Type, ..)`, each type
+//! `responses(..)`, `versions = "from".."until"`, `deprecated = bool` and
+//! `deprecated(since = "..", sunset = "..")`, parsed (and checked) as a route's, and `dependencies(Type, ..)`, each type
 //! asserted at its own span to be a dependency (`Arg` with `Source::Dependency`, cacheable);
 //! every mistake is reported, and the macro still expands to a `Group` beside the errors, so the
 //! rest of the app type-checks.
@@ -18,9 +19,11 @@ use syn::spanned::Spanned;
 use syn::{Ident, LitStr, Token, Type};
 
 use super::openapi::description;
-use super::parse::{responses, tags, tokens_until, versions, ExtraResponse, VersionRange};
+use super::parse::{
+    deprecation, responses, tags, tokens_until, versions, Deprecation, ExtraResponse, VersionRange,
+};
 use crate::diag::Diagnostics;
-use crate::paths;
+use crate::{paths, tokens};
 
 /// The arguments of `group!(..)`.
 struct GroupArgs {
@@ -30,6 +33,10 @@ struct GroupArgs {
     dependencies: Vec<Type>,
     /// `versions = "from".."until"`: the API versions the group's routes exist in.
     versions: Option<VersionRange>,
+    /// `deprecated = true` or `deprecated(..)`: every route of the group is.
+    deprecated: bool,
+    /// `deprecated(since = "..", sunset = "..")`: the dates its routes' answers carry.
+    deprecation: Option<Deprecation>,
 }
 
 /// The expansion of `group!(tokens)`.
@@ -56,6 +63,8 @@ pub fn expand(tokens: TokenStream) -> TokenStream {
                 responses: Vec::new(),
                 dependencies: Vec::new(),
                 versions: None,
+                deprecated: false,
+                deprecation: None,
             });
             quote!({ #errors #empty })
         }
@@ -76,6 +85,8 @@ fn parse(input: ParseStream, diag: &mut Diagnostics) -> syn::Result<GroupArgs> {
         responses: Vec::new(),
         dependencies: Vec::new(),
         versions: None,
+        deprecated: false,
+        deprecation: None,
     };
     while !input.is_empty() {
         input.parse::<Token![,]>()?;
@@ -90,6 +101,14 @@ fn parse(input: ParseStream, diag: &mut Diagnostics) -> syn::Result<GroupArgs> {
                 let eq: Token![=] = input.parse()?;
                 args.versions = versions(tokens_until(input, ',')?, eq.span, diag);
             }
+            "deprecated" if input.peek(syn::token::Paren) => {
+                args.deprecated = true;
+                args.deprecation = deprecation(&key, input, "group", diag)?;
+            }
+            "deprecated" => {
+                input.parse::<Token![=]>()?;
+                args.deprecated = input.parse::<syn::LitBool>()?.value;
+            }
             "dependencies" => {
                 let content;
                 syn::parenthesized!(content in input);
@@ -100,7 +119,7 @@ fn parse(input: ParseStream, diag: &mut Diagnostics) -> syn::Result<GroupArgs> {
                 return Err(syn::Error::new(
                     key.span(),
                     format!(
-                        "unknown group option `{other}`; expected `tags(..)`, `responses(N = \"..\")`, `dependencies(Type, ..)` or `versions = \"YYYY-MM-DD\"..`"
+                        "unknown group option `{other}`; expected `tags(..)`, `responses(N = \"..\")`, `dependencies(Type, ..)`, `versions = \"YYYY-MM-DD\"..` or `deprecated = true` / `deprecated(since = \"YYYY-MM-DD\")`"
                     ),
                 ))
             }
@@ -134,13 +153,18 @@ fn emit(args: &GroupArgs) -> TokenStream {
     });
     // Only a group that names its versions says so: the others' expansion is unchanged.
     let ranged = args.versions.as_ref().map(|range| {
-        let some = |end: &Option<LitStr>| match end {
-            Some(date) => quote!(::core::option::Option::Some(#date)),
-            None => quote!(::core::option::Option::None),
-        };
-        let (from, until) = (some(&range.from), some(&range.until));
+        let (from, until) = (tokens::option_lit(&range.from), tokens::option_lit(&range.until));
         quote!(.in_versions(#from, #until))
     });
+    // Likewise only a deprecated group: with dates, its routes' answers carry them.
+    let deprecated = match (&args.deprecation, args.deprecated) {
+        (Some(Deprecation { since, sunset }), _) => {
+            let sunset = tokens::option_lit(sunset);
+            Some(quote!(.deprecated_at(#since, #sunset)))
+        }
+        (None, true) => Some(quote!(.deprecated())),
+        (None, false) => None,
+    };
     quote! {
         {
             use ::ferrapi::__private as __rt;
@@ -151,6 +175,7 @@ fn emit(args: &GroupArgs) -> TokenStream {
                 dependencies: ::std::vec![#(#dependencies),*],
             })
             #ranged
+            #deprecated
         }
     }
 }

@@ -292,7 +292,7 @@ fn route_option(
         "responses" => attr.responses.extend(responses(input, diag)?),
         "deprecated" if input.peek(syn::token::Paren) => {
             attr.deprecated = true;
-            attr.deprecation = deprecation(key, input, diag)?;
+            attr.deprecation = deprecation(key, input, "route", diag)?;
         }
         "deprecated" => {
             input.parse::<Token![=]>()?;
@@ -482,11 +482,16 @@ pub fn doc(attrs: &[Attribute]) -> Doc {
     }
 }
 
-/// `deprecated(since = "..", sunset = "..")`, `key` (`deprecated`) read: `since` required, each a
-/// string literal that is a `YYYY-MM-DD` date, given once, the sunset not before `since`. An
-/// unknown key is an error at it; the other mistakes are recorded in `diag`, each at its culprit,
-/// and `None` returned.
-fn deprecation(key: &Ident, input: ParseStream, diag: &mut Diagnostics) -> syn::Result<Option<Deprecation>> {
+/// `deprecated(since = "..", sunset = "..")` of a `what` (`route`, `group`), `key` (`deprecated`)
+/// read: `since` required, each a string literal that is a `YYYY-MM-DD` date, given once, the
+/// sunset not before `since`. An unknown key is an error at it; the other mistakes are recorded in
+/// `diag`, each at its culprit, and `None` returned.
+pub(super) fn deprecation(
+    key: &Ident,
+    input: ParseStream,
+    what: &str,
+    diag: &mut Diagnostics,
+) -> syn::Result<Option<Deprecation>> {
     const EXAMPLE: &str = "e.g. `deprecated(since = \"2026-03-01\", sunset = \"2026-12-31\")`";
     let content;
     syn::parenthesized!(content in input);
@@ -527,7 +532,7 @@ fn deprecation(key: &Ident, input: ParseStream, diag: &mut Diagnostics) -> syn::
         if ok {
             diag.error(
                 key.span(),
-                format!("`deprecated(..)` needs the day the route was deprecated, `since`; {EXAMPLE} (or `deprecated = true` for the document alone)"),
+                format!("`deprecated(..)` needs the day the {what} was deprecated, `since`; {EXAMPLE} (or `deprecated = true` for the document alone)"),
             );
         }
         return Ok(None);
@@ -536,7 +541,7 @@ fn deprecation(key: &Ident, input: ParseStream, diag: &mut Diagnostics) -> syn::
         diag.error(
             sunset.span(),
             format!(
-                "the sunset `{}` (the route's last day) is before its deprecation `{}`",
+                "the sunset `{}` (the {what}'s last day) is before its deprecation `{}`",
                 sunset.value(),
                 since.value()
             ),

@@ -212,7 +212,7 @@ impl Versions {
 
 /// The header `name`, checked: a valid name (compared in lower case), and not one whose meaning
 /// HTTP or ferrapi fixes.
-fn header_name(name: &str) -> Result<HeaderName, String> {
+fn header_name(name: &'static str) -> Result<HeaderName, String> {
     let parsed = HeaderName::from_bytes(name.as_bytes())
         .map_err(|_| format!("`{name}` is not a valid header name"))?;
     const TAKEN: &[&str] = &[
@@ -231,7 +231,16 @@ fn header_name(name: &str) -> Result<HeaderName, String> {
             "`{name}` has a meaning of its own in HTTP or ferrapi; name the version's header otherwise"
         ));
     }
-    Ok(parsed)
+    // The echo clones the name into every answer: made of static bytes, a clone is a copy (an
+    // allocated name's is a reference count, and its drop another). The default is spelled
+    // `API-Version`; a name already in lower case is its own static form.
+    if parsed.as_str() == "api-version" {
+        return Ok(HeaderName::from_static("api-version"));
+    }
+    Ok(match parsed.as_str() == name {
+        true => HeaderName::from_static(name),
+        false => parsed,
+    })
 }
 
 #[cfg(test)]

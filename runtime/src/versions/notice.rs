@@ -46,9 +46,14 @@ impl Notice {
     }
 }
 
-/// The Unix time of `date`'s midnight UTC (`YYYY-MM-DD`, not before 1970), by the days-from-civil
-/// count of the proleptic Gregorian calendar.
+/// The Unix time of `date`'s midnight UTC (`YYYY-MM-DD`, a real day, not before 1970), by the
+/// days-from-civil count of the proleptic Gregorian calendar.
 fn unix_seconds(date: &str) -> Option<u64> {
+    // The route option's own check (no February 30th, two digits each): a date it refuses when
+    // it compiles is refused when a hand-built route or group is built, not sent as March 2nd.
+    if !ferrapi_template::version::is_date(date) {
+        return None;
+    }
     let mut parts = date.splitn(3, '-').map(str::parse::<u64>);
     let (year, month, day) = (parts.next()?.ok()?, parts.next()?.ok()?, parts.next()?.ok()?);
     if year < 1970 || !(1..=12).contains(&month) || !(1..=31).contains(&day) {
@@ -81,6 +86,10 @@ mod tests {
         assert_eq!(unix_seconds("2026-01-15"), Some(1_768_435_200));
         assert_eq!(unix_seconds("2026-13-01"), None);
         assert_eq!(unix_seconds("1969-12-31"), None);
+        // Not a day, or not written `YYYY-MM-DD`.
+        assert_eq!(unix_seconds("2026-02-30"), None);
+        assert_eq!(unix_seconds("2025-02-29"), None);
+        assert_eq!(unix_seconds("2026-3-1"), None);
     }
 
     #[test]

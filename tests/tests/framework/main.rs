@@ -15,6 +15,7 @@ mod build_errors;
 /// Shared helpers of the test modules.
 mod support {
     pub mod tls;
+    pub mod versions;
 }
 mod client_cert;
 mod conditional;
@@ -34,6 +35,7 @@ mod examples;
 mod files;
 mod forms;
 mod generics;
+mod group_deprecation;
 mod groups;
 mod hostile_input;
 mod http_body;

@@ -9,6 +9,8 @@ use ferrapi::versions::Versions;
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::client::{get, send, Reply};
 
+use crate::support::versions::Refuse;
+
 #[get("/old/{id}", deprecated(since = "2026-03-01", sunset = "2026-12-31"))]
 async fn old(id: i64) -> Json<Value> {
     Json(json!({ "id": id }))
@@ -58,20 +60,6 @@ async fn a_deprecated_routes_answers_say_so_and_only_its() {
     assert_eq!(deprecated("/soon"), json!(true));
     assert_eq!(deprecated("/marked"), json!(true));
     assert_eq!(deprecated("/new/{id}"), Value::Null);
-}
-
-/// A layer answering for the route: its answer is the route's, so it carries the notice.
-#[derive(Clone)]
-struct Refuse;
-
-impl<S> tower::Layer<S> for Refuse {
-    type Service = tower::util::MapResponse<S, fn(Response) -> Response>;
-    fn layer(&self, inner: S) -> Self::Service {
-        tower::util::MapResponse::new(inner, |mut response: Response| {
-            *response.status_mut() = StatusCode::UNAUTHORIZED;
-            response
-        })
-    }
 }
 
 #[tokio::test]

@@ -4,11 +4,12 @@
 //! the status of its answers; an error, or a status the handler chose itself, is left as it is;
 //! a date the app does not declare, or an app without versions, does not build.
 
-use ferrapi::build::{Declared, MistakeKind};
 use ferrapi::prelude::*;
 use ferrapi::versions::Versions;
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::client::send;
+
+use crate::support::versions::route_version_mistakes;
 
 /// 200 before 2026-03-01, 202 from 2026-03-01 until 2026-06-01, 201 since.
 #[post("/orders", status = 201, status_before("2026-06-01" = 202, "2026-03-01" = 200))]
@@ -91,21 +92,7 @@ async fn each_versions_document_names_its_status() {
 
 #[test]
 fn a_date_not_a_version_or_an_app_without_versions_does_not_build() {
-    let problems = |app: App| -> Vec<(String, &'static str)> {
-        let error = app
-            .build()
-            .map(drop)
-            .expect_err("a status change that cannot build");
-        error
-            .errors()
-            .map(|mistake| match (mistake.kind(), mistake.declared()) {
-                (MistakeKind::RouteVersions { problem }, Declared::Route { name, .. }) => {
-                    (problem.clone(), *name)
-                }
-                other => panic!("{other:?}"),
-            })
-            .collect()
-    };
+    let problems = route_version_mistakes;
     let unknown = App::new()
         .versions(Versions::released(["2026-01-15", "2026-06-01"]))
         .routes(routes![create_order]);

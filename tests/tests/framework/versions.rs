@@ -12,6 +12,8 @@ use ferrapi::versions::{ApiVersion, VersionSource, Versions};
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::client::{get, send, Reply};
 
+use crate::support::versions::route_version_mistakes;
+
 /// What the route sees of its version.
 #[get("/item/{id}")]
 async fn read_item(id: i64, version: ApiVersion) -> Json<Value> {
@@ -375,23 +377,9 @@ fn a_range_naming_an_undeclared_version_or_in_an_app_without_versions_does_not_b
     async fn odd() -> &'static str {
         "odd"
     }
-    let error = App::new()
-        .versions(versions())
-        .routes(routes![read_widget, odd])
-        .build()
-        .map(drop)
-        .expect_err("an undeclared version");
-    let found: Vec<(String, &str)> = error
-        .errors()
-        .map(|mistake| match (mistake.kind(), mistake.declared()) {
-            (MistakeKind::RouteVersions { problem }, Declared::Route { name, .. }) => {
-                (problem.clone(), *name)
-            }
-            other => panic!("{other:?}"),
-        })
-        .collect();
+    let app = App::new().versions(versions()).routes(routes![read_widget, odd]);
     assert_eq!(
-        found,
+        route_version_mistakes(app),
         [(
             "`2026-02-01` is not a version of the app; its versions are 2026-01-15, 2026-03-01 (default), 2026-06-01 (unreleased)".to_owned(),
             "odd"
