@@ -172,6 +172,7 @@ mod dispatch;
 mod extract;
 pub mod files;
 mod group;
+mod head;
 pub mod idempotency;
 mod moved;
 mod openapi;

@@ -72,7 +72,7 @@ pub use service::Service;
 use crate::body::{Handed, Look};
 use crate::logging::ACCESS_TARGET;
 use crate::response::BoxError;
-use crate::versions::Echo;
+use crate::versions::{Chosen, Echo};
 use observe::Hook;
 use routed::route;
 use run::Run;
@@ -110,8 +110,25 @@ where
         return dispatch_observed(inner, stack, parts, body, log, is_head);
     }
     let mut echo = None;
-    let run = begin(inner, stack, parts, body, (&mut (), &mut echo));
+    let mut run = begin(inner, stack, parts, body, (&mut (), &mut echo));
+    let echo = echo_now_or_later(inner, &mut run, echo);
     ResponseFuture::new(run, None, is_head, echo)
+}
+
+/// In an app with versions, the echo of the version `chosen` (see `versions/chosen.rs`): given
+/// to an answer ready at once now, from the app's set, else returned for the future to give.
+#[inline(always)]
+fn echo_now_or_later<B>(inner: &Compiled, run: &mut Run<B>, chosen: Option<Chosen>) -> Option<Echo> {
+    let (Some(chosen), Some(versions)) = (chosen, &inner.versions) else {
+        return None;
+    };
+    match run {
+        Run::Ready(Poll::Ready(response)) => {
+            versions.echo(chosen.index, response.headers_mut());
+            None
+        }
+        _ => Some(Echo::new(versions, chosen)),
+    }
 }
 
 /// [`dispatch`] for a request that is observed (see `observe.rs`).
@@ -134,26 +151,23 @@ where
     // request, callgrind), and moving the answer out of its `Run` cost three copies (≈ 90).
     let mut echo = None;
     let mut run = begin(inner, stack, parts, body, (&mut observed, &mut echo));
+    // Echoed before it is recorded (the access line and the id come after), once.
+    let echo = echo_now_or_later(inner, &mut run, echo);
     // Answered synchronously (most requests): recorded now, so the observer stays on the stack;
     // only an answer still under way takes it along, boxed.
     let pending = match &mut run {
         Run::Ready(Poll::Ready(response)) => {
-            if let Some(echo) = &echo {
-                echo.apply(response.headers_mut());
-            }
             observed.record(response);
             None
         }
         _ => Some(Box::new(observed)),
     };
-    // Echoed already when recorded above (an echo twice would repeat `Vary`).
-    let echo = if pending.is_some() { echo } else { None };
     ResponseFuture::new(run, pending, is_head, echo)
 }
 
 /// Steps 2 to 5 of the module's flow for the request of `parts` and `body`: route it, then down
-/// the app's layers (when it has them) or on to the route; in an app with versions, what the
-/// answer echoes of the request's version is set in `echo`.
+/// the app's layers (when it has them) or on to the route; in an app with versions, the version
+/// the answer echoes is set in `echo`.
 // `echo` is written through rather than returned beside the `Run`: returned as a tuple, the
 // answer took one more copy (callgrind `GET /item/42` without versions: +64 instructions over the
 // base with the tuple, -30 written through; BENCHMARKS.md, issue 44).
@@ -163,7 +177,7 @@ fn begin<B, H: Hook>(
     stack: Option<&Endpoint>,
     mut parts: Parts,
     body: Received<'_, B>,
-    (hook, echo): (&mut H, &mut Option<Echo>),
+    (hook, echo): (&mut H, &mut Option<Chosen>),
 ) -> Run<B>
 where
     B: hyper::body::Body<Data = Bytes> + Look + Send + Unpin + 'static,
@@ -172,7 +186,7 @@ where
     let routed = route(inner, &parts, hook);
     if let Some(versions) = &inner.versions {
         let chosen = routed.version();
-        *echo = Some(Echo::new(versions, chosen));
+        *echo = Some(chosen);
         // Tags sent back from this version's answers, as the route made them (`versions/tags.rs`).
         versions.untag(&mut parts.headers, chosen);
         hook.versioned(versions, chosen);

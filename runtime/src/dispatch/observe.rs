@@ -53,7 +53,7 @@ use crate::logging::{self, clock, AccessLine, ACCESS_TARGET, REQUEST_TARGET};
 use crate::metrics::{MethodLabel, RouteKey, UNMATCHED};
 use crate::response::Response;
 use crate::trace::{
-    random_pair, sole_value, with_random, ResponseHeader, TraceIds, Tracer, TRACEPARENT, TRACERESPONSE,
+    random_pair, with_random, ResponseHeader, TraceIds, Tracer, TRACEPARENT, TRACERESPONSE,
 };
 use crate::versions::{Chosen, VersionSet, VersionSource};
 
@@ -126,11 +126,11 @@ impl RequestId {
     }
 }
 
-/// The request's `X-Request-Id` when it sent exactly one (`trace::sole_value`: a small head is
+/// The request's `X-Request-Id` when it sent exactly one (`head::sole_value`: a small head is
 /// searched name by name, not hashed).
 #[inline]
 fn sent_id(headers: &hyper::HeaderMap) -> Option<&HeaderValue> {
-    sole_value(headers, &X_REQUEST_ID)
+    crate::head::sole_value(headers, &X_REQUEST_ID)
 }
 
 /// A new id (see [`new_id`]) as a header value: a slice of this thread's block of ids made ahead

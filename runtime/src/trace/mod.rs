@@ -25,7 +25,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use hyper::header::{HeaderName, HeaderValue};
+use hyper::header::HeaderName;
 use hyper::HeaderMap;
 
 mod baggage;
@@ -56,36 +56,6 @@ pub static TRACEPARENT: HeaderName = HeaderName::from_static("traceparent");
 
 /// `traceresponse` (Trace Context Level 2's earlier drafts), to send.
 pub static TRACERESPONSE: HeaderName = HeaderName::from_static("traceresponse");
-
-/// The heads with at most this many fields are searched name by name.
-const SCANNED_FIELDS: usize = 16;
-
-/// The value of field `name` when the head holds exactly one. A small head is searched name by
-/// name: `HeaderMap::get` hashes a custom name first, ≈ 140 instructions per request against
-/// ≈ 15 for a one-field head (callgrind `GET /item/42`); a field's name compares its length
-/// first, so only a name of the same length compares bytes.
-#[inline(always)]
-pub(crate) fn sole_value<'h>(headers: &'h HeaderMap, name: &HeaderName) -> Option<&'h HeaderValue> {
-    if headers.keys_len() > SCANNED_FIELDS {
-        let mut all = headers.get_all(name).iter();
-        let first = all.next()?;
-        return all.next().is_none().then_some(first);
-    }
-    // Most heads have none: the names alone are cheaper to walk than the fields.
-    if !headers.keys().any(|key| key == name) {
-        return None;
-    }
-    let mut found = None;
-    for (key, value) in headers {
-        if key == name {
-            if found.is_some() {
-                return None;
-            }
-            found = Some(value);
-        }
-    }
-    found
-}
 
 /// What goes back on the answer of a traced request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -378,7 +348,7 @@ impl Tracer {
     #[inline]
     pub(crate) fn begin(&self, headers: &HeaderMap) -> TraceIds {
         let parent = if self.propagators.trace_context {
-            sole_value(headers, &TRACEPARENT).and_then(|value| TraceParent::parse(value.as_bytes()))
+            crate::head::sole_value(headers, &TRACEPARENT).and_then(|value| TraceParent::parse(value.as_bytes()))
         } else {
             None
         };
