@@ -318,9 +318,13 @@ fn request_cx<'a>(
     let full = parts.uri.path();
     // Without versions, one test of the loaded `Option`; the version's path prefix (when it
     // came from there) is not the routes'.
-    let (path, version_date) = match &inner.versions {
-        None => (full, None),
-        Some(set) => (routed_path(full, version), set.date(version.index)),
+    let (path, version_date, shape_date) = match &inner.versions {
+        None => (full, None, None),
+        Some(set) => (
+            routed_path(full, version),
+            set.date(version.index),
+            set.shape_date(version.index),
+        ),
     };
     RequestCx {
         parts,
@@ -334,6 +338,7 @@ fn request_cx<'a>(
         trace,
         tracer: inner.tracer.as_ref(),
         version_date,
+        shape_date,
     }
 }
 

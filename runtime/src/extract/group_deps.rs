@@ -181,6 +181,7 @@ mod tests {
             trace: None,
             tracer: None,
             version_date: None,
+            shape_date: None,
         };
         let group = DependencyFn::of::<Counted>();
         let mut errors = ValidationErrors::new();

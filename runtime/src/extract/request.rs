@@ -82,8 +82,11 @@ pub struct RequestCx<'a> {
     pub(crate) trace: Option<&'a TraceIds>,
     /// The app's tracing, when it traces.
     pub(crate) tracer: Option<&'a Tracer>,
-    /// Its date, set while the route's code runs so versioned models see it (`versions::at`).
+    /// Its date (in an app with versions).
     pub(crate) version_date: Option<&'static str>,
+    /// The date set while the route's code runs so versioned models see it (`versions::at`):
+    /// its date, but none at the newest version (`VersionSet::shape_date`).
+    pub(crate) shape_date: Option<&'static str>,
 }
 
 impl<'a> RequestCx<'a> {

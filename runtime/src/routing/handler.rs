@@ -71,7 +71,7 @@ where
     };
     // In an app with versions, the route's code runs at the request's version (`versions::at`):
     // a versioned model reads its body, and writes its JSON, in that version's shape.
-    let at = cx.version_date;
+    let at = cx.shape_date;
     let slots = scoped(at, || extract(cx, &mut errors));
     if S::DEPENDENCY || group.is_some() {
         return with_dependencies(cx, errors, group, slots, call, convert);
@@ -143,7 +143,7 @@ where
         let call = call(values);
         convert(call.await)
     };
-    match cx.version_date {
+    match cx.shape_date {
         None => Started::Later(Box::pin(future)),
         Some(at) => Started::Later(Box::pin(Scoped::new(at, future))),
     }

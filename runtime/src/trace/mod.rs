@@ -426,6 +426,7 @@ fn fresh_ids() -> (TraceId, SpanId) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hyper::header::HeaderValue;
 
     fn headers(fields: &[(&str, &str)]) -> HeaderMap {
         let mut map = HeaderMap::new();

@@ -9,7 +9,8 @@
 //!   the conversion of its output to a response; it is restored on the way out, a panic
 //!   included, so nothing of one request is seen by another on the same thread;
 //! - an app without versions never sets it: [`scoped`] with `None` is the closure, and a model
-//!   without changes never reads it;
+//!   without changes never reads it; nor does a request at the newest version, whose shapes
+//!   are the models' own (what a model writes where none is set);
 //! - a response body streamed after the handler returned (`StreamingResponse`, `Sse`) carries
 //!   the version it was made at ([`Scoped`] as a stream, chosen when the body is made, so a
 //!   stream made outside a version is polled as it is, without a test per item): each of its
@@ -29,7 +30,9 @@ thread_local! {
 }
 
 /// The version (`YYYY-MM-DD`) of the request whose code runs on this thread, if the app has
-/// versions; `None` elsewhere. Generated code reads it; a route takes `ApiVersion` instead.
+/// versions and it is not the newest; `None` elsewhere, the newest version included: both write
+/// the models' own (newest) shapes, so a request at the newest version sets nothing. Generated
+/// code reads it; a route that needs its version takes `ApiVersion` instead.
 #[inline]
 pub fn current() -> Option<&'static str> {
     AT.with(Cell::get)

@@ -198,6 +198,16 @@ impl VersionSet {
         self.dates.get(usize::from(index)).copied()
     }
 
+    /// The date the route's code runs at for a request at version `index` (`versions::at`):
+    /// none at the newest version, whose shapes are the models' own (what a model writes where
+    /// no version is set), so a request there sets nothing on the thread (≈ 95 instructions per
+    /// request fewer, callgrind `GET /products/1` of the versions example).
+    #[inline]
+    pub(crate) fn shape_date(&self, index: u8) -> Option<&'static str> {
+        let date = self.date(index)?;
+        (usize::from(index) + 1 < self.dates.len()).then_some(date)
+    }
+
     /// The date of version `index`, and whether it is released.
     pub(crate) fn get(&self, index: u8) -> Option<(&'static str, bool)> {
         let index = usize::from(index);
