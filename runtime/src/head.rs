@@ -100,7 +100,10 @@ mod tests {
             let one = padded(filler, &[("API-Version", "2026-01-15")]);
             assert_eq!(first_value(&one, &name).unwrap(), "2026-01-15", "{filler}");
             assert_eq!(sole_value(&one, &name).unwrap(), "2026-01-15", "{filler}");
-            let two = padded(filler, &[("api-version", "2026-01-15"), ("api-version", "2026-03-01")]);
+            let two = padded(
+                filler,
+                &[("api-version", "2026-01-15"), ("api-version", "2026-03-01")],
+            );
             // The first, as `get` gives it; no sole value.
             assert_eq!(first_value(&two, &name).unwrap(), "2026-01-15", "{filler}");
             assert_eq!(sole_value(&two, &name), None, "{filler}");
@@ -114,8 +117,16 @@ mod tests {
     fn either_name_is_found_in_small_and_large_heads() {
         for filler in [0, SCANNED_FIELDS + 1] {
             assert!(!holds_either(&padded(filler, &[]), &IF_MATCH, &IF_NONE_MATCH));
-            assert!(holds_either(&padded(filler, &[("if-match", "\"a\"")]), &IF_MATCH, &IF_NONE_MATCH));
-            assert!(holds_either(&padded(filler, &[("If-None-Match", "*")]), &IF_MATCH, &IF_NONE_MATCH));
+            assert!(holds_either(
+                &padded(filler, &[("if-match", "\"a\"")]),
+                &IF_MATCH,
+                &IF_NONE_MATCH
+            ));
+            assert!(holds_either(
+                &padded(filler, &[("If-None-Match", "*")]),
+                &IF_MATCH,
+                &IF_NONE_MATCH
+            ));
         }
     }
 }

@@ -52,9 +52,7 @@ use super::Compiled;
 use crate::logging::{self, clock, AccessLine, ACCESS_TARGET, REQUEST_TARGET};
 use crate::metrics::{MethodLabel, RouteKey, UNMATCHED};
 use crate::response::Response;
-use crate::trace::{
-    random_pair, with_random, ResponseHeader, TraceIds, Tracer, TRACEPARENT, TRACERESPONSE,
-};
+use crate::trace::{random_pair, with_random, ResponseHeader, TraceIds, Tracer, TRACEPARENT, TRACERESPONSE};
 use crate::versions::{Chosen, VersionSet, VersionSource};
 
 /// `X-Request-Id`, to look for.

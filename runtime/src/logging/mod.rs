@@ -30,7 +30,6 @@ use std::time::Duration;
 
 use tracing_subscriber::filter::Targets;
 
-
 pub(crate) mod clock;
 mod format;
 mod route_span;
@@ -217,4 +216,3 @@ pub(crate) fn access_on() -> Option<bool> {
 pub(crate) fn is_installed() -> bool {
     LOGGER.get().is_some()
 }
-

@@ -27,9 +27,12 @@ thread_local! {
     static REQUEST_IDS: RefCell<(Vec<u8>, usize)> = const { RefCell::new((Vec::new(), 0)) };
     /// The ids and sink of the innermost sampled request that exports its spans, and those it
     /// hides (an empty stack stands for none hidden).
-    static EXPORTING: RefCell<(Option<(TraceIds, Arc<SpanSink>)>, Vec<Option<(TraceIds, Arc<SpanSink>)>>)> =
+    static EXPORTING: RefCell<(Option<Exporting>, Vec<Option<Exporting>>)> =
         const { RefCell::new((None, Vec::new())) };
 }
+
+/// A sampled request's trace context and the sink its route's spans go to.
+type Exporting = (TraceIds, Arc<SpanSink>);
 
 /// The request being handled on this thread, while its future is polled. Dropping the scope
 /// leaves it.
@@ -64,7 +67,11 @@ pub(super) const TRACE_RECORD: usize = 25;
 #[inline]
 fn record_of(trace: &TraceIds) -> [u8; TRACE_RECORD] {
     let mut record = [0u8; TRACE_RECORD];
-    let words = [trace.trace_id.high(), trace.trace_id.low(), trace.span_id.to_u64()];
+    let words = [
+        trace.trace_id.high(),
+        trace.trace_id.low(),
+        trace.span_id.to_u64(),
+    ];
     for (bytes, word) in record.chunks_exact_mut(8).zip(words) {
         bytes.copy_from_slice(&word.to_ne_bytes());
     }
@@ -173,7 +180,7 @@ pub(super) fn current_request<R>(f: impl FnOnce(&[u8], Option<TraceIds>) -> R) -
 /// A scope with a sink (or inside one that has) is entered: `exporting` is the thread's now, the
 /// outer one kept (out of line: only sampled requests of apps that export come here).
 #[inline(never)]
-fn enter_exporting(exporting: Option<(TraceIds, Arc<SpanSink>)>) {
+fn enter_exporting(exporting: Option<Exporting>) {
     EXPORTING.with(|cell| {
         let mut cell = cell.borrow_mut();
         let (current, outers) = &mut *cell;
@@ -198,7 +205,7 @@ fn leave_exporting() {
 /// The ids and sink of the request handled on this thread, when it is sampled and its spans are
 /// exported: the one check a span opened in any other request costs.
 #[inline]
-pub(super) fn sampled_request() -> Option<(TraceIds, Arc<SpanSink>)> {
+pub(super) fn sampled_request() -> Option<Exporting> {
     EXPORTING.with(|cell| cell.try_borrow().ok()?.0.clone())
 }
 
@@ -228,7 +235,11 @@ mod tests {
         assert_eq!(read.trace_id, trace.trace_id);
         assert_eq!(read.span_id, trace.span_id);
         assert_eq!(read.flags, 9);
-        assert_eq!(read_record(&[0; TRACE_RECORD]), None, "a zero trace id is no context");
+        assert_eq!(
+            read_record(&[0; TRACE_RECORD]),
+            None,
+            "a zero trace id is no context"
+        );
         assert_eq!(read_record(&[1; 10]), None, "a short record is none");
     }
 
@@ -273,7 +284,10 @@ mod tests {
             })
         }
         let exporter: Arc<dyn crate::trace::SpanExporter> = Arc::new(|_span: crate::trace::SpanRecord| {});
-        let sink = Arc::new(SpanSink::new(exporter, Arc::new(crate::trace::Resource::new("probe"))));
+        let sink = Arc::new(SpanSink::new(
+            exporter,
+            Arc::new(crate::trace::Resource::new("probe")),
+        ));
         assert_eq!(sinks(), (None, 0));
         {
             let _a = enter_traced(b"a", &ids(1), Some(&sink));

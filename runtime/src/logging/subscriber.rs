@@ -38,8 +38,8 @@ use super::format::{
     Style, ACCESS_TARGET,
 };
 use super::route_span::RouteSpan;
-use super::sink::Sink;
 use super::scope::{current_request, sampled_request};
+use super::sink::Sink;
 use crate::trace::TraceIds;
 
 /// The subscriber.

@@ -348,7 +348,8 @@ impl Tracer {
     #[inline]
     pub(crate) fn begin(&self, headers: &HeaderMap) -> TraceIds {
         let parent = if self.propagators.trace_context {
-            crate::head::sole_value(headers, &TRACEPARENT).and_then(|value| TraceParent::parse(value.as_bytes()))
+            crate::head::sole_value(headers, &TRACEPARENT)
+                .and_then(|value| TraceParent::parse(value.as_bytes()))
         } else {
             None
         };
