@@ -9,7 +9,7 @@ use hyper::header::{HeaderName, HeaderValue};
 use hyper::HeaderMap;
 
 /// The heads with at most this many distinct names are searched name by name.
-pub(crate) const SCANNED_FIELDS: usize = 16;
+const SCANNED_FIELDS: usize = 16;
 
 /// The value of field `name` when the head holds exactly one (≈ 15 instructions for a one-field
 /// head against ≈ 140 through `HeaderMap::get_all`, callgrind `GET /item/42`).
@@ -21,7 +21,7 @@ pub(crate) fn sole_value<'h>(headers: &'h HeaderMap, name: &HeaderName) -> Optio
         return all.next().is_none().then_some(first);
     }
     // Most heads have none: the names alone are cheaper to walk than the fields.
-    if !holds(headers, name) {
+    if !walk(headers, name) {
         return None;
     }
     let mut found = None;
@@ -40,10 +40,17 @@ pub(crate) fn sole_value<'h>(headers: &'h HeaderMap, name: &HeaderName) -> Optio
 /// the names found it (most heads do not name it).
 #[inline(always)]
 pub(crate) fn first_value<'h>(headers: &'h HeaderMap, name: &HeaderName) -> Option<&'h HeaderValue> {
-    if headers.keys_len() <= SCANNED_FIELDS && !holds(headers, name) {
+    if surely_absent(headers, name) {
         return None;
     }
     headers.get(name)
+}
+
+/// Whether a walk of the names of a small head (or an answer's: they are as small) found no
+/// field named `name`; false for a larger head, which the caller looks up itself.
+#[inline(always)]
+pub(crate) fn surely_absent(headers: &HeaderMap, name: &HeaderName) -> bool {
+    headers.keys_len() <= SCANNED_FIELDS && !walk(headers, name)
 }
 
 /// Whether the head has a field named `a` or `b`.
@@ -55,32 +62,33 @@ pub(crate) fn holds_either(headers: &HeaderMap, a: &HeaderName, b: &HeaderName) 
     headers.keys().any(|key| key == a || key == b)
 }
 
-/// Whether a small head (or an answer's: they are as small) has a field named `name`, walking
-/// its names.
+/// Whether a head has a field named `name`, its names walked.
 #[inline(always)]
-pub(crate) fn holds(headers: &HeaderMap, name: &HeaderName) -> bool {
+fn walk(headers: &HeaderMap, name: &HeaderName) -> bool {
     headers.keys().any(|key| key == name)
+}
+
+/// A head of `fields` (names and values as written), for the tests of the modules that read one.
+#[cfg(test)]
+pub(crate) fn head_of(fields: &[(&str, &str)]) -> HeaderMap {
+    let mut headers = HeaderMap::new();
+    for (name, value) in fields {
+        headers.append(
+            HeaderName::from_bytes(name.as_bytes()).unwrap(),
+            HeaderValue::from_str(value).unwrap(),
+        );
+    }
+    headers
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hyper::header::{IF_MATCH, IF_NONE_MATCH};
-
-    fn head(fields: &[(&str, &str)]) -> HeaderMap {
-        let mut headers = HeaderMap::new();
-        for (name, value) in fields {
-            headers.append(
-                HeaderName::from_bytes(name.as_bytes()).unwrap(),
-                HeaderValue::from_str(value).unwrap(),
-            );
-        }
-        headers
-    }
+    use hyper::header::{ETAG, IF_MATCH, IF_NONE_MATCH};
 
     /// A head of `n` filler fields, then `fields`: small (walked) or large (looked up).
     fn padded(n: usize, fields: &[(&str, &str)]) -> HeaderMap {
-        let mut headers = head(fields);
+        let mut headers = head_of(fields);
         for i in 0..n {
             headers.insert(
                 HeaderName::from_bytes(format!("x-filler-{i}").as_bytes()).unwrap(),
@@ -110,6 +118,13 @@ mod tests {
             // Same length, other bytes: not it.
             let other = padded(filler, &[("api-vers1on", "x")]);
             assert_eq!(first_value(&other, &name), None, "{filler}");
+            // A large head is never said to lack it: its caller looks it up.
+            let small = filler <= SCANNED_FIELDS;
+            assert_eq!(surely_absent(&none, &ETAG), small, "{filler}");
+            assert!(
+                !surely_absent(&padded(filler, &[("ETag", "\"1\"")]), &ETAG),
+                "{filler}"
+            );
         }
     }
 

@@ -427,18 +427,7 @@ fn fresh_ids() -> (TraceId, SpanId) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hyper::header::HeaderValue;
-
-    fn headers(fields: &[(&str, &str)]) -> HeaderMap {
-        let mut map = HeaderMap::new();
-        for (name, value) in fields {
-            map.append(
-                HeaderName::from_bytes(name.as_bytes()).unwrap(),
-                HeaderValue::from_str(value).unwrap(),
-            );
-        }
-        map
-    }
+    use crate::head::head_of as headers;
 
     const PARENT: &str = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
 

@@ -322,6 +322,17 @@ mod tests {
         crate::versions::sample()
     }
 
+    #[test]
+    fn the_newest_version_runs_at_no_date_and_every_older_one_at_its_own() {
+        // Released 2026-01-15 and 2026-03-01, unreleased 2026-06-01: the newest released one is
+        // not the newest, so its route code runs at its date.
+        let set = set();
+        assert_eq!(set.shape_date(0), Some("2026-01-15"));
+        assert_eq!(set.shape_date(1), Some("2026-03-01"));
+        assert_eq!(set.shape_date(2), None);
+        assert_eq!(set.shape_date(Chosen::NONE.index), None, "a refused version");
+    }
+
     fn headers(value: &str) -> HeaderMap {
         let mut headers = HeaderMap::new();
         headers.insert("api-version", HeaderValue::from_str(value).unwrap());
