@@ -7,15 +7,17 @@
 //! - ids are made by wyrand, seeded per thread from the standard library's randomly keyed hasher:
 //!   a few instructions an id, and the right-most 7 bytes of a trace id uniformly random, as the
 //!   `random-trace-id` flag promises (the same generator makes request ids, `dispatch/observe.rs`);
-//! - an id is written as lowercase hex in its byte order by arithmetic on whole words (≈ 15
-//!   instructions per 8 bytes), not digit by digit: the access line writes 24 bytes of ids per
-//!   traced request.
+//! - an id is written as lowercase hex in its byte order, 16 bytes at a time (`hex.rs`): the access
+//!   line writes 24 bytes of ids per traced request.
 
 use std::cell::Cell;
 use std::fmt;
 use std::hash::BuildHasher;
 use std::num::NonZeroU64;
 use std::time::Instant;
+
+pub(crate) use super::hex::hex16;
+use super::hex::hex32;
 
 thread_local! {
     /// This thread's random number generator (wyrand), seeded from the standard library's
@@ -109,11 +111,7 @@ impl TraceId {
 
     /// The id as 32 lowercase hex digits.
     pub fn to_hex(self) -> [u8; 32] {
-        let mut out = [0u8; 32];
-        let (high, low) = out.split_at_mut(16);
-        high.copy_from_slice(&hex16(self.high));
-        low.copy_from_slice(&hex16(self.low));
-        out
+        hex32(self.high, self.low)
     }
 
     /// A new random id.
@@ -168,63 +166,16 @@ impl SpanId {
     }
 }
 
-/// Write the 32 digits of `id` into `out` (at least 32 bytes) and the 16 of `span` into
-/// `span_out`, each four bytes at a time, in place: no digits are copied from an array made
-/// first (the access line's ids cost ≈ 20 instructions fewer, callgrind `GET /item/42`).
+/// Write the 32 digits of `id` into `trace_out` (at least 32 bytes) and the 16 of `span` into
+/// `span_out` (at least 16): the access line writes them into its text in place.
 #[inline]
 pub(crate) fn write_ids(trace_out: &mut [u8], id: TraceId, span_out: &mut [u8], span: SpanId) {
-    let words = [
-        (id.high >> 32) as u32,
-        id.high as u32,
-        (id.low >> 32) as u32,
-        id.low as u32,
-    ];
-    for (chunk, word) in trace_out.chunks_exact_mut(8).zip(words) {
-        chunk.copy_from_slice(&hex8(word));
+    if let Some(out) = trace_out.get_mut(..32) {
+        out.copy_from_slice(&hex32(id.high, id.low));
     }
-    let span = span.0.get();
-    for (chunk, word) in span_out
-        .chunks_exact_mut(8)
-        .zip([(span >> 32) as u32, span as u32])
-    {
-        chunk.copy_from_slice(&hex8(word));
+    if let Some(out) = span_out.get_mut(..16) {
+        out.copy_from_slice(&hex16(span.0.get()));
     }
-}
-
-/// `value`'s 8 bytes (big-endian) as 16 lowercase hex digits, four bytes at a time (see
-/// [`hex8`]).
-pub(crate) fn hex16(value: u64) -> [u8; 16] {
-    let mut out = [0u8; 16];
-    let (high, low) = out.split_at_mut(8);
-    high.copy_from_slice(&hex8((value >> 32) as u32));
-    low.copy_from_slice(&hex8(value as u32));
-    out
-}
-
-/// `value`'s 4 bytes (big-endian) as 8 lowercase hex digits: each byte spread into a 16-bit lane,
-/// each nibble into a byte, then every nibble made a digit at once (see [`digits`]). In 64-bit
-/// words: the same on `u128` words took ≈ 65 instructions per 8 bytes (callgrind `GET /item/42`,
-/// the access line's 24 bytes of ids cost 195), its shifts and masks each two or three. A table
-/// of the 256 digit pairs, one lookup and one store per byte, cost ≈ 10 % more (a loop of a
-/// million access-line suffixes under callgrind: 185 instructions each against 169).
-#[inline(always)]
-fn hex8(value: u32) -> [u8; 8] {
-    let mut v = u64::from(value);
-    v = (v | (v << 16)) & 0x0000_ffff_0000_ffff;
-    v = (v | (v << 8)) & 0x00ff_00ff_00ff_00ff;
-    // Byte k of `value` (k = 0 the least significant) is in lane k: its low nibble in the lane's
-    // low byte, its high nibble in the high byte, so the big-endian bytes read in order.
-    v = (v | (v << 4)) & 0x0f0f_0f0f_0f0f_0f0f;
-    digits(v).to_be_bytes()
-}
-
-/// Eight values below 16, one in each byte of `nibbles`, as lowercase hex digits: `'0' + n`,
-/// plus `'a' - '0' - 10` where `n` is 10 or more (adding 6 carries such a nibble into its byte's
-/// bit 4); no byte carries into the next.
-fn digits(nibbles: u64) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    let letters = ((nibbles + 6 * ONES) >> 4) & ONES;
-    nibbles + u64::from(b'0') * ONES + letters * u64::from(b'a' - b'0' - 10)
 }
 
 /// The value of a lowercase hex digit, or 0xff (W3C Trace Context allows no uppercase).

@@ -30,6 +30,7 @@ use hyper::HeaderMap;
 
 mod baggage;
 mod context;
+mod hex;
 mod ids;
 #[cfg(feature = "otlp")]
 pub mod otlp;
