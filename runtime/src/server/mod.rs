@@ -65,7 +65,7 @@ use std::task::Poll;
 use std::time::Duration;
 
 use hyper::server::conn::{http1, http2};
-use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::rt::TokioTimer;
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 
 mod admit;
@@ -100,7 +100,7 @@ use connections::{ConnLimit, ConnPlace};
 use drain::{Drain, Open};
 use gate::Gate;
 use h2::{Activity, IdleClose, StreamExecutor};
-use io::{is_write_stall, ConnIo};
+use io::{is_write_stall, ConnIo, HyperIo};
 use protocol::{sniff, Protocol};
 use refusals::Refusals;
 use socket::Socket;
@@ -732,7 +732,7 @@ async fn serve_protocol(
             // Without the scanner no verdict is ever decided: every head is served.
             let scanner = protocols.strict_http1.then(|| Scanner::new(verdicts.clone()));
             let head = HeadClock::new(protocols.header_read_timeout, state.clone());
-            let io = TokioIo::new(ConnIo::new(
+            let io = HyperIo::new(ConnIo::new(
                 stream,
                 first,
                 (scanner, Some(head)),
@@ -748,7 +748,7 @@ async fn serve_protocol(
             open.serve(connection, |c| c.graceful_shutdown()).await
         }
         Protocol::Http2 => {
-            let io = TokioIo::new(ConnIo::new(
+            let io = HyperIo::new(ConnIo::new(
                 stream,
                 first,
                 (None, None),
