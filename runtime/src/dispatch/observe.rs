@@ -491,7 +491,7 @@ impl Observed {
             Some(trace) => logging::enter_traced(
                 self.id.as_ref().map_or(&[][..], RequestId::as_bytes),
                 trace,
-                self.span_start.as_deref().map(SpanStart::sink),
+                self.span_start.as_deref().map(SpanStart::span),
             ),
         };
         Some(InRequest::Scope { _scope })

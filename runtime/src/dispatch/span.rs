@@ -15,6 +15,9 @@
 //!   leave it unset (a client's error is not the server's);
 //! - the start is the answer's wall-clock time minus the request's latency on the monotonic
 //!   clock, so one clock reading is taken per span.
+//! - the events logged in the request outside the route's own spans are the span's events
+//!   (`trace::RequestSpan`, which the request scope hands to the log): the status stays the
+//!   HTTP conventions' whatever their level.
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
@@ -24,15 +27,18 @@ use hyper::http::request::Parts;
 use hyper::{Method, Version};
 
 use crate::metrics::MethodLabel;
-use crate::trace::{Attribute, AttributeValue, SpanKind, SpanRecord, SpanSink, SpanStatus, TraceIds, Tracer};
+use crate::trace::{
+    Attribute, AttributeValue, RequestSpan, SpanKind, SpanRecord, SpanSink, SpanStatus, TraceIds, Tracer,
+};
 
 /// `X-Forwarded-For`, read when the app trusts proxies.
 static X_FORWARDED_FOR: hyper::header::HeaderName = hyper::header::HeaderName::from_static("x-forwarded-for");
 
 /// What a sampled request's span keeps of its head until it is answered.
 pub(crate) struct SpanStart {
-    /// Where its span goes, and the spans its route opens (the app's, shared).
-    sink: Arc<SpanSink>,
+    /// Where its span goes, and the spans its route opens (the app's sink), and the events
+    /// logged in it: shared with the threads that poll the request.
+    span: Arc<RequestSpan>,
     version: Version,
     path: String,
     /// `server.address` and `server.port`, from `Host` (or the HTTP/2 authority).
@@ -60,7 +66,7 @@ impl SpanStart {
             .and_then(|host| host.to_str().ok())
             .or_else(|| request.uri.authority().map(|a| a.as_str()));
         Box::new(SpanStart {
-            sink: sink.clone(),
+            span: Arc::new(RequestSpan::new(sink.clone())),
             version: request.version,
             path: request.uri.path().to_owned(),
             server: authority.and_then(split_authority),
@@ -68,10 +74,11 @@ impl SpanStart {
         })
     }
 
-    /// Where the request's spans go: the request scope hands it to the log, which exports the
-    /// route's own spans there (`logging/route_span.rs`).
-    pub(crate) fn sink(&self) -> &Arc<SpanSink> {
-        &self.sink
+    /// The request's open span: the request scope hands it to the log, which exports the
+    /// route's own spans to its sink (`logging/route_span.rs`) and adds the events logged
+    /// outside them to it.
+    pub(crate) fn span(&self) -> &Arc<RequestSpan> {
+        &self.span
     }
 
     /// Finish the span: the request was answered with `status` after `elapsed`, by the route of
@@ -132,7 +139,9 @@ impl SpanStart {
         } else {
             SpanStatus::Unset
         };
-        self.sink.export(SpanRecord {
+        let (events, dropped_events_count) = self.span.take_events();
+        let sink = self.span.sink();
+        sink.export(SpanRecord {
             trace_id: trace.trace_id,
             span_id: trace.span_id,
             parent_span_id: trace.parent_span_id,
@@ -142,8 +151,10 @@ impl SpanStart {
             start,
             end,
             attributes,
+            events,
+            dropped_events_count,
             status,
-            resource: self.sink.resource().clone(),
+            resource: sink.resource().clone(),
         });
     }
 }

@@ -2,8 +2,9 @@
 //! `info`), written in batches by a thread of their own. Its files: `subscriber` (filtering, the
 //! open spans, one line per event), `format` (text and JSON lines), `sink` (the bounded buffer and
 //! its writer thread), `clock` (the monotonic readings of timestamps and latencies),
-//! `route_span` (a route's own spans exported as OpenTelemetry spans in a sampled request), `scope`
-//! (the request handled on a thread, for its lines).
+//! `route_span` (a route's own spans exported as OpenTelemetry spans in a sampled request),
+//! `otel_fields` (the fields of those spans and of the events logged in them, read as
+//! `tracing-opentelemetry` reads them), `scope` (the request handled on a thread, for its lines).
 //!
 //! Rules enforced here:
 //! - one subscriber per process: the first [`init`] installs it, later calls change nothing;
@@ -20,8 +21,10 @@
 //!   opening, entering and closing a span per request cost ~1,500 instructions, the context a few
 //!   dozen; with another subscriber installed the framework opens a real span instead;
 //! - a route's own `tracing` spans nest under its request's server span when the request is
-//!   sampled and the app exports spans: this subscriber is the bridge (`route_span`), so it
-//!   needs this log installed; another subscriber sees the request's `tracing` span instead.
+//!   sampled and the app exports spans, and the events it logs become span events of the
+//!   innermost of those spans (else of the server span), their lines written as ever: this
+//!   subscriber is the bridge (`route_span`), so it needs this log installed; another subscriber
+//!   sees the request's `tracing` span instead.
 
 use std::io::IsTerminal;
 use std::str::FromStr;
@@ -32,6 +35,7 @@ use tracing_subscriber::filter::Targets;
 
 pub(crate) mod clock;
 mod format;
+mod otel_fields;
 mod route_span;
 mod scope;
 mod sink;

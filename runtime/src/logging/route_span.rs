@@ -10,24 +10,26 @@
 //!   request scope, `logging::RequestScope`); deciding it is one read of a thread-local, and
 //!   in any other case nothing of this file runs and nothing is allocated;
 //! - it is a child of the enclosing exported span, else of the request's server span: same
-//!   trace, same flags, a new random span id, kind `Internal`, named as the `tracing` span is;
-//! - its fields are its attributes, under the names they are written with (a field recorded
-//!   later replaces its value, an empty one is none); a text value keeps at most
-//!   [`MAX_VALUE_BYTES`] (whole characters): it may be a client's;
+//!   trace, same flags, a new random span id, kind `Internal` and named as the `tracing` span
+//!   is, unless its `otel.*` fields say otherwise (`otel_fields.rs`, as `tracing-opentelemetry`
+//!   reads them: name, kind, status);
+//! - its other fields are its attributes, under the names they are written with (a field
+//!   recorded later replaces its value, an empty one is none), read by `otel_fields.rs`;
+//! - the events logged in it (the subscriber finds the innermost exported span of an event) are
+//!   its span events, at most `MAX_EVENTS_PER_SPAN`, the others counted
+//!   (`trace/events.rs`);
 //! - it starts when it is opened and ends when it is closed (its last handle dropped, which
 //!   comes after its children's), both on the wall clock; it is handed to the exporter there,
 //!   on the thread that closed it (an exporter queues and returns, see
 //!   [`SpanExporter`](crate::trace::SpanExporter)).
 
-use std::fmt::{self, Write as _};
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Record};
 
-use super::format::{Prefix, MAX_VALUE_BYTES};
-use crate::trace::{Attribute, AttributeValue, SpanId, SpanKind, SpanRecord, SpanSink, SpanStatus, TraceIds};
+use super::otel_fields::{span_fields, SpanOverrides};
+use crate::trace::{Attribute, SpanEvent, SpanEvents, SpanId, SpanRecord, SpanSink, TraceIds};
 
 /// A route's span being recorded: kept in its slot of the subscriber's table while it is open.
 pub(super) struct RouteSpan {
@@ -36,6 +38,9 @@ pub(super) struct RouteSpan {
     name: &'static str,
     start: SystemTime,
     attributes: Vec<Attribute>,
+    /// What its `otel.*` fields say.
+    overrides: SpanOverrides,
+    events: SpanEvents,
 }
 
 impl RouteSpan {
@@ -54,8 +59,15 @@ impl RouteSpan {
             name: attrs.metadata().name(),
             start: SystemTime::now(),
             attributes: Vec::with_capacity(attrs.metadata().fields().len()),
+            overrides: SpanOverrides::default(),
+            events: SpanEvents::default(),
         });
-        attrs.record(&mut AttributeFields(&mut span.attributes));
+        let RouteSpan {
+            attributes,
+            overrides,
+            ..
+        } = &mut *span;
+        attrs.record(&mut span_fields(attributes, overrides));
         span
     }
 
@@ -72,7 +84,18 @@ impl RouteSpan {
 
     /// Fields recorded after it was opened (`Span::record`).
     pub(super) fn record(&mut self, values: &Record<'_>) {
-        values.record(&mut AttributeFields(&mut self.attributes));
+        values.record(&mut span_fields(&mut self.attributes, &mut self.overrides));
+    }
+
+    /// Whether one more event is kept (else it is counted as dropped): asked before the event is
+    /// built.
+    pub(super) fn event_room(&mut self) -> bool {
+        self.events.room()
+    }
+
+    /// An event logged in it.
+    pub(super) fn add_event(&mut self, event: SpanEvent) {
+        self.events.push(event);
     }
 
     /// It was closed: hand it to the exporter.
@@ -86,72 +109,25 @@ impl RouteSpan {
             name,
             start,
             attributes,
+            mut overrides,
+            events,
         } = self;
+        let (events, dropped_events_count) = events.into_parts();
         sink.export(SpanRecord {
             trace_id: ids.trace_id,
             span_id: ids.span_id,
             parent_span_id: ids.parent_span_id,
             flags: ids.flags,
-            name: name.to_owned(),
-            kind: SpanKind::Internal,
+            name: overrides.name().unwrap_or_else(|| name.to_owned()),
+            kind: overrides.kind(),
             start,
             end: end.max(start),
             attributes,
-            status: SpanStatus::Unset,
+            events,
+            dropped_events_count,
+            status: overrides.status(),
             resource: sink.resource().clone(),
         });
-    }
-}
-
-/// Records a span's fields as its attributes.
-struct AttributeFields<'a>(&'a mut Vec<Attribute>);
-
-impl AttributeFields<'_> {
-    fn set(&mut self, field: &Field, value: AttributeValue) {
-        let key = field.name();
-        match self.0.iter_mut().find(|attribute| attribute.key == key) {
-            Some(attribute) => attribute.value = value,
-            None => self.0.push(Attribute { key, value }),
-        }
-    }
-}
-
-impl Visit for AttributeFields<'_> {
-    fn record_str(&mut self, field: &Field, value: &str) {
-        let mut end = value.len().min(MAX_VALUE_BYTES);
-        while !value.is_char_boundary(end) {
-            end -= 1;
-        }
-        let kept = value.get(..end).unwrap_or_default();
-        self.set(field, AttributeValue::from(kept.to_owned()));
-    }
-
-    fn record_i64(&mut self, field: &Field, value: i64) {
-        self.set(field, AttributeValue::Int(value));
-    }
-
-    fn record_u64(&mut self, field: &Field, value: u64) {
-        match i64::try_from(value) {
-            Ok(value) => self.set(field, AttributeValue::Int(value)),
-            // OTLP's integers are signed: a larger one is written out.
-            Err(_) => self.set(field, AttributeValue::from(value.to_string())),
-        }
-    }
-
-    fn record_f64(&mut self, field: &Field, value: f64) {
-        self.set(field, AttributeValue::Double(value));
-    }
-
-    fn record_bool(&mut self, field: &Field, value: bool) {
-        self.set(field, AttributeValue::Bool(value));
-    }
-
-    /// `Debug` and `Display` values (`?x`, `%x`), formatted up to the cap and no further.
-    fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
-        let mut text = String::new();
-        let mut prefix = Prefix::new(&mut text);
-        let _ = write!(prefix, "{value:?}");
-        self.set(field, AttributeValue::from(text));
     }
 }
 
@@ -160,9 +136,13 @@ mod tests {
     use super::*;
     use std::sync::Mutex;
 
-    use crate::trace::{Resource, SpanExporter, TraceId};
+    use crate::logging::otel_fields::span_event;
+    use crate::trace::{
+        AttributeValue, Resource, SpanExporter, SpanKind, SpanStatus, TraceId, MAX_EVENTS_PER_SPAN,
+    };
 
-    /// A subscriber that hands each new span's attributes to a [`RouteSpan`], and its records.
+    /// A subscriber that hands each new span's attributes to a [`RouteSpan`], its records and
+    /// events (while there is room), and its records.
     struct Probe(Mutex<Option<Box<RouteSpan>>>, Arc<Mutex<Vec<SpanRecord>>>);
 
     impl tracing::Subscriber for Probe {
@@ -190,7 +170,13 @@ mod tests {
             }
         }
         fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
-        fn event(&self, _: &tracing::Event<'_>) {}
+        fn event(&self, event: &tracing::Event<'_>) {
+            if let Some(span) = self.0.lock().unwrap().as_mut() {
+                if span.event_room() {
+                    span.add_event(span_event(event));
+                }
+            }
+        }
         fn enter(&self, _: &tracing::span::Id) {}
         fn exit(&self, _: &tracing::span::Id) {}
         fn try_close(&self, _: tracing::span::Id) -> bool {
@@ -201,54 +187,63 @@ mod tests {
         }
     }
 
-    #[test]
-    fn fields_become_attributes_and_the_span_a_child() {
+    /// The one span `open` opens and closes, as exported.
+    fn exported(open: impl FnOnce()) -> SpanRecord {
         let records = Arc::new(Mutex::new(Vec::new()));
-        let probe = Probe(Mutex::new(None), records.clone());
-        tracing::subscriber::with_default(probe, || {
-            let long = "é".repeat(MAX_VALUE_BYTES);
-            let span = tracing::info_span!(
-                "load",
-                id = 7_i64,
-                big = u64::MAX,
-                ratio = 0.5,
-                hit = true,
-                who = "ann",
-                shown = %"display",
-                long = long.as_str(),
-                later = tracing::field::Empty,
-            );
+        tracing::subscriber::with_default(Probe(Mutex::new(None), records.clone()), open);
+        let mut records = records.lock().unwrap();
+        assert_eq!(records.len(), 1, "one span: {records:?}");
+        records.pop().unwrap()
+    }
+
+    #[test]
+    fn a_span_is_a_child_with_its_fields_as_attributes() {
+        let span = exported(|| {
+            let span = tracing::info_span!("load", id = 7_i64, later = tracing::field::Empty);
             span.record("later", 3_i64);
-            span.record("id", 8_i64);
         });
-        let records = records.lock().unwrap();
-        let [span] = &records[..] else {
-            panic!("one span: {records:?}");
-        };
         assert_eq!(span.name, "load");
         assert_eq!(span.kind, SpanKind::Internal);
+        assert_eq!(span.status, SpanStatus::Unset);
         assert_eq!(span.trace_id, TraceId::from_u128(7).unwrap());
         assert_eq!(span.parent_span_id, SpanId::from_u64(9));
         assert_ne!(span.span_id, SpanId::from_u64(9).unwrap());
         assert!(span.end >= span.start);
-        assert_eq!(span.attribute("id"), Some(&AttributeValue::Int(8)), "replaced");
+        assert_eq!(span.attribute("id"), Some(&AttributeValue::Int(7)));
         assert_eq!(span.attribute("later"), Some(&AttributeValue::Int(3)));
+        assert!(span.events.is_empty());
+        assert_eq!(span.dropped_events_count, 0);
+    }
+
+    #[test]
+    fn its_otel_fields_name_it_and_its_events_are_kept_up_to_the_cap() {
+        let span = exported(|| {
+            let span = tracing::info_span!(
+                "load",
+                otel.name = "load order",
+                otel.kind = "client",
+                otel.status_code = tracing::field::Empty,
+            );
+            let _in = span.enter();
+            for n in 0..MAX_EVENTS_PER_SPAN + 3 {
+                tracing::info!(n, "step");
+            }
+            span.record("otel.status_code", "ok");
+        });
+        assert_eq!(span.name, "load order");
+        assert_eq!(span.kind, SpanKind::Client);
+        assert_eq!(span.status, SpanStatus::Ok);
+        assert!(span.attributes.is_empty(), "{:?}", span.attributes);
+        assert_eq!(span.events.len(), MAX_EVENTS_PER_SPAN);
+        assert_eq!(span.dropped_events_count, 3);
+        let first = &span.events[0];
+        assert_eq!(first.name, "step");
+        assert_eq!(first.attributes[0], Attribute::new("n", 0_i64));
+        assert!(span.start <= first.time && first.time <= span.end);
+        let last = &span.events[MAX_EVENTS_PER_SPAN - 1];
         assert_eq!(
-            span.attribute("big").and_then(AttributeValue::as_str),
-            Some("18446744073709551615")
+            last.attributes[0],
+            Attribute::new("n", MAX_EVENTS_PER_SPAN as i64 - 1)
         );
-        assert_eq!(span.attribute("ratio"), Some(&AttributeValue::Double(0.5)));
-        assert_eq!(span.attribute("hit"), Some(&AttributeValue::Bool(true)));
-        assert_eq!(
-            span.attribute("who").and_then(AttributeValue::as_str),
-            Some("ann")
-        );
-        assert_eq!(
-            span.attribute("shown").and_then(AttributeValue::as_str),
-            Some("display")
-        );
-        let long = span.attribute("long").and_then(AttributeValue::as_str).unwrap();
-        assert_eq!(long.len(), MAX_VALUE_BYTES, "capped on a character's boundary");
-        assert_eq!(span.attributes.len(), 8, "an empty field is no attribute");
     }
 }

@@ -1,6 +1,7 @@
 //! The request being handled on a thread ([`RequestScope`]): its id and trace context, which the
-//! subscriber writes on every line logged while the request's future is polled, and the sink of
-//! a sampled request, where the spans its route opens go (`route_span.rs`).
+//! subscriber writes on every line logged while the request's future is polled, and the open
+//! server span of a sampled request: its sink, where the spans its route opens go
+//! (`route_span.rs`), and its events, where the events logged outside them go.
 //!
 //! Rules enforced here:
 //! - the ids of the requests entered on a thread (a request can be handled inside another, by
@@ -13,12 +14,14 @@
 //!   restored, an unsampled request of an app that traces paid ≈ 100 instructions more for it
 //!   (callgrind `GET /item/42`);
 //! - only a sampled request of an app that exports spans (or one inside such a request, which
-//!   must hide its sink) touches the second thread-local, the stack of sinks.
+//!   must hide its sink) touches the second thread-local, the stack of sinks; a line learns
+//!   whether its request has one from the mark it reads anyway ([`current_request`]), so an event
+//!   of any other request looks no further.
 
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use crate::trace::{SpanId, SpanSink, TraceId, TraceIds};
+use crate::trace::{RequestSpan, SpanId, SpanSink, TraceId, TraceIds};
 
 thread_local! {
     /// The ids of the requests entered on this thread, one after the other, each followed by its
@@ -31,8 +34,9 @@ thread_local! {
         const { RefCell::new((None, Vec::new())) };
 }
 
-/// A sampled request's trace context and the sink its route's spans go to.
-type Exporting = (TraceIds, Arc<SpanSink>);
+/// A sampled request's trace context and its open server span (with the sink its route's spans
+/// go to).
+type Exporting = (TraceIds, Arc<RequestSpan>);
 
 /// The request being handled on this thread, while its future is polled. Dropping the scope
 /// leaves it.
@@ -118,10 +122,11 @@ pub(crate) fn enter_request(id: &[u8]) -> RequestScope {
 }
 
 /// Enter the request with this id (empty: none) and trace context on this thread (see
-/// [`RequestScope`]); `sink`: it is sampled, and the spans its route opens go there.
+/// [`RequestScope`]); `span`: it is sampled, and the spans its route opens and the events logged
+/// in it go there.
 #[inline(never)]
-pub(crate) fn enter_traced(id: &[u8], trace: &TraceIds, sink: Option<&Arc<SpanSink>>) -> RequestScope {
-    let own = if sink.is_some() { TRACED | EXPORTS } else { TRACED };
+pub(crate) fn enter_traced(id: &[u8], trace: &TraceIds, span: Option<&Arc<RequestSpan>>) -> RequestScope {
+    let own = if span.is_some() { TRACED | EXPORTS } else { TRACED };
     let scope = REQUEST_IDS.with(|ids| {
         let mut ids = ids.borrow_mut();
         let (stack, current) = &mut *ids;
@@ -135,7 +140,7 @@ pub(crate) fn enter_traced(id: &[u8], trace: &TraceIds, sink: Option<&Arc<SpanSi
         scope
     });
     if scope.exports() {
-        enter_exporting(sink.map(|sink| (*trace, sink.clone())));
+        enter_exporting(span.map(|span| (*trace, span.clone())));
     }
     scope
 }
@@ -163,17 +168,18 @@ impl Drop for RequestScope {
 }
 
 /// The id (empty outside a request, or for one without) and the trace context of the request
-/// handled on this thread, for a line logged now.
-pub(super) fn current_request<R>(f: impl FnOnce(&[u8], Option<TraceIds>) -> R) -> Option<R> {
+/// handled on this thread, for a line logged now; and whether that request is sampled and its
+/// spans exported ([`request_span`] then has its span).
+pub(super) fn current_request<R>(f: impl FnOnce(&[u8], Option<TraceIds>) -> R) -> Option<(R, bool)> {
     REQUEST_IDS.with(|ids| {
         let ids = ids.try_borrow().ok()?;
         let (stack, mark) = (&ids.0, ids.1);
         let bytes = stack.get(start_of(mark)..).unwrap_or_default();
         if mark & TRACED == 0 {
-            return Some(f(bytes, None));
+            return Some((f(bytes, None), false));
         }
         let (id, record) = bytes.split_at_checked(bytes.len().checked_sub(TRACE_RECORD)?)?;
-        Some(f(id, read_record(record)))
+        Some((f(id, read_record(record)), mark & EXPORTS != 0))
     })
 }
 
@@ -205,8 +211,19 @@ fn leave_exporting() {
 /// The ids and sink of the request handled on this thread, when it is sampled and its spans are
 /// exported: the one check a span opened in any other request costs.
 #[inline]
-pub(super) fn sampled_request() -> Option<Exporting> {
-    EXPORTING.with(|cell| cell.try_borrow().ok()?.0.clone())
+pub(super) fn sampled_request() -> Option<(TraceIds, Arc<SpanSink>)> {
+    EXPORTING.with(|cell| {
+        let cell = cell.try_borrow().ok()?;
+        cell.0.as_ref().map(|(ids, span)| (*ids, span.sink().clone()))
+    })
+}
+
+/// The open server span of the request handled on this thread, when it is sampled and its
+/// spans are exported (taken out: adding an event to it formats a route's values, which may log).
+#[cold]
+#[inline(never)]
+pub(super) fn request_span() -> Option<Arc<RequestSpan>> {
+    EXPORTING.with(|cell| Some(cell.try_borrow().ok()?.0.as_ref()?.1.clone()))
 }
 
 #[cfg(test)]
@@ -225,7 +242,9 @@ mod tests {
 
     /// The id and span id (of the trace context) a line logged now names.
     fn now() -> (Vec<u8>, Option<u64>) {
-        current_request(|id, trace| (id.to_vec(), trace.map(|t| t.span_id.to_u64()))).unwrap()
+        current_request(|id, trace| (id.to_vec(), trace.map(|t| t.span_id.to_u64())))
+            .unwrap()
+            .0
     }
 
     #[test]
@@ -277,17 +296,27 @@ mod tests {
 
     #[test]
     fn only_scopes_with_a_sink_or_inside_one_touch_the_sinks() {
+        /// The thread's sampled request's span id and the count of those it hides; checked: a
+        /// line's mark says it has one exactly when it has, and its span is that one.
         fn sinks() -> (Option<u64>, usize) {
-            EXPORTING.with(|cell| {
+            let exports = current_request(|_, _| ()).unwrap().1;
+            let (current, hidden) = EXPORTING.with(|cell| {
                 let cell = cell.borrow();
                 (cell.0.as_ref().map(|(ids, _)| ids.span_id.to_u64()), cell.1.len())
-            })
+            });
+            assert_eq!(
+                exports,
+                current.is_some(),
+                "the mark says whether there is a span"
+            );
+            assert_eq!(request_span().is_some(), current.is_some());
+            (current, hidden)
         }
         let exporter: Arc<dyn crate::trace::SpanExporter> = Arc::new(|_span: crate::trace::SpanRecord| {});
-        let sink = Arc::new(SpanSink::new(
+        let sink = Arc::new(RequestSpan::new(Arc::new(SpanSink::new(
             exporter,
             Arc::new(crate::trace::Resource::new("probe")),
-        ));
+        ))));
         assert_eq!(sinks(), (None, 0));
         {
             let _a = enter_traced(b"a", &ids(1), Some(&sink));

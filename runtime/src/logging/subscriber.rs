@@ -37,8 +37,9 @@ use super::format::{
     access, access_bound, json_cut_note, line_start, request_id, trace_ids, AccessLine, Fields, LogFormat,
     Style, ACCESS_TARGET,
 };
+use super::otel_fields::span_event;
 use super::route_span::RouteSpan;
-use super::scope::{current_request, sampled_request};
+use super::scope::{current_request, request_span, sampled_request};
 use super::sink::Sink;
 use crate::trace::TraceIds;
 
@@ -141,9 +142,9 @@ impl Logger {
         ENTERED.with(|entered| entered.borrow().last().cloned())
     }
 
-    /// Append to `out` the fields of `span` and its parents, outermost first; the ids of the
-    /// innermost of them that is exported, when one is.
-    fn span_fields(&self, span: &Id, out: &mut Vec<u8>) -> Option<TraceIds> {
+    /// Append to `out` the fields of `span` and its parents, outermost first; the ids and slot of
+    /// the innermost of them that is exported, when one is.
+    fn span_fields(&self, span: &Id, out: &mut Vec<u8>) -> Option<(TraceIds, usize)> {
         let spans = self.spans();
         let mut chain = [0usize; MAX_DEPTH];
         let mut depth = 0;
@@ -157,7 +158,7 @@ impl Logger {
                 break;
             }
             if exported.is_none() {
-                exported = slot.exported.as_ref().map(|span| *span.ids());
+                exported = slot.exported.as_ref().map(|span| (*span.ids(), index));
             }
             chain[depth] = index;
             depth += 1;
@@ -169,6 +170,46 @@ impl Logger {
             }
         }
         exported
+    }
+
+    /// Add `event` to the exported span in slot `index` (the one of `ids`, still open) unless
+    /// it is full; built without the table's lock, as formatting a route's values may open a
+    /// span.
+    #[cold]
+    #[inline(never)]
+    fn route_span_event(&self, index: usize, ids: &TraceIds, event: &Event<'_>) {
+        if self.with_route_span(index, ids, RouteSpan::event_room) != Some(true) {
+            return;
+        }
+        let built = span_event(event);
+        self.with_route_span(index, ids, |span| span.add_event(built));
+    }
+
+    /// Run `f` on the exported span of slot `index` when it is still `ids`' (a slot is reused
+    /// once closed); `None` when it is not.
+    fn with_route_span<R>(
+        &self,
+        index: usize,
+        ids: &TraceIds,
+        f: impl FnOnce(&mut RouteSpan) -> R,
+    ) -> Option<R> {
+        let mut spans = self.spans();
+        spans
+            .slots
+            .get_mut(index)
+            .filter(|slot| slot.refs > 0)
+            .and_then(|slot| slot.exported.as_deref_mut())
+            .filter(|span| span.ids().span_id == ids.span_id)
+            .map(f)
+    }
+}
+
+/// Add `event` to the server span of the sampled request handled on this thread.
+#[cold]
+#[inline(never)]
+fn request_span_event(event: &Event<'_>) {
+    if let Some(span) = request_span() {
+        span.add_event(|| span_event(event));
     }
 }
 
@@ -292,20 +333,28 @@ impl Subscriber for Logger {
                 out.extend_from_slice(fields);
             }
             let in_span = parent.as_ref().and_then(|parent| self.span_fields(parent, out));
-            current_request(|id, trace| {
+            let request_exports = current_request(|id, trace| {
                 if !id.is_empty() {
                     request_id(out, json, id);
                 }
                 // The innermost exported span names the line, else the request's span.
-                if let Some(trace) = in_span.or(trace) {
+                if let Some(trace) = in_span.map(|(ids, _)| ids).or(trace) {
                     trace_ids(out, json, &trace);
                 }
-            });
+            })
+            .is_some_and(|(_, exports)| exports);
             if json {
                 out.push(b'}');
             }
             out.push(b'\n');
             self.sink.append(out);
+            // The span the line names keeps the event, when it is exported. Still in the line's
+            // borrow: an event logged while formatting this one's values is left out, as above.
+            match in_span {
+                Some((ids, index)) => self.route_span_event(index, &ids, event),
+                None if request_exports => request_span_event(event),
+                None => {}
+            }
         });
     }
 

@@ -5,7 +5,8 @@
 //! Its files: `ids` (trace and span ids: made, written), `traceparent` (the field read and
 //! written), `tracestate` and `baggage` (read when asked), `sampler` (OpenTelemetry's samplers,
 //! and whom to trust), `context` ([`TraceContext`], what a route takes as an argument), `span`
-//! (a finished span and the [`SpanExporter`] it is handed to), `resource` (the process's
+//! (a finished span and the [`SpanExporter`] it is handed to), `events` (the events logged in a
+//! span, bounded, and a sampled request's open server span), `resource` (the process's
 //! attributes, [`Resource`]), `otlp` (with the `otlp` feature: the OTLP/HTTP exporter).
 //!
 //! Rules enforced here:
@@ -30,6 +31,7 @@ use hyper::HeaderMap;
 
 mod baggage;
 mod context;
+mod events;
 mod hex;
 mod ids;
 #[cfg(feature = "otlp")]
@@ -42,13 +44,15 @@ mod tracestate;
 
 pub use baggage::{Baggage, BaggageItem, BAGGAGE};
 pub use context::TraceContext;
+pub use events::MAX_EVENTS_PER_SPAN;
+pub(crate) use events::{RequestSpan, SpanEvents};
 pub(crate) use ids::{random_one, random_pair, with_random, write_ids};
 pub use ids::{SpanId, TraceId};
 pub use resource::Resource;
 use sampler::Decider;
 pub use sampler::Sampler;
 pub(crate) use span::SpanSink;
-pub use span::{Attribute, AttributeValue, SpanExporter, SpanKind, SpanRecord, SpanStatus};
+pub use span::{Attribute, AttributeValue, SpanEvent, SpanExporter, SpanKind, SpanRecord, SpanStatus};
 pub use traceparent::{TraceParent, RANDOM, SAMPLED};
 pub use tracestate::TRACESTATE;
 

@@ -7,6 +7,8 @@
 //!   unsampled request never builds one (`dispatch/observe.rs` checks the flag first);
 //! - attribute keys are OpenTelemetry's names (`http.request.method`, ...), as `&'static str`:
 //!   the record owns only its values;
+//! - a record carries the events logged in its span ([`SpanEvent`], at most
+//!   [`MAX_EVENTS_PER_SPAN`](super::MAX_EVENTS_PER_SPAN), the others only counted: `events.rs`);
 //! - [`SpanExporter::export`] runs on the thread that answered the request, once per sampled
 //!   request: an exporter queues and returns, it never blocks or does I/O there.
 
@@ -24,17 +26,41 @@ pub enum SpanKind {
     Server,
     /// A call this process made.
     Client,
+    /// A message this process sent for another to handle later (a route's span with
+    /// `otel.kind = "producer"`).
+    Producer,
+    /// A message this process handled (`otel.kind = "consumer"`).
+    Consumer,
     /// Work inside this process.
     Internal,
 }
 
-/// How a span ended (OpenTelemetry's span status; `Ok` is for an application to set, not the
-/// framework).
+impl SpanKind {
+    /// The kind `name` stands for (`server`, `client`, `producer`, `consumer`, `internal`, in
+    /// any case), as `tracing-opentelemetry` reads `otel.kind`; `None` for another name.
+    pub fn from_name(name: &str) -> Option<SpanKind> {
+        [
+            ("server", SpanKind::Server),
+            ("client", SpanKind::Client),
+            ("producer", SpanKind::Producer),
+            ("consumer", SpanKind::Consumer),
+            ("internal", SpanKind::Internal),
+        ]
+        .into_iter()
+        .find(|(known, _)| name.trim().eq_ignore_ascii_case(known))
+        .map(|(_, kind)| kind)
+    }
+}
+
+/// How a span ended (OpenTelemetry's span status). The framework sets an error on a server
+/// span's 5xx; `Ok` and a route span's status are the route's to set (`otel.status_code`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SpanStatus {
     /// No error (the HTTP conventions leave a server span's 1xx–4xx unset).
     Unset,
-    /// An error: a 5xx answer, with its description.
+    /// The operation succeeded, as the application says (a description is not kept with it).
+    Ok,
+    /// An error, with its description (a 5xx answer's, or the route's `otel.status_message`).
     Error(String),
 }
 
@@ -117,6 +143,17 @@ impl Attribute {
     }
 }
 
+/// Something that happened during a span: an event logged in it (OpenTelemetry's `Span.Event`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpanEvent {
+    /// Its name: the event's message (else `tracing`'s name of the event, `event file:line`).
+    pub name: String,
+    /// When it was logged.
+    pub time: SystemTime,
+    /// Its fields, then `level` (`INFO`) and `target`, as `tracing-opentelemetry` names them.
+    pub attributes: Vec<Attribute>,
+}
+
 /// A finished span, as an exporter receives it.
 #[derive(Debug, Clone)]
 pub struct SpanRecord {
@@ -139,6 +176,11 @@ pub struct SpanRecord {
     pub end: SystemTime,
     /// Its attributes, by OpenTelemetry's HTTP semantic conventions.
     pub attributes: Vec<Attribute>,
+    /// The events logged in it (a route's `tracing::info!(…)`), in the order logged, at most
+    /// [`MAX_EVENTS_PER_SPAN`](super::MAX_EVENTS_PER_SPAN).
+    pub events: Vec<SpanEvent>,
+    /// The events logged in it past that cap, not kept.
+    pub dropped_events_count: u32,
     /// How it ended.
     pub status: SpanStatus,
     /// The process it was recorded in.

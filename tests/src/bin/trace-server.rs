@@ -7,7 +7,8 @@
 //! at `info` to stderr, prints `listening on ADDR` to stdout, and stops when its standard input
 //! closes. With `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` set, it exports its spans there over OTLP
 //! (the rest of `OtlpConfig::from_env`'s variables honoured), the route's own spans included
-//! (`/nested`, tests/tests/framework/route_spans.rs), and sends what is queued before it exits.
+//! (`/nested`, tests/tests/framework/route_spans.rs), and the events the routes log in them
+//! (`/events`), and sends what is queued before it exits.
 
 use ferrapi::logging::{LogFormat, Logging};
 use ferrapi::prelude::*;
@@ -37,6 +38,35 @@ async fn nested(id: i64) -> Json<Value> {
     Json(json!({ "even": even }))
 }
 
+/// Logs an event in the request's span, then in a span of its own whose `otel.*` fields name it
+/// (`stock.reserve`, a client span ending in an error), one event and `ticks` more, then an error
+/// event in the request's span again (which sets nothing else).
+#[get("/events")]
+async fn events(ticks: i64) -> Json<Value> {
+    tracing::info!(phase = "start", "before the span");
+    let span = tracing::info_span!(
+        "store call",
+        otel.name = "stock.reserve",
+        otel.kind = "client",
+        otel.status_code = tracing::field::Empty,
+        otel.status_message = tracing::field::Empty,
+        item = ticks,
+    );
+    {
+        let _in = span.enter();
+        tracing::warn!(item = ticks, big = u64::MAX, "reserving");
+        for tick in 0..ticks {
+            tracing::info!(tick, "tick");
+        }
+        span.record("otel.status_message", "out of stock");
+        span.record("otel.status_code", "error");
+    }
+    drop(span);
+    tokio::task::yield_now().await;
+    tracing::error!(reason = %"none left", "after the span");
+    Json(json!({ "ticks": ticks }))
+}
+
 #[tracing::instrument(fields(kind = "parity"))]
 async fn check(total: i64) -> bool {
     tokio::task::yield_now().await;
@@ -56,7 +86,7 @@ async fn serve(format: LogFormat) -> Result<(), String> {
         None => None,
     };
     let app = App::new()
-        .routes(ferrapi::routes![traced, nested])
+        .routes(ferrapi::routes![traced, nested, events])
         .request_ids(true)
         .tracing(tracing);
     let server = app.bind("127.0.0.1:0").await.map_err(|e| e.to_string())?;

@@ -3,7 +3,9 @@
 //!
 //! Rules enforced here (OTLP's `trace.proto`): ids are their raw bytes (16 and 8), a span
 //! without a parent has no `parent_span_id`; times are nanoseconds since the Unix epoch;
-//! `flags` carries the W3C trace flags in its low byte; an error status keeps its description.
+//! `flags` carries the W3C trace flags in its low byte; an error status keeps its description,
+//! an ok one has none; a span's events (`Span.Event`) follow its attributes, with the count of
+//! those dropped.
 //!
 //! The bytes are written straight from the [`SpanRecord`]s with prost's wire primitives, field
 //! by field in the order of their tags (and with the omissions of defaults) prost's own encoding of
@@ -20,13 +22,16 @@ use opentelemetry_proto::tonic::common::v1::{any_value, AnyValue, Instrumentatio
 use opentelemetry_proto::tonic::resource::v1::Resource as ProtoResource;
 use prost::encoding::{encoded_len_varint, key_len, WireType};
 
-use super::super::{Attribute, AttributeValue, Resource, SpanKind, SpanRecord, SpanStatus};
+use super::super::{Attribute, AttributeValue, Resource, SpanEvent, SpanKind, SpanRecord, SpanStatus};
 
 /// The instrumentation scope the framework's spans are recorded under.
 const SCOPE: &str = "ferrapi";
 
 /// The scope's version.
 const SCOPE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// `status.code` of an ok status (`STATUS_CODE_OK`).
+const STATUS_OK: u64 = 1;
 
 /// `status.code` of an error (`STATUS_CODE_ERROR`).
 const STATUS_ERROR: u64 = 2;
@@ -121,8 +126,14 @@ fn span_len(span: &SpanRecord) -> usize {
         .iter()
         .map(|a| field_len(9, attribute_len(a)))
         .sum::<usize>();
-    if let SpanStatus::Error(message) = &span.status {
-        len += field_len(15, status_len(message));
+    len += span
+        .events
+        .iter()
+        .map(|e| field_len(11, event_len(e)))
+        .sum::<usize>();
+    len += uint32_len(12, span.dropped_events_count);
+    if let Some((message, code)) = status_of(&span.status) {
+        len += field_len(15, status_len(message, code));
     }
     len
 }
@@ -146,11 +157,16 @@ fn write_span(span: &SpanRecord, out: &mut Vec<u8>) {
         header(9, attribute_len(attribute), out);
         write_attribute(attribute, out);
     }
-    if let SpanStatus::Error(message) = &span.status {
-        header(15, status_len(message), out);
+    for event in &span.events {
+        header(11, event_len(event), out);
+        write_event(event, out);
+    }
+    uint32_field(12, span.dropped_events_count, out);
+    if let Some((message, code)) = status_of(&span.status) {
+        header(15, status_len(message, code), out);
         string_field(2, message, out);
         encode_key(3, WireType::Varint, out);
-        encode_varint(STATUS_ERROR, out);
+        encode_varint(code, out);
     }
     // Last: prost writes a message's fields in the order of their tags.
     if span.flags != 0 {
@@ -165,12 +181,44 @@ fn kind_of(kind: SpanKind) -> u64 {
         SpanKind::Internal => 1,
         SpanKind::Server => 2,
         SpanKind::Client => 3,
+        SpanKind::Producer => 4,
+        SpanKind::Consumer => 5,
     }
 }
 
-/// The length of an error `Status` with `message`.
-fn status_len(message: &str) -> usize {
-    string_len(2, message) + key_len(3) + encoded_len_varint(STATUS_ERROR)
+/// The `Status` message of `status`: its description and code; `None` when unset (no message).
+fn status_of(status: &SpanStatus) -> Option<(&str, u64)> {
+    match status {
+        SpanStatus::Unset => None,
+        SpanStatus::Ok => Some(("", STATUS_OK)),
+        SpanStatus::Error(message) => Some((message, STATUS_ERROR)),
+    }
+}
+
+/// The length of a `Status` with `message` and `code`.
+fn status_len(message: &str, code: u64) -> usize {
+    string_len(2, message) + key_len(3) + encoded_len_varint(code)
+}
+
+/// The length of `event` as a `Span.Event`.
+fn event_len(event: &SpanEvent) -> usize {
+    fixed64_len(1, unix_nanos(event.time))
+        + string_len(2, &event.name)
+        + event
+            .attributes
+            .iter()
+            .map(|a| field_len(3, attribute_len(a)))
+            .sum::<usize>()
+}
+
+/// Write `event` as a `Span.Event`'s fields.
+fn write_event(event: &SpanEvent, out: &mut Vec<u8>) {
+    fixed64_field(1, unix_nanos(event.time), out);
+    string_field(2, &event.name, out);
+    for attribute in &event.attributes {
+        header(3, attribute_len(attribute), out);
+        write_attribute(attribute, out);
+    }
 }
 
 /// The length of `attribute` as a `KeyValue`.
@@ -234,6 +282,15 @@ fn string_len(tag: u32, value: &str) -> usize {
     }
 }
 
+/// The length of a uint32 field `tag` (left out when 0).
+fn uint32_len(tag: u32, value: u32) -> usize {
+    if value == 0 {
+        0
+    } else {
+        key_len(tag) + encoded_len_varint(u64::from(value))
+    }
+}
+
 /// The length of a fixed64 field `tag` (left out when 0).
 fn fixed64_len(tag: u32, value: u64) -> usize {
     if value == 0 {
@@ -277,6 +334,14 @@ fn string_field(tag: u32, value: &str, out: &mut Vec<u8>) {
 fn always_string_field(tag: u32, value: &str, out: &mut Vec<u8>) {
     header(tag, value.len(), out);
     out.extend_from_slice(value.as_bytes());
+}
+
+/// A uint32 field (left out when 0).
+fn uint32_field(tag: u32, value: u32, out: &mut Vec<u8>) {
+    if value != 0 {
+        encode_key(tag, WireType::Varint, out);
+        encode_varint(u64::from(value), out);
+    }
 }
 
 /// A fixed64 field (left out when 0).
@@ -370,14 +435,34 @@ mod tests {
         let kind = match record.kind {
             SpanKind::Server => span::SpanKind::Server,
             SpanKind::Client => span::SpanKind::Client,
+            SpanKind::Producer => span::SpanKind::Producer,
+            SpanKind::Consumer => span::SpanKind::Consumer,
             SpanKind::Internal => span::SpanKind::Internal,
         };
         let status = match record.status {
             SpanStatus::Unset => None,
+            SpanStatus::Ok => Some(Status {
+                message: String::new(),
+                code: status::StatusCode::Ok as i32,
+            }),
             SpanStatus::Error(message) => Some(Status {
                 message,
                 code: status::StatusCode::Error as i32,
             }),
+        };
+        let key_values = |attributes: Vec<Attribute>| -> Vec<KeyValue> {
+            attributes
+                .into_iter()
+                .map(|a| {
+                    let value = match a.value {
+                        AttributeValue::Str(s) => any_value::Value::StringValue(s.into_owned()),
+                        AttributeValue::Int(i) => any_value::Value::IntValue(i),
+                        AttributeValue::Double(d) => any_value::Value::DoubleValue(d),
+                        AttributeValue::Bool(b) => any_value::Value::BoolValue(b),
+                    };
+                    key_value(a.key.to_owned(), value)
+                })
+                .collect()
         };
         Span {
             trace_id: record.trace_id.to_bytes().to_vec(),
@@ -391,27 +476,27 @@ mod tests {
             kind: kind as i32,
             start_time_unix_nano: unix_nanos(record.start),
             end_time_unix_nano: unix_nanos(record.end),
-            attributes: record
-                .attributes
+            attributes: key_values(record.attributes),
+            events: record
+                .events
                 .into_iter()
-                .map(|a| {
-                    let value = match a.value {
-                        AttributeValue::Str(s) => any_value::Value::StringValue(s.into_owned()),
-                        AttributeValue::Int(i) => any_value::Value::IntValue(i),
-                        AttributeValue::Double(d) => any_value::Value::DoubleValue(d),
-                        AttributeValue::Bool(b) => any_value::Value::BoolValue(b),
-                    };
-                    key_value(a.key.to_owned(), value)
+                .map(|e| span::Event {
+                    time_unix_nano: unix_nanos(e.time),
+                    name: e.name,
+                    attributes: key_values(e.attributes),
+                    dropped_attributes_count: 0,
                 })
                 .collect(),
+            dropped_events_count: record.dropped_events_count,
             status,
             ..Default::default()
         }
     }
 
-    /// Records of every shape the encoder handles: with and without a parent, flags, an error
-    /// (with and without a message); string, empty-string, negative, zero, float and boolean
-    /// attributes; two resources.
+    /// Records of every shape the encoder handles: with and without a parent, flags, every kind,
+    /// an error (with and without a message), ok; string, empty-string, negative, zero, float and
+    /// boolean attributes; none to several events (one unnamed, one at time 0, one without
+    /// attributes), with and without drops (past one varint byte); two resources.
     fn varied_records() -> Vec<SpanRecord> {
         let orders = Arc::new(Resource::new("orders"));
         let stock = Arc::new(Resource::new("stock"));
@@ -422,7 +507,13 @@ mod tests {
             parent_span_id: n.is_multiple_of(2).then(|| SpanId::from_u64(7 + n).unwrap()),
             flags: if n.is_multiple_of(3) { 0 } else { SAMPLED },
             name: format!("GET /item/{{id}} {n}"),
-            kind: [SpanKind::Server, SpanKind::Client, SpanKind::Internal][n as usize % 3],
+            kind: [
+                SpanKind::Server,
+                SpanKind::Client,
+                SpanKind::Internal,
+                SpanKind::Producer,
+                SpanKind::Consumer,
+            ][n as usize % 5],
             start,
             end: start + Duration::from_micros(30 + n),
             attributes: vec![
@@ -441,10 +532,31 @@ mod tests {
                 },
                 Attribute::new("url.path", "x".repeat(200 * n as usize)),
             ],
-            status: match n % 3 {
+            events: (0..n)
+                .map(|e| SpanEvent {
+                    name: if e == 1 {
+                        String::new()
+                    } else {
+                        format!("step {e}")
+                    },
+                    time: if e == 2 {
+                        UNIX_EPOCH
+                    } else {
+                        start + Duration::from_micros(e)
+                    },
+                    attributes: (0..e % 3)
+                        .map(|a| Attribute::new("n", a as i64 - 1))
+                        .chain([Attribute::new("level", "INFO")])
+                        .take(if e == 3 { 0 } else { 9 })
+                        .collect(),
+                })
+                .collect(),
+            dropped_events_count: [0, 1, 0, 300, 0, 7][n as usize],
+            status: match n % 4 {
                 0 => SpanStatus::Unset,
                 1 => SpanStatus::Error("500".to_owned()),
-                _ => SpanStatus::Error(String::new()),
+                2 => SpanStatus::Error(String::new()),
+                _ => SpanStatus::Ok,
             },
             resource: if n == 4 { stock.clone() } else { orders.clone() },
         };
@@ -481,6 +593,8 @@ mod tests {
                 Attribute::new("http.route", "/item/{id}"),
                 Attribute::new("http.response.status_code", 500),
             ],
+            events: Vec::new(),
+            dropped_events_count: 0,
             status,
             resource: resource.clone(),
         };
