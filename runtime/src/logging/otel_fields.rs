@@ -16,7 +16,10 @@
 //!   `ok` (OpenTelemetry keeps no description with it), an `error` its description;
 //! - an event's `message` is its name (without one, `tracing`'s name for it: `event file:line`),
 //!   its other fields are its attributes, then `level` (`INFO`) and `target`; an error-level
-//!   event sets nothing else: a span's status is the route's to set (`otel.status_code`).
+//!   event logged in a route's span makes that span an error without a description, unless its
+//!   `otel.*` fields set its status (as `tracing-opentelemetry` does: a span in which an error
+//!   was logged failed, unless the route says otherwise). The request's own span is not a
+//!   route's: its status is its HTTP answer's.
 
 use std::fmt::{self, Write as _};
 use std::time::SystemTime;
@@ -34,6 +37,8 @@ pub(super) struct SpanOverrides {
     kind: Option<SpanKind>,
     code: Option<StatusCode>,
     description: Option<String>,
+    /// An error-level event was logged in the span.
+    error_logged: bool,
 }
 
 /// `otel.status_code`'s values.
@@ -70,7 +75,8 @@ impl SpanOverrides {
     }
 
     /// The span's status: `otel.status_code`'s, with `otel.status_message` an error's
-    /// description (see the module rules).
+    /// description; else an error without one when an error was logged in it (see the module
+    /// rules).
     pub(super) fn status(&mut self) -> SpanStatus {
         let description = self.description.take();
         match (self.code, description) {
@@ -78,8 +84,14 @@ impl SpanOverrides {
             (Some(StatusCode::Error), description) | (None, description @ Some(_)) => {
                 SpanStatus::Error(description.unwrap_or_default())
             }
+            (Some(StatusCode::Unset) | None, _) if self.error_logged => SpanStatus::Error(String::new()),
             (Some(StatusCode::Unset) | None, _) => SpanStatus::Unset,
         }
+    }
+
+    /// An error-level event was logged in the span.
+    pub(super) fn error_logged(&mut self) {
+        self.error_logged = true;
     }
 
     /// Take `value` when `key` is one of the `otel.*` fields; false for an attribute.
@@ -362,6 +374,33 @@ mod tests {
             let _span = tracing::info_span!("s", otel.name = long.as_str());
         });
         assert_eq!(otel.name().map(|n| n.len()), Some(MAX_VALUE_BYTES), "capped");
+    }
+
+    #[test]
+    fn an_error_logged_makes_an_error_unless_the_otel_fields_set_the_status() {
+        let status = |fields: &[(&str, &str)]| {
+            let mut overrides = SpanOverrides::default();
+            for (key, value) in fields {
+                overrides.take(key, AttributeValue::Str(value.to_string().into()));
+            }
+            overrides.error_logged();
+            overrides.status()
+        };
+        assert_eq!(status(&[]), SpanStatus::Error(String::new()));
+        assert_eq!(
+            status(&[("otel.status_code", "unset")]),
+            SpanStatus::Error(String::new())
+        );
+        assert_eq!(status(&[("otel.status_code", "ok")]), SpanStatus::Ok);
+        assert_eq!(
+            status(&[("otel.status_message", "own")]),
+            SpanStatus::Error("own".into())
+        );
+        assert_eq!(
+            SpanOverrides::default().status(),
+            SpanStatus::Unset,
+            "none logged"
+        );
     }
 
     #[test]

@@ -93,6 +93,12 @@ impl RouteSpan {
         self.events.room()
     }
 
+    /// An error-level event was logged in it (kept or not): unless its `otel.*` fields set its
+    /// status, it is an error.
+    pub(super) fn error_logged(&mut self) {
+        self.overrides.error_logged();
+    }
+
     /// An event logged in it.
     pub(super) fn add_event(&mut self, event: SpanEvent) {
         self.events.push(event);

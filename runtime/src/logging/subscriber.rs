@@ -173,12 +173,19 @@ impl Logger {
     }
 
     /// Add `event` to the exported span in slot `index` (the one of `ids`, still open) unless
-    /// it is full; built without the table's lock, as formatting a route's values may open a
+    /// it is full (an error-level one makes the span an error even then); built without the table's lock, as formatting a route's values may open a
     /// span.
     #[cold]
     #[inline(never)]
     fn route_span_event(&self, index: usize, ids: &TraceIds, event: &Event<'_>) {
-        if self.with_route_span(index, ids, RouteSpan::event_room) != Some(true) {
+        let error = *event.metadata().level() == tracing::Level::ERROR;
+        let room = self.with_route_span(index, ids, |span| {
+            if error {
+                span.error_logged();
+            }
+            span.event_room()
+        });
+        if room != Some(true) {
             return;
         }
         let built = span_event(event);

@@ -39,8 +39,9 @@ async fn nested(id: i64) -> Json<Value> {
 }
 
 /// Logs an event in the request's span, then in a span of its own whose `otel.*` fields name it
-/// (`stock.reserve`, a client span ending in an error), one event and `ticks` more, then an error
-/// event in the request's span again (which sets nothing else).
+/// (`stock.reserve`, a client span ending in an error), one event and `ticks` more; an error
+/// logged in a span of its own (`audit`: an error) and in one whose `otel.status_code` is `ok`
+/// (`retry`); then an error event in the request's span again (its status is its answer's).
 #[get("/events")]
 async fn events(ticks: i64) -> Json<Value> {
     tracing::info!(phase = "start", "before the span");
@@ -62,6 +63,9 @@ async fn events(ticks: i64) -> Json<Value> {
         span.record("otel.status_code", "error");
     }
     drop(span);
+    // An error logged in a span of its own makes it an error, unless its otel.* fields say ok.
+    tracing::info_span!("audit").in_scope(|| tracing::error!("audit failed"));
+    tracing::info_span!("retry", otel.status_code = "ok").in_scope(|| tracing::error!("first try failed"));
     tokio::task::yield_now().await;
     tracing::error!(reason = %"none left", "after the span");
     Json(json!({ "ticks": ticks }))
