@@ -370,13 +370,16 @@ fn operation_object(operation: &mut Value, dump: Dump) {
     }
 }
 
-/// The media types of a request body or a response, and their schemas.
+/// The media types of a request body or a response, and their schemas (a stream's item schema
+/// is one too, laid out as FastAPI dumps 3.2's `itemSchema`).
 fn content(holder: &mut Value, dump: Dump) {
     if let Some(Value::Object(media_types)) = holder.get_mut("content") {
         for media in media_types.values_mut() {
             order(media, MEDIA_TYPE);
-            if let Some(s) = media.get_mut("schema") {
-                schema(s, dump);
+            for key in ["schema", super::ITEM_SCHEMA] {
+                if let Some(s) = media.get_mut(key) {
+                    schema(s, dump);
+                }
             }
         }
     }
