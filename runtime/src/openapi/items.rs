@@ -24,7 +24,7 @@ use serde_json::{json, Value};
 pub(crate) const JSON_LINES: &str = "application/jsonl";
 
 /// The key of an item schema in a 3.1 media type object (3.2's `itemSchema`).
-pub(crate) const ITEM_SCHEMA: &str = "x-itemSchema";
+const ITEM_SCHEMA: &str = "x-itemSchema";
 
 /// The media type object of JSON lines of `item` (none: items of any shape).
 pub(crate) fn json_lines(item: Option<Value>) -> Value {
@@ -57,4 +57,23 @@ pub(crate) fn json_events(data: Option<Value>) -> Value {
             "required": ["data"],
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An event's item is FastAPI's, key for key and in its order (its document of
+    /// `EventSourceResponse`, client/tests/documents/fastapi_client.json, `/ticks`), under our key.
+    #[test]
+    fn an_events_item_is_written_as_fastapi_writes_it() {
+        let tick = json!({ "$ref": "#/components/schemas/Tick" });
+        let fastapi = r##"{"type":"object","properties":{"data":{"type":"string","contentMediaType":"application/json","contentSchema":{"$ref":"#/components/schemas/Tick"}},"event":{"type":"string"},"id":{"type":"string"},"retry":{"type":"integer","minimum":0}},"required":["data"]}"##;
+        let media = json_events(Some(tick.clone()));
+        assert_eq!(media["schema"], json!({ "type": "string" }));
+        assert_eq!(media["x-itemSchema"].to_string(), fastapi);
+        assert_eq!(json_events(None), json!({ "schema": { "type": "string" } }));
+        assert_eq!(json_lines(Some(tick.clone())), json!({ "x-itemSchema": tick }));
+        assert_eq!(json_lines(None), json!({}));
+    }
 }

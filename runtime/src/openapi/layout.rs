@@ -370,16 +370,15 @@ fn operation_object(operation: &mut Value, dump: Dump) {
     }
 }
 
-/// The media types of a request body or a response, and their schemas (a stream's item schema
-/// is one too, laid out as FastAPI dumps 3.2's `itemSchema`).
+/// The media types of a request body or a response, and their schemas. A stream's item schema
+/// (`x-itemSchema`) is an extension, kept as it was built: FastAPI writes its `itemSchema` as
+/// built too (`type`, `properties`, `required`; `minimum: 0`), not through its `Schema` model.
 fn content(holder: &mut Value, dump: Dump) {
     if let Some(Value::Object(media_types)) = holder.get_mut("content") {
         for media in media_types.values_mut() {
             order(media, MEDIA_TYPE);
-            for key in ["schema", super::ITEM_SCHEMA] {
-                if let Some(s) = media.get_mut(key) {
-                    schema(s, dump);
-                }
+            if let Some(s) = media.get_mut("schema") {
+                schema(s, dump);
             }
         }
     }

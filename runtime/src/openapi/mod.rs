@@ -35,7 +35,6 @@ pub(crate) use document::{
 pub use examples::with_examples;
 pub use fields::field_schema;
 pub(crate) use fields::{option_param_schema, param_schema, vec_param_schema};
-pub(crate) use items::ITEM_SCHEMA;
 pub(crate) use layout::fastapi_layout;
 pub(crate) use operation::form_schema;
 pub use operation::Operation;
