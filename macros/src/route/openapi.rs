@@ -23,7 +23,7 @@ fn last_ident(ty: &Type) -> Option<String> {
     }
 }
 
-/// `inner`'s schema as an `Option<Value>` expression: `Some` when it has one (probed by autoref
+/// Statements binding `schema` to `inner`'s schema, `Some` when it has one (probed by autoref
 /// specialization, so a type without a schema is not an error), built in output mode: what the
 /// route writes (`Name-Output` where that differs from what is read).
 fn probed_schema(inner: &Type) -> TokenStream {
@@ -34,12 +34,10 @@ fn probed_schema(inner: &Type) -> TokenStream {
         paths::schema_mode(),
     );
     quote! {
-        {
-            use #probe_known as _;
-            use #probe_unknown as _;
-            let probe = #schema_probe::<#inner>(::core::marker::PhantomData);
-            registry.in_mode(#schema_mode::Output, |registry| (&probe).probe_schema(registry))
-        }
+        use #probe_known as _;
+        use #probe_unknown as _;
+        let probe = #schema_probe::<#inner>(::core::marker::PhantomData);
+        let schema = registry.in_mode(#schema_mode::Output, |registry| (&probe).probe_schema(registry));
     }
 }
 
@@ -47,8 +45,11 @@ fn probed_schema(inner: &Type) -> TokenStream {
 fn json_response(inner: &Type) -> TokenStream {
     let schema = probed_schema(inner);
     quote! {
-        if let ::core::option::Option::Some(schema) = #schema {
-            op.response("application/json", schema);
+        {
+            #schema
+            if let ::core::option::Option::Some(schema) = schema {
+                op.response("application/json", schema);
+            }
         }
     }
 }
@@ -58,7 +59,12 @@ fn json_response(inner: &Type) -> TokenStream {
 fn items_response(method: &str, item: &Type) -> TokenStream {
     let schema = probed_schema(item);
     let method = syn::Ident::new(method, proc_macro2::Span::call_site());
-    quote!(op.#method(#schema);)
+    quote! {
+        {
+            #schema
+            op.#method(schema);
+        }
+    }
 }
 
 /// Media type and schema of the success response, read from the return type's shape: `Json<T>`
