@@ -3,7 +3,9 @@
 //! Shows: `App::versions`, a model that says how its fields were before each version
 //! (`#[since(..)]`: renamed, retyped, added, a constraint changed; `#[model(removed(..))]`), a
 //! success status that changed (`status_before`), a route added and a route removed
-//! (`versions = ..`), and a document per version. What changed, version by version:
+//! (`versions = ..`), a streamed answer whose items change with the model (`JsonLines<Product>`,
+//! each line in the request's version's shape, each version's document giving its items'
+//! schema), and a document per version. What changed, version by version:
 //!
 //! | Version | Changes (from the one before) |
 //! |---|---|
@@ -30,6 +32,14 @@
 //! $ curl http://127.0.0.1:8000/products/1
 //! {"name":"Hammer","price":12.5,"tags":["tools"]}
 //!
+//! $ curl -H 'API-Version: 2026-01-15' http://127.0.0.1:8000/products.jsonl
+//! {"title":"Hammer","price":1250,"legacy_code":"L-Hammer"}
+//! {"title":"Saw","price":2000,"legacy_code":"L-Saw"}
+//!
+//! $ curl http://127.0.0.1:8000/products.jsonl
+//! {"name":"Hammer","price":12.5,"tags":["tools"]}
+//! {"name":"Saw","price":20.0,"tags":[]}
+//!
 //! $ curl -i -X POST http://127.0.0.1:8000/products -H 'API-Version: 2026-01-15' \
 //!        -H 'content-type: application/json' -d '{"title":"Saw","price":2000,"legacy_code":"S"}'
 //! HTTP/1.1 200 OK
@@ -50,7 +60,9 @@
 use std::process::ExitCode;
 
 use ferrapi::prelude::*;
+use ferrapi::streaming::JsonLines;
 use ferrapi::versions::Versions;
+use futures_util::stream;
 
 /// A product, as the newest version has it; the attributes say how it was before.
 #[derive(Model, Debug, Clone)]
@@ -117,6 +129,15 @@ pub async fn list_products() -> Json<Vec<Product>> {
     Json(catalogue())
 }
 
+/// The whole catalogue as JSON lines.
+///
+/// One product a line, each in the shape of the request's version, sent as the client reads
+/// them. In every version: a route added to released versions is a compatible change.
+#[get("/products.jsonl")]
+pub async fn product_feed() -> JsonLines<Product> {
+    JsonLines::new(stream::iter(catalogue()))
+}
+
 /// A product by its title: gone in 2026-03-01, when titles became names.
 #[get("/products/by-title/{title}", versions = .."2026-03-01")]
 pub async fn find_by_title(title: String) -> Result<Json<Product>, HttpError> {
@@ -135,7 +156,8 @@ pub fn app() -> App {
             read_product,
             create_product,
             list_products,
-            find_by_title
+            find_by_title,
+            product_feed
         ])
 }
 

@@ -105,7 +105,8 @@
 //!     and layers shared by routes, nested groups.
 //! 15. [Differences from FastAPI](#differences-from-fastapi): what is different, and why.
 //! 16. [Streaming, events, files and WebSockets](#streaming-events-files-and-websockets):
-//!     `StreamingResponse`, `Sse`, `FileResponse`, `StaticDir`, `ws::WebSocketUpgrade`.
+//!     `StreamingResponse`, `JsonLines<T>`, `Sse` and `Sse<T>`, `FileResponse`, `StaticDir`,
+//!     `ws::WebSocketUpgrade`.
 //! 17. [Headers, cookies, forms, uploads and security
 //!     schemes](#headers-cookies-forms-uploads-and-security-schemes): `Header<T>`, `Cookie<T>`,
 //!     `Form<T>`, `UploadFile`, `Multipart`, the schemes of [`security`].
@@ -218,13 +219,17 @@ pub mod security {
     };
 }
 
-/// Streaming responses: a body sent as it is made ([`StreamingResponse`](streaming::StreamingResponse))
-/// and server-sent events ([`Sse`](streaming::Sse), its [`Event`](streaming::Event)s, the
+/// Streaming responses: a body sent as it is made ([`StreamingResponse`](streaming::StreamingResponse)),
+/// models sent as JSON lines ([`JsonLines`](streaming::JsonLines)) and server-sent events
+/// ([`Sse`](streaming::Sse), its [`Event`](streaming::Event)s or typed
+/// [`JsonEvent`](streaming::JsonEvent)s, the
 /// [`KeepAlive`](streaming::KeepAlive) comments, and the [`LastEventId`](streaming::LastEventId)
 /// a reconnecting client sends). WebSockets are in [`ws`]. See the manual's [Streaming, events,
 /// files and WebSockets](crate#streaming-events-files-and-websockets).
 pub mod streaming {
-    pub use crate::response::{Event, KeepAlive, LastEventId, Sse, StreamingResponse};
+    pub use crate::response::{
+        Event, JsonEvent, JsonLines, KeepAlive, LastEventId, Sse, StreamingResponse, Untyped,
+    };
 }
 
 /// The HTTP vocabulary, as `hyper` (and the `http` crate) names it: the [`StatusCode`](http::StatusCode)

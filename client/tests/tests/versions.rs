@@ -4,17 +4,21 @@
 //! recorded in documents/ferrapi_versions_2026-01-15.json (kept equal to what the app serves by
 //! the first test; `UPDATE_SNAPSHOTS=1` rewrites it). Against the server whose default is the
 //! newest version, the old client gets the old version's answers: the widget with its old
-//! `title`, a route that exists only in the old version, and the echoed `API-Version`.
+//! `title`, a route that exists only in the old version, and the echoed `API-Version`; and the
+//! typed streams (`JsonLines<Gadget>`, `Sse<Gadget>`), whose items the old document gives as its
+//! `Gadget` (`x-itemSchema`), are typed streams of that old `Gadget` in the client.
 
 // Test code: a failed expectation is a test failure, reported with its message.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
 use ferrapi::prelude::*;
+use ferrapi::streaming::{JsonEvent, JsonLines, Sse};
 use ferrapi::versions::{ApiVersion, Versions};
 use ferrapi_client::{Call as _, Client as Runtime};
 use ferrapi_client_tests::versions_2026_01_15::operations::{LegacyResponse, ReadWidgetV1Response};
 use ferrapi_client_tests::versions_2026_01_15::{Client, API_VERSION, API_VERSION_HEADER};
 use ferrapi_tests::app::spawn;
+use futures_util::StreamExt;
 use serde::Serialize;
 
 const RECORDED: &str = concat!(
@@ -58,11 +62,47 @@ async fn legacy(version: ApiVersion) -> String {
     version.date().to_owned()
 }
 
+/// A gadget: `label` was `title` before 2026-03-01 (one model, its old shape declared).
+#[derive(Model, Debug, Clone)]
+struct Gadget {
+    #[since("2026-03-01", renamed_from = "title")]
+    label: String,
+}
+
+fn gadgets() -> Vec<Gadget> {
+    ["bolt", "nut"]
+        .map(|label| Gadget {
+            label: label.to_owned(),
+        })
+        .into()
+}
+
+/// The gadgets as JSON lines, in every version.
+#[get("/gadgets.jsonl")]
+async fn gadget_lines() -> JsonLines<Gadget> {
+    JsonLines::new(futures_util::stream::iter(gadgets()))
+}
+
+/// The gadgets as events, each with its number as its id, in every version.
+#[get("/gadgets/events")]
+async fn gadget_events() -> Sse<Gadget> {
+    let events = gadgets().into_iter().enumerate().map(|(n, gadget)| {
+        Ok::<_, std::convert::Infallible>(JsonEvent::new(gadget).event("gadget").id(n.to_string()))
+    });
+    Sse::json_events(futures_util::stream::iter(events))
+}
+
 /// The app; `default` pins the version a request naming none gets (its document's version).
 fn app(default: &'static str) -> App {
     App::new()
         .versions(Versions::released(["2026-01-15", "2026-03-01"]).default_version(default))
-        .routes(routes![read_widget_v1, read_widget, legacy])
+        .routes(routes![
+            read_widget_v1,
+            read_widget,
+            legacy,
+            gadget_lines,
+            gadget_events
+        ])
 }
 
 #[test]
@@ -127,4 +167,36 @@ async fn a_client_of_the_old_version_gets_the_old_version_from_the_newest_server
     assert_eq!(answer.status().as_u16(), 404);
     let error = newest.read_widget_v1(3).await.unwrap_err();
     assert!(error.to_string().contains("title"), "{error}");
+}
+
+/// The old client's streams: typed by the old document's item schemas, so each item is the old
+/// `Gadget` (a `title`), as the newest server writes it for the old version.
+#[tokio::test]
+async fn a_client_of_the_old_version_reads_typed_streams_of_its_items() {
+    let addr = spawn(app("2026-03-01")).await;
+    let api = Client::new(&format!("http://{addr}")).unwrap();
+    let lines: Vec<String> = api
+        .gadget_lines()
+        .await
+        .unwrap()
+        .into_ok()
+        .unwrap()
+        .map(|gadget| gadget.unwrap().title)
+        .collect()
+        .await;
+    assert_eq!(lines, ["bolt", "nut"]);
+    let events: Vec<(String, Option<String>, Option<String>)> = api
+        .gadget_events()
+        .await
+        .unwrap()
+        .into_ok()
+        .unwrap()
+        .map(|event| {
+            let event = event.unwrap();
+            (event.data.title, event.id, event.event)
+        })
+        .collect()
+        .await;
+    let event = |title: &str, id: &str| (title.to_owned(), Some(id.to_owned()), Some("gadget".to_owned()));
+    assert_eq!(events, [event("bolt", "0"), event("nut", "1")]);
 }

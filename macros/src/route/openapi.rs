@@ -23,10 +23,10 @@ fn last_ident(ty: &Type) -> Option<String> {
     }
 }
 
-/// `op.response(..)` for `Json<inner>`, with `inner`'s schema when it has one (probed by
-/// autoref specialization, so a type without a schema is not an error), built in output mode:
-/// what the route writes (`Name-Output` where that differs from what is read).
-fn json_response(inner: &Type) -> TokenStream {
+/// Statements binding `schema` to `inner`'s schema, `Some` when it has one (probed by autoref
+/// specialization, so a type without a schema is not an error), built in output mode: what the
+/// route writes (`Name-Output` where that differs from what is read).
+fn probed_schema(inner: &Type) -> TokenStream {
     let (probe_known, probe_unknown, schema_probe, schema_mode) = (
         paths::probe_known(),
         paths::probe_unknown(),
@@ -34,11 +34,19 @@ fn json_response(inner: &Type) -> TokenStream {
         paths::schema_mode(),
     );
     quote! {
+        use #probe_known as _;
+        use #probe_unknown as _;
+        let probe = #schema_probe::<#inner>(::core::marker::PhantomData);
+        let schema = registry.in_mode(#schema_mode::Output, |registry| (&probe).probe_schema(registry));
+    }
+}
+
+/// `op.response(..)` for `Json<inner>`, with `inner`'s schema when it has one.
+fn json_response(inner: &Type) -> TokenStream {
+    let schema = probed_schema(inner);
+    quote! {
         {
-            use #probe_known as _;
-            use #probe_unknown as _;
-            let probe = #schema_probe::<#inner>(::core::marker::PhantomData);
-            let schema = registry.in_mode(#schema_mode::Output, |registry| (&probe).probe_schema(registry));
+            #schema
             if let ::core::option::Option::Some(schema) = schema {
                 op.response("application/json", schema);
             }
@@ -46,8 +54,22 @@ fn json_response(inner: &Type) -> TokenStream {
     }
 }
 
+/// A streamed answer of `item`s, documented by `method` (`json_lines_response`,
+/// `json_events_response`) with the item's schema when it has one.
+fn items_response(method: &str, item: &Type) -> TokenStream {
+    let schema = probed_schema(item);
+    let method = syn::Ident::new(method, proc_macro2::Span::call_site());
+    quote! {
+        {
+            #schema
+            op.#method(schema);
+        }
+    }
+}
+
 /// Media type and schema of the success response, read from the return type's shape: `Json<T>`
-/// (with T's schema when it has one), `Html<_>`, `String`/`&str` (text), `Sse` (events), through `Result<_, E>`,
+/// (with T's schema when it has one), `Html<_>`, `String`/`&str` (text), `Sse` (events),
+/// `JsonLines<T>` and `Sse<T>` (streams of `T`, its schema their items'), through `Result<_, E>`,
 /// `Tagged<R>` (an answer with an entity tag), `Kept<R>` (an answer kept for an idempotency key)
 /// and the last element of a tuple `(StatusCode, .., R)`.
 fn response(ty: &Type) -> Option<TokenStream> {
@@ -63,6 +85,12 @@ fn response(ty: &Type) -> Option<TokenStream> {
             return None;
         }
         return Some(json_response(inner));
+    }
+    if let Some(item) = generic_inner(ty, "JsonLines") {
+        return Some(items_response("json_lines_response", item));
+    }
+    if let Some(data) = generic_inner(ty, "Sse") {
+        return Some(items_response("json_events_response", data));
     }
     let json = paths::json();
     match last_ident(ty).as_deref() {

@@ -370,7 +370,9 @@ fn operation_object(operation: &mut Value, dump: Dump) {
     }
 }
 
-/// The media types of a request body or a response, and their schemas.
+/// The media types of a request body or a response, and their schemas. A stream's item schema
+/// (`x-itemSchema`) is an extension, kept as it was built: FastAPI writes its `itemSchema` as
+/// built too (`type`, `properties`, `required`; `minimum: 0`), not through its `Schema` model.
 fn content(holder: &mut Value, dump: Dump) {
     if let Some(Value::Object(media_types)) = holder.get_mut("content") {
         for media in media_types.values_mut() {

@@ -8,6 +8,7 @@
 //! - `fields`: the schemas of parameters and model fields, pydantic's titles and keywords;
 //! - `examples`: where `#[examples(..)]` of a field or an argument goes;
 //! - `document`: the whole document (`info`, `paths`, `components`, `tags`);
+//! - `items`: the item schema of a streamed answer (JSON lines, typed events);
 //! - `paging`: the `x-paging` extension of a route that pages, and its check;
 //! - `layout`: the order of every object's keys, and nulls, as FastAPI writes them;
 //! - `docs`: the OpenAPI document's URL and the Swagger UI and ReDoc pages, served offline.
@@ -20,6 +21,7 @@ mod docs;
 mod document;
 mod examples;
 mod fields;
+mod items;
 mod layout;
 mod operation;
 mod paging;

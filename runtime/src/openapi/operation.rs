@@ -29,6 +29,7 @@ use serde_json::{json, Map, Value};
 
 use super::examples::{insert_examples, param_schema_mut, PARAM_KEYS_AFTER};
 use super::fields::param_schema;
+use super::items;
 use crate::validate::{title_case, Constraint, FromParam, SchemaRegistry};
 
 /// FastAPI's default `operationId` (`fastapi.utils.generate_unique_id`): `{function}{path}`
@@ -97,6 +98,8 @@ pub struct Operation {
     /// False for a multipart form none of whose fields is required (FastAPI then leaves out the
     /// body's `required`).
     body_required: bool,
+    /// The success answer's media type and its media type object (`schema`, or a stream's item
+    /// schema: `items`).
     response: Option<(&'static str, Value)>,
     extra_responses: Vec<(u16, &'static str)>,
     dependency_responses: Vec<(u16, &'static str)>,
@@ -363,7 +366,21 @@ impl Operation {
     /// Document the success response's media type and schema.
     #[doc(hidden)]
     pub fn response(&mut self, media_type: &'static str, schema: Value) {
-        self.response = Some((media_type, schema));
+        self.response = Some((media_type, json!({ "schema": schema })));
+    }
+
+    /// Document the success response as JSON lines (`application/jsonl`) whose items have
+    /// schema `item` (none: any JSON), the route's `JsonLines<T>`.
+    #[doc(hidden)]
+    pub fn json_lines_response(&mut self, item: Option<Value>) {
+        self.response = Some((items::JSON_LINES, items::json_lines(item)));
+    }
+
+    /// Document the success response as Server-Sent Events whose data is the JSON of a value of
+    /// schema `data` (none: any text), the route's `Sse<T>`.
+    #[doc(hidden)]
+    pub fn json_events_response(&mut self, data: Option<Value>) {
+        self.response = Some(("text/event-stream", items::json_events(data)));
     }
 
     /// Set the success status (default 200).
@@ -498,8 +515,10 @@ impl Operation {
             // These statuses have no body (RFC 9110), so no content is documented.
             json!({ "description": self.response_description })
         } else {
-            let (media_type, schema) = self.response.unwrap_or(("application/json", json!({})));
-            json!({ "description": self.response_description, "content": { media_type: { "schema": schema } } })
+            let (media_type, media) = self
+                .response
+                .unwrap_or(("application/json", json!({ "schema": {} })));
+            json!({ "description": self.response_description, "content": { media_type: media } })
         };
         responses.insert(self.success_status.to_string(), success);
         for (status, description) in self.extra_responses {

@@ -13,6 +13,8 @@
 mod answers;
 mod body;
 mod digest;
+mod json_events;
+mod lines;
 mod memory;
 mod sse;
 mod stream;
@@ -21,8 +23,10 @@ pub use answers::Invalid;
 pub(crate) use answers::{internal_answer, ErrorAnswers, InternalAnswer, KeptValidation, ValidationAnswer};
 pub use body::{Body, BodyError, BoxError};
 pub(crate) use digest::fnv1a;
+pub use json_events::JsonEvent;
+pub use lines::JsonLines;
 pub(crate) use memory::{body_reset, charged, fitted, over_budget, MemoryRefused};
-pub use sse::{Event, KeepAlive, LastEventId, Sse};
+pub use sse::{Event, KeepAlive, LastEventId, Sse, Untyped};
 pub use stream::StreamingResponse;
 
 use bytes::Bytes;

@@ -20,6 +20,7 @@
 //! - an error of the stream ends the response like a streamed body's (logged, connection closed).
 
 use std::borrow::Cow;
+use std::marker::PhantomData;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -188,18 +189,29 @@ type EventStream = Pin<Box<dyn Stream<Item = Result<Event, BoxError>> + Send>>;
 
 /// A Server-Sent Events response: the events of a stream (`Result<Event, E>` items), sent as
 /// `text/event-stream` as they come. A route returning it is documented with that media type.
-/// Not generic (the stream is boxed once), so a route's return type is `Sse`, whatever produces
-/// the events.
+/// Not generic over the stream (it is boxed once), so a route's return type is `Sse`, whatever
+/// produces the events.
+///
+/// `Sse<T>` (built with [`Sse::json`] or [`Sse::json_events`]) is a stream of events whose data
+/// is a `T` written as JSON: the route's document then gives each event's schema, `T`'s
+/// included (`x-itemSchema`), so a generated client reads typed events. `Sse` alone is
+/// `Sse<Untyped>`: events of any text.
 ///
 /// The stream is dropped when the client goes away (noticed at the next write: use
 /// [`keep_alive`](Sse::keep_alive) so that there is one even when no event comes). The client's
 /// `Last-Event-ID`, on a reconnection, is the route argument [`LastEventId`].
-pub struct Sse {
+pub struct Sse<T = Untyped> {
     stream: EventStream,
     keep_alive: Option<KeepAlive>,
+    data: PhantomData<fn() -> T>,
 }
 
-impl std::fmt::Debug for Sse {
+/// The data of an [`Sse`] made of [`Event`]s: any text (documented as a string). It has no
+/// value; it only names the type.
+#[derive(Debug, Clone, Copy)]
+pub enum Untyped {}
+
+impl<T> std::fmt::Debug for Sse<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Sse")
             .field("keep_alive", &self.keep_alive)
@@ -214,6 +226,18 @@ impl Sse {
         S: Stream<Item = Result<Event, E>> + Send + 'static,
         E: Into<BoxError>,
     {
+        Self::from_events(stream)
+    }
+}
+
+impl<T> Sse<T> {
+    /// Send the events of `stream` (whatever the data's type says): an `Err` item ends the
+    /// response.
+    pub(super) fn from_events<S, E>(stream: S) -> Self
+    where
+        S: Stream<Item = Result<Event, E>> + Send + 'static,
+        E: Into<BoxError>,
+    {
         let stream = futures_util::StreamExt::map(stream, |item| item.map_err(Into::into));
         // Made by a route's code in an app with versions: its events are produced at the
         // request's version (a model's `json_data` in that version's shape).
@@ -224,6 +248,7 @@ impl Sse {
         Sse {
             stream,
             keep_alive: None,
+            data: PhantomData,
         }
     }
 
@@ -236,7 +261,7 @@ impl Sse {
 
 // Not recommended: kept out of the return types a compile error lists (the common ones).
 #[diagnostic::do_not_recommend]
-impl IntoResponse for Sse {
+impl<T> IntoResponse for Sse<T> {
     fn into_response(self) -> Response {
         let keep_alive = self.keep_alive.map(|keep_alive| {
             let comment = Event::default().comment(&keep_alive.text).finish();

@@ -188,7 +188,12 @@ async fn each_version_has_its_document() {
         .unwrap_or_default();
     assert_eq!(
         paths,
-        ["/products/{id}", "/products", "/products/by-title/{title}"]
+        [
+            "/products/{id}",
+            "/products",
+            "/products/by-title/{title}",
+            "/products.jsonl"
+        ]
     );
     assert!(old["paths"]["/products"]["post"]["responses"]["200"].is_object());
     let middle = document(MIDDLE).await;
@@ -204,6 +209,51 @@ async fn each_version_has_its_document() {
     // `/openapi.json` is the default version's, byte for byte.
     let default = send(addr, "GET", "/openapi.json", &[], None).await.json();
     assert_eq!(default, new);
+}
+
+/// The feed of JSON lines: each line in the shape of the request's version, at the oldest and
+/// the newest; each version's document gives its items as that version's `Product` (the same
+/// `$ref`, to a component of the version's shape).
+#[tokio::test]
+async fn the_feed_streams_each_versions_shape_and_documents_it() {
+    let addr = spawn(example::app()).await;
+    let feed = |version| async move {
+        let reply = at(addr, version, "GET", "/products.jsonl", None).await;
+        assert_eq!(reply.header("content-type"), Some("application/jsonl"));
+        String::from_utf8(reply.dechunked()).unwrap_or_else(|error| panic!("{error}"))
+    };
+    assert_eq!(
+        feed(Some(OLD)).await,
+        "{\"title\":\"Hammer\",\"price\":1250,\"legacy_code\":\"L-Hammer\"}\n\
+         {\"title\":\"Saw\",\"price\":2000,\"legacy_code\":\"L-Saw\"}\n"
+    );
+    assert_eq!(
+        feed(Some(MIDDLE)).await,
+        "{\"name\":\"Hammer\",\"price\":12.5,\"legacy_code\":\"L-Hammer\"}\n\
+         {\"name\":\"Saw\",\"price\":20.0,\"legacy_code\":\"L-Saw\"}\n"
+    );
+    let newest = "{\"name\":\"Hammer\",\"price\":12.5,\"tags\":[\"tools\"]}\n\
+                  {\"name\":\"Saw\",\"price\":20.0,\"tags\":[]}\n";
+    assert_eq!(feed(Some(NEW)).await, newest);
+    assert_eq!(feed(None).await, newest);
+
+    for (version, required) in [
+        (OLD, json!(["title", "price", "legacy_code"])),
+        (MIDDLE, json!(["name", "price", "legacy_code"])),
+        (NEW, json!(["name", "price", "tags"])),
+    ] {
+        let document = send(addr, "GET", &format!("/openapi/{version}.json"), &[], None)
+            .await
+            .json();
+        let ok = &document["paths"]["/products.jsonl"]["get"]["responses"]["200"];
+        assert_eq!(
+            ok["content"],
+            json!({"application/jsonl": {"x-itemSchema": {"$ref": "#/components/schemas/Product"}}}),
+            "{version}"
+        );
+        let product = &document["components"]["schemas"]["Product"];
+        assert_eq!(product["required"], required, "{version}");
+    }
 }
 
 #[tokio::test]

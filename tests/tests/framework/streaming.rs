@@ -1,7 +1,8 @@
 //! Streamed responses over real HTTP on 127.0.0.1: chunked and sized streams, HEAD, an error
 //! mid-stream, backpressure from a slow reader, a gigabyte in flat memory (the server in a child
 //! process, whose RSS is read from /proc), Server-Sent Events (keep-alive, `Last-Event-ID`, the
-//! producer dropped when the client leaves, the OpenAPI media type), and compression of streams.
+//! producer dropped when the client leaves, the OpenAPI media type), compression of streams, and
+//! the typed streams' (`JsonLines<T>`, `Sse<T>`) errors mid-stream.
 
 use std::convert::Infallible;
 use std::io::Read;
@@ -12,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use ferrapi::prelude::*;
-use ferrapi::streaming::{Event, KeepAlive, LastEventId, Sse, StreamingResponse};
+use ferrapi::streaming::{Event, JsonEvent, JsonLines, KeepAlive, LastEventId, Sse, StreamingResponse};
 use ferrapi_tests::app::spawn;
 use ferrapi_tests::client::{parse, read_to_close, request, send};
 use futures_util::{stream, StreamExt};
@@ -46,6 +47,32 @@ async fn broken() -> StreamingResponse {
     StreamingResponse::new(first.chain(failure))
 }
 
+/// A first line, then (once it has been sent) a failure of the source.
+#[get("/broken.jsonl")]
+async fn broken_lines() -> JsonLines<Value> {
+    let first = stream::once(async { Ok(json!({"n": 1})) });
+    let failure = stream::once(async {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        Err(std::io::Error::other("the source failed"))
+    });
+    JsonLines::try_new(first.chain(failure))
+}
+
+/// A first event, then (once it has been sent) data serde cannot write (a map whose key is no
+/// string).
+#[get("/broken/events")]
+async fn broken_events() -> Sse<std::collections::BTreeMap<Vec<u8>, u8>> {
+    let first = stream::once(async { std::collections::BTreeMap::new() });
+    let unwritable = stream::once(async {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        std::collections::BTreeMap::from([(vec![1], 1)])
+    });
+    let events = first
+        .chain(unwritable)
+        .map(|data| Ok::<_, Infallible>(JsonEvent::new(data).id("1")));
+    Sse::json_events(events)
+}
+
 /// Bytes produced so far by `/endless`.
 static PRODUCED: AtomicU64 = AtomicU64::new(0);
 
@@ -75,9 +102,17 @@ fn streams() -> App {
 }
 
 fn streams_with(ticker: Ticker) -> App {
-    App::new()
-        .state(ticker)
-        .routes(routes![chunks, sized, broken, endless, download, events, ticker])
+    App::new().state(ticker).routes(routes![
+        chunks,
+        sized,
+        broken,
+        endless,
+        download,
+        events,
+        ticker,
+        broken_lines,
+        broken_events
+    ])
 }
 
 #[tokio::test]
@@ -125,6 +160,32 @@ async fn an_error_mid_stream_closes_the_connection_without_completing_the_body()
         !body.ends_with("0\r\n\r\n"),
         "the body must not look complete: {body:?}"
     );
+}
+
+/// The typed streams end as the untyped ones do: what was sent before the error, then the
+/// connection closed without the body's last chunk.
+#[tokio::test]
+async fn a_typed_streams_error_closes_the_connection_without_completing_the_body() {
+    let addr = spawn(streams()).await;
+    for (path, sent) in [
+        ("/broken.jsonl", "{\"n\":1}\n"),
+        ("/broken/events", "id: 1\ndata: {}\n\n"),
+    ] {
+        let mut stream = TcpStream::connect(addr).await.unwrap();
+        let bytes = request(&addr.to_string(), "GET", path, &[], None);
+        stream.write_all(&bytes).await.unwrap();
+        let reply = read_to_close(&mut stream).await.unwrap();
+        assert_eq!(
+            (reply.status, reply.header("transfer-encoding")),
+            (200, Some("chunked"))
+        );
+        let body = reply.text();
+        assert!(body.contains(sent), "{path}: {body:?}");
+        assert!(
+            !body.ends_with("0\r\n\r\n"),
+            "{path}: the body must not look complete: {body:?}"
+        );
+    }
 }
 
 #[tokio::test]
@@ -387,9 +448,10 @@ fn an_event_stream_is_documented_as_text_event_stream() {
     let service = streams().build().unwrap();
     let doc: Value = serde_json::from_slice(service.openapi_json()).unwrap();
     let ok = &doc["paths"]["/events"]["get"]["responses"]["200"];
+    // Events of any text: a string, and no item schema (a typed `Sse<T>` has one).
     assert_eq!(
-        ok["content"]["text/event-stream"]["schema"],
-        json!({"type": "string"})
+        ok["content"],
+        json!({"text/event-stream": {"schema": {"type": "string"}}})
     );
 }
 

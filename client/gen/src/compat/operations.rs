@@ -273,14 +273,20 @@ impl Pair<'_, '_, '_> {
     }
 
     fn media(&self, side: Side, old: (&MediaType, &str), new: (&MediaType, &str), found: &mut Found) {
+        // A stream's item schema is compared as its answer's (on a response, a wider item breaks),
+        // whichever of its two keys each document wrote it under.
         let pairs = [
-            (&old.0.schema, &new.0.schema, "schema"),
-            (&old.0.item_schema, &new.0.item_schema, "itemSchema"),
+            (&old.0.schema, &new.0.schema, ("schema", "schema")),
+            (
+                &old.0.item_schema,
+                &new.0.item_schema,
+                (old.0.item_key, new.0.item_key),
+            ),
         ];
-        for (before, now, keyword) in pairs {
+        for (before, now, (was_key, key)) in pairs {
             if let (Some(a), Some(b)) = (before, now) {
                 self.schemas(side)
-                    .compare((a, &child(old.1, keyword)), (b, &child(new.1, keyword)), found);
+                    .compare((a, &child(old.1, was_key)), (b, &child(new.1, key)), found);
             }
         }
     }

@@ -6,7 +6,7 @@
 //! type, `false` none, `allOf` merged); on the request side each old alternative must meet a new
 //! one of its type, on the response side each new alternative an old one (`integer` is met by
 //! `number` the way it is contained in it), and each pair is compared keyword by keyword: enum
-//! values, constraints, and, recursively, items and properties; a pair of `$ref`ed schemas is
+//! values, constraints, and, recursively, items, properties and a string's `contentSchema`; a pair of `$ref`ed schemas is
 //! compared once per walk (recursive models end), and nesting deeper than [`DEPTH`] is not
 //! followed (no document of ours comes near it; a hostile one cannot make the walk overflow).
 
@@ -203,8 +203,28 @@ impl<'a> Schemas<'a> {
         match old.ty {
             Type::Array => self.items(old, new, found),
             Type::Object => self.object(old, new, found),
+            Type::String => self.content(old, new, found),
             _ => {}
         }
+    }
+
+    /// A string's `contentSchema` (the JSON it holds: a typed event's data), compared like any
+    /// schema; one side without it allows any content.
+    fn content(&mut self, old: &Alt, new: &Alt, found: &mut Found) {
+        let (a, b) = (&old.schema.content_schema, &new.schema.content_schema);
+        if a.is_none() && b.is_none() {
+            return;
+        }
+        let any = Schema::Bool(true);
+        let (op, np) = (
+            child(&old.pointer, "contentSchema"),
+            child(&new.pointer, "contentSchema"),
+        );
+        self.schema(
+            (a.as_ref().unwrap_or(&any), &op),
+            (b.as_ref().unwrap_or(&any), &np),
+            found,
+        );
     }
 
     fn enums(&self, old: &Alt, new: &Alt, found: &mut Found) {

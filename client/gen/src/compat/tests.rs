@@ -587,6 +587,81 @@ fn one_change_reached_from_two_operations_is_one_break() {
     assert_eq!(found[0].operations, ["POST /item/{id}", "GET /copy"]);
 }
 
+/// A document answering `GET /feed` with JSON lines and `GET /events` with events, each item
+/// of component `Item` (`item`), under `x-itemSchema` as ferrapi writes them.
+fn streams(item: Value) -> Value {
+    let of_item = json!({"$ref": "#/components/schemas/Item"});
+    let answer =
+        |content: Value| json!({"get": {"responses": {"200": {"description": "OK", "content": content}}}});
+    json!({
+        "openapi": "3.1.0",
+        "info": {"title": "Feeds", "version": "1"},
+        "paths": {
+            "/feed": answer(json!({"application/jsonl": {"x-itemSchema": of_item}})),
+            "/events": answer(json!({"text/event-stream": {
+                "schema": {"type": "string"},
+                "x-itemSchema": {"type": "object", "required": ["data"], "properties": {"data": {
+                    "type": "string", "contentMediaType": "application/json", "contentSchema": of_item
+                }}}
+            }})),
+        },
+        "components": {"schemas": {"Item": item}}
+    })
+}
+
+/// A streamed item is an answer: one that may now be wider (a new enum value) breaks both the
+/// JSON lines' callers and the events' (reached through the data's `contentSchema`), once; one
+/// that is narrower passes.
+#[test]
+fn a_streamed_item_widened_breaks_like_an_answer() {
+    let item = |kinds: Value| json!({"type": "object", "required": ["kind"], "properties": {"kind": {"type": "string", "enum": kinds}}});
+    let old = streams(item(json!(["a", "b"])));
+    let found = breaks_of(&old, &streams(item(json!(["a", "b", "c"]))));
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(
+        (found[0].kind, found[0].side, found[0].pointer.as_str()),
+        (
+            Kind::EnumValueAdded,
+            Side::Response,
+            "#/components/schemas/Item/properties/kind/enum"
+        )
+    );
+    assert_eq!(found[0].operations, ["GET /feed", "GET /events"]);
+    assert!(breaks_of(&old, &streams(item(json!(["a"])))).is_empty());
+}
+
+/// An item schema read under either name (OpenAPI 3.2's `itemSchema`, as FastAPI writes it, or
+/// ferrapi's `x-itemSchema`) is compared, the pointer naming the key each document used; an
+/// event's data that may now be any JSON (no `contentSchema`) is wider.
+#[test]
+fn an_item_schema_is_read_under_either_key() {
+    let old = streams(json!({"type": "integer"}));
+    let mut new = old.clone();
+    let feed = &mut new["paths"]["/feed"]["get"]["responses"]["200"]["content"]["application/jsonl"];
+    *feed = json!({"itemSchema": {"type": "number"}});
+    let events = &mut new["paths"]["/events"]["get"]["responses"]["200"]["content"]["text/event-stream"];
+    events["x-itemSchema"]["properties"]["data"]
+        .as_object_mut()
+        .expect("data")
+        .shift_remove("contentSchema");
+    let found = breaks_of(&old, &new);
+    let pointers: Vec<(Kind, &str)> = found.iter().map(|b| (b.kind, b.pointer.as_str())).collect();
+    assert_eq!(
+        pointers,
+        [
+            (
+                Kind::TypeWidened,
+                "#/paths/~1feed/get/responses/200/content/application~1jsonl/itemSchema/type"
+            ),
+            (
+                Kind::TypeWidened,
+                "#/paths/~1events/get/responses/200/content/text~1event-stream/x-itemSchema/properties/data/contentSchema"
+            ),
+        ],
+        "{found:#?}"
+    );
+}
+
 /// No false break: every document the repository keeps (ferrapi's, FastAPI's), against itself.
 #[test]
 fn the_repositorys_documents_do_not_break_themselves() {

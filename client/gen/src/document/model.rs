@@ -152,9 +152,16 @@ pub struct Response {
 pub struct MediaType {
     /// `schema`.
     pub schema: Option<Schema>,
-    /// `itemSchema` (OpenAPI 3.2, which ferrapi writes for streams): each item's schema.
+    /// A stream's item schema: OpenAPI 3.2's `itemSchema` (which FastAPI writes in its 3.1
+    /// documents), else `x-itemSchema` (the extension ferrapi writes it as, for a 3.1 media type
+    /// object admits no other key).
     pub item_schema: Option<Schema>,
+    /// The key the item schema was read from (`itemSchema` or `x-itemSchema`), for pointers.
+    pub item_key: &'static str,
 }
+
+/// The keys a stream's item schema is read from, first found first.
+const ITEM_KEYS: [&str; 2] = ["itemSchema", "x-itemSchema"];
 
 impl OpenApi {
     /// The document at `root`, whose `openapi` is already checked.
@@ -310,9 +317,17 @@ impl Response {
 impl MediaType {
     fn read(value: &Value, pointer: &str) -> Result<MediaType, GenError> {
         let object = Object::new(value, pointer, "a media type")?;
+        let mut item = None;
+        for key in ITEM_KEYS {
+            if let Some(schema) = object.with(key, Schema::read)? {
+                item = Some((schema, key));
+                break;
+            }
+        }
         Ok(MediaType {
             schema: object.with("schema", Schema::read)?,
-            item_schema: object.with("itemSchema", Schema::read)?,
+            item_key: item.as_ref().map_or(ITEM_KEYS[0], |(_, key)| key),
+            item_schema: item.map(|(schema, _)| schema),
         })
     }
 }

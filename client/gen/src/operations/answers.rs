@@ -142,7 +142,7 @@ fn payload(
         Media::JsonLines => match &object.item_schema {
             Some(schema) => Payload::Lines(schemas.ty(
                 schema,
-                &child(&pointer, "itemSchema"),
+                &child(&pointer, object.item_key),
                 &format!("{context}_item"),
             )?),
             None => Payload::Lines(Ty::Value),
@@ -172,7 +172,7 @@ fn events(
     };
     let schema = data.content_schema.clone().unwrap_or(Schema::Bool(true));
     let pointer = child(
-        &child(&child(&child(pointer, "itemSchema"), "properties"), "data"),
+        &child(&child(&child(pointer, object.item_key), "properties"), "data"),
         "contentSchema",
     );
     Ok(Payload::Events(Some(schemas.ty(
