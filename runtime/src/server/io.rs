@@ -253,6 +253,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> AsyncWrite for ConnIo<S> {
         self.stream.is_write_vectored()
     }
 
+    // Always inlined, through `HyperIo`, into hyper's flush: every answer flushes (see `HyperIo`).
     #[inline(always)]
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let this = self.get_mut();

@@ -9,7 +9,7 @@
 //!   digit by one compare and two adds. The 24 bytes of the access line cost ≈ 47 instructions
 //!   (callgrind, a loop of a million ids), against ≈ 160 for the portable form below and for the
 //!   `const-hex` and `faster-hex` crates (≈ 160 and ≈ 145, their dispatch and copies included);
-//! - elsewhere, the portable form works on 64-bit words (≈ 15 instructions per 4 bytes);
+//! - elsewhere, the portable form works on 64-bit words, four bytes at a time;
 //! - both forms write the same digits as `format!("{:016x}")`, checked against it in the tests.
 
 /// `value`'s 8 bytes (big-endian) as 16 lowercase hex digits.
