@@ -149,12 +149,21 @@ fn contention(what: &str) -> StoreError {
 /// 16 attempts (≈ 0.2 s in all) before the winner finished, answering 503 where it was stale.
 /// Now the 15 pauses add up to ≈ 0.6 s on average (at most ≈ 0.8 s).
 async fn pause(attempt: u32) {
-    if attempt > 0 {
-        let ceiling = 2u64 << attempt.min(5);
-        let half = ceiling / 2;
-        let jitter = RandomState::new().hash_one(attempt) % (half + 1);
-        tokio::time::sleep(Duration::from_millis(half + jitter)).await;
+    let length = pause_length(attempt);
+    if !length.is_zero() {
+        tokio::time::sleep(length).await;
     }
+}
+
+/// How long [`pause`] waits before attempt `attempt` (drawn anew at each call).
+fn pause_length(attempt: u32) -> Duration {
+    if attempt == 0 {
+        return Duration::ZERO;
+    }
+    let ceiling = 2u64 << attempt.min(5);
+    let half = ceiling / 2;
+    let jitter = RandomState::new().hash_one(attempt) % (half + 1);
+    Duration::from_millis(half + jitter)
 }
 
 /// The `_store` sub-document of a stored document (empty when it has none).
@@ -607,4 +616,29 @@ fn check_references(collection: &str, references: &[Reference]) -> Result<(), St
         check_field(reference.field)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pauses_double_up_to_64_ms_and_are_drawn_within_their_step() {
+        assert_eq!(pause_length(0), Duration::ZERO, "none before the first attempt");
+        for attempt in 1..ATTEMPTS {
+            let ceiling = Duration::from_millis(2 << attempt.min(5));
+            let drawn: std::collections::BTreeSet<Duration> =
+                (0..200).map(|_| pause_length(attempt)).collect();
+            assert!(
+                drawn.iter().all(|&d| ceiling / 2 <= d && d <= ceiling),
+                "attempt {attempt}: {drawn:?} within {ceiling:?}"
+            );
+            assert!(
+                drawn.len() > 1,
+                "attempt {attempt}: drawn at random, not {drawn:?}"
+            );
+        }
+        let total: Duration = (1..ATTEMPTS).map(|n| Duration::from_millis(2 << n.min(5))).sum();
+        assert!(total <= Duration::from_millis(800), "bounded: {total:?} at most");
+    }
 }
