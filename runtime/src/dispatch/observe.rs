@@ -256,7 +256,7 @@ impl PathCopy {
     /// The first `logging::MAX_VALUE_BYTES` of a longer `path` (whole characters).
     #[cold]
     fn prefix(path: &str) -> Self {
-        let kept = prefix_of(path, logging::MAX_VALUE_BYTES);
+        let kept = logging::prefix_of(path, logging::MAX_VALUE_BYTES);
         PathCopy {
             bytes: SmallVec::from_slice(kept.as_bytes()),
             cut: path.len() - kept.len(),
@@ -267,15 +267,6 @@ impl PathCopy {
     fn as_bytes(&self) -> &[u8] {
         &self.bytes
     }
-}
-
-/// The longest prefix of `text` of at most `max` bytes that ends between two characters.
-fn prefix_of(text: &str, max: usize) -> &str {
-    let mut end = max.min(text.len());
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    text.get(..end).unwrap_or_default()
 }
 
 /// What routing tells the observer of a request: where it went, and how to enter it. The
@@ -470,7 +461,7 @@ impl Observed {
             target: REQUEST_TARGET,
             "request",
             request_id = self.id.as_ref().map(RequestId::as_str),
-            method = prefix_of(self.method.as_str(), logging::MAX_VALUE_BYTES),
+            method = logging::prefix_of(self.method.as_str(), logging::MAX_VALUE_BYTES),
             route,
             status = Empty,
             latency_ms = Empty,
@@ -619,7 +610,7 @@ impl Observed {
         let _entered = self.span.enter();
         // The client's values as far as ferrapi's own lines write them (its escaping and caps
         // are the subscriber's): the first `MAX_VALUE_BYTES` of each, and how much was left out.
-        let method = prefix_of(line.method, logging::MAX_VALUE_BYTES);
+        let method = logging::prefix_of(line.method, logging::MAX_VALUE_BYTES);
         let method_cut = line.method.len() - method.len();
         tracing::info!(
             target: ACCESS_TARGET,

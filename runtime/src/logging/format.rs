@@ -347,14 +347,22 @@ impl fmt::Write for Prefix<'_> {
         if whole && s.len() <= room {
             self.text.push_str(s);
         } else if whole {
-            let mut end = room;
-            while !s.is_char_boundary(end) {
-                end -= 1;
-            }
-            self.text.push_str(s.get(..end).unwrap_or_default());
+            self.text.push_str(prefix_of(s, room));
         }
         Ok(())
     }
+}
+
+/// The longest prefix of `text` of at most `max` bytes that ends between two characters: how a
+/// value too long for a line is cut (the log's values, a route span's attributes, the request
+/// head's method and path the access line keeps).
+#[inline]
+pub(crate) fn prefix_of(text: &str, max: usize) -> &str {
+    let mut end = max.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.get(..end).unwrap_or_default()
 }
 
 thread_local! {
@@ -1249,6 +1257,17 @@ fn push_outcome<const N: usize>(out: &mut Vec<u8>, status: u16, micros: u64, aft
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_prefix_ends_between_two_characters() {
+        assert_eq!(prefix_of("abc", 5), "abc");
+        assert_eq!(prefix_of("abc", 2), "ab");
+        // `é` is two bytes: a cut inside it keeps the text before it.
+        assert_eq!(prefix_of("aé", 2), "a");
+        assert_eq!(prefix_of("aé", 3), "aé");
+        assert_eq!(prefix_of("é", 1), "");
+        assert_eq!(prefix_of("", 0), "");
+    }
 
     fn text(write: impl FnOnce(&mut Vec<u8>)) -> String {
         let mut out = Vec::new();

@@ -41,6 +41,7 @@ mod scope;
 mod sink;
 mod subscriber;
 
+pub(crate) use format::prefix_of;
 use format::{json_string, line_start, Style};
 pub(crate) use format::{AccessLine, ACCESS_TARGET, REQUEST_TARGET};
 pub use format::{LogFormat, MAX_VALUE_BYTES};

@@ -27,7 +27,7 @@ use std::time::SystemTime;
 use tracing::field::{Field, Visit};
 use tracing::Event;
 
-use super::format::{Prefix, MAX_VALUE_BYTES};
+use super::format::{prefix_of, Prefix, MAX_VALUE_BYTES};
 use crate::trace::{Attribute, AttributeValue, SpanEvent, SpanKind, SpanStatus};
 
 /// What a span's `otel.*` fields say, over what the `tracing` span itself says.
@@ -128,11 +128,7 @@ struct Values<T>(T);
 
 impl<T: Take> Visit for Values<T> {
     fn record_str(&mut self, field: &Field, value: &str) {
-        let mut end = value.len().min(MAX_VALUE_BYTES);
-        while !value.is_char_boundary(end) {
-            end -= 1;
-        }
-        let kept = value.get(..end).unwrap_or_default();
+        let kept = prefix_of(value, MAX_VALUE_BYTES);
         self.0.take(field, AttributeValue::from(kept.to_owned()));
     }
 
