@@ -4,7 +4,7 @@
 //! deadline), `h2` (HTTP/2's idle and stream deadlines), `connections` (the connection limit, which
 //! closes the oldest idle connection to make room), `conn_state` (whether a connection is idle),
 //! `descriptors` (the process's limit of open files), `listener` (the listening socket's queue),
-//! `strict` (the HTTP/1 framing rules hyper leaves unchecked), `admit` (each request at the door:
+//! `strict` (the HTTP/1 framing rules hyper leaves unchecked; `line_ends` finds its lines), `admit` (each request at the door:
 //! malformed requests, the concurrency limit `gate`, the body deadline `body_deadline`, the
 //! response body `served`), `refusals` (counted and logged),
 //! `drain` (graceful shutdown).
@@ -78,6 +78,7 @@ mod drain;
 mod gate;
 mod h2;
 mod io;
+mod line_ends;
 mod listener;
 mod protocol;
 #[cfg(feature = "tls")]
