@@ -106,10 +106,10 @@ impl<T: Bottom> tower::Service<Request<Body>> for Innermost<T> {
 struct AppRoutes(Arc<Compiled>);
 
 impl Bottom for AppRoutes {
-    fn answer(&self, parts: Parts, body: Received<'_, Unhanded<Body>>) -> Run<Unhanded<Body>> {
+    fn answer(&self, mut parts: Parts, body: Received<'_, Unhanded<Body>>) -> Run<Unhanded<Body>> {
         let routed = route(&self.0, &parts, &mut ());
         let trace = parts.extensions.get::<TraceIds>().copied();
-        onward(&self.0, parts, body, routed, trace.as_ref())
+        onward(&self.0, &mut parts, body, routed, trace.as_ref())
     }
 }
 
@@ -124,7 +124,7 @@ struct RouteOnly {
 }
 
 impl Bottom for RouteOnly {
-    fn answer(&self, parts: Parts, body: Received<'_, Unhanded<Body>>) -> Run<Unhanded<Body>> {
+    fn answer(&self, mut parts: Parts, body: Received<'_, Unhanded<Body>>) -> Run<Unhanded<Body>> {
         let Some(app) = self.app.upgrade() else {
             return Run::ready(internal_answer(self.internal.as_ref()));
         };
@@ -144,7 +144,7 @@ impl Bottom for RouteOnly {
                     &app,
                     self.index,
                     target,
-                    parts,
+                    &mut parts,
                     body,
                     (params, version, trace.as_ref()),
                 )

@@ -23,7 +23,7 @@ use hyper::Request;
 use tower::ServiceExt;
 
 use super::routed::{respond_unrouted, Routed};
-use super::run::{run, Run};
+use super::run::{run, take_parts, Run};
 use super::{Compiled, Endpoint, Received, Target};
 use crate::body::{HandedOwned, Look};
 use crate::response::{internal_error, Body, BoxError};
@@ -34,7 +34,7 @@ use crate::trace::TraceIds;
 #[inline(always)]
 pub(super) fn onward<B>(
     inner: &Arc<Compiled>,
-    parts: Parts,
+    parts: &mut Parts,
     body: Received<'_, B>,
     routed: Routed,
     trace: Option<&TraceIds>,
@@ -49,14 +49,14 @@ where
         version,
     } = routed
     else {
-        return Run::ready(respond_unrouted(inner, &parts, routed));
+        return Run::ready(respond_unrouted(inner, parts, routed));
     };
     let Some(target) = inner.targets.get(index) else {
         return Run::ready(internal_error());
     };
     match &target.stack {
         None => run(inner, index, target, parts, body, (params, version, trace)),
-        Some(stack) => through(stack, inner, parts, body, (Some(target), trace)),
+        Some(stack) => through(stack, inner, take_parts(parts), body, (Some(target), trace)),
     }
 }
 

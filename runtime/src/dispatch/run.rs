@@ -175,13 +175,15 @@ where
 }
 
 /// Run route `index`, which `parts` matched with `params`: take its body in its mode, then call
-/// its handler.
+/// its handler. The head is lent, not moved: the handler only borrows it, and each move of its
+/// 224 bytes down the path was a copy (≈ 30 instructions, callgrind `GET /item/42`); the ways
+/// that keep it past this call (a body still to come, a form) take it out ([`take_parts`]).
 #[inline(always)]
 pub(super) fn run<B>(
     inner: &Arc<Compiled>,
     index: usize,
     target: &Target,
-    parts: Parts,
+    parts: &mut Parts,
     (body, handed): Received<'_, B>,
     (params, version, trace): (PathParams, Chosen, Option<&TraceIds>),
 ) -> Run<B>
@@ -209,7 +211,7 @@ where
                     return Run::Reading(Box::new(Reading {
                         inner: inner.clone(),
                         route: index,
-                        parts,
+                        parts: take_parts(parts),
                         params,
                         version,
                         trace: trace.copied(),
@@ -226,7 +228,7 @@ where
             return form_then_call(
                 inner,
                 (index, target),
-                parts,
+                take_parts(parts),
                 (body, heard),
                 (params, version, trace),
             )
@@ -234,10 +236,18 @@ where
     };
     call(
         (inner, target),
-        (&parts, &params, version, trace),
+        (parts, &params, version, trace),
         &input,
         (charge, heard),
     )
+}
+
+/// The request head `parts` lends, taken out of it (left a blank head, which is only dropped):
+/// for the ways that keep the head past the call that lent it.
+#[cold]
+pub(super) fn take_parts(parts: &mut Parts) -> Parts {
+    let (blank, ()) = hyper::Request::new(()).into_parts();
+    std::mem::replace(parts, blank)
 }
 
 /// The answer `response` of the route's reader, now, told to `heard` when it is a refusal.

@@ -143,17 +143,17 @@ impl Service {
         B: hyper::body::Body<Data = Bytes> + Send + Unpin + 'static,
         B::Error: Into<BoxError>,
     {
-        let (parts, body) = request.into_parts();
-        self.start_parts(parts, Unhanded(body), Handed::default())
+        let (mut parts, body) = request.into_parts();
+        self.start_parts(&mut parts, Unhanded(body), Handed::default())
     }
 
     /// [`Service::start`] of a request taken apart (the server hands over the head and the body
     /// it wrapped, without a `Request` rebuilt around them), with what the server `handed` over
-    /// with its body (`body/handed.rs`).
+    /// with its body (`body/handed.rs`). The head is lent (see `dispatch`).
     #[inline]
     pub(crate) fn start_parts<B>(
         &self,
-        parts: hyper::http::request::Parts,
+        parts: &mut hyper::http::request::Parts,
         body: B,
         handed: Handed<'_>,
     ) -> ResponseFuture<B>

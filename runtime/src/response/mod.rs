@@ -25,7 +25,7 @@ pub use body::{Body, BodyError, BoxError};
 pub(crate) use digest::fnv1a;
 pub use json_events::JsonEvent;
 pub use lines::JsonLines;
-pub(crate) use memory::{body_reset, charged, fitted, over_budget, MemoryRefused};
+pub(crate) use memory::{body_reset, charge_answer, fitted, over_budget, MemoryRefused};
 pub use sse::{Event, KeepAlive, LastEventId, Sse, Untyped};
 pub use stream::StreamingResponse;
 

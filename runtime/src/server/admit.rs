@@ -47,7 +47,7 @@ use crate::body::{Handed, News};
 use crate::budget::Share;
 use crate::dispatch::{ResponseFuture, Service};
 use crate::metrics::Refusal;
-use crate::response::{charged, error_response, MemoryRefused, Response};
+use crate::response::{charge_answer, error_response, MemoryRefused, Response};
 
 /// The app as one connection's requests meet it (see the module rules).
 #[derive(Clone)]
@@ -321,7 +321,6 @@ impl ConnService {
         };
         let stream = self.stream();
         let rules = self.body_rules;
-        #[cfg_attr(not(feature = "tls"), allow(unused_mut))]
         let (mut parts, body) = request.into_parts();
         // A clone of the connection's `Arc`, only where a certificate was presented.
         #[cfg(feature = "tls")]
@@ -338,7 +337,7 @@ impl ConnService {
             heard: Some(heard),
         };
         ConnFuture::Serving {
-            future: self.service.start_parts(parts, body, handed),
+            future: self.service.start_parts(&mut parts, body, handed),
             pass: Some(pass),
             stream,
             idle_after: self.idle_after(),
@@ -443,7 +442,7 @@ impl<F: Future<Output = Response> + Unpin> Future for ConnFuture<F> {
                 }
                 let pass = pass.take();
                 if let Some(budget) = pass.as_ref().and_then(Pass::budget) {
-                    response = charged(response, budget);
+                    charge_answer(&mut response, budget);
                     // Refused here, by the server itself, after every layer.
                     if response.status() == StatusCode::SERVICE_UNAVAILABLE {
                         count_refused_answer(&response, pass.as_ref());
