@@ -67,12 +67,35 @@ const LF: u8 = b'\n';
 fn block_mask(bytes: &[u8], base: usize) -> u64 {
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
-        sse2::block_mask(bytes, base)
+        masked::<{ sse2::LANES }>(bytes, base, sse2::lf_lanes)
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
     {
-        portable::block_mask(bytes, base)
+        masked::<{ portable::LANES }>(bytes, base, portable::lf_lanes)
     }
+}
+
+/// [`block_mask`] made `LANES` bytes at a time by `lanes` (the LFs of exactly `LANES` bytes, as
+/// the mask's low bits).
+#[inline(always)]
+fn masked<const LANES: usize>(bytes: &[u8], base: usize, lanes: impl Fn(&[u8]) -> u64) -> u64 {
+    let end = bytes.len().min(base + BLOCK);
+    let mut mask = 0;
+    let mut at = base;
+    while at < end {
+        let hits = match bytes.get(at..at + LANES) {
+            Some(window) => lanes(window),
+            // The read's last bytes: the window of its last `LANES`, shifted so that byte `at`
+            // comes first (its bytes before `at` were counted already).
+            None => match bytes.len().checked_sub(LANES) {
+                Some(last) => bytes.get(last..).map_or(0, &lanes) >> (at - last),
+                None => short_mask(bytes.get(at..).unwrap_or_default()),
+            },
+        };
+        mask |= hits << (at - base);
+        at += LANES;
+    }
+    mask
 }
 
 /// The LFs of `bytes` (fewer than a lane's width: a short read) as a mask, byte by byte.
@@ -88,36 +111,14 @@ fn short_mask(bytes: &[u8]) -> u64 {
 mod sse2 {
     use safe_arch::{cmp_eq_mask_i8_m128i, load_unaligned_m128i, move_mask_i8_m128i, set_splat_i8_m128i};
 
-    use super::{short_mask, BLOCK, LF};
+    use super::LF;
 
     /// The bytes one compare covers.
-    const LANES: usize = 16;
-
-    /// See [`super::block_mask`].
-    #[inline(always)]
-    pub(super) fn block_mask(bytes: &[u8], base: usize) -> u64 {
-        let end = bytes.len().min(base + BLOCK);
-        let mut mask = 0;
-        let mut at = base;
-        while at < end {
-            let lanes = match bytes.get(at..at + LANES) {
-                Some(window) => lf_lanes(window),
-                // The read's last bytes: the window of the read's last 16, shifted so that
-                // byte `at` comes first (its bytes before `at` were counted already).
-                None => match bytes.len().checked_sub(LANES) {
-                    Some(last) => bytes.get(last..).map_or(0, lf_lanes) >> (at - last),
-                    None => short_mask(bytes.get(at..).unwrap_or_default()),
-                },
-            };
-            mask |= lanes << (at - base);
-            at += LANES;
-        }
-        mask
-    }
+    pub(super) const LANES: usize = 16;
 
     /// The LFs of the 16 bytes of `window` (bit `i`: byte `i`), or none when it is not 16.
     #[inline(always)]
-    fn lf_lanes(window: &[u8]) -> u64 {
+    pub(super) fn lf_lanes(window: &[u8]) -> u64 {
         let Ok(window) = <&[u8; LANES]>::try_from(window) else {
             return 0;
         };
@@ -129,34 +130,14 @@ mod sse2 {
 
 #[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
 mod portable {
-    use super::{short_mask, BLOCK, LF};
+    use super::LF;
 
     /// The bytes one word covers.
-    const LANES: usize = 8;
-
-    /// See [`super::block_mask`].
-    #[inline(always)]
-    pub(super) fn block_mask(bytes: &[u8], base: usize) -> u64 {
-        let end = bytes.len().min(base + BLOCK);
-        let mut mask = 0;
-        let mut at = base;
-        while at < end {
-            let lanes = match bytes.get(at..at + LANES) {
-                Some(word) => lf_lanes(word),
-                None => match bytes.len().checked_sub(LANES) {
-                    Some(last) => bytes.get(last..).map_or(0, lf_lanes) >> (at - last),
-                    None => short_mask(bytes.get(at..).unwrap_or_default()),
-                },
-            };
-            mask |= lanes << (at - base);
-            at += LANES;
-        }
-        mask
-    }
+    pub(super) const LANES: usize = 8;
 
     /// The LFs of the 8 bytes of `word` (bit `i`: byte `i`), or none when it is not 8.
     #[inline(always)]
-    fn lf_lanes(word: &[u8]) -> u64 {
+    pub(super) fn lf_lanes(word: &[u8]) -> u64 {
         let Ok(word) = <[u8; LANES]>::try_from(word) else {
             return 0;
         };
@@ -174,7 +155,7 @@ mod portable {
 mod tests {
     use proptest::prelude::*;
 
-    use super::{block_mask, portable, LineEnds, BLOCK};
+    use super::{block_mask, masked, portable, LineEnds, BLOCK};
 
     /// The mask [`block_mask`] must give, byte by byte.
     fn naive_mask(bytes: &[u8], base: usize) -> u64 {
@@ -217,7 +198,10 @@ mod tests {
         let bytes = b"\n\x0b\x8a\x0a\x0b\x0b\x8a\x8a\x0c\x09\x00\xff\n\x0b\x0b\x0b";
         let expected = naive_mask(bytes, 0);
         assert_eq!(block_mask(bytes, 0), expected);
-        assert_eq!(portable::block_mask(bytes, 0), expected);
+        assert_eq!(
+            masked::<{ portable::LANES }>(bytes, 0, portable::lf_lanes),
+            expected
+        );
     }
 
     proptest! {
@@ -229,7 +213,7 @@ mod tests {
             let base = if bytes.is_empty() { 0 } else { base % bytes.len() };
             let expected = naive_mask(&bytes, base);
             prop_assert_eq!(block_mask(&bytes, base), expected);
-            prop_assert_eq!(portable::block_mask(&bytes, base), expected);
+            prop_assert_eq!(masked::<{ portable::LANES }>(&bytes, base, portable::lf_lanes), expected);
             let ends: Vec<usize> = LineEnds::new(&bytes).collect();
             let all: Vec<usize> = (0..bytes.len()).filter(|&i| bytes[i] == b'\n').collect();
             prop_assert_eq!(ends, all);
