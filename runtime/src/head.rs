@@ -36,27 +36,14 @@ pub(crate) fn sole_value<'h>(headers: &'h HeaderMap, name: &HeaderName) -> Optio
     found
 }
 
-/// The first value of field `name`, as `HeaderMap::get` gives it, and whether the head has a
-/// field named `a` or `b`: a small head's names walked once for the three, `name` looked up only
-/// when the walk found it (most heads name none of them).
+/// The first value of field `name`, as `HeaderMap::get` gives it: looked up only when a walk of
+/// the names found it (most heads do not name it).
 #[inline(always)]
-pub(crate) fn value_and_either<'h>(
-    headers: &'h HeaderMap,
-    name: &HeaderName,
-    (a, b): (&HeaderName, &HeaderName),
-) -> (Option<&'h HeaderValue>, bool) {
-    if headers.keys_len() > SCANNED_FIELDS {
-        return (
-            headers.get(name),
-            headers.contains_key(a) || headers.contains_key(b),
-        );
+pub(crate) fn first_value<'h>(headers: &'h HeaderMap, name: &HeaderName) -> Option<&'h HeaderValue> {
+    if surely_absent(headers, name) {
+        return None;
     }
-    let (mut named, mut either) = (false, false);
-    for key in headers.keys() {
-        named |= key == name;
-        either |= key == a || key == b;
-    }
-    (named.then(|| headers.get(name)).flatten(), either)
+    headers.get(name)
 }
 
 /// Whether a walk of the names of a small head (or an answer's: they are as small) found no
@@ -111,11 +98,6 @@ mod tests {
         headers
     }
 
-    /// [`value_and_either`]'s value of `name`, asking for `If-Match` or `If-None-Match` beside.
-    fn first_value<'h>(headers: &'h HeaderMap, name: &HeaderName) -> Option<&'h HeaderValue> {
-        value_and_either(headers, name, (&IF_MATCH, &IF_NONE_MATCH)).0
-    }
-
     #[test]
     fn small_and_large_heads_answer_as_header_map_does() {
         let name = HeaderName::from_static("api-version");
@@ -143,23 +125,6 @@ mod tests {
                 !surely_absent(&padded(filler, &[("ETag", "\"1\"")]), &ETAG),
                 "{filler}"
             );
-        }
-    }
-
-    #[test]
-    fn the_value_and_either_name_are_found_together_in_small_and_large_heads() {
-        let name = HeaderName::from_static("api-version");
-        let pair = (&IF_MATCH, &IF_NONE_MATCH);
-        for filler in [0, SCANNED_FIELDS + 1] {
-            let none = padded(filler, &[("host", "a")]);
-            let (value, either) = value_and_either(&none, &name, pair);
-            assert_eq!((value, either), (None, false), "{filler}");
-            let both = padded(filler, &[("If-None-Match", "*"), ("api-version", "2026-01-15")]);
-            let (value, either) = value_and_either(&both, &name, pair);
-            assert_eq!(value.unwrap(), "2026-01-15", "{filler}");
-            assert!(either, "{filler}");
-            let only = padded(filler, &[("if-match", "\"a\"")]);
-            assert_eq!(value_and_either(&only, &name, pair), (None, true), "{filler}");
         }
     }
 

@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use hyper::header::{HeaderMap, HeaderName, HeaderValue, IF_MATCH, IF_NONE_MATCH, VARY};
+use hyper::header::{HeaderMap, HeaderName, HeaderValue, VARY};
 
 use super::argument::VersionSource;
 use super::notice::Notice;
@@ -43,15 +43,11 @@ pub(crate) struct VersionSet {
 }
 
 /// What a request chose: the index of its version among the served ones, and where the choice
-/// came from; and whether its head holds conditional tags to untag (`tags.rs`), found by the
-/// walk of its names that looked for the version's header. Three bytes, carried from routing to
-/// the route's `RequestCx`.
+/// came from. Two bytes, carried from routing to the route's `RequestCx`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Chosen {
     pub(crate) index: u8,
     pub(crate) source: VersionSource,
-    /// Whether the head has an `If-Match` or `If-None-Match` field.
-    pub(crate) conditional: bool,
 }
 
 impl Chosen {
@@ -59,7 +55,6 @@ impl Chosen {
     pub(crate) const NONE: Chosen = Chosen {
         index: u8::MAX,
         source: VersionSource::Default,
-        conditional: false,
     };
 }
 
@@ -123,28 +118,23 @@ impl VersionSet {
     /// serve the version it named (or its path's prefix and its header name two).
     #[inline]
     pub(crate) fn choose(&self, headers: &HeaderMap, path: &str) -> Result<Chosen, ()> {
-        // Most requests name none of the three: the names walked once, not each name hashed
-        // (`crate::head`; a walk for the conditional tags of their own cost ≈ 15 instructions
-        // more, callgrind `GET /products/1` of the versions example).
-        let (named, conditional) =
-            crate::head::value_and_either(headers, &self.header, (&IF_MATCH, &IF_NONE_MATCH));
+        // Most requests name none: the names walked, not the name hashed (`crate::head`).
+        let named = crate::head::first_value(headers, &self.header);
         if self.prefix {
             if let Some(date) = prefix::of(path) {
-                return self.choose_prefixed(date, named, conditional);
+                return self.choose_prefixed(date, named);
             }
         }
         let Some(named) = named else {
             return Ok(Chosen {
                 index: self.default,
                 source: VersionSource::Default,
-                conditional,
             });
         };
         match self.index_of(named.as_bytes()) {
             Some(index) => Ok(Chosen {
                 index,
                 source: VersionSource::Header,
-                conditional,
             }),
             None => Err(()),
         }
@@ -153,19 +143,13 @@ impl VersionSet {
     /// The choice of a request whose path starts with the version `date`, and whose header
     /// names `named` (agreeing with the prefix, or none).
     #[inline(never)]
-    fn choose_prefixed(
-        &self,
-        date: &[u8],
-        named: Option<&HeaderValue>,
-        conditional: bool,
-    ) -> Result<Chosen, ()> {
+    fn choose_prefixed(&self, date: &[u8], named: Option<&HeaderValue>) -> Result<Chosen, ()> {
         let index = self.index_of(date).ok_or(())?;
         match named {
             Some(named) if named.as_bytes() != date => Err(()),
             _ => Ok(Chosen {
                 index,
                 source: VersionSource::Path,
-                conditional,
             }),
         }
     }
@@ -206,13 +190,9 @@ impl VersionSet {
         }
     }
 
-    /// Take the served version's ending off the request's conditional tags (`tags.rs`), when
-    /// [`VersionSet::choose`] found any.
+    /// Take the served version's ending off the request's conditional tags (`tags.rs`).
     #[inline]
     pub(crate) fn untag(&self, headers: &mut HeaderMap, chosen: Chosen) {
-        if !chosen.conditional {
-            return;
-        }
         if let Some(date) = self.date(chosen.index) {
             tags::untag(headers, date);
         }
@@ -404,7 +384,6 @@ mod tests {
         let at_path = Chosen {
             index: 0,
             source: VersionSource::Path,
-            conditional: false,
         };
         assert_eq!(routed_path("/2026-01-15/items/1", at_path), "/items/1");
         assert_eq!(
@@ -457,7 +436,6 @@ mod tests {
             Chosen {
                 index: 0,
                 source: VersionSource::Header,
-                conditional: false,
             },
         )
         .apply(&mut headers);
