@@ -104,8 +104,10 @@ pub(super) fn route<H: Hook>(inner: &Compiled, parts: &Parts, hook: &mut H) -> R
     }
 }
 
-/// The lookup of the request at version `chosen`, in that version's router.
-#[inline(never)]
+/// The lookup of the request at version `chosen`, in that version's router. Inlined: called
+/// out of line it cost a versioned request ≈ 40 instructions more (callgrind `GET /products/1` of
+/// the versions example), and an app without versions no more than noise.
+#[inline]
 fn lookup_at(inner: &Compiled, chosen: Chosen, parts: &Parts, path: &str) -> Lookup {
     match inner.routers.get(usize::from(chosen.index)) {
         Some(router) => router.lookup(&parts.method, routed_path(path, chosen)),

@@ -201,6 +201,17 @@ impl Router {
         })
     }
 
+    /// The router answering `ids[i]` where it answered route `i` (a version's router answers
+    /// the app's declaration indexes: `versioned.rs`). `statuses` keep the router's own order.
+    pub(crate) fn answering(mut self, ids: &[usize]) -> Self {
+        for shape in &mut self.shapes {
+            for candidate in &mut shape.candidates {
+                candidate.route = ids.get(candidate.route).copied().unwrap_or(candidate.route);
+            }
+        }
+        self
+    }
+
     /// Whether each route (by declaration index) is served.
     pub fn statuses(&self) -> &[RouteStatus] {
         &self.statuses

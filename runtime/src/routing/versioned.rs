@@ -15,7 +15,8 @@ use super::router::{Lookup, RouteStatus, Router, RouterError};
 #[derive(Debug)]
 pub(crate) struct VersionRouter {
     router: Router,
-    /// Declaration index by the router's own index.
+    /// Declaration index by the router's own index (the router answers declaration indexes;
+    /// its statuses are by its own).
     routes: Box<[usize]>,
 }
 
@@ -35,7 +36,10 @@ impl VersionRouter {
                 .collect::<Vec<_>>()
         })?;
         Ok(VersionRouter {
-            router,
+            // Answering declaration indexes itself: a lookup maps nothing (a map of the router's
+            // own index per request cost ≈ 15 instructions, callgrind `GET /products/1` of the
+            // versions example).
+            router: router.answering(&live),
             routes: live.into_boxed_slice(),
         })
     }
@@ -43,13 +47,7 @@ impl VersionRouter {
     /// The lookup of `method` and `path` at this version, its route by declaration index.
     #[inline]
     pub(crate) fn lookup(&self, method: &Method, path: &str) -> Lookup {
-        match self.router.lookup(method, path) {
-            Lookup::Found { route, params } => match self.routes.get(route) {
-                Some(&route) => Lookup::Found { route, params },
-                None => Lookup::NotFound,
-            },
-            other => other,
-        }
+        self.router.lookup(method, path)
     }
 
     /// The status at this version of route `index` (declaration order): `None` when the route
@@ -90,6 +88,10 @@ mod tests {
         let newer = VersionRouter::new(&all(), vec![1, 2]).unwrap();
         match newer.lookup(&Method::GET, "/item/1") {
             Lookup::Found { route, .. } => assert_eq!(route, 1),
+            other => panic!("{other:?}"),
+        }
+        match newer.lookup(&Method::PUT, "/item/1") {
+            Lookup::Found { route, .. } => assert_eq!(route, 2),
             other => panic!("{other:?}"),
         }
         assert_eq!(newer.status(1), Some(RouteStatus::Served));
