@@ -98,6 +98,7 @@ pub(crate) fn charge_answer(response: &mut Response, budget: &std::sync::Arc<Mem
     }
 }
 
+/// [`charge_answer`] of an answer large enough to be charged (out of line: most are not).
 #[cold]
 fn charge_body(slot: &mut Response, budget: &std::sync::Arc<MemoryBudget>) {
     let response = std::mem::replace(slot, Response::new(Body::empty()));
@@ -157,7 +158,7 @@ mod tests {
     use super::*;
 
     /// [`charge_answer`] of `response`, by value.
-    fn charged(mut response: Response, budget: &std::sync::Arc<MemoryBudget>) -> Response {
+    fn answer_charged(mut response: Response, budget: &std::sync::Arc<MemoryBudget>) -> Response {
         charge_answer(&mut response, budget);
         response
     }
@@ -166,7 +167,7 @@ mod tests {
     fn a_large_body_holds_its_charge_until_its_bytes_are_dropped() {
         let budget = MemoryBudget::new(10_000);
         let response = Response::new(Body::from(vec![b'x'; 5000]));
-        let response = charged(response, &budget);
+        let response = answer_charged(response, &budget);
         assert_eq!(budget.used(), 5000);
         let bytes = response.body().whole().cloned().unwrap();
         drop(response);
@@ -189,14 +190,14 @@ mod tests {
     #[test]
     fn small_bodies_are_not_charged_and_refusals_are_answered() {
         let budget = MemoryBudget::new(6000);
-        let small = charged(Response::new(Body::from(vec![b'x'; 100])), &budget);
+        let small = answer_charged(Response::new(Body::from(vec![b'x'; 100])), &budget);
         assert_eq!((small.status(), budget.used()), (StatusCode::OK, 0));
-        let _held = charged(Response::new(Body::from(vec![b'x'; 5000])), &budget);
-        let busy = charged(Response::new(Body::from(vec![b'x'; 5000])), &budget);
+        let _held = answer_charged(Response::new(Body::from(vec![b'x'; 5000])), &budget);
+        let busy = answer_charged(Response::new(Body::from(vec![b'x'; 5000])), &budget);
         assert_eq!(busy.status(), StatusCode::SERVICE_UNAVAILABLE);
         assert_eq!(busy.headers()[RETRY_AFTER], "1");
         assert!(busy.extensions().get::<MemoryRefused>().is_some());
-        let huge = charged(Response::new(Body::from(vec![b'x'; 7000])), &budget);
+        let huge = answer_charged(Response::new(Body::from(vec![b'x'; 7000])), &budget);
         assert_eq!(huge.status(), StatusCode::INTERNAL_SERVER_ERROR);
         assert_eq!(budget.used(), 5000);
     }
