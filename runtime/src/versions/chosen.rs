@@ -15,6 +15,9 @@ use super::argument::VersionSource;
 use super::notice::Notice;
 use super::{prefix, tags};
 
+/// The header a request names its version in unless the app names another.
+pub(crate) const DEFAULT_HEADER: &str = "API-Version";
+
 /// The served versions, oldest first (the released ones, then the unreleased one), with what a
 /// request needs of them made once.
 #[derive(Debug)]
@@ -84,7 +87,7 @@ impl VersionSet {
         };
         VersionSet {
             vary,
-            default_header: spelled == super::declare::DEFAULT_HEADER,
+            default_header: spelled == DEFAULT_HEADER,
             spelled,
             // A checked date is visible ASCII, so a valid header value.
             values: dates.iter().map(|date| HeaderValue::from_static(date)).collect(),

@@ -13,11 +13,8 @@ use hyper::header::HeaderName;
 
 use ferrapi_template::version::is_date;
 
-use super::chosen::VersionSet;
+use super::chosen::{VersionSet, DEFAULT_HEADER};
 use super::notice::Notice;
-
-/// The header a request names its version in unless the app names another.
-pub(crate) const DEFAULT_HEADER: &str = "API-Version";
 
 /// The most versions an app may declare (a request's choice is one byte).
 pub(crate) const MAX_VERSIONS: usize = 255;
