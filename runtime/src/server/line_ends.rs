@@ -11,7 +11,7 @@
 //!   for wrk's `GET /item/42` head (one read, three lines) went from ≈ 385 instructions, with a
 //!   word-at-a-time search from each line's start, to ≈ 312 (callgrind, the service);
 //! - nothing past the read is touched: a block's last bytes are read from a window that ends at
-//!   the read's end (and shifted into place), a read shorter than 16 bytes byte by byte;
+//!   the read's end (and shifted into place), a read shorter than one lane byte by byte;
 //! - both forms give the mask a byte-by-byte search gives, checked against it in the tests.
 
 /// The LFs of `bytes`, in order (see the module's rules).

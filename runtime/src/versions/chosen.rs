@@ -327,7 +327,7 @@ impl VersionSet {
             notice.apply(headers);
         }
         let vary = match self.default_header {
-            true => const { HeaderValue::from_static("API-Version") },
+            true => const { HeaderValue::from_static(DEFAULT_HEADER) },
             false => self.vary.clone(),
         };
         headers.append(VARY, vary);
@@ -427,6 +427,16 @@ mod tests {
             );
             assert_eq!(headers[VARY], "API-Version", "{fields:?}");
         }
+    }
+
+    /// The default header's name, echoed from a constant, is [`DEFAULT_HEADER`]'s.
+    #[test]
+    fn the_default_header_is_echoed_under_its_own_name() {
+        let mut headers = HeaderMap::new();
+        set().echo(0, &mut headers);
+        let names: Vec<&str> = headers.keys().map(HeaderName::as_str).collect();
+        assert_eq!(names, [DEFAULT_HEADER.to_ascii_lowercase().as_str(), "vary"]);
+        assert_eq!(headers[VARY], DEFAULT_HEADER);
     }
 
     #[test]
